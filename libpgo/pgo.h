@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo.h: the one header users of libpgo include.
+ */
+#pragma once
+
+#include "pgo-error.h"
+#include "pgo-cursor.h"
+#include "pgo-method-id.h"
+#include "pgo-schema.h"
+#include "pgo-body.h"

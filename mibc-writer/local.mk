@@ -1,0 +1,6 @@
+# mibc-writer/local.mk: sources of this stage, built into libpgo-internal.la.
+
+libpgo_libpgo_internal_la_SOURCES += \
+	$(NULL)
+
+EXTRA_DIST += mibc-writer/README.md

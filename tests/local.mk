@@ -1,0 +1,25 @@
+# tests/local.mk: Check suites (one per module), scripts, data.
+#
+# Suites link the internal convenience library to reach _pgo_ functions.
+# Scripts exit 77 (SKIP, shown by the harness) when a tool they need,
+# such as dotnet, is absent.
+
+check_suite_ldadd = libpgo/libpgo-internal.la $(CHECK_LIBS) $(GLIB_LIBS)
+check_suite_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
+
+check_PROGRAMS += \
+	tests/check-cursor \
+	tests/check-schema \
+	$(NULL)
+
+tests_check_cursor_SOURCES = tests/check-cursor.c tests/pgo-check.h
+tests_check_cursor_CFLAGS = $(check_suite_cflags)
+tests_check_cursor_LDADD = $(check_suite_ldadd)
+
+tests_check_schema_SOURCES = tests/check-schema.c tests/pgo-check.h
+tests_check_schema_CFLAGS = $(check_suite_cflags)
+tests_check_schema_LDADD = $(check_suite_ldadd)
+
+TESTS += $(check_PROGRAMS)
+
+EXTRA_DIST += tests/README.md

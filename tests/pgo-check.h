@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-check.h: the shared main() of every Check suite, and test helpers.
+ *
+ * A suite file defines "Suite *pgo_check_suite (void)" and includes this
+ * header once.  Run one case with CK_RUN_CASE=errors, debug with CK_FORK=no.
+ * Test data comes from $PGO_TEST_DATA (the source tests/ folder).
+ */
+#pragma once
+
+#include <check.h>
+#include <glib.h>
+#include <stdlib.h>
+
+#include "pgo.h"
+
+Suite *pgo_check_suite (void);
+
+/* pgo_check_data_path: (transfer full): $PGO_TEST_DATA/'relative'. */
+static inline char *
+pgo_check_data_path (const char *relative)
+{
+  const char *root = g_getenv ("PGO_TEST_DATA");
+
+  return g_build_filename (root ? root : "tests", relative, NULL);
+}
+
+/* pgo_check_load: the bytes of $PGO_TEST_DATA/'relative'; fails the test if absent. */
+static inline GBytes *
+pgo_check_load (const char *relative)
+{
+  g_autofree char *path = pgo_check_data_path (relative);
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+  gsize len = 0;
+
+  if (!g_file_get_contents (path, &contents, &len, &error))
+    ck_abort_msg ("cannot load %s: %s", path, error->message);
+  return g_bytes_new_take (contents, len);
+}
+
+/* Asserts that 'err' is set with the given PGO_ERROR code, naming the case. */
+#define pgo_assert_error(err, code, name)                                    \
+  ck_assert_msg ((err) != NULL && g_error_matches ((err), PGO_ERROR, (code)), \
+                 "%s: expected PGO_ERROR %d, got %s", (name), (int) (code),  \
+                 (err) ? (err)->message : "no error")
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (pgo_check_suite ());
+  int failed;
+
+  srunner_run_all (runner, CK_ENV);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

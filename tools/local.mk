@@ -1,0 +1,13 @@
+# tools/local.mk: pgo-reconstruct, linked against the public libpgo only.
+
+bin_PROGRAMS += tools/pgo-reconstruct
+
+tools_pgo_reconstruct_SOURCES = \
+	tools/pgo-reconstruct.c \
+	tools/pgo-tool.c \
+	tools/pgo-tool.h \
+	tools/commands.def \
+	$(NULL)
+tools_pgo_reconstruct_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
+
+EXTRA_DIST += tools/README.md

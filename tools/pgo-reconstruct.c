@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-reconstruct.c: main(): finds the subcommand and runs it.
+ *
+ * Input: the command line. Output: the subcommand's exit code.
+ * Pipeline logic lives in the stages; this file only dispatches.
+ */
+#include "config.h"
+
+#include "pgo-tool.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const PgoCommand commands[] = {
+#define PGO_COMMAND(name, fn, summary) { name, summary, fn },
+#include "commands.def"
+#undef PGO_COMMAND
+  { NULL, NULL, NULL }
+};
+
+static void
+print_help (FILE *out)
+{
+  fprintf (out,
+           "Usage:\n"
+           "  %s COMMAND [OPTION...] ARGS\n"
+           "\n"
+           "Reconstruct dense .NET PGO profiles from sparse block-head counts.\n"
+           "\n"
+           "Commands:\n", g_get_prgname ());
+  for (const PgoCommand *cmd = commands; cmd->name; cmd++)
+    fprintf (out, "  %-16s %s\n", cmd->name, cmd->summary);
+  fprintf (out,
+           "\n"
+           "Options:\n"
+           "  -h, --help       Show this help and exit\n"
+           "  --version        Show the version and exit\n"
+           "\n"
+           "'%s COMMAND --help' describes a command.\n", g_get_prgname ());
+}
+
+int
+main (int argc, char **argv)
+{
+  g_set_prgname ("pgo-reconstruct");
+
+  if (argc < 2)
+    return pgo_tool_usage ("no command given");
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
+      || strcmp (argv[1], "help") == 0)
+    {
+      print_help (stdout);
+      return PGO_EXIT_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("pgo-reconstruct (pgo-tools) %s\n"
+              "License MIT: this is free software; you are free to change and redistribute it.\n",
+              PACKAGE_VERSION);
+      return PGO_EXIT_OK;
+    }
+  for (const PgoCommand *cmd = commands; cmd->name; cmd++)
+    if (strcmp (argv[1], cmd->name) == 0)
+      {
+        g_autofree char *argv0 = g_strdup_printf ("%s %s", argv[0], argv[1]);
+        argv[1] = argv0;
+        return cmd->run (argc - 1, argv + 1);
+      }
+  return pgo_tool_usage ("unknown command '%s'", argv[1]);
+}

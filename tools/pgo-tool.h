@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-tool.h: helpers shared by the commands of pgo-reconstruct:
+ * diagnostics, exit codes, atomic output, and the command table.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <pgo.h>
+
+/* Exit codes; man/pgo-reconstruct.1 documents them. */
+typedef enum {
+  PGO_EXIT_OK      = 0, /* success */
+  PGO_EXIT_FAILURE = 1, /* bad input, I/O error, infeasible flow */
+  PGO_EXIT_USAGE   = 2, /* bad options or arguments */
+} PgoExit;
+
+/**
+ * PgoCommand:
+ *
+ * One subcommand. 'run' gets argv with argv[0] = "pgo-reconstruct NAME".
+ */
+typedef struct {
+  const char *name;                 /* as typed on the command line */
+  const char *summary;              /* one line for the command list */
+  int       (*run) (int argc, char **argv);
+} PgoCommand;
+
+void pgo_tool_error      (const char *format, ...) G_GNUC_PRINTF (1, 2);
+void pgo_tool_warning    (const char *format, ...) G_GNUC_PRINTF (1, 2);
+int  pgo_tool_fail       (const char *file, GError *error);
+int  pgo_tool_usage      (const char *format, ...) G_GNUC_PRINTF (1, 2);
+int  pgo_tool_parse      (GOptionContext *context, int *argc, char ***argv);
+gboolean pgo_tool_write_atomic (const char *path, const void *data, gsize len, GError **error);
+
+/* Commands, one file each (tools/cmd-*.c); listed in tools/commands.def. */
+#define PGO_COMMAND(name, fn, summary) int fn (int argc, char **argv);
+#include "commands.def"
+#undef PGO_COMMAND
