@@ -23,3 +23,9 @@ tests_check_schema_LDADD = $(check_suite_ldadd)
 TESTS += $(check_PROGRAMS)
 
 EXTRA_DIST += tests/README.md
+
+# IL decoder and CFG (cfg branch).
+check_PROGRAMS += tests/check-il
+tests_check_il_SOURCES = tests/check-il.c tests/pgo-check.h
+tests_check_il_CFLAGS = $(check_suite_cflags)
+tests_check_il_LDADD = $(check_suite_ldadd)
