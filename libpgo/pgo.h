@@ -10,3 +10,4 @@
 #include "pgo-schema.h"
 #include "pgo-body.h"
 #include "pgo-il.h"
+#include "pgo-cfg.h"

@@ -3,4 +3,13 @@
 libpgo_libpgo_internal_la_SOURCES += \
 	$(NULL)
 
+# IL control-flow graph, the JIT's spanning-forest walk and its
+# reconstruction replica (cfg branch).
+libpgo_include_HEADERS += reconstruct/pgo-cfg.h
+libpgo_libpgo_internal_la_SOURCES += \
+	reconstruct/pgo-cfg.c \
+	reconstruct/pgo-cfg-private.h \
+	reconstruct/pgo-jit-walk.c \
+	$(NULL)
+
 EXTRA_DIST += reconstruct/README.md

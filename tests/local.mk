@@ -29,3 +29,8 @@ check_PROGRAMS += tests/check-il
 tests_check_il_SOURCES = tests/check-il.c tests/pgo-check.h
 tests_check_il_CFLAGS = $(check_suite_cflags)
 tests_check_il_LDADD = $(check_suite_ldadd)
+
+# Compares our flow graphs with a runtime's PGO text dump (cfg-conformance.sh).
+noinst_PROGRAMS += tests/cfg-conform
+tests_cfg_conform_SOURCES = tests/cfg-conform.c
+tests_cfg_conform_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * cfg-conform.c: This file compares our flow graphs with the profiles the
+ * real runtime wrote for the same methods.
+ *
+ * Input: a runtime PGO text dump (DOTNET_WritePGOData=1: "@@@" method
+ * headers, "Schema InstrumentationKind K ILOffset I Count C Other O"
+ * records) and the bodies file written by tests/data/cfg/conformance/ildump
+ * ("M size name", "B ilhex", "E flags try tryLen hnd hndLen filter").
+ * Output: one line per differing method, then
+ *   edge mode:  CONFORMANCE cfg-edge-keys: <equal>/<methods>
+ *   block mode: CONFORMANCE cfg-block-offsets: <consistent>/<methods>
+ *
+ * Usage: cfg-conform edge|block PGO.txt BODIES.txt [REQUIRED_PERCENT]
+ * Exit 1 when below REQUIRED_PERCENT (default 100).
+ */
+#include "config.h"
+
+#include "pgo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KIND_BLOCK_INT  0x41
+#define KIND_BLOCK_LONG 0x42
+#define KIND_EDGE_INT   0x181
+#define KIND_EDGE_LONG  0x182
+
+typedef struct {
+  char    *name;
+  guint32  il_size;
+  GArray  *keys;       /* gint64 pairs (src << 32 | dst) or block offsets */
+  guint    n_other;    /* non-count records (class/method probes...) */
+  GPtrArray *bodies;   /* PgoMethodBody* candidates */
+} Method;
+
+static void
+body_free (gpointer p)
+{
+  PgoMethodBody *b = p;
+
+  g_free ((gpointer) b->il);
+  g_free (b->clauses);
+  g_free (b);
+}
+
+static int
+cmp_i64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Reads the runtime's text dump into 'methods' (in file order). */
+static gboolean
+read_dump (const char *path, gboolean edge, GPtrArray *methods)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  Method *m = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return FALSE;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *l = lines[i];
+      unsigned kind, count;
+      long long il, other;
+
+      if (g_str_has_prefix (l, "@@@ "))
+        {
+          const char *p = strstr (l, "ilSize ");
+
+          m = g_new0 (Method, 1);
+          m->il_size = p ? (guint32) strtoul (p + 7, NULL, 16) : 0;
+          m->keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+          m->bodies = g_ptr_array_new_with_free_func (body_free);
+          g_ptr_array_add (methods, m);
+        }
+      else if (m && g_str_has_prefix (l, "MethodName: "))
+        m->name = g_strdup (l + 12);
+      else if (m && sscanf (l, "Schema InstrumentationKind %u ILOffset %lld Count %u Other %lld",
+                            &kind, &il, &count, &other) == 4)
+        {
+          gint64 key;
+
+          if (edge && (kind == KIND_EDGE_INT || kind == KIND_EDGE_LONG))
+            key = ((gint64) (guint32) il << 32) | (guint32) other;
+          else if (!edge && (kind == KIND_BLOCK_INT || kind == KIND_BLOCK_LONG))
+            key = il;
+          else
+            {
+              m->n_other++;
+              continue;
+            }
+          g_array_append_val (m->keys, key);
+        }
+    }
+  for (guint i = 0; i < methods->len; i++)
+    g_array_sort (((Method *) methods->pdata[i])->keys, cmp_i64);
+  return TRUE;
+}
+
+/* Reads candidate bodies; the "M" lines follow the dump's order. */
+static gboolean
+read_bodies (const char *path, GPtrArray *methods)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  gint idx = -1;
+  PgoMethodBody *cur = NULL;
+  GArray *clauses = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return FALSE;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *l = lines[i];
+
+      if (l[0] == 'M')
+        idx++;
+      else if (l[0] == 'B' && idx >= 0 && (guint) idx < methods->len)
+        {
+          const char *hex = l + 2;
+          gsize n = strlen (hex) / 2;
+          guint8 *il = g_malloc (n + 1);
+
+          for (gsize k = 0; k < n; k++)
+            {
+              char byte[3] = { hex[2 * k], hex[2 * k + 1], 0 };
+
+              il[k] = (guint8) strtoul (byte, NULL, 16);
+            }
+          cur = g_new0 (PgoMethodBody, 1);
+          cur->il = il;
+          cur->il_size = (guint32) n;
+          clauses = g_array_new (FALSE, TRUE, sizeof (PgoEhClause));
+          g_ptr_array_add (((Method *) methods->pdata[idx])->bodies, cur);
+        }
+      else if (l[0] == 'E' && cur)
+        {
+          PgoEhClause c = { 0 };
+          unsigned f, a, b, d, e, g;
+
+          if (sscanf (l, "E %u %u %u %u %u %u", &f, &a, &b, &d, &e, &g) == 6)
+            {
+              c.flags = f;
+              c.try_offset = a;
+              c.try_length = b;
+              c.handler_offset = d;
+              c.handler_length = e;
+              c.filter_offset = f == PGO_EH_FILTER ? g : 0;
+              g_array_append_val (clauses, c);
+              g_free (cur->clauses);
+              cur->n_clauses = clauses->len;
+              cur->clauses = g_memdup2 (clauses->data, clauses->len * sizeof (PgoEhClause));
+            }
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+same (GArray *a, GArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    if (g_array_index (a, gint64, i) != g_array_index (b, gint64, i))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+print_keys (const char *label, GArray *keys, gboolean edge)
+{
+  printf ("    %s:", label);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      gint64 k = g_array_index (keys, gint64, i);
+
+      if (edge)
+        printf (" %x->%x", (guint32) (k >> 32), (guint32) k);
+      else
+        printf (" %x", (guint32) k);
+    }
+  printf ("\n");
+}
+
+/* Expected EdgeIntCount keys of 'cfg' (minimal profiling as the JIT does). */
+static GArray *
+expected_edges (const PgoCfg *cfg, const Method *m)
+{
+  GArray *keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) schema = pgo_cfg_get_schema_edges (cfg, TRUE);
+
+  if (cfg->n_blocks < 2)
+    return keys; /* fgBBcount < 2: no count instrumentation */
+  for (guint i = 0; i < schema->len; i++)
+    {
+      const PgoWalkEdge *e = &g_array_index (schema, PgoWalkEdge, i);
+      gint64 k = ((gint64) (guint32) e->src_key << 32) | (guint32) e->dst_key;
+
+      g_array_append_val (keys, k);
+    }
+  g_array_sort (keys, cmp_i64);
+  return keys;
+}
+
+/* Block mode: 'why' explains S_JIT offsets absent from the trace. */
+static gboolean
+block_consistent (const PgoCfg *cfg, const Method *m, GString *why)
+{
+  g_autofree guint8 *in_trace = g_new0 (guint8, cfg->n_blocks);
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < m->keys->len; i++)
+    {
+      guint32 b;
+      gint64 off = g_array_index (m->keys, gint64, i);
+
+      if (off < 0 || !pgo_cfg_lookup_key (cfg, (gint32) off, &b))
+        {
+          g_string_append_printf (why, " not-a-block-start:%x", (guint32) off);
+          ok = FALSE;
+          continue;
+        }
+      in_trace[b] = 1;
+    }
+  if (cfg->n_blocks < 2 && m->keys->len == 0)
+    return ok;
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      const PgoBlock *pb = &cfg->blocks[b];
+
+      if (in_trace[b] || (pb->flags & PGO_BLOCK_FLAG_INTERNAL))
+        continue;
+      if (!(pb->flags & PGO_BLOCK_FLAG_REACHABLE))
+        continue; /* not imported: no counter, as expected */
+      g_string_append_printf (why, " missing-reachable:%x", pb->il_offset);
+      ok = FALSE;
+    }
+  return ok;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(GPtrArray) methods = g_ptr_array_new ();
+  gboolean edge;
+  guint ok = 0, n = 0, ambiguous = 0, errors = 0;
+  double required = argc > 4 ? g_ascii_strtod (argv[4], NULL) : 100.0;
+
+  if (argc < 4 || (strcmp (argv[1], "edge") != 0 && strcmp (argv[1], "block") != 0))
+    {
+      fprintf (stderr, "usage: cfg-conform edge|block PGO.txt BODIES.txt [PERCENT]\n");
+      return 2;
+    }
+  edge = strcmp (argv[1], "edge") == 0;
+  if (!read_dump (argv[2], edge, methods) || !read_bodies (argv[3], methods))
+    {
+      fprintf (stderr, "cfg-conform: cannot read the inputs\n");
+      return 2;
+    }
+  for (guint i = 0; i < methods->len; i++)
+    {
+      Method *m = methods->pdata[i];
+      gboolean match = FALSE;
+      g_autoptr(GString) why = g_string_new (NULL);
+      GArray *shown = NULL;
+
+      if (!edge && m->keys->len == 0)
+        continue; /* no block counters written */
+      n++;
+      if (m->bodies->len > 1)
+        ambiguous++;
+      for (guint c = 0; c < m->bodies->len && !match; c++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(PgoCfg) cfg = pgo_cfg_build (m->bodies->pdata[c], NULL, &error);
+
+          if (!cfg)
+            {
+              g_string_append_printf (why, " build-error: %s", error->message);
+              errors++;
+              continue;
+            }
+          if (edge)
+            {
+              GArray *want = expected_edges (cfg, m);
+
+              match = same (want, m->keys);
+              if (!match && shown == NULL)
+                shown = want;
+              else
+                g_array_free (want, TRUE);
+            }
+          else
+            match = block_consistent (cfg, m, why);
+        }
+      if (match)
+        ok++;
+      else
+        {
+          printf ("DIFF %s (%u candidate bodies)%s\n", m->name, m->bodies->len, why->str);
+          if (edge && shown)
+            {
+              print_keys ("ours ", shown, TRUE);
+              print_keys ("trace", m->keys, TRUE);
+            }
+        }
+      if (shown)
+        g_array_free (shown, TRUE);
+    }
+  printf ("# %u methods with more than one candidate body, %u build errors\n", ambiguous, errors);
+  printf ("CONFORMANCE %s: %u/%u\n", edge ? "cfg-edge-keys" : "cfg-block-offsets", ok, n);
+  return n > 0 && 100.0 * ok / n + 1e-9 >= required ? 0 : 1;
+}
