@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * cmd-show.c: `pgo-reconstruct show`: prints one method's flow graph as the
+ * JIT forms it, as text or as Graphviz DOT.
+ *
+ * Input: a method body given as IL hex (--il-hex, with --eh clauses).
+ * Output: blocks (IL range, kind, bbRefs, regions, probe marks), edges
+ * (tree / non-tree with schema keys) on stdout.
+ */
+#include "config.h"
+
+#include "pgo-tool.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Parses a decimal or 0x-prefixed hex number into 'out'. */
+static gboolean
+parse_u32 (const char *text, guint64 *out)
+{
+  if (g_str_has_prefix (text, "0x") || g_str_has_prefix (text, "0X"))
+    return g_ascii_string_to_unsigned (text + 2, 16, 0, G_MAXUINT32, out, NULL);
+  return g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT32, out, NULL);
+}
+
+/* Parses "KIND:TRY:TRYLEN:HND:HNDLEN[:FILTER]" (hex or decimal). */
+static gboolean
+parse_clause (const char *text, PgoEhClause *out, GError **error)
+{
+  g_auto(GStrv) f = g_strsplit (text, ":", -1);
+  guint n = g_strv_length (f);
+  guint64 v[5] = { 0 };
+
+  if (n < 5 || n > 6)
+    goto bad;
+  if (strcmp (f[0], "catch") == 0)
+    out->flags = PGO_EH_CATCH;
+  else if (strcmp (f[0], "filter") == 0)
+    out->flags = PGO_EH_FILTER;
+  else if (strcmp (f[0], "finally") == 0)
+    out->flags = PGO_EH_FINALLY;
+  else if (strcmp (f[0], "fault") == 0)
+    out->flags = PGO_EH_FAULT;
+  else
+    goto bad;
+  for (guint i = 1; i < n; i++)
+    if (!parse_u32 (f[i], &v[i - 1]))
+      goto bad;
+  if ((out->flags == PGO_EH_FILTER) != (n == 6))
+    goto bad;
+  out->try_offset = (guint32) v[0];
+  out->try_length = (guint32) v[1];
+  out->handler_offset = (guint32) v[2];
+  out->handler_length = (guint32) v[3];
+  out->filter_offset = n == 6 ? (guint32) v[4] : 0;
+  return TRUE;
+
+bad:
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               "bad --eh '%s' (want catch|filter|finally|fault:TRY:TRYLEN:HND:HNDLEN[:FILTER])",
+               text);
+  return FALSE;
+}
+
+/* Decodes hex (spaces allowed) into a new byte array. */
+static GByteArray *
+parse_hex (const char *hex, GError **error)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  int hi = -1;
+
+  for (const char *p = hex; *p; p++)
+    {
+      int d = g_ascii_xdigit_value (*p);
+
+      if (g_ascii_isspace (*p))
+        continue;
+      if (d < 0)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--il-hex: '%c' is not a hex digit", *p);
+          return NULL;
+        }
+      if (hi < 0)
+        hi = d;
+      else
+        {
+          guint8 byte = (guint8) (hi << 4 | d);
+
+          g_byte_array_append (out, &byte, 1);
+          hi = -1;
+        }
+    }
+  if (hi >= 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--il-hex: odd number of digits");
+      return NULL;
+    }
+  return g_steal_pointer (&out);
+}
+
+static gboolean
+in_set (const PgoCfg *cfg, PgoProbeSet set, guint32 off)
+{
+  for (guint32 i = 0; i < cfg->n_probes[set]; i++)
+    if (cfg->probes[set][i] == off)
+      return TRUE;
+  return FALSE;
+}
+
+static char *
+region_string (const PgoBlock *b)
+{
+  GString *s = g_string_new (NULL);
+
+  if (b->try_index)
+    g_string_append_printf (s, " try%u", b->try_index - 1);
+  if (b->hnd_index)
+    g_string_append_printf (s, " hnd%u", b->hnd_index - 1);
+  return g_string_free (s, FALSE);
+}
+
+static void
+print_text (const PgoCfg *cfg)
+{
+  printf ("# %u blocks, %u EH clauses, returns %u, %u non-tree edges\n",
+          cfg->n_blocks, cfg->n_clauses, cfg->return_count, cfg->n_non_tree);
+  for (guint32 i = 0; i < cfg->n_blocks; i++)
+    {
+      const PgoBlock *b = &cfg->blocks[i];
+      g_autofree char *region = region_string (b);
+      gboolean internal = (b->flags & PGO_BLOCK_FLAG_INTERNAL) != 0;
+
+      printf ("BB%02u [%04x..%04x) %-12s refs %u key %s0x%x%s%s%s%s%s succ",
+              b->num, b->il_offset, b->il_end, pgo_block_kind_to_string (b->kind), b->refs,
+              internal ? "I|" : "", internal ? b->num : (guint32) b->key,
+              region, (b->flags & PGO_BLOCK_FLAG_RARE) ? " rare" : "",
+              (b->flags & PGO_BLOCK_FLAG_REACHABLE) ? "" : " unreachable",
+              !internal && in_set (cfg, PGO_PROBES_A, b->il_offset) ? " probeA" : "",
+              !internal && in_set (cfg, PGO_PROBES_B, b->il_offset) ? " probeB" : "");
+      for (guint32 s = 0; s < b->n_succ; s++)
+        printf (" BB%02u", cfg->blocks[b->succ[s]].num);
+      printf ("\n");
+    }
+  for (guint32 i = 0; i < cfg->n_walk; i++)
+    {
+      const PgoWalkEdge *e = &cfg->walk[i];
+
+      printf ("%s BB%02u -> BB%02u %s key 0x%x -> 0x%x\n",
+              e->kind == PGO_WALK_TREE ? "tree   " : "nontree",
+              cfg->blocks[e->src].num, cfg->blocks[e->dst].num,
+              pgo_walk_kind_to_string (e->kind), (guint32) e->src_key, (guint32) e->dst_key);
+    }
+}
+
+static void
+print_dot (const PgoCfg *cfg, const char *title)
+{
+  printf ("digraph \"%s\" {\n  node [shape=box, fontname=\"monospace\"];\n", title);
+  for (guint32 i = 0; i < cfg->n_blocks; i++)
+    {
+      const PgoBlock *b = &cfg->blocks[i];
+      g_autofree char *region = region_string (b);
+      gboolean internal = (b->flags & PGO_BLOCK_FLAG_INTERNAL) != 0;
+      gboolean a = !internal && in_set (cfg, PGO_PROBES_A, b->il_offset);
+      gboolean pb = !internal && in_set (cfg, PGO_PROBES_B, b->il_offset);
+
+      printf ("  BB%02u [label=\"BB%02u [%04x..%04x)\\n%s refs %u%s%s%s%s\"%s%s];\n",
+              b->num, b->num, b->il_offset, b->il_end, pgo_block_kind_to_string (b->kind),
+              b->refs, region, internal ? "\\ninternal" : "",
+              a ? "\\nprobe A" : "", pb ? " probe B" : "",
+              (b->flags & PGO_BLOCK_FLAG_RARE) ? ", style=dashed" : "",
+              a ? (pb ? ", color=red, penwidth=2" : ", color=red") : "");
+    }
+  for (guint32 i = 0; i < cfg->n_walk; i++)
+    {
+      const PgoWalkEdge *e = &cfg->walk[i];
+
+      if (e->kind == PGO_WALK_TREE)
+        printf ("  BB%02u -> BB%02u [style=bold];\n",
+                cfg->blocks[e->src].num, cfg->blocks[e->dst].num);
+      else
+        printf ("  BB%02u -> BB%02u [style=dashed, label=\"%s\\n%x->%x\"];\n",
+                cfg->blocks[e->src].num, cfg->blocks[e->dst].num,
+                pgo_walk_kind_to_string (e->kind), (guint32) e->src_key, (guint32) e->dst_key);
+    }
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    {
+      const PgoEdge *e = &cfg->edges[i];
+
+      if (e->kind == PGO_EDGE_EXCEPTION)
+        printf ("  BB%02u -> BB%02u [style=dotted, color=gray, label=\"exception\"];\n",
+                cfg->blocks[e->src].num, cfg->blocks[e->dst].num);
+    }
+  printf ("}\n");
+}
+
+/**
+ * pgo_cmd_show: `show`, one method's flow graph.
+ */
+int
+pgo_cmd_show (int argc, char **argv)
+{
+  g_autofree char *il_hex = NULL;
+  g_autofree char *format = NULL;
+  g_autofree char *switch_order = NULL;
+  g_auto(GStrv) eh = NULL;
+  gboolean debuggable = FALSE;
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("- print a method's JIT flow graph");
+  GOptionEntry entries[] = {
+    { "il-hex", 0, 0, G_OPTION_ARG_STRING, &il_hex, "The method's IL bytes in hex", "HEX" },
+    { "eh", 0, 0, G_OPTION_ARG_STRING_ARRAY, &eh,
+      "An EH clause, in table order (repeatable)", "KIND:TRY:TRYLEN:HND:HNDLEN[:FILTER]" },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format, "Output: text (default) or dot", "FORMAT" },
+    { "switch-succ", 0, 0, G_OPTION_ARG_STRING, &switch_order,
+      "Switch successor order: unique (default, runtime 10) or all", "ORDER" },
+    { "debuggable", 0, 0, G_OPTION_ARG_NONE, &debuggable,
+      "Debuggable code: no early block merging", NULL },
+    { NULL }
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GByteArray) il = NULL;
+  g_autoptr(GArray) clauses = g_array_new (FALSE, TRUE, sizeof (PgoEhClause));
+  g_autoptr(PgoCfg) cfg = NULL;
+  PgoMethodBody body = { 0 };
+  PgoCfgOptions options;
+  int rc;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_summary (ctx,
+    "Forms the basic blocks of one method exactly as RyuJIT does before\n"
+    "importation and prints them with the JIT's spanning-tree edges and the\n"
+    "interpreter's probe sets A and B.");
+  if ((rc = pgo_tool_parse (ctx, &argc, &argv)) != PGO_EXIT_OK)
+    return rc;
+  if (argc > 1)
+    return pgo_tool_usage ("unexpected argument '%s'", argv[1]);
+  if (il_hex == NULL)
+    return pgo_tool_usage ("--il-hex is required");
+  if (format && strcmp (format, "text") != 0 && strcmp (format, "dot") != 0)
+    return pgo_tool_usage ("unknown --format '%s' (text or dot)", format);
+
+  pgo_cfg_options_init (&options);
+  options.early_block_merging = !debuggable;
+  if (switch_order && strcmp (switch_order, "all") == 0)
+    options.switch_succ = PGO_SWITCH_SUCC_ALL_CASES;
+  else if (switch_order && strcmp (switch_order, "unique") != 0)
+    return pgo_tool_usage ("unknown --switch-succ '%s' (unique or all)", switch_order);
+
+  if (!(il = parse_hex (il_hex, &error)))
+    return pgo_tool_usage ("%s", error->message);
+  for (guint i = 0; eh && eh[i]; i++)
+    {
+      PgoEhClause c = { 0 };
+
+      if (!parse_clause (eh[i], &c, &error))
+        return pgo_tool_usage ("%s", error->message);
+      g_array_append_val (clauses, c);
+    }
+  body.il = il->data;
+  body.il_size = il->len;
+  body.n_clauses = clauses->len;
+  body.clauses = (PgoEhClause *) clauses->data;
+
+  if (!(cfg = pgo_cfg_build (&body, &options, &error)))
+    return pgo_tool_fail ("--il-hex", g_steal_pointer (&error));
+  if (format && strcmp (format, "dot") == 0)
+    print_dot (cfg, "method");
+  else
+    print_text (cfg);
+  return PGO_EXIT_OK;
+}
