@@ -34,3 +34,8 @@ tests_check_il_LDADD = $(check_suite_ldadd)
 noinst_PROGRAMS += tests/cfg-conform
 tests_cfg_conform_SOURCES = tests/cfg-conform.c
 tests_cfg_conform_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
+
+check_PROGRAMS += tests/check-cfg
+tests_check_cfg_SOURCES = tests/check-cfg.c tests/pgo-check.h
+tests_check_cfg_CFLAGS = $(check_suite_cflags)
+tests_check_cfg_LDADD = $(check_suite_ldadd)
