@@ -29,8 +29,11 @@
 
 typedef struct {
   char    *name;
+  char    *signature;
   guint32  il_size;
+  guint32  method_hash; /* the runtime's methodhash: tells instantiations apart */
   GArray  *keys;       /* gint64 pairs (src << 32 | dst) or block offsets */
+  GArray  *records;    /* PgoEdgeCount, in file order (block records: dst_key 0) */
   guint    n_other;    /* non-count records (class/method probes...) */
   GPtrArray *bodies;   /* PgoMethodBody* candidates */
 } Method;
@@ -76,12 +79,17 @@ read_dump (const char *path, gboolean edge, GPtrArray *methods)
 
           m = g_new0 (Method, 1);
           m->il_size = p ? (guint32) strtoul (p + 7, NULL, 16) : 0;
+          p = strstr (l, "methodhash ");
+          m->method_hash = p ? (guint32) strtoul (p + 11, NULL, 16) : 0;
           m->keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+          m->records = g_array_new (FALSE, FALSE, sizeof (PgoEdgeCount));
           m->bodies = g_ptr_array_new_with_free_func (body_free);
           g_ptr_array_add (methods, m);
         }
       else if (m && g_str_has_prefix (l, "MethodName: "))
         m->name = g_strdup (l + 12);
+      else if (m && g_str_has_prefix (l, "Signature: "))
+        m->signature = g_strdup (l + 11);
       else if (m && sscanf (l, "Schema InstrumentationKind %u ILOffset %lld Count %u Other %lld",
                             &kind, &il, &count, &other) == 4)
         {
@@ -97,6 +105,13 @@ read_dump (const char *path, gboolean edge, GPtrArray *methods)
               continue;
             }
           g_array_append_val (m->keys, key);
+          if (lines[i + 1])
+            {
+              PgoEdgeCount r = { (gint32) il, edge ? (gint32) other : 0,
+                                 g_ascii_strtoull (lines[i + 1], NULL, 10) };
+
+              g_array_append_val (m->records, r);
+            }
         }
     }
   for (guint i = 0; i < methods->len; i++)
@@ -238,6 +253,45 @@ imported_from_blocks (const PgoCfg *cfg, const Method *bm)
   return imp;
 }
 
+/* Runs the JIT's reconstruction on the edge records of 'm' and compares
+ * every block weight with the counter of the same block in the block-mode
+ * run 'bm'.  Returns 1 if it converged, and sets *agree. */
+static guint
+solve_and_compare (const PgoCfg *cfg, const Method *m, const Method *bm, gboolean *agree,
+                   gboolean *exceptional)
+{
+  g_autoptr(PgoJitSolution) sol = pgo_cfg_jit_solve (cfg, (const PgoEdgeCount *) m->records->data,
+                                                     m->records->len);
+
+  *agree = FALSE;
+  *exceptional = FALSE;
+  if (sol->status != PGO_JIT_SOLVE_OK)
+    return 0;
+  if (bm == NULL)
+    return 1;
+  /* The JIT's model has no exception edges: a caught exception makes the
+   * block counts legitimately differ (reconstruction.md 2.3). */
+  for (guint i = 0; i < bm->records->len; i++)
+    {
+      const PgoEdgeCount *r = &g_array_index (bm->records, PgoEdgeCount, i);
+
+      for (guint32 c = 0; c < cfg->n_clauses; c++)
+        if (cfg->clauses[c].kind != PGO_EH_FINALLY && r->count > 0
+            && (guint32) r->src_key == cfg->clauses[c].hnd_offset)
+          *exceptional = TRUE;
+    }
+  *agree = TRUE;
+  for (guint i = 0; i < bm->records->len; i++)
+    {
+      const PgoEdgeCount *r = &g_array_index (bm->records, PgoEdgeCount, i);
+      guint32 b;
+
+      if (pgo_cfg_lookup_key (cfg, r->src_key, &b) && sol->block_weight[b] != (double) r->count)
+        *agree = FALSE;
+    }
+  return 1;
+}
+
 /* Expected EdgeIntCount keys of 'cfg' (minimal profiling as the JIT does):
  * counters live on imported sources; a critical-edge counter needs the
  * edge to survive importation (both ends imported). */
@@ -344,6 +398,7 @@ main (int argc, char **argv)
   g_autoptr(GPtrArray) block_methods = g_ptr_array_new ();
   g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   guint n_diff = 0, n_folded = 0, ok_reach = 0;
+  guint n_solved = 0, n_solve_tried = 0, n_compared = 0, n_agree = 0, n_exceptional = 0;
 
   if (argc < 4 || (strcmp (argv[1], "edge") != 0 && strcmp (argv[1], "block") != 0))
     {
@@ -364,7 +419,8 @@ main (int argc, char **argv)
   for (guint i = 0; i < block_methods->len; i++)
     {
       Method *bm = block_methods->pdata[i];
-      g_autofree char *key = g_strdup_printf ("%x %s", bm->il_size, bm->name);
+      g_autofree char *key = g_strdup_printf ("%x %x %s %s", bm->method_hash, bm->il_size, bm->name,
+                                              bm->signature);
 
       g_hash_table_insert (by_name, g_steal_pointer (&key), bm);
     }
@@ -393,13 +449,33 @@ main (int argc, char **argv)
             }
           if (edge)
             {
-              g_autofree char *key = g_strdup_printf ("%x %s", m->il_size, m->name);
+              g_autofree char *key = g_strdup_printf ("%x %x %s %s", m->method_hash, m->il_size,
+                                                    m->name, m->signature);
               g_autofree guint8 *imp = imported_from_blocks (cfg, g_hash_table_lookup (by_name, key));
               g_autoptr(GArray) reach = expected_edges (cfg, NULL);
               GArray *want = expected_edges (cfg, imp);
               gboolean reach_match = same (reach, m->keys);
 
               match = same (want, m->keys);
+              if (match && m->records->len > 0)
+                {
+                  const Method *bm = g_hash_table_lookup (by_name, key);
+                  gboolean agree, exceptional;
+
+                  guint solved = solve_and_compare (cfg, m, bm, &agree, &exceptional);
+
+                  n_solved += solved;
+                  n_solve_tried++;
+                  if (solved && bm && bm->records->len > 0 && exceptional)
+                    n_exceptional++;
+                  else if (solved && bm && bm->records->len > 0)
+                    {
+                      n_compared++;
+                      n_agree += agree;
+                      if (!agree && g_getenv ("PGO_CFG_VERBOSE"))
+                        printf ("SOLVE-DIFF %s\n", m->name);
+                    }
+                }
               if (!match && g_getenv ("PGO_CFG_VERBOSE"))
                 print_extra_kinds (cfg, m->keys);
               if (reach_match && c == 0)
@@ -428,7 +504,12 @@ main (int argc, char **argv)
     }
   printf ("# %u methods with more than one candidate body, %u build errors\n", ambiguous, errors);
   if (edge)
-    printf ("# equal when every reachable block counts as imported: %u/%u\n", ok_reach, n);
+    {
+      printf ("# equal when every reachable block counts as imported: %u/%u\n", ok_reach, n);
+      printf ("# JIT reconstruction replica: converged %u/%u; block weights equal to the"
+              " block-mode run's counters %u/%u (%u more caught exceptions)\n",
+              n_solved, n_solve_tried, n_agree, n_compared, n_exceptional);
+    }
   else
     printf ("# block starts without a counter: %u, of which %u reachable in the IL"
             " (not imported: branch folded on a JIT-time constant)\n", n_diff, n_folded);

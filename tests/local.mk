@@ -39,3 +39,10 @@ check_PROGRAMS += tests/check-cfg
 tests_check_cfg_SOURCES = tests/check-cfg.c tests/pgo-check.h
 tests_check_cfg_CFLAGS = $(check_suite_cflags)
 tests_check_cfg_LDADD = $(check_suite_ldadd)
+
+TESTS += tests/cfg-conformance.sh
+EXTRA_DIST += tests/cfg-conformance.sh \
+	tests/data/cfg/conformance/app/app.csproj \
+	tests/data/cfg/conformance/app/Program.cs \
+	tests/data/cfg/conformance/ildump/ildump.csproj \
+	tests/data/cfg/conformance/ildump/Program.cs
