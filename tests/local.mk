@@ -46,3 +46,5 @@ EXTRA_DIST += tests/cfg-conformance.sh \
 	tests/data/cfg/conformance/app/Program.cs \
 	tests/data/cfg/conformance/ildump/ildump.csproj \
 	tests/data/cfg/conformance/ildump/Program.cs
+bench_scripts += tests/bench-cfg.sh
+EXTRA_DIST += tests/bench-cfg.sh

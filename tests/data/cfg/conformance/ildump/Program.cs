@@ -3,6 +3,9 @@
 // carry that name, found by reflection, so that pgo-tools can rebuild
 // their flow graphs.  Usage: ildump PGO.txt APP.dll > bodies.txt
 //
+// ildump --all ASSEMBLY.dll prints every method body of that assembly
+// instead (for the CFG benchmark).
+//
 // Output, one block per dump entry:
 //   M <ilSize hex> <MethodName>
 //   B <il hex>                 one line per candidate body of that IL size
@@ -42,8 +45,46 @@ static class IlDump
         return dot < 0 ? ("", s) : (s.Substring(0, dot), s.Substring(dot + 1));
     }
 
+    static void WriteBody(StringWriter outw, MethodBody body)
+    {
+        var il = body.GetILAsByteArray();
+        outw.Write("B ");
+        outw.Write(Convert.ToHexString(il));
+        outw.Write('\n');
+        foreach (var c in body.ExceptionHandlingClauses)
+        {
+            int filter = c.Flags == ExceptionHandlingClauseOptions.Filter ? c.FilterOffset : 0;
+            outw.Write($"E {(int)c.Flags} {c.TryOffset} {c.TryLength} {c.HandlerOffset} {c.HandlerLength} {filter}\n");
+        }
+    }
+
+    static int DumpAll(string path)
+    {
+        var a = path == "System.Private.CoreLib" ? typeof(object).Assembly : Assembly.LoadFrom(path);
+        var outw = new StringWriter();
+        Type[] types;
+        try { types = a.GetTypes(); }
+        catch (ReflectionTypeLoadException e) { types = e.Types.Where(t => t != null).ToArray(); }
+        foreach (var t in types)
+        {
+            var ms = t.GetMethods(All).Cast<MethodBase>().Concat(t.GetConstructors(All));
+            foreach (var m in ms)
+            {
+                MethodBody body = null;
+                try { body = m.GetMethodBody(); } catch { }
+                if (body == null || body.GetILAsByteArray() == null) continue;
+                outw.Write($"M 0 {t.FullName}.{m.Name}\n");
+                WriteBody(outw, body);
+            }
+        }
+        Console.Out.Write(outw.ToString());
+        return 0;
+    }
+
     static int Main(string[] args)
     {
+        if (args.Length == 2 && args[0] == "--all")
+            return DumpAll(args[1]);
         var asms = new List<Assembly> { typeof(object).Assembly };
         string dir = Path.GetDirectoryName(typeof(object).Assembly.Location);
         foreach (var f in Directory.GetFiles(dir, "*.dll"))
