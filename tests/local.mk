@@ -48,3 +48,5 @@ EXTRA_DIST += tests/cfg-conformance.sh \
 	tests/data/cfg/conformance/ildump/Program.cs
 bench_scripts += tests/bench-cfg.sh
 EXTRA_DIST += tests/bench-cfg.sh
+TESTS += tests/cli-show.sh
+EXTRA_DIST += tests/cli-show.sh
