@@ -49,6 +49,19 @@ body_free (gpointer p)
   g_free (b);
 }
 
+static void
+method_free (gpointer p)
+{
+  Method *m = p;
+
+  g_free (m->name);
+  g_free (m->signature);
+  g_array_free (m->keys, TRUE);
+  g_array_free (m->records, TRUE);
+  g_ptr_array_free (m->bodies, TRUE);
+  g_free (m);
+}
+
 static int
 cmp_i64 (gconstpointer a, gconstpointer b)
 {
@@ -166,6 +179,8 @@ read_bodies (const char *path, GPtrArray *methods)
           cur = g_new0 (PgoMethodBody, 1);
           cur->il = il;
           cur->il_size = (guint32) n;
+          if (clauses)
+            g_array_free (clauses, TRUE);
           clauses = g_array_new (FALSE, TRUE, sizeof (PgoEhClause));
           g_ptr_array_add (((Method *) methods->pdata[idx])->bodies, cur);
         }
@@ -189,6 +204,8 @@ read_bodies (const char *path, GPtrArray *methods)
             }
         }
     }
+  if (clauses)
+    g_array_free (clauses, TRUE);
   return TRUE;
 }
 
@@ -403,7 +420,7 @@ block_consistent (const PgoCfg *cfg, const Method *m, GString *why, guint *n_dif
 static int
 bench (const char *bodies_path)
 {
-  g_autoptr(GPtrArray) methods = g_ptr_array_new ();
+  g_autoptr(GPtrArray) methods = g_ptr_array_new_with_free_func (method_free);
   g_autoptr(GTimer) timer = g_timer_new ();
   double decode_s, cfg_s;
   guint n = 0, errors = 0;
@@ -463,13 +480,13 @@ main (int argc, char **argv)
   if (argc == 3 && strcmp (argv[1], "bench") == 0)
     return bench (argv[2]);
 
-  g_autoptr(GPtrArray) methods = g_ptr_array_new ();
+  g_autoptr(GPtrArray) methods = g_ptr_array_new_with_free_func (method_free);
   gboolean edge;
   PgoCfgOptions options;
   guint ok = 0, n = 0, ambiguous = 0, errors = 0;
   const char *block_dump = argc > 4 && strcmp (argv[4], "-") != 0 ? argv[4] : NULL;
   double required = argc > 5 ? g_ascii_strtod (argv[5], NULL) : 100.0;
-  g_autoptr(GPtrArray) block_methods = g_ptr_array_new ();
+  g_autoptr(GPtrArray) block_methods = g_ptr_array_new_with_free_func (method_free);
   g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   guint n_diff = 0, n_folded = 0, ok_reach = 0;
   guint n_solved = 0, n_solve_tried = 0, n_compared = 0, n_agree = 0, n_exceptional = 0;

@@ -753,6 +753,63 @@ START_TEST (test_cfg_truncations)
 }
 END_TEST
 
+/* Invariants of any graph: contiguous coverage, valid indices, keys. */
+static void
+check_invariants (const PgoCfg *cfg, const char *name)
+{
+  guint32 covered = 0;
+
+  for (guint32 i = 0; i < cfg->n_blocks; i++)
+    {
+      const PgoBlock *b = &cfg->blocks[i];
+
+      ck_assert_msg (b->num == i + 1, "%s: numbering", name);
+      if (!(b->flags & PGO_BLOCK_FLAG_INTERNAL))
+        {
+          ck_assert_msg (b->il_offset == covered && b->il_end > b->il_offset, "%s: coverage", name);
+          covered = b->il_end;
+          ck_assert_msg (b->key == (gint32) b->il_offset, "%s: key", name);
+        }
+      for (guint32 k = 0; k < b->n_succ; k++)
+        ck_assert_msg (b->succ[k] < cfg->n_blocks, "%s: successor index", name);
+    }
+  ck_assert_msg (covered == cfg->il_size, "%s: coverage end", name);
+  for (guint32 i = 0; i < cfg->n_walk; i++)
+    ck_assert_msg (cfg->walk[i].src < cfg->n_blocks && cfg->walk[i].dst < cfg->n_blocks,
+                   "%s: walk index", name);
+}
+
+/* Every single-byte mutation of every case body (with and without its EH
+ * table) gives a valid graph or a clean error, never a crash. */
+START_TEST (test_cfg_mutations)
+{
+  static const guint8 values[] = { 0x00, 0xFF, 0x2B, 0x2C, 0x45, 0xFE, 0xDE, 0xDC, 0x7A, 0x80 };
+  const Case *c = &cases[_i];
+  g_autofree guint8 *il = g_memdup2 (c->il, c->il_size);
+
+  for (guint32 pos = 0; pos < c->il_size; pos++)
+    for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+      for (guint with_eh = 0; with_eh < 2; with_eh++)
+        {
+          PgoMethodBody body = { 0 };
+          g_autoptr(GError) error = NULL;
+          g_autoptr(PgoCfg) cfg = NULL;
+
+          memcpy (il, c->il, c->il_size);
+          il[pos] = values[v];
+          body.il = il;
+          body.il_size = c->il_size;
+          body.clauses = with_eh ? (PgoEhClause *) c->eh : NULL;
+          body.n_clauses = with_eh ? c->n_eh : 0;
+          cfg = pgo_cfg_build (&body, NULL, &error);
+          ck_assert_msg ((cfg == NULL) != (error == NULL), "%s: byte %u = %02x", c->name, pos,
+                         values[v]);
+          if (cfg)
+            check_invariants (cfg, c->name);
+        }
+}
+END_TEST
+
 Suite *
 pgo_check_suite (void)
 {
@@ -777,6 +834,7 @@ pgo_check_suite (void)
   tc = tcase_create ("errors");
   tcase_add_loop_test (tc, test_cfg_errors, 0, G_N_ELEMENTS (bad));
   tcase_add_loop_test (tc, test_cfg_truncations, 0, G_N_ELEMENTS (cases));
+  tcase_add_loop_test (tc, test_cfg_mutations, 0, G_N_ELEMENTS (cases));
   suite_add_tcase (s, tc);
   return s;
 }
