@@ -23,3 +23,5 @@ tests_check_schema_LDADD = $(check_suite_ldadd)
 TESTS += $(check_PROGRAMS)
 
 EXTRA_DIST += tests/README.md
+
+include tests/fixtures/local.mk
