@@ -30,3 +30,11 @@ TESTS += $(check_PROGRAMS)
 EXTRA_DIST += tests/README.md
 
 include tests/fixtures/local.mk
+
+check_PROGRAMS += tests/check-textpgo
+tests_check_textpgo_SOURCES = tests/check-textpgo.c tests/pgo-check.h
+tests_check_textpgo_CFLAGS = $(check_suite_cflags)
+tests_check_textpgo_LDADD = $(check_suite_ldadd)
+
+TESTS += tests/cli/dump-text.sh
+EXTRA_DIST += tests/cli/dump-text.sh
