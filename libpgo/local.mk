@@ -39,3 +39,7 @@ EXTRA_DIST += libpgo/libpgo.pc.in libpgo/README.md
 # IL decoder and opcode table (issue: IL decoder).
 libpgo_include_HEADERS += libpgo/pgo-il.h libpgo/pgo-opcodes.def
 libpgo_libpgo_internal_la_SOURCES += libpgo/pgo-il.c
+
+# The runtime's text PGO format (DOTNET_WritePGOData).
+libpgo_include_HEADERS += libpgo/pgo-textpgo.h
+libpgo_libpgo_internal_la_SOURCES += libpgo/pgo-textpgo.c

@@ -11,3 +11,4 @@
 #include "pgo-body.h"
 #include "pgo-il.h"
 #include "pgo-cfg.h"
+#include "pgo-textpgo.h"
