@@ -11,7 +11,7 @@
  *   edge mode:  CONFORMANCE cfg-edge-keys: <equal>/<methods>
  *   block mode: CONFORMANCE cfg-block-offsets: <consistent>/<methods>
  *
- * Usage: cfg-conform edge|block PGO.txt BODIES.txt [BLOCK-PGO.txt|- [PERCENT]]
+ * Usage: cfg-conform edge|block PERCENT DUMP,BODIES[,BLOCK-DUMP]...
  *        cfg-conform bench BODIES.txt   (times CFG + walk over every body)
  * Exit 1 when below REQUIRED_PERCENT (default 100).
  */
@@ -474,38 +474,29 @@ bench (const char *bodies_path)
   return errors == 0 ? 0 : 1;
 }
 
-int
-main (int argc, char **argv)
-{
-  if (argc == 3 && strcmp (argv[1], "bench") == 0)
-    return bench (argv[2]);
+/* Totals over every input set. */
+typedef struct {
+  guint ok, n, ambiguous, errors;
+  guint n_diff, n_folded, ok_reach;
+  guint n_solved, n_solve_tried, n_compared, n_agree, n_exceptional;
+} Tally;
 
+/* Compares one run: its dump, the bodies of its methods, and (edge mode)
+ * the block-mode dump of the same program.  FALSE if unreadable. */
+static gboolean
+run_set (gboolean edge, const PgoCfgOptions *opt, const char *dump, const char *bodies,
+         const char *block_dump, Tally *t)
+{
   g_autoptr(GPtrArray) methods = g_ptr_array_new_with_free_func (method_free);
-  gboolean edge;
-  PgoCfgOptions options;
-  guint ok = 0, n = 0, ambiguous = 0, errors = 0;
-  const char *block_dump = argc > 4 && strcmp (argv[4], "-") != 0 ? argv[4] : NULL;
-  double required = argc > 5 ? g_ascii_strtod (argv[5], NULL) : 100.0;
   g_autoptr(GPtrArray) block_methods = g_ptr_array_new_with_free_func (method_free);
   g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  guint n_diff = 0, n_folded = 0, ok_reach = 0;
-  guint n_solved = 0, n_solve_tried = 0, n_compared = 0, n_agree = 0, n_exceptional = 0;
+  const PgoCfgOptions options = *opt;
 
-  if (argc < 4 || (strcmp (argv[1], "edge") != 0 && strcmp (argv[1], "block") != 0))
-    {
-      fprintf (stderr, "usage: cfg-conform edge|block PGO.txt BODIES.txt [BLOCK-PGO.txt|- [PERCENT]]\n");
-      return 2;
-    }
-  edge = strcmp (argv[1], "edge") == 0;
-  pgo_cfg_options_init (&options);
-  /* PGO_CFG_SWITCH=all checks the other successor order (older JITs) */
-  if (g_strcmp0 (g_getenv ("PGO_CFG_SWITCH"), "all") == 0)
-    options.switch_succ = PGO_SWITCH_SUCC_ALL_CASES;
-  if (!read_dump (argv[2], edge, methods) || !read_bodies (argv[3], methods)
+  if (!read_dump (dump, edge, methods) || !read_bodies (bodies, methods)
       || (block_dump && !read_dump (block_dump, FALSE, block_methods)))
     {
-      fprintf (stderr, "cfg-conform: cannot read the inputs\n");
-      return 2;
+      fprintf (stderr, "cfg-conform: cannot read %s or %s\n", dump, bodies);
+      return FALSE;
     }
   for (guint i = 0; i < block_methods->len; i++)
     {
@@ -524,9 +515,9 @@ main (int argc, char **argv)
 
       if (!edge && m->keys->len == 0)
         continue; /* no block counters written */
-      n++;
+      t->n++;
       if (m->bodies->len > 1)
-        ambiguous++;
+        t->ambiguous++;
       for (guint c = 0; c < m->bodies->len && !match; c++)
         {
           g_autoptr(GError) error = NULL;
@@ -535,7 +526,7 @@ main (int argc, char **argv)
           if (!cfg)
             {
               g_string_append_printf (why, " build-error: %s", error->message);
-              errors++;
+              t->errors++;
               continue;
             }
           if (edge)
@@ -555,14 +546,14 @@ main (int argc, char **argv)
 
                   guint solved = solve_and_compare (cfg, m, bm, &agree, &exceptional);
 
-                  n_solved += solved;
-                  n_solve_tried++;
+                  t->n_solved += solved;
+                  t->n_solve_tried++;
                   if (solved && bm && bm->records->len > 0 && exceptional)
-                    n_exceptional++;
+                    t->n_exceptional++;
                   else if (solved && bm && bm->records->len > 0)
                     {
-                      n_compared++;
-                      n_agree += agree;
+                      t->n_compared++;
+                      t->n_agree += agree;
                       if (!agree && g_getenv ("PGO_CFG_VERBOSE"))
                         printf ("SOLVE-DIFF %s\n", m->name);
                     }
@@ -570,17 +561,17 @@ main (int argc, char **argv)
               if (!match && g_getenv ("PGO_CFG_VERBOSE"))
                 print_extra_kinds (cfg, m->keys);
               if (reach_match && c == 0)
-                ok_reach++;
+                t->ok_reach++;
               if (!match && shown == NULL)
                 shown = want;
               else
                 g_array_free (want, TRUE);
             }
           else
-            match = block_consistent (cfg, m, why, &n_diff, &n_folded);
+            match = block_consistent (cfg, m, why, &t->n_diff, &t->n_folded);
         }
       if (match)
-        ok++;
+        t->ok++;
       else
         {
           printf ("DIFF %s (%u candidate bodies)%s\n", m->name, m->bodies->len, why->str);
@@ -593,17 +584,50 @@ main (int argc, char **argv)
       if (shown)
         g_array_free (shown, TRUE);
     }
-  printf ("# %u methods with more than one candidate body, %u build errors\n", ambiguous, errors);
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  Tally t = { 0 };
+  PgoCfgOptions options;
+  gboolean edge;
+  double required;
+
+  if (argc == 3 && strcmp (argv[1], "bench") == 0)
+    return bench (argv[2]);
+  if (argc < 4 || (strcmp (argv[1], "edge") != 0 && strcmp (argv[1], "block") != 0))
+    {
+      fprintf (stderr, "usage: cfg-conform edge|block PERCENT DUMP,BODIES[,BLOCK-DUMP]...\n"
+                       "       cfg-conform bench BODIES\n");
+      return 2;
+    }
+  edge = strcmp (argv[1], "edge") == 0;
+  required = g_ascii_strtod (argv[2], NULL);
+  pgo_cfg_options_init (&options);
+  /* PGO_CFG_SWITCH=all checks the other successor order (older JITs) */
+  if (g_strcmp0 (g_getenv ("PGO_CFG_SWITCH"), "all") == 0)
+    options.switch_succ = PGO_SWITCH_SUCC_ALL_CASES;
+  for (int i = 3; i < argc; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (argv[i], ",", 3);
+
+      if (g_strv_length (f) < 2
+          || !run_set (edge, &options, f[0], f[1], edge && f[2] ? f[2] : NULL, &t))
+        return 2;
+    }
+  printf ("# %u methods with more than one candidate body, %u build errors\n", t.ambiguous, t.errors);
   if (edge)
     {
-      printf ("# equal when every reachable block counts as imported: %u/%u\n", ok_reach, n);
+      printf ("# equal when every reachable block counts as imported: %u/%u\n", t.ok_reach, t.n);
       printf ("# JIT reconstruction replica: converged %u/%u; block weights equal to the"
               " block-mode run's counters %u/%u (%u more caught exceptions)\n",
-              n_solved, n_solve_tried, n_agree, n_compared, n_exceptional);
+              t.n_solved, t.n_solve_tried, t.n_agree, t.n_compared, t.n_exceptional);
     }
   else
     printf ("# block starts without a counter: %u, of which %u reachable in the IL"
-            " (not imported: branch folded on a JIT-time constant)\n", n_diff, n_folded);
-  printf ("CONFORMANCE %s: %u/%u\n", edge ? "cfg-edge-keys" : "cfg-block-offsets", ok, n);
-  return n > 0 && 100.0 * ok / n + 1e-9 >= required ? 0 : 1;
+            " (not imported: branch folded on a JIT-time constant)\n", t.n_diff, t.n_folded);
+  printf ("CONFORMANCE %s: %u/%u\n", edge ? "cfg-edge-keys" : "cfg-block-offsets", t.ok, t.n);
+  return t.n > 0 && 100.0 * t.ok / t.n + 1e-9 >= required ? 0 : 1;
 }

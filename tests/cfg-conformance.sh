@@ -67,8 +67,8 @@ fi
 # conditional branch whose both targets it imports elsewhere (the deleted
 # critical-edge counter cannot be seen in the IL; see check-cfg.c).
 rc=0
-"$build/tests/cfg-conform" block "$work/block.pgo.txt" "$work/block.bodies" - 100 >"$work/block.out" || rc=1
-"$build/tests/cfg-conform" edge "$work/edge.pgo.txt" "$work/edge.bodies" "$work/block.pgo.txt" 95 \
+"$build/tests/cfg-conform" block 100 "$work/block.pgo.txt,$work/block.bodies" >"$work/block.out" || rc=1
+"$build/tests/cfg-conform" edge 95 "$work/edge.pgo.txt,$work/edge.bodies,$work/block.pgo.txt" \
   >"$work/edge.out" || rc=1
 grep -v '^ ' "$work/block.out" | grep -v '^DIFF' || true
 grep '^DIFF' "$work/edge.out" | sed 's/^/  /' || true

@@ -65,3 +65,5 @@ tests_check_textpgo_LDADD = $(check_suite_ldadd)
 
 TESTS += tests/cli/dump-text.sh
 EXTRA_DIST += tests/cli/dump-text.sh
+TESTS += tests/cfg-fixtures.sh
+EXTRA_DIST += tests/cfg-fixtures.sh

@@ -35,14 +35,14 @@ static class IlDump
         return sb.ToString();
     }
 
-    static (string type, string method) Split(string full)
+    // Every (type, method) reading of a dumped name: method names may hold
+    // dots themselves (".ctor", explicit interface implementations, lambdas).
+    static IEnumerable<(string type, string method)> Splits(string full)
     {
         string s = StripGenerics(full);
-        foreach (var ctor in new[] { "..ctor", "..cctor" })
-            if (s.EndsWith(ctor))
-                return (s.Substring(0, s.Length - ctor.Length), ctor.Substring(1));
-        int dot = s.LastIndexOf('.');
-        return dot < 0 ? ("", s) : (s.Substring(0, dot), s.Substring(dot + 1));
+        for (int i = 1; i < s.Length - 1; i++)
+            if (s[i] == '.')
+                yield return (s.Substring(0, i), s.Substring(i + 1));
     }
 
     static void WriteBody(StringWriter outw, MethodBody body)
@@ -102,9 +102,9 @@ static class IlDump
             var parts = lines[i].Split(' ', StringSplitOptions.RemoveEmptyEntries);
             int ilSize = Convert.ToInt32(parts[Array.IndexOf(parts, "ilSize") + 1], 16);
             string name = lines[i + 1].Substring("MethodName: ".Length);
-            var (tname, mname) = Split(name);
             outw.WriteLine($"M {ilSize:x} {name}");
             var seen = new HashSet<string>();
+            foreach (var (tname, mname) in Splits(name))
             foreach (var a in asms)
             {
                 Type t = null;
@@ -120,15 +120,10 @@ static class IlDump
                     if (body == null) continue;
                     var il = body.GetILAsByteArray();
                     if (il == null || il.Length != ilSize) continue;
-                    var sb = new StringBuilder();
-                    sb.Append("B ").Append(Convert.ToHexString(il)).Append('\n');
-                    foreach (var c in body.ExceptionHandlingClauses)
-                    {
-                        int filter = c.Flags == ExceptionHandlingClauseOptions.Filter ? c.FilterOffset : 0;
-                        sb.Append($"E {(int)c.Flags} {c.TryOffset} {c.TryLength} {c.HandlerOffset} {c.HandlerLength} {filter}\n");
-                    }
-                    if (seen.Add(sb.ToString()))
-                        outw.Write(sb.ToString());
+                    var one = new StringWriter();
+                    WriteBody(one, body);
+                    if (seen.Add(one.ToString()))
+                        outw.Write(one.ToString());
                 }
             }
         }
