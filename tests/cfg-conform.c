@@ -23,10 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KIND_BLOCK_INT  0x41
-#define KIND_BLOCK_LONG 0x42
-#define KIND_EDGE_INT   0x181
-#define KIND_EDGE_LONG  0x182
 
 typedef struct {
   char    *name;
@@ -70,66 +66,59 @@ cmp_i64 (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
-/* Reads the runtime's text dump into 'methods' (in file order). */
+/* Reads the runtime's text dump into 'methods' (in file order), with the
+ * project's own text PGO reader. */
 static gboolean
 read_dump (const char *path, gboolean edge, GPtrArray *methods)
 {
   g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-  Method *m = NULL;
+  gsize len = 0;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoTextPgo) pgo = NULL;
 
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return FALSE;
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
+  if (!g_file_get_contents (path, &text, &len, &error)
+      || !(pgo = pgo_text_pgo_parse ((const guint8 *) text, len, &error)))
     {
-      const char *l = lines[i];
-      unsigned kind, count;
-      long long il, other;
+      fprintf (stderr, "cfg-conform: %s: %s\n", path, error->message);
+      return FALSE;
+    }
+  for (guint i = 0; i < pgo_text_pgo_get_n_methods (pgo); i++)
+    {
+      const PgoTextPgoMethod *tm = pgo_text_pgo_get_method (pgo, i);
+      Method *m = g_new0 (Method, 1);
 
-      if (g_str_has_prefix (l, "@@@ "))
+      m->name = g_strdup (tm->method_name);
+      m->signature = g_strdup (tm->signature);
+      m->il_size = tm->il_size;
+      m->method_hash = tm->method_hash;
+      m->keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+      m->records = g_array_new (FALSE, FALSE, sizeof (PgoEdgeCount));
+      m->bodies = g_ptr_array_new_with_free_func (body_free);
+      g_ptr_array_add (methods, m);
+      for (guint r = 0; r < pgo_method_profile_get_n_records (tm->profile); r++)
         {
-          const char *p = strstr (l, "ilSize ");
-
-          m = g_new0 (Method, 1);
-          m->il_size = p ? (guint32) strtoul (p + 7, NULL, 16) : 0;
-          p = strstr (l, "methodhash ");
-          m->method_hash = p ? (guint32) strtoul (p + 11, NULL, 16) : 0;
-          m->keys = g_array_new (FALSE, FALSE, sizeof (gint64));
-          m->records = g_array_new (FALSE, FALSE, sizeof (PgoEdgeCount));
-          m->bodies = g_ptr_array_new_with_free_func (body_free);
-          g_ptr_array_add (methods, m);
-        }
-      else if (m && g_str_has_prefix (l, "MethodName: "))
-        m->name = g_strdup (l + 12);
-      else if (m && g_str_has_prefix (l, "Signature: "))
-        m->signature = g_strdup (l + 11);
-      else if (m && sscanf (l, "Schema InstrumentationKind %u ILOffset %lld Count %u Other %lld",
-                            &kind, &il, &count, &other) == 4)
-        {
+          const PgoSchemaRecord *rec = pgo_method_profile_get_record (tm->profile, r);
+          gsize n_values = 0;
+          const guint64 *values = pgo_method_profile_get_values (tm->profile, r, &n_values);
+          gboolean is_edge = rec->kind == PGO_KIND_EDGE_INT_COUNT
+                             || rec->kind == PGO_KIND_EDGE_LONG_COUNT;
+          gboolean is_block = rec->kind == PGO_KIND_BASIC_BLOCK_INT_COUNT
+                              || rec->kind == PGO_KIND_BASIC_BLOCK_LONG_COUNT;
+          PgoEdgeCount ec = { rec->il_offset, edge ? rec->other : 0, n_values ? values[0] : 0 };
           gint64 key;
 
-          if (edge && (kind == KIND_EDGE_INT || kind == KIND_EDGE_LONG))
-            key = ((gint64) (guint32) il << 32) | (guint32) other;
-          else if (!edge && (kind == KIND_BLOCK_INT || kind == KIND_BLOCK_LONG))
-            key = il;
-          else
+          if (!(edge ? is_edge : is_block))
             {
               m->n_other++;
               continue;
             }
+          key = edge ? ((gint64) (guint32) rec->il_offset << 32) | (guint32) rec->other
+                     : rec->il_offset;
           g_array_append_val (m->keys, key);
-          if (lines[i + 1])
-            {
-              PgoEdgeCount r = { (gint32) il, edge ? (gint32) other : 0,
-                                 g_ascii_strtoull (lines[i + 1], NULL, 10) };
-
-              g_array_append_val (m->records, r);
-            }
+          g_array_append_val (m->records, ec);
         }
+      g_array_sort (m->keys, cmp_i64);
     }
-  for (guint i = 0; i < methods->len; i++)
-    g_array_sort (((Method *) methods->pdata[i])->keys, cmp_i64);
   return TRUE;
 }
 
