@@ -3,7 +3,7 @@
  * pgo-cfg.c: This file builds a method's basic blocks exactly as RyuJIT's
  * fgFindBasicBlocks does before importation: jump targets, block ends,
  * linking and reference counts, the EH table with region indices and
- * rarity, and fgNormalizeEH's internal blocks with bbNum renumbering.
+ * rarity, and fgNormalizeEH's internal blocks and their bbNums.
  *
  * Input: a PgoMethodBody (IL bytes and EH clauses).
  * Output: a PgoCfg (see pgo-cfg.h for the model).
@@ -13,7 +13,8 @@
  * (fgFindJumpTargets, fgMakeBasicBlocks, fgLinkBasicBlocks,
  * fgFindBasicBlocks), jiteh.cpp (fgNormalizeEH, Case1/Case2,
  * ehGetMostNestedRegionIndex), block.cpp (BasicBlock::New, NumSucc,
- * GetSucc).  The walk and the reconstruction replica are in
+ * GetSucc).  Where the source read is newer or older than 10.0.12, the
+ * runtime's own profiles decided (renumbering, switch successors).  The walk and the reconstruction replica are in
  * pgo-jit-walk.c.  Findings settled against that runtime's own profiles
  * (DOTNET_WritePGOData text dumps) are marked CONFIRMED below.
  *
@@ -109,6 +110,11 @@ pgo_cfg_options_init (PgoCfgOptions *options)
   /* CONFIRMED on runtime 10.0.12 (edge profiles of switches with duplicate
    * targets): GetSucc() yields each distinct target once. */
   options->switch_succ = PGO_SWITCH_SUCC_UNIQUE;
+  /* CONFIRMED on runtime 10.0.12 (edge profile of a method whose trys both
+   * start at offset 0: the ret's pseudo edge targets key 0x80000005 in a
+   * 4-block method): blocks are not renumbered after fgNormalizeEH, so an
+   * internal block keeps the bbNum it was created with. */
+  options->renumber_blocks = FALSE;
 }
 
 static gboolean
@@ -831,7 +837,8 @@ set_succ (PgoCfg *cfg, PgoBlock *pb, const Bb *bb, const guint32 *index_of)
     }
 }
 
-/* Copies the normalized list into the public arrays, renumbering bbNum. */
+/* Copies the normalized list into the public arrays.  bbNum: creation
+ * order (id + 1), or list order when the options renumber. */
 static void
 emit (Builder *b, PgoCfg *cfg)
 {
@@ -847,7 +854,7 @@ emit (Builder *b, PgoCfg *cfg)
       const Bb *bb = BB (b, id);
       PgoBlock *pb = &cfg->blocks[index_of[id]];
 
-      pb->num = index_of[id] + 1;
+      pb->num = b->opt.renumber_blocks ? index_of[id] + 1 : id + 1;
       pb->il_offset = bb->il_offset;
       pb->il_end = bb->il_end;
       pb->kind = bb->kind;
@@ -1086,11 +1093,13 @@ pgo_cfg_lookup_key (const PgoCfg *cfg, gint32 key, guint32 *out_block)
     {
       guint32 num = k & ~PGO_CFG_INTERNAL_KEY;
 
-      if (num == 0 || num > cfg->n_blocks
-          || !(cfg->blocks[num - 1].flags & PGO_BLOCK_FLAG_INTERNAL))
-        return FALSE;
-      *out_block = num - 1;
-      return TRUE;
+      for (guint32 i = 0; i < cfg->n_blocks; i++)
+        if (cfg->blocks[i].num == num && (cfg->blocks[i].flags & PGO_BLOCK_FLAG_INTERNAL))
+          {
+            *out_block = i;
+            return TRUE;
+          }
+      return FALSE;
     }
   if (k >= cfg->il_size)
     return FALSE;

@@ -8,9 +8,12 @@
  * SPEC: reconstruction.md sections 1-3.1; interpreter.md section 1.
  *
  * Model (what a consumer sees):
- *  - blocks[0..n_blocks) in JIT list order; blocks[i].num == i + 1 (bbNum
- *    after fgNormalizeEH's renumbering).  Internal blocks (EH normalization)
- *    have il_offset == il_end and key num | 0x80000000.
+ *  - blocks[0..n_blocks) in JIT list order.  blocks[i].num is the bbNum:
+ *    IL-order blocks are 1..K, internal blocks added by EH normalization
+ *    get K+1, K+2... in creation order (runtime 10.0.12 does not renumber
+ *    after fgNormalizeEH; PgoCfgOptions.renumber_blocks gives the older
+ *    1..n list-order numbering).  Internal blocks have il_offset == il_end
+ *    and key num | 0x80000000.
  *  - each block's successors (succ, n_succ) in the order the JIT's
  *    BasicBlock::GetSucc() yields them; for SWITCH the order depends on
  *    PgoCfgOptions.switch_succ (the one version-dependent detail).
@@ -76,7 +79,7 @@ typedef enum {
  * One JIT basic block.
  */
 typedef struct {
-  guint32       num;       /* bbNum, 1-based, list order */
+  guint32       num;       /* bbNum (see the model above) */
   guint32       il_offset; /* bbCodeOffs */
   guint32       il_end;    /* bbCodeOffsEnd (== il_offset for internal blocks) */
   PgoBlockKind  kind;      /* block kind */
@@ -187,6 +190,7 @@ typedef struct {
   gboolean           early_block_merging; /* DoEarlyBlockMerging: br/leave 0 are no-ops (default TRUE) */
   gboolean           minimal_profiling;   /* JitMinimalJitProfiling (default TRUE) */
   PgoSwitchSuccOrder switch_succ;         /* GetSucc() order for SWITCH */
+  gboolean           renumber_blocks;     /* fgRenumberBlocks after normalization (older JITs; default FALSE) */
 } PgoCfgOptions;
 
 /**

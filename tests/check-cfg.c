@@ -8,8 +8,9 @@
  * from reconstruction.md sections 1-2 (derivations next to each case).
  *
  * Rendering used in the expectations:
- *   block:  "[start,end) KIND rN tT hH {rare,int,unr} >succ-nums"
- *           (r = bbRefs, t/h = 1-based try/handler index, unr = unreachable)
+ *   block:  "[start,end)[#bbNum] KIND rN tT hH {rare,int,unr} >succ-positions"
+ *           (r = bbRefs, t/h = 1-based try/handler index, unr = unreachable;
+ *           #bbNum only where it differs from the 1-based list position)
  *   walk:   "srckey>dstkey:kind" for the non-tree edges in walk order
  */
 #include "config.h"
@@ -42,7 +43,10 @@ render_blocks (const PgoCfg *cfg)
 
       if (i)
         g_string_append (s, "; ");
-      g_string_append_printf (s, "[%x,%x) %s r%u t%u h%u", b->il_offset, b->il_end,
+      g_string_append_printf (s, "[%x,%x)", b->il_offset, b->il_end);
+      if (b->num != i + 1)
+        g_string_append_printf (s, "#%u", b->num); /* bbNum differs from the position */
+      g_string_append_printf (s, " %s r%u t%u h%u",
                               pgo_block_kind_to_string (b->kind), b->refs, b->try_index,
                               b->hnd_index);
       if (b->flags & PGO_BLOCK_FLAG_RARE)
@@ -53,7 +57,7 @@ render_blocks (const PgoCfg *cfg)
         g_string_append (s, " unr");
       g_string_append (s, " >");
       for (guint32 k = 0; k < b->n_succ; k++)
-        g_string_append_printf (s, "%s%u", k ? "," : "", cfg->blocks[b->succ[k]].num);
+        g_string_append_printf (s, "%s%u", k ? "," : "", b->succ[k] + 1);
     }
   return g_string_free (s, FALSE);
 }
@@ -216,10 +220,11 @@ static const PgoEhClause eh_finally[] = {
  * normalization: BB1 [00,04) leave -> 07 (refs 1), BB2 catch (leave 0 ->
  * 07), BB3 leave -> 0A (refs 2), BB4 finally, BB5 ret.  fgNormalizeEHCase2
  * inserts an internal block before BB1 as the outer try's begin; it becomes
- * the first block and takes the entry ref, so BB1 keeps 1 (from it).
- * Renumbered: BB01 internal (key 0x80000001), BB02..BB06.  Walk: the ret's
- * pseudo edge targets the internal first block; the catch's leave is a
- * normal edge to an already-marked block (postdom). */
+ * the first block and takes the entry ref, so BB1 keeps 1 (from it).  It is
+ * created sixth, so its bbNum is 6 (key 0x80000006): runtime 10.0.12 does
+ * not renumber.  Walk: the ret's pseudo edge targets the internal first
+ * block; the catch's leave is a normal edge to an already-marked block
+ * (postdom). */
 static const guint8 il_shared_start[] = {
   0x02, 0x26,       /* 00 ldarg.0; pop     (outer and inner try) */
   0xDE, 0x03,       /* 02 leave.s 07 */
@@ -346,9 +351,9 @@ static const Case cases[] = {
     "[9,b) LEAVE r1 t2 h0 >6; [b,e) EHFINALLYRET r1 t0 h2 >; [e,f) RETURN r1 t0 h0 >",
     "e>0:pseudo b>b:pseudo 6>6:pseudo", 1, "0 9 e", "0" },
   { "shared-try-start", il_shared_start, sizeof il_shared_start, eh_shared_start, 2,
-    "[0,0) ALWAYS r1 t2 h0 int >2; [0,4) LEAVE r1 t1 h0 >4; [4,7) LEAVE r1 t2 h1 >4; "
-    "[7,9) LEAVE r2 t2 h0 >6; [9,a) EHFINALLYRET r1 t0 h2 >; [a,b) RETURN r1 t0 h0 >",
-    "a>80000001:pseudo 9>9:pseudo 4>7:postdom", 1, "0 7 a", "0" },
+    "[0,0)#6 ALWAYS r1 t2 h0 int >2; [0,4)#1 LEAVE r1 t1 h0 >4; [4,7)#2 LEAVE r1 t2 h1 >4; "
+    "[7,9)#3 LEAVE r2 t2 h0 >6; [9,a)#4 EHFINALLYRET r1 t0 h2 >; [a,b)#5 RETURN r1 t0 h0 >",
+    "a>80000006:pseudo 9>9:pseudo 4>7:postdom", 1, "0 7 a", "0" },
   { "filter", il_filter, sizeof il_filter, eh_filter, 1,
     "[0,4) LEAVE r1 t1 h0 >4; [4,b) EHFILTERRET r1 t0 h1 >3; [b,e) LEAVE r2 t0 h1 >4; "
     "[e,f) RETURN r2 t0 h0 >",
@@ -384,6 +389,22 @@ START_TEST (test_cfg_cases)
   ck_assert_msg (cfg->return_count == c->returns, "%s: returns %u", c->name, cfg->return_count);
   ck_assert_msg (strcmp (pa, c->probes_a) == 0, "%s probes A: %s", c->name, pa);
   ck_assert_msg (strcmp (pb, c->probes_b) == 0, "%s probes B: %s", c->name, pb);
+}
+END_TEST
+
+/* Older JITs renumber the list after normalization: the internal block
+ * is BB01 and the pseudo edge is keyed 0x80000001. */
+START_TEST (test_cfg_renumbered)
+{
+  PgoCfgOptions opt;
+  g_autoptr(PgoCfg) cfg = NULL;
+  g_autofree char *walk = NULL;
+
+  pgo_cfg_options_init (&opt);
+  opt.renumber_blocks = TRUE;
+  cfg = build (il_shared_start, sizeof il_shared_start, eh_shared_start, 2, &opt);
+  walk = render_walk (cfg);
+  ck_assert_str_eq (walk, "a>80000001:pseudo 9>9:pseudo 4>7:postdom");
   for (guint32 i = 0; i < cfg->n_blocks; i++)
     ck_assert_uint_eq (cfg->blocks[i].num, i + 1);
 }
@@ -494,9 +515,9 @@ START_TEST (test_cfg_lookup)
   /* offset 0 of the shared-start body is BB02, never the internal BB01 */
   ck_assert (pgo_cfg_lookup_block (ss, 0, &b, NULL));
   ck_assert_uint_eq (b, 1);
-  ck_assert (pgo_cfg_lookup_key (ss, (gint32) 0x80000001u, &b));
+  ck_assert (pgo_cfg_lookup_key (ss, (gint32) 0x80000006u, &b));
   ck_assert_uint_eq (b, 0);
-  ck_assert (!pgo_cfg_lookup_key (ss, (gint32) 0x80000002u, &b)); /* not internal */
+  ck_assert (!pgo_cfg_lookup_key (ss, (gint32) 0x80000001u, &b)); /* bbNum 1 is not internal */
   ck_assert (!pgo_cfg_lookup_key (cfg, 5, &b));                  /* not a block start */
   b = 99;
   ck_assert (!pgo_cfg_lookup_block (cfg, 8, &b, &error));
@@ -763,7 +784,7 @@ check_invariants (const PgoCfg *cfg, const char *name)
     {
       const PgoBlock *b = &cfg->blocks[i];
 
-      ck_assert_msg (b->num == i + 1, "%s: numbering", name);
+      ck_assert_msg (b->num >= 1 && b->num <= cfg->n_blocks, "%s: numbering", name);
       if (!(b->flags & PGO_BLOCK_FLAG_INTERNAL))
         {
           ck_assert_msg (b->il_offset == covered && b->il_end > b->il_offset, "%s: coverage", name);
@@ -818,6 +839,7 @@ pgo_check_suite (void)
 
   tcase_add_loop_test (tc, test_cfg_cases, 0, G_N_ELEMENTS (cases));
   tcase_add_test (tc, test_cfg_walk_tree_order);
+  tcase_add_test (tc, test_cfg_renumbered);
   tcase_add_test (tc, test_cfg_switch_all_cases);
   tcase_add_test (tc, test_cfg_throw_not_minimal);
   tcase_add_test (tc, test_cfg_br0_debuggable);

@@ -47,6 +47,31 @@ static class P
         return s;
     }
 
+    static int counter;
+
+    // Both trys start at IL offset 0: the JIT's EH normalization puts an
+    // internal block first, so the ret's pseudo edge is keyed 0x80000001.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static int NestedAtEntry(int k)
+    {
+        try { try { return 100 / k; } catch (DivideByZeroException) { return -5; } }
+        finally { counter++; }
+    }
+
+    // A loop whose body starts with two nested trys: the back edge comes
+    // from outside both and is redirected to the internal try-begin block.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static int NestedInLoop(int n)
+    {
+        int s = 0;
+        for (int i = 0; i < n; i++)
+        {
+            try { try { s += 10 / (i % 3); } catch (DivideByZeroException) { s--; } }
+            finally { s++; }
+        }
+        return s;
+    }
+
     [MethodImpl(MethodImplOptions.NoInlining)]
     static int Filter(int k)
     {
@@ -82,6 +107,8 @@ static class P
             t += Filter(i % 5);
             t += WhileTrue(i % 13 + 1);
             t += Strs(i % 2 == 0 ? null : "a", "b").Length;
+            t += NestedAtEntry(i % 4);
+            t += NestedInLoop(i % 5);
         }
         Console.WriteLine(t);
     }
