@@ -58,6 +58,18 @@ static class P
         finally { counter++; }
     }
 
+    // A finally whose body is a try/finally: the handler's first block is
+    // also a try's first block (fgNormalizeEH case 1).
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static int FinallyWithTry(int k)
+    {
+        int s = k;
+        try { s += 100 / (k % 3); }
+        catch (DivideByZeroException) { s = -1; }
+        finally { try { counter += s; } finally { counter--; } }
+        return s;
+    }
+
     // A loop whose body starts with two nested trys: the back edge comes
     // from outside both and is redirected to the internal try-begin block.
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -109,6 +121,7 @@ static class P
             t += Strs(i % 2 == 0 ? null : "a", "b").Length;
             t += NestedAtEntry(i % 4);
             t += NestedInLoop(i % 5);
+            t += FinallyWithTry(i);
         }
         Console.WriteLine(t);
     }
