@@ -23,3 +23,9 @@ tests_check_schema_LDADD = $(check_suite_ldadd)
 TESTS += $(check_PROGRAMS)
 
 EXTRA_DIST += tests/README.md
+
+# Flow solver: hand-computed graphs and seeded random properties.
+check_PROGRAMS += tests/check-flow
+tests_check_flow_SOURCES = tests/check-flow.c tests/flow-helpers.h tests/pgo-check.h
+tests_check_flow_CFLAGS = $(check_suite_cflags)
+tests_check_flow_LDADD = $(check_suite_ldadd)
