@@ -36,10 +36,14 @@
  *    128 bits.  Flows are __int128 (sums of u64 counts cannot overflow),
  *    costs and potentials gint64 (bounded by 2 (n+1) (PGO_FLOW_MAX_COST+1)).
  * 3. Residual SCC test (3.2, "sharper"): with the optimal x, build the
- *    residual digraph of U (forward always, reverse when x > 0); an arc is
- *    fixed iff its ends lie in different strongly connected components,
- *    since any other non-negative solution differs from x by a sum of
- *    residual cycles.  Bridges are a special case.
+ *    residual digraph of U (forward always, reverse when x > 0); any other
+ *    non-negative solution differs from x by a sum of residual cycles, so
+ *    an arc is fixed iff no residual cycle uses one of its directions
+ *    without the other: its ends lie in different strongly connected
+ *    components, or (x > 0) both its directions are strong bridges of
+ *    their SCC (found with dominators, see mark_fixed).  The section's
+ *    plain "different SCCs" rule misses the second case, which the
+ *    property tests hit.  Bridges are a special case.
  * 4. Intervals (on request): for a non-fixed arc e = (u, v) with value x,
  *    max = x + maxflow(v -> u) and min = x - min(x, maxflow(u -> v)) in
  *    the residual digraph without e's own two residual arcs, restricted to
@@ -558,6 +562,12 @@ mcf_solve (Mcf *mcf)
   guint n = mcf->n, m = mcf->tail->len, total = m + n;
   gboolean feasible = TRUE;
 
+  if (n == 0)
+    {
+      g_free (mcf->flow);
+      mcf->flow = g_new0 (wide, MAX (m, 1));
+      return TRUE;
+    }
   s.n = n;
   s.m = m;
   s.root = n;
@@ -1031,6 +1041,260 @@ residual_scc (const Problem *p, const wide *x)
   return comp;
 }
 
+/* Marks in 'bridge' the edges of the flow graph (k vertices, edges
+ * src[i] -> dst[i], every vertex reachable from 'root') that lie on every
+ * path from 'root' to their target: x = idom(y) and every other edge into
+ * y comes from a vertex y dominates.  Dominators by the iterative
+ * Cooper-Harvey-Kennedy method over a reverse postorder. */
+static void
+flowgraph_bridges (guint k, guint ne, const guint *src, const guint *dst,
+                   guint root, gboolean *bridge)
+{
+  g_autofree guint *ostart = g_new0 (guint, k + 1);
+  g_autofree guint *istart = g_new0 (guint, k + 1);
+  g_autofree guint *oadj = g_new (guint, MAX (ne, 1));
+  g_autofree guint *iadj = g_new (guint, MAX (ne, 1));
+  g_autofree guint *fill = NULL;
+  g_autofree guint *po = g_new (guint, k);
+  g_autofree guint *rpo = g_new (guint, k);
+  g_autofree guint *idom = g_new (guint, k);
+  g_autofree guint *iter = g_new (guint, k);
+  g_autofree guint *stack = g_new (guint, k);
+  g_autofree guint *pre = g_new (guint, k);
+  g_autofree guint *post = g_new (guint, k);
+  g_autofree guint *cstart = g_new0 (guint, k + 1);
+  g_autofree guint *kids = g_new (guint, MAX (k, 1));
+  g_autofree guint *nd = g_new0 (guint, k);
+  guint n_po = 0, sp = 0, clock = 0;
+  gboolean changed = TRUE;
+
+  for (guint i = 0; i < ne; i++)
+    ostart[src[i] + 1]++, istart[dst[i] + 1]++;
+  for (guint v = 0; v < k; v++)
+    ostart[v + 1] += ostart[v], istart[v + 1] += istart[v];
+  fill = g_memdup2 (ostart, k * sizeof (guint));
+  for (guint i = 0; i < ne; i++)
+    oadj[fill[src[i]]++] = i;
+  memcpy (fill, istart, k * sizeof (guint));
+  for (guint i = 0; i < ne; i++)
+    iadj[fill[dst[i]]++] = i;
+
+  /* Postorder by iterative DFS. */
+  for (guint v = 0; v < k; v++)
+    po[v] = NONE, idom[v] = NONE, iter[v] = ostart[v];
+  stack[sp++] = root;
+  po[root] = NONE - 1;   /* visited */
+  while (sp > 0)
+    {
+      guint v = stack[sp - 1];
+
+      if (iter[v] < ostart[v + 1])
+        {
+          guint w = dst[oadj[iter[v]++]];
+
+          if (po[w] == NONE)
+            po[w] = NONE - 1, stack[sp++] = w;
+          continue;
+        }
+      sp--;
+      po[v] = n_po;
+      rpo[k - 1 - n_po] = v;
+      n_po++;
+    }
+  g_assert (n_po == k);
+  idom[root] = root;
+  while (changed)
+    {
+      changed = FALSE;
+      for (guint i = 1; i < k; i++)
+        {
+          guint v = rpo[i], nid = NONE;
+
+          for (guint j = istart[v]; j < istart[v + 1]; j++)
+            {
+              guint w = src[iadj[j]];
+
+              if (idom[w] == NONE)
+                continue;
+              if (nid == NONE)
+                nid = w;
+              else
+                {
+                  guint a = w, b = nid;
+
+                  while (a != b)
+                    {
+                      while (po[a] < po[b])
+                        a = idom[a];
+                      while (po[b] < po[a])
+                        b = idom[b];
+                    }
+                  nid = a;
+                }
+            }
+          if (nid != idom[v])
+            idom[v] = nid, changed = TRUE;
+        }
+    }
+
+  /* Dominator tree intervals: y dominates w iff pre[y] <= pre[w] and
+   * post[w] <= post[y]. */
+  for (guint v = 0; v < k; v++)
+    if (v != root)
+      cstart[idom[v] + 1]++;
+  for (guint v = 0; v < k; v++)
+    cstart[v + 1] += cstart[v];
+  memcpy (fill, cstart, k * sizeof (guint));
+  for (guint v = 0; v < k; v++)
+    if (v != root)
+      kids[fill[idom[v]]++] = v;
+  for (guint v = 0; v < k; v++)
+    iter[v] = cstart[v];
+  sp = 0;
+  stack[sp++] = root;
+  pre[root] = clock++;
+  while (sp > 0)
+    {
+      guint v = stack[sp - 1];
+
+      if (iter[v] < cstart[v + 1])
+        {
+          guint w = kids[iter[v]++];
+
+          pre[w] = clock++;
+          stack[sp++] = w;
+          continue;
+        }
+      post[v] = clock++;
+      sp--;
+    }
+  for (guint i = 0; i < ne; i++)
+    {
+      guint y = dst[i], w = src[i];
+
+      if (!(pre[y] <= pre[w] && post[w] <= post[y]))
+        nd[y]++;
+    }
+  for (guint i = 0; i < ne; i++)
+    bridge[i] = dst[i] != root && idom[dst[i]] == src[i] && src[i] != dst[i]
+                && nd[dst[i]] == 1;
+}
+
+/* Marks as fixed every unknown arc whose value no non-negative solution can
+ * change: ends in different residual SCCs, or, when x > 0 and both
+ * residual directions exist, both directions are strong bridges of their
+ * SCC: then the only residual cycle through either direction is the
+ * trivial one with the other, so x cannot move.  (The plain "different
+ * SCCs" test of reconstruction.md 3.2 misses these: an arc with x > 0 is
+ * always in one SCC with its own reverse.)  Strong bridges = flow-graph
+ * bridges of the SCC from a root, forward or reversed (Italiano, Laura,
+ * Santaroni 2012). */
+static void
+mark_fixed (const Problem *p, const wide *x, gboolean *fixed)
+{
+  g_autofree guint *comp = residual_scc (p, x);
+  g_autofree guint *local = g_new (guint, p->nv);
+  g_autofree guint *cand_start = NULL;
+  g_autofree guint *cand = NULL;
+  g_autofree guint *vstart = NULL;
+  g_autofree guint *verts = NULL;
+  guint ncomp = 0;
+
+  for (guint v = 0; v < p->nv; v++)
+    ncomp = MAX (ncomp, comp[v] + 1);
+  cand_start = g_new0 (guint, ncomp + 1);
+  vstart = g_new0 (guint, ncomp + 1);
+  for (guint a = 0; a < p->na; a++)
+    {
+      if (p->known[a])
+        continue;
+      if (comp[p->tail[a]] != comp[p->head[a]])
+        fixed[a] = TRUE;
+      else if (x[a] > 0 && p->tail[a] != p->head[a])
+        cand_start[comp[p->tail[a]] + 1]++;
+    }
+  for (guint v = 0; v < p->nv; v++)
+    vstart[comp[v] + 1]++;
+  for (guint c = 0; c < ncomp; c++)
+    cand_start[c + 1] += cand_start[c], vstart[c + 1] += vstart[c];
+  if (cand_start[ncomp] == 0)
+    return;
+  verts = g_new (guint, p->nv);
+  {
+    g_autofree guint *fill = g_memdup2 (vstart, ncomp * sizeof (guint));
+
+    for (guint v = 0; v < p->nv; v++)
+      {
+        local[v] = fill[comp[v]] - vstart[comp[v]];
+        verts[fill[comp[v]]++] = v;
+      }
+  }
+  /* Residual arcs grouped by component (both ends inside). */
+  {
+    g_autofree guint *astart = g_new0 (guint, ncomp + 1);
+    g_autofree guint *alist = NULL;
+    g_autofree guint *fill = NULL;
+    g_autoptr(GArray) src = g_array_new (FALSE, FALSE, sizeof (guint));
+    g_autoptr(GArray) dst = g_array_new (FALSE, FALSE, sizeof (guint));
+    g_autoptr(GArray) id = g_array_new (FALSE, FALSE, sizeof (guint));
+
+    for (guint a = 0; a < p->na; a++)
+      if (!p->known[a] && comp[p->tail[a]] == comp[p->head[a]])
+        astart[comp[p->tail[a]] + 1]++;
+    for (guint c = 0; c < ncomp; c++)
+      astart[c + 1] += astart[c];
+    alist = g_new (guint, MAX (astart[ncomp], 1));
+    fill = g_memdup2 (astart, ncomp * sizeof (guint));
+    for (guint a = 0; a < p->na; a++)
+      if (!p->known[a] && comp[p->tail[a]] == comp[p->head[a]])
+        alist[fill[comp[p->tail[a]]]++] = a;
+
+    for (guint c = 0; c < ncomp; c++)
+      {
+        guint k = vstart[c + 1] - vstart[c];
+        g_autofree gboolean *fwd_bridge = NULL;
+        g_autofree gboolean *rev_bridge = NULL;
+        g_autofree guint *sb = NULL;
+
+        if (cand_start[c + 1] == cand_start[c])
+          continue;
+        g_array_set_size (src, 0);
+        g_array_set_size (dst, 0);
+        g_array_set_size (id, 0);
+        for (guint i = astart[c]; i < astart[c + 1]; i++)
+          {
+            guint a = alist[i];
+            guint t = local[p->tail[a]], h = local[p->head[a]];
+            guint f = 2 * a, r = 2 * a + 1;
+
+            g_array_append_val (src, t);
+            g_array_append_val (dst, h);
+            g_array_append_val (id, f);
+            if (x[a] > 0)
+              {
+                g_array_append_val (src, h);
+                g_array_append_val (dst, t);
+                g_array_append_val (id, r);
+              }
+          }
+        fwd_bridge = g_new (gboolean, MAX (src->len, 1));
+        rev_bridge = g_new (gboolean, MAX (src->len, 1));
+        flowgraph_bridges (k, src->len, (guint *) src->data, (guint *) dst->data, 0, fwd_bridge);
+        flowgraph_bridges (k, src->len, (guint *) dst->data, (guint *) src->data, 0, rev_bridge);
+        /* Arc a is fixed iff both of its residual directions are strong
+         * bridges; they sit next to each other in the edge list. */
+        for (guint i = 0; i < src->len; i++)
+          {
+            guint e = g_array_index (id, guint, i);
+
+            if ((e & 1) == 0 && i + 1 < src->len && g_array_index (id, guint, i + 1) == e + 1
+                && (fwd_bridge[i] || rev_bridge[i]) && (fwd_bridge[i + 1] || rev_bridge[i + 1]))
+              fixed[e / 2] = TRUE;
+          }
+      }
+  }
+}
+
 /* Solves 'p' exactly: bridges, min-cost flow on the rest, SCC test.
  * Returns FALSE with r->why set when the observations are inconsistent. */
 static gboolean
@@ -1039,7 +1303,6 @@ solve_exact (const Problem *p, const PgoFlowOptions *o, Result *r)
   g_autofree wide *b = g_new0 (wide, p->nv);
   g_autofree gboolean *det = g_new0 (gboolean, p->na);
   g_autofree guint *local = g_new (guint, p->nv);
-  g_autofree guint *comp = NULL;
   g_autoptr(Mcf) mcf = NULL;
   guint n_local = 0;
 
@@ -1121,10 +1384,7 @@ solve_exact (const Problem *p, const PgoFlowOptions *o, Result *r)
         return FALSE;
       }
 
-  comp = residual_scc (p, r->x);
-  for (guint a = 0; a < p->na; a++)
-    if (!p->known[a] && comp[p->tail[a]] != comp[p->head[a]])
-      r->fixed[a] = TRUE;
+  mark_fixed (p, r->x, r->fixed);
   return TRUE;
 }
 
