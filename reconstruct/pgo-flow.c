@@ -1395,32 +1395,49 @@ typedef struct {
   GArray *to;      /* guint per edge; edge ^ 1 is its reverse */
   GArray *cap0;    /* wide initial capacity */
   wide *cap;
-  guint *start, *adj, *level, *it, *queue;
+  guint *start, *adj, *level, *it, *queue, *path;
 } Dinic;
 
+/* One augmenting path from 's' to 't' in the level graph (iterative, so
+ * deep components cannot exhaust the stack); returns what it carried. */
 static wide
-dinic_dfs (Dinic *d, guint v, guint t, wide pushed)
+dinic_augment (Dinic *d, guint s, guint t)
 {
-  if (v == t || pushed == 0)
-    return pushed;
-  for (; d->it[v] < d->start[v + 1]; d->it[v]++)
+  const guint *to = (const guint *) d->to->data;
+  guint sp = 0, v = s;
+
+  for (;;)
     {
-      guint e = d->adj[d->it[v]];
-      guint w = g_array_index (d->to, guint, e);
-
-      if (d->cap[e] > 0 && d->level[w] == d->level[v] + 1)
+      if (v == t)
         {
-          wide got = dinic_dfs (d, w, t, MIN (pushed, d->cap[e]));
+          wide push = WIDE_INF;
 
-          if (got > 0)
-            {
-              d->cap[e] -= got;
-              d->cap[e ^ 1] += got;
-              return got;
-            }
+          for (guint i = 0; i < sp; i++)
+            push = MIN (push, d->cap[d->path[i]]);
+          for (guint i = 0; i < sp; i++)
+            d->cap[d->path[i]] -= push, d->cap[d->path[i] ^ 1] += push;
+          return push;
         }
+      while (d->it[v] < d->start[v + 1])
+        {
+          guint e = d->adj[d->it[v]];
+
+          if (d->cap[e] > 0 && d->level[to[e]] == d->level[v] + 1)
+            break;
+          d->it[v]++;
+        }
+      if (d->it[v] == d->start[v + 1])
+        {
+          if (v == s)
+            return 0;
+          d->level[v] = NONE;           /* dead end */
+          v = to[d->path[--sp] ^ 1];
+          d->it[v]++;
+          continue;
+        }
+      d->path[sp++] = d->adj[d->it[v]];
+      v = to[d->adj[d->it[v]]];
     }
-  return 0;
 }
 
 /* Max flow from 's' to 't' with edges 'skip1'/'skip2' (and reverses) off;
@@ -1431,10 +1448,10 @@ dinic_run (Dinic *d, guint s, guint t, guint skip1, guint skip2)
   wide total = 0;
   guint ne = d->to->len;
 
+  if (s == t)
+    return WIDE_UNBOUNDED;   /* a self-loop: any amount circulates */
   memcpy (d->cap, d->cap0->data, ne * sizeof (wide));
-  for (guint e = 0; e < ne; e++)
-    if ((e | 1) == (skip1 | 1) || (e | 1) == (skip2 | 1))
-      d->cap[e] = 0;
+  d->cap[skip1] = d->cap[skip1 ^ 1] = d->cap[skip2] = d->cap[skip2 ^ 1] = 0;
   while (total < WIDE_UNBOUNDED)
     {
       guint qh = 0, qt = 0;
@@ -1460,99 +1477,104 @@ dinic_run (Dinic *d, guint s, guint t, guint skip1, guint skip2)
         break;
       for (guint v = 0; v < d->n; v++)
         d->it[v] = d->start[v];
-      while ((f = dinic_dfs (d, s, t, WIDE_INF)) > 0 && total < WIDE_UNBOUNDED)
+      while (total < WIDE_UNBOUNDED && (f = dinic_augment (d, s, t)) > 0)
         total += f;
     }
   return total;
 }
 
-/* Fills lo/hi for every non-fixed unknown arc of 'p' under r->x. */
+/* Fills lo/hi for every non-fixed unknown arc of 'p' under r->x: per
+ * residual SCC holding one, a Dinic network of its residual arcs, two max
+ * flows per arc. */
 static void
 compute_intervals (const Problem *p, const Result *r, guint64 *lo, guint64 *hi)
 {
   g_autofree guint *comp = residual_scc (p, r->x);
   g_autofree guint *local = g_new (guint, p->nv);
-  g_autofree guint *order = g_new (guint, p->na);
-  guint n_order = 0;
+  g_autofree guint *vcount = NULL;
+  g_autofree guint *astart = NULL;
+  g_autofree guint *alist = NULL;
+  g_autofree guint *fill = NULL;
+  g_autofree gboolean *todo = NULL;
+  guint ncomp = 0;
 
-  for (guint a = 0; a < p->na; a++)
-    if (!p->known[a] && !r->fixed[a])
-      order[n_order++] = a;
   for (guint v = 0; v < p->nv; v++)
-    local[v] = NONE;
+    ncomp = MAX (ncomp, comp[v] + 1);
+  vcount = g_new0 (guint, ncomp + 1);
+  astart = g_new0 (guint, ncomp + 1);
+  todo = g_new0 (gboolean, ncomp + 1);
+  for (guint v = 0; v < p->nv; v++)
+    local[v] = vcount[comp[v]]++;
+  for (guint a = 0; a < p->na; a++)
+    if (!p->known[a] && comp[p->tail[a]] == comp[p->head[a]])
+      {
+        astart[comp[p->tail[a]] + 1]++;
+        if (!r->fixed[a])
+          todo[comp[p->tail[a]]] = TRUE;
+      }
+  for (guint c = 0; c < ncomp; c++)
+    astart[c + 1] += astart[c];
+  alist = g_new (guint, MAX (astart[ncomp], 1));
+  fill = g_memdup2 (astart, MAX (ncomp, 1) * sizeof (guint));
+  for (guint a = 0; a < p->na; a++)
+    if (!p->known[a] && comp[p->tail[a]] == comp[p->head[a]])
+      alist[fill[comp[p->tail[a]]]++] = a;
 
-  /* One Dinic network per SCC that holds a non-fixed arc. */
-  for (guint i = 0; i < n_order; i++)
+  for (guint c = 0; c < ncomp; c++)
     {
-      guint c = comp[p->tail[order[i]]];
-      g_autofree guint *fwd = NULL;
-      g_autofree guint *verts = NULL;
-      guint nverts = 0;
+      guint nverts = vcount[c], ne;
       Dinic d = { 0 };
 
-      if (local[p->tail[order[i]]] != NONE)
-        continue;   /* SCC already done */
-      verts = g_new (guint, p->nv);
-      for (guint v = 0; v < p->nv; v++)
-        if (comp[v] == c)
-          local[v] = nverts, verts[nverts++] = v;
+      if (!todo[c])
+        continue;
       d.n = nverts;
       d.to = g_array_new (FALSE, FALSE, sizeof (guint));
       d.cap0 = g_array_new (FALSE, FALSE, sizeof (wide));
-      fwd = g_new (guint, p->na);
-      for (guint a = 0; a < p->na; a++)
+      /* Arc alist[i] owns edges 4i .. 4i+3: forward residual t -> h
+       * (infinite) and its partner, reverse residual h -> t (capacity x)
+       * and its partner. */
+      for (guint i = astart[c]; i < astart[c + 1]; i++)
         {
-          guint t = p->tail[a], h = p->head[a];
-          wide caps[2] = { WIDE_INF, r->x[a] };
-          guint ends[2][2] = { { h, t }, { t, h } };
+          guint a = alist[i];
+          guint t = local[p->tail[a]], h = local[p->head[a]];
+          const guint e[4] = { h, t, t, h };
+          const wide caps[4] = { WIDE_INF, 0, r->x[a], 0 };
 
-          fwd[a] = NONE;
-          if (p->known[a] || comp[t] != c || comp[h] != c)
-            continue;
-          fwd[a] = d.to->len;
-          /* edge pair k: forward residual (k = 0) and reverse (k = 1). */
-          for (int k = 0; k < 2; k++)
+          for (int k = 0; k < 4; k++)
             {
-              wide zero = 0;
-              guint to = local[ends[k][0]], back = local[ends[k][1]];
-
-              g_array_append_val (d.to, to);
+              g_array_append_val (d.to, e[k]);
               g_array_append_val (d.cap0, caps[k]);
-              g_array_append_val (d.to, back);
-              g_array_append_val (d.cap0, zero);
             }
         }
+      ne = d.to->len;
+      d.cap = g_new (wide, MAX (ne, 1));
+      d.start = g_new0 (guint, nverts + 1);
+      d.adj = g_new (guint, MAX (ne, 1));
+      d.level = g_new (guint, nverts);
+      d.it = g_new (guint, nverts);
+      d.queue = g_new (guint, nverts);
+      d.path = g_new (guint, nverts + 1);
+      /* Edge e leaves the vertex its partner points to. */
+      for (guint e = 0; e < ne; e++)
+        d.start[g_array_index (d.to, guint, e ^ 1) + 1]++;
+      for (guint v = 0; v < nverts; v++)
+        d.start[v + 1] += d.start[v];
       {
-        guint ne = d.to->len;
-        g_autofree guint *fill = NULL;
+        g_autofree guint *f = g_memdup2 (d.start, nverts * sizeof (guint));
 
-        d.cap = g_new (wide, MAX (ne, 1));
-        d.start = g_new0 (guint, nverts + 1);
-        d.adj = g_new (guint, MAX (ne, 1));
-        d.level = g_new (guint, nverts);
-        d.it = g_new (guint, nverts);
-        d.queue = g_new (guint, nverts);
-        /* Edge e leaves the vertex its pair partner points to. */
         for (guint e = 0; e < ne; e++)
-          d.start[g_array_index (d.to, guint, e ^ 1) + 1]++;
-        for (guint v = 0; v < nverts; v++)
-          d.start[v + 1] += d.start[v];
-        fill = g_memdup2 (d.start, nverts * sizeof (guint));
-        for (guint e = 0; e < ne; e++)
-          d.adj[fill[g_array_index (d.to, guint, e ^ 1)]++] = e;
+          d.adj[f[g_array_index (d.to, guint, e ^ 1)]++] = e;
       }
-      for (guint j = i; j < n_order; j++)
+      for (guint i = astart[c]; i < astart[c + 1]; i++)
         {
-          guint a = order[j];
-          guint u, v;
+          guint a = alist[i], base = 4 * (i - astart[c]);
+          guint u = local[p->tail[a]], v = local[p->head[a]];
           wide up, down;
 
-          if (fwd[a] == NONE)
+          if (r->fixed[a])
             continue;
-          u = local[p->tail[a]];
-          v = local[p->head[a]];
-          up = dinic_run (&d, v, u, fwd[a], fwd[a] + 2);
-          down = dinic_run (&d, u, v, fwd[a], fwd[a] + 2);
+          up = dinic_run (&d, v, u, base, base + 2);
+          down = dinic_run (&d, u, v, base, base + 2);
           hi[a] = up >= WIDE_UNBOUNDED || r->x[a] + up > (wide) G_MAXUINT64
                   ? PGO_FLOW_UNBOUNDED : (guint64) (r->x[a] + up);
           lo[a] = (guint64) (r->x[a] - MIN (r->x[a], down));
@@ -1565,6 +1587,7 @@ compute_intervals (const Problem *p, const Result *r, guint64 *lo, guint64 *hi)
       g_free (d.level);
       g_free (d.it);
       g_free (d.queue);
+      g_free (d.path);
     }
 }
 

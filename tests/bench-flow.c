@@ -6,7 +6,7 @@
  * Input: none (fixed GRand seeds).
  * Output: one "BENCH flow-solve ..." line per size and probe set (A:
  * entry and every jump target; B: entry and conditional targets only, so
- * the min-cost flow has more to do) with the solve time and
+ * the min-cost flow has more to do), and for set B with intervals, with the solve time and
  * its ratio to a baseline measured in the same run on the same graphs: an
  * O(V+E) pass that builds the adjacency and walks it breadth-first.
  */
@@ -65,10 +65,12 @@ main (void)
 {
   static const guint sizes[] = { 100, 1000, 10000, 100000 };
 
-  for (guint t = 0; t < 2 * G_N_ELEMENTS (sizes); t++)
+  for (guint t = 0; t < 3 * G_N_ELEMENTS (sizes); t++)
     {
       guint s = t % G_N_ELEMENTS (sizes);
       int probes = t < G_N_ELEMENTS (sizes) ? PROBES_A : PROBES_B;
+      gboolean intervals = t >= 2 * G_N_ELEMENTS (sizes);
+      PgoFlowOptions o;
       guint n = sizes[s], n_graphs = MAX (1u, 200000u / n / 2), arcs = 0;
       GRand *r = g_rand_new_with_seed (0xBE4C0000u + s);
       GPtrArray *cases = g_ptr_array_new_with_free_func ((GDestroyNotify) case_free);
@@ -83,6 +85,8 @@ main (void)
           arcs += pgo_flow_graph_get_n_arcs (c->g);
           g_ptr_array_add (cases, c);
         }
+      pgo_flow_options_init (&o);
+      o.intervals = intervals;
       for (int rep = 0; rep < 3; rep++)
         {
           gint64 t0 = g_get_monotonic_time ();
@@ -91,7 +95,7 @@ main (void)
             {
               const Case *c = g_ptr_array_index (cases, k);
               g_autoptr(GError) error = NULL;
-              g_autoptr(PgoFlowSolution) sol = pgo_flow_graph_solve (c->g, NULL, &error);
+              g_autoptr(PgoFlowSolution) sol = pgo_flow_graph_solve (c->g, &o, &error);
 
               if (sol == NULL)
                 {
@@ -117,9 +121,9 @@ main (void)
             sink += traverse (((const Case *) g_ptr_array_index (cases, k))->g);
           base_us = MIN (base_us, g_get_monotonic_time () - t0);
         }
-      printf ("BENCH flow-solve probes=%s nodes=%u graphs=%u arcs=%u exact-blocks=%" G_GUINT64_FORMAT
+      printf ("BENCH %s probes=%s nodes=%u graphs=%u arcs=%u exact-blocks=%" G_GUINT64_FORMAT
               " inferred-blocks=%" G_GUINT64_FORMAT " solve-ms=%.2f baseline-ms=%.3f ratio=%.1f\n",
-              probes == PROBES_A ? "A" : "B", n, n_graphs, arcs, exact, inferred, solve_us / 1000.0, base_us / 1000.0,
+              intervals ? "flow-solve-intervals" : "flow-solve", probes == PROBES_A ? "A" : "B", n, n_graphs, arcs, exact, inferred, solve_us / 1000.0, base_us / 1000.0,
               (double) solve_us / (double) MAX (base_us, 1));
       fflush (stdout);
       (void) sink;
