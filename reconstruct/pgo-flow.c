@@ -893,6 +893,7 @@ compute_priors (const Problem *p, const gboolean *det, const wide *x,
 {
   g_autofree double *est = g_new0 (double, p->n_nodes);
   g_autofree guint *start = g_new0 (guint, p->n_nodes + 1);
+  double cap = 0, change = 1;
   g_autofree guint *item = NULL;
   g_autofree guint *fill = NULL;
 
@@ -906,24 +907,38 @@ compute_priors (const Problem *p, const gboolean *det, const wide *x,
   for (guint a = p->n_nodes; a < p->na; a++)
     item[fill[p->head[a] / 2]++] = a;
 
-  for (int sweep = 0; sweep < 4; sweep++)
-    for (guint v = 0; v < p->n_nodes; v++)
-      {
-        double sum = 0;
+  /* Gauss-Seidel in node (IL) order, as the JIT's synthesis does for
+   * irreducible loops: at most 50 sweeps, stop below 0.2% change.  Like
+   * the JIT's cyclic-probability cap (Cp <= 1000), no estimate exceeds
+   * 1000 times the largest determined count. */
+  for (guint v = 0; v < p->n_nodes; v++)
+    if (det[v])
+      cap = MAX (cap, (double) x[v]);
+  cap = MIN (MAX (cap, 1.0) * 1000.0, 0x1p62);
+  for (int sweep = 0; sweep < 50 && change > 0.002; sweep++)
+    {
+      change = 0;
+      for (guint v = 0; v < p->n_nodes; v++)
+        {
+          double sum = 0;
 
-        if (det[v])
-          {
-            est[v] = (double) x[v];
-            continue;
-          }
-        for (guint i = start[v]; i < start[v + 1]; i++)
-          {
-            guint a = item[i];
+          if (det[v])
+            {
+              est[v] = (double) x[v];
+              continue;
+            }
+          for (guint i = start[v]; i < start[v + 1]; i++)
+            {
+              guint a = item[i];
 
-            sum += det[a] ? (double) x[a] : p->lik[a] * est[p->tail[a] / 2];
-          }
-        est[v] = MIN (sum, 0x1p62);
-      }
+              sum += det[a] ? (double) x[a] : p->lik[a] * est[p->tail[a] / 2];
+            }
+          sum = MIN (sum, cap);
+          if (sum > 0)
+            change = MAX (change, fabs (sum - est[v]) / sum);
+          est[v] = sum;
+        }
+    }
   for (guint a = 0; a < p->na; a++)
     {
       double v;
@@ -2027,6 +2042,95 @@ pgo_flow_solution_read_arcs (const PgoFlowSolution *solution, const guint *arcs,
   g_return_if_fail (solution != NULL);
   for (guint i = 0; i < n_arcs; i++)
     out_counts[i] = pgo_flow_solution_get_arc_count (solution, arcs[i]);
+}
+
+/**
+ * pgo_flow_solution_add_block_records:
+ * @solution: the solution
+ * @profile: the profile to append to
+ * @il_offsets: (array): per node, the IL offset of the block start, or a
+ *   negative value for nodes without a record (virtual nodes never get one)
+ * @error: return location for a #GError
+ *
+ * Appends the dense block form (reconstruction.md 2.6 (a)): one
+ * BasicBlockIntCount record per distinct IL offset, in node order (a
+ * second node at the same offset, such as an EH normalization block, adds
+ * nothing: the JIT takes the first record), or BasicBlockLongCount records
+ * throughout when any value reaches 2^32.
+ *
+ * Returns: %TRUE, or %FALSE with @error set if @profile refuses a record
+ */
+gboolean
+pgo_flow_solution_add_block_records (const PgoFlowSolution *solution,
+                                     PgoMethodProfile *profile,
+                                     const gint32 *il_offsets, GError **error)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  gboolean wide_kind = FALSE;
+
+  g_return_val_if_fail (solution != NULL && profile != NULL && il_offsets != NULL, FALSE);
+  for (guint v = 0; v < solution->n_nodes; v++)
+    if (solution->node_kind[v] == PGO_FLOW_NODE_BLOCK && il_offsets[v] >= 0
+        && solution->value[v] > G_MAXUINT32)
+      wide_kind = TRUE;
+  for (guint v = 0; v < solution->n_nodes; v++)
+    {
+      PgoSchemaRecord record = { wide_kind ? PGO_KIND_BASIC_BLOCK_LONG_COUNT
+                                           : PGO_KIND_BASIC_BLOCK_INT_COUNT,
+                                 il_offsets[v], 1, 0 };
+
+      if (solution->node_kind[v] != PGO_FLOW_NODE_BLOCK || il_offsets[v] < 0
+          || !g_hash_table_add (seen, GINT_TO_POINTER (il_offsets[v] + 1)))
+        continue;
+      if (!pgo_method_profile_add (profile, &record, &solution->value[v], 1, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * pgo_flow_solution_add_edge_records:
+ * @solution: the solution
+ * @profile: the profile to append to
+ * @n_edges: number of edges
+ * @arcs: (array length=n_edges): the arcs to emit (the JIT's non-tree
+ *   edges, from the CFG's spanning-tree walk)
+ * @src_keys: (array length=n_edges): their source block keys
+ * @dst_keys: (array length=n_edges): their target block keys
+ * @error: return location for a #GError
+ *
+ * Appends one EdgeIntCount record per edge (EdgeLongCount throughout when
+ * any value reaches 2^32) with the arc's count read off the circulation.
+ * For the JIT the circulation must first be projected onto its model
+ * graph (reconstruction.md 3.5), which is the caller's job.
+ *
+ * Returns: %TRUE, or %FALSE with @error set if @profile refuses a record
+ */
+gboolean
+pgo_flow_solution_add_edge_records (const PgoFlowSolution *solution,
+                                    PgoMethodProfile *profile, guint n_edges,
+                                    const guint *arcs, const gint32 *src_keys,
+                                    const gint32 *dst_keys, GError **error)
+{
+  gboolean wide_kind = FALSE;
+
+  g_return_val_if_fail (solution != NULL && profile != NULL, FALSE);
+  for (guint i = 0; i < n_edges; i++)
+    {
+      g_return_val_if_fail (arcs[i] < solution->n_arcs, FALSE);
+      if (pgo_flow_solution_get_arc_count (solution, arcs[i]) > G_MAXUINT32)
+        wide_kind = TRUE;
+    }
+  for (guint i = 0; i < n_edges; i++)
+    {
+      PgoSchemaRecord record = { wide_kind ? PGO_KIND_EDGE_LONG_COUNT : PGO_KIND_EDGE_INT_COUNT,
+                                 src_keys[i], 1, dst_keys[i] };
+      guint64 value = pgo_flow_solution_get_arc_count (solution, arcs[i]);
+
+      if (!pgo_method_profile_add (profile, &record, &value, 1, error))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 const char *

@@ -13,6 +13,8 @@
 
 #include <glib.h>
 
+#include "pgo-schema.h"
+
 G_BEGIN_DECLS
 
 /* Named limits: graphs beyond these fail with PGO_ERROR_LIMIT. */
@@ -185,6 +187,17 @@ void              pgo_flow_solution_read_arcs (const PgoFlowSolution *solution,
                                                guint64 *out_counts);
 guint64           pgo_flow_solution_get_arc_prior (const PgoFlowSolution *solution,
                                                    guint arc);
+gboolean          pgo_flow_solution_add_block_records (const PgoFlowSolution *solution,
+                                                       PgoMethodProfile *profile,
+                                                       const gint32 *il_offsets,
+                                                       GError **error);
+gboolean          pgo_flow_solution_add_edge_records (const PgoFlowSolution *solution,
+                                                      PgoMethodProfile *profile,
+                                                      guint n_edges,
+                                                      const guint *arcs,
+                                                      const gint32 *src_keys,
+                                                      const gint32 *dst_keys,
+                                                      GError **error);
 const char       *pgo_flow_provenance_to_string (PgoFlowProvenance provenance);
 const char       *pgo_flow_adjustment_kind_to_string (PgoFlowAdjustmentKind kind);
 

@@ -148,6 +148,99 @@ START_TEST (test_flow_worked_example)
 }
 END_TEST
 
+START_TEST (test_flow_worked_example_records)
+{
+  g_autoptr(PgoFlowGraph) g = worked_example ();
+  g_autoptr(PgoFlowSolution) s = solve (g, FALSE);
+  g_autoptr(PgoMethodProfile) blocks = pgo_method_profile_new (NULL);
+  g_autoptr(PgoMethodProfile) edges = pgo_method_profile_new (NULL);
+  g_autoptr(GError) error = NULL;
+  /* S_JIT per node; X has none. */
+  static const gint32 offsets[] = { 0x00, 0x06, 0x0A, 0x0C, 0x10, 0x1A, 0x20, 0x26, 0x2B, -1 };
+  static const guint64 dense[] = { 1000, 700, 300, 1000, 5000, 6000, 1000, 0, 1000 };
+  /* The JIT's non-tree edges of section 5: BB03->BB04, BB05->BB06,
+   * BB08->BB09 and the pseudo edge BB09->BB01 (its count is e12's). */
+  static const guint arcs[] = { 4, 6, 10, 12 };
+  static const gint32 src[] = { 0x0A, 0x10, 0x26, 0x2B };
+  static const gint32 dst[] = { 0x0C, 0x1A, 0x2B, 0x00 };
+  static const guint64 values[] = { 300, 5000, 0, 1000 };
+
+  ck_assert (pgo_flow_solution_add_block_records (s, blocks, offsets, &error));
+  ck_assert_uint_eq (pgo_method_profile_get_n_records (blocks), 9);
+  for (guint i = 0; i < 9; i++)
+    {
+      const PgoSchemaRecord *r = pgo_method_profile_get_record (blocks, i);
+      gsize n;
+      const guint64 *v = pgo_method_profile_get_values (blocks, i, &n);
+
+      ck_assert_uint_eq (r->kind, PGO_KIND_BASIC_BLOCK_INT_COUNT);
+      ck_assert_int_eq (r->il_offset, offsets[i]);
+      ck_assert_int_eq (r->count, 1);
+      ck_assert_int_eq (r->other, 0);
+      ck_assert_uint_eq (n, 1);
+      ck_assert_uint_eq (v[0], dense[i]);
+    }
+  ck_assert (pgo_flow_solution_add_edge_records (s, edges, 4, arcs, src, dst, &error));
+  ck_assert_uint_eq (pgo_method_profile_get_n_records (edges), 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      const PgoSchemaRecord *r = pgo_method_profile_get_record (edges, i);
+      gsize n;
+
+      ck_assert_uint_eq (r->kind, PGO_KIND_EDGE_INT_COUNT);
+      ck_assert_int_eq (r->il_offset, src[i]);
+      ck_assert_int_eq (r->other, dst[i]);
+      ck_assert_uint_eq (pgo_method_profile_get_values (edges, i, &n)[0], values[i]);
+    }
+}
+END_TEST
+
+/* Section 3.5 with the true catch count (a probe at 0x26 saw 30): the JIT
+ * model graph M has no exception arc, so projecting the reconstructed
+ * flow onto M lowers the catch to 0 and leaves every main-path count. */
+START_TEST (test_flow_projection)
+{
+  g_autoptr(PgoFlowGraph) m = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowSolution) s = NULL;
+  static const guint64 f[] = { 1000, 700, 300, 1000, 5000, 6000, 1000, 30, 1000 };
+  static const guint nontree[] = { 3, 5, 9, 11 };
+  static const guint64 expect[] = { 300, 5000, 0, 1000 };
+  guint64 got[4];
+  const PgoFlowAdjustment *adj;
+
+  for (guint v = BB01; v <= BB09; v++)
+    pgo_flow_graph_add_node (m, PGO_FLOW_NODE_BLOCK);
+  pgo_flow_graph_add_node (m, PGO_FLOW_NODE_VIRTUAL);
+  pgo_flow_graph_set_exit (m, X5);
+  pgo_flow_graph_add_arc (m, X5, BB01, PGO_FLOW_ARC_ENTRY, 1);        /* 0 */
+  pgo_flow_graph_add_arc (m, BB01, BB02, PGO_FLOW_ARC_NORMAL, 0.52);  /* 1 */
+  pgo_flow_graph_add_arc (m, BB01, BB03, PGO_FLOW_ARC_NORMAL, 0.48);  /* 2 */
+  pgo_flow_graph_add_arc (m, BB03, BB04, PGO_FLOW_ARC_NORMAL, 1);     /* 3 */
+  pgo_flow_graph_add_arc (m, BB02, BB04, PGO_FLOW_ARC_NORMAL, 1);     /* 4 */
+  pgo_flow_graph_add_arc (m, BB05, BB06, PGO_FLOW_ARC_NORMAL, 1);     /* 5 */
+  pgo_flow_graph_add_arc (m, BB04, BB06, PGO_FLOW_ARC_NORMAL, 1);     /* 6 */
+  pgo_flow_graph_add_arc (m, BB06, BB05, PGO_FLOW_ARC_NORMAL, 0.9);   /* 7 */
+  pgo_flow_graph_add_arc (m, BB06, BB07, PGO_FLOW_ARC_NORMAL, 0.1);   /* 8 */
+  pgo_flow_graph_add_arc (m, BB08, BB09, PGO_FLOW_ARC_NORMAL, 1);     /* 9 */
+  pgo_flow_graph_add_arc (m, BB07, BB09, PGO_FLOW_ARC_NORMAL, 1);     /* 10 */
+  pgo_flow_graph_add_arc (m, BB09, X5, PGO_FLOW_ARC_RETURN, 1);       /* 11 */
+  for (guint v = BB01; v <= BB09; v++)
+    pgo_flow_graph_observe_node (m, v, f[v], PGO_FLOW_COUNTER_U64);
+  s = solve (m, FALSE);
+  flow_assert_circulation (m, s, X5, "projection");
+  ck_assert_uint_eq (pgo_flow_solution_get_n_adjustments (s), 1);
+  adj = pgo_flow_solution_get_adjustment (s, 0);
+  ck_assert_int_eq (adj->kind, PGO_FLOW_ADJUST_LOWER);
+  ck_assert_uint_eq (adj->index, BB08);
+  ck_assert_uint_eq (adj->observed, 30);
+  ck_assert_uint_eq (adj->adjusted, 0);
+  pgo_flow_solution_read_arcs (s, nontree, 4, got);
+  for (guint i = 0; i < 4; i++)
+    ck_assert_uint_eq (got[i], expect[i]);
+  AEXACT (s, 10, 1000);
+}
+END_TEST
+
 /* Diamond X -> A -> {B, C} -> D -> X. */
 enum { DA, DB, DC, DD, DX };
 
@@ -201,6 +294,51 @@ START_TEST (test_flow_diamond_priors)
   EXACT (s, DD, 100);
   ck_assert_uint_eq (pgo_flow_solution_get_arc_prior (s, 1), 52);
   ck_assert_uint_eq (pgo_flow_solution_get_arc_prior (s, 2), 48);
+}
+END_TEST
+
+START_TEST (test_flow_observed_arcs)
+{
+  g_autoptr(PgoFlowGraph) g = diamond ();
+  g_autoptr(PgoFlowSolution) s = NULL;
+
+  /* Edge-mode input: the A -> B arc count and the call count. */
+  pgo_flow_graph_observe_arc (g, 0, 100, U64);
+  pgo_flow_graph_observe_arc (g, 1, 60, U64);
+  s = solve (g, TRUE);
+  flow_assert_circulation (g, s, DX, "observed arcs");
+  assert_arc (s, 1, 60, PGO_FLOW_OBSERVED, 60, 60);
+  EXACT (s, DA, 100);
+  EXACT (s, DB, 60);
+  EXACT (s, DC, 40);
+  AEXACT (s, 2, 40);
+}
+END_TEST
+
+START_TEST (test_flow_long_records)
+{
+  g_autoptr(PgoFlowGraph) g = diamond ();
+  g_autoptr(PgoFlowSolution) s = NULL;
+  g_autoptr(PgoMethodProfile) blocks = pgo_method_profile_new (NULL);
+  g_autoptr(PgoMethodProfile) edges = pgo_method_profile_new (NULL);
+  g_autoptr(GError) error = NULL;
+  static const gint32 offsets[] = { 0, 5, 9, 9, -1 };   /* D shares C's offset */
+  static const guint arcs[] = { 2 };
+  static const gint32 src[] = { 0 }, dst[] = { 9 };
+  gsize n;
+
+  pgo_flow_graph_observe_node (g, DA, G_GUINT64_CONSTANT (0x100000000), U64);
+  pgo_flow_graph_observe_node (g, DC, 7, U64);
+  s = solve (g, FALSE);
+  ck_assert (pgo_flow_solution_add_block_records (s, blocks, offsets, &error));
+  /* Four blocks, three distinct offsets; any value >= 2^32 makes all Long. */
+  ck_assert_uint_eq (pgo_method_profile_get_n_records (blocks), 3);
+  ck_assert_uint_eq (pgo_method_profile_get_record (blocks, 1)->kind, PGO_KIND_BASIC_BLOCK_LONG_COUNT);
+  ck_assert_uint_eq (pgo_method_profile_get_values (blocks, 1, &n)[0], G_GUINT64_CONSTANT (0xFFFFFFF9));
+  ck_assert_uint_eq (pgo_method_profile_get_values (blocks, 2, &n)[0], 7);
+  ck_assert (pgo_flow_solution_add_edge_records (s, edges, 1, arcs, src, dst, &error));
+  ck_assert_uint_eq (pgo_method_profile_get_record (edges, 0)->kind, PGO_KIND_EDGE_INT_COUNT);
+  ck_assert_uint_eq (pgo_method_profile_get_values (edges, 0, &n)[0], 7);
 }
 END_TEST
 
@@ -614,6 +752,10 @@ pgo_check_suite (void)
   TCase *lim = tcase_create ("limits");
 
   tcase_add_test (tc, test_flow_worked_example);
+  tcase_add_test (tc, test_flow_worked_example_records);
+  tcase_add_test (tc, test_flow_projection);
+  tcase_add_test (tc, test_flow_observed_arcs);
+  tcase_add_test (tc, test_flow_long_records);
   tcase_add_test (tc, test_flow_diamond);
   tcase_add_test (tc, test_flow_diamond_priors);
   tcase_add_test (tc, test_flow_nonnegativity);
