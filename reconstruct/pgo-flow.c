@@ -1716,7 +1716,10 @@ repair (Problem *p, const PgoFlowOptions *o, GArray *adj)
             p->val[a] = fixed;
           }
     }
-  soft_solve (p, o, TRUE, o->obs_raise, o->obs_raise, o->obs_lower,
+  /* Unknown arcs cost nothing here, so the repair is a minimum of the
+   * weighted observation changes alone (priors must not buy changes of
+   * trusted counts); the exact solve that follows applies the priors. */
+  soft_solve (p, o, FALSE, o->obs_raise, o->obs_raise, o->obs_lower,
               p->exit != NONE ? o->escape : big, val, esc);
   for (guint a = 0; a < p->na; a++)
     if (p->known[a] && val[a] != p->val[a])

@@ -224,7 +224,8 @@ START_TEST (test_flow_property_wrap)
 END_TEST
 
 /* Lost increments and torn snapshots: lower or raise a few observations by
- * 1-3.  The repair must yield a circulation and list every change. */
+ * 1-3.  The repair must yield a circulation, list every change, and cost
+ * no more than restoring the truth (which is one feasible repair). */
 START_TEST (test_flow_property_noise)
 {
   GRand *r = g_rand_new_with_seed (0x4015E000u + _i);
@@ -237,7 +238,10 @@ START_TEST (test_flow_property_noise)
       g_autofree char *name = g_strdup_printf ("seed %u graph %u", 0x4015E000u + _i, k);
       g_autofree guint64 *seen = g_new0 (guint64, c->n);
       g_autofree gboolean *obs = g_new0 (gboolean, c->n);
+      guint64 truth_cost = 0, repair_cost = 0;
+      PgoFlowOptions o;
 
+      pgo_flow_options_init (&o);
       for (guint v = 0; v < c->n; v++)
         if (c->target[v])
           {
@@ -245,9 +249,11 @@ START_TEST (test_flow_property_noise)
 
             obs[v] = TRUE;
             seen[v] = d < 0 && c->node_truth[v] < (guint64) -d ? 0 : c->node_truth[v] + d;
+            truth_cost += seen[v] < c->node_truth[v] ? (c->node_truth[v] - seen[v]) * o.obs_raise
+                                                     : (seen[v] - c->node_truth[v]) * o.obs_lower;
             pgo_flow_graph_observe_node (c->g, v, seen[v], PGO_FLOW_COUNTER_U64);
           }
-      s = pgo_flow_graph_solve (c->g, NULL, &error);
+      s = pgo_flow_graph_solve (c->g, &o, &error);
       ck_assert_msg (s != NULL, "%s: %s", name, error ? error->message : "");
       flow_assert_circulation (c->g, s, c->n, name);
       for (guint v = 0; v < c->n; v++)
@@ -271,6 +277,16 @@ START_TEST (test_flow_property_noise)
             ck_assert_msg (listed == (value != seen[v]), "%s: node %u listing", name, v);
             ck_assert_int_eq (prov, value != seen[v] ? PGO_FLOW_ADJUSTED : PGO_FLOW_OBSERVED);
           }
+      for (guint i = 0; i < pgo_flow_solution_get_n_adjustments (s); i++)
+        {
+          const PgoFlowAdjustment *adj = pgo_flow_solution_get_adjustment (s, i);
+
+          repair_cost += adj->kind == PGO_FLOW_ADJUST_RAISE ? (adj->adjusted - adj->observed) * o.obs_raise
+                       : adj->kind == PGO_FLOW_ADJUST_LOWER ? (adj->observed - adj->adjusted) * o.obs_lower
+                       : adj->adjusted * o.escape;
+        }
+      ck_assert_msg (repair_cost <= truth_cost, "%s: repair costs %" G_GUINT64_FORMAT
+                     ", restoring the truth %" G_GUINT64_FORMAT, name, repair_cost, truth_cost);
     }
   g_rand_free (r);
 }
