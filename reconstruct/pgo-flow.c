@@ -272,6 +272,12 @@ pgo_flow_graph_observe_arc (PgoFlowGraph *graph, guint arc, guint64 count,
   a->width = width;
 }
 
+/**
+ * pgo_flow_graph_get_n_nodes:
+ * @graph: the graph
+ *
+ * Returns: the number of nodes
+ */
 guint
 pgo_flow_graph_get_n_nodes (const PgoFlowGraph *graph)
 {
@@ -279,6 +285,12 @@ pgo_flow_graph_get_n_nodes (const PgoFlowGraph *graph)
   return graph->nodes->len;
 }
 
+/**
+ * pgo_flow_graph_get_n_arcs:
+ * @graph: the graph
+ *
+ * Returns: the number of arcs
+ */
 guint
 pgo_flow_graph_get_n_arcs (const PgoFlowGraph *graph)
 {
@@ -1909,6 +1921,13 @@ pgo_flow_solution_get_node_count (const PgoFlowSolution *solution, guint node)
   return solution->value[node];
 }
 
+/**
+ * pgo_flow_solution_get_node_provenance:
+ * @solution: the solution
+ * @node: node id
+ *
+ * Returns: how the node's count was obtained
+ */
 PgoFlowProvenance
 pgo_flow_solution_get_node_provenance (const PgoFlowSolution *solution, guint node)
 {
@@ -1936,6 +1955,13 @@ pgo_flow_solution_get_node_interval (const PgoFlowSolution *solution, guint node
   *out_max = solution->hi[node];
 }
 
+/**
+ * pgo_flow_solution_get_arc_count:
+ * @solution: the solution
+ * @arc: arc id
+ *
+ * Returns: the arc's traversal count
+ */
 guint64
 pgo_flow_solution_get_arc_count (const PgoFlowSolution *solution, guint arc)
 {
@@ -1943,6 +1969,13 @@ pgo_flow_solution_get_arc_count (const PgoFlowSolution *solution, guint arc)
   return solution->value[solution->n_nodes + arc];
 }
 
+/**
+ * pgo_flow_solution_get_arc_provenance:
+ * @solution: the solution
+ * @arc: arc id
+ *
+ * Returns: how the arc's count was obtained
+ */
 PgoFlowProvenance
 pgo_flow_solution_get_arc_provenance (const PgoFlowSolution *solution, guint arc)
 {
@@ -1984,6 +2017,12 @@ pgo_flow_solution_get_arc_prior (const PgoFlowSolution *solution, guint arc)
   return solution->prior[solution->n_nodes + arc];
 }
 
+/**
+ * pgo_flow_solution_get_n_adjustments:
+ * @solution: the solution
+ *
+ * Returns: the number of repairs applied (0 on consistent input)
+ */
 guint
 pgo_flow_solution_get_n_adjustments (const PgoFlowSolution *solution)
 {
@@ -2136,6 +2175,12 @@ pgo_flow_solution_add_edge_records (const PgoFlowSolution *solution,
   return TRUE;
 }
 
+/**
+ * pgo_flow_provenance_to_string:
+ * @provenance: a provenance
+ *
+ * Returns: (nullable): "observed", "exact", "inferred" or "adjusted"
+ */
 const char *
 pgo_flow_provenance_to_string (PgoFlowProvenance provenance)
 {
@@ -2144,6 +2189,12 @@ pgo_flow_provenance_to_string (PgoFlowProvenance provenance)
   return (guint) provenance < G_N_ELEMENTS (names) ? names[provenance] : NULL;
 }
 
+/**
+ * pgo_flow_adjustment_kind_to_string:
+ * @kind: an adjustment kind
+ *
+ * Returns: (nullable): "wrap", "raise", "lower" or "unreturned"
+ */
 const char *
 pgo_flow_adjustment_kind_to_string (PgoFlowAdjustmentKind kind)
 {

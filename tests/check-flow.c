@@ -550,6 +550,34 @@ START_TEST (test_flow_huge_counts_inferred)
 }
 END_TEST
 
+START_TEST (test_flow_trivial)
+{
+  g_autoptr(PgoFlowGraph) empty = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowGraph) one = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowSolution) s = solve (empty, TRUE);
+  g_autoptr(PgoFlowSolution) t = NULL;
+  g_autofree guint64 *blocks = NULL;
+  guint n_blocks = 7;
+
+  /* No nodes at all. */
+  blocks = pgo_flow_solution_dup_block_counts (s, &n_blocks);
+  ck_assert_uint_eq (n_blocks, 0);
+  ck_assert_uint_eq (pgo_flow_solution_get_n_adjustments (s), 0);
+
+  /* One block (two thirds of .NET method graphs): X -> A -> X, A seen 42. */
+  pgo_flow_graph_add_node (one, PGO_FLOW_NODE_VIRTUAL);
+  pgo_flow_graph_add_node (one, PGO_FLOW_NODE_BLOCK);
+  pgo_flow_graph_add_arc (one, 0, 1, PGO_FLOW_ARC_ENTRY, 1);
+  pgo_flow_graph_add_arc (one, 1, 0, PGO_FLOW_ARC_RETURN, 1);
+  pgo_flow_graph_observe_node (one, 1, 42, U32);
+  t = solve (one, TRUE);
+  EXACT (t, 0, 42);
+  OBS (t, 1, 42);
+  AEXACT (t, 0, 42);
+  AEXACT (t, 1, 42);
+}
+END_TEST
+
 /* ---- repairs ---------------------------------------------------------- */
 
 START_TEST (test_flow_repair_lost_increments)
@@ -766,6 +794,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_flow_try_finally);
   tcase_add_test (tc, test_flow_huge_counts);
   tcase_add_test (tc, test_flow_huge_counts_inferred);
+  tcase_add_test (tc, test_flow_trivial);
   suite_add_tcase (s, tc);
   tcase_add_test (rep, test_flow_repair_lost_increments);
   tcase_add_test (rep, test_flow_repair_unreturned);
