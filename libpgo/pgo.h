@@ -10,3 +10,4 @@
 #include "pgo-schema.h"
 #include "pgo-body.h"
 #include "pgo-flow.h"
+#include "pgo-textpgo.h"

@@ -20,9 +20,24 @@ tests_check_schema_SOURCES = tests/check-schema.c tests/pgo-check.h
 tests_check_schema_CFLAGS = $(check_suite_cflags)
 tests_check_schema_LDADD = $(check_suite_ldadd)
 
+check_PROGRAMS += tests/check-fixtures
+tests_check_fixtures_SOURCES = tests/check-fixtures.c tests/pgo-check.h
+tests_check_fixtures_CFLAGS = $(check_suite_cflags)
+tests_check_fixtures_LDADD = $(check_suite_ldadd)
+
 TESTS += $(check_PROGRAMS)
 
 EXTRA_DIST += tests/README.md
+
+include tests/fixtures/local.mk
+
+check_PROGRAMS += tests/check-textpgo
+tests_check_textpgo_SOURCES = tests/check-textpgo.c tests/pgo-check.h
+tests_check_textpgo_CFLAGS = $(check_suite_cflags)
+tests_check_textpgo_LDADD = $(check_suite_ldadd)
+
+TESTS += tests/cli/dump-text.sh
+EXTRA_DIST += tests/cli/dump-text.sh
 
 # Flow solver: hand-computed graphs and seeded random properties.
 check_PROGRAMS += tests/check-flow tests/check-flow-property
