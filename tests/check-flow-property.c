@@ -519,6 +519,113 @@ START_TEST (test_flow_oracle)
 }
 END_TEST
 
+/* Minimal repair: the solver's repair cost equals the LP minimum of
+ * obs_raise * raises + obs_lower * lowers + escape * escapes over all
+ * non-negative flows, on noisy observations of 3 x 100 small graphs. */
+START_TEST (test_flow_oracle_repair)
+{
+  GRand *r = g_rand_new_with_seed (0x0EAC2E00u + _i);
+
+  glp_term_out (GLP_OFF);
+  for (guint k = 0; k < 100; k++)
+    {
+      g_autoptr(Case) c = case_new (r, g_rand_int_range (r, 3, 26), 5, 1000);
+      g_autoptr(PgoFlowSolution) s = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *name = g_strdup_printf ("seed %u graph %u", 0x0EAC2E00u + _i, k);
+      guint n = c->n, nn = n + 1, m = pgo_flow_graph_get_n_arcs (c->g);
+      g_autoptr(GArray) ia = g_array_new (FALSE, TRUE, sizeof (int));
+      g_autoptr(GArray) ja = g_array_new (FALSE, TRUE, sizeof (int));
+      g_autoptr(GArray) ar = g_array_new (FALSE, TRUE, sizeof (double));
+      PgoFlowOptions o;
+      glp_prob *lp;
+      glp_smcp parm;
+      double want, got = 0;
+      /* Columns: arcs [1, m], counts [m+1, m+nn], raise, lower, escape
+       * per node after that.  Rows: in = count, out (+ escape) = count. */
+      int col_cnt = (int) m + 1, col_raise = col_cnt + (int) nn,
+          col_lower = col_raise + (int) nn, col_esc = col_lower + (int) nn;
+
+#define ENTRY(i, j, v) G_STMT_START { int i_ = (i), j_ = (j); double v_ = (v); \
+    g_array_append_val (ia, i_); g_array_append_val (ja, j_); g_array_append_val (ar, v_); } G_STMT_END
+
+      pgo_flow_options_init (&o);
+      lp = glp_create_prob ();
+      glp_add_cols (lp, (int) (m + 4 * nn));
+      glp_add_rows (lp, (int) (2 * nn));
+      g_array_set_size (ia, 1);
+      g_array_set_size (ja, 1);
+      g_array_set_size (ar, 1);
+      for (int j = 1; j <= (int) (m + 4 * nn); j++)
+        glp_set_col_bnds (lp, j, GLP_LO, 0, 0);
+      for (guint v = 0; v < nn; v++)
+        {
+          int rin = (int) (2 * v + 1), rout = rin + 1;
+          gboolean observed = v < n && c->target[v];
+
+          glp_set_row_bnds (lp, rin, GLP_FX, 0, 0);
+          glp_set_row_bnds (lp, rout, GLP_FX, 0, 0);
+          ENTRY (rin, col_cnt + (int) v, -1);
+          ENTRY (rout, col_cnt + (int) v, -1);
+          if (observed)
+            {
+              gint d = g_rand_int_range (r, 0, 100) < 25 ? g_rand_int_range (r, -4, 5) : 0;
+              guint64 seen = d < 0 && c->node_truth[v] < (guint64) -d ? 0 : c->node_truth[v] + d;
+
+              pgo_flow_graph_observe_node (c->g, v, seen, PGO_FLOW_COUNTER_U64);
+              /* count = seen + raise - lower */
+              glp_add_rows (lp, 1);
+              glp_set_row_bnds (lp, glp_get_num_rows (lp), GLP_FX, (double) seen, (double) seen);
+              ENTRY (glp_get_num_rows (lp), col_cnt + (int) v, 1);
+              ENTRY (glp_get_num_rows (lp), col_raise + (int) v, -1);
+              ENTRY (glp_get_num_rows (lp), col_lower + (int) v, 1);
+              glp_set_obj_coef (lp, col_raise + (int) v, (double) o.obs_raise);
+              glp_set_obj_coef (lp, col_lower + (int) v, (double) o.obs_lower);
+            }
+          if (v < n)
+            {
+              /* Escape: leaves v's count, enters X's. */
+              ENTRY (rout, col_esc + (int) v, 1);
+              ENTRY ((int) (2 * n + 1), col_esc + (int) v, 1);
+              glp_set_obj_coef (lp, col_esc + (int) v, (double) o.escape);
+            }
+        }
+      for (guint a = 0; a < m; a++)
+        {
+          guint src, dst;
+
+          pgo_flow_graph_get_arc (c->g, a, &src, &dst, NULL);
+          ENTRY ((int) (2 * dst + 1), (int) a + 1, 1);
+          ENTRY ((int) (2 * src + 2), (int) a + 1, 1);
+        }
+      glp_load_matrix (lp, (int) ia->len - 1, (int *) ia->data, (int *) ja->data, (double *) ar->data);
+#undef ENTRY
+      glp_set_obj_dir (lp, GLP_MIN);
+      glp_init_smcp (&parm);
+      parm.msg_lev = GLP_MSG_OFF;
+      ck_assert_int_eq (glp_simplex (lp, &parm), 0);
+      ck_assert_int_eq (glp_get_status (lp), GLP_OPT);
+      want = glp_get_obj_val (lp);
+      glp_delete_prob (lp);
+
+      s = pgo_flow_graph_solve (c->g, &o, &error);
+      ck_assert_msg (s != NULL, "%s: %s", name, error ? error->message : "");
+      flow_assert_circulation (c->g, s, n, name);
+      for (guint i = 0; i < pgo_flow_solution_get_n_adjustments (s); i++)
+        {
+          const PgoFlowAdjustment *adj = pgo_flow_solution_get_adjustment (s, i);
+
+          got += adj->kind == PGO_FLOW_ADJUST_RAISE ? (double) (adj->adjusted - adj->observed) * o.obs_raise
+               : adj->kind == PGO_FLOW_ADJUST_LOWER ? (double) (adj->observed - adj->adjusted) * o.obs_lower
+               : (double) adj->adjusted * o.escape;
+        }
+      ck_assert_msg (fabs (want - got) <= 1e-6 * MAX (1.0, want),
+                     "%s: repair costs %.0f, minimum %.0f", name, got, want);
+    }
+  g_rand_free (r);
+}
+END_TEST
+
 #endif /* FLOW_ORACLE */
 
 Suite *
@@ -542,6 +649,7 @@ pgo_check_suite (void)
 
   tcase_set_timeout (tc, 600);
   tcase_add_loop_test (tc, test_flow_oracle, 0, 3);
+  tcase_add_loop_test (tc, test_flow_oracle_repair, 0, 3);
   suite_add_tcase (s, tc);
 #endif
   return s;
