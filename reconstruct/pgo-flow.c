@@ -26,15 +26,18 @@
  *    from the determined counts, and costs |x - xbar| with separate
  *    increase/decrease weights (exceptional arcs: expensive increase).
  *    Solver: primal network simplex with a big-M artificial start, block
- *    search pivoting and the strongly-feasible-tree leaving rule.  Chosen
- *    over capacity-scaled successive shortest paths because its pivot
- *    count does not grow with log U (counts reach 2^64: 64 scaling phases,
- *    each with up to O(E) Dijkstra runs, are slower on the 10^4-10^5 arc
- *    components the benchmark builds) and over cost scaling because it
- *    needs no epsilon-optimality bookkeeping or cost multiplication by
- *    (n+1), which with 2^64 flows would push the exact objective past
- *    128 bits.  Flows are __int128 (sums of u64 counts cannot overflow),
- *    costs and potentials gint64 (bounded by 2 (n+1) (PGO_FLOW_MAX_COST+1)).
+ *    search pivoting and the strongly-feasible-tree leaving rule.  Why:
+ *    its pivots are combinatorial, so in practice their number does not
+ *    grow with the size of the counts (up to 2^64), whereas capacity-
+ *    scaled successive shortest paths needs about 64 scaling phases, each
+ *    with up to O(E) Dijkstra runs, on components of ~10^5 arcs; cost scaling
+ *    (Goldberg-Tarjan) has the better worst-case bound but needs
+ *    epsilon-scaled costs (times n + 1) and push/relabel bookkeeping for
+ *    no gain at these sizes; block-search network simplex is the usual
+ *    fastest choice on sparse graphs, and exact in integers with no
+ *    scaling at all.  make bench measures it on graphs of 10^2..10^5
+ *    blocks.  Flows are __int128 (sums of u64 counts cannot overflow);
+ *    costs and potentials are gint64 (|pi| <= 2 (n+1) (PGO_FLOW_MAX_COST+1)).
  * 3. Residual SCC test (3.2, "sharper"): with the optimal x, build the
  *    residual digraph of U (forward always, reverse when x > 0); any other
  *    non-negative solution differs from x by a sum of residual cycles, so

@@ -22,6 +22,18 @@ G_BEGIN_DECLS
 #define PGO_FLOW_MAX_ARCS  (1u << 20)
 /* Largest per-unit cost accepted in PgoFlowOptions. */
 #define PGO_FLOW_MAX_COST  (1 << 24)
+/* The JIT's heuristic likelihoods (AssignLikelihoodCond/Switch, SPEC:
+ * reconstruction.md 2.5), for callers that turn a CFG into arcs: a
+ * conditional's jump target and fall-through, a loop back edge and its
+ * exit, a successor that returns, a successor that throws; a switch gives
+ * each case 1/n times its duplicate count. */
+#define PGO_FLOW_LIKELIHOOD_JUMP   0.48
+#define PGO_FLOW_LIKELIHOOD_NEXT   0.52
+#define PGO_FLOW_LIKELIHOOD_BACK   0.9
+#define PGO_FLOW_LIKELIHOOD_EXIT   0.1
+#define PGO_FLOW_LIKELIHOOD_RETURN 0.2
+#define PGO_FLOW_LIKELIHOOD_THROW  0.0
+
 /* Upper end of an interval that has no finite bound. */
 #define PGO_FLOW_UNBOUNDED G_MAXUINT64
 
