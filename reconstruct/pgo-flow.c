@@ -94,6 +94,7 @@ typedef struct {
   guint dst;
   PgoFlowArcKind kind;
   double likelihood;
+  guint64 lower;       /* lower bound on an unobserved arc */
   gboolean observed;
   guint64 count;
   PgoFlowCounter width;
@@ -211,7 +212,7 @@ guint
 pgo_flow_graph_add_arc (PgoFlowGraph *graph, guint src, guint dst,
                         PgoFlowArcKind kind, double likelihood)
 {
-  FlowArc arc = { src, dst, kind, 0, FALSE, 0, PGO_FLOW_COUNTER_U64 };
+  FlowArc arc = { src, dst, kind, 0, 0, FALSE, 0, PGO_FLOW_COUNTER_U64 };
 
   g_return_val_if_fail (graph != NULL, NONE);
   g_return_val_if_fail (src < graph->nodes->len && dst < graph->nodes->len, NONE);
@@ -281,6 +282,24 @@ pgo_flow_graph_observe_arc (PgoFlowGraph *graph, guint arc, guint64 count,
  *
  * Returns: the number of nodes
  */
+/**
+ * pgo_flow_graph_set_arc_lower_bound:
+ * @graph: the graph
+ * @arc: arc id
+ * @lower: the least number of traversals
+ *
+ * Declares that an unobserved arc carried at least @lower (for example a
+ * finally body's entry arc, which carries at least the leaves that cross
+ * it once those are known: reconstruction.md 3.1).  Exactness and
+ * intervals are then relative to this bound.  Ignored on observed arcs.
+ */
+void
+pgo_flow_graph_set_arc_lower_bound (PgoFlowGraph *graph, guint arc, guint64 lower)
+{
+  g_return_if_fail (graph != NULL && arc < graph->arcs->len);
+  g_array_index (graph->arcs, FlowArc, arc).lower = lower;
+}
+
 guint
 pgo_flow_graph_get_n_nodes (const PgoFlowGraph *graph)
 {
@@ -339,6 +358,7 @@ typedef struct {
   guint *head;
   guint8 *cls;         /* CLASS_* */
   double *lik;         /* likelihood (graph arcs) */
+  guint64 *lb;         /* lower bound of an unknown arc (else 0) */
   gboolean *known;
   guint64 *val;        /* known value */
   PgoFlowCounter *width;
@@ -355,6 +375,7 @@ problem_free (Problem *p)
   g_free (p->known);
   g_free (p->val);
   g_free (p->width);
+  g_free (p->lb);
   g_free (p);
 }
 
@@ -380,6 +401,7 @@ problem_new (const PgoFlowGraph *g, guint n_extra)
   p->known = g_new0 (gboolean, n + m + n_extra);
   p->val = g_new0 (guint64, n + m + n_extra);
   p->width = g_new0 (PgoFlowCounter, n + m + n_extra);
+  p->lb = g_new0 (guint64, n + m + n_extra);
   for (guint v = 0; v < n; v++)
     {
       const FlowNode *node = &g_array_index (g->nodes, FlowNode, v);
@@ -399,6 +421,7 @@ problem_new (const PgoFlowGraph *g, guint n_extra)
       p->head[n + e] = 2 * arc->dst;
       p->cls[n + e] = arc->kind == PGO_FLOW_ARC_EXCEPTIONAL ? CLASS_EXC : CLASS_NORMAL;
       p->lik[n + e] = arc->likelihood;
+      p->lb[n + e] = arc->observed ? 0 : arc->lower;
       p->known[n + e] = arc->observed;
       p->val[n + e] = arc->count;
       p->width[n + e] = arc->width;
@@ -1339,19 +1362,29 @@ solve_exact (const Problem *p, const PgoFlowOptions *o, Result *r)
   r->x = g_new0 (wide, p->na);
   r->fixed = g_new0 (gboolean, p->na);
   r->prior = g_new0 (guint64, p->na);
+  /* Unknown arcs are solved as x' = x - lb >= 0: their lower bounds
+   * are routed like known flow.  r->x holds x' for unknown arcs. */
   for (guint a = 0; a < p->na; a++)
-    if (p->known[a])
-      {
+    {
+      guint64 pre = p->known[a] ? p->val[a] : p->lb[a];
+
+      if (p->known[a])
         r->x[a] = p->val[a];
-        b[p->head[a]] += p->val[a];
-        b[p->tail[a]] -= p->val[a];
-      }
+      b[p->head[a]] += pre;
+      b[p->tail[a]] -= pre;
+    }
   if (!bridge_solve (p, b, r))
     return FALSE;
 
   for (guint a = 0; a < p->na; a++)
     det[a] = p->known[a] || r->fixed[a];
-  compute_priors (p, det, r->x, r->prior);
+  {
+    g_autofree wide *full = g_new (wide, p->na);
+
+    for (guint a = 0; a < p->na; a++)
+      full[a] = r->x[a] + (p->known[a] ? 0 : p->lb[a]);
+    compute_priors (p, det, full, r->prior);
+  }
 
   /* Supplies left for the non-bridge unknown arcs. */
   for (guint a = 0; a < p->na; a++)
@@ -1385,7 +1418,9 @@ solve_exact (const Problem *p, const PgoFlowOptions *o, Result *r)
     if (!det[a])
       {
         guint t = local[p->tail[a]], h = local[p->head[a]];
-        guint64 xbar = r->prior[a];
+        /* |x - prior| = |x' - (prior - lb)|, up to a constant when the
+         * prior lies below the bound. */
+        guint64 xbar = r->prior[a] > p->lb[a] ? r->prior[a] - p->lb[a] : 0;
 
         mcf_add (mcf, t, h, WIDE_INF, cost_inc (p, a, o), a, +1);
         if (xbar > 0)
@@ -1408,7 +1443,7 @@ solve_exact (const Problem *p, const PgoFlowOptions *o, Result *r)
       r->x[a] += g_array_index (mcf->sign, gint8, k) * mcf->flow[k];
     }
   for (guint a = 0; a < p->na; a++)
-    if (r->x[a] < 0 || r->x[a] > (wide) G_MAXUINT64)
+    if (r->x[a] < 0 || r->x[a] + (p->known[a] ? 0 : p->lb[a]) > (wide) G_MAXUINT64)
       {
         r->why = g_strdup_printf ("arc %u exceeds 64 bits", a);
         return FALSE;
@@ -1605,9 +1640,9 @@ compute_intervals (const Problem *p, const Result *r, guint64 *lo, guint64 *hi)
             continue;
           up = dinic_run (&d, v, u, base, base + 2);
           down = dinic_run (&d, u, v, base, base + 2);
-          hi[a] = up >= WIDE_UNBOUNDED || r->x[a] + up > (wide) G_MAXUINT64
-                  ? PGO_FLOW_UNBOUNDED : (guint64) (r->x[a] + up);
-          lo[a] = (guint64) (r->x[a] - MIN (r->x[a], down));
+          hi[a] = up >= WIDE_UNBOUNDED || r->x[a] + up + p->lb[a] > (wide) G_MAXUINT64
+                  ? PGO_FLOW_UNBOUNDED : (guint64) (r->x[a] + up + p->lb[a]);
+          lo[a] = (guint64) (r->x[a] - MIN (r->x[a], down) + p->lb[a]);
         }
       g_array_unref (d.to);
       g_array_unref (d.cap0);
@@ -1625,57 +1660,42 @@ compute_intervals (const Problem *p, const Result *r, guint64 *lo, guint64 *hi)
 
 /* Soft solve of 'p': every known arc may move at 'raise'/'lower' cost per
  * unit ('raise32' for 32-bit observations), every block may escape to the
- * exit at 'escape'; unknown arcs follow priors when 'use_priors'.  Writes
- * the new value of each known arc to 'out_val' and the escape per node to
- * 'out_escape'. */
-static void
-soft_solve (const Problem *p, const PgoFlowOptions *o, gboolean use_priors,
-            gint64 raise, gint64 raise32, gint64 lower, gint64 escape,
-            guint64 *out_val, guint64 *out_escape)
+ * exit at 'escape'; unknown arcs cost nothing above their lower bounds.
+ * Writes the new value of each known arc to 'out_val' and the escape per
+ * node to 'out_escape'.  Returns FALSE when even that has no solution
+ * (only possible with lower bounds on arcs that lie on no cycle). */
+static gboolean
+soft_solve (const Problem *p, gint64 raise, gint64 raise32, gint64 lower,
+            gint64 escape, guint64 *out_val, guint64 *out_escape)
 {
   g_autoptr(Mcf) mcf = mcf_new (p->nv);
-  g_autofree guint64 *prior = g_new0 (guint64, p->na);
   g_autofree wide *x = g_new0 (wide, p->na);
   g_autofree wide *esc = g_new0 (wide, p->n_nodes);
 
-  if (use_priors)
-    {
-      for (guint a = 0; a < p->na; a++)
-        x[a] = p->known[a] ? p->val[a] : 0;
-      compute_priors (p, p->known, x, prior);
-    }
   for (guint a = 0; a < p->na; a++)
     {
       guint t = p->tail[a], h = p->head[a];
-      guint64 base = p->known[a] ? p->val[a] : prior[a];
-      gint64 up, down;
+      guint64 base = p->known[a] ? p->val[a] : p->lb[a];
 
+      x[a] = base;
+      mcf->supply[t] -= base;
+      mcf->supply[h] += base;
       if (p->known[a])
         {
-          up = p->width[a] == PGO_FLOW_COUNTER_U32 ? raise32 : raise;
-          down = lower;
+          mcf_add (mcf, t, h, WIDE_INF,
+                   p->width[a] == PGO_FLOW_COUNTER_U32 ? raise32 : raise, a, +1);
+          if (base > 0)
+            mcf_add (mcf, h, t, base, lower, a, -1);
         }
       else
-        {
-          up = use_priors ? cost_inc (p, a, o) : 0;
-          down = use_priors ? cost_dec (p, a, o) : 0;
-        }
-      x[a] = base;
-      mcf_add (mcf, t, h, WIDE_INF, up, a, +1);
-      if (base > 0)
-        {
-          mcf->supply[t] -= base;
-          mcf->supply[h] += base;
-          mcf_add (mcf, h, t, base, down, a, -1);
-        }
+        mcf_add (mcf, t, h, WIDE_INF, 0, a, +1);
     }
   if (p->exit != NONE)
     for (guint v = 0; v < p->n_nodes; v++)
       if (v != p->exit)
         mcf_add (mcf, 2 * v + 1, 2 * p->exit, WIDE_INF, escape, p->na + v, +1);
-  /* Always feasible: every observation can fall to 0. */
   if (!mcf_solve (mcf))
-    g_assert_not_reached ();
+    return FALSE;
   for (guint k = 0; k < mcf->tail->len; k++)
     {
       guint a = g_array_index (mcf->orig, guint, k);
@@ -1690,6 +1710,7 @@ soft_solve (const Problem *p, const PgoFlowOptions *o, gboolean use_priors,
     out_val[a] = x[a] > (wide) G_MAXUINT64 ? G_MAXUINT64 : (guint64) x[a];
   for (guint v = 0; v < p->n_nodes; v++)
     out_escape[v] = esc[v] > (wide) G_MAXUINT64 ? G_MAXUINT64 : (guint64) esc[v];
+  return TRUE;
 }
 
 static void
@@ -1703,8 +1724,8 @@ add_adjustment (GArray *adj, const Problem *p, PgoFlowAdjustmentKind kind,
 }
 
 /* Repairs the observations of 'p' in place, appending escape arcs, and
- * records every change in 'adj'. */
-static void
+ * records every change in 'adj'.  Returns FALSE if no repair exists. */
+static gboolean
 repair (Problem *p, const PgoFlowOptions *o, GArray *adj)
 {
   g_autofree guint64 *val = g_new (guint64, p->na);
@@ -1718,7 +1739,8 @@ repair (Problem *p, const PgoFlowOptions *o, GArray *adj)
   if (any32)
     {
       /* Wrap pass: only 32-bit observations may rise cheaply. */
-      soft_solve (p, o, FALSE, big, 1, big, big, val, esc);
+      if (!soft_solve (p, big, 1, big, big, val, esc))
+        return FALSE;
       for (guint a = 0; a < p->na; a++)
         if (p->known[a] && p->width[a] == PGO_FLOW_COUNTER_U32
             && p->val[a] <= G_MAXUINT32 && val[a] > p->val[a]
@@ -1734,8 +1756,9 @@ repair (Problem *p, const PgoFlowOptions *o, GArray *adj)
   /* Unknown arcs cost nothing here, so the repair is a minimum of the
    * weighted observation changes alone (priors must not buy changes of
    * trusted counts); the exact solve that follows applies the priors. */
-  soft_solve (p, o, FALSE, o->obs_raise, o->obs_raise, o->obs_lower,
-              p->exit != NONE ? o->escape : big, val, esc);
+  if (!soft_solve (p, o->obs_raise, o->obs_raise, o->obs_lower,
+                   p->exit != NONE ? o->escape : big, val, esc))
+    return FALSE;
   for (guint a = 0; a < p->na; a++)
     if (p->known[a] && val[a] != p->val[a])
       {
@@ -1753,6 +1776,7 @@ repair (Problem *p, const PgoFlowOptions *o, GArray *adj)
           g_array_append_val (adj, x);
           problem_add_escape (p, v, esc[v]);
         }
+  return TRUE;
 }
 
 /* ---- public solve ----------------------------------------------------- */
@@ -1832,7 +1856,12 @@ pgo_flow_graph_solve (const PgoFlowGraph *graph, const PgoFlowOptions *options,
         }
       result_clear (&r);
       memset (&r, 0, sizeof r);
-      repair (p, o, adj);
+      if (!repair (p, o, adj))
+        {
+          g_set_error (error, PGO_ERROR, PGO_ERROR_INFEASIBLE,
+                       "no repair makes the observations consistent with the arcs' lower bounds");
+          return NULL;
+        }
       if (!solve_exact (p, o, &r))
         {
           g_set_error (error, PGO_ERROR, PGO_ERROR_INFEASIBLE,
@@ -1856,7 +1885,7 @@ pgo_flow_graph_solve (const PgoFlowGraph *graph, const PgoFlowOptions *options,
     sol->node_kind[v] = g_array_index (graph->nodes, FlowNode, v).kind;
   for (guint a = 0; a < n + m; a++)
     {
-      sol->value[a] = (guint64) r.x[a];
+      sol->value[a] = (guint64) (r.x[a] + (p->known[a] ? 0 : p->lb[a]));
       sol->prior[a] = r.prior[a];
       if (p->known[a])
         {

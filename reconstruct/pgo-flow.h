@@ -159,6 +159,9 @@ void          pgo_flow_graph_observe_arc (PgoFlowGraph *graph,
                                           guint arc,
                                           guint64 count,
                                           PgoFlowCounter width);
+void          pgo_flow_graph_set_arc_lower_bound (PgoFlowGraph *graph,
+                                                  guint arc,
+                                                  guint64 lower);
 guint         pgo_flow_graph_get_n_nodes (const PgoFlowGraph *graph);
 guint         pgo_flow_graph_get_n_arcs  (const PgoFlowGraph *graph);
 void          pgo_flow_graph_get_arc     (const PgoFlowGraph *graph,

@@ -56,6 +56,8 @@ check_solution (const Case *c, const PgoFlowSolution *s, gboolean intervals,
                        pgo_flow_provenance_to_string (prov), value, truth);
       else if (intervals)
         {
+          if (arc && c->arc_lower)
+            ck_assert_msg (lo >= c->arc_lower[id], "%s: arc %u below its bound", name, id);
           ck_assert_msg (lo <= truth && truth <= hi && lo <= value && value <= hi,
                          "%s: %s %u interval [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
                          "] misses truth %" G_GUINT64_FORMAT " or value %" G_GUINT64_FORMAT,
@@ -85,6 +87,8 @@ START_TEST (test_flow_property_small)
       PgoFlowOptions o;
 
       case_observe (c, r, probes);
+      if (k % 2)
+        case_bound (c, r, 0.2);
       pgo_flow_options_init (&o);
       o.intervals = TRUE;
       s = pgo_flow_graph_solve (c->g, &o, &error);
@@ -355,8 +359,11 @@ oracle_lp (const Case *c, const PgoFlowSolution *s, const PgoFlowOptions *o,
   row = glp_add_rows (lp, (int) (2 * nn + m));
   for (guint a = 0; a < m; a++)
     {
+      guint64 lower = c->arc_lower && pgo_flow_solution_get_arc_provenance (s, a) != PGO_FLOW_OBSERVED
+                      ? c->arc_lower[a] : 0;
+
       out_arc_col[a] = col + (int) a;
-      glp_set_col_bnds (lp, out_arc_col[a], GLP_LO, 0, 0);
+      glp_set_col_bnds (lp, out_arc_col[a], GLP_LO, (double) lower, 0);
     }
   for (guint v = 0; v < nn; v++)
     {
@@ -461,6 +468,8 @@ START_TEST (test_flow_oracle)
       double want, got;
 
       case_observe (c, r, _i % 3);
+      if (k % 3 == 2)
+        case_bound (c, r, 0.25);
       m = pgo_flow_graph_get_n_arcs (c->g);
       arc_col = g_new (int, m);
       pgo_flow_options_init (&o);

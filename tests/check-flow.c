@@ -578,6 +578,65 @@ START_TEST (test_flow_trivial)
 }
 END_TEST
 
+START_TEST (test_flow_finally_lower_bound)
+{
+  g_autoptr(PgoFlowGraph) g = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowSolution) s = NULL;
+  g_autoptr(PgoFlowSolution) t = NULL;
+  /* E; try { T } finally { F -> G -> K }; C.  The finally body is its own
+   * component, closed by its own virtual node Y (3.1); the leave T -> C
+   * crosses it, so F's entries are at least that leave's flow. */
+  enum { E, T, C, F, G, K, X, Y };
+  guint entry_f;
+
+  for (guint v = E; v <= K; v++)
+    pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  pgo_flow_graph_set_exit (g, X);
+  pgo_flow_graph_add_arc (g, X, E, PGO_FLOW_ARC_ENTRY, 1);        /* 0 */
+  pgo_flow_graph_add_arc (g, E, T, PGO_FLOW_ARC_NORMAL, 1);       /* 1 */
+  pgo_flow_graph_add_arc (g, T, C, PGO_FLOW_ARC_NORMAL, 1);       /* 2 leave */
+  pgo_flow_graph_add_arc (g, C, X, PGO_FLOW_ARC_RETURN, 1);       /* 3 */
+  entry_f = pgo_flow_graph_add_arc (g, Y, F, PGO_FLOW_ARC_ENTRY, 1);  /* 4 */
+  pgo_flow_graph_add_arc (g, F, G, PGO_FLOW_ARC_NORMAL, 1);       /* 5 */
+  pgo_flow_graph_add_arc (g, G, K, PGO_FLOW_ARC_NORMAL, 1);       /* 6 */
+  pgo_flow_graph_add_arc (g, K, Y, PGO_FLOW_ARC_RETURN, 1);       /* 7 endfinally */
+  pgo_flow_graph_observe_node (g, E, 50, U32);
+
+  /* Without the bound the body may have run any number of times. */
+  s = solve (g, TRUE);
+  EXACT (s, C, 50);
+  AEXACT (s, 2, 50);
+  assert_node (s, F, 0, PGO_FLOW_INFERRED, 0, PGO_FLOW_UNBOUNDED);
+
+  /* With it: at least the 50 normal passes; exceptional ones may add. */
+  pgo_flow_graph_set_arc_lower_bound (g, entry_f, 50);
+  t = solve (g, TRUE);
+  flow_assert_circulation (g, t, X, "finally bound");
+  assert_node (t, F, 50, PGO_FLOW_INFERRED, 50, PGO_FLOW_UNBOUNDED);
+  assert_node (t, K, 50, PGO_FLOW_INFERRED, 50, PGO_FLOW_UNBOUNDED);
+  assert_arc (t, entry_f, 50, PGO_FLOW_INFERRED, 50, PGO_FLOW_UNBOUNDED);
+  EXACT (t, X, 50);
+}
+END_TEST
+
+START_TEST (test_flow_lower_bound_exact)
+{
+  g_autoptr(PgoFlowGraph) g = diamond ();
+  g_autoptr(PgoFlowSolution) s = NULL;
+
+  /* A = D = 100 and A -> B carries at least 100: C must be 0. */
+  pgo_flow_graph_observe_node (g, DA, 100, U64);
+  pgo_flow_graph_set_arc_lower_bound (g, 1, 100);
+  s = solve (g, TRUE);
+  flow_assert_circulation (g, s, DX, "bound exact");
+  AEXACT (s, 1, 100);
+  EXACT (s, DB, 100);
+  EXACT (s, DC, 0);
+}
+END_TEST
+
 /* ---- repairs ---------------------------------------------------------- */
 
 START_TEST (test_flow_repair_lost_increments)
@@ -705,6 +764,54 @@ END_TEST
 
 /* ---- errors and limits ------------------------------------------------ */
 
+START_TEST (test_flow_lower_bound_repair)
+{
+  g_autoptr(PgoFlowGraph) g = diamond ();
+  g_autoptr(PgoFlowSolution) s = NULL;
+  g_autoptr(GError) error = NULL;
+  const PgoFlowAdjustment *adj;
+  PgoFlowOptions o;
+
+  /* A -> B carries at least 70, but A = 100 and C = 40. */
+  pgo_flow_graph_observe_node (g, DA, 100, U64);
+  pgo_flow_graph_observe_node (g, DC, 40, U64);
+  pgo_flow_graph_set_arc_lower_bound (g, 1, 70);
+  pgo_flow_options_init (&o);
+  o.repair = FALSE;
+  ck_assert_ptr_null (pgo_flow_graph_solve (g, &o, &error));
+  pgo_assert_error (error, PGO_ERROR_INFEASIBLE, "bound above the flow");
+  s = solve (g, FALSE);
+  flow_assert_circulation (g, s, DX, "bound repair");
+  ck_assert_uint_eq (pgo_flow_solution_get_n_adjustments (s), 1);
+  adj = pgo_flow_solution_get_adjustment (s, 0);
+  ck_assert_int_eq (adj->kind, PGO_FLOW_ADJUST_RAISE);
+  ck_assert_uint_eq (adj->index, DA);
+  ck_assert_uint_eq (adj->adjusted, 110);
+  EXACT (s, DB, 70);
+}
+END_TEST
+
+START_TEST (test_flow_lower_bound_infeasible)
+{
+  g_autoptr(PgoFlowGraph) g = pgo_flow_graph_new ();
+  g_autoptr(GError) error = NULL;
+  PgoFlowSolution *s;
+  enum { A, B, X };
+
+  /* B has no way out and there is no exit for escapes: no flow can
+   * carry A -> B's bound, whatever the repair. */
+  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  pgo_flow_graph_add_arc (g, X, A, PGO_FLOW_ARC_ENTRY, 1);
+  pgo_flow_graph_add_arc (g, A, X, PGO_FLOW_ARC_RETURN, 1);
+  pgo_flow_graph_set_arc_lower_bound (g, pgo_flow_graph_add_arc (g, A, B, PGO_FLOW_ARC_NORMAL, 0.5), 5);
+  s = pgo_flow_graph_solve (g, NULL, &error);
+  pgo_assert_error (error, PGO_ERROR_INFEASIBLE, "bound on a dead end");
+  ck_assert_ptr_null (s);
+}
+END_TEST
+
 START_TEST (test_flow_infeasible)
 {
   g_autoptr(PgoFlowGraph) g = diamond ();
@@ -795,13 +902,17 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_flow_huge_counts);
   tcase_add_test (tc, test_flow_huge_counts_inferred);
   tcase_add_test (tc, test_flow_trivial);
+  tcase_add_test (tc, test_flow_finally_lower_bound);
+  tcase_add_test (tc, test_flow_lower_bound_exact);
   suite_add_tcase (s, tc);
   tcase_add_test (rep, test_flow_repair_lost_increments);
   tcase_add_test (rep, test_flow_repair_unreturned);
   tcase_add_test (rep, test_flow_repair_wrap);
   tcase_add_test (rep, test_flow_repair_torn);
+  tcase_add_test (rep, test_flow_lower_bound_repair);
   suite_add_tcase (s, rep);
   tcase_add_test (err, test_flow_infeasible);
+  tcase_add_test (err, test_flow_lower_bound_infeasible);
   tcase_add_test (err, test_flow_infeasible_negative);
   suite_add_tcase (s, err);
   tcase_add_test (lim, test_flow_limit_nodes);

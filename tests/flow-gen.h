@@ -20,6 +20,7 @@ typedef struct {
   guint64 *arc_truth;       /* per arc */
   gboolean *target;         /* jump target (probe set A) */
   gboolean *cond_target;    /* conditional-branch target (probe set B) */
+  guint64 *arc_lower;       /* lower bounds set by case_bound, or NULL */
 } Case;
 
 static inline void
@@ -30,6 +31,7 @@ case_free (Case *c)
   g_free (c->arc_truth);
   g_free (c->target);
   g_free (c->cond_target);
+  g_free (c->arc_lower);
   g_free (c);
 }
 
@@ -174,3 +176,20 @@ case_observe (Case *c, GRand *r, int probes)
     }
 }
 
+
+/* Gives a fraction 'p' of the arcs a lower bound in [0, truth]; a bound
+ * on an observed arc is ignored by the solver, so this is called after
+ * case_observe only to exercise unobserved ones as well. */
+static inline void
+case_bound (Case *c, GRand *r, double p)
+{
+  guint m = pgo_flow_graph_get_n_arcs (c->g);
+
+  c->arc_lower = g_new0 (guint64, m);
+  for (guint a = 0; a < m; a++)
+    if (g_rand_double (r) < p)
+      {
+        c->arc_lower[a] = (guint64) (g_rand_double (r) * (double) c->arc_truth[a]);
+        pgo_flow_graph_set_arc_lower_bound (c->g, a, c->arc_lower[a]);
+      }
+}
