@@ -1506,9 +1506,9 @@ dinic_augment (Dinic *d, guint s, guint t)
 }
 
 /* Max flow from 's' to 't' with edges 'skip1'/'skip2' (and reverses) off;
- * stops once WIDE_UNBOUNDED is reached. */
+ * stops once 'limit' is reached (the caller needs no more). */
 static wide
-dinic_run (Dinic *d, guint s, guint t, guint skip1, guint skip2)
+dinic_run (Dinic *d, guint s, guint t, guint skip1, guint skip2, wide limit)
 {
   wide total = 0;
   guint ne = d->to->len;
@@ -1517,7 +1517,7 @@ dinic_run (Dinic *d, guint s, guint t, guint skip1, guint skip2)
     return WIDE_UNBOUNDED;   /* a self-loop: any amount circulates */
   memcpy (d->cap, d->cap0->data, ne * sizeof (wide));
   d->cap[skip1] = d->cap[skip1 ^ 1] = d->cap[skip2] = d->cap[skip2 ^ 1] = 0;
-  while (total < WIDE_UNBOUNDED)
+  while (total < limit)
     {
       guint qh = 0, qt = 0;
       wide f;
@@ -1542,7 +1542,7 @@ dinic_run (Dinic *d, guint s, guint t, guint skip1, guint skip2)
         break;
       for (guint v = 0; v < d->n; v++)
         d->it[v] = d->start[v];
-      while (total < WIDE_UNBOUNDED && (f = dinic_augment (d, s, t)) > 0)
+      while (total < limit && (f = dinic_augment (d, s, t)) > 0)
         total += f;
     }
   return total;
@@ -1638,8 +1638,8 @@ compute_intervals (const Problem *p, const Result *r, guint64 *lo, guint64 *hi)
 
           if (r->fixed[a])
             continue;
-          up = dinic_run (&d, v, u, base, base + 2);
-          down = dinic_run (&d, u, v, base, base + 2);
+          up = dinic_run (&d, v, u, base, base + 2, WIDE_UNBOUNDED);
+          down = r->x[a] > 0 ? dinic_run (&d, u, v, base, base + 2, r->x[a]) : 0;
           hi[a] = up >= WIDE_UNBOUNDED || r->x[a] + up + p->lb[a] > (wide) G_MAXUINT64
                   ? PGO_FLOW_UNBOUNDED : (guint64) (r->x[a] + up + p->lb[a]);
           lo[a] = (guint64) (r->x[a] - MIN (r->x[a], down) + p->lb[a]);
