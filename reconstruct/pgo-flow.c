@@ -13,7 +13,9 @@
  * u_out -> v_in.  Internal arc ids: [0, n) count arcs, [n, n + m) graph
  * arcs, then repair-only "escape" arcs v_out -> exit_in.  Observed arcs are
  * known (K); the rest (U) must satisfy, at every internal vertex n,
- * net outflow over U = b(n) = sum(K into n) - sum(K out of n).
+ * net outflow over U = b(n) = sum(K into n) - sum(K out of n).  An
+ * unknown arc with a lower bound l is solved as x - l >= 0, l being
+ * routed like known flow.
  *
  * Algorithm, in order:
  * 1. BRIDGE-SOLVE (3.2), O(V + E): one iterative Tarjan low-link DFS over
@@ -30,8 +32,8 @@
  *    its pivots are combinatorial, so in practice their number does not
  *    grow with the size of the counts (up to 2^64), whereas capacity-
  *    scaled successive shortest paths needs about 64 scaling phases, each
- *    with up to O(E) Dijkstra runs, on components of ~10^5 arcs; cost scaling
- *    (Goldberg-Tarjan) has the better worst-case bound but needs
+ *    with up to O(E) Dijkstra runs, on components of ~10^5 arcs; cost
+ *    scaling (Goldberg-Tarjan) has the better worst-case bound but needs
  *    epsilon-scaled costs (times n + 1) and push/relabel bookkeeping for
  *    no gain at these sizes; block-search network simplex is the usual
  *    fastest choice on sparse graphs, and exact in integers with no
@@ -51,16 +53,18 @@
  *    max = x + maxflow(v -> u) and min = x - min(x, maxflow(u -> v)) in
  *    the residual digraph without e's own two residual arcs, restricted to
  *    the SCC of u (Dinic).  A block's interval is its count arc's.  Costs
- *    O(k * maxflow) for a component of k arcs; components are small.
+ *    O(k * maxflow) for an SCC of k arcs: fine for methods, where they are
+ *    small, and measured by make bench (flow-solve-intervals).
  * 5. Repair (3.3), only when step 1 or 2 finds the input inconsistent:
  *    (a) wrap pass: a feasibility min-cost flow in which only 32-bit
  *    observations can rise cheaply; a rise >= 2^31 is taken as k wraps
  *    (k = rise / 2^32 rounded); (b) a soft min-cost flow in which every
  *    observation may rise (lost increments, torn snapshot) or fall (torn
  *    snapshot) at high asymmetric costs and every block may send entries
- *    to the exit (calls that never returned) at a lower cost.  The
- *    repaired values are then solved exactly as above.  Each change is
- *    reported as a PgoFlowAdjustment.
+ *    to the exit (calls that never returned) at a lower cost; unknown
+ *    arcs cost nothing there, so the repair minimises the weighted
+ *    changes alone.  The repaired values are then solved exactly as
+ *    above.  Each change is reported as a PgoFlowAdjustment.
  */
 #include "config.h"
 
