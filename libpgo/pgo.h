@@ -11,4 +11,5 @@
 #include "pgo-body.h"
 #include "pgo-il.h"
 #include "pgo-cfg.h"
+#include "pgo-flow.h"
 #include "pgo-textpgo.h"

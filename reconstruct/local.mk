@@ -1,6 +1,7 @@
 # reconstruct/local.mk: sources of this stage, built into libpgo-internal.la.
 
 libpgo_libpgo_internal_la_SOURCES += \
+	reconstruct/pgo-flow.c \
 	$(NULL)
 
 # IL control-flow graph, the JIT's spanning-forest walk and its
@@ -11,5 +12,7 @@ libpgo_libpgo_internal_la_SOURCES += \
 	reconstruct/pgo-cfg-private.h \
 	reconstruct/pgo-jit-walk.c \
 	$(NULL)
+
+libpgo_include_HEADERS += reconstruct/pgo-flow.h
 
 EXTRA_DIST += reconstruct/README.md
