@@ -204,7 +204,9 @@ _pgo_cfg_walk (PgoCfg *cfg)
   Walk w = { cfg, NULL, NULL, 0, NULL };
 
   w.marked = g_new0 (guint8, cfg->n_blocks);
-  w.stack = g_new (guint32, cfg->n_blocks + 1);
+  /* roots are pushed unconditionally, as the JIT does: malformed tables
+   * may name one handler twice, so room for every root plus each block */
+  w.stack = g_new (guint32, (gsize) cfg->n_blocks + 2 * (gsize) cfg->n_clauses + 1);
   w.edges = g_array_new (FALSE, FALSE, sizeof (PgoWalkEdge));
 
   for (guint32 c = 0; c < cfg->n_clauses; c++)

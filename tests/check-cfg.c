@@ -755,6 +755,36 @@ START_TEST (test_cfg_errors)
 }
 END_TEST
 
+/* Clauses naming the same handler (malformed but accepted: the JIT pushes
+ * each handler as a walk root): the walk must cope with more roots than
+ * blocks.  Blocks: BB1 try [00,02) leave -> 03, BB2 handler, BB3 ret. */
+START_TEST (test_cfg_repeated_handler)
+{
+  static const guint8 il[] = {
+    0xDE, 0x01, /* 00 leave.s 03 (try) */
+    0x26,       /* 02 pop       -- the handler [02,03) is just this ... */
+    0x2A,       /* 03 ret */
+  };
+  PgoEhClause eh[5];
+  g_autoptr(PgoCfg) cfg = NULL;
+  PgoMethodBody body = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (eh); i++)
+    eh[i] = (PgoEhClause) { PGO_EH_CATCH, 0, 2, 2, 1, { .class_token = 1 } };
+  body.il = il;
+  body.il_size = sizeof il;
+  body.clauses = eh;
+  body.n_clauses = G_N_ELEMENTS (eh);
+  /* ... and falls out of the handler into the ret: still a graph */
+  cfg = pgo_cfg_build (&body, NULL, &error);
+  ck_assert_msg (cfg != NULL, "%s", error ? error->message : "");
+  ck_assert_uint_eq (cfg->n_blocks, 3);
+  ck_assert_uint_eq (cfg->blocks[1].refs, G_N_ELEMENTS (eh)); /* one handler ref per clause */
+  ck_assert_uint_eq (cfg->blocks[2].refs, 2);                 /* the leave and the fall-in */
+}
+END_TEST
+
 /* Every prefix of every case body is either a graph or a clean error. */
 START_TEST (test_cfg_truncations)
 {
@@ -857,6 +887,7 @@ pgo_check_suite (void)
   tcase_add_loop_test (tc, test_cfg_errors, 0, G_N_ELEMENTS (bad));
   tcase_add_loop_test (tc, test_cfg_truncations, 0, G_N_ELEMENTS (cases));
   tcase_add_loop_test (tc, test_cfg_mutations, 0, G_N_ELEMENTS (cases));
+  tcase_add_test (tc, test_cfg_repeated_handler);
   suite_add_tcase (s, tc);
   return s;
 }
