@@ -70,6 +70,17 @@ static class P
         return s;
     }
 
+    // A catch of a type parameter in shared generic code: the JIT adds a
+    // filter for it (fgCreateFiltersForGenericExceptions), but only after
+    // the spanning-tree walk, so the catch's leave stays a counted edge to
+    // its target (not a pseudo edge to a filtered handler).
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static int CatchT<T>(int k) where T : Exception
+    {
+        try { if (k % 3 == 0) throw new InvalidOperationException(); return k; }
+        catch (T) { return -1; }
+    }
+
     // A loop whose body starts with two nested trys: the back edge comes
     // from outside both and is redirected to the internal try-begin block.
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -122,6 +133,7 @@ static class P
             t += NestedAtEntry(i % 4);
             t += NestedInLoop(i % 5);
             t += FinallyWithTry(i);
+            t += CatchT<InvalidOperationException>(i);
         }
         Console.WriteLine(t);
     }
