@@ -724,8 +724,9 @@ normalize_case1 (Builder *b)
       if (ti == 0 || b->eh[ti - 1].try_beg != hs)
         continue;
       nh = insert_before (b, hs);
-      BB (b, nh)->refs = 1;         /* the implicit handler reference moves here */
-      BB (b, hs)->refs += 1 - 1;    /* +1 from the new block, -1 implicit */
+      /* the implicit handler reference moves to the new block; the old
+       * begin gains the new block's edge instead: its count is unchanged */
+      BB (b, nh)->refs = 1;
       e->hnd_beg = nh;
       BB (b, nh)->try_index = e->enc_try == NONE ? 0 : e->enc_try + 1;
       BB (b, nh)->hnd_index = x + 1;
