@@ -239,6 +239,34 @@ static const PgoEhClause eh_shared_start[] = {
   { PGO_EH_FINALLY, 0x00, 9, 0x09, 1, { 0 } },
 };
 
+/* A finally whose first instruction starts a try (fgNormalizeEHCase1; Roslyn
+ * puts a nop there, other compilers need not).  T = {00,03,07,0A,0B}.
+ * Before normalization: BB1 outer try leave -> BB5, BB2 [03,07) inner try
+ * and outer finally begin (leave -> BB4), BB3 inner finally, BB4 outer
+ * endfinally, BB5 ret.  Case 1 inserts an internal block (bbNum 6) before
+ * BB2 as the new handler begin: it takes the implicit handler ref, BB2
+ * gets its edge instead (refs stay 1); it is in no try (the clause has no
+ * enclosing try) and in handler 2.  Walk roots: BB3, the internal block,
+ * BB1.  BB1 leave -> BB5 tree; ret pseudo; internal -> BB2 tree; BB2 (try 1
+ * more nested than handler 2) leave -> BB4 tree; BB4's endfinally: pseudo
+ * edge to the new handler begin (key 0x80000006); BB3: to itself. */
+static const guint8 il_case1[] = {
+  0x02,       /* 00 ldarg.0      (outer try) */
+  0xDE, 0x08, /* 01 leave.s 0B */
+  0x02,       /* 03 ldarg.0      (outer finally; inner try) */
+  0x26,       /* 04 pop */
+  0xDE, 0x03, /* 05 leave.s 0A */
+  0x02,       /* 07 ldarg.0      (inner finally) */
+  0x26,       /* 08 pop */
+  0xDC,       /* 09 endfinally */
+  0xDC,       /* 0A endfinally   (outer finally) */
+  0x2A,       /* 0B ret */
+};
+static const PgoEhClause eh_case1[] = {
+  { PGO_EH_FINALLY, 0x03, 4, 0x07, 3, { 0 } },
+  { PGO_EH_FINALLY, 0x00, 3, 0x03, 8, { 0 } },
+};
+
 /* Filter.  T = {00,04,0B,0E}.  BB2 [04,0B) is the filter (hnd 1, refs 1
  * implicit), its endfilter targets the handler BB3 (refs: implicit + 1).
  * Walk roots: BB3, BB2, BB1.  BB1 leave -> BB4 tree; endfilter and the
@@ -354,6 +382,10 @@ static const Case cases[] = {
     "[0,0)#6 ALWAYS r1 t2 h0 int >2; [0,4)#1 LEAVE r1 t1 h0 >4; [4,7)#2 LEAVE r1 t2 h1 >4; "
     "[7,9)#3 LEAVE r2 t2 h0 >6; [9,a)#4 EHFINALLYRET r1 t0 h2 >; [a,b)#5 RETURN r1 t0 h0 >",
     "a>80000006:pseudo 9>9:pseudo 4>7:postdom", 1, "0 7 a", "0" },
+  { "handler starts a try", il_case1, sizeof il_case1, eh_case1, 2,
+    "[0,3) LEAVE r1 t2 h0 >6; [3,3)#6 ALWAYS r1 t0 h2 int >3; [3,7)#2 LEAVE r1 t1 h2 >5; "
+    "[7,a)#3 EHFINALLYRET r1 t0 h1 >; [a,b)#4 EHFINALLYRET r1 t0 h2 >; [b,c)#5 RETURN r1 t0 h0 >",
+    "b>0:pseudo a>80000006:pseudo 7>7:pseudo", 1, "0 a b", "0" },
   { "filter", il_filter, sizeof il_filter, eh_filter, 1,
     "[0,4) LEAVE r1 t1 h0 >4; [4,b) EHFILTERRET r1 t0 h1 >3; [b,e) LEAVE r2 t0 h1 >4; "
     "[e,f) RETURN r2 t0 h0 >",
