@@ -35,3 +35,24 @@ libpgo_libpgo_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBPGO_LT_VERSION) \
 pkgconfig_DATA += libpgo/libpgo.pc
 DISTCLEANFILES += libpgo/libpgo.pc
 EXTRA_DIST += libpgo/libpgo.pc.in libpgo/README.md
+
+# Assemblies: PE and Webcil images, ECMA-335 metadata, method bodies,
+# names and signatures, assembly sets.
+libpgo_include_HEADERS += \
+	libpgo/pgo-pe.h \
+	libpgo/pgo-webcil.h \
+	libpgo/pgo-metadata.h \
+	libpgo/pgo-tables.def \
+	libpgo/pgo-signature.h \
+	libpgo/pgo-assembly-set.h \
+	$(NULL)
+libpgo_libpgo_internal_la_SOURCES += \
+	libpgo/pgo-pe.c \
+	libpgo/pgo-pe-private.h \
+	libpgo/pgo-webcil.c \
+	libpgo/pgo-metadata.c \
+	libpgo/pgo-metadata-private.h \
+	libpgo/pgo-body.c \
+	libpgo/pgo-signature.c \
+	libpgo/pgo-assembly-set.c \
+	$(NULL)

@@ -9,3 +9,8 @@
 #include "pgo-method-id.h"
 #include "pgo-schema.h"
 #include "pgo-body.h"
+#include "pgo-pe.h"
+#include "pgo-webcil.h"
+#include "pgo-metadata.h"
+#include "pgo-signature.h"
+#include "pgo-assembly-set.h"
