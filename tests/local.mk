@@ -23,3 +23,11 @@ tests_check_schema_LDADD = $(check_suite_ldadd)
 TESTS += $(check_PROGRAMS)
 
 EXTRA_DIST += tests/README.md
+
+# Assemblies: PE/Webcil images, metadata, bodies, signatures, assembly sets.
+TESTS += tests/conformance-srm.sh
+EXTRA_DIST += \
+	tests/conformance-srm.sh \
+	tests/conformance/srm/SrmDump.csproj \
+	tests/conformance/srm/Program.cs \
+	$(NULL)
