@@ -3,8 +3,9 @@
 #
 # conformance-srm.sh: "pgo-reconstruct dump-assembly" against a dumper built
 # on System.Reflection.Metadata (tests/conformance/srm), for every method
-# of every assembly of the installed Microsoft.NETCore.App shared framework
-# and of the fixtures (tests/fixtures/data/*/*.dll).
+# of every assembly of the installed Microsoft.NETCore.App shared framework,
+# of the sample assemblies (tests/data/pe/*.dll) and of the fixtures
+# (tests/fixtures/data/*/*.dll).
 #
 # Both sides print the same lines (identity, then one line per method plus
 # one per EH clause). A method counts as identical when its line and its
@@ -42,7 +43,7 @@ if ! "$DOTNET" build -c Release -o "$work/bin" "$work/project" >"$work/build.log
 fi
 
 set -- "$runtime"/*.dll
-for f in "$srcdir"/fixtures/data/*/*.dll; do
+for f in "$srcdir"/data/pe/*.dll "$srcdir"/fixtures/data/*/*.dll; do
   [ -f "$f" ] && set -- "$@" "$f"
 done
 "$DOTNET" "$work/bin/SrmDump.dll" "$work/srm" "$@" 2>"$work/srm.log"

@@ -25,9 +25,11 @@ TESTS += $(check_PROGRAMS)
 EXTRA_DIST += tests/README.md
 
 # Assemblies: PE/Webcil images, metadata, bodies, signatures, assembly sets.
-TESTS += tests/conformance-srm.sh
+TESTS += tests/conformance-srm.sh tests/dump-assembly.sh
 EXTRA_DIST += \
 	tests/conformance-srm.sh \
+	tests/dump-assembly.sh \
+	tests/data/pe/sample32.dump \
 	tests/conformance/srm/SrmDump.csproj \
 	tests/conformance/srm/Program.cs \
 	$(NULL)
@@ -69,3 +71,9 @@ EXTRA_DIST += \
 	$(wildcard $(srcdir)/tests/corpus/pe/good/*) \
 	$(wildcard $(srcdir)/tests/corpus/pe/bad/*) \
 	$(NULL)
+
+noinst_PROGRAMS += tests/bench-assemblies
+tests_bench_assemblies_SOURCES = tests/bench-assemblies.c
+tests_bench_assemblies_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
+bench_scripts += tests/bench-corelib.sh
+EXTRA_DIST += tests/bench-corelib.sh
