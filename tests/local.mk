@@ -77,3 +77,9 @@ tests_bench_assemblies_SOURCES = tests/bench-assemblies.c
 tests_bench_assemblies_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 bench_scripts += tests/bench-corelib.sh
 EXTRA_DIST += tests/bench-corelib.sh
+
+# The conformance test's scratch folder (C# build, both dumps).
+clean-local: clean-assemblies-conformance
+clean-assemblies-conformance:
+	-rm -rf tests/conformance-srm
+.PHONY: clean-assemblies-conformance
