@@ -183,7 +183,14 @@ read_table_stream (PgoMetadata *md, PgoCursor *c, GError **error)
         return md_fail (error, PGO_ERROR_LIMIT, "table %s has %u rows (limit 0x%x)",
                         table_names[t], md->rows[t], PGO_METADATA_MAX_ROWS);
     }
-  /* CoreCLR metamodel.cpp: HeapSizes 0x40 (EXTRA_DATA) adds one u32 here. */
+  /* HeapSizes 0x40 (EXTRA_DATA) adds one u32 after the row counts and 0x08
+   * (PADDING_BIT) changes no width: both settled from CoreCLR's reader
+   * (dotnet/runtime src/coreclr/md/inc/metamodel.h: "EXTRA_DATA = 0x40, If
+   * set, schema persists an extra 4 bytes of data"; metamodel.cpp
+   * CMiniMdSchema::LoadFrom reads it, SchemaPopulate2 forces the padding
+   * bit's extra width to zero). No assembly of the 10.0.12 shared
+   * frameworks (Microsoft.NETCore.App, Microsoft.AspNetCore.App: 313
+   * files) sets either bit; HeapSizes seen there are 0x00, 0x01 and 0x05. */
   if ((md->heap_sizes & 0x40) && !pgo_cursor_skip (c, 4, error))
     return FALSE;
 

@@ -408,8 +408,16 @@ _pgo_webcil_parse (PgoImage *image, GError **error)
       g_prefix_error (error, "Webcil header: ");
       return FALSE;
     }
-  /* Major 0: 28-byte header (Mono, .NET 8/9); major 1: 32 bytes, TableBase
-   * added (CoreCLR). Minor is 0 in every producer we know of. */
+  /* Major 0: 28-byte header; major 1: 32 bytes, TableBase added (crossgen2
+   * for CoreCLR on wasm). Minor is not checked. Settled on real output:
+   * the WebcilConverter of Microsoft.NET.Runtime.WebAssembly.Sdk 10.0.12
+   * (the SDK 10.0.401 browser toolchain) writes version 0.0, wraps it with
+   * webcilVersion 0 (passive segments, payload 4-aligned in the file), and
+   * puts the section data right after the section table, not 16-aligned
+   * (tests/data/pe/sample32.wasm). That converter has no self-installing
+   * (wrapper 2, active segment) or TableBase code: its DLL contains neither
+   * "__memory_base" nor "tableBase"; those forms are tested on spec-made
+   * files only. */
   if (major > 1)
     return wc_fail (error, PGO_ERROR_UNSUPPORTED_VERSION, "Webcil version %u.%u at offset 0x%"
                     G_GSIZE_MODIFIER "x", major, minor, off);

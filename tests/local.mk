@@ -76,7 +76,7 @@ noinst_PROGRAMS += tests/bench-assemblies
 tests_bench_assemblies_SOURCES = tests/bench-assemblies.c
 tests_bench_assemblies_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 bench_scripts += tests/bench-corelib.sh
-EXTRA_DIST += tests/bench-corelib.sh
+EXTRA_DIST += tests/bench-corelib.sh tests/fuzz/fuzz-image.c
 
 # The conformance test's scratch folder (C# build, both dumps).
 clean-local: clean-assemblies-conformance

@@ -179,8 +179,16 @@ static class Program
         {
             using var stream = File.OpenRead(path);
             using var pe = new PEReader(stream);
-            if (!pe.HasMetadata)
+            try
+            {
+                if (!pe.HasMetadata)
+                    continue;
+            }
+            catch (BadImageFormatException)
+            {
+                Console.Error.WriteLine($"{path}: not a PE image, skipped");
                 continue;
+            }
             var r = pe.GetMetadataReader();
             var names = new Names(r);
             var o = new StringBuilder();
