@@ -266,8 +266,8 @@ read_root (PgoMetadata *md, GError **error)
   for (guint i = 0; i < n_streams; i++)
     {
       guint32 off = 0, size = 0;
-      const guint8 *name = c.data + c.off;
-      gsize max = MIN (32, pgo_cursor_remaining (&c));
+      const guint8 *name;
+      gsize max;
       const guint8 *nul;
       guint64 hdr = pgo_cursor_tell (&c);
 

@@ -59,6 +59,13 @@ typedef enum {
 #define PGO_TOKEN_TABLE(token)  ((guint32) (token) >> 24)
 #define PGO_TOKEN_RID(token)    ((guint32) (token) & 0x00FFFFFF)
 
+/**
+ * PgoMetadata:
+ *
+ * The metadata of one module. Lookups fill caches (member owners,
+ * enclosing types, type names) on first use, so one PgoMetadata must not
+ * be used from two threads at once.
+ */
 typedef struct _PgoMetadata PgoMetadata;
 
 PgoMetadata *pgo_metadata_new              (PgoImage *image, GError **error);

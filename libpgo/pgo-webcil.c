@@ -345,6 +345,11 @@ pgo_webcil_find_payload (const guint8 *data, gsize size, gsize *out_offset, gsiz
           if (!read_segment (&sec, &active, &seg0_off, &seg0_len, error)
               || !read_segment (&sec, &active, &seg1_off, &seg1_len, error))
             return FALSE;
+          /* dotnet.native.wasm and other modules also have data segments. */
+          if (seg1_len < 4 || memcmp (sec.data + seg1_off, "WbIL", 4) != 0)
+            return wc_fail (error, PGO_ERROR_BAD_MAGIC, "data segment 1 at offset 0x%"
+                            G_GINT64_MODIFIER "x is not a Webcil payload",
+                            sec.base + seg1_off);
           if (seg0_len < 4)
             return wc_fail (error, PGO_ERROR_CORRUPT, "Webcil size segment of %u bytes",
                             seg0_len);

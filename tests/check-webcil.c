@@ -323,6 +323,13 @@ START_TEST (test_webcil_wrapper_errors)
   g_autoptr(GError) error = NULL;
   gsize off = 5, plen = 5;
 
+  static const guint8 not_webcil[8] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07 };
+  g_autoptr(GByteArray) other = make_wrapper (not_webcil, sizeof not_webcil, 0, 8);
+
+  /* A module whose second data segment is not a payload (dotnet.native.wasm). */
+  ck_assert (image_from (other, &error) == NULL);
+  pgo_assert_error (error, PGO_ERROR_BAD_MAGIC, "segment 1 without WbIL");
+  g_clear_error (&error);
   ck_assert (image_from (wrong_size, &error) == NULL);
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "size segment mismatch");
   g_clear_error (&error);
