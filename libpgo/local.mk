@@ -56,3 +56,6 @@ libpgo_libpgo_internal_la_SOURCES += \
 	libpgo/pgo-signature.c \
 	libpgo/pgo-assembly-set.c \
 	$(NULL)
+# The runtime's text PGO format (DOTNET_WritePGOData).
+libpgo_include_HEADERS += libpgo/pgo-textpgo.h
+libpgo_libpgo_internal_la_SOURCES += libpgo/pgo-textpgo.c

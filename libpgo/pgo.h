@@ -14,3 +14,4 @@
 #include "pgo-metadata.h"
 #include "pgo-signature.h"
 #include "pgo-assembly-set.h"
+#include "pgo-textpgo.h"

@@ -20,15 +20,20 @@ tests_check_schema_SOURCES = tests/check-schema.c tests/pgo-check.h
 tests_check_schema_CFLAGS = $(check_suite_cflags)
 tests_check_schema_LDADD = $(check_suite_ldadd)
 
+check_PROGRAMS += tests/check-fixtures
+tests_check_fixtures_SOURCES = tests/check-fixtures.c tests/pgo-check.h
+tests_check_fixtures_CFLAGS = $(check_suite_cflags)
+tests_check_fixtures_LDADD = $(check_suite_ldadd)
+
 TESTS += $(check_PROGRAMS)
 
 EXTRA_DIST += tests/README.md
 
 # Assemblies: PE/Webcil images, metadata, bodies, signatures, assembly sets.
-TESTS += tests/conformance-srm.sh tests/dump-assembly.sh
+TESTS += tests/conformance-srm.sh tests/cli/dump-assembly.sh
 EXTRA_DIST += \
 	tests/conformance-srm.sh \
-	tests/dump-assembly.sh \
+	tests/cli/dump-assembly.sh \
 	tests/data/pe/sample32.dump \
 	tests/conformance/srm/SrmDump.csproj \
 	tests/conformance/srm/Program.cs \
@@ -83,3 +88,13 @@ clean-local: clean-assemblies-conformance
 clean-assemblies-conformance:
 	-rm -rf tests/conformance-srm
 .PHONY: clean-assemblies-conformance
+
+include tests/fixtures/local.mk
+
+check_PROGRAMS += tests/check-textpgo
+tests_check_textpgo_SOURCES = tests/check-textpgo.c tests/pgo-check.h
+tests_check_textpgo_CFLAGS = $(check_suite_cflags)
+tests_check_textpgo_LDADD = $(check_suite_ldadd)
+
+TESTS += tests/cli/dump-text.sh
+EXTRA_DIST += tests/cli/dump-text.sh
