@@ -9,8 +9,10 @@
 #
 # Both sides print the same lines (identity, then one line per method plus
 # one per EH clause). A method counts as identical when its line and its
-# clause lines match exactly. Prints "CONFORMANCE assemblies-srm: k/n" and
-# fails below 100% or on any difference in the identity lines.
+# clause lines match exactly. Prints "CONFORMANCE assemblies-srm: k/n" and,
+# for the fixtures' real Webcil files against S.R.M on their .dll,
+# "CONFORMANCE assemblies-srm-webcil: k/n"; fails below 100% or on any
+# difference in the identity lines.
 # Exit 77 (SKIP) without a usable dotnet or shared framework.
 set -u
 
@@ -81,4 +83,25 @@ for ref in "$work"/srm/*.txt; do
 done
 
 echo "CONFORMANCE assemblies-srm: $same/$total"
-[ "$total" -gt 0 ] && [ "$same" -eq "$total" ] && [ "$bad_identity" -eq 0 ]
+
+# The Webcil forms of the fixtures must print exactly what S.R.M prints for
+# their .dll (Webcil keeps metadata, bodies and the debug directory).
+wtotal=0
+wsame=0
+for f in "$srcdir"/fixtures/data/*/*.wasm; do
+  [ -f "$f" ] || continue
+  name=$(basename "$f" .wasm).dll
+  [ -f "$work/srm/$name.txt" ] || continue
+  "$tool" dump-assembly "$f" >"$work/pgo/$name.wasm.txt" 2>>"$work/pgo.log"
+  records "$work/pgo/$name.wasm.txt" | sort >"$work/records/$name.wasm"
+  n=$(grep -c '^0x06' "$work/records/$name.srm")
+  k=$(comm -12 "$work/records/$name.srm" "$work/records/$name.wasm" | grep -c '^0x06')
+  wtotal=$((wtotal + n))
+  wsame=$((wsame + k))
+  if [ "$(grep -v '^0x06' "$work/records/$name.srm")" != "$(grep -v '^0x06' "$work/records/$name.wasm")" ]; then
+    echo "identity differs: $f"
+    bad_identity=$((bad_identity + 1))
+  fi
+done
+echo "CONFORMANCE assemblies-srm-webcil: $wsame/$wtotal"
+[ "$total" -gt 0 ] && [ "$same" -eq "$total" ] && [ "$wsame" -eq "$wtotal" ] && [ "$bad_identity" -eq 0 ]
