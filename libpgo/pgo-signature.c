@@ -632,8 +632,18 @@ describe (PgoMetadata *md, guint32 token, gboolean has_inst, guint32 inst_index,
         guint32 parent = 0;
         char *owner = NULL;
 
+        const guint8 *blob;
+        gsize len;
+
         if (rid == 0 || rid > md->rows[t])
           break;
+        /* A MemberRef whose signature is a FieldSig names a field. */
+        if (!pgo_metadata_lookup_blob (md, _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_SIGNATURE,
+                                                              rid), &blob, &len, error))
+          return FALSE;
+        if (len > 0 && (blob[0] & 0x0F) == 0x06)
+          return sig_fail (error, PGO_ERROR_NOT_FOUND, "MemberRef 0x%08x is a field reference",
+                           token);
         if (!pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
                                         _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_CLASS, rid),
                                         &parent, error))

@@ -253,6 +253,20 @@ START_TEST (test_metadata_resolve)
 }
 END_TEST
 
+START_TEST (test_metadata_field_ref)
+{
+  /* generics.dll (tests/fixtures) reads a field of a generic instance
+   * through MemberRef 0x0A00000C: a FieldSig, not a method. */
+  g_autoptr(PgoMetadata) md = open_md ("fixtures/data/generics/generics.dll");
+  g_autoptr(GError) error = NULL;
+  PgoMethodName mn = { 0 };
+
+  ck_assert (!pgo_metadata_describe_method (md, 0x0A00000C, &mn, &error));
+  pgo_assert_error (error, PGO_ERROR_NOT_FOUND, "field MemberRef");
+  ck_assert (mn.name == NULL);
+}
+END_TEST
+
 /* ---- identity --------------------------------------------------------- */
 
 START_TEST (test_metadata_identity)
@@ -520,6 +534,7 @@ pgo_check_suite (void)
   tcase_add_loop_test (tc, test_metadata_method_names, 0, G_N_ELEMENTS (method_names));
   tcase_add_test (tc, test_metadata_lookup_method);
   tcase_add_test (tc, test_metadata_resolve);
+  tcase_add_test (tc, test_metadata_field_ref);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("limits");

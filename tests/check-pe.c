@@ -234,8 +234,8 @@ read_everything (PgoImage *image, GError **error)
           {
             /* MemberRefs to fields are not methods. */
             if (tables[t] == PGO_TABLE_MEMBERREF && g_error_matches (*error, PGO_ERROR,
-                                                                    PGO_ERROR_CORRUPT)
-                && strstr ((*error)->message, "not a method signature"))
+                                                                    PGO_ERROR_NOT_FOUND)
+                && strstr ((*error)->message, "is a field reference"))
               {
                 g_clear_error (error);
                 continue;
