@@ -73,6 +73,7 @@ EXTRA_DIST += \
 	tests/data/pe/src/webcil/ToWebcil.csproj \
 	tests/data/pe/src/webcil/Program.cs \
 	tests/corpus/pe/make-bad.py \
+	tests/corpus/pe/README.md \
 	$(wildcard $(srcdir)/tests/corpus/pe/good/*) \
 	$(wildcard $(srcdir)/tests/corpus/pe/bad/*) \
 	$(NULL)
