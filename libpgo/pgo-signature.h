@@ -9,7 +9,8 @@
  *
  * The canonical form:
  *   Method   := Owner "::" Name [ "<" Type ("," Type)* ">" ] "(" [ Type ("," Type)* ] ")"
- *   TypeName := [Namespace "."] Name, nested as Outer "/" Inner
+ *   TypeName := [Namespace "."] Name, nested as Outer "/" Inner (an inner
+ *               type keeps its own namespace if it has one: Outer/Ns.Inner)
  * Primitives print as void bool char int8 uint8 int16 uint16 int32 uint32
  * int64 uint64 float32 float64 string object typedref "native int"
  * "native uint"; VAR n as !n, MVAR n as !!n (never substituted); suffixes
@@ -19,7 +20,9 @@
  * modifiers and pinned are not printed, nor is the return type (it is a
  * separate string, needed to tell apart op_Explicit overloads). A generic
  * method definition prints its own parameters, <!!0,!!1>, so that M() and
- * M<T>() differ; a MethodSpec prints its instantiation.
+ * M<T>() differ; a MethodSpec prints its instantiation. A MemberRef on a
+ * ModuleRef (a global function of another module) has owner "[module]".
+ * These extend ecma335.md section 3.4 where it is silent or ambiguous.
  */
 #pragma once
 
