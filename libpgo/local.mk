@@ -40,6 +40,27 @@ EXTRA_DIST += libpgo/libpgo.pc.in libpgo/README.md
 libpgo_include_HEADERS += libpgo/pgo-il.h libpgo/pgo-opcodes.def
 libpgo_libpgo_internal_la_SOURCES += libpgo/pgo-il.c
 
+
+# Assemblies: PE and Webcil images, ECMA-335 metadata, method bodies,
+# names and signatures, assembly sets.
+libpgo_include_HEADERS += \
+	libpgo/pgo-pe.h \
+	libpgo/pgo-webcil.h \
+	libpgo/pgo-metadata.h \
+	libpgo/pgo-tables.def \
+	libpgo/pgo-signature.h \
+	libpgo/pgo-assembly-set.h \
+	$(NULL)
+libpgo_libpgo_internal_la_SOURCES += \
+	libpgo/pgo-pe.c \
+	libpgo/pgo-pe-private.h \
+	libpgo/pgo-webcil.c \
+	libpgo/pgo-metadata.c \
+	libpgo/pgo-metadata-private.h \
+	libpgo/pgo-body.c \
+	libpgo/pgo-signature.c \
+	libpgo/pgo-assembly-set.c \
+	$(NULL)
 # The runtime's text PGO format (DOTNET_WritePGOData).
 libpgo_include_HEADERS += libpgo/pgo-textpgo.h
 libpgo_libpgo_internal_la_SOURCES += libpgo/pgo-textpgo.c

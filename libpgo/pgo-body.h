@@ -59,4 +59,17 @@ typedef struct {
   PgoEhClause  *clauses;         /* owned array of n_clauses */
 } PgoMethodBody;
 
+typedef struct _PgoMetadata PgoMetadata;
+
+gboolean pgo_method_body_parse          (const guint8 *data,
+                                         gsize size,
+                                         guint64 base,
+                                         PgoMethodBody *out_body,
+                                         GError **error);
+void     pgo_method_body_clear          (PgoMethodBody *body);
+gboolean pgo_metadata_lookup_method_body (PgoMetadata *md,
+                                          guint32 method_token,
+                                          PgoMethodBody *out_body,
+                                          GError **error);
+
 G_END_DECLS

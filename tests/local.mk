@@ -56,6 +56,67 @@ EXTRA_DIST += tests/bench-cfg.sh
 TESTS += tests/cli-show.sh
 EXTRA_DIST += tests/cli-show.sh
 
+# Assemblies: PE/Webcil images, metadata, bodies, signatures, assembly sets.
+TESTS += tests/conformance-srm.sh tests/cli/dump-assembly.sh
+EXTRA_DIST += \
+	tests/conformance-srm.sh \
+	tests/cli/dump-assembly.sh \
+	tests/data/pe/sample32.dump \
+	tests/conformance/srm/SrmDump.csproj \
+	tests/conformance/srm/Program.cs \
+	$(NULL)
+
+check_PROGRAMS += \
+	tests/check-pe \
+	tests/check-metadata \
+	tests/check-body \
+	tests/check-webcil \
+	tests/check-assembly-set \
+	$(NULL)
+tests_check_pe_SOURCES = tests/check-pe.c tests/pgo-check.h
+tests_check_pe_CFLAGS = $(check_suite_cflags)
+tests_check_pe_LDADD = $(check_suite_ldadd)
+tests_check_metadata_SOURCES = tests/check-metadata.c tests/pgo-check.h
+tests_check_metadata_CFLAGS = $(check_suite_cflags)
+tests_check_metadata_LDADD = $(check_suite_ldadd)
+tests_check_body_SOURCES = tests/check-body.c tests/pgo-check.h
+tests_check_body_CFLAGS = $(check_suite_cflags)
+tests_check_body_LDADD = $(check_suite_ldadd)
+tests_check_webcil_SOURCES = tests/check-webcil.c tests/pgo-check.h
+tests_check_webcil_CFLAGS = $(check_suite_cflags)
+tests_check_webcil_LDADD = $(check_suite_ldadd)
+tests_check_assembly_set_SOURCES = tests/check-assembly-set.c tests/pgo-check.h
+tests_check_assembly_set_CFLAGS = $(check_suite_cflags)
+tests_check_assembly_set_LDADD = $(check_suite_ldadd)
+EXTRA_DIST += \
+	tests/data/pe/sample32.dll \
+	tests/data/pe/sample64.dll \
+	tests/data/pe/sample32.wasm \
+	tests/data/pe/sample32.webcil \
+	tests/data/pe/README.md \
+	tests/data/pe/src/Sample.cs \
+	tests/data/pe/src/Sample.csproj \
+	tests/data/pe/src/make-sample.sh \
+	tests/data/pe/src/webcil/ToWebcil.csproj \
+	tests/data/pe/src/webcil/Program.cs \
+	tests/corpus/pe/make-bad.py \
+	tests/corpus/pe/README.md \
+	$(wildcard $(srcdir)/tests/corpus/pe/good/*) \
+	$(wildcard $(srcdir)/tests/corpus/pe/bad/*) \
+	$(NULL)
+
+noinst_PROGRAMS += tests/bench-assemblies
+tests_bench_assemblies_SOURCES = tests/bench-assemblies.c
+tests_bench_assemblies_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
+bench_scripts += tests/bench-corelib.sh
+EXTRA_DIST += tests/bench-corelib.sh tests/fuzz/fuzz-image.c
+
+# The conformance test's scratch folder (C# build, both dumps).
+clean-local: clean-assemblies-conformance
+clean-assemblies-conformance:
+	-rm -rf tests/conformance-srm
+.PHONY: clean-assemblies-conformance
+
 include tests/fixtures/local.mk
 
 check_PROGRAMS += tests/check-textpgo

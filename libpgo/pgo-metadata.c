@@ -1,0 +1,1107 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-metadata.c: reads the metadata root, its stream headers, the four
+ * heaps and the table stream (#~ or #-) with the row layout of every
+ * table 0x00..0x2C; resolves coded indexes, member lists and owners, and
+ * the identity of the module and assembly.
+ *
+ * Input: the bytes of a metadata root (usually through a PgoImage).
+ * Output: a PgoMetadata.
+ *
+ * SPEC: ECMA-335 II.24.2 (root, streams, heaps), II.24.2.6 (#~), II.22
+ * (tables); ecma335.md section 2.
+ *
+ * Metadata root:
+ *   offset  size  field
+ *   0       4     "BSJB" (0x424A5342)
+ *   4       4     MajorVersion, MinorVersion (u16 each)
+ *   8       4     reserved
+ *   12      4     Length: bytes of the version string, a multiple of 4
+ *   16      L     version (NUL padded)
+ *   16+L    2     flags
+ *   18+L    2     number of streams
+ *   20+L    ...   stream headers: Offset u32 (from the root), Size u32,
+ *                 NUL-terminated name padded to 4 bytes
+ *
+ * Table stream:
+ *   0       4     reserved
+ *   4       2     MajorVersion, MinorVersion (u8 each)
+ *   6       1     HeapSizes: 0x01 #Strings, 0x02 #GUID, 0x04 #Blob indexes are
+ *                 4 bytes; 0x40 an extra u32 follows the row counts
+ *   7       1     reserved
+ *   8       8     Valid: bit n set when table n is present
+ *   16      8     Sorted
+ *   24      4*k   row counts of the k present tables, ascending
+ *   ...           [extra u32], then the tables back to back
+ */
+#include "config.h"
+
+#include "pgo-metadata-private.h"
+
+#include <string.h>
+
+enum { K_U8, K_U16, K_U32, K_STRING, K_GUID, K_BLOB, K_TABLE, K_LIST, K_CODED };
+#define PGO_TABLE_NONE 0xFF
+
+typedef struct {
+  guint8      table;   /* PgoTable owning the column */
+  guint8      kind;    /* K_* */
+  guint8      arg;     /* target table (K_TABLE, K_LIST) or coded kind (K_CODED) */
+  const char *name;
+} ColumnInfo;
+
+static const ColumnInfo columns[PGO_N_COLUMNS] = {
+#define PGO_COLUMN(t, id, kind, a, name) \
+  [PGO_COL_##t##_##id] = { PGO_TABLE_##t, K_##kind, ARG_##kind (a), name },
+#define ARG_U8(a) 0
+#define ARG_U16(a) 0
+#define ARG_U32(a) 0
+#define ARG_STRING(a) 0
+#define ARG_GUID(a) 0
+#define ARG_BLOB(a) 0
+#define ARG_TABLE(a) PGO_TABLE_##a
+#define ARG_LIST(a) PGO_TABLE_##a
+#define ARG_CODED(a) PGO_CODED_##a
+#include "pgo-tables.def"
+};
+
+static const char *const table_names[PGO_TABLE_COUNT] = {
+#define PGO_TABLE(id, number, name) [number] = name,
+#include "pgo-tables.def"
+};
+
+typedef struct {
+  guint8 bits;      /* tag bits */
+  guint8 n_tags;    /* tags in use */
+  guint8 tables[32];/* tag -> PgoTable, or PGO_TABLE_NONE */
+} CodedInfo;
+
+static const CodedInfo coded_infos[PGO_N_CODED] = {
+#define T(x) PGO_TABLE_##x
+#define PGO_CODED(id, b, n, ...) [PGO_CODED_##id] = { b, n, { __VA_ARGS__ } },
+#include "pgo-tables.def"
+#undef T
+};
+
+/* md_fail: sets 'error' with 'code' and a message; returns FALSE. */
+static gboolean G_GNUC_PRINTF (3, 4)
+md_fail (GError **error, int code, const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  if (error != NULL)
+    *error = g_error_new_valist (PGO_ERROR, code, format, args);
+  va_end (args);
+  return FALSE;
+}
+
+/* list_ptr_table: the Ptr table of a list target, or PGO_TABLE_NONE. */
+static guint8
+list_ptr_table (guint8 table)
+{
+  switch (table)
+    {
+    case PGO_TABLE_FIELD: return PGO_TABLE_FIELDPTR;
+    case PGO_TABLE_METHODDEF: return PGO_TABLE_METHODPTR;
+    case PGO_TABLE_PARAM: return PGO_TABLE_PARAMPTR;
+    case PGO_TABLE_EVENT: return PGO_TABLE_EVENTPTR;
+    case PGO_TABLE_PROPERTY: return PGO_TABLE_PROPERTYPTR;
+    default: return PGO_TABLE_NONE;
+    }
+}
+
+/* column_width: the width of column 'i' given the row counts (II.24.2.6). */
+static guint8
+column_width (PgoMetadata *md, const ColumnInfo *ci)
+{
+  switch (ci->kind)
+    {
+    case K_U8: return 1;
+    case K_U16: return 2;
+    case K_U32: return 4;
+    case K_STRING: return (md->heap_sizes & 0x01) ? 4 : 2;
+    case K_GUID: return (md->heap_sizes & 0x02) ? 4 : 2;
+    case K_BLOB: return (md->heap_sizes & 0x04) ? 4 : 2;
+    case K_TABLE:
+      return md->minimal_delta || md->rows[ci->arg] >= 0x10000 ? 4 : 2;
+    case K_LIST:
+      {
+        guint8 ptr = list_ptr_table (ci->arg);
+
+        if (md->minimal_delta || md->rows[ci->arg] >= 0x10000
+            || (ptr != PGO_TABLE_NONE && md->rows[ptr] >= 0x10000))
+          return 4;
+        return 2;
+      }
+    default:
+      {
+        const CodedInfo *k = &coded_infos[ci->arg];
+        guint32 limit = 1u << (16 - k->bits);
+
+        if (md->minimal_delta)
+          return 4;
+        for (guint t = 0; t < k->n_tags; t++)
+          if (k->tables[t] != PGO_TABLE_NONE && md->rows[k->tables[t]] >= limit)
+            return 4;
+        return 2;
+      }
+    }
+}
+
+/* read_table_stream: the #~/#- stream in 'c' (whole stream). */
+static gboolean
+read_table_stream (PgoMetadata *md, PgoCursor *c, GError **error)
+{
+  guint8 major = 0, minor = 0, reserved = 0;
+  guint64 valid = 0;
+  guint32 reserved32 = 0;
+  const guint64 known = (G_GUINT64_CONSTANT (1) << PGO_TABLE_COUNT) - 1;
+
+  if (!pgo_cursor_read_u32 (c, &reserved32, error) || !pgo_cursor_read_u8 (c, &major, error)
+      || !pgo_cursor_read_u8 (c, &minor, error) || !pgo_cursor_read_u8 (c, &md->heap_sizes, error)
+      || !pgo_cursor_read_u8 (c, &reserved, error) || !pgo_cursor_read_u64 (c, &valid, error)
+      || !pgo_cursor_read_u64 (c, &md->sorted, error))
+    {
+      g_prefix_error (error, "table stream header: ");
+      return FALSE;
+    }
+  if (valid & ~known)
+    return md_fail (error, PGO_ERROR_UNSUPPORTED_VERSION,
+                    "table stream at offset 0x%" G_GINT64_MODIFIER "x has unknown tables"
+                    " (Valid 0x%016" G_GINT64_MODIFIER "x)", c->base, valid);
+  for (guint t = 0; t < PGO_TABLE_COUNT; t++)
+    {
+      if (!(valid & (G_GUINT64_CONSTANT (1) << t)))
+        continue;
+      if (!pgo_cursor_read_u32 (c, &md->rows[t], error))
+        {
+          g_prefix_error (error, "row count of table %s: ", table_names[t]);
+          return FALSE;
+        }
+      if (md->rows[t] > PGO_METADATA_MAX_ROWS)
+        return md_fail (error, PGO_ERROR_LIMIT, "table %s has %u rows (limit 0x%x)",
+                        table_names[t], md->rows[t], PGO_METADATA_MAX_ROWS);
+    }
+  /* HeapSizes 0x40 (EXTRA_DATA) adds one u32 after the row counts and 0x08
+   * (PADDING_BIT) changes no width: both settled from CoreCLR's reader
+   * (dotnet/runtime src/coreclr/md/inc/metamodel.h: "EXTRA_DATA = 0x40, If
+   * set, schema persists an extra 4 bytes of data"; metamodel.cpp
+   * CMiniMdSchema::LoadFrom reads it, SchemaPopulate2 forces the padding
+   * bit's extra width to zero). No assembly of the 10.0.12 shared
+   * frameworks (Microsoft.NETCore.App, Microsoft.AspNetCore.App: 313
+   * files) sets either bit; HeapSizes seen there are 0x00, 0x01 and 0x05. */
+  if ((md->heap_sizes & 0x40) && !pgo_cursor_skip (c, 4, error))
+    return FALSE;
+
+  for (guint i = 0; i < PGO_N_COLUMNS; i++)
+    {
+      const ColumnInfo *ci = &columns[i];
+
+      md->col_offset[i] = md->row_size[ci->table];
+      md->col_width[i] = column_width (md, ci);
+      md->row_size[ci->table] += md->col_width[i];
+    }
+  for (guint t = 0; t < PGO_TABLE_COUNT; t++)
+    {
+      gsize len = 0;
+      const guint8 *p;
+
+      if (md->rows[t] == 0)
+        continue;
+      /* rows <= 2^24 and row_size < 64: the product fits easily. */
+      len = (gsize) md->rows[t] * md->row_size[t];
+      md->table_offset[t] = pgo_cursor_tell (c);
+      if (!pgo_cursor_read_bytes (c, len, &p, error))
+        {
+          g_prefix_error (error, "table %s (%u rows of %u bytes): ", table_names[t],
+                          md->rows[t], md->row_size[t]);
+          return FALSE;
+        }
+      md->table_data[t] = p;
+    }
+  return TRUE;
+}
+
+/* set_heap: the stream [off, off+size) of the root as heap 'h'. */
+static void
+set_heap (PgoMetadata *md, PgoHeap *h, guint32 off, guint32 size)
+{
+  h->data = md->root + off;
+  h->size = size;
+  h->offset = md->root_offset + off;
+}
+
+/* read_root: the metadata root and its stream headers. */
+static gboolean
+read_root (PgoMetadata *md, GError **error)
+{
+  PgoCursor c;
+  guint32 sig = 0, len = 0;
+  guint16 flags = 0, n_streams = 0;
+  const guint8 *version;
+  PgoCursor tables = { 0 };
+  gboolean have_tables = FALSE;
+  gboolean have[4] = { FALSE, FALSE, FALSE, FALSE };
+
+  pgo_cursor_init (&c, md->root, md->root_size, md->root_offset);
+  if (!pgo_cursor_read_u32 (&c, &sig, error))
+    return FALSE;
+  if (sig != 0x424A5342)
+    return md_fail (error, PGO_ERROR_BAD_MAGIC, "no metadata signature BSJB at offset 0x%"
+                    G_GINT64_MODIFIER "x", md->root_offset);
+  if (!pgo_cursor_skip (&c, 8, error) || !pgo_cursor_read_u32 (&c, &len, error))
+    return FALSE;
+  if (len > 255)
+    return md_fail (error, PGO_ERROR_CORRUPT, "metadata version string of %u bytes at offset 0x%"
+                    G_GINT64_MODIFIER "x (limit 255)", len, md->root_offset + 16);
+  if (!pgo_cursor_read_bytes (&c, len, &version, error)
+      || !pgo_cursor_read_u16 (&c, &flags, error)
+      || !pgo_cursor_read_u16 (&c, &n_streams, error))
+    return FALSE;
+  md->version = g_strndup ((const char *) version, len);
+  if (n_streams > PGO_METADATA_MAX_STREAMS)
+    return md_fail (error, PGO_ERROR_LIMIT, "%u metadata streams (limit %u)", n_streams,
+                    PGO_METADATA_MAX_STREAMS);
+  for (guint i = 0; i < n_streams; i++)
+    {
+      guint32 off = 0, size = 0;
+      const guint8 *name;
+      gsize max;
+      const guint8 *nul;
+      guint64 hdr = pgo_cursor_tell (&c);
+
+      if (!pgo_cursor_read_u32 (&c, &off, error) || !pgo_cursor_read_u32 (&c, &size, error))
+        {
+          g_prefix_error (error, "stream header %u: ", i);
+          return FALSE;
+        }
+      name = c.data + c.off;
+      max = MIN (32, pgo_cursor_remaining (&c));
+      nul = memchr (name, 0, max);
+      if (nul == NULL)
+        return md_fail (error, PGO_ERROR_CORRUPT, "stream header %u at offset 0x%"
+                        G_GINT64_MODIFIER "x has an unterminated name", i, hdr);
+      if (!pgo_cursor_skip (&c, ((nul - name) + 4) & ~(gsize) 3, error))
+        return FALSE;
+      if (off > md->root_size || size > md->root_size - off)
+        return md_fail (error, PGO_ERROR_TRUNCATED, "stream %s (offset 0x%x, 0x%x bytes) runs"
+                        " past the metadata (0x%" G_GSIZE_MODIFIER "x bytes)",
+                        (const char *) name, off, size, md->root_size);
+      if (strcmp ((const char *) name, "#~") == 0 || strcmp ((const char *) name, "#-") == 0)
+        {
+          if (have_tables)
+            return md_fail (error, PGO_ERROR_CORRUPT, "two table streams");
+          have_tables = TRUE;
+          md->uncompressed = name[1] == '-';
+          pgo_cursor_init (&tables, md->root + off, size, md->root_offset + off);
+        }
+      else if (strcmp ((const char *) name, "#Strings") == 0 && !have[0])
+        set_heap (md, &md->strings, off, size), have[0] = TRUE;
+      else if (strcmp ((const char *) name, "#Blob") == 0 && !have[1])
+        set_heap (md, &md->blob, off, size), have[1] = TRUE;
+      else if (strcmp ((const char *) name, "#GUID") == 0 && !have[2])
+        set_heap (md, &md->guid, off, size), have[2] = TRUE;
+      else if (strcmp ((const char *) name, "#US") == 0 && !have[3])
+        set_heap (md, &md->us, off, size), have[3] = TRUE;
+      else if (strcmp ((const char *) name, "#JTD") == 0)
+        md->minimal_delta = TRUE;
+    }
+  if (!have_tables)
+    return md_fail (error, PGO_ERROR_CORRUPT, "metadata at offset 0x%" G_GINT64_MODIFIER
+                    "x has no table stream", md->root_offset);
+  return read_table_stream (md, &tables, error);
+}
+
+/**
+ * pgo_metadata_new_from_root:
+ * @data: the first byte of a metadata root ("BSJB")
+ * @size: the bytes available from @data (CLI header MetaData.Size)
+ * @base: the absolute offset of @data, for messages
+ * @error: return location for a #GError
+ *
+ * Parses the root, streams and table stream. @data is borrowed and must
+ * outlive the result.
+ *
+ * Returns: (transfer full) (nullable): the metadata, or %NULL with @error set.
+ */
+PgoMetadata *
+pgo_metadata_new_from_root (const guint8 *data, gsize size, guint64 base, GError **error)
+{
+  g_autoptr(PgoMetadata) md = g_new0 (PgoMetadata, 1);
+
+  md->ref_count = 1;
+  md->root = data;
+  md->root_size = size;
+  md->root_offset = base;
+  if (!read_root (md, error))
+    return NULL;
+  return g_steal_pointer (&md);
+}
+
+/**
+ * pgo_metadata_new:
+ * @image: a managed image
+ * @error: return location for a #GError
+ *
+ * Reads the metadata the CLI header points to; keeps a reference to @image.
+ *
+ * Returns: (transfer full) (nullable): the metadata, or %NULL with @error set.
+ */
+PgoMetadata *
+pgo_metadata_new (PgoImage *image, GError **error)
+{
+  const PgoCliHeader *cli = pgo_image_get_cli_header (image);
+  const guint8 *data = pgo_image_get_data (image, NULL);
+  PgoMetadata *md;
+  gsize off = 0;
+
+  if (!pgo_image_rva_to_offset (image, cli->metadata_rva, cli->metadata_size, &off, error))
+    {
+      g_prefix_error (error, "metadata: ");
+      return NULL;
+    }
+  md = pgo_metadata_new_from_root (data + off, cli->metadata_size, off, error);
+  if (md != NULL)
+    md->image = pgo_image_ref (image);
+  return md;
+}
+
+/**
+ * pgo_metadata_ref:
+ * @md: metadata
+ *
+ * Returns: (transfer full): @md
+ */
+PgoMetadata *
+pgo_metadata_ref (PgoMetadata *md)
+{
+  g_atomic_int_inc (&md->ref_count);
+  return md;
+}
+
+static void
+free_names (char **names, guint32 n)
+{
+  if (names == NULL)
+    return;
+  for (guint32 i = 0; i <= n; i++)
+    g_free (names[i]);
+  g_free (names);
+}
+
+/**
+ * pgo_metadata_unref:
+ * @md: (nullable): metadata
+ *
+ * Drops a reference; the last one frees @md and its image reference.
+ */
+void
+pgo_metadata_unref (PgoMetadata *md)
+{
+  if (md == NULL || !g_atomic_int_dec_and_test (&md->ref_count))
+    return;
+  free_names (md->typedef_names, md->rows[PGO_TABLE_TYPEDEF]);
+  free_names (md->typeref_names, md->rows[PGO_TABLE_TYPEREF]);
+  g_free (md->method_owner);
+  g_free (md->enclosing);
+  g_free (md->version);
+  if (md->image)
+    pgo_image_unref (md->image);
+  g_free (md);
+}
+
+/**
+ * pgo_metadata_get_image:
+ * @md: metadata
+ *
+ * Returns: (transfer none) (nullable): the image @md was read from.
+ */
+PgoImage *
+pgo_metadata_get_image (PgoMetadata *md)
+{
+  return md->image;
+}
+
+/**
+ * pgo_metadata_get_version:
+ * @md: metadata
+ *
+ * Returns: (transfer none): the root's version string, e.g. "v4.0.30319".
+ */
+const char *
+pgo_metadata_get_version (PgoMetadata *md)
+{
+  return md->version;
+}
+
+/**
+ * pgo_metadata_is_uncompressed:
+ * @md: metadata
+ *
+ * Returns: %TRUE when the table stream is "#-" (may use Ptr tables).
+ */
+gboolean
+pgo_metadata_is_uncompressed (PgoMetadata *md)
+{
+  return md->uncompressed;
+}
+
+/**
+ * pgo_table_get_name:
+ * @table: a table number
+ *
+ * Returns: (transfer none): the II.22 name of @table, or "?" if unknown.
+ */
+const char *
+pgo_table_get_name (PgoTable table)
+{
+  return (guint) table < PGO_TABLE_COUNT ? table_names[table] : "?";
+}
+
+/**
+ * pgo_column_get_name:
+ * @col: a column
+ *
+ * Returns: (transfer none): "Table.Column".
+ */
+const char *
+pgo_column_get_name (PgoColumn col)
+{
+  g_return_val_if_fail ((guint) col < PGO_N_COLUMNS, "?");
+  return columns[col].name;
+}
+
+/**
+ * pgo_metadata_get_n_rows:
+ * @md: metadata
+ * @table: a table number
+ *
+ * Returns: the row count of @table (0 when absent or unknown).
+ */
+guint32
+pgo_metadata_get_n_rows (PgoMetadata *md, PgoTable table)
+{
+  return (guint) table < PGO_TABLE_COUNT ? md->rows[table] : 0;
+}
+
+/**
+ * pgo_metadata_get_row_size:
+ * @md: metadata
+ * @table: a table number
+ *
+ * Returns: the bytes of one row of @table in this metadata.
+ */
+guint
+pgo_metadata_get_row_size (PgoMetadata *md, PgoTable table)
+{
+  return (guint) table < PGO_TABLE_COUNT ? md->row_size[table] : 0;
+}
+
+/**
+ * pgo_metadata_get_column_width:
+ * @md: metadata
+ * @col: a column
+ *
+ * Returns: the width of @col in bytes (1, 2 or 4).
+ */
+guint
+pgo_metadata_get_column_width (PgoMetadata *md, PgoColumn col)
+{
+  g_return_val_if_fail ((guint) col < PGO_N_COLUMNS, 0);
+  return md->col_width[col];
+}
+
+/**
+ * pgo_metadata_get_column:
+ * @md: metadata
+ * @col: a column
+ * @rid: a 1-based row number
+ *
+ * Returns: the raw value of @col in row @rid, or 0 when @rid is not a row.
+ */
+guint32
+pgo_metadata_get_column (PgoMetadata *md, PgoColumn col, guint32 rid)
+{
+  guint8 table = 0;
+
+  g_return_val_if_fail ((guint) col < PGO_N_COLUMNS, 0);
+  table = columns[col].table;
+  if (rid == 0 || rid > md->rows[table])
+    return 0;
+  return _pgo_metadata_col (md, table, col, rid);
+}
+
+/**
+ * pgo_metadata_lookup_column:
+ * @md: metadata
+ * @col: a column
+ * @rid: a 1-based row number
+ * @out_value: (out): the raw value
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; PGO_ERROR_NOT_FOUND when @rid is not a row.
+ */
+gboolean
+pgo_metadata_lookup_column (PgoMetadata *md, PgoColumn col, guint32 rid,
+                            guint32 *out_value, GError **error)
+{
+  guint8 table = 0;
+
+  g_return_val_if_fail ((guint) col < PGO_N_COLUMNS, FALSE);
+  table = columns[col].table;
+  if (rid == 0 || rid > md->rows[table])
+    return md_fail (error, PGO_ERROR_NOT_FOUND, "no row %u in table %s (%u rows)", rid,
+                    table_names[table], md->rows[table]);
+  *out_value = _pgo_metadata_col (md, table, col, rid);
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_decode_coded:
+ * @md: metadata
+ * @kind: the coded-index kind
+ * @value: a raw coded index
+ * @out_token: (out): the token; a null reference gives RID 0
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; PGO_ERROR_CORRUPT for a tag that names no
+ * table or a RID past the end of its table.
+ */
+gboolean
+pgo_metadata_decode_coded (PgoMetadata *md, PgoCodedIndex kind, guint32 value,
+                           guint32 *out_token, GError **error)
+{
+  const CodedInfo *k;
+  guint32 tag = 0, rid = 0;
+  guint8 table = 0;
+
+  g_return_val_if_fail ((guint) kind < PGO_N_CODED, FALSE);
+  k = &coded_infos[kind];
+  tag = value & ((1u << k->bits) - 1);
+  rid = value >> k->bits;
+  table = tag < k->n_tags ? k->tables[tag] : PGO_TABLE_NONE;
+  if (table == PGO_TABLE_NONE)
+    return md_fail (error, PGO_ERROR_CORRUPT, "bad coded index 0x%x: tag %u names no table",
+                    value, tag);
+  if (rid > md->rows[table])
+    return md_fail (error, PGO_ERROR_CORRUPT, "bad coded index 0x%x: row %u of table %s"
+                    " (%u rows)", value, rid, table_names[table], md->rows[table]);
+  *out_token = PGO_TOKEN (table, rid);
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_lookup_list:
+ * @md: metadata
+ * @list_col: a list column (TypeDef.FieldList/MethodList, MethodDef.ParamList,
+ *   EventMap.EventList, PropertyMap.PropertyList)
+ * @rid: the owning row
+ * @out_first: (out): the first list index
+ * @out_end: (out): one past the last list index
+ * @error: return location for a #GError
+ *
+ * The range of list indexes row @rid owns (II.22: up to the next row's
+ * start, or to the end of the target). The indexes are into the Ptr
+ * table when that has rows, else into the target table.
+ *
+ * Returns: %TRUE on success; PGO_ERROR_CORRUPT when the start lies past
+ * the target table.
+ */
+gboolean
+pgo_metadata_lookup_list (PgoMetadata *md, PgoColumn list_col, guint32 rid,
+                          guint32 *out_first, guint32 *out_end, GError **error)
+{
+  const ColumnInfo *ci;
+  guint8 target = 0, ptr = 0;
+  guint32 n = 0, first = 0, end = 0;
+
+  g_return_val_if_fail ((guint) list_col < PGO_N_COLUMNS && columns[list_col].kind == K_LIST,
+                        FALSE);
+  ci = &columns[list_col];
+  if (rid == 0 || rid > md->rows[ci->table])
+    return md_fail (error, PGO_ERROR_NOT_FOUND, "no row %u in table %s", rid,
+                    table_names[ci->table]);
+  target = ci->arg;
+  ptr = list_ptr_table (target);
+  n = md->rows[ptr] ? md->rows[ptr] : md->rows[target];
+  first = _pgo_metadata_col (md, ci->table, list_col, rid);
+  end = rid < md->rows[ci->table] ? _pgo_metadata_col (md, ci->table, list_col, rid + 1) : n + 1;
+  /* II.22: a list may be empty, with a start one past the last row. */
+  if (first == 0 || first > n + 1)
+    return md_fail (error, PGO_ERROR_CORRUPT, "%s of row %u is %u, outside 1..%u",
+                    ci->name, rid, first, n + 1);
+  end = MIN (end, n + 1);
+  if (end < first)
+    end = first;
+  *out_first = first;
+  *out_end = end;
+  return TRUE;
+}
+
+/* list_target: maps list index 'i' through the Ptr table of 'target'. */
+static guint32
+list_target (PgoMetadata *md, guint8 target, guint32 i)
+{
+  guint8 ptr = list_ptr_table (target);
+
+  if (ptr == PGO_TABLE_NONE || md->rows[ptr] == 0)
+    return i;
+  /* Ptr tables have one column, the target RID. */
+  return pgo_metadata_get_column (md, ptr == PGO_TABLE_METHODPTR ? PGO_COL_METHODPTR_METHOD
+                                  : ptr == PGO_TABLE_FIELDPTR ? PGO_COL_FIELDPTR_FIELD
+                                  : ptr == PGO_TABLE_PARAMPTR ? PGO_COL_PARAMPTR_PARAM
+                                  : ptr == PGO_TABLE_EVENTPTR ? PGO_COL_EVENTPTR_EVENT
+                                  : PGO_COL_PROPERTYPTR_PROPERTY, i);
+}
+
+/* build_method_owners: MethodDef rid -> owning TypeDef rid, one pass (II.22.37). */
+static gboolean
+build_method_owners (PgoMetadata *md, GError **error)
+{
+  guint32 n_types = md->rows[PGO_TABLE_TYPEDEF];
+  guint32 n_methods = md->rows[PGO_TABLE_METHODDEF];
+  g_autofree guint32 *owner = g_new0 (guint32, (gsize) n_methods + 1);
+
+  for (guint32 t = 1; t <= n_types; t++)
+    {
+      guint32 first = 0, end = 0;
+
+      if (!pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, t, &first, &end, error))
+        return FALSE;
+      for (guint32 i = first; i < end; i++)
+        {
+          guint32 m = list_target (md, PGO_TABLE_METHODDEF, i);
+
+          if (m >= 1 && m <= n_methods)
+            owner[m] = t;
+        }
+    }
+  md->method_owner = g_steal_pointer (&owner);
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_lookup_method_owner:
+ * @md: metadata
+ * @method_token: a MethodDef token
+ * @out_type_token: (out): the owning TypeDef token
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; PGO_ERROR_NOT_FOUND for a token that is not
+ * a MethodDef row or a method no type owns.
+ */
+gboolean
+pgo_metadata_lookup_method_owner (PgoMetadata *md, guint32 method_token,
+                                  guint32 *out_type_token, GError **error)
+{
+  guint32 rid = PGO_TOKEN_RID (method_token);
+
+  if (PGO_TOKEN_TABLE (method_token) != PGO_TABLE_METHODDEF || rid == 0
+      || rid > md->rows[PGO_TABLE_METHODDEF])
+    return md_fail (error, PGO_ERROR_NOT_FOUND, "no method with token 0x%08x", method_token);
+  if (md->method_owner == NULL && !build_method_owners (md, error))
+    return FALSE;
+  if (md->method_owner[rid] == 0)
+    return md_fail (error, PGO_ERROR_NOT_FOUND, "method 0x%08x has no owning type",
+                    method_token);
+  *out_type_token = PGO_TOKEN (PGO_TABLE_TYPEDEF, md->method_owner[rid]);
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_lookup_enclosing_type:
+ * @md: metadata
+ * @type_token: a TypeDef token
+ * @out_type_token: (out): the enclosing TypeDef token, or 0 for a
+ *   top-level type
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; PGO_ERROR_CORRUPT if a NestedClass row names
+ * a type that does not exist; NOT_FOUND for a bad @type_token.
+ */
+gboolean
+pgo_metadata_lookup_enclosing_type (PgoMetadata *md, guint32 type_token,
+                                    guint32 *out_type_token, GError **error)
+{
+  guint32 rid = PGO_TOKEN_RID (type_token);
+  guint32 n_types = md->rows[PGO_TABLE_TYPEDEF];
+
+  if (PGO_TOKEN_TABLE (type_token) != PGO_TABLE_TYPEDEF || rid == 0 || rid > n_types)
+    return md_fail (error, PGO_ERROR_NOT_FOUND, "no type with token 0x%08x", type_token);
+  if (md->enclosing == NULL)
+    {
+      g_autofree guint32 *enc = g_new0 (guint32, (gsize) n_types + 1);
+
+      for (guint32 r = 1; r <= md->rows[PGO_TABLE_NESTEDCLASS]; r++)
+        {
+          guint32 nested = _pgo_metadata_col (md, PGO_TABLE_NESTEDCLASS,
+                                              PGO_COL_NESTEDCLASS_NESTED_CLASS, r);
+          guint32 outer = _pgo_metadata_col (md, PGO_TABLE_NESTEDCLASS,
+                                             PGO_COL_NESTEDCLASS_ENCLOSING_CLASS, r);
+
+          if (nested == 0 || nested > n_types || outer == 0 || outer > n_types)
+            return md_fail (error, PGO_ERROR_CORRUPT, "NestedClass row %u names TypeDef rows"
+                            " %u and %u (%u rows)", r, nested, outer, n_types);
+          enc[nested] = outer;
+        }
+      md->enclosing = g_steal_pointer (&enc);
+    }
+  *out_type_token = md->enclosing[rid] ? PGO_TOKEN (PGO_TABLE_TYPEDEF, md->enclosing[rid]) : 0;
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_lookup_string:
+ * @md: metadata
+ * @index: a #Strings offset
+ * @out_str: (out) (transfer none): the NUL-terminated UTF-8 string
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; PGO_ERROR_CORRUPT when @index is past the heap
+ * or the string is not terminated inside it.
+ */
+gboolean
+pgo_metadata_lookup_string (PgoMetadata *md, guint32 index, const char **out_str,
+                            GError **error)
+{
+  const guint8 *nul;
+
+  if (index == 0 && md->strings.size == 0)
+    {
+      *out_str = "";
+      return TRUE;
+    }
+  if (index >= md->strings.size)
+    return md_fail (error, PGO_ERROR_CORRUPT, "#Strings index 0x%x is past the heap (0x%x bytes)",
+                    index, md->strings.size);
+  nul = memchr (md->strings.data + index, 0, md->strings.size - index);
+  if (nul == NULL)
+    return md_fail (error, PGO_ERROR_CORRUPT, "#Strings entry 0x%x is not terminated", index);
+  *out_str = (const char *) md->strings.data + index;
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_lookup_blob:
+ * @md: metadata
+ * @index: a #Blob offset
+ * @out_data: (out) (transfer none): the blob's bytes
+ * @out_len: (out): their number
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; TRUNCATED/CORRUPT when the blob does not fit.
+ */
+gboolean
+pgo_metadata_lookup_blob (PgoMetadata *md, guint32 index, const guint8 **out_data,
+                          gsize *out_len, GError **error)
+{
+  PgoCursor c;
+  guint32 len = 0;
+  const guint8 *p;
+
+  if (index == 0 && md->blob.size == 0)
+    {
+      *out_data = (const guint8 *) "";
+      *out_len = 0;
+      return TRUE;
+    }
+  if (index >= md->blob.size)
+    return md_fail (error, PGO_ERROR_CORRUPT, "#Blob index 0x%x is past the heap (0x%x bytes)",
+                    index, md->blob.size);
+  pgo_cursor_init (&c, md->blob.data, md->blob.size, md->blob.offset);
+  c.off = index;
+  if (!pgo_cursor_read_ecma_uint (&c, &len, error) || !pgo_cursor_read_bytes (&c, len, &p, error))
+    {
+      g_prefix_error (error, "#Blob entry 0x%x: ", index);
+      return FALSE;
+    }
+  *out_data = p;
+  *out_len = len;
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_lookup_guid:
+ * @md: metadata
+ * @index: a 1-based #GUID ordinal (0 is the null GUID)
+ * @out_guid: (out): the 16 bytes
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; PGO_ERROR_CORRUPT past the heap.
+ */
+gboolean
+pgo_metadata_lookup_guid (PgoMetadata *md, guint32 index, guint8 out_guid[16], GError **error)
+{
+  if (index == 0)
+    {
+      memset (out_guid, 0, 16);
+      return TRUE;
+    }
+  if (index - 1 >= md->guid.size / 16)
+    return md_fail (error, PGO_ERROR_CORRUPT, "#GUID index %u is past the heap (%u entries)",
+                    index, md->guid.size / 16);
+  memcpy (out_guid, md->guid.data + (gsize) (index - 1) * 16, 16);
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_lookup_user_string:
+ * @md: metadata
+ * @index: a #US offset (the low 24 bits of an ldstr token)
+ * @out_utf8: (out) (transfer full): the string as UTF-8
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; TRUNCATED/CORRUPT for a bad entry.
+ */
+gboolean
+pgo_metadata_lookup_user_string (PgoMetadata *md, guint32 index, char **out_utf8,
+                                 GError **error)
+{
+  PgoCursor c;
+  guint32 len = 0;
+  const guint8 *p;
+
+  if (index >= md->us.size)
+    return md_fail (error, PGO_ERROR_CORRUPT, "#US index 0x%x is past the heap (0x%x bytes)",
+                    index, md->us.size);
+  pgo_cursor_init (&c, md->us.data, md->us.size, md->us.offset);
+  c.off = index;
+  if (!pgo_cursor_read_ecma_uint (&c, &len, error) || !pgo_cursor_read_bytes (&c, len, &p, error))
+    return FALSE;
+  /* N bytes: UTF-16LE code units, then one flag byte (II.24.2.4). */
+  *out_utf8 = pgo_utf16le_to_utf8 (p, len / 2);
+  return TRUE;
+}
+
+/**
+ * pgo_assembly_name_clear:
+ * @name: an assembly name
+ *
+ * Frees the strings of @name.
+ */
+void
+pgo_assembly_name_clear (PgoAssemblyName *name)
+{
+  g_clear_pointer (&name->name, g_free);
+  g_clear_pointer (&name->culture, g_free);
+}
+
+/**
+ * pgo_assembly_name_to_string:
+ * @name: an assembly name
+ *
+ * Returns: (transfer full): the display name, e.g. "System.Runtime,
+ * Version=10.0.0.0, Culture=neutral, PublicKeyToken=b03f5f7f11d50a3a".
+ */
+char *
+pgo_assembly_name_to_string (const PgoAssemblyName *name)
+{
+  GString *s = g_string_new (name->name);
+
+  g_string_append_printf (s, ", Version=%u.%u.%u.%u, Culture=%s, PublicKeyToken=",
+                          name->version[0], name->version[1], name->version[2],
+                          name->version[3], name->culture[0] ? name->culture : "neutral");
+  if (name->has_public_key_token)
+    for (guint i = 0; i < 8; i++)
+      g_string_append_printf (s, "%02x", name->public_key_token[i]);
+  else
+    g_string_append (s, "null");
+  return g_string_free (s, FALSE);
+}
+
+/* key_token: the public key token of 'key' (II.6.2.1.3): the last 8 bytes
+ * of its SHA-1, in reverse order. */
+static void
+key_token (const guint8 *key, gsize len, guint8 out[8])
+{
+  g_autoptr(GChecksum) sha = g_checksum_new (G_CHECKSUM_SHA1);
+  guint8 digest[20];
+  gsize n = sizeof digest;
+
+  g_checksum_update (sha, key, len);
+  g_checksum_get_digest (sha, digest, &n);
+  for (guint i = 0; i < 8; i++)
+    out[i] = digest[19 - i];
+}
+
+/* read_name: the common columns of Assembly and AssemblyRef rows. */
+static gboolean
+read_name (PgoMetadata *md, guint32 name_idx, guint32 culture_idx, guint32 key_idx,
+           gboolean key_is_token, PgoAssemblyName *out, GError **error)
+{
+  const char *name, *culture;
+  const guint8 *key;
+  gsize key_len = 0;
+
+  if (!pgo_metadata_lookup_string (md, name_idx, &name, error)
+      || !pgo_metadata_lookup_string (md, culture_idx, &culture, error)
+      || !pgo_metadata_lookup_blob (md, key_idx, &key, &key_len, error))
+    return FALSE;
+  out->has_public_key_token = key_len > 0;
+  if (key_is_token && key_len > 0)
+    {
+      if (key_len != 8)
+        return md_fail (error, PGO_ERROR_CORRUPT, "public key token of %" G_GSIZE_FORMAT
+                        " bytes (need 8)", key_len);
+      memcpy (out->public_key_token, key, 8);
+    }
+  else if (key_len > 0)
+    key_token (key, key_len, out->public_key_token);
+  out->name = g_strdup (name);
+  out->culture = g_strdup (culture);
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_lookup_assembly_name:
+ * @md: metadata
+ * @out_name: (out caller-allocates): the identity; clear with
+ *   pgo_assembly_name_clear()
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; PGO_ERROR_NOT_FOUND for a module without
+ * Assembly row (a netmodule).
+ */
+gboolean
+pgo_metadata_lookup_assembly_name (PgoMetadata *md, PgoAssemblyName *out_name, GError **error)
+{
+  PgoAssemblyName n = { 0 };
+  const PgoTable t = PGO_TABLE_ASSEMBLY;
+
+  if (md->rows[t] == 0)
+    return md_fail (error, PGO_ERROR_NOT_FOUND, "no Assembly row");
+  n.version[0] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLY_MAJOR_VERSION, 1);
+  n.version[1] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLY_MINOR_VERSION, 1);
+  n.version[2] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLY_BUILD_NUMBER, 1);
+  n.version[3] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLY_REVISION_NUMBER, 1);
+  n.flags = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLY_FLAGS, 1);
+  if (!read_name (md, _pgo_metadata_col (md, t, PGO_COL_ASSEMBLY_NAME, 1),
+                  _pgo_metadata_col (md, t, PGO_COL_ASSEMBLY_CULTURE, 1),
+                  _pgo_metadata_col (md, t, PGO_COL_ASSEMBLY_PUBLIC_KEY, 1), FALSE, &n, error))
+    {
+      g_prefix_error (error, "Assembly row 1: ");
+      return FALSE;
+    }
+  *out_name = n;
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_lookup_assembly_ref:
+ * @md: metadata
+ * @rid: an AssemblyRef row
+ * @out_name: (out caller-allocates): the referenced identity
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; PGO_ERROR_NOT_FOUND for a bad @rid.
+ */
+gboolean
+pgo_metadata_lookup_assembly_ref (PgoMetadata *md, guint32 rid, PgoAssemblyName *out_name,
+                                  GError **error)
+{
+  PgoAssemblyName n = { 0 };
+  const PgoTable t = PGO_TABLE_ASSEMBLYREF;
+
+  if (rid == 0 || rid > md->rows[t])
+    return md_fail (error, PGO_ERROR_NOT_FOUND, "no AssemblyRef row %u", rid);
+  n.version[0] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLYREF_MAJOR_VERSION, rid);
+  n.version[1] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLYREF_MINOR_VERSION, rid);
+  n.version[2] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLYREF_BUILD_NUMBER, rid);
+  n.version[3] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLYREF_REVISION_NUMBER, rid);
+  n.flags = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLYREF_FLAGS, rid);
+  /* AssemblyFlags.PublicKey (0x1): the blob is a full key, else a token. */
+  if (!read_name (md, _pgo_metadata_col (md, t, PGO_COL_ASSEMBLYREF_NAME, rid),
+                  _pgo_metadata_col (md, t, PGO_COL_ASSEMBLYREF_CULTURE, rid),
+                  _pgo_metadata_col (md, t, PGO_COL_ASSEMBLYREF_PUBLIC_KEY_OR_TOKEN, rid),
+                  !(n.flags & 0x1), &n, error))
+    {
+      g_prefix_error (error, "AssemblyRef row %u: ", rid);
+      return FALSE;
+    }
+  *out_name = n;
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_lookup_mvid:
+ * @md: metadata
+ * @out_mvid: (out): Module.Mvid, as stored in #GUID
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; NOT_FOUND without Module row, CORRUPT for a
+ * bad #GUID index.
+ */
+gboolean
+pgo_metadata_lookup_mvid (PgoMetadata *md, guint8 out_mvid[16], GError **error)
+{
+  if (md->rows[PGO_TABLE_MODULE] == 0)
+    return md_fail (error, PGO_ERROR_NOT_FOUND, "no Module row");
+  return pgo_metadata_lookup_guid (md, _pgo_metadata_col (md, PGO_TABLE_MODULE,
+                                                          PGO_COL_MODULE_MVID, 1),
+                                   out_mvid, error);
+}
+
+/**
+ * pgo_metadata_build_module_id:
+ * @md: metadata
+ * @error: return location for a #GError
+ *
+ * The identity profiles are keyed by: the assembly's simple name (the
+ * Module name without extension for a netmodule), the MVID, and the PDB
+ * GUID and age of the CodeView entry when the image has one.
+ *
+ * Returns: (transfer full) (nullable): a new #PgoModuleId.
+ */
+PgoModuleId *
+pgo_metadata_build_module_id (PgoMetadata *md, GError **error)
+{
+  PgoAssemblyName an = { 0 };
+  g_autoptr(PgoModuleId) id = NULL;
+  g_autoptr(GError) local = NULL;
+  PgoCodeView cv = { 0 };
+
+  if (pgo_metadata_lookup_assembly_name (md, &an, &local))
+    {
+      id = pgo_module_id_new (an.name);
+      pgo_assembly_name_clear (&an);
+    }
+  else if (g_error_matches (local, PGO_ERROR, PGO_ERROR_NOT_FOUND)
+           && md->rows[PGO_TABLE_MODULE] > 0)
+    {
+      const char *mod;
+
+      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_MODULE,
+                                                              PGO_COL_MODULE_NAME, 1),
+                                       &mod, error))
+        return NULL;
+      id = pgo_module_id_new (mod);
+    }
+  else
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  if (!pgo_metadata_lookup_mvid (md, id->mvid, error))
+    return NULL;
+  id->has_mvid = TRUE;
+  if (md->image)
+    {
+      g_clear_error (&local);
+      if (pgo_image_lookup_code_view (md->image, &cv, &local))
+        {
+          memcpy (id->pdb_guid, cv.guid, 16);
+          id->pdb_age = cv.age;
+          id->has_pdb = TRUE;
+          pgo_code_view_clear (&cv);
+        }
+      else if (!g_error_matches (local, PGO_ERROR, PGO_ERROR_NOT_FOUND))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      if (pgo_image_get_path (md->image))
+        id->il_path = g_strdup (pgo_image_get_path (md->image));
+    }
+  return g_steal_pointer (&id);
+}

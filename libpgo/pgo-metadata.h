@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-metadata.h: ECMA-335 metadata: the root, the streams, the four heaps
+ * and every table 0x00..0x2C (schema in pgo-tables.def), plus the identity
+ * of the module and its assembly.
+ *
+ * Input: a PgoImage (or the bytes of a metadata root). Output: rows,
+ * columns, heap entries, owners of members, assembly names.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "pgo-pe.h"
+#include "pgo-method-id.h"
+
+G_BEGIN_DECLS
+
+/* Named limits on counts read from metadata (PGO_ERROR_LIMIT). */
+#define PGO_METADATA_MAX_STREAMS 64     /* stream headers in the root */
+#define PGO_METADATA_MAX_ROWS    0x00FFFFFF  /* RID mask (II.22) */
+
+/**
+ * PgoTable:
+ *
+ * Table numbers, as in the high byte of a token (II.22).
+ */
+typedef enum {
+#define PGO_TABLE(id, number, name) PGO_TABLE_##id = number,
+#include "pgo-tables.def"
+  PGO_TABLE_COUNT = 0x2D,     /* tables 0x00..0x2C */
+  PGO_TABLE_USER_STRING = 0x70, /* token type of #US offsets (ldstr) */
+} PgoTable;
+
+/**
+ * PgoColumn:
+ *
+ * Every column of every table, named PGO_COL_<TABLE>_<COLUMN>.
+ */
+typedef enum {
+#define PGO_COLUMN(table, id, kind, arg, name) PGO_COL_##table##_##id,
+#include "pgo-tables.def"
+  PGO_N_COLUMNS
+} PgoColumn;
+
+/**
+ * PgoCodedIndex:
+ *
+ * The coded-index kinds of II.24.2.6.
+ */
+typedef enum {
+#define PGO_CODED(id, bits, n, ...) PGO_CODED_##id,
+#include "pgo-tables.def"
+  PGO_N_CODED
+} PgoCodedIndex;
+
+/* Tokens. */
+#define PGO_TOKEN(table, rid)   ((guint32) (table) << 24 | (guint32) (rid))
+#define PGO_TOKEN_TABLE(token)  ((guint32) (token) >> 24)
+#define PGO_TOKEN_RID(token)    ((guint32) (token) & 0x00FFFFFF)
+
+/**
+ * PgoMetadata:
+ *
+ * The metadata of one module. Lookups fill caches (member owners,
+ * enclosing types, type names) on first use, so one PgoMetadata must not
+ * be used from two threads at once.
+ */
+typedef struct _PgoMetadata PgoMetadata;
+
+PgoMetadata *pgo_metadata_new              (PgoImage *image, GError **error);
+PgoMetadata *pgo_metadata_new_from_root    (const guint8 *data, gsize size, guint64 base,
+                                            GError **error);
+PgoMetadata *pgo_metadata_ref              (PgoMetadata *md);
+void         pgo_metadata_unref            (PgoMetadata *md);
+PgoImage    *pgo_metadata_get_image        (PgoMetadata *md);
+const char  *pgo_metadata_get_version      (PgoMetadata *md);
+gboolean     pgo_metadata_is_uncompressed  (PgoMetadata *md);
+
+const char  *pgo_table_get_name            (PgoTable table);
+const char  *pgo_column_get_name           (PgoColumn col);
+guint32      pgo_metadata_get_n_rows       (PgoMetadata *md, PgoTable table);
+guint        pgo_metadata_get_row_size     (PgoMetadata *md, PgoTable table);
+guint        pgo_metadata_get_column_width (PgoMetadata *md, PgoColumn col);
+guint32      pgo_metadata_get_column       (PgoMetadata *md, PgoColumn col, guint32 rid);
+gboolean     pgo_metadata_lookup_column    (PgoMetadata *md, PgoColumn col, guint32 rid,
+                                            guint32 *out_value, GError **error);
+gboolean     pgo_metadata_decode_coded     (PgoMetadata *md, PgoCodedIndex kind,
+                                            guint32 value, guint32 *out_token,
+                                            GError **error);
+gboolean     pgo_metadata_lookup_list      (PgoMetadata *md, PgoColumn list_col,
+                                            guint32 rid, guint32 *out_first,
+                                            guint32 *out_end, GError **error);
+
+gboolean     pgo_metadata_lookup_string    (PgoMetadata *md, guint32 index,
+                                            const char **out_str, GError **error);
+gboolean     pgo_metadata_lookup_blob      (PgoMetadata *md, guint32 index,
+                                            const guint8 **out_data, gsize *out_len,
+                                            GError **error);
+gboolean     pgo_metadata_lookup_guid      (PgoMetadata *md, guint32 index,
+                                            guint8 out_guid[16], GError **error);
+gboolean     pgo_metadata_lookup_user_string (PgoMetadata *md, guint32 index,
+                                              char **out_utf8, GError **error);
+
+gboolean     pgo_metadata_lookup_method_owner (PgoMetadata *md, guint32 method_token,
+                                               guint32 *out_type_token, GError **error);
+gboolean     pgo_metadata_lookup_enclosing_type (PgoMetadata *md, guint32 type_token,
+                                                 guint32 *out_type_token, GError **error);
+
+/**
+ * PgoAssemblyName:
+ *
+ * The identity of an assembly (Assembly row) or of a reference to one
+ * (AssemblyRef row).
+ */
+typedef struct {
+  char    *name;                  /* simple name */
+  guint16  version[4];            /* major, minor, build, revision */
+  char    *culture;               /* "" for neutral */
+  guint32  flags;                 /* AssemblyFlags */
+  gboolean has_public_key_token;  /* FALSE when unsigned */
+  guint8   public_key_token[8];   /* last 8 bytes of SHA-1(public key), reversed */
+} PgoAssemblyName;
+
+void         pgo_assembly_name_clear       (PgoAssemblyName *name);
+char        *pgo_assembly_name_to_string   (const PgoAssemblyName *name);
+gboolean     pgo_metadata_lookup_assembly_name (PgoMetadata *md, PgoAssemblyName *out_name,
+                                                GError **error);
+gboolean     pgo_metadata_lookup_assembly_ref  (PgoMetadata *md, guint32 rid,
+                                                PgoAssemblyName *out_name, GError **error);
+gboolean     pgo_metadata_lookup_mvid      (PgoMetadata *md, guint8 out_mvid[16],
+                                            GError **error);
+PgoModuleId *pgo_metadata_build_module_id  (PgoMetadata *md, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoMetadata, pgo_metadata_unref)
+
+G_END_DECLS

@@ -1,0 +1,936 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-signature.c: decodes signature blobs and prints type and method
+ * names in the canonical form described in pgo-signature.h.
+ *
+ * Input: a PgoMetadata, tokens and #Blob signatures. Output: strings.
+ *
+ * SPEC: ECMA-335 II.23.2 (signatures), II.23.1.16 (element types),
+ * II.22.38 (TypeRef), II.22.32 (NestedClass); ecma335.md section 3.
+ *
+ *   MethodSig := callconv [GenParamCount] ParamCount RetType Param* [SENTINEL Param+]
+ *   callconv  := kind (low 4 bits: 0-5, 9 methods) | 0x10 GENERIC | 0x20 HASTHIS
+ *                | 0x40 EXPLICITTHIS
+ *   Type      := CustomMod* (primitive | CLASS/VALUETYPE TypeDefOrRefEncoded |
+ *                PTR Type | BYREF Type | SZARRAY Type | ARRAY Type shape |
+ *                GENERICINST (CLASS|VALUETYPE) TypeDefOrRefEncoded n Type{n} |
+ *                VAR n | MVAR n | FNPTR MethodSig)
+ * Integers are ECMA compressed (big-endian, II.23.2).
+ */
+#include "config.h"
+
+#include "pgo-signature.h"
+#include "pgo-metadata-private.h"
+
+#include <string.h>
+
+enum {
+  ET_END = 0x00, ET_VOID = 0x01, ET_BOOLEAN = 0x02, ET_CHAR = 0x03, ET_I1 = 0x04,
+  ET_U1 = 0x05, ET_I2 = 0x06, ET_U2 = 0x07, ET_I4 = 0x08, ET_U4 = 0x09, ET_I8 = 0x0A,
+  ET_U8 = 0x0B, ET_R4 = 0x0C, ET_R8 = 0x0D, ET_STRING = 0x0E, ET_PTR = 0x0F,
+  ET_BYREF = 0x10, ET_VALUETYPE = 0x11, ET_CLASS = 0x12, ET_VAR = 0x13, ET_ARRAY = 0x14,
+  ET_GENERICINST = 0x15, ET_TYPEDBYREF = 0x16, ET_I = 0x18, ET_U = 0x19, ET_FNPTR = 0x1B,
+  ET_OBJECT = 0x1C, ET_SZARRAY = 0x1D, ET_MVAR = 0x1E, ET_CMOD_REQD = 0x1F,
+  ET_CMOD_OPT = 0x20, ET_SENTINEL = 0x41, ET_PINNED = 0x45,
+};
+
+#define MAX_NESTING 64   /* enclosing types of one type, TypeRef scopes */
+
+typedef struct {
+  PgoMetadata *md;
+  PgoCursor    c;
+  guint        depth;    /* nesting of the type being read */
+} Sig;
+
+static gboolean print_type (Sig *s, GString *out, GError **error);
+static gboolean print_method_sig (Sig *s, GString *params, GString *ret, guint *out_n_gen,
+                                  GError **error);
+
+static gboolean G_GNUC_PRINTF (3, 4)
+sig_fail (GError **error, int code, const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  if (error != NULL)
+    *error = g_error_new_valist (PGO_ERROR, code, format, args);
+  va_end (args);
+  return FALSE;
+}
+
+static const char *
+primitive_name (guint8 et)
+{
+  switch (et)
+    {
+    case ET_VOID: return "void";
+    case ET_BOOLEAN: return "bool";
+    case ET_CHAR: return "char";
+    case ET_I1: return "int8";
+    case ET_U1: return "uint8";
+    case ET_I2: return "int16";
+    case ET_U2: return "uint16";
+    case ET_I4: return "int32";
+    case ET_U4: return "uint32";
+    case ET_I8: return "int64";
+    case ET_U8: return "uint64";
+    case ET_R4: return "float32";
+    case ET_R8: return "float64";
+    case ET_STRING: return "string";
+    case ET_TYPEDBYREF: return "typedref";
+    case ET_I: return "native int";
+    case ET_U: return "native uint";
+    case ET_OBJECT: return "object";
+    default: return NULL;
+    }
+}
+
+/* typedef_name: (transfer none) the cached full name of TypeDef 'rid'. */
+static const char *
+typedef_name (PgoMetadata *md, guint32 rid, GError **error)
+{
+  guint32 chain[MAX_NESTING];
+  guint n = 0;
+  guint32 cur = rid;
+  GString *s;
+
+  if (md->typedef_names == NULL)
+    md->typedef_names = g_new0 (char *, (gsize) md->rows[PGO_TABLE_TYPEDEF] + 1);
+  if (md->typedef_names[rid])
+    return md->typedef_names[rid];
+  /* Collect the enclosing chain, innermost first. */
+  while (cur != 0)
+    {
+      guint32 outer = 0;
+
+      if (n == MAX_NESTING)
+        return sig_fail (error, PGO_ERROR_CORRUPT, "TypeDef 0x%08x: nesting deeper than %u"
+                         " (cycle in NestedClass?)", PGO_TOKEN (PGO_TABLE_TYPEDEF, rid),
+                         MAX_NESTING), NULL;
+      chain[n++] = cur;
+      if (!pgo_metadata_lookup_enclosing_type (md, PGO_TOKEN (PGO_TABLE_TYPEDEF, cur), &outer,
+                                               error))
+        return NULL;
+      cur = PGO_TOKEN_RID (outer);
+    }
+  s = g_string_new (NULL);
+  for (guint i = n; i-- > 0;)
+    {
+      const char *ns, *name;
+
+      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_TYPEDEF,
+                                                              PGO_COL_TYPEDEF_NAMESPACE, chain[i]),
+                                       &ns, error)
+          || !pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_TYPEDEF,
+                                                                 PGO_COL_TYPEDEF_NAME, chain[i]),
+                                          &name, error))
+        {
+          g_string_free (s, TRUE);
+          return NULL;
+        }
+      if (i != n - 1)
+        g_string_append_c (s, '/');
+      if (ns[0])
+        g_string_append_printf (s, "%s.", ns);
+      g_string_append (s, name);
+    }
+  md->typedef_names[rid] = g_string_free (s, FALSE);
+  return md->typedef_names[rid];
+}
+
+/* typeref_name: (transfer none) the cached full name of TypeRef 'rid';
+ * a TypeRef whose ResolutionScope is a TypeRef is nested in it. */
+static const char *
+typeref_name (PgoMetadata *md, guint32 rid, GError **error)
+{
+  guint32 chain[MAX_NESTING];
+  guint n = 0;
+  guint32 cur = rid;
+  guint32 n_refs = md->rows[PGO_TABLE_TYPEREF];
+  GString *s;
+
+  if (md->typeref_names == NULL)
+    md->typeref_names = g_new0 (char *, (gsize) n_refs + 1);
+  if (md->typeref_names[rid])
+    return md->typeref_names[rid];
+  while (cur != 0)
+    {
+      guint32 scope = 0;
+
+      if (n == MAX_NESTING)
+        return sig_fail (error, PGO_ERROR_CORRUPT, "TypeRef 0x%08x: nesting deeper than %u"
+                         " (cycle in ResolutionScope?)", PGO_TOKEN (PGO_TABLE_TYPEREF, rid),
+                         MAX_NESTING), NULL;
+      chain[n++] = cur;
+      if (!pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
+                                      _pgo_metadata_col (md, PGO_TABLE_TYPEREF,
+                                                         PGO_COL_TYPEREF_RESOLUTION_SCOPE, cur),
+                                      &scope, error))
+        {
+          g_prefix_error (error, "TypeRef 0x%08x: ", PGO_TOKEN (PGO_TABLE_TYPEREF, cur));
+          return NULL;
+        }
+      cur = PGO_TOKEN_TABLE (scope) == PGO_TABLE_TYPEREF ? PGO_TOKEN_RID (scope) : 0;
+    }
+  s = g_string_new (NULL);
+  for (guint i = n; i-- > 0;)
+    {
+      const char *ns, *name;
+
+      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_TYPEREF,
+                                                              PGO_COL_TYPEREF_NAMESPACE, chain[i]),
+                                       &ns, error)
+          || !pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_TYPEREF,
+                                                                 PGO_COL_TYPEREF_NAME, chain[i]),
+                                          &name, error))
+        {
+          g_string_free (s, TRUE);
+          return NULL;
+        }
+      if (i != n - 1)
+        g_string_append_c (s, '/');
+      if (ns[0])
+        g_string_append_printf (s, "%s.", ns);
+      g_string_append (s, name);
+    }
+  md->typeref_names[rid] = g_string_free (s, FALSE);
+  return md->typeref_names[rid];
+}
+
+/* append_type_token: the name of a TypeDef/TypeRef/TypeSpec token, a
+ * TypeSpec only when 'allow_spec'. */
+static gboolean
+append_type_token (Sig *s, guint32 token, gboolean allow_spec, GString *out, GError **error)
+{
+  PgoMetadata *md = s->md;
+  guint32 rid = PGO_TOKEN_RID (token);
+  const char *name;
+
+  switch (PGO_TOKEN_TABLE (token))
+    {
+    case PGO_TABLE_TYPEDEF:
+      if (rid == 0 || rid > md->rows[PGO_TABLE_TYPEDEF])
+        break;
+      if (!(name = typedef_name (md, rid, error)))
+        return FALSE;
+      g_string_append (out, name);
+      return TRUE;
+    case PGO_TABLE_TYPEREF:
+      if (rid == 0 || rid > md->rows[PGO_TABLE_TYPEREF])
+        break;
+      if (!(name = typeref_name (md, rid, error)))
+        return FALSE;
+      g_string_append (out, name);
+      return TRUE;
+    case PGO_TABLE_TYPESPEC:
+      {
+        const guint8 *blob;
+        gsize len = 0;
+        Sig sub;
+
+        if (!allow_spec || rid == 0 || rid > md->rows[PGO_TABLE_TYPESPEC])
+          break;
+        if (s->depth >= PGO_SIGNATURE_MAX_DEPTH)
+          return sig_fail (error, PGO_ERROR_LIMIT, "TypeSpec 0x%08x nests deeper than %u",
+                           token, PGO_SIGNATURE_MAX_DEPTH);
+        if (!pgo_metadata_lookup_blob (md, _pgo_metadata_col (md, PGO_TABLE_TYPESPEC,
+                                                              PGO_COL_TYPESPEC_SIGNATURE, rid),
+                                       &blob, &len, error))
+          return FALSE;
+        sub.md = md;
+        sub.depth = s->depth + 1;
+        pgo_cursor_init (&sub.c, blob, len, md->blob.offset + (blob - md->blob.data));
+        if (!print_type (&sub, out, error))
+          {
+            g_prefix_error (error, "TypeSpec 0x%08x: ", token);
+            return FALSE;
+          }
+        return TRUE;
+      }
+    default:
+      break;
+    }
+  return sig_fail (error, PGO_ERROR_CORRUPT, "token 0x%08x is not a type", token);
+}
+
+/* read_tdore: a TypeDefOrRefOrSpecEncoded value as a token (II.23.2.8). */
+static gboolean
+read_tdore (Sig *s, guint32 *out_token, GError **error)
+{
+  static const guint8 tables[3] = { PGO_TABLE_TYPEDEF, PGO_TABLE_TYPEREF, PGO_TABLE_TYPESPEC };
+  guint64 at = pgo_cursor_tell (&s->c);
+  guint32 v = 0;
+
+  if (!pgo_cursor_read_ecma_uint (&s->c, &v, error))
+    return FALSE;
+  if ((v & 3) == 3 || (v >> 2) > PGO_METADATA_MAX_ROWS)
+    return sig_fail (error, PGO_ERROR_CORRUPT, "bad TypeDefOrRefOrSpec 0x%x at offset 0x%"
+                     G_GINT64_MODIFIER "x", v, at);
+  *out_token = PGO_TOKEN (tables[v & 3], v >> 2);
+  return TRUE;
+}
+
+/* read_count: a compressed count, at most one per remaining byte. */
+static gboolean
+read_count (Sig *s, guint32 *out, GError **error)
+{
+  guint64 at = pgo_cursor_tell (&s->c);
+
+  if (!pgo_cursor_read_ecma_uint (&s->c, out, error))
+    return FALSE;
+  if (*out > pgo_cursor_remaining (&s->c))
+    return sig_fail (error, PGO_ERROR_TRUNCATED, "count %u at offset 0x%" G_GINT64_MODIFIER
+                     "x exceeds the %" G_GSIZE_FORMAT " bytes left", *out, at,
+                     pgo_cursor_remaining (&s->c));
+  return TRUE;
+}
+
+/* print_type: one Type (with prefixes) from 's' appended to 'out'. */
+static gboolean
+print_type (Sig *s, GString *out, GError **error)
+{
+  guint8 et = 0;
+  guint64 at = 0;
+  const char *prim;
+  gboolean ok = TRUE;
+
+  if (s->depth >= PGO_SIGNATURE_MAX_DEPTH)
+    return sig_fail (error, PGO_ERROR_LIMIT, "signature nests deeper than %u at offset 0x%"
+                     G_GINT64_MODIFIER "x", PGO_SIGNATURE_MAX_DEPTH, pgo_cursor_tell (&s->c));
+  for (;;)
+    {
+      at = pgo_cursor_tell (&s->c);
+      if (!pgo_cursor_read_u8 (&s->c, &et, error))
+        return FALSE;
+      if (et == ET_CMOD_REQD || et == ET_CMOD_OPT)
+        {
+          guint32 mod = 0;
+
+          if (!read_tdore (s, &mod, error))
+            return FALSE;
+          continue;
+        }
+      if (et == ET_PINNED)
+        continue;
+      break;
+    }
+  if ((prim = primitive_name (et)) != NULL)
+    {
+      g_string_append (out, prim);
+      return TRUE;
+    }
+  s->depth++;
+  switch (et)
+    {
+    case ET_CLASS:
+    case ET_VALUETYPE:
+      {
+        guint32 token = 0;
+
+        ok = read_tdore (s, &token, error) && append_type_token (s, token, FALSE, out, error);
+        break;
+      }
+    case ET_PTR:
+      ok = print_type (s, out, error);
+      g_string_append_c (out, '*');
+      break;
+    case ET_BYREF:
+      ok = print_type (s, out, error);
+      g_string_append_c (out, '&');
+      break;
+    case ET_SZARRAY:
+      ok = print_type (s, out, error);
+      g_string_append (out, "[]");
+      break;
+    case ET_ARRAY:
+      {
+        guint32 rank = 0, n_sizes = 0, n_bounds = 0, v = 0;
+        gint32 lo = 0;
+
+        ok = print_type (s, out, error) && read_count (s, &rank, error)
+             && read_count (s, &n_sizes, error);
+        for (guint32 i = 0; ok && i < n_sizes; i++)
+          ok = pgo_cursor_read_ecma_uint (&s->c, &v, error);
+        ok = ok && read_count (s, &n_bounds, error);
+        for (guint32 i = 0; ok && i < n_bounds; i++)
+          ok = pgo_cursor_read_ecma_int (&s->c, &lo, error);
+        if (ok && rank == 0)
+          ok = sig_fail (error, PGO_ERROR_CORRUPT, "array of rank 0 at offset 0x%"
+                         G_GINT64_MODIFIER "x", at);
+        if (ok)
+          {
+            g_string_append_c (out, '[');
+            if (rank == 1)
+              g_string_append_c (out, '*');
+            for (guint32 i = 1; i < rank; i++)
+              g_string_append_c (out, ',');
+            g_string_append_c (out, ']');
+          }
+        break;
+      }
+    case ET_GENERICINST:
+      {
+        guint8 kind = 0;
+        guint32 token = 0, n = 0;
+
+        ok = pgo_cursor_read_u8 (&s->c, &kind, error);
+        if (ok && kind != ET_CLASS && kind != ET_VALUETYPE)
+          ok = sig_fail (error, PGO_ERROR_CORRUPT, "generic instance at offset 0x%"
+                         G_GINT64_MODIFIER "x of element type 0x%02x", at, kind);
+        ok = ok && read_tdore (s, &token, error)
+             && append_type_token (s, token, FALSE, out, error) && read_count (s, &n, error);
+        if (ok && n == 0)
+          ok = sig_fail (error, PGO_ERROR_CORRUPT, "generic instance without arguments at"
+                         " offset 0x%" G_GINT64_MODIFIER "x", at);
+        if (ok)
+          g_string_append_c (out, '<');
+        for (guint32 i = 0; ok && i < n; i++)
+          {
+            if (i)
+              g_string_append_c (out, ',');
+            ok = print_type (s, out, error);
+          }
+        if (ok)
+          g_string_append_c (out, '>');
+        break;
+      }
+    case ET_VAR:
+    case ET_MVAR:
+      {
+        guint32 n = 0;
+
+        ok = pgo_cursor_read_ecma_uint (&s->c, &n, error);
+        if (ok)
+          g_string_append_printf (out, et == ET_VAR ? "!%u" : "!!%u", n);
+        break;
+      }
+    case ET_FNPTR:
+      {
+        g_autoptr(GString) params = g_string_new (NULL);
+        g_autoptr(GString) ret = g_string_new (NULL);
+
+        ok = print_method_sig (s, params, ret, NULL, error);
+        if (ok)
+          g_string_append_printf (out, "method %s *%s", ret->str, params->str);
+        break;
+      }
+    default:
+      ok = sig_fail (error, PGO_ERROR_CORRUPT, "bad element type 0x%02x at offset 0x%"
+                     G_GINT64_MODIFIER "x", et, at);
+      break;
+    }
+  s->depth--;
+  return ok;
+}
+
+/* print_method_sig: a MethodDefSig/MethodRefSig: "(P,...)" into 'params'
+ * (generic arity not printed), the return type into 'ret'. */
+static gboolean
+print_method_sig (Sig *s, GString *params, GString *ret, guint *out_n_gen, GError **error)
+{
+  guint8 cc = 0;
+  guint32 n_gen = 0, n;
+  guint64 at = pgo_cursor_tell (&s->c);
+
+  if (!pgo_cursor_read_u8 (&s->c, &cc, error))
+    return FALSE;
+  if ((cc & 0x0F) > 5 && (cc & 0x0F) != 9)
+    return sig_fail (error, PGO_ERROR_CORRUPT, "signature at offset 0x%" G_GINT64_MODIFIER
+                     "x is not a method signature (0x%02x)", at, cc);
+  if ((cc & 0x10) && !pgo_cursor_read_ecma_uint (&s->c, &n_gen, error))
+    return FALSE;
+  if (!read_count (s, &n, error) || !print_type (s, ret, error))
+    return FALSE;
+  g_string_append_c (params, '(');
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint8 b = 0;
+
+      if (i)
+        g_string_append_c (params, ',');
+      if (pgo_cursor_remaining (&s->c) > 0 && s->c.data[s->c.off] == ET_SENTINEL)
+        {
+          pgo_cursor_read_u8 (&s->c, &b, NULL);
+          g_string_append (params, "...,");
+        }
+      if (!print_type (s, params, error))
+        return FALSE;
+    }
+  g_string_append_c (params, ')');
+  if (out_n_gen)
+    *out_n_gen = n_gen;
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_format_type_blob:
+ * @md: metadata
+ * @blob: a TypeSpec blob (one Type)
+ * @len: its length
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the printed type.
+ */
+char *
+pgo_metadata_format_type_blob (PgoMetadata *md, const guint8 *blob, gsize len, GError **error)
+{
+  Sig s = { md, { 0 }, 0 };
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  pgo_cursor_init (&s.c, blob, len, 0);
+  if (!print_type (&s, out, error))
+    return NULL;
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/**
+ * pgo_metadata_format_type:
+ * @md: metadata
+ * @token: a TypeDef, TypeRef or TypeSpec token
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the full name ("Ns.Outer/Inner") or
+ * the printed TypeSpec ("Ns.List`1<int32>").
+ */
+char *
+pgo_metadata_format_type (PgoMetadata *md, guint32 token, GError **error)
+{
+  Sig s = { md, { 0 }, 0 };
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  if (!append_type_token (&s, token, TRUE, out, error))
+    return NULL;
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/**
+ * pgo_method_name_clear:
+ * @mn: a method name
+ *
+ * Frees the strings of @mn.
+ */
+void
+pgo_method_name_clear (PgoMethodName *mn)
+{
+  g_clear_pointer (&mn->owner, g_free);
+  g_clear_pointer (&mn->name, g_free);
+  g_clear_pointer (&mn->params, g_free);
+  g_clear_pointer (&mn->ret, g_free);
+}
+
+/**
+ * pgo_method_name_to_string:
+ * @mn: a method name
+ *
+ * Returns: (transfer full): "Owner::Name<...>(...)".
+ */
+char *
+pgo_method_name_to_string (const PgoMethodName *mn)
+{
+  return g_strconcat (mn->owner, "::", mn->name, mn->params, NULL);
+}
+
+/* sig_at: a signature reader over #Blob entry 'index'. */
+static gboolean
+sig_at (PgoMetadata *md, guint32 index, Sig *out, GError **error)
+{
+  const guint8 *blob;
+  gsize len = 0;
+
+  if (!pgo_metadata_lookup_blob (md, index, &blob, &len, error))
+    return FALSE;
+  out->md = md;
+  out->depth = 0;
+  pgo_cursor_init (&out->c, blob, len, md->blob.offset + (blob - md->blob.data));
+  return TRUE;
+}
+
+/* describe_sig: name + signature blob 'sig_index' into 'mn'; 'inst' is a
+ * MethodSpec instantiation blob or 0 (then a generic method prints its own
+ * parameters <!!0,...>). */
+static gboolean
+describe_sig (PgoMetadata *md, guint32 name_index, guint32 sig_index, gboolean has_inst,
+              guint32 inst_index, PgoMethodName *mn, GError **error)
+{
+  const char *name;
+  Sig s;
+  g_autoptr(GString) params = g_string_new (NULL);
+  g_autoptr(GString) ret = g_string_new (NULL);
+  g_autoptr(GString) gen = g_string_new (NULL);
+  guint n_gen = 0;
+
+  if (!pgo_metadata_lookup_string (md, name_index, &name, error)
+      || !sig_at (md, sig_index, &s, error)
+      || !print_method_sig (&s, params, ret, &n_gen, error))
+    return FALSE;
+  if (has_inst)
+    {
+      Sig is;
+      guint8 kind = 0;
+      guint32 n = 0;
+
+      if (!sig_at (md, inst_index, &is, error) || !pgo_cursor_read_u8 (&is.c, &kind, error))
+        return FALSE;
+      if (kind != 0x0A)
+        return sig_fail (error, PGO_ERROR_CORRUPT, "MethodSpec instantiation starts with 0x%02x",
+                         kind);
+      if (!read_count (&is, &n, error))
+        return FALSE;
+      g_string_append_c (gen, '<');
+      for (guint32 i = 0; i < n; i++)
+        {
+          if (i)
+            g_string_append_c (gen, ',');
+          if (!print_type (&is, gen, error))
+            return FALSE;
+        }
+      g_string_append_c (gen, '>');
+    }
+  else if (n_gen > 0)
+    {
+      g_string_append_c (gen, '<');
+      for (guint i = 0; i < n_gen; i++)
+        g_string_append_printf (gen, i ? ",!!%u" : "!!%u", i);
+      g_string_append_c (gen, '>');
+    }
+  g_string_prepend (params, gen->str);
+  mn->name = g_strdup (name);
+  mn->params = g_string_free (g_steal_pointer (&params), FALSE);
+  mn->ret = g_string_free (g_steal_pointer (&ret), FALSE);
+  return TRUE;
+}
+
+/* describe: 'token' into 'mn' (owner left to the caller for MethodDef). */
+static gboolean
+describe (PgoMetadata *md, guint32 token, gboolean has_inst, guint32 inst_index,
+          PgoMethodName *mn, GError **error)
+{
+  guint32 rid = PGO_TOKEN_RID (token);
+
+  switch (PGO_TOKEN_TABLE (token))
+    {
+    case PGO_TABLE_METHODDEF:
+      {
+        guint32 owner = 0;
+        const char *oname;
+        const PgoTable t = PGO_TABLE_METHODDEF;
+
+        if (rid == 0 || rid > md->rows[t])
+          break;
+        if (!pgo_metadata_lookup_method_owner (md, token, &owner, error)
+            || !(oname = typedef_name (md, PGO_TOKEN_RID (owner), error))
+            || !describe_sig (md, _pgo_metadata_col (md, t, PGO_COL_METHODDEF_NAME, rid),
+                              _pgo_metadata_col (md, t, PGO_COL_METHODDEF_SIGNATURE, rid),
+                              has_inst, inst_index, mn, error))
+          return FALSE;
+        mn->owner = g_strdup (oname);
+        return TRUE;
+      }
+    case PGO_TABLE_MEMBERREF:
+      {
+        const PgoTable t = PGO_TABLE_MEMBERREF;
+        guint32 parent = 0;
+        char *owner = NULL;
+
+        const guint8 *blob;
+        gsize len;
+
+        if (rid == 0 || rid > md->rows[t])
+          break;
+        /* A MemberRef whose signature is a FieldSig names a field. */
+        if (!pgo_metadata_lookup_blob (md, _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_SIGNATURE,
+                                                              rid), &blob, &len, error))
+          return FALSE;
+        if (len > 0 && (blob[0] & 0x0F) == 0x06)
+          return sig_fail (error, PGO_ERROR_NOT_FOUND, "MemberRef 0x%08x is a field reference",
+                           token);
+        if (!pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+                                        _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_CLASS, rid),
+                                        &parent, error))
+          return FALSE;
+        switch (PGO_TOKEN_TABLE (parent))
+          {
+          case PGO_TABLE_METHODDEF:
+            {
+              /* A vararg call site: the owner is the MethodDef's type. */
+              guint32 type = 0;
+
+              if (!pgo_metadata_lookup_method_owner (md, parent, &type, error)
+                  || !(owner = pgo_metadata_format_type (md, type, error)))
+                return FALSE;
+              break;
+            }
+          case PGO_TABLE_MODULEREF:
+            {
+              const char *mod;
+
+              if (!pgo_metadata_lookup_string (md, pgo_metadata_get_column (
+                                                 md, PGO_COL_MODULEREF_NAME,
+                                                 PGO_TOKEN_RID (parent)), &mod, error))
+                return FALSE;
+              owner = g_strdup_printf ("[%s]", mod);
+              break;
+            }
+          default:
+            if (!(owner = pgo_metadata_format_type (md, parent, error)))
+              return FALSE;
+          }
+        if (!describe_sig (md, _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_NAME, rid),
+                           _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_SIGNATURE, rid),
+                           has_inst, inst_index, mn, error))
+          {
+            g_free (owner);
+            return FALSE;
+          }
+        mn->owner = owner;
+        return TRUE;
+      }
+    case PGO_TABLE_METHODSPEC:
+      {
+        const PgoTable t = PGO_TABLE_METHODSPEC;
+        guint32 method = 0;
+
+        if (rid == 0 || rid > md->rows[t] || has_inst)
+          break;
+        if (!pgo_metadata_decode_coded (md, PGO_CODED_METHOD_DEF_OR_REF,
+                                        _pgo_metadata_col (md, t, PGO_COL_METHODSPEC_METHOD, rid),
+                                        &method, error))
+          return FALSE;
+        return describe (md, method, TRUE,
+                         _pgo_metadata_col (md, t, PGO_COL_METHODSPEC_INSTANTIATION, rid),
+                         mn, error);
+      }
+    default:
+      break;
+    }
+  return sig_fail (error, PGO_ERROR_NOT_FOUND, "token 0x%08x is not a method", token);
+}
+
+/**
+ * pgo_metadata_describe_method:
+ * @md: metadata
+ * @token: a MethodDef, MemberRef or MethodSpec token
+ * @out_name: (out caller-allocates): owner, name, parameters and return
+ *   type; clear with pgo_method_name_clear()
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success; PGO_ERROR_NOT_FOUND for a token that names no
+ * method, CORRUPT/TRUNCATED/LIMIT for bad metadata or signatures.
+ */
+gboolean
+pgo_metadata_describe_method (PgoMetadata *md, guint32 token, PgoMethodName *out_name,
+                              GError **error)
+{
+  PgoMethodName mn = { 0 };
+
+  if (!describe (md, token, FALSE, 0, &mn, error))
+    {
+      pgo_method_name_clear (&mn);
+      g_prefix_error (error, "method 0x%08x: ", token);
+      return FALSE;
+    }
+  *out_name = mn;
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_format_method:
+ * @md: metadata
+ * @token: a MethodDef, MemberRef or MethodSpec token
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the canonical name, e.g.
+ * "System.Array::Empty<int32>()".
+ */
+char *
+pgo_metadata_format_method (PgoMetadata *md, guint32 token, GError **error)
+{
+  PgoMethodName mn = { 0 };
+  char *s;
+
+  if (!pgo_metadata_describe_method (md, token, &mn, error))
+    return NULL;
+  s = pgo_method_name_to_string (&mn);
+  pgo_method_name_clear (&mn);
+  return s;
+}
+
+/* lookup_in_type: a method of TypeDef 'type_rid' by name, params and
+ * optional return type. */
+static gboolean
+lookup_in_type (PgoMetadata *md, guint32 type_rid, const char *name, const char *params,
+                const char *ret, guint32 *out_token, GError **error)
+{
+  guint32 first, end, found = 0;
+  guint n_found = 0;
+
+  if (!pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, type_rid, &first, &end,
+                                 error))
+    return FALSE;
+  for (guint32 i = first; i < end; i++)
+    {
+      guint32 m = i;
+      const char *mname;
+      PgoMethodName mn = { 0 };
+      gboolean match;
+
+      if (md->rows[PGO_TABLE_METHODPTR])
+        m = pgo_metadata_get_column (md, PGO_COL_METHODPTR_METHOD, i);
+      if (m == 0 || m > md->rows[PGO_TABLE_METHODDEF])
+        continue;
+      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_METHODDEF,
+                                                              PGO_COL_METHODDEF_NAME, m),
+                                       &mname, error))
+        return FALSE;
+      if (strcmp (mname, name) != 0)
+        continue;
+      if (!pgo_metadata_describe_method (md, PGO_TOKEN (PGO_TABLE_METHODDEF, m), &mn, error))
+        return FALSE;
+      match = (params == NULL || strcmp (mn.params, params) == 0)
+              && (ret == NULL || strcmp (mn.ret, ret) == 0);
+      pgo_method_name_clear (&mn);
+      if (match)
+        {
+          n_found++;
+          found = PGO_TOKEN (PGO_TABLE_METHODDEF, m);
+        }
+    }
+  if (n_found == 0)
+    return sig_fail (error, PGO_ERROR_NOT_FOUND, "no method %s%s%s in TypeDef 0x%08x", name,
+                     params ? params : "", ret ? "" : "", PGO_TOKEN (PGO_TABLE_TYPEDEF, type_rid));
+  if (n_found > 1)
+    return sig_fail (error, PGO_ERROR_NOT_FOUND, "%u methods match %s%s; give the return type",
+                     n_found, name, params ? params : "");
+  *out_token = found;
+  return TRUE;
+}
+
+/**
+ * pgo_metadata_lookup_method:
+ * @md: metadata
+ * @type_name: the owner's full name ("Ns.Outer/Inner")
+ * @name: the method name
+ * @params: (nullable): the parameter part of the canonical form,
+ *   "[<...>](...)"; %NULL matches any
+ * @ret: (nullable): the return type; %NULL matches any
+ * @out_token: (out): the MethodDef token
+ * @error: return location for a #GError
+ *
+ * Finds a method defined in this module by name and signature, as the
+ * text profile format and .mibc MemberRefs name them.
+ *
+ * Returns: %TRUE on success; PGO_ERROR_NOT_FOUND when no method, or more
+ * than one, matches.
+ */
+gboolean
+pgo_metadata_lookup_method (PgoMetadata *md, const char *type_name, const char *name,
+                            const char *params, const char *ret, guint32 *out_token,
+                            GError **error)
+{
+  for (guint32 t = 1; t <= md->rows[PGO_TABLE_TYPEDEF]; t++)
+    {
+      const char *tn = typedef_name (md, t, error);
+
+      if (tn == NULL)
+        return FALSE;
+      if (strcmp (tn, type_name) == 0)
+        return lookup_in_type (md, t, name, params, ret, out_token, error);
+    }
+  return sig_fail (error, PGO_ERROR_NOT_FOUND, "no type %s", type_name);
+}
+
+/**
+ * pgo_metadata_resolve_method:
+ * @md: metadata
+ * @token: a MethodDef, MemberRef or MethodSpec token
+ * @out_method_token: (out): the MethodDef of this module it refers to
+ * @error: return location for a #GError
+ *
+ * Follows a MethodSpec to its method, and a MemberRef whose parent is a
+ * TypeDef of this module (directly, or as the generic type of a TypeSpec)
+ * to the MethodDef with the same name and signature.
+ *
+ * Returns: %TRUE on success; PGO_ERROR_NOT_FOUND for a method defined in
+ * another module.
+ */
+gboolean
+pgo_metadata_resolve_method (PgoMetadata *md, guint32 token, guint32 *out_method_token,
+                             GError **error)
+{
+  guint32 rid = PGO_TOKEN_RID (token);
+
+  switch (PGO_TOKEN_TABLE (token))
+    {
+    case PGO_TABLE_METHODDEF:
+      if (rid == 0 || rid > md->rows[PGO_TABLE_METHODDEF])
+        break;
+      *out_method_token = token;
+      return TRUE;
+    case PGO_TABLE_METHODSPEC:
+      {
+        guint32 method = 0;
+
+        if (rid == 0 || rid > md->rows[PGO_TABLE_METHODSPEC])
+          break;
+        if (!pgo_metadata_decode_coded (md, PGO_CODED_METHOD_DEF_OR_REF,
+                                        pgo_metadata_get_column (md, PGO_COL_METHODSPEC_METHOD,
+                                                                 rid),
+                                        &method, error))
+          return FALSE;
+        if (PGO_TOKEN_TABLE (method) == PGO_TABLE_METHODSPEC)
+          break;
+        return pgo_metadata_resolve_method (md, method, out_method_token, error);
+      }
+    case PGO_TABLE_MEMBERREF:
+      {
+        guint32 parent, type_rid = 0;
+        PgoMethodName mn = { 0 };
+        gboolean ok;
+
+        if (rid == 0 || rid > md->rows[PGO_TABLE_MEMBERREF])
+          break;
+        if (!pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+                                        pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS,
+                                                                 rid),
+                                        &parent, error))
+          return FALSE;
+        if (PGO_TOKEN_TABLE (parent) == PGO_TABLE_METHODDEF)
+          {
+            *out_method_token = parent;
+            return TRUE;
+          }
+        if (PGO_TOKEN_TABLE (parent) == PGO_TABLE_TYPEDEF)
+          type_rid = PGO_TOKEN_RID (parent);
+        else if (PGO_TOKEN_TABLE (parent) == PGO_TABLE_TYPESPEC)
+          {
+            /* GENERICINST (CLASS|VALUETYPE) TypeDefOrRefEncoded ... */
+            Sig s;
+            guint8 et = 0, kind = 0;
+            guint32 gt = 0;
+
+            if (!sig_at (md, pgo_metadata_get_column (md, PGO_COL_TYPESPEC_SIGNATURE,
+                                                      PGO_TOKEN_RID (parent)), &s, error))
+              return FALSE;
+            if (pgo_cursor_read_u8 (&s.c, &et, NULL) && et == ET_GENERICINST
+                && pgo_cursor_read_u8 (&s.c, &kind, NULL) && read_tdore (&s, &gt, NULL)
+                && PGO_TOKEN_TABLE (gt) == PGO_TABLE_TYPEDEF && PGO_TOKEN_RID (gt) >= 1
+                && PGO_TOKEN_RID (gt) <= md->rows[PGO_TABLE_TYPEDEF])
+              type_rid = PGO_TOKEN_RID (gt);
+          }
+        if (type_rid == 0)
+          return sig_fail (error, PGO_ERROR_NOT_FOUND, "MemberRef 0x%08x refers to another"
+                           " module", token);
+        if (!describe (md, token, FALSE, 0, &mn, error))
+          {
+            pgo_method_name_clear (&mn);
+            return FALSE;
+          }
+        ok = lookup_in_type (md, type_rid, mn.name, mn.params, mn.ret, out_method_token, error);
+        pgo_method_name_clear (&mn);
+        return ok;
+      }
+    default:
+      break;
+    }
+  return sig_fail (error, PGO_ERROR_NOT_FOUND, "token 0x%08x is not a method", token);
+}
