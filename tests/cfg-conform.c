@@ -12,7 +12,6 @@
  *   block mode: CONFORMANCE cfg-block-offsets: <consistent>/<methods>
  *
  * Usage: cfg-conform edge|block PERCENT DUMP,BODIES[,BLOCK-DUMP]...
- *        cfg-conform bench BODIES.txt   (times CFG + walk over every body)
  * Exit 1 when below REQUIRED_PERCENT (default 100).
  */
 #include "config.h"
@@ -405,64 +404,6 @@ block_consistent (const PgoCfg *cfg, const Method *m, GString *why, guint *n_dif
   return ok;
 }
 
-/* bench mode: CFG + walk over every body, against plain decoding. */
-static int
-bench (const char *bodies_path)
-{
-  g_autoptr(GPtrArray) methods = g_ptr_array_new_with_free_func (method_free);
-  g_autoptr(GTimer) timer = g_timer_new ();
-  double decode_s, cfg_s;
-  guint n = 0, errors = 0;
-  guint64 blocks = 0, instrs = 0;
-
-  if (!read_bodies (bodies_path, methods))
-    {
-      fprintf (stderr, "cfg-conform: cannot read %s\n", bodies_path);
-      return 2;
-    }
-  g_timer_start (timer);
-  for (guint i = 0; i < methods->len; i++)
-    {
-      Method *m = methods->pdata[i];
-
-      for (guint c = 0; c < m->bodies->len; c++)
-        {
-          const PgoMethodBody *b = m->bodies->pdata[c];
-          PgoIlIter it;
-          PgoIlInstr in;
-
-          pgo_il_iter_init (&it, b->il, b->il_size);
-          while (it.offset < it.il_size && pgo_il_iter_next (&it, &in, NULL))
-            instrs++;
-        }
-    }
-  decode_s = g_timer_elapsed (timer, NULL);
-  g_timer_start (timer);
-  for (guint i = 0; i < methods->len; i++)
-    {
-      Method *m = methods->pdata[i];
-
-      for (guint c = 0; c < m->bodies->len; c++)
-        {
-          PgoCfg *cfg = pgo_cfg_build (m->bodies->pdata[c], NULL, NULL);
-
-          n++;
-          if (cfg == NULL)
-            {
-              errors++;
-              continue;
-            }
-          blocks += cfg->n_blocks;
-          pgo_cfg_free (cfg);
-        }
-    }
-  cfg_s = g_timer_elapsed (timer, NULL);
-  printf ("BENCH corelib-cfg seconds=%.3f methods=%u blocks=%" G_GUINT64_FORMAT
-          " errors=%u decode-seconds=%.3f ratio-to-decode=%.1f\n",
-          cfg_s, n, blocks, errors, decode_s, decode_s > 0 ? cfg_s / decode_s : 0.0);
-  return errors == 0 ? 0 : 1;
-}
-
 /* Totals over every input set. */
 typedef struct {
   guint ok, n, ambiguous, errors;
@@ -584,12 +525,9 @@ main (int argc, char **argv)
   gboolean edge;
   double required;
 
-  if (argc == 3 && strcmp (argv[1], "bench") == 0)
-    return bench (argv[2]);
   if (argc < 4 || (strcmp (argv[1], "edge") != 0 && strcmp (argv[1], "block") != 0))
     {
-      fprintf (stderr, "usage: cfg-conform edge|block PERCENT DUMP,BODIES[,BLOCK-DUMP]...\n"
-                       "       cfg-conform bench BODIES\n");
+      fprintf (stderr, "usage: cfg-conform edge|block PERCENT DUMP,BODIES[,BLOCK-DUMP]...\n");
       return 2;
     }
   edge = strcmp (argv[1], "edge") == 0;

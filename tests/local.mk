@@ -51,6 +51,9 @@ EXTRA_DIST += tests/cfg-conformance.sh \
 	tests/data/cfg/conformance/app/Program.cs \
 	tests/data/cfg/conformance/ildump/ildump.csproj \
 	tests/data/cfg/conformance/ildump/Program.cs
+noinst_PROGRAMS += tests/bench-cfg
+tests_bench_cfg_SOURCES = tests/bench-cfg.c
+tests_bench_cfg_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
 bench_scripts += tests/bench-cfg.sh
 EXTRA_DIST += tests/bench-cfg.sh
 TESTS += tests/cli-show.sh

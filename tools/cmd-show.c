@@ -3,7 +3,8 @@
  * cmd-show.c: `pgo-reconstruct show`: prints one method's flow graph as the
  * JIT forms it, as text or as Graphviz DOT.
  *
- * Input: a method body given as IL hex (--il-hex, with --eh clauses).
+ * Input: a method of an assembly (--assembly FILE --method M), or a body
+ * given as IL hex (--il-hex, with --eh clauses).
  * Output: blocks (IL range, kind, bbRefs, regions, probe marks), edges
  * (tree / non-tree with schema keys) on stdout.
  */
@@ -13,6 +14,67 @@
 
 #include <stdio.h>
 #include <string.h>
+
+/* Whether 'token' is selected by --method 'sel': a token (0x06...), a
+ * name, Type::Name, or the canonical name dump-assembly prints. */
+static gboolean
+method_matches (PgoMetadata *md, guint32 token, const char *sel)
+{
+  PgoMethodName mn = { 0 };
+  gboolean match;
+  g_autofree char *owner_name = NULL;
+  g_autofree char *full = NULL;
+
+  if (g_str_has_prefix (sel, "0x") || g_str_has_prefix (sel, "0X"))
+    return g_ascii_strtoull (sel, NULL, 16) == token;
+  if (!pgo_metadata_describe_method (md, token, &mn, NULL))
+    return FALSE;
+  owner_name = g_strconcat (mn.owner, "::", mn.name, NULL);
+  full = pgo_method_name_to_string (&mn);
+  match = strcmp (sel, mn.name) == 0 || strcmp (sel, owner_name) == 0 || strcmp (sel, full) == 0;
+  pgo_method_name_clear (&mn);
+  return match;
+}
+
+/* Reads the body of the one method of 'path' that --method 'sel' names.
+ * Its IL is borrowed from the image, which *out_md keeps alive; clear
+ * 'out_body' with pgo_method_body_clear() before dropping *out_md. */
+static int
+load_from_assembly (const char *path, const char *sel, PgoMetadata **out_md,
+                    PgoMethodBody *out_body, char **out_title)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoImage) image = pgo_image_open (path, &error);
+  g_autoptr(PgoMetadata) md = NULL;
+  guint32 n, found = 0, token = 0;
+
+  if (image == NULL)
+    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+  if (!(md = pgo_metadata_new (image, &error)))
+    return pgo_tool_fail (path, g_steal_pointer (&error));
+  n = pgo_metadata_get_n_rows (md, PGO_TABLE_METHODDEF);
+  for (guint32 rid = 1; rid <= n; rid++)
+    if (method_matches (md, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), sel))
+      {
+        token = PGO_TOKEN (PGO_TABLE_METHODDEF, rid);
+        found++;
+      }
+  if (found == 0)
+    {
+      pgo_tool_error ("%s: no method matches '%s'", path, sel);
+      return PGO_EXIT_FAILURE;
+    }
+  if (found > 1)
+    return pgo_tool_usage ("'%s' names %u methods of %s; give its token or canonical name",
+                           sel, found, path);
+  if (!pgo_metadata_lookup_method_body (md, token, out_body, &error))
+    return pgo_tool_fail (path, g_steal_pointer (&error));
+  *out_title = pgo_metadata_format_method (md, token, NULL);
+  if (*out_title == NULL)
+    *out_title = g_strdup_printf ("0x%08x", token);
+  *out_md = g_steal_pointer (&md);
+  return PGO_EXIT_OK;
+}
 
 /* Parses a decimal or 0x-prefixed hex number into 'out'. */
 static gboolean
@@ -156,7 +218,15 @@ print_text (const PgoCfg *cfg)
 static void
 print_dot (const PgoCfg *cfg, const char *title)
 {
-  printf ("digraph \"%s\" {\n  node [shape=box, fontname=\"monospace\"];\n", title);
+  g_autoptr(GString) quoted = g_string_new (NULL);
+
+  for (const char *p = title; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_c (quoted, '\\');
+      g_string_append_c (quoted, *p);
+    }
+  printf ("digraph \"%s\" {\n  node [shape=box, fontname=\"monospace\"];\n", quoted->str);
   for (guint32 i = 0; i < cfg->n_blocks; i++)
     {
       const PgoBlock *b = &cfg->blocks[i];
@@ -202,13 +272,20 @@ int
 pgo_cmd_show (int argc, char **argv)
 {
   g_autofree char *il_hex = NULL;
+  g_autofree char *assembly = NULL;
+  g_autofree char *method = NULL;
+  g_autofree char *title = NULL;
   g_autofree char *format = NULL;
   g_autofree char *switch_order = NULL;
   g_auto(GStrv) eh = NULL;
   gboolean debuggable = FALSE;
   g_autoptr(GOptionContext) ctx = g_option_context_new ("- print a method's JIT flow graph");
   GOptionEntry entries[] = {
-    { "il-hex", 0, 0, G_OPTION_ARG_STRING, &il_hex, "The method's IL bytes in hex", "HEX" },
+    { "assembly", 'a', 0, G_OPTION_ARG_FILENAME, &assembly,
+      "Read the method from this assembly (PE .dll or Webcil .wasm)", "FILE" },
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &method,
+      "The method: token (0x06...), name, Type::Name or canonical name", "M" },
+    { "il-hex", 0, 0, G_OPTION_ARG_STRING, &il_hex, "Or the method's IL bytes in hex", "HEX" },
     { "eh", 0, 0, G_OPTION_ARG_STRING_ARRAY, &eh,
       "An EH clause, in table order (repeatable)", "KIND:TRY:TRYLEN:HND:HNDLEN[:FILTER]" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, "Output: text (default) or dot", "FORMAT" },
@@ -223,6 +300,8 @@ pgo_cmd_show (int argc, char **argv)
   g_autoptr(GArray) clauses = g_array_new (FALSE, TRUE, sizeof (PgoEhClause));
   g_autoptr(PgoCfg) cfg = NULL;
   PgoMethodBody body = { 0 };
+  gboolean owned = FALSE;
+  g_autoptr(PgoMetadata) md = NULL;
   PgoCfgOptions options;
   int rc;
 
@@ -235,8 +314,12 @@ pgo_cmd_show (int argc, char **argv)
     return rc;
   if (argc > 1)
     return pgo_tool_usage ("unexpected argument '%s'", argv[1]);
-  if (il_hex == NULL)
-    return pgo_tool_usage ("--il-hex is required");
+  if ((il_hex == NULL) == (assembly == NULL))
+    return pgo_tool_usage ("give either --assembly FILE --method M, or --il-hex HEX");
+  if ((assembly == NULL) != (method == NULL))
+    return pgo_tool_usage ("--assembly and --method go together");
+  if (assembly && eh)
+    return pgo_tool_usage ("--eh goes with --il-hex; an assembly has the clauses");
   if (format && strcmp (format, "text") != 0 && strcmp (format, "dot") != 0)
     return pgo_tool_usage ("unknown --format '%s' (text or dot)", format);
 
@@ -247,26 +330,46 @@ pgo_cmd_show (int argc, char **argv)
   else if (switch_order && strcmp (switch_order, "unique") != 0)
     return pgo_tool_usage ("unknown --switch-succ '%s' (unique or all)", switch_order);
 
-  if (!(il = parse_hex (il_hex, &error)))
-    return pgo_tool_usage ("%s", error->message);
-  for (guint i = 0; eh && eh[i]; i++)
+  if (assembly)
     {
-      PgoEhClause c = { 0 };
-
-      if (!parse_clause (eh[i], &c, &error))
-        return pgo_tool_usage ("%s", error->message);
-      g_array_append_val (clauses, c);
+      if ((rc = load_from_assembly (assembly, method, &md, &body, &title)) != PGO_EXIT_OK)
+        return rc;
+      owned = TRUE;
     }
-  body.il = il->data;
-  body.il_size = il->len;
-  body.n_clauses = clauses->len;
-  body.clauses = (PgoEhClause *) clauses->data;
-
-  if (!(cfg = pgo_cfg_build (&body, &options, &error)))
-    return pgo_tool_fail ("--il-hex", g_steal_pointer (&error));
-  if (format && strcmp (format, "dot") == 0)
-    print_dot (cfg, "method");
   else
-    print_text (cfg);
+    {
+      if (!(il = parse_hex (il_hex, &error)))
+        return pgo_tool_usage ("%s", error->message);
+      for (guint i = 0; eh && eh[i]; i++)
+        {
+          PgoEhClause c = { 0 };
+
+          if (!parse_clause (eh[i], &c, &error))
+            return pgo_tool_usage ("%s", error->message);
+          g_array_append_val (clauses, c);
+        }
+      body.il = il->data;
+      body.il_size = il->len;
+      body.n_clauses = clauses->len;
+      body.clauses = (PgoEhClause *) clauses->data;
+    }
+
+  cfg = pgo_cfg_build (&body, &options, &error);
+  if (owned)
+    pgo_method_body_clear (&body);
+  if (cfg == NULL)
+    {
+      if (assembly)
+        g_prefix_error (&error, "%s: ", title);
+      return pgo_tool_fail (assembly ? assembly : "--il-hex", g_steal_pointer (&error));
+    }
+  if (format && strcmp (format, "dot") == 0)
+    print_dot (cfg, title ? title : "method");
+  else
+    {
+      if (title)
+        printf ("# %s\n", title);
+      print_text (cfg);
+    }
   return PGO_EXIT_OK;
 }
