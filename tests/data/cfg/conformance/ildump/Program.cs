@@ -3,9 +3,6 @@
 // carry that name, found by reflection, so that pgo-tools can rebuild
 // their flow graphs.  Usage: ildump PGO.txt APP.dll > bodies.txt
 //
-// ildump --all ASSEMBLY.dll prints every method body of that assembly
-// instead (for the CFG benchmark).
-//
 // Output, one block per dump entry:
 //   M <ilSize hex> <MethodName>
 //   B <il hex>                 one line per candidate body of that IL size
@@ -58,33 +55,8 @@ static class IlDump
         }
     }
 
-    static int DumpAll(string path)
-    {
-        var a = path == "System.Private.CoreLib" ? typeof(object).Assembly : Assembly.LoadFrom(path);
-        var outw = new StringWriter();
-        Type[] types;
-        try { types = a.GetTypes(); }
-        catch (ReflectionTypeLoadException e) { types = e.Types.Where(t => t != null).ToArray(); }
-        foreach (var t in types)
-        {
-            var ms = t.GetMethods(All).Cast<MethodBase>().Concat(t.GetConstructors(All));
-            foreach (var m in ms)
-            {
-                MethodBody body = null;
-                try { body = m.GetMethodBody(); } catch { }
-                if (body == null || body.GetILAsByteArray() == null) continue;
-                outw.Write($"M 0 {t.FullName}.{m.Name}\n");
-                WriteBody(outw, body);
-            }
-        }
-        Console.Out.Write(outw.ToString());
-        return 0;
-    }
-
     static int Main(string[] args)
     {
-        if (args.Length == 2 && args[0] == "--all")
-            return DumpAll(args[1]);
         var asms = new List<Assembly> { typeof(object).Assembly };
         string dir = Path.GetDirectoryName(typeof(object).Assembly.Location);
         foreach (var f in Directory.GetFiles(dir, "*.dll"))
