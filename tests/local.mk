@@ -38,3 +38,7 @@ tests_check_textpgo_LDADD = $(check_suite_ldadd)
 
 TESTS += tests/cli/dump-text.sh
 EXTRA_DIST += tests/cli/dump-text.sh
+
+# Regenerates the fixtures with dotnet and compares them (SKIP without dotnet).
+TESTS += tests/fixtures-regen.sh
+EXTRA_DIST += tests/fixtures-regen.sh
