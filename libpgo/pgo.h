@@ -9,4 +9,5 @@
 #include "pgo-method-id.h"
 #include "pgo-schema.h"
 #include "pgo-body.h"
+#include "pgo-flow.h"
 #include "pgo-textpgo.h"

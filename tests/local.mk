@@ -42,3 +42,28 @@ EXTRA_DIST += tests/cli/dump-text.sh
 # Regenerates the fixtures with dotnet and compares them (SKIP without dotnet).
 TESTS += tests/fixtures-regen.sh
 EXTRA_DIST += tests/fixtures-regen.sh
+
+# Flow solver: hand-computed graphs and seeded random properties.
+check_PROGRAMS += tests/check-flow tests/check-flow-property
+tests_check_flow_SOURCES = tests/check-flow.c tests/flow-helpers.h tests/pgo-check.h
+tests_check_flow_CFLAGS = $(check_suite_cflags)
+tests_check_flow_LDADD = $(check_suite_ldadd)
+tests_check_flow_property_SOURCES = tests/check-flow-property.c tests/flow-helpers.h tests/flow-gen.h tests/pgo-check.h
+tests_check_flow_property_CFLAGS = $(check_suite_cflags)
+tests_check_flow_property_LDADD = $(check_suite_ldadd)
+if HAVE_GLPK
+check_PROGRAMS += tests/check-flow-oracle
+tests_check_flow_oracle_SOURCES = tests/check-flow-property.c tests/flow-helpers.h tests/flow-gen.h tests/pgo-check.h
+tests_check_flow_oracle_CFLAGS = $(check_suite_cflags) $(GLPK_CFLAGS) -DFLOW_ORACLE
+tests_check_flow_oracle_LDADD = $(check_suite_ldadd) $(GLPK_LIBS) -lm
+else
+TESTS += tests/flow-oracle-skip.sh
+endif
+EXTRA_DIST += tests/flow-oracle-skip.sh
+
+# make bench: flow solver timing (a program, not a test).
+noinst_PROGRAMS += tests/bench-flow
+tests_bench_flow_SOURCES = tests/bench-flow.c tests/flow-gen.h
+tests_bench_flow_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
+bench_scripts += tests/bench-flow.sh
+EXTRA_DIST += tests/bench-flow.sh
