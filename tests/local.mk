@@ -100,6 +100,10 @@ tests_check_textpgo_LDADD = $(check_suite_ldadd)
 TESTS += tests/cli/dump-text.sh
 EXTRA_DIST += tests/cli/dump-text.sh
 
+# Regenerates the fixtures with dotnet and compares them (SKIP without dotnet).
+TESTS += tests/fixtures-regen.sh
+EXTRA_DIST += tests/fixtures-regen.sh
+
 # Flow solver: hand-computed graphs and seeded random properties.
 check_PROGRAMS += tests/check-flow tests/check-flow-property
 tests_check_flow_SOURCES = tests/check-flow.c tests/flow-helpers.h tests/pgo-check.h
