@@ -259,32 +259,36 @@ START_TEST (test_fixtures_settings)
 }
 END_TEST
 
-/* The knob evidence: hotloop's Spin runs its loop body (IL 0x07) 50000 times. */
+/* The knob evidence: hotloop's Spin runs its loop body (IL 7) 50000 times;
+ * the findings are stated by generate from those runs. */
 static const struct {
-  const char *run;
-  const char *expect;   /* substring of the evidence line's result */
+  const char *key;      /* manifest line */
+  const char *expect;   /* substring of its value */
 } evidence[] = {
-  { "osr-default", "Spin block 7 9999," },          /* OSR takes over: Tier0 counts stop */
-  { "osr-initial-counter", "Spin block 7 50000," },
-  { "osr-hit-limit", "Spin block 7 50000," },
-  { "hex-parse", "Spin block 7 50000," },           /* "20000" read as 0x20000 */
-  { "scalable", "Spin block 7 49752," },            /* scalable counters are approximate */
-  { "hot-only", "methods 41," },                    /* vs 195 with InstrumentOnlyHotCode=0 */
-  { "r2r-on", "methods 3," },                       /* precompiled framework code is not instrumented */
-  { "osr-initial-counter", "methods 195," },
-  { "trace-pgo-off", "\"Spin\" occurrences 0" },
-  { "trace-pgo-off-write", "\"Spin\" occurrences 1" }, /* WritePGOData alone instruments */
-  { "trace-pgo-on", "\"Spin\" occurrences 1" },
+  { "evidence osr-default", "Spin block 7 9999," },          /* OSR takes over: Tier0 counts stop */
+  { "evidence osr-initial-counter", "Spin block 7 50000," },
+  { "evidence osr-hit-limit", "Spin block 7 50000," },
+  { "evidence hex-parse", "Spin block 7 50000," },           /* "20000" read as 0x20000 */
+  { "evidence scalable", "Spin block 7 49752," },            /* scalable counters are approximate */
+  { "evidence trace-pgo-off", "\"Spin\" occurrences 0" },
+  { "evidence trace-pgo-off-write", "\"Spin\" occurrences 1" }, /* WritePGOData alone instruments */
+  { "evidence calls-off", "Tiny entry 2000000" },
+  { "finding TC_OnStackReplacement_InitialCounter=0x7fffffff", "honoured (Spin loop 50000)" },
+  { "finding OSR_HitLimit=0x7fffffff", "honoured (Spin loop 50000)" },
+  { "finding integer knobs parse as hex", "read as 0x20000" },
+  { "finding JitScalableProfiling", "honoured:" },
+  { "finding TieredPGO_InstrumentOnlyHotCode", "honoured:" },
+  { "finding ReadyToRun", "honoured:" },
+  { "finding TC_CallCounting", "honoured:" },
 };
 
 START_TEST (test_fixtures_evidence)
 {
-  g_autofree char *key = g_strconcat ("evidence ", evidence[_i].run, NULL);
-  g_autofree char *line = manifest_value (key);
-  const char *result = strstr (line, "->");
+  g_autofree char *line = manifest_value (evidence[_i].key);
+  const char *result = g_str_has_prefix (evidence[_i].key, "evidence ") ? strstr (line, "->") : line;
 
   ck_assert_msg (result && strstr (result, evidence[_i].expect), "%s: '%s' lacks '%s'",
-                 evidence[_i].run, result ? result : line, evidence[_i].expect);
+                 evidence[_i].key, result ? result : line, evidence[_i].expect);
 }
 END_TEST
 
@@ -404,7 +408,10 @@ static const HandCount counts[] = {
   { "strings/block.pgo.txt", "Program.ReverseWords", 0, BB, 20, -1, 9 },
   { "strings/block.pgo.txt", "Program.ReverseWords", 0, BB, 24, -1, 8 },
   { "strings/block.pgo.txt", "Program.ReverseWords", 0, BB, 49, -1, 35 },
-  /* hotloop: one call, 50000 iterations, half of them even. */
+  /* hotloop: one call, 50000 iterations, half of them even; Tiny(i) for i = 0..999, i % 4 == 0 returns 1. */
+  { "hotloop/block.pgo.txt", "Program.Tiny", 0, BB, 0, -1, 1000 },
+  { "hotloop/block.pgo.txt", "Program.Tiny", 0, BB, 5, -1, 250 },
+  { "hotloop/block.pgo.txt", "Program.Tiny", 0, BB, 7, -1, 750 },
   { "hotloop/block.pgo.txt", "Program.Spin", 0, BB, 0, -1, 1 },
   { "hotloop/block.pgo.txt", "Program.Spin", 0, BB, 7, -1, 50000 },
   { "hotloop/block.pgo.txt", "Program.Spin", 0, BB, 12, -1, 25000 },

@@ -132,6 +132,10 @@ EXTRA_DIST += tests/cli/dump-text.sh
 TESTS += tests/cfg-fixtures.sh
 EXTRA_DIST += tests/cfg-fixtures.sh
 
+# Regenerates the fixtures with dotnet and compares them (SKIP without dotnet).
+TESTS += tests/fixtures-regen.sh
+EXTRA_DIST += tests/fixtures-regen.sh
+
 # Flow solver: hand-computed graphs and seeded random properties.
 check_PROGRAMS += tests/check-flow tests/check-flow-property
 tests_check_flow_SOURCES = tests/check-flow.c tests/flow-helpers.h tests/pgo-check.h
