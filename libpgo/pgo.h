@@ -9,3 +9,4 @@
 #include "pgo-method-id.h"
 #include "pgo-schema.h"
 #include "pgo-body.h"
+#include "pgo-nettrace.h"

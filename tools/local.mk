@@ -7,6 +7,7 @@ tools_pgo_reconstruct_SOURCES = \
 	tools/pgo-tool.c \
 	tools/pgo-tool.h \
 	tools/commands.def \
+	tools/cmd-trace-stats.c \
 	$(NULL)
 tools_pgo_reconstruct_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 
