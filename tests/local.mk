@@ -23,3 +23,23 @@ tests_check_schema_LDADD = $(check_suite_ldadd)
 TESTS += $(check_PROGRAMS)
 
 EXTRA_DIST += tests/README.md
+
+# nettrace reader, typed events and writer
+check_PROGRAMS += tests/check-nettrace
+tests_check_nettrace_SOURCES = tests/check-nettrace.c tests/pgo-check.h
+tests_check_nettrace_CFLAGS = $(check_suite_cflags)
+tests_check_nettrace_LDADD = $(check_suite_ldadd)
+
+nettrace_test_data = \
+	tests/data/nettrace/README-traceevent-inputs.md \
+	tests/data/nettrace/eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace \
+	tests/data/nettrace/eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace.baseline.txt \
+	tests/data/nettrace/eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace \
+	tests/data/nettrace/eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace.baseline.txt \
+	tests/data/nettrace/pgo-small.nettrace \
+	tests/data/nettrace/pgo-small.txt \
+	tests/data/nettrace/pgo-small.sh \
+	tests/data/nettrace/pgo-small-app/Program.cs \
+	tests/data/nettrace/pgo-small-app/app.csproj \
+	$(NULL)
+EXTRA_DIST += $(nettrace_test_data)
