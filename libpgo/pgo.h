@@ -10,3 +10,4 @@
 #include "pgo-schema.h"
 #include "pgo-body.h"
 #include "pgo-nettrace.h"
+#include "pgo-nettrace-event.h"

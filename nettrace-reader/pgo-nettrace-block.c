@@ -379,6 +379,7 @@ add_metadata (PgoNettraceReader *reader, PgoNettraceMetadata *m, guint64 offset,
                           "more than %u metadata records at offset 0x%" G_GINT64_MODIFIER "x",
                           PGO_NETTRACE_MAX_METADATA, offset), FALSE;
     }
+  m->clr_kind = _pgo_clr_event_classify (m);
   if (m->metadata_id < PGO_NETTRACE_DIRECT_IDS)
     {
       if (m->metadata_id >= reader->meta_direct->len)

@@ -83,6 +83,9 @@ gboolean _pgo_nettrace_read_v6_other     (PgoNettraceReader *reader, guint kind,
 void     _pgo_nettrace_metadata_free     (gpointer metadata);
 void     _pgo_nettrace_clear_metadata    (PgoNettraceReader *reader);
 
+/* pgo-nettrace-event.c */
+int      _pgo_clr_event_classify         (const PgoNettraceMetadata *metadata);
+
 /* _pgo_nettrace_lookup_metadata: the record for 'id', or NULL. Hot path. */
 static inline const PgoNettraceMetadata *
 _pgo_nettrace_lookup_metadata (PgoNettraceReader *reader, guint32 id)

@@ -60,6 +60,7 @@ typedef struct {
   guint64  keywords;
   guint8   opcode;        /* from the V5 OpCode tag / V6 optional metadata; 0 if absent */
   guint32  n_fields;      /* top-level fields described (V1 list or V2Params) */
+  int      clr_kind;      /* PgoClrEventKind (pgo-nettrace-event.h), cached at definition */
 } PgoNettraceMetadata;
 
 /**

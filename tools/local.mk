@@ -8,6 +8,7 @@ tools_pgo_reconstruct_SOURCES = \
 	tools/pgo-tool.h \
 	tools/commands.def \
 	tools/cmd-trace-stats.c \
+	tools/cmd-dump.c \
 	$(NULL)
 tools_pgo_reconstruct_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 
