@@ -11,3 +11,4 @@
 #include "pgo-body.h"
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
+#include "pgo-nettrace-writer.h"

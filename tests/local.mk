@@ -43,3 +43,11 @@ nettrace_test_data = \
 	tests/data/nettrace/pgo-small-app/app.csproj \
 	$(NULL)
 EXTRA_DIST += $(nettrace_test_data)
+
+check_PROGRAMS += tests/check-nettrace-event tests/check-nettrace-writer
+tests_check_nettrace_event_SOURCES = tests/check-nettrace-event.c tests/pgo-check.h
+tests_check_nettrace_event_CFLAGS = $(check_suite_cflags)
+tests_check_nettrace_event_LDADD = $(check_suite_ldadd)
+tests_check_nettrace_writer_SOURCES = tests/check-nettrace-writer.c tests/pgo-check.h
+tests_check_nettrace_writer_CFLAGS = $(check_suite_cflags)
+tests_check_nettrace_writer_LDADD = $(check_suite_ldadd)
