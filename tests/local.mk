@@ -51,3 +51,6 @@ tests_check_nettrace_event_LDADD = $(check_suite_ldadd)
 tests_check_nettrace_writer_SOURCES = tests/check-nettrace-writer.c tests/pgo-check.h
 tests_check_nettrace_writer_CFLAGS = $(check_suite_cflags)
 tests_check_nettrace_writer_LDADD = $(check_suite_ldadd)
+
+TESTS += tests/cli/nettrace.sh
+EXTRA_DIST += tests/cli/nettrace.sh
