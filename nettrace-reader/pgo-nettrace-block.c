@@ -380,6 +380,7 @@ add_metadata (PgoNettraceReader *reader, PgoNettraceMetadata *m, guint64 offset,
                           PGO_NETTRACE_MAX_METADATA, offset), FALSE;
     }
   m->clr_kind = _pgo_clr_event_classify (m);
+  m->serial = reader->stats.n_metadata;
   if (m->metadata_id < PGO_NETTRACE_DIRECT_IDS)
     {
       if (m->metadata_id >= reader->meta_direct->len)
@@ -392,11 +393,26 @@ add_metadata (PgoNettraceReader *reader, PgoNettraceMetadata *m, guint64 offset,
   return TRUE;
 }
 
+/* _pgo_nettrace_clear_metadata: forgets every id (V6 flag 2); the records
+ * move to meta_retired so that pointers handed out stay valid. */
 void
 _pgo_nettrace_clear_metadata (PgoNettraceReader *reader)
 {
+  for (guint i = 0; i < reader->meta_direct->len; i++)
+    if (reader->meta_direct->pdata[i])
+      {
+        g_ptr_array_add (reader->meta_retired, reader->meta_direct->pdata[i]);
+        reader->meta_direct->pdata[i] = NULL;
+      }
   g_ptr_array_set_size (reader->meta_direct, 0);
-  g_hash_table_remove_all (reader->meta_hash);
+  GHashTableIter it;
+  gpointer value;
+  g_hash_table_iter_init (&it, reader->meta_hash);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    {
+      g_ptr_array_add (reader->meta_retired, value);
+      g_hash_table_iter_steal (&it);
+    }
   reader->last_meta = NULL;
 }
 

@@ -57,6 +57,8 @@ struct _PgoNettraceReader {
   GPtrArray            *meta_direct;  /* PgoNettraceMetadata* or NULL, indexed by id */
   GHashTable           *meta_hash;    /* id -> PgoNettraceMetadata* */
   const PgoNettraceMetadata *last_meta; /* one-entry lookup cache */
+  GPtrArray            *meta_retired; /* records flushed by V6 sequence points, kept
+                                       * alive so event pointers stay valid */
 
   /* per capture thread: last sequence number (drop detection) */
   GHashTable           *thread_seq;   /* guint64* -> guint32 (as pointer) */

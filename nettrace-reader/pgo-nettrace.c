@@ -464,6 +464,7 @@ pgo_nettrace_reader_new (GBytes *bytes, GError **error)
   reader->meta_direct = g_ptr_array_new_with_free_func (_pgo_nettrace_metadata_free);
   reader->meta_hash = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
                                              _pgo_nettrace_metadata_free);
+  reader->meta_retired = g_ptr_array_new_with_free_func (_pgo_nettrace_metadata_free);
   reader->thread_seq = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   if (!read_stream_header (reader, error))
     return NULL;
@@ -498,6 +499,7 @@ pgo_nettrace_reader_free (PgoNettraceReader *reader)
   g_clear_pointer (&reader->bytes, g_bytes_unref);
   g_clear_pointer (&reader->meta_direct, g_ptr_array_unref);
   g_clear_pointer (&reader->meta_hash, g_hash_table_unref);
+  g_clear_pointer (&reader->meta_retired, g_ptr_array_unref);
   g_clear_pointer (&reader->thread_seq, g_hash_table_unref);
   g_free (reader->warning);
   g_free (reader);
@@ -589,7 +591,8 @@ pgo_nettrace_reader_get_metadata (PgoNettraceReader *reader, guint32 metadata_id
   return _pgo_nettrace_lookup_metadata (reader, metadata_id);
 }
 
-/* pgo_nettrace_reader_foreach_metadata: calls 'func' on every record defined so far. */
+/* pgo_nettrace_reader_foreach_metadata: calls 'func' on every record defined
+ * so far, including those a V6 sequence point flushed. */
 void
 pgo_nettrace_reader_foreach_metadata (PgoNettraceReader *reader,
                                       void (*func) (const PgoNettraceMetadata *, gpointer),
@@ -603,6 +606,8 @@ pgo_nettrace_reader_foreach_metadata (PgoNettraceReader *reader,
   g_hash_table_iter_init (&it, reader->meta_hash);
   while (g_hash_table_iter_next (&it, NULL, &value))
     func (value, user_data);
+  for (guint i = 0; i < reader->meta_retired->len; i++)
+    func (g_ptr_array_index (reader->meta_retired, i), user_data);
 }
 
 /* pgo_nettrace_reader_get_stats: (transfer none): counts so far. */

@@ -61,6 +61,8 @@ typedef struct {
   guint8   opcode;        /* from the V5 OpCode tag / V6 optional metadata; 0 if absent */
   guint32  n_fields;      /* top-level fields described (V1 list or V2Params) */
   int      clr_kind;      /* PgoClrEventKind (pgo-nettrace-event.h), cached at definition */
+  guint32  serial;        /* 0, 1, 2 ... in order of definition; unique in the trace even
+                           * when V6 sequence points flush the metadata and reuse ids */
 } PgoNettraceMetadata;
 
 /**

@@ -299,6 +299,51 @@ START_TEST (test_nettrace_header_windows)
 }
 END_TEST
 
+/* The hand-made V6 trace (tests/corpus/nettrace/make-corpus.py): trace
+ * key/values, V6 metadata rows with optional metadata, a thread block, a
+ * label list and an unknown block (kind 42) that must be skipped, label list
+ * ids in compressed rows, and a sequence point flushing the metadata. */
+START_TEST (test_nettrace_v6)
+{
+  g_autoptr(GBytes) bytes = pgo_check_load ("corpus/nettrace/good/v6-blocks.nettrace");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_new (bytes, &error);
+  PgoNettraceEvent ev;
+
+  ck_assert_msg (reader != NULL, "%s", error ? error->message : "");
+  ck_assert_int_eq (pgo_nettrace_reader_get_format (reader), PGO_NETTRACE_FORMAT_V6);
+  ck_assert_int_eq (pgo_nettrace_reader_get_trace_info (reader)->process_id, 4242);
+  ck_assert_int_eq (pgo_nettrace_reader_get_trace_info (reader)->n_processors, 3);
+  ck_assert_int_eq (pgo_nettrace_reader_get_trace_info (reader)->qpc_frequency, 1000000000);
+  ck_assert (pgo_nettrace_reader_next_event (reader, &ev, &error));
+  ck_assert_uint_eq (ev.metadata->event_id, 298);
+  ck_assert_uint_eq (ev.metadata->level, 4);
+  ck_assert_uint_eq (ev.metadata->keywords, G_GUINT64_CONSTANT (0x10000000000));
+  ck_assert_uint_eq (ev.thread_id, 1);
+  ck_assert_uint_eq (ev.timestamp, 10);
+  ck_assert_uint_eq (ev.label_list_id, 3);
+  const PgoNettraceMetadata *first = ev.metadata;
+  ck_assert (pgo_nettrace_reader_next_event (reader, &ev, &error));
+  ck_assert_str_eq (ev.metadata->provider, "My-Source");
+  ck_assert_str_eq (ev.metadata->event_name, "Hello");
+  ck_assert_uint_eq (ev.metadata->version, 2);
+  ck_assert_uint_eq (ev.metadata->opcode, 24);
+  ck_assert_uint_eq (ev.timestamp, 15);
+  ck_assert_uint_eq (ev.payload_len, 4);
+  ck_assert (!pgo_nettrace_reader_next_event (reader, &ev, &error));
+  ck_assert (error == NULL);
+  /* The sequence point (flag 2) flushed the metadata: ids are unknown now,
+   * but the records handed out stay valid. */
+  ck_assert (pgo_nettrace_reader_get_metadata (reader, 1) == NULL);
+  ck_assert_uint_eq (first->event_id, 298);
+  const PgoNettraceStats *st = pgo_nettrace_reader_get_stats (reader);
+  ck_assert_uint_eq (st->n_events, 2);
+  ck_assert_uint_eq (st->n_sequence_points, 1);
+  ck_assert_uint_eq (st->n_other_blocks, 3);   /* thread, label list, kind 42 */
+  ck_assert (!st->truncated);
+}
+END_TEST
+
 /* ---- truncation -------------------------------------------------------- */
 
 /* Cuts 'name' at every offset (step 'step'): below the trace header the
@@ -545,6 +590,7 @@ pgo_check_suite (void)
   tcase_add_loop_test (tc, test_nettrace_baselines, 0, G_N_ELEMENTS (baseline_traces));
   tcase_add_test (tc, test_nettrace_header_linux);
   tcase_add_test (tc, test_nettrace_header_windows);
+  tcase_add_test (tc, test_nettrace_v6);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("truncation");

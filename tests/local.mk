@@ -54,3 +54,43 @@ tests_check_nettrace_writer_LDADD = $(check_suite_ldadd)
 
 TESTS += tests/cli/nettrace.sh
 EXTRA_DIST += tests/cli/nettrace.sh
+
+check_PROGRAMS += tests/check-nettrace-corpus
+tests_check_nettrace_corpus_SOURCES = tests/check-nettrace-corpus.c tests/pgo-check.h
+tests_check_nettrace_corpus_CFLAGS = $(check_suite_cflags)
+tests_check_nettrace_corpus_LDADD = $(check_suite_ldadd)
+nettrace_corpus = \
+	tests/corpus/nettrace/good/v4-empty.nettrace \
+	tests/corpus/nettrace/good/v4-header-size-24.nettrace \
+	tests/corpus/nettrace/good/v4-no-end-tag.nettrace \
+	tests/corpus/nettrace/good/v4-uncompressed-rows.nettrace \
+	tests/corpus/nettrace/good/v4-unknown-block-skipped.nettrace \
+	tests/corpus/nettrace/good/v5-compressed-with-opcode-tag.nettrace \
+	tests/corpus/nettrace/good/v6-blocks.nettrace \
+	tests/corpus/nettrace/bad/298-data-size.nettrace \
+	tests/corpus/nettrace/bad/bad-magic.nettrace \
+	tests/corpus/nettrace/bad/block-end-tag.nettrace \
+	tests/corpus/nettrace/bad/bulktype-count.nettrace \
+	tests/corpus/nettrace/bad/header-size-below-20.nettrace \
+	tests/corpus/nettrace/bad/metadata-nesting.nettrace \
+	tests/corpus/nettrace/bad/metadata-redefined.nettrace \
+	tests/corpus/nettrace/bad/metadata-short.nettrace \
+	tests/corpus/nettrace/bad/metadata-tag-overrun.nettrace \
+	tests/corpus/nettrace/bad/methoddetails-params.nettrace \
+	tests/corpus/nettrace/bad/moduleload-unterminated.nettrace \
+	tests/corpus/nettrace/bad/negative-block-size.nettrace \
+	tests/corpus/nettrace/bad/object-tag.nettrace \
+	tests/corpus/nettrace/bad/payload-past-block.nettrace \
+	tests/corpus/nettrace/bad/row-varint-too-long.nettrace \
+	tests/corpus/nettrace/bad/sp-count.nettrace \
+	tests/corpus/nettrace/bad/stack-count.nettrace \
+	tests/corpus/nettrace/bad/stack-size.nettrace \
+	tests/corpus/nettrace/bad/type-name-length.nettrace \
+	tests/corpus/nettrace/bad/uncompressed-row-too-long.nettrace \
+	tests/corpus/nettrace/bad/v3-netperf.nettrace \
+	tests/corpus/nettrace/bad/v6-metadata-row-overrun.nettrace \
+	tests/corpus/nettrace/bad/v6-second-trace-block.nettrace \
+	tests/corpus/nettrace/bad/v6-trace-first.nettrace \
+	tests/corpus/nettrace/bad/v7.nettrace \
+	$(NULL)
+EXTRA_DIST += tests/corpus/nettrace/make-corpus.py tests/corpus/nettrace/README.md $(nettrace_corpus)

@@ -36,6 +36,23 @@ compare_kinds (gconstpointer a, gconstpointer b)
   return 0;
 }
 
+typedef struct {
+  GArray *kinds;
+  GArray *by_serial;
+} CollectData;
+
+static void
+collect (const PgoNettraceMetadata *m, gpointer user_data)
+{
+  CollectData *cd = user_data;
+
+  if (m->serial < cd->by_serial->len && g_array_index (cd->by_serial, guint64, m->serial))
+    {
+      KindCount k = { m, g_array_index (cd->by_serial, guint64, m->serial) };
+      g_array_append_val (cd->kinds, k);
+    }
+}
+
 int
 pgo_cmd_trace_stats (int argc, char **argv)
 {
@@ -53,9 +70,8 @@ pgo_cmd_trace_stats (int argc, char **argv)
   if (!reader)
     return pgo_tool_fail (path, error);
 
-  /* Count per metadata id in a flat array (no hashing per event). */
-  g_autoptr(GArray) by_id = g_array_new (FALSE, TRUE, sizeof (guint64));
-  GHashTable *big = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  /* Count per metadata record (its serial number: no hashing per event). */
+  g_autoptr(GArray) by_serial = g_array_new (FALSE, TRUE, sizeof (guint64));
   guint64 n_unknown = 0;
   PgoNettraceEvent ev;
   gboolean failed = FALSE;
@@ -64,49 +80,20 @@ pgo_cmd_trace_stats (int argc, char **argv)
     {
       if (G_UNLIKELY (!ev.metadata))
         n_unknown++;
-      else if (G_LIKELY (ev.metadata_id < 65536))
-        {
-          if (ev.metadata_id >= by_id->len)
-            g_array_set_size (by_id, ev.metadata_id + 1);
-          g_array_index (by_id, guint64, ev.metadata_id)++;
-        }
       else
         {
-          guint64 *n = g_hash_table_lookup (big, GUINT_TO_POINTER (ev.metadata_id));
-          if (!n)
-            {
-              n = g_new0 (guint64, 1);
-              g_hash_table_insert (big, GUINT_TO_POINTER (ev.metadata_id), n);
-            }
-          (*n)++;
+          if (G_UNLIKELY (ev.metadata->serial >= by_serial->len))
+            g_array_set_size (by_serial, ev.metadata->serial + 64);
+          g_array_index (by_serial, guint64, ev.metadata->serial)++;
         }
     }
   if (error)
     failed = TRUE;
 
-  /* Merge metadata ids naming the same (provider, id, version). */
+  /* Merge records naming the same (provider, id, version). */
   g_autoptr(GArray) kinds = g_array_new (FALSE, FALSE, sizeof (KindCount));
-  for (guint i = 0; i < by_id->len; i++)
-    {
-      guint64 n = g_array_index (by_id, guint64, i);
-      if (n)
-        {
-          KindCount k = { pgo_nettrace_reader_get_metadata (reader, i), n };
-          if (k.meta)
-            g_array_append_val (kinds, k);
-        }
-    }
-  GHashTableIter it;
-  gpointer key, value;
-  g_hash_table_iter_init (&it, big);
-  while (g_hash_table_iter_next (&it, &key, &value))
-    {
-      KindCount k = { pgo_nettrace_reader_get_metadata (reader, GPOINTER_TO_UINT (key)),
-                      *(guint64 *) value };
-      if (k.meta)
-        g_array_append_val (kinds, k);
-    }
-  g_hash_table_unref (big);
+  CollectData cd = { kinds, by_serial };
+  pgo_nettrace_reader_foreach_metadata (reader, collect, &cd);
   g_array_sort (kinds, compare_kinds);
 
   guint n_lines = 0;
