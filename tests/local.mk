@@ -94,3 +94,13 @@ nettrace_corpus = \
 	tests/corpus/nettrace/bad/v7.nettrace \
 	$(NULL)
 EXTRA_DIST += tests/corpus/nettrace/make-corpus.py tests/corpus/nettrace/README.md $(nettrace_corpus)
+
+# nettrace-synth: synthetic traces from the writer (conformance, bench)
+noinst_PROGRAMS += tests/bench/nettrace-synth
+tests_bench_nettrace_synth_SOURCES = tests/bench/nettrace-synth.c
+tests_bench_nettrace_synth_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
+
+TESTS += tests/conformance/traceevent/conformance.sh
+EXTRA_DIST += tests/conformance/traceevent/conformance.sh \
+	tests/conformance/traceevent/Program.cs \
+	tests/conformance/traceevent/nettrace-dump.csproj

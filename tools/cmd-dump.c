@@ -58,7 +58,7 @@ print_raw (PgoNettraceReader *reader, GError **error)
 }
 
 static void
-print_schema_text (PgoNettraceProfiles *profiles, guint index, gboolean describe)
+print_schema_text (PgoNettraceProfiles *profiles, guint index)
 {
   PgoMethodProfile *p = g_ptr_array_index (pgo_nettrace_profiles_get_profiles (profiles), index);
 
@@ -75,8 +75,7 @@ print_schema_text (PgoNettraceProfiles *profiles, guint index, gboolean describe
           guint marshal = rec->kind & PGO_KIND_MARSHAL_MASK;
           if (marshal == PGO_KIND_TYPE_HANDLE || marshal == PGO_KIND_METHOD_HANDLE)
             {
-              g_autofree char *what = !describe ? NULL
-                                      : marshal == PGO_KIND_TYPE_HANDLE
+              g_autofree char *what = marshal == PGO_KIND_TYPE_HANDLE
                                         ? pgo_nettrace_profiles_describe_type (profiles, v[k])
                                         : pgo_nettrace_profiles_describe_method (profiles, v[k]);
               printf (" 0x%" G_GINT64_MODIFIER "x%s%s%s", v[k], what ? "=" : "", what ? what : "", "");
@@ -84,6 +83,26 @@ print_schema_text (PgoNettraceProfiles *profiles, guint index, gboolean describe
           else
             printf (" %" G_GUINT64_FORMAT, v[k]);
         }
+      putchar ('\n');
+    }
+}
+
+/* print_schema_plain: records as "  kind=0x.. il=.. count=.. other=0x.. values=a,b"
+ * (handles in hex), the neutral form the conformance test compares. */
+static void
+print_schema_plain (PgoMethodProfile *p)
+{
+  for (guint r = 0; r < pgo_method_profile_get_n_records (p); r++)
+    {
+      const PgoSchemaRecord *rec = pgo_method_profile_get_record (p, r);
+      gsize n = 0;
+      const guint64 *v = pgo_method_profile_get_values (p, r, &n);
+      guint marshal = rec->kind & PGO_KIND_MARSHAL_MASK;
+      printf ("  kind=0x%x il=%d count=%d other=0x%x values=", rec->kind, rec->il_offset, rec->count,
+              (guint32) rec->other);
+      for (gsize k = 0; k < n; k++)
+        printf (marshal >= PGO_KIND_TYPE_HANDLE ? "%s0x%" G_GINT64_MODIFIER "x" : "%s%" G_GUINT64_FORMAT,
+                k ? "," : "", v[k]);
       putchar ('\n');
     }
 }
@@ -137,7 +156,7 @@ pgo_cmd_dump (int argc, char **argv)
           printf ("blob 0x%" G_GINT64_MODIFIER "x ", handle);
           print_hex (b, len);
           putchar ('\n');
-          print_schema_text (profiles, i, FALSE);
+          print_schema_plain (p);
           continue;
         }
       printf ("method 0x%08x %s", id ? id->token : 0, id && id->name ? id->name : "?");
@@ -154,7 +173,7 @@ pgo_cmd_dump (int argc, char **argv)
         printf (" in (unknown module)");
       printf (" handle=0x%" G_GINT64_MODIFIER "x records=%u\n", handle,
               pgo_method_profile_get_n_records (p));
-      print_schema_text (profiles, i, TRUE);
+      print_schema_text (profiles, i);
     }
   GPtrArray *notes = pgo_nettrace_profiles_get_notes (profiles);
   for (guint i = 0; i < notes->len; i++)
