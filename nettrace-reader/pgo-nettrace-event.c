@@ -329,12 +329,16 @@ pgo_clr_method_load_clear (PgoClrMethodLoad *m)
  * @verbose: TRUE for JitInstrumentationDataVerbose (298), FALSE for 297
  *
  * LAMESPEC: TraceEvent's JitInstrumentationDataVerboseTraceData reads
- * MethodToken at offset 24 and the strings from 28, ignoring the 8-byte
- * ModuleID at 18 that the manifest (ClrEtwAll.man) and the runtime's
- * FireEtwJitInstrumentationDataVerbose put there (nettrace.md 4.3). We read
- * the manifest layout; the tests check it against the bytes the runtime
- * wrote (token 0x06xxxxxx at 26, UTF-16 names from 30, Data right after
- * the third string with DataSize bytes ending the payload).
+ * MethodToken at offset 24 and the strings from 28, two bytes early
+ * (nettrace.md 4.3). Confirmed with TraceEvent 4.0.0 on a .NET 10.0.12
+ * trace: for P::Fib (token 0x06000006) it reports MethodToken 0x60000 and
+ * MethodNamespace "\u0600P"; for a token-0 method written by our writer it
+ * reports MethodNamespace "", MethodName = the namespace and MethodSignature
+ * = the name, so its Data starts inside the signature. We read the manifest
+ * layout (ClrEtwAll.man); check-nettrace-event checks it against the bytes
+ * the runtime wrote (token 0x06xxxxxx at 26, UTF-16 names from 30, Data
+ * right after the third string, ending the payload), and the conformance
+ * test compares raw payload bytes, not TraceEvent's typed fields.
  */
 gboolean
 pgo_clr_parse_jit_instrumentation_data (const PgoNettraceEvent *ev, gboolean verbose,

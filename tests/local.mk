@@ -104,3 +104,10 @@ TESTS += tests/conformance/traceevent/conformance.sh
 EXTRA_DIST += tests/conformance/traceevent/conformance.sh \
 	tests/conformance/traceevent/Program.cs \
 	tests/conformance/traceevent/nettrace-dump.csproj
+
+noinst_PROGRAMS += tests/bench/bytescan
+tests_bench_bytescan_SOURCES = tests/bench/bytescan.c
+tests_bench_bytescan_LDADD = $(GLIB_LIBS)
+bench_scripts += tests/bench/nettrace.sh
+EXTRA_DIST += tests/bench/nettrace.sh
+CLEANFILES += tests/bench-nettrace/synthetic-100mb.nettrace tests/bench-nettrace/synthetic-25mb.nettrace
