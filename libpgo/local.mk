@@ -35,3 +35,7 @@ libpgo_libpgo_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBPGO_LT_VERSION) \
 pkgconfig_DATA += libpgo/libpgo.pc
 DISTCLEANFILES += libpgo/libpgo.pc
 EXTRA_DIST += libpgo/libpgo.pc.in libpgo/README.md
+
+# The runtime's text PGO format (DOTNET_WritePGOData).
+libpgo_include_HEADERS += libpgo/pgo-textpgo.h
+libpgo_libpgo_internal_la_SOURCES += libpgo/pgo-textpgo.c

@@ -12,3 +12,4 @@
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
 #include "pgo-nettrace-writer.h"
+#include "pgo-textpgo.h"

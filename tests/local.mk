@@ -20,6 +20,11 @@ tests_check_schema_SOURCES = tests/check-schema.c tests/pgo-check.h
 tests_check_schema_CFLAGS = $(check_suite_cflags)
 tests_check_schema_LDADD = $(check_suite_ldadd)
 
+check_PROGRAMS += tests/check-fixtures
+tests_check_fixtures_SOURCES = tests/check-fixtures.c tests/pgo-check.h
+tests_check_fixtures_CFLAGS = $(check_suite_cflags)
+tests_check_fixtures_LDADD = $(check_suite_ldadd)
+
 TESTS += $(check_PROGRAMS)
 
 EXTRA_DIST += tests/README.md
@@ -111,3 +116,12 @@ tests_bench_bytescan_LDADD = $(GLIB_LIBS)
 bench_scripts += tests/bench/nettrace.sh
 EXTRA_DIST += tests/bench/nettrace.sh
 CLEANFILES += tests/bench-nettrace/synthetic-100mb.nettrace tests/bench-nettrace/synthetic-25mb.nettrace
+include tests/fixtures/local.mk
+
+check_PROGRAMS += tests/check-textpgo
+tests_check_textpgo_SOURCES = tests/check-textpgo.c tests/pgo-check.h
+tests_check_textpgo_CFLAGS = $(check_suite_cflags)
+tests_check_textpgo_LDADD = $(check_suite_ldadd)
+
+TESTS += tests/cli/dump-text.sh
+EXTRA_DIST += tests/cli/dump-text.sh

@@ -13,3 +13,5 @@ tools_pgo_reconstruct_SOURCES = \
 tools_pgo_reconstruct_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 
 EXTRA_DIST += tools/README.md
+
+tools_pgo_reconstruct_SOURCES += tools/cmd-dump-text.c

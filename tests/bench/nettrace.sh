@@ -6,7 +6,8 @@
 # the largest fixture trace and on a synthetic >= 100 MB trace written by the
 # writer into the build directory; where dotnet exists, also times the
 # TraceEvent program (tests/conformance/traceevent) on the synthetic trace.
-# Each time is the best of several runs (file in the page cache).
+# Each time is the best of several runs (file in the page cache); ratio=
+# is wall-clock, cpu_ratio= is user+sys CPU time (steadier on a shared machine).
 #
 # Prints:
 #   BENCH nettrace-vs-scan ratio=<trace-stats time / scan time, synthetic>
@@ -28,18 +29,26 @@ work="$b/tests/bench-nettrace"
 mkdir -p "$work"
 
 now () { date +%s%N; }
-# best_ns N CMD...: the smallest wall time of N runs, in ns.
-best_ns () {
-  runs=$1; shift
-  best=
+# cpu_ms FILE: user+sys CPU time of finished children, in ms, from the
+# output of the "times" builtin (run in this shell, not a subshell).
+cpu_ms () {
+  awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", (u[1] * 60 + u[2] + s[1] * 60 + s[2]) * 1000 }' "$1"
+}
+# best CMD...: runs CMD $runs times; sets wall_ns (smallest wall time) and
+# cpu (smallest user+sys CPU time, ms). The machine may be shared: CPU time
+# is the steadier measure, both are reported.
+runs=5
+best () {
+  wall_ns=; cpu=
   i=0
-  while [ $i -lt "$runs" ]; do
-    t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
-    d=$((t1 - t0))
-    if [ -z "$best" ] || [ $d -lt "$best" ]; then best=$d; fi
+  while [ $i -lt $runs ]; do
+    times >"$work/times0"; t0=$(now); "$@" >/dev/null 2>&1; t1=$(now); times >"$work/times1"
+    c0=$(cpu_ms "$work/times0"); c1=$(cpu_ms "$work/times1")
+    d=$((t1 - t0)); c=$((c1 - c0))
+    if [ -z "$wall_ns" ] || [ $d -lt "$wall_ns" ]; then wall_ns=$d; fi
+    if [ -z "$cpu" ] || [ $c -lt "$cpu" ]; then cpu=$c; fi
     i=$((i + 1))
   done
-  echo "$best"
 }
 ratio () { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 ms () { awk -v a="$1" 'BEGIN { printf "%.1f", a / 1e6 }'; }
@@ -53,14 +62,16 @@ mid="$work/synthetic-25mb.nettrace"
 fixture=$(ls -S "$PGO_TEST_DATA"/fixtures/data/*/*.nettrace "$PGO_TEST_DATA"/data/nettrace/*.nettrace 2>/dev/null | head -n 1)
 
 for f in "$big" "$fixture"; do cat "$f" >/dev/null; done
-t_scan=$(best_ns 5 "$scan" "$big")
-t_ours=$(best_ns 5 "$tool" trace-stats "$big")
+best "$scan" "$big"; t_scan=$wall_ns; c_scan=$cpu
+best "$tool" trace-stats "$big"; t_ours=$wall_ns; c_ours=$cpu
 size_mb=$(awk -v s="$(wc -c <"$big")" 'BEGIN { printf "%.1f", s / 1048576 }')
-echo "BENCH nettrace-vs-scan ratio=$(ratio "$t_ours" "$t_scan") trace_stats_ms=$(ms "$t_ours") scan_ms=$(ms "$t_scan") file_mb=$size_mb"
+echo "BENCH nettrace-vs-scan ratio=$(ratio "$t_ours" "$t_scan") trace_stats_ms=$(ms "$t_ours") scan_ms=$(ms "$t_scan") cpu_ratio=$(ratio "$((c_ours + 1))" "$((c_scan + 1))") trace_stats_cpu_ms=$c_ours scan_cpu_ms=$c_scan file_mb=$size_mb"
 if [ -n "$fixture" ]; then
-  f_scan=$(best_ns 9 "$scan" "$fixture")
-  f_ours=$(best_ns 9 "$tool" trace-stats "$fixture")
+  runs=9
+  best "$scan" "$fixture"; f_scan=$wall_ns
+  best "$tool" trace-stats "$fixture"; f_ours=$wall_ns
   echo "BENCH nettrace-vs-scan-fixture ratio=$(ratio "$f_ours" "$f_scan") trace_stats_ms=$(ms "$f_ours") scan_ms=$(ms "$f_scan") file=$(basename "$fixture")"
+  runs=5
 fi
 
 # TraceEvent, where dotnet exists.
@@ -75,8 +86,9 @@ if [ -n "$DOTNET" ] && "$DOTNET" --version >/dev/null 2>&1; then
     "$DOTNET" build -c Release -o "$te/out" "$te/proj" >"$te/build.log" 2>&1 || true
   fi
   if [ -f "$te/out/nettrace-dump.dll" ]; then
-    t_te=$(best_ns 3 "$DOTNET" "$te/out/nettrace-dump.dll" time "$big")
-    echo "BENCH traceevent-vs-nettrace ratio=$(ratio "$t_te" "$t_ours") traceevent_ms=$(ms "$t_te") trace_stats_ms=$(ms "$t_ours")"
+    runs=3
+    best "$DOTNET" "$te/out/nettrace-dump.dll" time "$big"; t_te=$wall_ns; c_te=$cpu
+    echo "BENCH traceevent-vs-nettrace ratio=$(ratio "$t_te" "$t_ours") traceevent_ms=$(ms "$t_te") trace_stats_ms=$(ms "$t_ours") cpu_ratio=$(ratio "$((c_te + 1))" "$((c_ours + 1))") traceevent_cpu_ms=$c_te trace_stats_cpu_ms=$c_ours"
   else
     echo "BENCH traceevent-vs-nettrace skipped=cannot-build-traceevent-program"
   fi
