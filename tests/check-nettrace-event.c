@@ -11,6 +11,7 @@
 #include "pgo-check.h"
 #include "pgo-nettrace-event.h"
 #include "pgo-nettrace-writer.h"
+#include "pgo-textpgo.h"
 
 #include <string.h>
 
@@ -222,6 +223,101 @@ START_TEST (test_nettrace_event_verbose_layout)
 }
 END_TEST
 
+/* Two records agree when kind, IL offset, count and other are equal, and
+ * so are the values except handles (the text names them, the trace gives
+ * addresses). */
+static gboolean
+same_counts (const PgoMethodProfile *a, const PgoMethodProfile *b)
+{
+  if (pgo_method_profile_get_n_records (a) != pgo_method_profile_get_n_records (b))
+    return FALSE;
+  for (guint r = 0; r < pgo_method_profile_get_n_records (a); r++)
+    {
+      const PgoSchemaRecord *x = pgo_method_profile_get_record (a, r);
+      const PgoSchemaRecord *y = pgo_method_profile_get_record (b, r);
+      if (x->kind != y->kind || x->il_offset != y->il_offset || x->count != y->count
+          || x->other != y->other)
+        return FALSE;
+      guint marshal = x->kind & PGO_KIND_MARSHAL_MASK;
+      if (marshal != PGO_KIND_FOUR_BYTE && marshal != PGO_KIND_EIGHT_BYTE)
+        continue;
+      gsize n = 0, m = 0;
+      const guint64 *u = pgo_method_profile_get_values (a, r, &n);
+      const guint64 *v = pgo_method_profile_get_values (b, r, &m);
+      if (n != m || memcmp (u, v, n * sizeof *u) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Every fixture trace against the text PGO dump the runtime wrote in the
+ * same run (DOTNET_WritePGOData): each dumped method must have a profile
+ * in the trace with the same name ("Namespace.Type" + "." + method) and the
+ * same records and counts. Independent of our encoder and of TraceEvent. */
+START_TEST (test_nettrace_event_fixtures_vs_text_dump)
+{
+  g_autofree char *root = pgo_check_data_path ("fixtures/data");
+  g_autoptr(GDir) dir = g_dir_open (root, 0, NULL);
+  const char *name;
+  guint n_traces = 0, n_methods = 0, n_matched = 0;
+
+  if (!dir)
+    return;  /* no fixtures in this tree */
+  while ((name = g_dir_read_name (dir)))
+    for (guint k = 0; k < 3; k++)
+      {
+        static const char *kinds[] = { "edge", "block", "block64" };
+        g_autofree char *trace = g_strdup_printf ("%s/%s/%s.nettrace", root, name, kinds[k]);
+        g_autofree char *text = g_strdup_printf ("%s/%s/%s.pgo.txt", root, name, kinds[k]);
+        g_autoptr(GError) error = NULL;
+        g_autofree char *contents = NULL;
+        gsize len = 0;
+        if (!g_file_test (trace, G_FILE_TEST_EXISTS) || !g_file_get_contents (text, &contents, &len, NULL))
+          continue;
+        g_autoptr(PgoTextPgo) dump = pgo_text_pgo_parse ((const guint8 *) contents, len, &error);
+        ck_assert_msg (dump != NULL, "%s: %s", text, error ? error->message : "");
+        g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_open (trace, &error);
+        ck_assert (reader != NULL);
+        g_autoptr(PgoNettraceProfiles) profiles = pgo_nettrace_profiles_build (reader, &error);
+        ck_assert_msg (profiles != NULL, "%s: %s", trace, error ? error->message : "");
+        GPtrArray *list = pgo_nettrace_profiles_get_profiles (profiles);
+        g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                               (GDestroyNotify) g_ptr_array_unref);
+        for (guint i = 0; i < list->len; i++)
+          {
+            PgoMethodProfile *p = g_ptr_array_index (list, i);
+            const char *id_name = pgo_method_profile_get_id (p)->name;
+            const char *sep = strstr (id_name, "::");
+            g_autofree char *dotted = g_strdup_printf ("%.*s.%s", (int) (sep - id_name), id_name, sep + 2);
+            GPtrArray *same = g_hash_table_lookup (by_name, dotted);
+            if (!same)
+              {
+                same = g_ptr_array_new ();
+                g_hash_table_insert (by_name, g_steal_pointer (&dotted), same);
+              }
+            g_ptr_array_add (same, p);
+          }
+        n_traces++;
+        ck_assert_uint_eq (pgo_text_pgo_get_n_methods (dump), list->len);
+        for (guint i = 0; i < pgo_text_pgo_get_n_methods (dump); i++)
+          {
+            const PgoTextPgoMethod *m = pgo_text_pgo_get_method (dump, i);
+            GPtrArray *same = g_hash_table_lookup (by_name, m->method_name);
+            gboolean found = FALSE;
+            for (guint j = 0; same && j < same->len && !found; j++)
+              found = same_counts (g_ptr_array_index (same, j), m->profile);
+            n_methods++;
+            n_matched += found;
+            ck_assert_msg (found, "%s: %s %s has no matching profile in the trace", text,
+                           m->method_name, m->signature);
+          }
+      }
+  /* 21 traces on main when this test was written; all methods matched. */
+  ck_assert_uint_ge (n_traces, 21);
+  ck_assert_uint_eq (n_matched, n_methods);
+}
+END_TEST
+
 /* ---- reassembly -------------------------------------------------------- */
 
 typedef struct {
@@ -408,6 +504,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_nettrace_event_blob_values);
   tcase_add_test (tc, test_nettrace_event_small_trace);
   tcase_add_test (tc, test_nettrace_event_verbose_layout);
+  tcase_add_test (tc, test_nettrace_event_fixtures_vs_text_dump);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("reassembly");
