@@ -133,7 +133,12 @@ _pgo_nettrace_begin_event_block (PgoNettraceReader *reader, PgoCursor *content,
 static void
 note_sequence (PgoNettraceReader *reader, guint64 capture_thread, guint32 seq)
 {
-  guint32 *last = g_hash_table_lookup (reader->thread_seq, &capture_thread);
+  guint32 *last;
+
+  if (G_LIKELY (reader->seq_last && reader->seq_thread == capture_thread))
+    last = reader->seq_last;
+  else
+    last = g_hash_table_lookup (reader->thread_seq, &capture_thread);
 
   if (!last)
     {
@@ -144,8 +149,12 @@ note_sequence (PgoNettraceReader *reader, guint64 capture_thread, guint32 seq)
       last = g_new (guint32, 1);
       *last = seq;
       g_hash_table_insert (reader->thread_seq, key, last);
+      reader->seq_thread = capture_thread;
+      reader->seq_last = last;
       return;
     }
+  reader->seq_thread = capture_thread;
+  reader->seq_last = last;
   /* SPEC: nettrace.md 2.4: a previous number of 0 means a recycled thread id. */
   if (*last != 0 && seq != *last + 1 && seq != *last)
     reader->stats.n_dropped_events += (guint32) (seq - *last - 1);

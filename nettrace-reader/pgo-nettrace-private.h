@@ -61,7 +61,9 @@ struct _PgoNettraceReader {
                                        * alive so event pointers stay valid */
 
   /* per capture thread: last sequence number (drop detection) */
-  GHashTable           *thread_seq;   /* guint64* -> guint32 (as pointer) */
+  GHashTable           *thread_seq;   /* guint64* -> guint32* last sequence number */
+  guint64               seq_thread;   /* one-entry cache of thread_seq: the thread */
+  guint32              *seq_last;     /* ... and its entry (NULL when empty) */
 
   PgoNettraceStats      stats;
   char                 *warning;      /* where a truncated trace stopped */

@@ -176,6 +176,42 @@ START_TEST (test_nettrace_tiny)
 }
 END_TEST
 
+/* Sequence numbers per capture thread: a gap counts dropped events. */
+START_TEST (test_nettrace_dropped)
+{
+  GByteArray *b = v4_begin ();
+  g_autoptr(GByteArray) rec = g_byte_array_new ();
+  metadata_record (rec, 1, "P", 1, 0);
+  g_autoptr(GByteArray) meta = block_header (20, 1);
+  compressed_row (meta, 0, 0, rec->data, rec->len);
+  v4_block (b, "MetadataBlock", meta->data, meta->len);
+  g_autoptr(GByteArray) ev = block_header (20, 1);
+  const guint8 rows[] = {
+    0x83, 1, 0, 9, 0, 10, 1, 'a',   /* id 1, seq +0+1 = 1, thread 9, cpu 0, ts 10, 1 byte */
+    0x00, 1, 'b',                    /* seq 2 */
+    0x02, 4, 9, 0, 1, 'c',           /* seq 2 + 4 + 1 = 7: 4 dropped */
+    0x02, 0, 8, 0, 1, 'd',           /* another capture thread: first seen, seq 8 */
+  };
+  g_byte_array_append (ev, rows, sizeof rows);
+  v4_block (b, "EventBlock", ev->data, ev->len);
+  g_autoptr(GBytes) bytes = v4_end (b);
+  g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_new (bytes, NULL);
+  PgoNettraceEvent e;
+  guint32 seqs[4];
+  guint n = 0;
+
+  while (pgo_nettrace_reader_next_event (reader, &e, NULL))
+    seqs[n++] = e.sequence_number;
+  ck_assert_uint_eq (n, 4);
+  ck_assert_uint_eq (seqs[0], 1);
+  ck_assert_uint_eq (seqs[1], 2);
+  ck_assert_uint_eq (seqs[2], 7);
+  ck_assert_uint_eq (seqs[3], 8);
+  ck_assert_uint_eq (e.capture_thread_id, 8);
+  ck_assert_uint_eq (pgo_nettrace_reader_get_stats (reader)->n_dropped_events, 4);
+}
+END_TEST
+
 /* TraceEvent names in the baselines -> (provider, event id) or event name. */
 static const struct {
   const char *traceevent_name;
@@ -587,6 +623,7 @@ pgo_check_suite (void)
 
   tc = tcase_create ("parse");
   tcase_add_test (tc, test_nettrace_tiny);
+  tcase_add_test (tc, test_nettrace_dropped);
   tcase_add_loop_test (tc, test_nettrace_baselines, 0, G_N_ELEMENTS (baseline_traces));
   tcase_add_test (tc, test_nettrace_header_linux);
   tcase_add_test (tc, test_nettrace_header_windows);
