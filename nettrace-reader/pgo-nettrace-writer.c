@@ -21,8 +21,10 @@
  * Rows use compressed headers (Flags bit 0 of the block header), encoded
  * against the previous row of the same block exactly as ep-block.c does:
  * flag 0x02 whenever seq != prev_seq + (metadata id != 0), or the capture
- * thread or processor changed. Like the runtime on Unix, rows carry
- * processor 0xFFFFFFFF; metadata rows have sequence number 0 and capture
+ * thread or processor changed. Like the runtime on Unix (every row of
+ * pgo-small.nettrace), rows carry processor 0xFFFFFFFF, so the first
+ * metadata row of a block sets flag 0x02 with sequence delta 0xFFFFFFFF
+ * (nettrace.md 2.3); metadata rows have sequence number 0 and capture
  * thread 0; events have capture thread = thread and stack id 1, and the
  * first event of each block is flagged sorted.
  */

@@ -34,6 +34,10 @@
  *                 4 sequence point, 5 stack, 6 thread, 7 remove thread,
  *                 8 label list, others skipped
  *
+ * Which runtime writes what: the .NET 10.0.12 runtime's file sessions write
+ * V4 (this header, "Trace" object version 4); no runtime trace seen here is
+ * V6 (nettrace.md 9 asks whether a runtime writes V6 itself).
+ *
  * A block whose declared size runs past the end of the data is where a
  * cut-off trace stops: the reader returns everything before it, records a
  * warning naming the offset, and reports the end without an error. A
@@ -90,6 +94,10 @@ stop_truncated (PgoNettraceReader *reader, guint64 offset, const char *what)
                                      offset, what, reader->size, reader->stats.n_events);
 }
 
+/* read_trace_info_v4: the 48-byte Trace payload at 'p' (known present).
+ * Settles nettrace.md 9 "Linux tick frequency": the .NET 10.0.12 runtime
+ * on Linux x64 writes QPCFrequency 1000000000 (ticks are nanoseconds);
+ * pgo-small.nettrace and every fixture trace carry it. */
 static void
 read_trace_info_v4 (PgoNettraceReader *reader, const guint8 *p)
 {
