@@ -1260,7 +1260,8 @@ describe_type (PgoNettraceProfiles *self, guint64 handle, guint depth)
         return NULL;
       if (t->cor_element_type == 0x1D || rank <= 1)
         return g_strdup_printf ("%s[]", elem);
-      return g_strdup_printf ("%s[%*s]", elem, (int) rank - 1, ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,");
+      g_autofree char *commas = g_strnfill (rank - 1, ',');
+      return g_strdup_printf ("%s[%s]", elem, commas);
     }
   ModuleInfo *m = g_hash_table_lookup (self->modules, &t->module_id);
   g_autofree char *mod = m ? simple_name (self, m) : NULL;

@@ -531,13 +531,15 @@ gboolean
 pgo_nettrace_reader_next_event (PgoNettraceReader *reader, PgoNettraceEvent *out_event,
                                 GError **error)
 {
+  PgoNettraceEvent ev;
+
   for (;;)
     {
       if (reader->block_kind != BLOCK_NONE)
         {
           if (pgo_cursor_remaining (&reader->block) > 0)
             {
-              if (!_pgo_nettrace_read_row (reader, out_event, error))
+              if (!_pgo_nettrace_read_row (reader, &ev, error))
                 {
                   reader->done = TRUE;
                   reader->block_kind = BLOCK_NONE;
@@ -546,12 +548,12 @@ pgo_nettrace_reader_next_event (PgoNettraceReader *reader, PgoNettraceEvent *out
               if (reader->block_kind == BLOCK_EVENT)
                 {
                   reader->stats.n_events++;
+                  *out_event = ev;
                   return TRUE;
                 }
               /* A metadata row: define it and go on. */
-              if (!_pgo_nettrace_define_metadata_v5 (reader, out_event->payload,
-                                                     out_event->payload_len,
-                                                     out_event->payload_offset, error))
+              if (!_pgo_nettrace_define_metadata_v5 (reader, ev.payload, ev.payload_len,
+                                                     ev.payload_offset, error))
                 {
                   reader->done = TRUE;
                   reader->block_kind = BLOCK_NONE;

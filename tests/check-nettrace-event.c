@@ -425,6 +425,57 @@ START_TEST (test_nettrace_event_chunks)
 }
 END_TEST
 
+/* Handles name what BulkType/MethodDetails say: arrays by element type and
+ * rank, sentinels, unknown handles. */
+START_TEST (test_nettrace_event_describe)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, NULL, &error);
+  const guint64 elem = 0x4000;
+  PgoClrAssemblyLoad a = { 0x3000, 1, 0, 0, "Lib, Version=1.0.0.0", 0 };
+  PgoClrModuleLoad m = { 0x2000, 0x3000, 0x8, "/x/Lib.dll", "", 0, FALSE, { 0 }, 0, NULL };
+  PgoClrBulkTypeRecord t[4] = {
+    { 0x4000, 0x2000, 0x02000005, 0, 0x12, "", 0, NULL },
+    { 0x5000, 0, 0, 0x8, 0x1D, "", 1, (const guint8 *) &elem },          /* SZ array */
+    { 0x6000, 0, 0, 0x8 | 0x300, 0x14, "", 1, (const guint8 *) &elem },  /* rank 3 */
+    { 0x7000, 0x2000, 0x02000006, 0, 0x12, "Lib.Named", 0, NULL },
+  };
+  PgoClrMethodDetails d = { 0x9000, 0x7000, 0x06000009, 0, 0x2000, NULL };
+
+  ck_assert (pgo_nettrace_writer_write_assembly_load (w, &a, &error));
+  ck_assert (pgo_nettrace_writer_write_module_load (w, &m, &error));
+  ck_assert (pgo_nettrace_writer_write_bulk_type (w, t, 4, &error));
+  ck_assert (pgo_nettrace_writer_write_method_details (w, &d, &error));
+  ck_assert (pgo_nettrace_writer_close (w, &error));
+  ck_assert (g_output_stream_close (out, NULL, NULL));
+  g_autoptr(GBytes) bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_new (bytes, &error);
+  g_autoptr(PgoNettraceProfiles) p = pgo_nettrace_profiles_build (reader, &error);
+  ck_assert (p != NULL);
+
+  static const struct { guint64 handle; const char *type, *method; } cases[] = {
+    { 0, "(empty)", "(empty)" },
+    { 33, "(unknown)", "(unknown)" },
+    { 0x4000, "[Lib]0x02000005", NULL },
+    { 0x5000, "[Lib]0x02000005[]", NULL },
+    { 0x6000, "[Lib]0x02000005[,,]", NULL },
+    { 0x7000, "[Lib]Lib.Named", NULL },
+    { 0x9000, NULL, "[Lib]Lib.Named::0x06000009" },
+    { 0x123456, NULL, NULL },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *ty = pgo_nettrace_profiles_describe_type (p, cases[i].handle);
+      g_autofree char *me = pgo_nettrace_profiles_describe_method (p, cases[i].handle);
+      ck_assert_msg (g_strcmp0 (ty, cases[i].type) == 0, "type 0x%" G_GINT64_MODIFIER "x: %s",
+                     cases[i].handle, ty);
+      ck_assert_msg (g_strcmp0 (me, cases[i].method) == 0, "method 0x%" G_GINT64_MODIFIER "x: %s",
+                     cases[i].handle, me);
+    }
+}
+END_TEST
+
 START_TEST (test_nettrace_event_dynamic_method)
 {
   Chunk one = { 0x80000000, 0, sizeof fib_blob };
@@ -505,6 +556,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_nettrace_event_small_trace);
   tcase_add_test (tc, test_nettrace_event_verbose_layout);
   tcase_add_test (tc, test_nettrace_event_fixtures_vs_text_dump);
+  tcase_add_test (tc, test_nettrace_event_describe);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("reassembly");

@@ -237,8 +237,8 @@ static const struct {
 };
 
 static const char *baseline_traces[] = {
-  "eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace",
-  "eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace",
+  "net5-win-x64-arraytypes.nettrace",
+  "net6-win-x64-checkpoints.nettrace",
 };
 
 /* Every count TraceEvent lists in the baseline file must be ours too. */

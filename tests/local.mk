@@ -37,10 +37,10 @@ tests_check_nettrace_LDADD = $(check_suite_ldadd)
 
 nettrace_test_data = \
 	tests/data/nettrace/README-traceevent-inputs.md \
-	tests/data/nettrace/eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace \
-	tests/data/nettrace/eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace.baseline.txt \
-	tests/data/nettrace/eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace \
-	tests/data/nettrace/eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace.baseline.txt \
+	tests/data/nettrace/net5-win-x64-arraytypes.nettrace \
+	tests/data/nettrace/net5-win-x64-arraytypes.nettrace.baseline.txt \
+	tests/data/nettrace/net6-win-x64-checkpoints.nettrace \
+	tests/data/nettrace/net6-win-x64-checkpoints.nettrace.baseline.txt \
 	tests/data/nettrace/pgo-small.nettrace \
 	tests/data/nettrace/pgo-small.txt \
 	tests/data/nettrace/pgo-small.sh \

@@ -18,7 +18,7 @@ tail -n 1 "$tmp/out" | grep -q "^total: 134 events in 12 kinds, 12 metadata reco
 [ -s "$tmp/err" ] && fail "trace-stats wrote to stderr: $(cat "$tmp/err")"
 
 # trace-stats on a trace with EventSource names (V5 metadata).
-"$tool" trace-stats "$data/eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace" >"$tmp/out" || fail "arraytypes exit"
+"$tool" trace-stats "$data/net5-win-x64-arraytypes.nettrace" >"$tmp/out" || fail "arraytypes exit"
 grep -q "^TestEventSource0	7	v0	TestEvent3	1$" "$tmp/out" || fail "arraytypes TestEvent3"
 
 # Truncated: exit 0, a prefix of the counts, a warning with the offset.
