@@ -115,7 +115,7 @@ tests_bench_bytescan_SOURCES = tests/bench/bytescan.c
 tests_bench_bytescan_LDADD = $(GLIB_LIBS)
 bench_scripts += tests/bench/nettrace.sh
 EXTRA_DIST += tests/bench/nettrace.sh
-CLEANFILES += tests/bench-nettrace/synthetic-100mb.nettrace tests/bench-nettrace/synthetic-25mb.nettrace
+
 include tests/fixtures/local.mk
 
 check_PROGRAMS += tests/check-textpgo
@@ -125,3 +125,16 @@ tests_check_textpgo_LDADD = $(check_suite_ldadd)
 
 TESTS += tests/cli/dump-text.sh
 EXTRA_DIST += tests/cli/dump-text.sh
+
+# The conformance script's log goes beside it in the build tree: make sure
+# the folder exists in a fresh VPATH build. Its scratch folder and the
+# benchmark's traces are removed by "make clean".
+EXTRA_tests_check_nettrace_DEPENDENCIES = tests/conformance/traceevent/.dirstamp
+tests/conformance/traceevent/.dirstamp:
+	@$(MKDIR_P) tests/conformance/traceevent
+	@: >$@
+DISTCLEANFILES += tests/conformance/traceevent/.dirstamp
+clean-local: clean-local-nettrace
+clean-local-nettrace:
+	-rm -rf tests/conformance-traceevent tests/bench-nettrace
+.PHONY: clean-local-nettrace
