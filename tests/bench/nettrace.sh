@@ -13,6 +13,7 @@
 #   BENCH nettrace-vs-scan ratio=<trace-stats time / scan time, synthetic>
 #   BENCH nettrace-vs-scan-fixture ratio=<same, largest fixture> file=<name>
 #   BENCH traceevent-vs-nettrace ratio=<TraceEvent time / trace-stats time>
+#   BENCH dotnet-pgo-reader-vs-nettrace ratio=<ETLX conversion + read time / trace-stats time>
 #   BENCH nettrace-memory ... (max RSS of trace-stats on 25 and 100 MB traces)
 set -eu
 b="$PGO_BUILDDIR"
@@ -89,6 +90,12 @@ if [ -n "$DOTNET" ] && "$DOTNET" --version >/dev/null 2>&1; then
     runs=3
     best "$DOTNET" "$te/out/nettrace-dump.dll" time "$big"; t_te=$wall_ns; c_te=$cpu
     echo "BENCH traceevent-vs-nettrace ratio=$(ratio "$t_te" "$t_ours") traceevent_ms=$(ms "$t_te") trace_stats_ms=$(ms "$t_ours") cpu_ratio=$(ratio "$((c_te + 1))" "$((c_ours + 1))") traceevent_cpu_ms=$c_te trace_stats_cpu_ms=$c_ours"
+    # dotnet-pgo does not stream the trace: it converts it to ETLX first
+    # (TraceLog.CreateFromEventPipeDataFile). Timed on the 25 MB trace.
+    best "$DOTNET" "$te/out/nettrace-dump.dll" tracelog "$mid"; t_tl=$wall_ns; c_tl=$cpu
+    runs=5
+    best "$tool" trace-stats "$mid"; t_mid=$wall_ns; c_mid=$cpu
+    echo "BENCH dotnet-pgo-reader-vs-nettrace ratio=$(ratio "$t_tl" "$t_mid") tracelog_ms=$(ms "$t_tl") trace_stats_ms=$(ms "$t_mid") cpu_ratio=$(ratio "$((c_tl + 1))" "$((c_mid + 1))") file=synthetic-25mb"
   else
     echo "BENCH traceevent-vs-nettrace skipped=cannot-build-traceevent-program"
   fi

@@ -12,6 +12,8 @@
 //                   decoder of the PGO blob format written here
 //   mode "typed":   TraceEvent's own typed fields of each 298 event ("te298 name=value ...")
 //   mode "time":    reads the trace and prints the event count only (benchmark)
+//   mode "tracelog": converts the trace to ETLX and reads that, as dotnet-pgo does
+//                   (TraceLog.CreateFromEventPipeDataFile), printing the event count (benchmark)
 //
 // The 298 payload fields are read at the manifest offsets (MethodToken at 26),
 // not through TraceEvent's typed parser, which reads them 2 bytes early.
@@ -19,7 +21,9 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using System.Text;
+using System.IO;
 using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing.Parsers;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 
@@ -99,8 +103,19 @@ static class Program
 
     static int Main(string[] args)
     {
-        if (args.Length != 2) { Console.Error.WriteLine("usage: nettrace-dump counts|raw|schemas|typed|time FILE"); return 2; }
+        if (args.Length != 2) { Console.Error.WriteLine("usage: nettrace-dump counts|raw|schemas|typed|time|tracelog FILE"); return 2; }
         string mode = args[0];
+        if (mode == "tracelog")
+        {
+            string etlx = Path.Combine(Path.GetTempPath(), $"nettrace-dump-{Environment.ProcessId}.etlx");
+            long count = 0;
+            TraceLog.CreateFromEventPipeDataFile(args[1], etlx);
+            using (var log = new TraceLog(etlx))
+                foreach (var e in log.Events) count++;
+            File.Delete(etlx);
+            Console.WriteLine(count);
+            return 0;
+        }
         var counts = new SortedDictionary<string, long>(StringComparer.Ordinal);
         var methods = new Dictionary<ulong, Method>();
         var order = new List<Method>();
