@@ -20,17 +20,20 @@
  *     bbRefs == 1, the rest);
  *   - THROW: no edge when JitMinimalJitProfiling and the method returns;
  *   - keys: bbCodeOffs, or bbNum | 0x80000000 for internal blocks.
- * CONFIRMED against runtime 10.0.12's own edge profiles (tests/cfg-fixtures.sh,
- * tests/cfg-conformance.sh): the non-tree key set equals the EdgeIntCount
- * keys of 2127 of the 2158 methods in the fixture dumps, app and framework;
- * the other 31 (four vectorized framework helpers) lack only counters of
- * critical edges out of a branch the importer folded on a JIT-time constant
- * while importing both targets elsewhere (SplitCriticalEdges drops them;
- * see the "importer-folded branch" case in check-cfg.c).  Counters exist
- * only on imported blocks: pgo_cfg_get_schema_edges() approximates that
- * with IL reachability.  The reconstruction replica, fed the edge run,
- * reproduces the block run's counters for 1943 of 1952 methods; the rest
- * are thread-pool loops still running when the profile was written.
+ * CONFIRMED against runtime 10.0.12's own edge profiles, read from the
+ * fixtures' .nettrace traces with the project's trace and assembly readers
+ * (tests/cfg-trace-conform.c, tests/cfg-trace-*.sh): the non-tree key set
+ * equals the EdgeIntCount keys of 2112 of the 2143 methods, app (35/35)
+ * and framework; the other 31 (four vectorized CoreLib helpers) lack only
+ * the counter of one critical edge out of a branch the importer folded on
+ * a JIT-time constant while importing both targets elsewhere
+ * (SplitCriticalEdges drops it; see the "importer-folded branch" case in
+ * check-cfg.c).  Counters exist only on imported blocks:
+ * pgo_cfg_get_schema_edges() approximates that with IL reachability.  The
+ * reconstruction replica, fed the edge run, reproduces the block run's
+ * counters for 1907 of 1938 methods; the other 31 are all framework
+ * methods, mostly thread-pool, spin-wait and queue code, whose executions
+ * differ between the two runs (separate processes).
  *
  * SPEC: reconstruction.md 2.3, 3.1.
  */

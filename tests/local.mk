@@ -37,7 +37,7 @@ tests_check_il_LDADD = $(check_suite_ldadd)
 
 # Compares our flow graphs with a runtime's PGO text dump (cfg-conformance.sh).
 noinst_PROGRAMS += tests/cfg-conform
-tests_cfg_conform_SOURCES = tests/cfg-conform.c
+tests_cfg_conform_SOURCES = tests/cfg-conform.c tests/cfg-compare.c tests/cfg-compare.h
 tests_cfg_conform_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
 
 check_PROGRAMS += tests/check-cfg
@@ -216,8 +216,15 @@ tests_check_textpgo_LDADD = $(check_suite_ldadd)
 
 TESTS += tests/cli/dump-text.sh
 EXTRA_DIST += tests/cli/dump-text.sh
-TESTS += tests/cfg-fixtures.sh
-EXTRA_DIST += tests/cfg-fixtures.sh
+# Our flow graphs against every fixture trace, read with our own trace and
+# assembly readers: app methods always, framework methods when the installed
+# runtime is the traced one (SKIP otherwise).
+noinst_PROGRAMS += tests/cfg-trace-conform
+tests_cfg_trace_conform_SOURCES = tests/cfg-trace-conform.c tests/cfg-compare.c \
+	tests/cfg-compare.h
+tests_cfg_trace_conform_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
+TESTS += tests/cfg-trace-app.sh tests/cfg-trace-framework.sh
+EXTRA_DIST += tests/cfg-trace-app.sh tests/cfg-trace-framework.sh
 
 # Regenerates the fixtures with dotnet and compares them (SKIP without dotnet).
 TESTS += tests/fixtures-regen.sh
