@@ -16,7 +16,9 @@
  * GetSucc).  Where the source read is newer or older than 10.0.12, the
  * runtime's own profiles decided (renumbering, switch successors).  The walk and the reconstruction replica are in
  * pgo-jit-walk.c.  Findings settled against that runtime's own profiles
- * (DOTNET_WritePGOData text dumps) are marked CONFIRMED below.
+ * (first its DOTNET_WritePGOData text dumps, now the fixtures' .nettrace
+ * traces read with the project's readers: tests/cfg-trace-conform.c) are
+ * marked CONFIRMED below.
  *
  * SPEC: reconstruction.md section 1.
  */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
  * cfg-compare.h: This file declares the comparison of our flow graphs with
- * the counters the real runtime placed, shared by the conformance programs
- * (cfg-conform: runtime text dumps; cfg-trace-conform: .nettrace traces).
+ * the counters the real runtime placed (used by cfg-trace-conform.c; kept
+ * apart from the trace and assembly plumbing).
  *
  * Input: one profiled method (its count-record keys and candidate bodies)
  * and, in edge mode, the same method's counters from the block-mode run.

@@ -35,11 +35,6 @@ tests_check_il_SOURCES = tests/check-il.c tests/pgo-check.h
 tests_check_il_CFLAGS = $(check_suite_cflags)
 tests_check_il_LDADD = $(check_suite_ldadd)
 
-# Compares our flow graphs with a runtime's PGO text dump (cfg-conformance.sh).
-noinst_PROGRAMS += tests/cfg-conform
-tests_cfg_conform_SOURCES = tests/cfg-conform.c tests/cfg-compare.c tests/cfg-compare.h
-tests_cfg_conform_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
-
 check_PROGRAMS += tests/check-cfg
 tests_check_cfg_SOURCES = tests/check-cfg.c tests/pgo-check.h
 tests_check_cfg_CFLAGS = $(check_suite_cflags)
@@ -48,9 +43,7 @@ tests_check_cfg_LDADD = $(check_suite_ldadd)
 TESTS += tests/cfg-conformance.sh
 EXTRA_DIST += tests/cfg-conformance.sh \
 	tests/data/cfg/conformance/app/app.csproj \
-	tests/data/cfg/conformance/app/Program.cs \
-	tests/data/cfg/conformance/ildump/ildump.csproj \
-	tests/data/cfg/conformance/ildump/Program.cs
+	tests/data/cfg/conformance/app/Program.cs
 noinst_PROGRAMS += tests/bench-cfg
 tests_bench_cfg_SOURCES = tests/bench-cfg.c
 tests_bench_cfg_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
