@@ -12,7 +12,9 @@
  *
  * Replica of dotnet/runtime src/coreclr/jit/fgprofile.cpp as shipped in
  * runtime 10.0.12 (release/10.0, libclrjit commit 95017c711e6a), read at
- * main-branch revision 005d4975 whose walk and reconstructor are the same:
+ * main-branch revision 005d4975 whose walk and reconstructor are the same
+ * (the installed libclrjit.so's version string reads "10.0.1226.42308
+ * @Commit: 95017c711e6afc1085133d440e42b4bd78155701"):
  *   - roots: every clause's handler begin, then its filter begin, in EH
  *     table order; the method entry last (so it is popped first);
  *   - marking on push; successors of a fork visited in reverse GetSucc()

@@ -20,7 +20,7 @@ typedef struct {
   char      *key;       /* matches the same method (and instantiation) across runs */
   GArray    *keys;      /* sorted gint64: (src << 32 | dst) edge keys or block offsets */
   GArray    *records;   /* PgoEdgeCount in record order (block records: dst_key 0) */
-  guint      n_other;   /* non-count records (class/method probes...) */
+  gboolean   is_app;    /* an app method (not the framework's) */
   GPtrArray *bodies;    /* PgoMethodBody* candidates; the reader sets the free func */
 } CfgMethod;
 

@@ -291,7 +291,7 @@ read_trace (Ctx *ctx, const char *fixture, const char *path, gboolean edge, cons
         printf ("METHOD %s %s\n", edge ? "edge" : "block", name);
       g_ptr_array_add (m->bodies, body);
       g_ptr_array_add (methods, m);
-      m->n_other = is_app; /* reused as the app mark */
+      m->is_app = is_app;
       for (guint r = 0; r < pgo_method_profile_get_n_records (p); r++)
         {
           const PgoSchemaRecord *rec = pgo_method_profile_get_record (p, r);
@@ -363,7 +363,7 @@ run_fixture (Ctx *ctx, const PgoCfgOptions *options, const char *dir)
           cfg_compare_method (mode, options, m, mode ? g_hash_table_lookup (by_key, m->key) : NULL,
                               &t);
           cfg_tally_add (&ctx->all[mode], &t);
-          if (m->n_other)
+          if (m->is_app)
             cfg_tally_add (&ctx->app[mode], &t);
         }
     }
