@@ -164,9 +164,12 @@ read_instantiations (GBytes *bytes, PgoNettraceProfiles *profiles, GError **erro
       args = g_string_new ("<");
       for (guint32 i = 0; i < d.n_type_parameters; i++)
         {
-          guint64 h = GUINT64_FROM_LE (((const guint64 *) (gconstpointer) d.type_parameters)[i]);
-          g_autofree char *t = pgo_nettrace_profiles_describe_type (profiles, h);
+          guint64 h;
+          g_autofree char *t = NULL;
 
+          memcpy (&h, d.type_parameters + 8 * i, 8); /* unaligned in the payload */
+          h = GUINT64_FROM_LE (h);
+          t = pgo_nettrace_profiles_describe_type (profiles, h);
           g_string_append_printf (args, "%s%s", i ? "," : "", t ? t : "?");
         }
       g_string_append_c (args, '>');
