@@ -13,8 +13,9 @@
  * ModuleLoad event carries; framework methods from the directory of the
  * module's IL path in the trace (the installed shared runtime; --framework
  * DIR overrides it), checked the same way.
- * Output: a DIFF line per differing method, UNRESOLVED per method whose
- * body cannot be read, '#' summary lines, then
+ * Output: a DIFF line per differing method (with its difference class),
+ * UNRESOLVED per method whose body cannot be read, AMBIGUOUS per block-run
+ * profile not told apart from another, '#' summary lines, then
  *   CONFORMANCE cfg-edge-keys: <equal>/<methods>              all methods
  *   CONFORMANCE cfg-block-offsets: <consistent>/<methods>
  *   CONFORMANCE cfg-edge-keys-app: ... / cfg-block-offsets-app: ...

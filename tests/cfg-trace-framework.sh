@@ -32,7 +32,7 @@ if [ "$rc" = 77 ]; then
   exit 77
 fi
 [ "$rc" = 0 ] || { cat "$tmp/out"; exit 1; }
-grep '^DIFF\|^UNRESOLVED' "$tmp/out" | sed 's/^/  /' || true
+grep '^DIFF\|^UNRESOLVED\|^AMBIGUOUS' "$tmp/out" | sed 's/^/  /' || true
 grep '^#' "$tmp/out" | sed 's/^/  /'
 grep '^CONFORMANCE' "$tmp/out" >"$tmp/got"
 cat "$tmp/got"
@@ -49,3 +49,6 @@ grep -qx '# cfg-block-offsets: block starts without a counter: 829, of which 829
   || { echo "FAIL: a block without a counter outside the known class"; exit 1; }
 grep -qx '# edge-mode profiles not compared: 0 dropped by the trace reader (0 dynamic methods, token 0), 0 with an unreadable body' "$tmp/out" \
   || { echo "FAIL: unexpected count of methods not compared"; exit 1; }
+if grep -q '^UNRESOLVED\|^AMBIGUOUS' "$tmp/out"; then
+  echo "FAIL: unresolved methods or instances not told apart"; exit 1
+fi
