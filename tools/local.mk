@@ -9,6 +9,8 @@ tools_pgo_reconstruct_SOURCES = \
 	tools/commands.def \
 	tools/cmd-show.c \
 	tools/cmd-dump-assembly.c \
+	tools/cmd-trace-stats.c \
+	tools/cmd-dump.c \
 	$(NULL)
 tools_pgo_reconstruct_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-nettrace-event.h: typed payloads of the CoreCLR events that PGO
+ * needs, the PGO blob decoder, chunk reassembly, and the resolution of
+ * method ids to module/token identities.
+ *
+ * Input: events from pgo-nettrace.h. Output: PgoMethodProfile lists.
+ * Layouts: nettrace.md sections 4 and 5 (ClrEtwAll.man, eventtrace.cpp,
+ * pgo.cpp, pgo_formatprocessing.h).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "pgo-nettrace.h"
+#include "pgo-schema.h"
+
+G_BEGIN_DECLS
+
+#define PGO_NETTRACE_PROVIDER_RUNTIME  "Microsoft-Windows-DotNETRuntime"
+#define PGO_NETTRACE_PROVIDER_RUNDOWN  "Microsoft-Windows-DotNETRuntimeRundown"
+
+/* Most bytes of one JitInstrumentationDataVerbose event's Data (pgo.cpp). */
+#define PGO_NETTRACE_PGO_CHUNK_SIZE    40000
+
+/**
+ * PgoClrEventKind:
+ *
+ * The CLR events this stage decodes, whatever the provider (runtime or
+ * rundown ids differ; nettrace.md 4.2).
+ */
+typedef enum {
+  PGO_CLR_EVENT_OTHER = 0,
+  PGO_CLR_EVENT_BULK_TYPE,                 /* runtime 15 */
+  PGO_CLR_EVENT_METHOD_DETAILS,            /* runtime 72 */
+  PGO_CLR_EVENT_METHOD_LOAD,               /* runtime 141, rundown 141/142 (DCStart/DCEnd) */
+  PGO_CLR_EVENT_METHOD_LOAD_VERBOSE,       /* runtime 143, rundown 143/144 */
+  PGO_CLR_EVENT_MODULE_LOAD,               /* runtime 152/153, rundown 153/154 */
+  PGO_CLR_EVENT_ASSEMBLY_LOAD,             /* runtime 154/155, rundown 155/156 */
+  PGO_CLR_EVENT_JIT_INSTRUMENTATION_DATA,  /* runtime 297 */
+  PGO_CLR_EVENT_JIT_INSTRUMENTATION_DATA_VERBOSE, /* runtime 298 */
+} PgoClrEventKind;
+
+PgoClrEventKind pgo_clr_event_classify (const PgoNettraceMetadata *metadata);
+const char     *pgo_clr_event_name     (const PgoNettraceMetadata *metadata);
+
+/* ModuleLoad / ModuleUnload / ModuleDCStart / ModuleDCEnd (v0-v2). */
+typedef struct {
+  guint64  module_id;
+  guint64  assembly_id;
+  guint32  module_flags;           /* 0x4 Dynamic, 0x8 Manifest, 0x20 ReadyToRun ... */
+  char    *il_path;
+  char    *native_path;
+  guint16  clr_instance_id;        /* v1+ */
+  gboolean has_pdb;                /* v2+: the managed PDB fields below are set */
+  guint8   pdb_guid[16];           /* ManagedPdbSignature */
+  guint32  pdb_age;
+  char    *pdb_build_path;
+} PgoClrModuleLoad;
+
+/* AssemblyLoad / AssemblyUnload / AssemblyDCStart / AssemblyDCEnd (v0-v1). */
+typedef struct {
+  guint64  assembly_id;
+  guint64  app_domain_id;
+  guint64  binding_id;             /* v1 */
+  guint32  assembly_flags;         /* 0x2 Dynamic ... */
+  char    *name;                   /* "Name, Version=..., Culture=..., PublicKeyToken=..." */
+  guint16  clr_instance_id;        /* v1 */
+} PgoClrAssemblyLoad;
+
+/* MethodDetails (72, v0): no ClrInstanceID. */
+typedef struct {
+  guint64        method_id;
+  guint64        type_id;
+  guint32        method_token;
+  guint32        n_type_parameters;
+  guint64        loader_module_id;
+  const guint8  *type_parameters;  /* n x u64 LE, borrowed from the payload */
+} PgoClrMethodDetails;
+
+/* One BulkType record (15, v0). */
+typedef struct {
+  guint64        type_id;
+  guint64        module_id;
+  guint32        type_name_id;     /* TypeDef token or 0 */
+  guint32        flags;            /* 0x8 Array; rank in bits 8-13 */
+  guint8         cor_element_type;
+  char          *name;             /* "" without GCHeapAndTypeNames */
+  guint32        n_type_parameters;
+  const guint8  *type_parameters;  /* n x u64 LE, borrowed */
+} PgoClrBulkTypeRecord;
+
+/* MethodLoad(Verbose) / Unload / DCStart / DCEnd (v0-v2). */
+typedef struct {
+  guint64  method_id;
+  guint64  module_id;
+  guint64  start_address;
+  guint32  size;
+  guint32  method_token;
+  guint32  method_flags;           /* tier/flags word (nettrace.md 4.4) */
+  char    *method_namespace;       /* verbose only */
+  char    *method_name;
+  char    *method_signature;
+  guint16  clr_instance_id;
+  guint64  rejit_id;
+} PgoClrMethodLoad;
+
+/* JitInstrumentationData (297) / JitInstrumentationDataVerbose (298), v0. */
+typedef struct {
+  gboolean       verbose;
+  guint16        clr_instance_id;
+  guint32        method_flags;     /* chunk index | 0x80000000 on the last chunk */
+  guint32        data_size;
+  guint64        method_id;
+  guint64        module_id;        /* verbose only */
+  guint32        method_token;     /* verbose only */
+  char          *method_namespace; /* verbose only */
+  char          *method_name;
+  char          *method_signature;
+  const guint8  *data;             /* data_size bytes, borrowed from the payload */
+  guint64        data_offset;      /* absolute file offset of data[0] */
+} PgoClrJitInstrumentationData;
+
+gboolean pgo_clr_parse_module_load   (const PgoNettraceEvent *ev, PgoClrModuleLoad *out,
+                                      GError **error);
+void     pgo_clr_module_load_clear   (PgoClrModuleLoad *m);
+gboolean pgo_clr_parse_assembly_load (const PgoNettraceEvent *ev, PgoClrAssemblyLoad *out,
+                                      GError **error);
+void     pgo_clr_assembly_load_clear (PgoClrAssemblyLoad *a);
+gboolean pgo_clr_parse_method_details (const PgoNettraceEvent *ev, PgoClrMethodDetails *out,
+                                       GError **error);
+gboolean pgo_clr_parse_method_load   (const PgoNettraceEvent *ev, gboolean verbose,
+                                      PgoClrMethodLoad *out, GError **error);
+void     pgo_clr_method_load_clear   (PgoClrMethodLoad *m);
+gboolean pgo_clr_parse_jit_instrumentation_data (const PgoNettraceEvent *ev, gboolean verbose,
+                                                 PgoClrJitInstrumentationData *out,
+                                                 GError **error);
+void     pgo_clr_jit_instrumentation_data_clear (PgoClrJitInstrumentationData *d);
+gboolean pgo_clr_bulk_type_foreach   (const PgoNettraceEvent *ev,
+                                      gboolean (*func) (const PgoClrBulkTypeRecord *record,
+                                                        gpointer user_data),
+                                      gpointer user_data, GError **error);
+
+gboolean pgo_nettrace_parse_pgo_blob (const guint8 *data, gsize len, guint64 base,
+                                      PgoMethodProfile *profile, GError **error);
+GBytes  *pgo_nettrace_encode_pgo_blob (const PgoMethodProfile *profile);
+
+/**
+ * PgoNettraceProfiles:
+ *
+ * The PGO data of a whole trace: one profile per method whose data could
+ * be reassembled and decoded, the id tables needed to name handles, and
+ * one note per anomaly (duplicate or out-of-order chunks, dropped methods
+ * with the reason, truncation).
+ */
+typedef struct _PgoNettraceProfiles PgoNettraceProfiles;
+
+PgoNettraceProfiles *pgo_nettrace_profiles_build      (PgoNettraceReader *reader,
+                                                       GError **error);
+void                 pgo_nettrace_profiles_free       (PgoNettraceProfiles *profiles);
+GPtrArray           *pgo_nettrace_profiles_get_profiles (PgoNettraceProfiles *profiles);
+GPtrArray           *pgo_nettrace_profiles_steal_profiles (PgoNettraceProfiles *profiles);
+GPtrArray           *pgo_nettrace_profiles_get_notes  (PgoNettraceProfiles *profiles);
+guint64              pgo_nettrace_profiles_get_method_handle (PgoNettraceProfiles *profiles,
+                                                              guint index);
+GBytes              *pgo_nettrace_profiles_get_blob   (PgoNettraceProfiles *profiles,
+                                                       guint index);
+char                *pgo_nettrace_profiles_describe_type   (PgoNettraceProfiles *profiles,
+                                                            guint64 type_handle);
+char                *pgo_nettrace_profiles_describe_method (PgoNettraceProfiles *profiles,
+                                                            guint64 method_handle);
+guint                pgo_nettrace_profiles_get_n_dropped (PgoNettraceProfiles *profiles);
+
+GPtrArray           *pgo_nettrace_read_profiles       (GBytes *bytes,
+                                                       PgoNettraceStats *out_stats,
+                                                       GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoNettraceProfiles, pgo_nettrace_profiles_free)
+
+G_END_DECLS
