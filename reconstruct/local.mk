@@ -16,3 +16,9 @@ libpgo_libpgo_internal_la_SOURCES += \
 libpgo_include_HEADERS += reconstruct/pgo-flow.h
 
 EXTRA_DIST += reconstruct/README.md
+
+# The reconstruction driver and the accuracy evaluation.
+libpgo_include_HEADERS += reconstruct/pgo-reconstruct.h
+libpgo_libpgo_internal_la_SOURCES += \
+	reconstruct/pgo-reconstruct.c \
+	$(NULL)
