@@ -526,6 +526,65 @@ pgo_reconstruct_method (const guint8 *il, gsize il_size, const PgoEhClause *clau
 }
 
 /**
+ * pgo_reconstruct_observations:
+ * @profile: a profile with BasicBlockIntCount/LongCount records
+ * @cfg: the method's flow graph
+ * @probes_only: keep only the offsets of probe set @probes
+ * @probes: the probe set
+ *
+ * The observations a profile gives.  Without @probes_only every block
+ * record is one.  With it, each offset p of the probe set reads the record
+ * at p, else the record at the start of the block containing p (a dense
+ * JIT profile has none at a "br 0" target), else 0 (a dense profile has no
+ * record for a block that never ran because the JIT never imported it).
+ *
+ * Returns: (transfer full) (element-type PgoObservation): the observations
+ */
+GArray *
+pgo_reconstruct_observations (const PgoMethodProfile *profile, const PgoCfg *cfg,
+                              gboolean probes_only, PgoProbeSet probes)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
+  g_autoptr(GHashTable) at = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(GArray) vals = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+  for (guint i = 0; i < pgo_method_profile_get_n_records (profile); i++)
+    {
+      const PgoSchemaRecord *r = pgo_method_profile_get_record (profile, i);
+      gsize nv;
+      const guint64 *v = pgo_method_profile_get_values (profile, i, &nv);
+      PgoObservation o;
+
+      if ((r->kind != PGO_KIND_BASIC_BLOCK_INT_COUNT && r->kind != PGO_KIND_BASIC_BLOCK_LONG_COUNT)
+          || nv < 1 || r->il_offset < 0)
+        continue;
+      o.il_offset = (guint32) r->il_offset;
+      o.count = v[0];
+      if (!probes_only)
+        g_array_append_val (out, o);
+      else if (!g_hash_table_contains (at, GUINT_TO_POINTER (o.il_offset)))
+        {
+          g_array_append_val (vals, o.count);
+          g_hash_table_insert (at, GUINT_TO_POINTER (o.il_offset), GUINT_TO_POINTER (vals->len));
+        }
+    }
+  if (probes_only)
+    for (guint32 i = 0; i < cfg->n_probes[probes]; i++)
+      {
+        PgoObservation o = { cfg->probes[probes][i], 0 };
+        guint idx = GPOINTER_TO_UINT (g_hash_table_lookup (at, GUINT_TO_POINTER (o.il_offset)));
+
+        if (!idx && o.il_offset < cfg->il_size)
+          idx = GPOINTER_TO_UINT (g_hash_table_lookup (
+            at, GUINT_TO_POINTER (cfg->blocks[cfg->offset_block[o.il_offset]].il_offset)));
+        if (idx)
+          o.count = g_array_index (vals, guint64, idx - 1);
+        g_array_append_val (out, o);
+      }
+  return out;
+}
+
+/**
  * pgo_reconstruction_build_profile:
  * @rec: a reconstruction
  * @form: the schema form

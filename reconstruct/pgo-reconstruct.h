@@ -130,6 +130,10 @@ PgoReconstruction *pgo_reconstruct_method (const guint8 *il,
                                            guint n_observations,
                                            const PgoReconstructOptions *options,
                                            GError **error);
+GArray            *pgo_reconstruct_observations (const PgoMethodProfile *profile,
+                                                 const PgoCfg *cfg,
+                                                 gboolean probes_only,
+                                                 PgoProbeSet probes);
 PgoMethodProfile  *pgo_reconstruction_build_profile (const PgoReconstruction *rec,
                                                      PgoReconstructForm form,
                                                      const PgoMethodId *id,
