@@ -513,13 +513,18 @@ pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvalSummary *s
  * @body: its body
  * @out_agree: (out): whether the JIT's reconstruction from @edge_truth
  *   gives every IL block the count @block_truth has (0 where it has none)
+ * @out_exceptional: (out): whether @block_truth shows caught exceptions
+ *   (a catch, filter or fault entered): the JIT's edge model has no
+ *   exception flow, so its block weights legitimately differ there
+ *   (reconstruction.md 2.3)
  * @error: return location for a #GError
  *
  * Returns: TRUE, or FALSE with @error set if @body is malformed.
  */
 gboolean
 pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth, const PgoMethodProfile *block_truth,
-                             const PgoMethodBody *body, gboolean *out_agree, GError **error)
+                             const PgoMethodBody *body, gboolean *out_agree,
+                             gboolean *out_exceptional, GError **error)
 {
   g_autoptr(PgoCfg) cfg = NULL;
   g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (PgoEdgeCount));
@@ -553,10 +558,17 @@ pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth, const PgoMethod
   if (!densify (cfg, block_truth, dense, has, &reason))
     {
       *out_agree = FALSE;
+      *out_exceptional = FALSE;
       return TRUE;
     }
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     all_zero &= dense[b] == 0;
+  *out_exceptional = FALSE;
+  for (guint32 c = 0; c < cfg->n_clauses; c++)
+    if (cfg->clauses[c].kind != PGO_EH_FINALLY
+        && (dense[cfg->clauses[c].hnd_beg] > 0
+            || (cfg->clauses[c].filter_beg != PGO_CFG_VIRTUAL && dense[cfg->clauses[c].filter_beg] > 0)))
+      *out_exceptional = TRUE;
   jit = pgo_cfg_jit_solve (cfg, (PgoEdgeCount *) counts->data, counts->len);
   if (jit->status == PGO_JIT_SOLVE_ALL_ZERO)
     agree = all_zero;

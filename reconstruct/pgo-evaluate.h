@@ -105,6 +105,7 @@ gboolean             pgo_evaluation_truths_agree (const PgoMethodProfile *edge_t
                                                   const PgoMethodProfile *block_truth,
                                                   const PgoMethodBody *body,
                                                   gboolean *out_agree,
+                                                  gboolean *out_exceptional,
                                                   GError **error);
 char                *pgo_evaluation_method_name (const PgoMethodId *id);
 

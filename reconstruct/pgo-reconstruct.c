@@ -189,6 +189,29 @@ build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
         }
       pgo_flow_graph_add_arc (g, s, d, kind, p);
     }
+  /* A filter that returns false passes the exception on: to the next
+   * catch or filter of the same try in table order, or out of the method.
+   * PgoCfg.edges has only the filter's "true" arc (to its handler). */
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      const PgoCfgClause *cl;
+
+      if (cfg->blocks[b].kind != PGO_BLOCK_EHFILTERRET || !cfg->blocks[b].hnd_index)
+        continue;
+      cl = &cfg->clauses[cfg->blocks[b].hnd_index - 1];
+      for (guint32 c = cfg->blocks[b].hnd_index; c < cfg->n_clauses; c++)
+        {
+          const PgoCfgClause *o = &cfg->clauses[c];
+
+          if (o->try_offset > cl->try_offset || o->try_end < cl->try_end)
+            continue;
+          if (o->kind == PGO_EH_CATCH)
+            pgo_flow_graph_add_arc (g, b, o->hnd_beg, PGO_FLOW_ARC_EXCEPTIONAL, 0.0);
+          else if (o->kind == PGO_EH_FILTER)
+            pgo_flow_graph_add_arc (g, b, o->filter_beg, PGO_FLOW_ARC_EXCEPTIONAL, 0.0);
+        }
+      pgo_flow_graph_add_arc (g, b, out->exit, PGO_FLOW_ARC_EXCEPTIONAL, 0.0);
+    }
   for (guint32 c = 0; c < cfg->n_clauses; c++)
     if (out->clause_node[c] != NONE && body_can_escape (cfg, c))
       pgo_flow_graph_add_arc (g, out->exit, out->clause_node[c], PGO_FLOW_ARC_EXCEPTIONAL, 0.0);
