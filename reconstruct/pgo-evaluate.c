@@ -186,6 +186,7 @@ struct _PgoEvaluation {
   PgoProbeSet probes;
   GArray *methods;     /* PgoEvalMethod */
   GPtrArray *skipped;  /* "name: reason" */
+  guint n_inconsistent; /* skipped because the truth is no circulation */
 };
 
 static void
@@ -354,6 +355,31 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
       pgo_evaluation_skip (ev, name, reason);
       return TRUE;
     }
+  /* the truth must be a circulation: a thread still inside the method
+   * when the profile was written (a worker loop) breaks conservation, and
+   * then no count derived from it is meaningful */
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL))
+      {
+        PgoObservation o = { cfg->blocks[b].il_offset, dense[b] };
+
+        g_array_append_val (obs, o);
+      }
+  pgo_reconstruct_options_init (&ro);
+  if (!(rec = pgo_reconstruct_body (body, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
+    {
+      g_prefix_error (error, "%s: ", name);
+      return FALSE;
+    }
+  if (rec->n_adjustments > 0)
+    {
+      pgo_evaluation_skip (ev, name, "the truth is no circulation (still running when written)");
+      ev->n_inconsistent++;
+      return TRUE;
+    }
+  g_clear_pointer (&rec, pgo_reconstruction_free);
+  g_array_set_size (obs, 0);
+
   for (guint32 i = 0; i < cfg->n_probes[ev->probes]; i++)
     {
       PgoObservation o = { cfg->probes[ev->probes][i], 0 };
@@ -361,7 +387,6 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
       o.count = dense[cfg->offset_block[o.il_offset]];
       g_array_append_val (obs, o);
     }
-  pgo_reconstruct_options_init (&ro);
   if (!(rec = pgo_reconstruct_body (body, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
     {
       g_prefix_error (error, "%s: ", name);
@@ -482,6 +507,7 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
       det += m->determined_mass;
     }
   s.n_skipped = ev->skipped->len;
+  s.n_inconsistent = ev->n_inconsistent;
   s.overlap = w > 0 ? (double) (ov / w) : 1.0;
   s.zero_fill = w > 0 ? (double) (zf / w) : 1.0;
   s.determined_mass = w > 0 ? (double) (det / w) : 1.0;

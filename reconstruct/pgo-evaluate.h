@@ -70,6 +70,7 @@ typedef struct {
 typedef struct {
   guint   n_methods;        /* evaluated */
   guint   n_skipped;        /* not evaluated (no IL, no block counts, mismatched graph) */
+  guint   n_inconsistent;   /* ... of which: the truth is no circulation */
   guint64 n_determined;
   guint64 n_determined_ok;
   double  overlap;

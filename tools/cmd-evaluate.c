@@ -33,43 +33,40 @@ json_string (GString *s, const char *text)
   g_string_append_c (s, '"');
 }
 
-static const PgoMethodProfile *
-find_profile (GPtrArray *list, const PgoMethodId *id)
+/* Same module and token: instantiations of one generic method share both,
+ * so every unused candidate is a match to try. */
+static gboolean
+same_method (const PgoMethodProfile *a, const PgoMethodProfile *b)
 {
-  for (guint i = 0; list && i < list->len; i++)
-    {
-      const PgoMethodProfile *p = g_ptr_array_index (list, i);
-      const PgoMethodId *o = pgo_method_profile_get_id (p);
+  const PgoMethodId *x = pgo_method_profile_get_id (a), *y = pgo_method_profile_get_id (b);
 
-      if (o && id && o->token == id->token && o->module && id->module
-          && g_strcmp0 (o->module->simple_name, id->module->simple_name) == 0)
-        return p;
-    }
-  return NULL;
+  return x && y && x->token == y->token && x->module && y->module
+         && g_strcmp0 (x->module->simple_name, y->module->simple_name) == 0;
 }
 
 int
 pgo_cmd_evaluate (int argc, char **argv)
 {
   g_auto(GStrv) references = NULL, frameworks = NULL;
-  g_autofree char *truth = NULL, *edge_truth = NULL, *probes = NULL;
+  g_auto(GStrv) truth = NULL, edge_truth = NULL;
+  g_autofree char *probes = NULL;
   gboolean json = FALSE, quiet = FALSE;
   GOptionEntry entries[] = {
-    { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth, "Trace with dense block counts", "TRACE" },
+    { "truth", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &truth, "Trace with dense block counts (repeatable)", "TRACE" },
     { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &references,
       "Assembly or directory with app IL (repeatable)", "PATH" },
     { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &frameworks,
       "Framework directory (repeatable)", "DIR" },
     { "probes", 0, 0, G_OPTION_ARG_STRING, &probes, "Probe set: A (branch targets) or B (loop heads)", "A|B" },
-    { "edge-truth", 0, 0, G_OPTION_ARG_FILENAME, &edge_truth,
-      "Edge-mode trace of the same program: check both truths agree", "TRACE" },
+    { "edge-truth", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &edge_truth,
+      "Edge-mode trace of the same program as the --truth in the same position:"
+      " check both truths agree (repeatable)", "TRACE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON instead of a table", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print the summary lines only", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("");
   g_autoptr(PgoBodyResolver) resolver = NULL;
-  g_autoptr(GPtrArray) list = NULL, edges = NULL;
   g_autoptr(PgoEvaluation) ev = NULL;
   g_autofree char *line = NULL;
   PgoEvalSummary sum;
@@ -92,37 +89,57 @@ pgo_cmd_evaluate (int argc, char **argv)
     return pgo_tool_usage ("give at least one --reference or --framework");
   if (!(resolver = pgo_tool_open_resolver (references, frameworks, &rc)))
     return rc;
-  if (!(list = pgo_tool_read_trace (truth, &rc)))
-    return rc;
-  if (edge_truth && !(edges = pgo_tool_read_trace (edge_truth, &rc)))
-    return rc;
+  if (edge_truth && g_strv_length (edge_truth) != g_strv_length (truth))
+    return pgo_tool_usage ("give one --edge-truth per --truth, in the same order");
 
   ev = pgo_evaluation_new (set);
-  for (guint i = 0; i < list->len; i++)
+  for (guint t = 0; truth[t]; t++)
     {
-      const PgoMethodProfile *p = g_ptr_array_index (list, i);
-      const PgoMethodId *id = pgo_method_profile_get_id (p);
-      g_autofree char *name = pgo_evaluation_method_name (id);
-      const PgoMethodProfile *e;
-      GError *error = NULL;
-      PgoMethodBody body;
-      gboolean framework = FALSE, ok;
+      g_autoptr(GPtrArray) list = NULL, edges = NULL;
+      g_autofree gboolean *used = NULL;
 
-      if (!pgo_body_resolver_lookup (resolver, id, &body, &framework, &error))
+      if (!(list = pgo_tool_read_trace (truth[t], &rc)))
+        return rc;
+      if (edge_truth && !(edges = pgo_tool_read_trace (edge_truth[t], &rc)))
+        return rc;
+      used = g_new0 (gboolean, edges ? edges->len + 1 : 1);
+      for (guint i = 0; i < list->len; i++)
         {
-          pgo_evaluation_skip (ev, name, error->message);
-          g_clear_error (&error);
-          continue;
-        }
-      ok = pgo_evaluation_add (ev, p, &body, framework, &error);
-      if (ok && edges && !framework && (e = find_profile (edges, id)))
-        {
-          gboolean agree = FALSE, exceptional = FALSE;
+          const PgoMethodProfile *p = g_ptr_array_index (list, i);
+          const PgoMethodId *id = pgo_method_profile_get_id (p);
+          g_autofree char *name = pgo_evaluation_method_name (id);
+          GError *error = NULL;
+          PgoMethodBody body;
+          gboolean framework = FALSE, ok, seen = FALSE, agree = FALSE, exceptional = FALSE;
+          guint first = G_MAXUINT;
 
-          if ((ok = pgo_evaluation_truths_agree (e, p, &body, &agree, &exceptional, &error))
-              && exceptional)
+          if (!pgo_body_resolver_lookup (resolver, id, &body, &framework, &error))
+            {
+              pgo_evaluation_skip (ev, name, error->message);
+              g_clear_error (&error);
+              continue;
+            }
+          ok = pgo_evaluation_add (ev, p, &body, framework, &error);
+          /* the edge run's profile of the same method (generic
+           * instantiations: the first unused one that agrees) */
+          for (guint k = 0; ok && edges && !framework && !agree && k < edges->len; k++)
+            {
+              if (used[k] || !same_method (p, g_ptr_array_index (edges, k)))
+                continue;
+              if (!(ok = pgo_evaluation_truths_agree (g_ptr_array_index (edges, k), p, &body, &agree,
+                                                      &exceptional, &error)))
+                break;
+              seen = TRUE;
+              if (first == G_MAXUINT)
+                first = k;
+              if (agree)
+                used[k] = TRUE;
+            }
+          if (seen && !agree && first != G_MAXUINT)
+            used[first] = TRUE;
+          if (seen && exceptional)
             n_exceptional++;
-          else if (ok)
+          else if (seen)
             {
               n_conf++;
               n_agree += agree;
@@ -130,10 +147,10 @@ pgo_cmd_evaluate (int argc, char **argv)
                 pgo_tool_warning ("%s: the edge run's JIT reconstruction differs from the block run",
                                   name);
             }
+          pgo_method_body_clear (&body);
+          if (!ok)
+            return pgo_tool_fail (truth[t], error);
         }
-      pgo_method_body_clear (&body);
-      if (!ok)
-        return pgo_tool_fail (truth, error);
     }
   pgo_evaluation_get_summary (ev, TRUE, &sum);
   line = pgo_evaluation_format_accuracy (ev, &sum);
@@ -166,13 +183,13 @@ pgo_cmd_evaluate (int argc, char **argv)
             g_string_append_c (s, ',');
           json_string (s, g_ptr_array_index (skipped, i));
         }
-      g_string_append_printf (s, "],\"summary\":{\"methods\":%u,\"skipped\":%u,\"exact_determined\":%"
+      g_string_append_printf (s, "],\"summary\":{\"methods\":%u,\"skipped\":%u,\"inconsistent_truth\":%u,\"exact_determined\":%"
                               G_GUINT64_FORMAT ",\"determined\":%" G_GUINT64_FORMAT
                               ",\"block_overlap\":%.9g,\"zero_fill_overlap\":%.9g,"
                               "\"determined_mass\":%.9g,\"jit_check_ok\":%u}",
-                              sum.n_methods, sum.n_skipped, sum.n_determined_ok, sum.n_determined,
+                              sum.n_methods, sum.n_skipped, sum.n_inconsistent, sum.n_determined_ok, sum.n_determined,
                               sum.overlap, sum.zero_fill, sum.determined_mass, sum.n_jit_ok);
-      if (edges)
+      if (edge_truth)
         g_string_append_printf (s, ",\"truth_edge_vs_block\":{\"agree\":%u,\"methods\":%u,\"exceptional\":%u}",
                                 n_agree, n_conf, n_exceptional);
       g_string_append (s, "}\n");
@@ -194,10 +211,11 @@ pgo_cmd_evaluate (int argc, char **argv)
                       m->n_probes, exact, m->overlap, m->zero_fill, m->truth_total,
                       m->jit_ok ? "ok" : "DIFFER");
             }
-          printf ("skipped: %u methods (no IL in the references, or no block counts)\n", sum.n_skipped);
+          printf ("skipped: %u methods (no IL in the references, no block counts, or a truth that is"
+                  " no circulation: %u)\n", sum.n_skipped, sum.n_inconsistent);
         }
       printf ("%s\n", line);
-      if (edges)
+      if (edge_truth)
         printf ("CONFORMANCE truth-edge-vs-block: %u/%u\n"
                 "# truth-edge-vs-block: %u app methods with caught exceptions left out"
                 " (the JIT's edge model has no exception flow)\n",
