@@ -259,3 +259,10 @@ clean-local: clean-local-nettrace
 clean-local-nettrace:
 	-rm -rf tests/conformance-traceevent tests/bench-nettrace
 .PHONY: clean-local-nettrace
+
+# Reconstruction driver, accuracy metrics (reconstruct/pgo-reconstruct.c,
+# pgo-evaluate.c).
+check_PROGRAMS += tests/check-reconstruct
+tests_check_reconstruct_SOURCES = tests/check-reconstruct.c tests/pgo-check.h
+tests_check_reconstruct_CFLAGS = $(check_suite_cflags)
+tests_check_reconstruct_LDADD = $(check_suite_ldadd)
