@@ -266,3 +266,12 @@ check_PROGRAMS += tests/check-reconstruct
 tests_check_reconstruct_SOURCES = tests/check-reconstruct.c tests/pgo-check.h
 tests_check_reconstruct_CFLAGS = $(check_suite_cflags)
 tests_check_reconstruct_LDADD = $(check_suite_ldadd)
+TESTS += tests/accuracy-app.sh tests/accuracy-framework.sh
+EXTRA_DIST += tests/accuracy.sh tests/accuracy-app.sh tests/accuracy-framework.sh
+
+# make accuracy: every block-mode fixture trace, both probe sets, with the
+# framework methods when the shared runtime is installed.
+accuracy: all
+	PGO_TEST_DATA='$(abs_top_srcdir)/tests' PGO_BUILDDIR='$(abs_top_builddir)' \
+	  DOTNET='$(DOTNET)' $(SHELL) $(top_srcdir)/tests/accuracy.sh full
+.PHONY: accuracy
