@@ -275,3 +275,9 @@ accuracy: all
 	PGO_TEST_DATA='$(abs_top_srcdir)/tests' PGO_BUILDDIR='$(abs_top_builddir)' \
 	  DOTNET='$(DOTNET)' $(SHELL) $(top_srcdir)/tests/accuracy.sh full
 .PHONY: accuracy
+
+# The C API example, built against the installed library (install-example.sh).
+TESTS += tests/install-example.sh
+EXTRA_DIST += tests/install-example.sh tests/example-reconstruct.c
+AM_TESTS_ENVIRONMENT += PGO_CC='$(CC)'; export PGO_CC; PGO_PREFIX='$(prefix)'; export PGO_PREFIX; \
+	PGO_LIBDIR='$(libdir)'; export PGO_LIBDIR;
