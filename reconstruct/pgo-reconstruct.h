@@ -74,8 +74,8 @@ typedef struct {
   gboolean          internal;   /* an EH normalization block (no IL) */
   guint64           count;      /* entries */
   PgoFlowProvenance provenance; /* observed, exact, inferred, adjusted */
-  guint64           min;        /* interval (inferred, with intervals on); else count */
-  guint64           max;        /* PGO_FLOW_UNBOUNDED when there is no finite bound */
+  guint64           min;        /* interval of an inferred count (options.intervals; */
+  guint64           max;        /* else 0, PGO_FLOW_UNBOUNDED); PGO_FLOW_UNBOUNDED: no bound */
 } PgoReconstructedBlock;
 
 /**

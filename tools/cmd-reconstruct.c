@@ -81,11 +81,13 @@ pgo_tool_parse_probes (const char *text, PgoProbeSet *out)
   return TRUE;
 }
 
+static gboolean show_intervals;
+
 static void
 print_count (const char *what, guint64 count, PgoFlowProvenance prov, guint64 min, guint64 max)
 {
   printf ("%s count=%" G_GUINT64_FORMAT " %s", what, count, pgo_flow_provenance_to_string (prov));
-  if (prov == PGO_FLOW_INFERRED && (min != count || max != count))
+  if (show_intervals && prov == PGO_FLOW_INFERRED)
     {
       if (max == PGO_FLOW_UNBOUNDED)
         printf (" [%" G_GUINT64_FORMAT ",inf]", min);
@@ -198,6 +200,7 @@ pgo_cmd_reconstruct (int argc, char **argv)
     return pgo_tool_usage ("unknown --probes '%s' (A or B)", probes);
   pgo_reconstruct_options_init (&ro);
   ro.intervals = intervals;
+  show_intervals = intervals;
   if (form && g_strcmp0 (form, "block") == 0)
     ro.form = PGO_RECONSTRUCT_BLOCK_FORM;
   else if (form && g_strcmp0 (form, "edge") != 0)
