@@ -32,6 +32,19 @@
  * priors; the repair's adjustments are the projection.  The non-tree
  * edges read their values off that circulation, and the JIT solver replica
  * (pgo_cfg_jit_solve) must then give back the projected block counts.
+ *
+ * Measured (tests/accuracy.sh over the fixtures' block-mode traces, the
+ * JIT's dense counts as truth): every count called observed or exact
+ * equals the truth, for probe sets A and B, app and framework methods.
+ * Weighted block overlap, set A: 0.9996 on app methods, 0.984 with the
+ * framework methods.  What misses: the if-then triangle whose join is the
+ * branch target (C#'s "if (c) { ... }"): the join is a probe, the
+ * fall-through arm is none, so the arm's count is free in [0, entries]
+ * and the JIT's 0.52 fall-through prior puts about half there; in the
+ * framework these arms are mostly argument checks that call throw
+ * helpers and never run.  Next: loops with a second exit (a "break"),
+ * whose exit split is free.  Neither is determined by set A's counts;
+ * only more probes (the fall-through successors) would settle them.
  */
 #include "config.h"
 
