@@ -573,6 +573,7 @@ pgo_reconstruct_method (const guint8 *il, gsize il_size, const PgoEhClause *clau
  * at p, else the record at the start of the block containing p (a dense
  * JIT profile has none at a "br 0" target), else 0 (a dense profile has no
  * record for a block that never ran because the JIT never imported it).
+ * A profile without block records gives none.
  *
  * Returns: (transfer full) (element-type PgoObservation): the observations
  */
@@ -583,6 +584,7 @@ pgo_reconstruct_observations (const PgoMethodProfile *profile, const PgoCfg *cfg
   GArray *out = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
   g_autoptr(GHashTable) at = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr(GArray) vals = g_array_new (FALSE, FALSE, sizeof (guint64));
+  gboolean any = FALSE;
 
   for (guint i = 0; i < pgo_method_profile_get_n_records (profile); i++)
     {
@@ -596,6 +598,7 @@ pgo_reconstruct_observations (const PgoMethodProfile *profile, const PgoCfg *cfg
         continue;
       o.il_offset = (guint32) r->il_offset;
       o.count = v[0];
+      any = TRUE;
       if (!probes_only)
         g_array_append_val (out, o);
       else if (!g_hash_table_contains (at, GUINT_TO_POINTER (o.il_offset)))
@@ -604,7 +607,7 @@ pgo_reconstruct_observations (const PgoMethodProfile *profile, const PgoCfg *cfg
           g_hash_table_insert (at, GUINT_TO_POINTER (o.il_offset), GUINT_TO_POINTER (vals->len));
         }
     }
-  if (probes_only)
+  if (probes_only && any)
     for (guint32 i = 0; i < cfg->n_probes[probes]; i++)
       {
         PgoObservation o = { cfg->probes[probes][i], 0 };

@@ -57,6 +57,10 @@ for probes in A B; do
   k=$(printf '%s\n' "$line" | sed -n 's/.*exact-determined=\([0-9]*\)\/.*/\1/p')
   n=$(printf '%s\n' "$line" | sed -n 's/.*exact-determined=[0-9]*\/\([0-9]*\) .*/\1/p')
   [ -n "$k" ] && [ "$k" = "$n" ] || fail "probe set $probes: exact-determined $k/$n"
+  # the edge form of every method, fed to the JIT solver replica, gives
+  # back the counts it was made from
+  jit=$(printf '%s\n' "$out" | sed -n 's/^CONFORMANCE edge-form-jit-replica: //p')
+  [ -n "$jit" ] && [ "${jit%/*}" = "${jit#*/}" ] || fail "probe set $probes: edge-form-jit-replica $jit"
   conf=$(printf '%s\n' "$out" | sed -n 's/^CONFORMANCE truth-edge-vs-block: //p')
   [ "${conf%/*}" = "${conf#*/}" ] || fail "probe set $probes: truth-edge-vs-block $conf"
   if [ "$mode" = app ]; then

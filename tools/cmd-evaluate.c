@@ -215,6 +215,7 @@ pgo_cmd_evaluate (int argc, char **argv)
                   " no circulation: %u)\n", sum.n_skipped, sum.n_inconsistent);
         }
       printf ("%s\n", line);
+      printf ("CONFORMANCE edge-form-jit-replica: %u/%u\n", sum.n_jit_ok, sum.n_methods);
       if (edge_truth)
         printf ("CONFORMANCE truth-edge-vs-block: %u/%u\n"
                 "# truth-edge-vs-block: %u app methods with caught exceptions left out"
