@@ -85,6 +85,12 @@ rd_vu32 (PgoCursor *c, guint32 *out, GError **error)
       *out = c->data[c->off++];
       return TRUE;
     }
+  if (G_LIKELY (c->size - c->off >= 2 && c->data[c->off + 1] < 0x80))
+    {
+      *out = (c->data[c->off] & 0x7F) | ((guint32) c->data[c->off + 1] << 7);
+      c->off += 2;
+      return TRUE;
+    }
   return pgo_cursor_read_varuint32 (c, out, error);
 }
 
@@ -121,6 +127,19 @@ _pgo_nettrace_begin_event_block (PgoNettraceReader *reader, PgoCursor *content,
     return corrupt (error, start, "%s header size %u is below 20", what, header_size);
   if (!pgo_cursor_skip (content, header_size - 4, error))
     return in_block (error, what, start);
+  /* Rows are decoded one after the other, each at an address known only
+   * once the previous one is decoded: a dependent chain of cache misses on
+   * traces larger than the cache. Reading the block's cache lines in order
+   * first lets the hardware stream them in (blocks are ~100 KB); on a
+   * 100 MB trace this makes the pass several times faster. */
+  {
+    const guint8 *p = content->data + content->off;
+    gsize n = pgo_cursor_remaining (content);
+    guint8 sum = 0;
+    for (gsize i = 0; i < n; i += 64)
+      sum += ((const volatile guint8 *) p)[i];
+    reader->touch_sink += sum;
+  }
   reader->block = *content;
   reader->block_kind = kind;
   reader->compressed = (flags & 1) != 0;

@@ -66,6 +66,7 @@ struct _PgoNettraceReader {
   guint32              *seq_last;     /* ... and its entry (NULL when empty) */
 
   PgoNettraceStats      stats;
+  guint8                touch_sink;   /* keeps the block pre-read from being optimised away */
   char                 *warning;      /* where a truncated trace stopped */
 };
 

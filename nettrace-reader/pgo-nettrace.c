@@ -525,7 +525,8 @@ pgo_nettrace_reader_free (PgoNettraceReader *reader)
  *
  * Returns: TRUE with @out_event filled; FALSE without error at the end of
  * the trace (see pgo_nettrace_reader_get_warning() for a truncated one);
- * FALSE with @error set for a malformed block.
+ * FALSE with @error set for a malformed block. After FALSE the contents of
+ * @out_event are unspecified.
  */
 gboolean
 pgo_nettrace_reader_next_event (PgoNettraceReader *reader, PgoNettraceEvent *out_event,
@@ -539,7 +540,10 @@ pgo_nettrace_reader_next_event (PgoNettraceReader *reader, PgoNettraceEvent *out
         {
           if (pgo_cursor_remaining (&reader->block) > 0)
             {
-              if (!_pgo_nettrace_read_row (reader, &ev, error))
+              /* Event rows are decoded straight into the caller's struct
+               * (the hot path); on failure its contents are unspecified. */
+              PgoNettraceEvent *row = reader->block_kind == BLOCK_EVENT ? out_event : &ev;
+              if (!_pgo_nettrace_read_row (reader, row, error))
                 {
                   reader->done = TRUE;
                   reader->block_kind = BLOCK_NONE;
@@ -548,7 +552,6 @@ pgo_nettrace_reader_next_event (PgoNettraceReader *reader, PgoNettraceEvent *out
               if (reader->block_kind == BLOCK_EVENT)
                 {
                   reader->stats.n_events++;
-                  *out_event = ev;
                   return TRUE;
                 }
               /* A metadata row: define it and go on. */

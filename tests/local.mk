@@ -119,6 +119,7 @@ clean-local: clean-assemblies-conformance
 clean-assemblies-conformance:
 	-rm -rf tests/conformance-srm
 .PHONY: clean-assemblies-conformance
+
 # nettrace reader, typed events and writer
 check_PROGRAMS += tests/check-nettrace
 tests_check_nettrace_SOURCES = tests/check-nettrace.c tests/pgo-check.h
@@ -246,6 +247,7 @@ tests_bench_flow_SOURCES = tests/bench-flow.c tests/flow-gen.h
 tests_bench_flow_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
 bench_scripts += tests/bench-flow.sh
 EXTRA_DIST += tests/bench-flow.sh
+
 
 # The conformance script's log goes beside it in the build tree: make sure
 # the folder exists in a fresh VPATH build. Its scratch folder and the

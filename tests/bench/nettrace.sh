@@ -79,23 +79,36 @@ fi
 : "${DOTNET:=}"
 if [ -n "$DOTNET" ] && "$DOTNET" --version >/dev/null 2>&1; then
   export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
-  te="$b/tests/conformance-traceevent"
-  if [ ! -f "$te/out/nettrace-dump.dll" ]; then
-    mkdir -p "$te/proj"
-    cp "$PGO_TEST_DATA/conformance/traceevent/nettrace-dump.csproj" "$PGO_TEST_DATA/conformance/traceevent/Program.cs" "$te/proj/"
-    chmod u+w "$te/proj/"*
-    "$DOTNET" build -c Release -o "$te/out" "$te/proj" >"$te/build.log" 2>&1 || true
-  fi
+  te="$work/traceevent"
+  mkdir -p "$te/proj"
+  cp "$PGO_TEST_DATA/conformance/traceevent/nettrace-dump.csproj" "$PGO_TEST_DATA/conformance/traceevent/Program.cs" "$te/proj/"
+  chmod u+w "$te/proj/"*
+  rm -f "$te/out/nettrace-dump.dll"
+  "$DOTNET" build -c Release -o "$te/out" "$te/proj" >"$te/build.log" 2>&1 || true
   if [ -f "$te/out/nettrace-dump.dll" ]; then
-    runs=3
-    best "$DOTNET" "$te/out/nettrace-dump.dll" time "$big"; t_te=$wall_ns; c_te=$cpu
-    echo "BENCH traceevent-vs-nettrace ratio=$(ratio "$t_te" "$t_ours") traceevent_ms=$(ms "$t_te") trace_stats_ms=$(ms "$t_ours") cpu_ratio=$(ratio "$((c_te + 1))" "$((c_ours + 1))") traceevent_cpu_ms=$c_te trace_stats_cpu_ms=$c_ours"
+    # Both readers must see every event, or the times mean nothing.
+    n_ours=$("$tool" trace-stats "$big" | sed -n 's/^total: \([0-9]*\) events.*/\1/p')
+    n_mid=$("$tool" trace-stats "$mid" | sed -n 's/^total: \([0-9]*\) events.*/\1/p')
+    n_te=$("$DOTNET" "$te/out/nettrace-dump.dll" time "$big")
+    n_tl=$("$DOTNET" "$te/out/nettrace-dump.dll" tracelog "$mid")
+    if [ "$n_te" != "$n_ours" ]; then
+      echo "BENCH traceevent-vs-nettrace skipped=event-count-mismatch traceevent=$n_te ours=$n_ours"
+    else
+      runs=3
+      best "$DOTNET" "$te/out/nettrace-dump.dll" time "$big"; t_te=$wall_ns; c_te=$cpu
+      echo "BENCH traceevent-vs-nettrace ratio=$(ratio "$t_te" "$t_ours") traceevent_ms=$(ms "$t_te") trace_stats_ms=$(ms "$t_ours") cpu_ratio=$(ratio "$((c_te + 1))" "$((c_ours + 1))") traceevent_cpu_ms=$c_te trace_stats_cpu_ms=$c_ours events=$n_ours"
+    fi
     # dotnet-pgo does not stream the trace: it converts it to ETLX first
     # (TraceLog.CreateFromEventPipeDataFile). Timed on the 25 MB trace.
-    best "$DOTNET" "$te/out/nettrace-dump.dll" tracelog "$mid"; t_tl=$wall_ns; c_tl=$cpu
-    runs=5
-    best "$tool" trace-stats "$mid"; t_mid=$wall_ns; c_mid=$cpu
-    echo "BENCH dotnet-pgo-reader-vs-nettrace ratio=$(ratio "$t_tl" "$t_mid") tracelog_ms=$(ms "$t_tl") trace_stats_ms=$(ms "$t_mid") cpu_ratio=$(ratio "$((c_tl + 1))" "$((c_mid + 1))") file=synthetic-25mb"
+    if [ "$n_tl" != "$n_mid" ]; then
+      echo "BENCH dotnet-pgo-reader-vs-nettrace skipped=event-count-mismatch tracelog=$n_tl ours=$n_mid"
+    else
+      runs=3
+      best "$DOTNET" "$te/out/nettrace-dump.dll" tracelog "$mid"; t_tl=$wall_ns; c_tl=$cpu
+      runs=5
+      best "$tool" trace-stats "$mid"; t_mid=$wall_ns; c_mid=$cpu
+      echo "BENCH dotnet-pgo-reader-vs-nettrace ratio=$(ratio "$t_tl" "$t_mid") tracelog_ms=$(ms "$t_tl") trace_stats_ms=$(ms "$t_mid") cpu_ratio=$(ratio "$((c_tl + 1))" "$((c_mid + 1))") events=$n_mid file=synthetic-25mb"
+    fi
   else
     echo "BENCH traceevent-vs-nettrace skipped=cannot-build-traceevent-program"
   fi
