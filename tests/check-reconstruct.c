@@ -471,6 +471,64 @@ START_TEST (test_reconstruct_overlap)
 }
 END_TEST
 
+/* pgo_evaluation_add on section 5's method: the dense truth has 30
+ * overflows caught; set A keeps 6 of its 9 offsets.  By hand: 8 blocks
+ * determined (6 observed, 0x06 and 0x20 exact), all equal to the truth,
+ * mass 16000 of 16030; overlap 16000/16030 (the catch gets 0); zero fill
+ * keeps the 6 probes, 14300 in total, each share below the truth's, so
+ * the overlap is 14300/16030. */
+START_TEST (test_reconstruct_evaluation)
+{
+  const guint32 dense[][2] = { { 0, 1000 }, { 6, 700 }, { 0xA, 300 }, { 0xC, 1000 }, { 0x10, 5000 },
+                               { 0x1A, 6000 }, { 0x20, 1000 }, { 0x26, 30 }, { 0x2B, 1000 } };
+  PgoMethodBody body = { 0 };
+  g_autoptr(PgoMethodProfile) truth = pgo_method_profile_new (NULL);
+  g_autoptr(PgoEvaluation) ev = pgo_evaluation_new (PGO_PROBES_A);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  const PgoEvalMethod *m;
+  PgoEvalSummary sum;
+
+  for (guint i = 0; i < G_N_ELEMENTS (dense); i++)
+    {
+      PgoSchemaRecord r = { PGO_KIND_BASIC_BLOCK_INT_COUNT, (gint32) dense[i][0], 1, 0 };
+      guint64 v = dense[i][1];
+
+      ck_assert (pgo_method_profile_add (truth, &r, &v, 1, NULL));
+    }
+  body.il = example;
+  body.il_size = sizeof example;
+  body.n_clauses = 1;
+  body.clauses = (PgoEhClause *) example_eh;
+  ck_assert (pgo_evaluation_add (ev, truth, &body, FALSE, &error));
+  ck_assert_uint_eq (pgo_evaluation_get_n_methods (ev), 1);
+  m = pgo_evaluation_get_method (ev, 0);
+  ck_assert_uint_eq (m->n_blocks, 9);
+  ck_assert_uint_eq (m->n_probes, 6);
+  ck_assert_uint_eq (m->n_determined, 8);
+  ck_assert_uint_eq (m->n_determined_ok, 8);
+  ck_assert_uint_eq (m->truth_total, 16030);
+  ck_assert_uint_eq (m->determined_mass, 16000);
+  ck_assert_double_eq_tol (m->overlap, 16000.0 / 16030.0, 1e-12);
+  ck_assert_double_eq_tol (m->zero_fill, 14300.0 / 16030.0, 1e-12);
+  ck_assert (m->jit_ok);
+  pgo_evaluation_get_summary (ev, TRUE, &sum);
+  line = pgo_evaluation_format_accuracy (ev, &sum);
+  ck_assert_str_eq (line, "ACCURACY probe-set=A exact-determined=8/8 block-overlap=0.998129"
+                          " zero-fill-overlap=0.892077 determined-mass=0.998129 methods=1");
+
+  /* a truth without block counts is skipped, with the reason */
+  {
+    g_autoptr(PgoMethodProfile) empty = pgo_method_profile_new (NULL);
+
+    ck_assert (pgo_evaluation_add (ev, empty, &body, FALSE, &error));
+    ck_assert_uint_eq (pgo_evaluation_get_n_methods (ev), 1);
+    ck_assert_uint_eq (pgo_evaluation_get_skipped (ev)->len, 1);
+    ck_assert_str_eq (g_ptr_array_index (pgo_evaluation_get_skipped (ev), 0), "?!0x00000000: no block counts");
+  }
+}
+END_TEST
+
 /* Every app method of every fixture's block trace, probe sets A and B:
  * the edge form's JIT solver replica gives back the projected counts,
  * and nothing the solver calls exact differs from the dense truth. */
@@ -556,6 +614,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_try_finally);
   tcase_add_test (tc, test_reconstruct_try_finally_exceptional);
   tcase_add_test (tc, test_reconstruct_overlap);
+  tcase_add_test (tc, test_reconstruct_evaluation);
   suite_add_tcase (s, tc);
   tc = tcase_create ("errors");
   tcase_add_test (tc, test_reconstruct_repair);
