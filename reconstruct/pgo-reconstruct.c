@@ -567,6 +567,9 @@ pgo_reconstruct_method (const guint8 *il, gsize il_size, const PgoEhClause *clau
  * @cfg: the method's flow graph
  * @probes_only: keep only the offsets of probe set @probes
  * @probes: the probe set
+ * @out_width: (out) (optional): %PGO_FLOW_COUNTER_U32 when a value came
+ *   from a BasicBlockIntCount record (a 32-bit counter that may have
+ *   wrapped: the interpreter's probes are uint32), else U64
  *
  * The observations a profile gives.  Without @probes_only every block
  * record is one.  With it, each offset p of the probe set reads the record
@@ -579,8 +582,9 @@ pgo_reconstruct_method (const guint8 *il, gsize il_size, const PgoEhClause *clau
  */
 GArray *
 pgo_reconstruct_observations (const PgoMethodProfile *profile, const PgoCfg *cfg,
-                              gboolean probes_only, PgoProbeSet probes)
+                              gboolean probes_only, PgoProbeSet probes, PgoFlowCounter *out_width)
 {
+  PgoFlowCounter width = PGO_FLOW_COUNTER_U64;
   GArray *out = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
   g_autoptr(GHashTable) at = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr(GArray) vals = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -599,6 +603,8 @@ pgo_reconstruct_observations (const PgoMethodProfile *profile, const PgoCfg *cfg
       o.il_offset = (guint32) r->il_offset;
       o.count = v[0];
       any = TRUE;
+      if (r->kind == PGO_KIND_BASIC_BLOCK_INT_COUNT)
+        width = PGO_FLOW_COUNTER_U32;
       if (!probes_only)
         g_array_append_val (out, o);
       else if (!g_hash_table_contains (at, GUINT_TO_POINTER (o.il_offset)))
@@ -620,6 +626,8 @@ pgo_reconstruct_observations (const PgoMethodProfile *profile, const PgoCfg *cfg
           o.count = g_array_index (vals, guint64, idx - 1);
         g_array_append_val (out, o);
       }
+  if (out_width)
+    *out_width = width;
   return out;
 }
 

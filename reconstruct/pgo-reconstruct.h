@@ -133,7 +133,8 @@ PgoReconstruction *pgo_reconstruct_method (const guint8 *il,
 GArray            *pgo_reconstruct_observations (const PgoMethodProfile *profile,
                                                  const PgoCfg *cfg,
                                                  gboolean probes_only,
-                                                 PgoProbeSet probes);
+                                                 PgoProbeSet probes,
+                                                 PgoFlowCounter *out_width);
 PgoMethodProfile  *pgo_reconstruction_build_profile (const PgoReconstruction *rec,
                                                      PgoReconstructForm form,
                                                      const PgoMethodId *id,

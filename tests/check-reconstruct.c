@@ -555,6 +555,7 @@ roundtrip_fixture (const char *name, guint *n_methods, guint *n_checked)
       for (int set = PGO_PROBES_A; set <= PGO_PROBES_B; set++)
         {
           PgoCfgOptions co;
+          PgoFlowCounter width = PGO_FLOW_COUNTER_U64;
           g_autoptr(PgoCfg) cfg = NULL;
           g_autoptr(GArray) obs = NULL;
           g_autoptr(PgoReconstruction) rec = NULL;
@@ -563,7 +564,8 @@ roundtrip_fixture (const char *name, guint *n_methods, guint *n_checked)
           pgo_cfg_options_init (&co);
           cfg = pgo_cfg_build (&body, &co, &error);
           ck_assert_msg (cfg != NULL, "%s: %s", mname, error ? error->message : "?");
-          obs = pgo_reconstruct_observations (p, cfg, TRUE, (PgoProbeSet) set);
+          obs = pgo_reconstruct_observations (p, cfg, TRUE, (PgoProbeSet) set, &width);
+          ck_assert_int_eq (width, PGO_FLOW_COUNTER_U32);
           rec = pgo_reconstruct_body (&body, (PgoObservation *) obs->data, obs->len, NULL,
                                       pgo_method_profile_get_id (p), &error);
           ck_assert_msg (rec != NULL, "%s: %s", mname, error ? error->message : "?");

@@ -236,7 +236,7 @@ pgo_cmd_reconstruct (int argc, char **argv)
           n_skipped++;
           continue;
         }
-      obs = pgo_reconstruct_observations (p, cfg, probes != NULL, set);
+      obs = pgo_reconstruct_observations (p, cfg, probes != NULL, set, &ro.width);
       if (obs->len == 0)
         {
           pgo_method_body_clear (&body);
