@@ -10,7 +10,8 @@
 #                               this was written (make check)
 #        accuracy.sh framework  app and framework methods (IL of the
 #                               installed shared runtime that ran the
-#                               fixtures); exit 77 without it (make check)
+#                               fixtures); asserts the measured figures;
+#                               exit 77 without it (make check)
 #        accuracy.sh full       the per-method tables and every line,
 #                               framework when available (make accuracy)
 # Output: ACCURACY and CONFORMANCE lines.
@@ -63,6 +64,14 @@ for probes in A B; do
   [ -n "$jit" ] && [ "${jit%/*}" = "${jit#*/}" ] || fail "probe set $probes: edge-form-jit-replica $jit"
   conf=$(printf '%s\n' "$out" | sed -n 's/^CONFORMANCE truth-edge-vs-block: //p')
   [ "${conf%/*}" = "${conf#*/}" ] || fail "probe set $probes: truth-edge-vs-block $conf"
+  if [ "$mode" = framework ]; then
+    case $probes in
+      A) want='ACCURACY probe-set=A exact-determined=15092/15092 block-overlap=0.984079 zero-fill-overlap=0.837647 determined-mass=0.984879 methods=2083' ;;
+      B) want='ACCURACY probe-set=B exact-determined=5864/5864 block-overlap=0.949285 zero-fill-overlap=0.276134 determined-mass=0.685355 methods=2083' ;;
+    esac
+    [ "$line" = "$want" ] || fail "probe set $probes: got '$line', expected '$want'"
+    [ "$jit" = 2083/2083 ] || fail "probe set $probes: edge-form-jit-replica $jit, expected 2083/2083"
+  fi
   if [ "$mode" = app ]; then
     case $probes in
       A) want='ACCURACY probe-set=A exact-determined=247/247 block-overlap=0.999582 zero-fill-overlap=0.871896 determined-mass=0.998896 methods=38' ;;
@@ -70,6 +79,7 @@ for probes in A B; do
     esac
     [ "$line" = "$want" ] || fail "probe set $probes: got '$line', expected '$want'"
     [ "$conf" = 33/33 ] || fail "probe set $probes: truth-edge-vs-block $conf, expected 33/33"
+    [ "$jit" = 38/38 ] || fail "probe set $probes: edge-form-jit-replica $jit, expected 38/38"
     # the set A target: weighted block overlap >= 0.995
     [ "$probes" = B ] || awk -v l="$line" 'BEGIN { split (l, f, "block-overlap="); exit !(f[2] + 0 >= 0.995) }' \
       || fail "probe set A: block overlap below 0.995"
