@@ -289,8 +289,7 @@ model_zero (const PgoCfg *cfg, guint32 b)
     return FALSE;
   cl = &cfg->clauses[pb->hnd_index - 1];
   if (cl->kind == PGO_EH_FILTER)
-    return pb->il_offset >= cl->filter_offset && pb->il_offset < cl->hnd_offset
-           && !(pb->flags & PGO_BLOCK_FLAG_INTERNAL && pb->il_offset == cl->hnd_offset);
+    return pb->il_offset >= cl->filter_offset && pb->il_offset < cl->hnd_offset;
   return cl->kind == PGO_EH_CATCH || cl->kind == PGO_EH_FAULT;
 }
 
