@@ -17,6 +17,8 @@
 #include "pgo-signature.h"
 #include "pgo-assembly-set.h"
 #include "pgo-flow.h"
+#include "pgo-reconstruct.h"
+#include "pgo-evaluate.h"
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
 #include "pgo-nettrace-writer.h"

@@ -16,3 +16,10 @@ libpgo_libpgo_internal_la_SOURCES += \
 libpgo_include_HEADERS += reconstruct/pgo-flow.h
 
 EXTRA_DIST += reconstruct/README.md
+
+# The reconstruction driver and the accuracy evaluation.
+libpgo_include_HEADERS += reconstruct/pgo-reconstruct.h reconstruct/pgo-evaluate.h
+libpgo_libpgo_internal_la_SOURCES += \
+	reconstruct/pgo-reconstruct.c \
+	reconstruct/pgo-evaluate.c \
+	$(NULL)

@@ -261,3 +261,27 @@ clean-local: clean-local-nettrace
 clean-local-nettrace:
 	-rm -rf tests/conformance-traceevent tests/bench-nettrace
 .PHONY: clean-local-nettrace
+
+# Reconstruction driver, accuracy metrics (reconstruct/pgo-reconstruct.c,
+# pgo-evaluate.c).
+check_PROGRAMS += tests/check-reconstruct
+tests_check_reconstruct_SOURCES = tests/check-reconstruct.c tests/pgo-check.h
+tests_check_reconstruct_CFLAGS = $(check_suite_cflags)
+tests_check_reconstruct_LDADD = $(check_suite_ldadd)
+TESTS += tests/accuracy-app.sh tests/accuracy-framework.sh
+EXTRA_DIST += tests/accuracy.sh tests/accuracy-app.sh tests/accuracy-framework.sh
+
+# make accuracy: every block-mode fixture trace, both probe sets, with the
+# framework methods when the shared runtime is installed.
+accuracy: all
+	PGO_TEST_DATA='$(abs_top_srcdir)/tests' PGO_BUILDDIR='$(abs_top_builddir)' \
+	  DOTNET='$(DOTNET)' $(SHELL) $(top_srcdir)/tests/accuracy.sh full
+.PHONY: accuracy
+
+# The C API example, built against the installed library (install-example.sh).
+TESTS += tests/install-example.sh
+EXTRA_DIST += tests/install-example.sh tests/example-reconstruct.c
+AM_TESTS_ENVIRONMENT += PGO_CC='$(CC)'; export PGO_CC; PGO_PREFIX='$(prefix)'; export PGO_PREFIX; \
+	PGO_LIBDIR='$(libdir)'; export PGO_LIBDIR;
+TESTS += tests/cli/reconstruct.sh
+EXTRA_DIST += tests/cli/reconstruct.sh

@@ -11,6 +11,8 @@ tools_pgo_reconstruct_SOURCES = \
 	tools/cmd-dump-assembly.c \
 	tools/cmd-trace-stats.c \
 	tools/cmd-dump.c \
+	tools/cmd-reconstruct.c \
+	tools/cmd-evaluate.c \
 	$(NULL)
 tools_pgo_reconstruct_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 

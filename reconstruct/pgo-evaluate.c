@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-evaluate.c: This file measures how well sparse probes reconstruct a
+ * dense ground truth, and whether two ground truths agree.
+ *
+ * Input: dense block-count profiles (BasicBlockIntCount/LongCount per
+ * block start, as the JIT's block mode writes them for every imported
+ * block), method bodies, a probe set (interpreter.md 1.2, 1.3).
+ * Output: PgoEvalMethod rows and a PgoEvalSummary.
+ *
+ * Per method: the truth is densified over the JIT's IL blocks (a block the
+ * JIT did not import has no record: it never ran, count 0; a truth offset
+ * that starts no block of our CFG makes the method "mismatched" and it is
+ * skipped, as compare-mibc does).  The observations are the truth's counts
+ * at the probe set's offsets (a probe inside a block, such as a "br 0"
+ * target, reads the count of its block).  The comparison runs over the
+ * non-internal blocks:
+ *   - determined: blocks the solver calls observed or exact; each must
+ *     equal the truth (the exact-determined figure);
+ *   - overlap: compare-mibc's formula sum_b min(c1/T1, c2/T2), 1 when both
+ *     totals are 0 and 0 when one is (mibc.md 5.4);
+ *   - zero-fill: the same for the status quo, a block-count schema with
+ *     the probes only, every other block 0 (reconstruction.md 2.2: the JIT
+ *     gives a block without a record weight 0);
+ *   - determined mass: truth counts of determined blocks / all truth.
+ * Summaries weight each method's overlap by its truth total.
+ *
+ * The second truth (edge-mode runs): the JIT's own reconstruction
+ * (pgo_cfg_jit_solve on its EdgeIntCount records) gives block weights that
+ * must equal the block-mode run's counts for deterministic programs.
+ */
+#include "config.h"
+
+#include "pgo-evaluate.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "pgo-assembly-set.h"
+#include "pgo-error.h"
+#include "pgo-metadata.h"
+#include "pgo-pe.h"
+#include "pgo-reconstruct.h"
+#include "pgo-signature.h"
+
+/* ---- body resolver ----------------------------------------------------- */
+
+typedef struct {
+  PgoAssemblySet *set;   /* a directory, or NULL */
+  PgoMetadata *md;       /* a single file, or NULL */
+  char *simple_name;     /* the file's assembly name */
+  gboolean framework;
+} Source;
+
+struct _PgoBodyResolver {
+  GArray *sources; /* Source */
+};
+
+static void
+source_clear (Source *s)
+{
+  pgo_assembly_set_free (s->set);
+  if (s->md)
+    pgo_metadata_unref (s->md);
+  g_free (s->simple_name);
+}
+
+/**
+ * pgo_body_resolver_new:
+ *
+ * Returns: (transfer full): an empty resolver.
+ */
+PgoBodyResolver *
+pgo_body_resolver_new (void)
+{
+  PgoBodyResolver *r = g_new0 (PgoBodyResolver, 1);
+
+  r->sources = g_array_new (FALSE, TRUE, sizeof (Source));
+  g_array_set_clear_func (r->sources, (GDestroyNotify) source_clear);
+  return r;
+}
+
+/**
+ * pgo_body_resolver_free:
+ * @resolver: (nullable): a resolver
+ */
+void
+pgo_body_resolver_free (PgoBodyResolver *resolver)
+{
+  if (!resolver)
+    return;
+  g_array_unref (resolver->sources);
+  g_free (resolver);
+}
+
+/**
+ * pgo_body_resolver_add_path:
+ * @resolver: a resolver
+ * @path: a directory of assemblies, or one assembly (.dll or Webcil .wasm)
+ * @framework: TRUE if these are framework assemblies (reported per method)
+ * @error: return location for a #GError
+ *
+ * Returns: TRUE, or FALSE with @error set if @path cannot be read.
+ */
+gboolean
+pgo_body_resolver_add_path (PgoBodyResolver *resolver, const char *path, gboolean framework,
+                            GError **error)
+{
+  Source s = { 0 };
+
+  s.framework = framework;
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      if (!(s.set = pgo_assembly_set_open (path, error)))
+        return FALSE;
+    }
+  else
+    {
+      g_autoptr(PgoImage) image = pgo_image_open (path, error);
+      PgoAssemblyName an = { 0 };
+
+      if (!image || !(s.md = pgo_metadata_new (image, error)))
+        return FALSE;
+      if (!pgo_metadata_lookup_assembly_name (s.md, &an, error))
+        {
+          pgo_metadata_unref (s.md);
+          return FALSE;
+        }
+      s.simple_name = g_strdup (an.name);
+      pgo_assembly_name_clear (&an);
+    }
+  g_array_append_val (resolver->sources, s);
+  return TRUE;
+}
+
+/**
+ * pgo_body_resolver_lookup:
+ * @resolver: a resolver
+ * @id: a method identity with a module
+ * @out_body: (out): the body; pgo_method_body_clear() it; set only on success
+ * @out_framework: (out) (optional): whether a framework path had it
+ * @error: return location for a #GError
+ *
+ * Looks in the paths in the order they were added; a directory matches by
+ * simple name and checks the PDB identity and MVID @id carries, a file by
+ * simple name.
+ *
+ * Returns: TRUE, or FALSE with @error set (PGO_ERROR_NOT_FOUND when no
+ * path has the module).
+ */
+gboolean
+pgo_body_resolver_lookup (PgoBodyResolver *resolver, const PgoMethodId *id,
+                          PgoMethodBody *out_body, gboolean *out_framework, GError **error)
+{
+  if (!id || !id->module || !id->module->simple_name)
+    {
+      g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "method 0x%08x has no module",
+                   id ? id->token : 0);
+      return FALSE;
+    }
+  for (guint i = 0; i < resolver->sources->len; i++)
+    {
+      Source *s = &g_array_index (resolver->sources, Source, i);
+      PgoMetadata *md = s->md;
+
+      if (s->set)
+        md = pgo_assembly_set_lookup_module (s->set, id->module, NULL);
+      else if (g_strcmp0 (s->simple_name, id->module->simple_name) != 0)
+        md = NULL;
+      if (!md)
+        continue;
+      if (!pgo_metadata_lookup_method_body (md, id->token, out_body, error))
+        return FALSE;
+      if (out_framework)
+        *out_framework = s->framework;
+      return TRUE;
+    }
+  g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "no reference has module %s",
+               id->module->simple_name);
+  return FALSE;
+}
+
+/* ---- accuracy ---------------------------------------------------------- */
+
+struct _PgoEvaluation {
+  PgoProbeSet probes;
+  GArray *methods;     /* PgoEvalMethod */
+  GPtrArray *skipped;  /* "name: reason" */
+  guint n_inconsistent; /* skipped because the truth is no circulation */
+};
+
+static void
+eval_method_clear (PgoEvalMethod *m)
+{
+  g_free (m->name);
+}
+
+/**
+ * pgo_evaluation_new:
+ * @probes: which probe set to keep from the truth
+ *
+ * Returns: (transfer full): an empty evaluation.
+ */
+PgoEvaluation *
+pgo_evaluation_new (PgoProbeSet probes)
+{
+  PgoEvaluation *ev = g_new0 (PgoEvaluation, 1);
+
+  ev->probes = probes;
+  ev->methods = g_array_new (FALSE, TRUE, sizeof (PgoEvalMethod));
+  g_array_set_clear_func (ev->methods, (GDestroyNotify) eval_method_clear);
+  ev->skipped = g_ptr_array_new_with_free_func (g_free);
+  return ev;
+}
+
+/**
+ * pgo_evaluation_free:
+ * @ev: (nullable): an evaluation
+ */
+void
+pgo_evaluation_free (PgoEvaluation *ev)
+{
+  if (!ev)
+    return;
+  g_array_unref (ev->methods);
+  g_ptr_array_unref (ev->skipped);
+  g_free (ev);
+}
+
+/**
+ * pgo_evaluation_method_name:
+ * @id: (nullable): a method identity
+ *
+ * Returns: (transfer full): "Module!Name", or the token when unnamed.
+ */
+char *
+pgo_evaluation_method_name (const PgoMethodId *id)
+{
+  const char *module = id && id->module && id->module->simple_name ? id->module->simple_name : "?";
+
+  if (id && id->name)
+    return g_strdup_printf ("%s!%s", module, id->name);
+  return g_strdup_printf ("%s!0x%08x", module, id ? id->token : 0);
+}
+
+/**
+ * pgo_block_overlap:
+ * @a: (array length=n): counts of profile 1
+ * @b: (array length=n): counts of profile 2, same blocks
+ * @n: number of blocks
+ *
+ * dotnet-pgo compare-mibc's block overlap (mibc.md 5.4).
+ *
+ * Returns: sum_i min(a_i / T_a, b_i / T_b); 1 if both totals are 0, 0 if
+ *   exactly one is.
+ */
+double
+pgo_block_overlap (const guint64 *a, const guint64 *b, guint n)
+{
+  long double ta = 0, tb = 0, s = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      ta += a[i];
+      tb += b[i];
+    }
+  if (ta == 0 && tb == 0)
+    return 1.0;
+  if (ta == 0 || tb == 0)
+    return 0.0;
+  for (guint i = 0; i < n; i++)
+    s += fminl (a[i] / ta, b[i] / tb);
+  return (double) s;
+}
+
+/* Dense truth per block from block-count records; FALSE with a reason. */
+static gboolean
+densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gboolean *has,
+         char **reason)
+{
+  guint n = pgo_method_profile_get_n_records (truth);
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const PgoSchemaRecord *r = pgo_method_profile_get_record (truth, i);
+      const guint64 *v;
+      gsize nv;
+      guint32 b;
+
+      if (r->kind == PGO_KIND_EDGE_INT_COUNT || r->kind == PGO_KIND_EDGE_LONG_COUNT)
+        {
+          *reason = g_strdup ("edge counts, not block counts");
+          return FALSE;
+        }
+      if (r->kind != PGO_KIND_BASIC_BLOCK_INT_COUNT && r->kind != PGO_KIND_BASIC_BLOCK_LONG_COUNT)
+        continue;
+      v = pgo_method_profile_get_values (truth, i, &nv);
+      if (r->il_offset < 0 || !pgo_cfg_lookup_key (cfg, r->il_offset, &b) || nv < 1)
+        {
+          *reason = g_strdup_printf ("IL offset 0x%x starts no block", (guint32) r->il_offset);
+          return FALSE;
+        }
+      /* duplicates (probes copied into a tail call's predecessors) add up */
+      dense[b] += v[0];
+      has[b] = TRUE;
+      any = TRUE;
+    }
+  if (!any)
+    *reason = g_strdup ("no block counts");
+  return any;
+}
+
+/**
+ * pgo_evaluation_add:
+ * @ev: an evaluation
+ * @truth: a dense block-count profile of the method
+ * @body: the method's body
+ * @framework: whether the body came from the framework
+ * @error: return location for a #GError
+ *
+ * Keeps the probe set's offsets of @truth, reconstructs, and compares.  A
+ * method that cannot be compared (no block counts, a CFG that does not
+ * match the truth's offsets, malformed IL) is recorded as skipped.
+ *
+ * Returns: TRUE, or FALSE with @error set on a solver failure.
+ */
+gboolean
+pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoMethodBody *body,
+                    gboolean framework, GError **error)
+{
+  g_autofree char *name = pgo_evaluation_method_name (pgo_method_profile_get_id (truth));
+  g_autofree char *reason = NULL;
+  g_autoptr(PgoCfg) cfg = NULL;
+  g_autoptr(PgoReconstruction) rec = NULL;
+  g_autofree guint64 *dense = NULL, *got = NULL, *zero = NULL, *want = NULL;
+  g_autofree gboolean *has = NULL;
+  g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
+  g_autoptr(GError) local = NULL;
+  PgoCfgOptions co;
+  PgoReconstructOptions ro;
+  PgoEvalMethod m = { 0 };
+  guint n = 0;
+
+  pgo_cfg_options_init (&co);
+  if (!(cfg = pgo_cfg_build (body, &co, &local)))
+    {
+      pgo_evaluation_skip (ev, name, local->message);
+      return TRUE;
+    }
+  dense = g_new0 (guint64, cfg->n_blocks + 1);
+  has = g_new0 (gboolean, cfg->n_blocks + 1);
+  if (!densify (cfg, truth, dense, has, &reason))
+    {
+      pgo_evaluation_skip (ev, name, reason);
+      return TRUE;
+    }
+  /* the truth must be a circulation: a thread still inside the method
+   * when the profile was written (a worker loop) breaks conservation, and
+   * then no count derived from it is meaningful */
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL))
+      {
+        PgoObservation o = { cfg->blocks[b].il_offset, dense[b] };
+
+        g_array_append_val (obs, o);
+      }
+  pgo_reconstruct_options_init (&ro);
+  if (!(rec = pgo_reconstruct_body (body, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
+    {
+      g_prefix_error (error, "%s: ", name);
+      return FALSE;
+    }
+  if (rec->n_adjustments > 0)
+    {
+      pgo_evaluation_skip (ev, name, "the truth is no circulation (still running when written)");
+      ev->n_inconsistent++;
+      return TRUE;
+    }
+  g_clear_pointer (&rec, pgo_reconstruction_free);
+  g_array_set_size (obs, 0);
+
+  for (guint32 i = 0; i < cfg->n_probes[ev->probes]; i++)
+    {
+      PgoObservation o = { cfg->probes[ev->probes][i], 0 };
+
+      o.count = dense[cfg->offset_block[o.il_offset]];
+      g_array_append_val (obs, o);
+    }
+  if (!(rec = pgo_reconstruct_body (body, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
+    {
+      g_prefix_error (error, "%s: ", name);
+      return FALSE;
+    }
+
+  got = g_new0 (guint64, cfg->n_blocks + 1);
+  zero = g_new0 (guint64, cfg->n_blocks + 1);
+  want = g_new0 (guint64, cfg->n_blocks + 1);
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      const PgoReconstructedBlock *rb = &rec->blocks[b];
+
+      if (rb->internal)
+        continue;
+      want[n] = dense[b];
+      got[n] = rb->count;
+      for (guint32 i = 0; i < cfg->n_probes[ev->probes]; i++)
+        if (cfg->probes[ev->probes][i] == rb->il_offset)
+          zero[n] = dense[b];
+      m.truth_total += dense[b];
+      if (rb->provenance == PGO_FLOW_OBSERVED || rb->provenance == PGO_FLOW_EXACT)
+        {
+          m.n_determined++;
+          m.n_determined_ok += rb->count == dense[b];
+          m.determined_mass += dense[b];
+        }
+      n++;
+    }
+  for (guint i = 0; i < rec->n_adjustments; i++)
+    m.n_adjusted += !rec->adjustments[i].on_arc;
+  m.name = g_steal_pointer (&name);
+  m.framework = framework;
+  m.n_blocks = n;
+  m.n_probes = obs->len;
+  m.overlap = pgo_block_overlap (want, got, n);
+  m.zero_fill = pgo_block_overlap (want, zero, n);
+  m.jit_ok = rec->n_jit_differ == 0;
+  g_array_append_val (ev->methods, m);
+  return TRUE;
+}
+
+/**
+ * pgo_evaluation_skip:
+ * @ev: an evaluation
+ * @name: the method
+ * @reason: why it is not evaluated
+ */
+void
+pgo_evaluation_skip (PgoEvaluation *ev, const char *name, const char *reason)
+{
+  g_ptr_array_add (ev->skipped, g_strdup_printf ("%s: %s", name, reason));
+}
+
+/**
+ * pgo_evaluation_get_n_methods:
+ * @ev: an evaluation
+ *
+ * Returns: the number of evaluated methods
+ */
+guint
+pgo_evaluation_get_n_methods (const PgoEvaluation *ev)
+{
+  return ev->methods->len;
+}
+
+/**
+ * pgo_evaluation_get_method:
+ * @ev: an evaluation
+ * @i: index
+ *
+ * Returns: (transfer none): method @i
+ */
+const PgoEvalMethod *
+pgo_evaluation_get_method (const PgoEvaluation *ev, guint i)
+{
+  return &g_array_index (ev->methods, PgoEvalMethod, i);
+}
+
+/**
+ * pgo_evaluation_get_skipped:
+ * @ev: an evaluation
+ *
+ * Returns: (transfer none): "name: reason" strings
+ */
+GPtrArray *
+pgo_evaluation_get_skipped (const PgoEvaluation *ev)
+{
+  return ev->skipped;
+}
+
+/**
+ * pgo_evaluation_get_summary:
+ * @ev: an evaluation
+ * @framework_too: include framework methods (else app methods only)
+ * @out_summary: (out caller-allocates): the totals
+ */
+void
+pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
+                            PgoEvalSummary *out_summary)
+{
+  long double w = 0, ov = 0, zf = 0, det = 0;
+  PgoEvalSummary s = { 0 };
+
+  for (guint i = 0; i < ev->methods->len; i++)
+    {
+      const PgoEvalMethod *m = &g_array_index (ev->methods, PgoEvalMethod, i);
+
+      if (m->framework && !framework_too)
+        continue;
+      s.n_methods++;
+      s.n_determined += m->n_determined;
+      s.n_determined_ok += m->n_determined_ok;
+      s.n_jit_ok += m->jit_ok;
+      w += m->truth_total;
+      ov += (long double) m->truth_total * m->overlap;
+      zf += (long double) m->truth_total * m->zero_fill;
+      det += m->determined_mass;
+    }
+  s.n_skipped = ev->skipped->len;
+  s.n_inconsistent = ev->n_inconsistent;
+  s.overlap = w > 0 ? (double) (ov / w) : 1.0;
+  s.zero_fill = w > 0 ? (double) (zf / w) : 1.0;
+  s.determined_mass = w > 0 ? (double) (det / w) : 1.0;
+  *out_summary = s;
+}
+
+/**
+ * pgo_evaluation_format_accuracy:
+ * @ev: an evaluation
+ * @summary: its summary
+ *
+ * Returns: (transfer full): the ACCURACY line, without a newline.
+ */
+char *
+pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvalSummary *summary)
+{
+  return g_strdup_printf ("ACCURACY probe-set=%c exact-determined=%" G_GUINT64_FORMAT "/%"
+                          G_GUINT64_FORMAT " block-overlap=%.6f zero-fill-overlap=%.6f"
+                          " determined-mass=%.6f methods=%u",
+                          ev->probes == PGO_PROBES_A ? 'A' : 'B', summary->n_determined_ok,
+                          summary->n_determined, summary->overlap, summary->zero_fill,
+                          summary->determined_mass, summary->n_methods);
+}
+
+/**
+ * pgo_evaluation_truths_agree:
+ * @edge_truth: the method's edge-mode profile (EdgeIntCount records)
+ * @block_truth: its block-mode profile from another run
+ * @body: its body
+ * @out_agree: (out): whether the JIT's reconstruction from @edge_truth
+ *   gives every IL block the count @block_truth has (0 where it has none)
+ * @out_exceptional: (out): whether @block_truth shows caught exceptions
+ *   (a catch, filter or fault entered): the JIT's edge model has no
+ *   exception flow, so its block weights legitimately differ there
+ *   (reconstruction.md 2.3)
+ * @error: return location for a #GError
+ *
+ * Returns: TRUE, or FALSE with @error set if @body is malformed.
+ */
+gboolean
+pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth, const PgoMethodProfile *block_truth,
+                             const PgoMethodBody *body, gboolean *out_agree,
+                             gboolean *out_exceptional, GError **error)
+{
+  g_autoptr(PgoCfg) cfg = NULL;
+  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (PgoEdgeCount));
+  g_autoptr(PgoJitSolution) jit = NULL;
+  g_autofree guint64 *dense = NULL;
+  g_autofree gboolean *has = NULL;
+  g_autofree char *reason = NULL;
+  PgoCfgOptions co;
+  gboolean agree = TRUE, all_zero = TRUE;
+
+  pgo_cfg_options_init (&co);
+  if (!(cfg = pgo_cfg_build (body, &co, error)))
+    return FALSE;
+  for (guint i = 0; i < pgo_method_profile_get_n_records (edge_truth); i++)
+    {
+      const PgoSchemaRecord *r = pgo_method_profile_get_record (edge_truth, i);
+      PgoEdgeCount c;
+      gsize nv;
+      const guint64 *v;
+
+      if (r->kind != PGO_KIND_EDGE_INT_COUNT && r->kind != PGO_KIND_EDGE_LONG_COUNT)
+        continue;
+      v = pgo_method_profile_get_values (edge_truth, i, &nv);
+      c.src_key = r->il_offset;
+      c.dst_key = r->other;
+      c.count = nv ? v[0] : 0;
+      g_array_append_val (counts, c);
+    }
+  dense = g_new0 (guint64, cfg->n_blocks + 1);
+  has = g_new0 (gboolean, cfg->n_blocks + 1);
+  if (!densify (cfg, block_truth, dense, has, &reason))
+    {
+      *out_agree = FALSE;
+      *out_exceptional = FALSE;
+      return TRUE;
+    }
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    all_zero &= dense[b] == 0;
+  *out_exceptional = FALSE;
+  for (guint32 c = 0; c < cfg->n_clauses; c++)
+    if (cfg->clauses[c].kind != PGO_EH_FINALLY
+        && (dense[cfg->clauses[c].hnd_beg] > 0
+            || (cfg->clauses[c].filter_beg != PGO_CFG_VIRTUAL && dense[cfg->clauses[c].filter_beg] > 0)))
+      *out_exceptional = TRUE;
+  jit = pgo_cfg_jit_solve (cfg, (PgoEdgeCount *) counts->data, counts->len);
+  if (jit->status == PGO_JIT_SOLVE_ALL_ZERO)
+    agree = all_zero;
+  else if (jit->status != PGO_JIT_SOLVE_OK)
+    agree = FALSE;
+  else
+    for (guint32 b = 0; b < cfg->n_blocks; b++)
+      if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL)
+          && fabs (jit->block_weight[b] - (double) dense[b]) > 0.5)
+        agree = FALSE;
+  *out_agree = agree;
+  return TRUE;
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-evaluate.h: accuracy of the reconstruction against a dense ground
+ * truth, and the agreement of two ground truths.
+ *
+ * Input: dense block-count profiles (the JIT's block-mode counts), the
+ * method bodies (found by a PgoBodyResolver in assemblies), a probe set.
+ * Output: per method and in total: exact-determined counts checked against
+ * the truth, dotnet-pgo's block overlap of the reconstruction and of the
+ * zero-filled status quo, and the determined mass.
+ *
+ * SPEC: reconstruction.md 4; mibc.md 5.4 (compare-mibc's overlap).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "pgo-body.h"
+#include "pgo-cfg.h"
+#include "pgo-method-id.h"
+#include "pgo-schema.h"
+
+G_BEGIN_DECLS
+
+/* ---- finding method bodies -------------------------------------------- */
+
+typedef struct _PgoBodyResolver PgoBodyResolver;
+
+PgoBodyResolver *pgo_body_resolver_new      (void);
+void             pgo_body_resolver_free     (PgoBodyResolver *resolver);
+gboolean         pgo_body_resolver_add_path (PgoBodyResolver *resolver,
+                                             const char *path,
+                                             gboolean framework,
+                                             GError **error);
+gboolean         pgo_body_resolver_lookup   (PgoBodyResolver *resolver,
+                                             const PgoMethodId *id,
+                                             PgoMethodBody *out_body,
+                                             gboolean *out_framework,
+                                             GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoBodyResolver, pgo_body_resolver_free)
+
+/* ---- accuracy ---------------------------------------------------------- */
+
+/**
+ * PgoEvalMethod:
+ *
+ * One evaluated method.
+ */
+typedef struct {
+  char    *name;            /* "Module!Type::Method" or the token */
+  gboolean framework;       /* IL from the framework references */
+  guint    n_blocks;        /* IL blocks compared */
+  guint    n_probes;        /* observations given */
+  guint    n_determined;    /* blocks the solver called observed or exact */
+  guint    n_determined_ok; /* ... that equal the truth */
+  guint    n_adjusted;      /* observations the repair changed */
+  guint64  truth_total;     /* sum of the truth's block counts */
+  guint64  determined_mass; /* truth counts of the determined blocks */
+  double   overlap;         /* block overlap, reconstruction vs truth */
+  double   zero_fill;       /* block overlap, probes only (0 elsewhere) vs truth */
+  gboolean jit_ok;          /* the edge form's JIT replica reproduced the model counts */
+} PgoEvalMethod;
+
+/**
+ * PgoEvalSummary:
+ *
+ * Totals over the evaluated methods; overlaps weighted by truth totals.
+ */
+typedef struct {
+  guint   n_methods;        /* evaluated */
+  guint   n_skipped;        /* not evaluated (no IL, no block counts, mismatched graph) */
+  guint   n_inconsistent;   /* ... of which: the truth is no circulation */
+  guint64 n_determined;
+  guint64 n_determined_ok;
+  double  overlap;
+  double  zero_fill;
+  double  determined_mass;  /* fraction of the truth's total mass */
+  guint   n_jit_ok;         /* methods whose edge form checked out */
+} PgoEvalSummary;
+
+typedef struct _PgoEvaluation PgoEvaluation;
+
+PgoEvaluation       *pgo_evaluation_new         (PgoProbeSet probes);
+void                 pgo_evaluation_free        (PgoEvaluation *ev);
+gboolean             pgo_evaluation_add         (PgoEvaluation *ev,
+                                                 const PgoMethodProfile *truth,
+                                                 const PgoMethodBody *body,
+                                                 gboolean framework,
+                                                 GError **error);
+void                 pgo_evaluation_skip        (PgoEvaluation *ev,
+                                                 const char *name,
+                                                 const char *reason);
+guint                pgo_evaluation_get_n_methods (const PgoEvaluation *ev);
+const PgoEvalMethod *pgo_evaluation_get_method  (const PgoEvaluation *ev, guint i);
+GPtrArray           *pgo_evaluation_get_skipped (const PgoEvaluation *ev);
+void                 pgo_evaluation_get_summary (const PgoEvaluation *ev,
+                                                 gboolean framework_too,
+                                                 PgoEvalSummary *out_summary);
+char                *pgo_evaluation_format_accuracy (const PgoEvaluation *ev,
+                                                     const PgoEvalSummary *summary);
+double               pgo_block_overlap          (const guint64 *a,
+                                                 const guint64 *b,
+                                                 guint n);
+gboolean             pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth,
+                                                  const PgoMethodProfile *block_truth,
+                                                  const PgoMethodBody *body,
+                                                  gboolean *out_agree,
+                                                  gboolean *out_exceptional,
+                                                  GError **error);
+char                *pgo_evaluation_method_name (const PgoMethodId *id);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoEvaluation, pgo_evaluation_free)
+
+G_END_DECLS

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-reconstruct.h: the reconstruction driver.  From one method body and
+ * sparse block-head counts (the interpreter's probes, sets A or B) it
+ * builds the JIT's flow graph, infers every block and edge count by flow
+ * conservation, says how certain each one is, and emits the schema the
+ * JIT consumes: the edge form (its non-tree edges, read off the
+ * circulation projected onto its model graph, checked by a replica of the
+ * JIT's own solver) or the dense block form.
+ *
+ * Input: a PgoMethodBody (or IL bytes and EH clauses), (IL offset, count)
+ * pairs.  Output: a PgoReconstruction.
+ *
+ * SPEC: reconstruction.md 2.6, 3.1-3.5.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "pgo-body.h"
+#include "pgo-cfg.h"
+#include "pgo-flow.h"
+#include "pgo-schema.h"
+
+G_BEGIN_DECLS
+
+/* Largest number of observations accepted for one method. */
+#define PGO_RECONSTRUCT_MAX_OBSERVATIONS (1u << 20)
+
+/**
+ * PgoObservation:
+ *
+ * One probe: the number of times execution reached @il_offset.
+ */
+typedef struct {
+  guint32 il_offset; /* IL offset of the probe (a block head) */
+  guint64 count;     /* times control reached it */
+} PgoObservation;
+
+/**
+ * PgoReconstructForm:
+ * @PGO_RECONSTRUCT_EDGE_FORM: EdgeIntCount/EdgeLongCount records on the
+ *   JIT's non-tree edges (the default)
+ * @PGO_RECONSTRUCT_BLOCK_FORM: one BasicBlockIntCount/LongCount record per
+ *   block start offset
+ */
+typedef enum {
+  PGO_RECONSTRUCT_EDGE_FORM,
+  PGO_RECONSTRUCT_BLOCK_FORM,
+} PgoReconstructForm;
+
+/**
+ * PgoReconstructOptions:
+ *
+ * pgo_reconstruct_options_init() sets the defaults: edge form, 64-bit
+ * counters, no intervals, the CFG options of runtime 10.0.12.
+ */
+typedef struct {
+  PgoReconstructForm form;   /* which schema to emit */
+  PgoFlowCounter     width;  /* counter width of the observations */
+  gboolean           intervals; /* compute [min, max] for inferred counts */
+  PgoCfgOptions      cfg;    /* how to form the JIT's blocks */
+} PgoReconstructOptions;
+
+/**
+ * PgoReconstructedBlock:
+ *
+ * One block of the JIT's flow graph with its reconstructed count.
+ */
+typedef struct {
+  guint32           num;        /* bbNum */
+  guint32           il_offset;  /* block start */
+  gint32            key;        /* schema key */
+  gboolean          internal;   /* an EH normalization block (no IL) */
+  guint64           count;      /* entries */
+  PgoFlowProvenance provenance; /* observed, exact, inferred, adjusted */
+  guint64           min;        /* interval of an inferred count (options.intervals; */
+  guint64           max;        /* else 0, PGO_FLOW_UNBOUNDED); PGO_FLOW_UNBOUNDED: no bound */
+} PgoReconstructedBlock;
+
+/**
+ * PgoReconstructedEdge:
+ *
+ * One arc of the inference graph (PgoCfg.edges, same index).
+ */
+typedef struct {
+  guint64           count;
+  PgoFlowProvenance provenance;
+  guint64           min;
+  guint64           max;
+} PgoReconstructedEdge;
+
+/**
+ * PgoReconstruction:
+ *
+ * The result for one method.  Everything is owned by it.
+ */
+typedef struct {
+  PgoCfg                *cfg;          /* the JIT's flow graph */
+  guint64                calls;        /* method entries (the entry arc) */
+  PgoReconstructedBlock *blocks;       /* cfg->n_blocks */
+  PgoReconstructedEdge  *edges;        /* cfg->n_edges */
+  guint                  n_adjustments; /* repairs of inconsistent input */
+  PgoFlowAdjustment     *adjustments;  /* node ids are block indices; arc ids edge indices */
+  guint                  n_ignored;    /* observations outside the code, ignored */
+  /* edge form: the projection onto the JIT's model graph */
+  guint64               *model_counts; /* per block: counts the JIT should reconstruct */
+  guint                  n_projected;  /* blocks whose count the projection changed */
+  guint64                projected_mass; /* sum of |change| over those blocks */
+  guint                  n_edge_counts; /* the edge form's records: the JIT's non-tree */
+  PgoEdgeCount          *edge_counts;  /* edges of imported blocks, in the JIT's order */
+  PgoJitSolveStatus      jit_status;   /* the JIT solver replica on the edge records */
+  guint                  n_jit_differ; /* blocks where the replica's weight != model_counts */
+  PgoReconstructForm     form;         /* the form of 'profile' */
+  PgoMethodProfile      *profile;      /* the schema records of 'form' */
+} PgoReconstruction;
+
+void               pgo_reconstruct_options_init (PgoReconstructOptions *options);
+PgoReconstruction *pgo_reconstruct_body   (const PgoMethodBody *body,
+                                           const PgoObservation *observations,
+                                           guint n_observations,
+                                           const PgoReconstructOptions *options,
+                                           const PgoMethodId *id,
+                                           GError **error);
+PgoReconstruction *pgo_reconstruct_method (const guint8 *il,
+                                           gsize il_size,
+                                           const PgoEhClause *clauses,
+                                           guint n_clauses,
+                                           const PgoObservation *observations,
+                                           guint n_observations,
+                                           const PgoReconstructOptions *options,
+                                           GError **error);
+GArray            *pgo_reconstruct_observations (const PgoMethodProfile *profile,
+                                                 const PgoCfg *cfg,
+                                                 gboolean probes_only,
+                                                 PgoProbeSet probes,
+                                                 PgoFlowCounter *out_width);
+PgoMethodProfile  *pgo_reconstruction_build_profile (const PgoReconstruction *rec,
+                                                     PgoReconstructForm form,
+                                                     const PgoMethodId *id,
+                                                     GError **error);
+void               pgo_reconstruction_free (PgoReconstruction *rec);
+const char        *pgo_reconstruct_form_to_string (PgoReconstructForm form);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoReconstruction, pgo_reconstruction_free)
+
+G_END_DECLS

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# reconstruct.sh: "pgo-reconstruct reconstruct" and "evaluate": exit codes
+# and output on real fixture traces, a damaged trace, missing files and
+# bad usage.
+set -u
+tool=${PGO_BUILDDIR:-.}/tools/pgo-reconstruct
+tests=${PGO_TEST_DATA:-tests}
+data=$tests/fixtures/data
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/reconstruct.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect CODE NAME ARGS...: runs the tool, checks its exit status.
+expect () {
+  want=$1 name=$2
+  shift 2
+  "$tool" "$@" > "$tmp/out" 2> "$tmp/err"
+  got=$?
+  [ "$got" = "$want" ] || fail "$name: exit $got, expected $want; stderr: $(cat "$tmp/err")"
+}
+has () { grep -qFx -- "$2" "$tmp/out" || fail "$1: no line '$2'"; }
+
+hot="--reference $data/hotloop/hotloop.dll"
+
+# hotloop's Spin with probe set B (entry, loop head): the loop's if/else
+# arms are a free split of the 50000 iterations, the rest is exact.
+# shellcheck disable=SC2086
+expect 0 spin reconstruct $hot --probes B --method Spin --intervals "$data/hotloop/block.nettrace"
+has spin "method hotloop!Program::Spin token=0x06000001 calls=1 blocks=7"
+has spin "  block BB02 il=0x0007 count=50000 observed"
+has spin "  block BB03 il=0x000c count=26000 inferred [0,50000]"
+has spin "  block BB06 il=0x001c count=50001 exact"
+has spin "  edge BB06->BB02 normal count=50000 exact"
+has spin "  record EdgeIntCount 0x18 -> 0x1c 50000"
+has spin "  check projection-moved=0 blocks (0) jit-solver=ok differ=0"
+has spin "total: 1 methods reconstructed, 0 without IL or block counts"
+[ -s "$tmp/err" ] && fail "spin: wrote to stderr"
+
+# shellcheck disable=SC2086
+expect 0 block-form reconstruct $hot --form block --method Spin "$data/hotloop/block.nettrace"
+has block-form "  record BasicBlockIntCount 0x1c 50001"
+grep -q 'inferred \[' "$tmp/out" && fail "block-form: intervals without --intervals"
+
+# shellcheck disable=SC2086
+expect 0 evaluate evaluate --truth "$data/hotloop/block.nettrace" --edge-truth "$data/hotloop/edge.nettrace" \
+  $hot --probes A
+has evaluate "ACCURACY probe-set=A exact-determined=17/17 block-overlap=1.000000 zero-fill-overlap=0.876216 determined-mass=1.000000 methods=3"
+has evaluate "CONFORMANCE truth-edge-vs-block: 3/3"
+# shellcheck disable=SC2086
+expect 0 json evaluate --json --truth "$data/hotloop/block.nettrace" $hot --probes B
+grep -q '"summary":{"methods":3,' "$tmp/out" || fail "json: no summary"
+grep -q '^{"probe_set":"B","methods":\[{"name":"hotloop!' "$tmp/out" || fail "json: no methods"
+
+# usage errors: exit 2
+expect 2 no-trace reconstruct $hot
+expect 2 no-reference reconstruct "$data/hotloop/block.nettrace"
+# shellcheck disable=SC2086
+expect 2 bad-probes reconstruct $hot --probes C "$data/hotloop/block.nettrace"
+# shellcheck disable=SC2086
+expect 2 bad-form reconstruct $hot --form dense "$data/hotloop/block.nettrace"
+# shellcheck disable=SC2086
+expect 2 no-truth evaluate $hot --probes A
+# shellcheck disable=SC2086
+expect 2 no-probes evaluate $hot --truth "$data/hotloop/block.nettrace"
+# shellcheck disable=SC2086
+expect 2 unpaired evaluate $hot --probes A --truth "$data/hotloop/block.nettrace" \
+  --truth "$data/branches/block.nettrace" --edge-truth "$data/hotloop/edge.nettrace"
+grep -q "Try" "$tmp/err" || fail "unpaired: no hint on stderr"
+
+# failures: exit 1, one diagnostic naming the file
+expect 1 missing-trace reconstruct $hot "$tmp/none.nettrace"
+grep -q "none.nettrace" "$tmp/err" || fail "missing-trace: file not named"
+expect 1 missing-reference reconstruct --reference "$tmp/none.dll" "$data/hotloop/block.nettrace"
+printf 'garbage!' | dd of="$tmp/bad.nettrace" bs=1 count=8 2>/dev/null
+# shellcheck disable=SC2086
+expect 1 bad-magic evaluate $hot --probes A --truth "$tmp/bad.nettrace"
+[ -s "$tmp/out" ] && fail "bad-magic: wrote to stdout"
+
+[ "$failures" = 0 ]
