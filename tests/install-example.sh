@@ -7,12 +7,14 @@
 # (the worked example of reconstruction.md section 5).
 #
 # Input: $PGO_BUILDDIR (a configured build), $PGO_CC, $PGO_PREFIX, $PGO_LIBDIR
-# (the expanded install libdir).
+# (the expanded install libdir), $PGO_SAN_FLAGS (a sanitizer build's
+# flags: a program linking an instrumented libpgo must be instrumented too).
 # Output: PASS/FAIL; exit 77 (SKIP) without pkg-config or a C compiler.
 set -u
 build=${PGO_BUILDDIR:-.}
 src=${PGO_TEST_DATA:-tests}
 cc=${PGO_CC:-cc}
+san=${PGO_SAN_FLAGS:-}
 libdir=${PGO_LIBDIR:-}
 prefix=${PGO_PREFIX:-}
 if ! command -v pkg-config >/dev/null 2>&1 || [ -z "$libdir" ] || [ -z "$prefix" ]; then
@@ -41,7 +43,7 @@ case $flags in
   *) echo "FAIL: pkg-config flags do not point into the install: $flags"; exit 1 ;;
 esac
 # shellcheck disable=SC2086
-if ! $cc -o "$tmp/example" "$src/example-reconstruct.c" $flags 2>"$tmp/cc.log"; then
+if ! $cc $san -o "$tmp/example" "$src/example-reconstruct.c" $flags 2>"$tmp/cc.log"; then
   echo "FAIL: cannot build the example against the installed library"
   cat "$tmp/cc.log"
   exit 1

@@ -281,7 +281,7 @@ accuracy: all
 # The C API example, built against the installed library (install-example.sh).
 TESTS += tests/install-example.sh
 EXTRA_DIST += tests/install-example.sh tests/example-reconstruct.c
-AM_TESTS_ENVIRONMENT += PGO_CC='$(CC)'; export PGO_CC; PGO_PREFIX='$(prefix)'; export PGO_PREFIX; \
+AM_TESTS_ENVIRONMENT += PGO_CC='$(CC)'; export PGO_CC; PGO_SAN_FLAGS='$(SAN_FLAGS)'; export PGO_SAN_FLAGS; PGO_PREFIX='$(prefix)'; export PGO_PREFIX; \
 	PGO_LIBDIR='$(libdir)'; export PGO_LIBDIR;
 TESTS += tests/cli/reconstruct.sh
 EXTRA_DIST += tests/cli/reconstruct.sh
