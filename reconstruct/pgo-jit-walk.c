@@ -685,6 +685,32 @@ _pgo_cfg_build_edges (PgoCfg *cfg)
   for (guint32 c = 0; c < cfg->n_clauses; c++)
     if (cfg->clauses[c].kind == PGO_EH_FINALLY || cfg->clauses[c].kind == PGO_EH_FAULT)
       add_edge (edges, NONE, cfg->clauses[c].hnd_beg, PGO_EDGE_HANDLER_ENTRY, 1, c);
+  /* A filter that returns false passes the exception on (ECMA-335
+   * I.12.4.2.7): to the next catch or filter, in table order, whose try
+   * holds the filtered try, and when none of them takes it, out of the
+   * method.  These arcs come last so that the other arcs keep their
+   * indices; the JIT's own model (the walk) has none of them. */
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      const PgoBlock *pb = &cfg->blocks[b];
+      const PgoCfgClause *cl;
+
+      if (pb->kind != PGO_BLOCK_EHFILTERRET || !pb->hnd_index)
+        continue;
+      cl = &cfg->clauses[pb->hnd_index - 1];
+      for (guint32 c = pb->hnd_index; c < cfg->n_clauses; c++)
+        {
+          const PgoCfgClause *o = &cfg->clauses[c];
+
+          if (o->try_offset > cl->try_offset || o->try_end < cl->try_end)
+            continue;
+          if (o->kind == PGO_EH_CATCH)
+            add_edge (edges, b, o->hnd_beg, PGO_EDGE_FILTER_FALSE, 1, c);
+          else if (o->kind == PGO_EH_FILTER)
+            add_edge (edges, b, o->filter_beg, PGO_EDGE_FILTER_FALSE, 1, c);
+        }
+      add_edge (edges, b, NONE, PGO_EDGE_FILTER_FALSE, 1, NONE);
+    }
 
   cfg->n_edges = edges->len;
   cfg->edges = (PgoEdge *) g_array_free (edges, FALSE);
@@ -702,7 +728,7 @@ pgo_edge_kind_to_string (PgoEdgeKind kind)
 {
   static const char *const names[] = {
     "normal", "leave", "filter-ret", "exception", "entry", "exit",
-    "handler-entry", "handler-exit",
+    "handler-entry", "handler-exit", "filter-false",
   };
 
   return (guint) kind < G_N_ELEMENTS (names) ? names[kind] : "?";
