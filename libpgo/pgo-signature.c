@@ -734,6 +734,47 @@ pgo_metadata_describe_method (PgoMetadata *md, guint32 token, PgoMethodName *out
 }
 
 /**
+ * pgo_metadata_match_method:
+ * @md: metadata
+ * @token: a MethodDef, MemberRef or MethodSpec token
+ * @selector: what a user typed to name a method: a token in hex with its
+ *   "0x" prefix ("0x06000001"), the bare name ("Tiny"), "Type::Name"
+ *   ("Pgo.Sample.Outer`1::Tiny") or the canonical name
+ *   ("Pgo.Sample.Outer`1::Tiny(int32)")
+ *
+ * Whether @selector names the method @token.  A bare name or Type::Name
+ * can name several methods (overloads); callers that need one method
+ * count the matches.  A token whose signature cannot be read matches only
+ * by its number.
+ *
+ * Returns: %TRUE if @selector names @token.
+ */
+gboolean
+pgo_metadata_match_method (PgoMetadata *md, guint32 token, const char *selector)
+{
+  PgoMethodName mn = { 0 };
+  g_autofree char *owner_name = NULL;
+  g_autofree char *full = NULL;
+  gboolean match;
+
+  if (g_str_has_prefix (selector, "0x") || g_str_has_prefix (selector, "0X"))
+    {
+      char *end = NULL;
+      guint64 v = g_ascii_strtoull (selector + 2, &end, 16);
+
+      return end != selector + 2 && *end == '\0' && v == token;
+    }
+  if (!pgo_metadata_describe_method (md, token, &mn, NULL))
+    return FALSE;
+  owner_name = g_strconcat (mn.owner, "::", mn.name, NULL);
+  full = pgo_method_name_to_string (&mn);
+  match = strcmp (selector, mn.name) == 0 || strcmp (selector, owner_name) == 0
+          || strcmp (selector, full) == 0;
+  pgo_method_name_clear (&mn);
+  return match;
+}
+
+/**
  * pgo_metadata_format_method:
  * @md: metadata
  * @token: a MethodDef, MemberRef or MethodSpec token
