@@ -74,6 +74,33 @@ primitive_name (guint8 et)
     }
 }
 
+/* join_nested_names: "Ns.Outer/Inner" from the rows of 'table' in
+ * chain[n-1] (outermost) .. chain[0] (innermost), with the given namespace
+ * and name columns.  Returns: (transfer full) the name, or NULL. */
+static char *
+join_nested_names (PgoMetadata *md, PgoTable table, PgoColumn ns_col, PgoColumn name_col,
+                   const guint32 *chain, guint n, GError **error)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  for (guint i = n; i-- > 0;)
+    {
+      const char *ns, *name;
+
+      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, table, ns_col, chain[i]), &ns,
+                                       error)
+          || !pgo_metadata_lookup_string (md, _pgo_metadata_col (md, table, name_col, chain[i]),
+                                          &name, error))
+        return NULL;
+      if (i != n - 1)
+        g_string_append_c (s, '/');
+      if (ns[0])
+        g_string_append_printf (s, "%s.", ns);
+      g_string_append (s, name);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
 /* typedef_name: (transfer none) the cached full name of TypeDef 'rid'. */
 static const char *
 typedef_name (PgoMetadata *md, guint32 rid, GError **error)
@@ -81,7 +108,6 @@ typedef_name (PgoMetadata *md, guint32 rid, GError **error)
   guint32 chain[MAX_NESTING];
   guint n = 0;
   guint32 cur = rid;
-  GString *s;
 
   if (md->typedef_names == NULL)
     md->typedef_names = g_new0 (char *, (gsize) md->rows[PGO_TABLE_TYPEDEF] + 1);
@@ -102,28 +128,8 @@ typedef_name (PgoMetadata *md, guint32 rid, GError **error)
         return NULL;
       cur = PGO_TOKEN_RID (outer);
     }
-  s = g_string_new (NULL);
-  for (guint i = n; i-- > 0;)
-    {
-      const char *ns, *name;
-
-      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_TYPEDEF,
-                                                              PGO_COL_TYPEDEF_NAMESPACE, chain[i]),
-                                       &ns, error)
-          || !pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_TYPEDEF,
-                                                                 PGO_COL_TYPEDEF_NAME, chain[i]),
-                                          &name, error))
-        {
-          g_string_free (s, TRUE);
-          return NULL;
-        }
-      if (i != n - 1)
-        g_string_append_c (s, '/');
-      if (ns[0])
-        g_string_append_printf (s, "%s.", ns);
-      g_string_append (s, name);
-    }
-  md->typedef_names[rid] = g_string_free (s, FALSE);
+  md->typedef_names[rid] = join_nested_names (md, PGO_TABLE_TYPEDEF, PGO_COL_TYPEDEF_NAMESPACE,
+                                              PGO_COL_TYPEDEF_NAME, chain, n, error);
   return md->typedef_names[rid];
 }
 
@@ -136,7 +142,6 @@ typeref_name (PgoMetadata *md, guint32 rid, GError **error)
   guint n = 0;
   guint32 cur = rid;
   guint32 n_refs = md->rows[PGO_TABLE_TYPEREF];
-  GString *s;
 
   if (md->typeref_names == NULL)
     md->typeref_names = g_new0 (char *, (gsize) n_refs + 1);
@@ -161,28 +166,8 @@ typeref_name (PgoMetadata *md, guint32 rid, GError **error)
         }
       cur = PGO_TOKEN_TABLE (scope) == PGO_TABLE_TYPEREF ? PGO_TOKEN_RID (scope) : 0;
     }
-  s = g_string_new (NULL);
-  for (guint i = n; i-- > 0;)
-    {
-      const char *ns, *name;
-
-      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_TYPEREF,
-                                                              PGO_COL_TYPEREF_NAMESPACE, chain[i]),
-                                       &ns, error)
-          || !pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_TYPEREF,
-                                                                 PGO_COL_TYPEREF_NAME, chain[i]),
-                                          &name, error))
-        {
-          g_string_free (s, TRUE);
-          return NULL;
-        }
-      if (i != n - 1)
-        g_string_append_c (s, '/');
-      if (ns[0])
-        g_string_append_printf (s, "%s.", ns);
-      g_string_append (s, name);
-    }
-  md->typeref_names[rid] = g_string_free (s, FALSE);
+  md->typeref_names[rid] = join_nested_names (md, PGO_TABLE_TYPEREF, PGO_COL_TYPEREF_NAMESPACE,
+                                              PGO_COL_TYPEREF_NAME, chain, n, error);
   return md->typeref_names[rid];
 }
 
