@@ -355,6 +355,34 @@ key_equal (gconstpointer a, gconstpointer b)
   return x->src_key == y->src_key && x->dst_key == y->dst_key;
 }
 
+#define E(i) (&g_array_index (edges, SolveEdge, (i)))
+
+/* solve_last_unknown: the one unknown edge of known block 'info's in
+ * (or out) list gets the block weight less its known edges; a negative
+ * result becomes 0.001 x the block weight and sets *negative (the JIT's
+ * fix-up).  Returns the edge. */
+static guint32
+solve_last_unknown (GArray *edges, const SolveBlock *info, gboolean in, gboolean *negative)
+{
+  double w = 0;
+  guint32 r = NONE;
+
+  for (guint32 e = in ? info->in : info->out; e != NONE; e = in ? E (e)->next_in : E (e)->next_out)
+    if (E (e)->known)
+      w += E (e)->weight;
+    else
+      r = e;
+  w = info->weight - w;
+  if (w < 0)
+    {
+      *negative = TRUE;
+      w = info->weight * 0.001;
+    }
+  E (r)->weight = w;
+  E (r)->known = TRUE;
+  return r;
+}
+
 /**
  * pgo_cfg_jit_solve:
  * @cfg: a graph
@@ -471,7 +499,6 @@ pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts
   if (sol->status != PGO_JIT_SOLVE_OK)
     return sol;
 
-#define E(i) (&g_array_index (edges, SolveEdge, (i)))
   while (unknown_blocks > 0 && sol->n_passes < 10)
     {
       sol->n_passes++;
@@ -507,43 +534,15 @@ pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts
             continue;
           if (info->in_unknown == 1)
             {
-              double w = 0;
-              guint32 r = NONE;
+              guint32 r = solve_last_unknown (edges, info, TRUE, &sol->negative);
 
-              for (guint32 e = info->in; e != NONE; e = E (e)->next_in)
-                if (E (e)->known)
-                  w += E (e)->weight;
-                else
-                  r = e;
-              w = info->weight - w;
-              if (w < 0)
-                {
-                  sol->negative = TRUE;
-                  w = info->weight * 0.001;
-                }
-              E (r)->weight = w;
-              E (r)->known = TRUE;
               blk[E (r)->src].out_unknown--;
               info->in_unknown--;
             }
           if (info->out_unknown == 1)
             {
-              double w = 0;
-              guint32 r = NONE;
+              guint32 r = solve_last_unknown (edges, info, FALSE, &sol->negative);
 
-              for (guint32 e = info->out; e != NONE; e = E (e)->next_out)
-                if (E (e)->known)
-                  w += E (e)->weight;
-                else
-                  r = e;
-              w = info->weight - w;
-              if (w < 0)
-                {
-                  sol->negative = TRUE;
-                  w = info->weight * 0.001;
-                }
-              E (r)->weight = w;
-              E (r)->known = TRUE;
               info->out_unknown--;
               blk[E (r)->dst].in_unknown--;
             }
