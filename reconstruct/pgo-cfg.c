@@ -257,9 +257,10 @@ mark_eh_targets (Builder *b, GError **error)
   return TRUE;
 }
 
-/* Appends a new block with 'kind' covering [start, end) to the list. */
+/* Adds a new block with 'kind' covering [start, end) to the list, before
+ * block 'before' (NONE: at the end), and returns its id. */
 static guint32
-append_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end)
+add_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end, guint32 before)
 {
   Bb bb = { 0 };
   guint32 id = b->bbs->len;
@@ -270,17 +271,29 @@ append_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end)
   bb.target = NONE;
   bb.false_tgt = NONE;
   bb.target_off = NONE;
-  bb.prev = b->last;
-  bb.next = NONE;
-  /* SPEC 1.4: BasicBlock::New marks THROW blocks run rarely */
-  if (kind == PGO_BLOCK_THROW)
-    bb.flags |= PGO_BLOCK_FLAG_RARE;
+  bb.prev = before == NONE ? b->last : BB (b, before)->prev;
+  bb.next = before;
   g_array_append_val (b->bbs, bb);
-  if (b->last != NONE)
-    BB (b, b->last)->next = id;
+  if (bb.prev != NONE)
+    BB (b, bb.prev)->next = id;
   else
     b->first = id;
-  b->last = id;
+  if (before != NONE)
+    BB (b, before)->prev = id;
+  else
+    b->last = id;
+  return id;
+}
+
+/* Appends a new block with 'kind' covering [start, end) to the list. */
+static guint32
+append_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end)
+{
+  guint32 id = add_block (b, kind, start, end, NONE);
+
+  /* SPEC 1.4: BasicBlock::New marks THROW blocks run rarely */
+  if (kind == PGO_BLOCK_THROW)
+    BB (b, id)->flags |= PGO_BLOCK_FLAG_RARE;
   return id;
 }
 
@@ -622,26 +635,12 @@ build_eh (Builder *b, GError **error)
 static guint32
 insert_before (Builder *b, guint32 before)
 {
-  Bb nb = { 0 };
-  guint32 id = b->bbs->len;
-  Bb *old;
+  guint32 off = BB (b, before)->il_offset;
+  guint32 id = add_block (b, PGO_BLOCK_ALWAYS, off, off, before);
 
-  nb.kind = PGO_BLOCK_ALWAYS;
-  nb.flags = PGO_BLOCK_FLAG_INTERNAL;
-  nb.target = before;
-  nb.false_tgt = NONE;
-  nb.target_off = NONE;
-  g_array_append_val (b->bbs, nb);
-  old = BB (b, before);
-  BB (b, id)->il_offset = BB (b, id)->il_end = old->il_offset;
-  BB (b, id)->flags |= old->flags & PGO_BLOCK_FLAG_RARE; /* inheritWeight */
-  BB (b, id)->prev = old->prev;
-  BB (b, id)->next = before;
-  if (old->prev != NONE)
-    BB (b, old->prev)->next = id;
-  else
-    b->first = id;
-  old->prev = id;
+  BB (b, id)->flags = PGO_BLOCK_FLAG_INTERNAL
+                      | (BB (b, before)->flags & PGO_BLOCK_FLAG_RARE); /* inheritWeight */
+  BB (b, id)->target = before;
   return id;
 }
 
