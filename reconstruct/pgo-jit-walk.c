@@ -261,6 +261,28 @@ _pgo_cfg_walk (PgoCfg *cfg)
   g_free (w.stack);
 }
 
+/* _pgo_cfg_schema_order: the walk indices of the n_non_tree non-tree
+ * edges in the order the JIT writes their records: by source block in
+ * list order, and within a block in reverse order of classification
+ * (probes are prepended to the source's list).  Returns: (transfer full). */
+guint32 *
+_pgo_cfg_schema_order (const PgoCfg *cfg)
+{
+  g_autofree guint32 *count = g_new0 (guint32, cfg->n_blocks + 1);
+  guint32 *order = g_new (guint32, cfg->n_non_tree + 1);
+
+  /* counting sort by source block, reversing within a block */
+  for (guint32 i = 0; i < cfg->n_walk; i++)
+    if (cfg->walk[i].kind != PGO_WALK_TREE)
+      count[cfg->walk[i].src + 1]++;
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    count[b + 1] += count[b];
+  for (guint32 i = cfg->n_walk; i-- > 0;)
+    if (cfg->walk[i].kind != PGO_WALK_TREE)
+      order[count[cfg->walk[i].src]++] = i;
+  return order;
+}
+
 /**
  * pgo_cfg_get_schema_edges:
  * @cfg: a graph
@@ -277,20 +299,9 @@ GArray *
 pgo_cfg_get_schema_edges (const PgoCfg *cfg, gboolean imported_only)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (PgoWalkEdge));
-  g_autofree guint32 *count = g_new0 (guint32, cfg->n_blocks + 1);
-  g_autofree guint32 *order = g_new (guint32, cfg->n_non_tree + 1);
-  guint32 k = 0;
+  g_autofree guint32 *order = _pgo_cfg_schema_order (cfg);
 
-  /* counting sort by source block, reversing within a block */
-  for (guint32 i = 0; i < cfg->n_walk; i++)
-    if (cfg->walk[i].kind != PGO_WALK_TREE)
-      count[cfg->walk[i].src + 1]++;
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    count[b + 1] += count[b];
-  for (guint32 i = cfg->n_walk; i-- > 0;)
-    if (cfg->walk[i].kind != PGO_WALK_TREE)
-      order[count[cfg->walk[i].src]++] = i;
-  for (k = 0; k < cfg->n_non_tree; k++)
+  for (guint32 k = 0; k < cfg->n_non_tree; k++)
     {
       const PgoWalkEdge *e = &cfg->walk[order[k]];
 

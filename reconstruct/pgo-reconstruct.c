@@ -51,6 +51,7 @@
 #include "config.h"
 
 #include "pgo-reconstruct.h"
+#include "pgo-cfg-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -305,8 +306,7 @@ project (PgoReconstruction *rec, GError **error)
   g_autoptr(PgoFlowSolution) sol = NULL;
   g_autoptr(PgoJitSolution) jit = NULL;
   g_autofree guint64 *target = g_new0 (guint64, cfg->n_blocks + 1);
-  g_autofree guint32 *count = g_new0 (guint32, cfg->n_blocks + 1);
-  g_autofree guint32 *order = g_new (guint32, cfg->n_walk + 1);
+  g_autofree guint32 *order = NULL;
   PgoFlowOptions fo;
   guint n = 0;
 
@@ -347,14 +347,7 @@ project (PgoReconstruction *rec, GError **error)
 
   /* non-tree edges of imported blocks, in the JIT's order: by source
    * block, reverse classification order within one */
-  for (guint32 i = 0; i < cfg->n_walk; i++)
-    if (cfg->walk[i].kind != PGO_WALK_TREE)
-      count[cfg->walk[i].src + 1]++;
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    count[b + 1] += count[b];
-  for (guint32 i = cfg->n_walk; i-- > 0;)
-    if (cfg->walk[i].kind != PGO_WALK_TREE)
-      order[count[cfg->walk[i].src]++] = i;
+  order = _pgo_cfg_schema_order (cfg);
   rec->edge_counts = g_new (PgoEdgeCount, cfg->n_non_tree + 1);
   for (guint32 k = 0; k < cfg->n_non_tree; k++)
     {
