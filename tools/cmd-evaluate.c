@@ -144,8 +144,9 @@ pgo_cmd_evaluate (int argc, char **argv)
               n_conf++;
               n_agree += agree;
               if (!agree)
-                pgo_tool_warning ("%s: the edge run's JIT reconstruction differs from the block run",
-                                  name);
+                pgo_tool_warning ("%s: %s (token 0x%08x): the edge run's JIT reconstruction"
+                                  " differs from the block run of %s", edge_truth[t], name,
+                                  id ? id->token : 0, truth[t]);
             }
           pgo_method_body_clear (&body);
           if (!ok)
