@@ -128,7 +128,11 @@ pgo_cmd_evaluate (int argc, char **argv)
                 continue;
               if (!(ok = pgo_evaluation_truths_agree (g_ptr_array_index (edges, k), p, &body, &agree,
                                                       &exceptional, &error)))
-                break;
+                {
+                  g_prefix_error (&error, "%s (token 0x%08x), edge truth %s: ", name,
+                                  id ? id->token : 0, edge_truth[t]);
+                  break;
+                }
               seen = TRUE;
               if (first == G_MAXUINT)
                 first = k;
