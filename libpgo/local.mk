@@ -54,6 +54,7 @@ libpgo_include_HEADERS += \
 libpgo_libpgo_internal_la_SOURCES += \
 	libpgo/pgo-pe.c \
 	libpgo/pgo-pe-private.h \
+	libpgo/pgo-error-private.h \
 	libpgo/pgo-webcil.c \
 	libpgo/pgo-metadata.c \
 	libpgo/pgo-metadata-private.h \

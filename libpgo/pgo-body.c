@@ -28,6 +28,7 @@
 
 #include "pgo-body.h"
 #include "pgo-metadata-private.h"
+#include "pgo-error-private.h"
 
 #include <string.h>
 
@@ -39,18 +40,6 @@
 #define SECT_FAT      0x40
 #define SECT_MORE     0x80
 #define PGO_BODY_MAX_SECTIONS 16   /* data sections after one body */
-
-static gboolean G_GNUC_PRINTF (3, 4)
-body_fail (GError **error, int code, const char *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  if (error != NULL)
-    *error = g_error_new_valist (PGO_ERROR, code, format, args);
-  va_end (args);
-  return FALSE;
-}
 
 /* read_clauses: 'n' clauses at 'c', small or 'fat', appended to 'out'. */
 static gboolean
@@ -107,8 +96,8 @@ read_sections (PgoCursor *c, GArray *clauses, GError **error)
       guint8 b[3] = { 0, 0, 0 };
 
       if (n == PGO_BODY_MAX_SECTIONS)
-        return body_fail (error, PGO_ERROR_LIMIT, "more than %u data sections after the IL",
-                          PGO_BODY_MAX_SECTIONS);
+        return _pgo_error_fail (error, PGO_ERROR_LIMIT, "more than %u data sections after the IL",
+                                PGO_BODY_MAX_SECTIONS);
       /* SPEC: II.25.4.5: sections are 4-byte aligned. */
       if (c->off % 4 && !pgo_cursor_skip (c, 4 - c->off % 4, error))
         return FALSE;
@@ -117,8 +106,8 @@ read_sections (PgoCursor *c, GArray *clauses, GError **error)
           || !pgo_cursor_read_u8 (c, &b[1], error) || !pgo_cursor_read_u8 (c, &b[2], error))
         return FALSE;
       if (!(kind & SECT_EH))
-        return body_fail (error, PGO_ERROR_CORRUPT, "data section kind 0x%02x at offset 0x%"
-                          G_GINT64_MODIFIER "x is not an EH table", kind, at);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "data section kind 0x%02x at offset 0x%"
+                                G_GINT64_MODIFIER "x is not an EH table", kind, at);
       if (kind & SECT_FAT)
         {
           /* Fat DataSize is a 24-bit little-endian value. */
@@ -136,10 +125,10 @@ read_sections (PgoCursor *c, GArray *clauses, GError **error)
        * framework, see tests/conformance-srm.sh). */
       count = data_size / clause_size;
       if ((gsize) count * clause_size > pgo_cursor_remaining (c))
-        return body_fail (error, PGO_ERROR_TRUNCATED, "EH section at offset 0x%"
-                          G_GINT64_MODIFIER "x declares %u clauses of %" G_GSIZE_FORMAT
-                          " bytes, %" G_GSIZE_FORMAT " bytes left", at, count, clause_size,
-                          pgo_cursor_remaining (c));
+        return _pgo_error_fail (error, PGO_ERROR_TRUNCATED, "EH section at offset 0x%"
+                                G_GINT64_MODIFIER "x declares %u clauses of %" G_GSIZE_FORMAT
+                                " bytes, %" G_GSIZE_FORMAT " bytes left", at, count, clause_size,
+                                pgo_cursor_remaining (c));
       if (!read_clauses (c, count, kind & SECT_FAT, clauses, error))
         return FALSE;
       /* The next section starts DataSize bytes after this one. */
@@ -148,8 +137,8 @@ read_sections (PgoCursor *c, GArray *clauses, GError **error)
           gsize start = (gsize) (at - c->base);
 
           if (data_size < 4 + count * clause_size)
-            return body_fail (error, PGO_ERROR_CORRUPT, "EH section at offset 0x%"
-                              G_GINT64_MODIFIER "x: DataSize %u too small", at, data_size);
+            return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "EH section at offset 0x%"
+                                    G_GINT64_MODIFIER "x: DataSize %u too small", at, data_size);
           if (!pgo_cursor_seek (c, start + data_size, error))
             return FALSE;
         }
@@ -199,20 +188,20 @@ pgo_method_body_parse (const guint8 *data, gsize size, guint64 base, PgoMethodBo
           return FALSE;
         }
       if (flags_size >> 12 != 3)
-        return body_fail (error, PGO_ERROR_CORRUPT, "fat method header at offset 0x%"
-                          G_GINT64_MODIFIER "x has size %u dwords (need 3)", base,
-                          flags_size >> 12);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "fat method header at offset 0x%"
+                                G_GINT64_MODIFIER "x has size %u dwords (need 3)", base,
+                                flags_size >> 12);
       if (b.local_sig_token != 0 && PGO_TOKEN_TABLE (b.local_sig_token) != 0x11)
-        return body_fail (error, PGO_ERROR_CORRUPT, "fat method header at offset 0x%"
-                          G_GINT64_MODIFIER "x: local signature token 0x%08x is not a"
-                          " StandAloneSig", base, b.local_sig_token);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "fat method header at offset 0x%"
+                                G_GINT64_MODIFIER "x: local signature token 0x%08x is not a"
+                                " StandAloneSig", base, b.local_sig_token);
       b.is_fat = TRUE;
       b.init_locals = (flags_size & INIT_LOCALS) != 0;
       b.header_size = 12;
     }
   else
-    return body_fail (error, PGO_ERROR_CORRUPT, "bad method header byte 0x%02x at offset 0x%"
-                      G_GINT64_MODIFIER "x", b0, base);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "bad method header byte 0x%02x at offset 0x%"
+                            G_GINT64_MODIFIER "x", b0, base);
   if (!pgo_cursor_read_bytes (&c, b.il_size, &b.il, error))
     {
       g_prefix_error (error, "IL of %u bytes: ", b.il_size);
@@ -267,14 +256,17 @@ pgo_metadata_lookup_method_body (PgoMetadata *md, guint32 method_token,
 
   if (PGO_TOKEN_TABLE (method_token) != PGO_TABLE_METHODDEF || rid == 0
       || rid > md->rows[PGO_TABLE_METHODDEF])
-    return body_fail (error, PGO_ERROR_NOT_FOUND, "no method with token 0x%08x", method_token);
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no method with token 0x%08x",
+                            method_token);
   if (md->image == NULL)
-    return body_fail (error, PGO_ERROR_NOT_FOUND, "method 0x%08x: no image to read bodies from",
-                      method_token);
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND,
+                            "method 0x%08x: no image to read bodies from",
+                            method_token);
   rva = _pgo_metadata_col (md, PGO_TABLE_METHODDEF, PGO_COL_METHODDEF_RVA, rid);
   impl = _pgo_metadata_col (md, PGO_TABLE_METHODDEF, PGO_COL_METHODDEF_IMPL_FLAGS, rid);
   if (rva == 0 || (impl & 0x3) != 0)
-    return body_fail (error, PGO_ERROR_NOT_FOUND, "method 0x%08x has no IL body", method_token);
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "method 0x%08x has no IL body",
+                            method_token);
   if (!pgo_image_cursor_at_rva (md->image, rva, &c, error)
       || !pgo_method_body_parse (c.data, c.size, c.base, out_body, error))
     {

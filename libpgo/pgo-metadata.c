@@ -37,6 +37,7 @@
 #include "config.h"
 
 #include "pgo-metadata-private.h"
+#include "pgo-error-private.h"
 
 #include <string.h>
 
@@ -82,19 +83,6 @@ static const CodedInfo coded_infos[PGO_N_CODED] = {
 #include "pgo-tables.def"
 #undef T
 };
-
-/* md_fail: sets 'error' with 'code' and a message; returns FALSE. */
-static gboolean G_GNUC_PRINTF (3, 4)
-md_fail (GError **error, int code, const char *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  if (error != NULL)
-    *error = g_error_new_valist (PGO_ERROR, code, format, args);
-  va_end (args);
-  return FALSE;
-}
 
 /* list_ptr_table: the Ptr table of a list target, or PGO_TABLE_NONE. */
 static guint8
@@ -167,9 +155,9 @@ read_table_stream (PgoMetadata *md, PgoCursor *c, GError **error)
       return FALSE;
     }
   if (valid & ~known)
-    return md_fail (error, PGO_ERROR_UNSUPPORTED_VERSION,
-                    "table stream at offset 0x%" G_GINT64_MODIFIER "x has unknown tables"
-                    " (Valid 0x%016" G_GINT64_MODIFIER "x)", c->base, valid);
+    return _pgo_error_fail (error, PGO_ERROR_UNSUPPORTED_VERSION,
+                            "table stream at offset 0x%" G_GINT64_MODIFIER "x has unknown tables"
+                            " (Valid 0x%016" G_GINT64_MODIFIER "x)", c->base, valid);
   for (guint t = 0; t < PGO_TABLE_COUNT; t++)
     {
       if (!(valid & (G_GUINT64_CONSTANT (1) << t)))
@@ -180,8 +168,8 @@ read_table_stream (PgoMetadata *md, PgoCursor *c, GError **error)
           return FALSE;
         }
       if (md->rows[t] > PGO_METADATA_MAX_ROWS)
-        return md_fail (error, PGO_ERROR_LIMIT, "table %s has %u rows (limit 0x%x)",
-                        table_names[t], md->rows[t], PGO_METADATA_MAX_ROWS);
+        return _pgo_error_fail (error, PGO_ERROR_LIMIT, "table %s has %u rows (limit 0x%x)",
+                                table_names[t], md->rows[t], PGO_METADATA_MAX_ROWS);
     }
   /* HeapSizes 0x40 (EXTRA_DATA) adds one u32 after the row counts and 0x08
    * (PADDING_BIT) changes no width: both settled from CoreCLR's reader
@@ -248,21 +236,22 @@ read_root (PgoMetadata *md, GError **error)
   if (!pgo_cursor_read_u32 (&c, &sig, error))
     return FALSE;
   if (sig != 0x424A5342)
-    return md_fail (error, PGO_ERROR_BAD_MAGIC, "no metadata signature BSJB at offset 0x%"
-                    G_GINT64_MODIFIER "x", md->root_offset);
+    return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "no metadata signature BSJB at offset 0x%"
+                            G_GINT64_MODIFIER "x", md->root_offset);
   if (!pgo_cursor_skip (&c, 8, error) || !pgo_cursor_read_u32 (&c, &len, error))
     return FALSE;
   if (len > 255)
-    return md_fail (error, PGO_ERROR_CORRUPT, "metadata version string of %u bytes at offset 0x%"
-                    G_GINT64_MODIFIER "x (limit 255)", len, md->root_offset + 16);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                            "metadata version string of %u bytes at offset 0x%"
+                            G_GINT64_MODIFIER "x (limit 255)", len, md->root_offset + 16);
   if (!pgo_cursor_read_bytes (&c, len, &version, error)
       || !pgo_cursor_read_u16 (&c, &flags, error)
       || !pgo_cursor_read_u16 (&c, &n_streams, error))
     return FALSE;
   md->version = g_strndup ((const char *) version, len);
   if (n_streams > PGO_METADATA_MAX_STREAMS)
-    return md_fail (error, PGO_ERROR_LIMIT, "%u metadata streams (limit %u)", n_streams,
-                    PGO_METADATA_MAX_STREAMS);
+    return _pgo_error_fail (error, PGO_ERROR_LIMIT, "%u metadata streams (limit %u)", n_streams,
+                            PGO_METADATA_MAX_STREAMS);
   for (guint i = 0; i < n_streams; i++)
     {
       guint32 off = 0, size = 0;
@@ -280,18 +269,19 @@ read_root (PgoMetadata *md, GError **error)
       max = MIN (32, pgo_cursor_remaining (&c));
       nul = memchr (name, 0, max);
       if (nul == NULL)
-        return md_fail (error, PGO_ERROR_CORRUPT, "stream header %u at offset 0x%"
-                        G_GINT64_MODIFIER "x has an unterminated name", i, hdr);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "stream header %u at offset 0x%"
+                                G_GINT64_MODIFIER "x has an unterminated name", i, hdr);
       if (!pgo_cursor_skip (&c, ((nul - name) + 4) & ~(gsize) 3, error))
         return FALSE;
       if (off > md->root_size || size > md->root_size - off)
-        return md_fail (error, PGO_ERROR_TRUNCATED, "stream %s (offset 0x%x, 0x%x bytes) runs"
-                        " past the metadata (0x%" G_GSIZE_MODIFIER "x bytes)",
-                        (const char *) name, off, size, md->root_size);
+        return _pgo_error_fail (error, PGO_ERROR_TRUNCATED,
+                                "stream %s (offset 0x%x, 0x%x bytes) runs"
+                                " past the metadata (0x%" G_GSIZE_MODIFIER "x bytes)",
+                                (const char *) name, off, size, md->root_size);
       if (strcmp ((const char *) name, "#~") == 0 || strcmp ((const char *) name, "#-") == 0)
         {
           if (have_tables)
-            return md_fail (error, PGO_ERROR_CORRUPT, "two table streams");
+            return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "two table streams");
           have_tables = TRUE;
           md->uncompressed = name[1] == '-';
           pgo_cursor_init (&tables, md->root + off, size, md->root_offset + off);
@@ -308,8 +298,8 @@ read_root (PgoMetadata *md, GError **error)
         md->minimal_delta = TRUE;
     }
   if (!have_tables)
-    return md_fail (error, PGO_ERROR_CORRUPT, "metadata at offset 0x%" G_GINT64_MODIFIER
-                    "x has no table stream", md->root_offset);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "metadata at offset 0x%" G_GINT64_MODIFIER
+                            "x has no table stream", md->root_offset);
   return read_table_stream (md, &tables, error);
 }
 
@@ -551,8 +541,8 @@ pgo_metadata_lookup_column (PgoMetadata *md, PgoColumn col, guint32 rid,
   g_return_val_if_fail ((guint) col < PGO_N_COLUMNS, FALSE);
   table = columns[col].table;
   if (rid == 0 || rid > md->rows[table])
-    return md_fail (error, PGO_ERROR_NOT_FOUND, "no row %u in table %s (%u rows)", rid,
-                    table_names[table], md->rows[table]);
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no row %u in table %s (%u rows)", rid,
+                            table_names[table], md->rows[table]);
   *out_value = _pgo_metadata_col (md, table, col, rid);
   return TRUE;
 }
@@ -582,11 +572,11 @@ pgo_metadata_decode_coded (PgoMetadata *md, PgoCodedIndex kind, guint32 value,
   rid = value >> k->bits;
   table = tag < k->n_tags ? k->tables[tag] : PGO_TABLE_NONE;
   if (table == PGO_TABLE_NONE)
-    return md_fail (error, PGO_ERROR_CORRUPT, "bad coded index 0x%x: tag %u names no table",
-                    value, tag);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "bad coded index 0x%x: tag %u names no table",
+                            value, tag);
   if (rid > md->rows[table])
-    return md_fail (error, PGO_ERROR_CORRUPT, "bad coded index 0x%x: row %u of table %s"
-                    " (%u rows)", value, rid, table_names[table], md->rows[table]);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "bad coded index 0x%x: row %u of table %s"
+                            " (%u rows)", value, rid, table_names[table], md->rows[table]);
   *out_token = PGO_TOKEN (table, rid);
   return TRUE;
 }
@@ -620,8 +610,8 @@ pgo_metadata_lookup_list (PgoMetadata *md, PgoColumn list_col, guint32 rid,
                         FALSE);
   ci = &columns[list_col];
   if (rid == 0 || rid > md->rows[ci->table])
-    return md_fail (error, PGO_ERROR_NOT_FOUND, "no row %u in table %s", rid,
-                    table_names[ci->table]);
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no row %u in table %s", rid,
+                            table_names[ci->table]);
   target = ci->arg;
   ptr = list_ptr_table (target);
   n = md->rows[ptr] ? md->rows[ptr] : md->rows[target];
@@ -629,8 +619,8 @@ pgo_metadata_lookup_list (PgoMetadata *md, PgoColumn list_col, guint32 rid,
   end = rid < md->rows[ci->table] ? _pgo_metadata_col (md, ci->table, list_col, rid + 1) : n + 1;
   /* II.22: a list may be empty, with a start one past the last row. */
   if (first == 0 || first > n + 1)
-    return md_fail (error, PGO_ERROR_CORRUPT, "%s of row %u is %u, outside 1..%u",
-                    ci->name, rid, first, n + 1);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s of row %u is %u, outside 1..%u",
+                            ci->name, rid, first, n + 1);
   end = MIN (end, n + 1);
   if (end < first)
     end = first;
@@ -699,12 +689,13 @@ pgo_metadata_lookup_method_owner (PgoMetadata *md, guint32 method_token,
 
   if (PGO_TOKEN_TABLE (method_token) != PGO_TABLE_METHODDEF || rid == 0
       || rid > md->rows[PGO_TABLE_METHODDEF])
-    return md_fail (error, PGO_ERROR_NOT_FOUND, "no method with token 0x%08x", method_token);
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no method with token 0x%08x",
+                            method_token);
   if (md->method_owner == NULL && !build_method_owners (md, error))
     return FALSE;
   if (md->method_owner[rid] == 0)
-    return md_fail (error, PGO_ERROR_NOT_FOUND, "method 0x%08x has no owning type",
-                    method_token);
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "method 0x%08x has no owning type",
+                            method_token);
   *out_type_token = PGO_TOKEN (PGO_TABLE_TYPEDEF, md->method_owner[rid]);
   return TRUE;
 }
@@ -728,7 +719,7 @@ pgo_metadata_lookup_enclosing_type (PgoMetadata *md, guint32 type_token,
   guint32 n_types = md->rows[PGO_TABLE_TYPEDEF];
 
   if (PGO_TOKEN_TABLE (type_token) != PGO_TABLE_TYPEDEF || rid == 0 || rid > n_types)
-    return md_fail (error, PGO_ERROR_NOT_FOUND, "no type with token 0x%08x", type_token);
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no type with token 0x%08x", type_token);
   if (md->enclosing == NULL)
     {
       g_autofree guint32 *enc = g_new0 (guint32, (gsize) n_types + 1);
@@ -741,8 +732,9 @@ pgo_metadata_lookup_enclosing_type (PgoMetadata *md, guint32 type_token,
                                              PGO_COL_NESTEDCLASS_ENCLOSING_CLASS, r);
 
           if (nested == 0 || nested > n_types || outer == 0 || outer > n_types)
-            return md_fail (error, PGO_ERROR_CORRUPT, "NestedClass row %u names TypeDef rows"
-                            " %u and %u (%u rows)", r, nested, outer, n_types);
+            return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                    "NestedClass row %u names TypeDef rows"
+                                    " %u and %u (%u rows)", r, nested, outer, n_types);
           enc[nested] = outer;
         }
       md->enclosing = g_steal_pointer (&enc);
@@ -773,11 +765,13 @@ pgo_metadata_lookup_string (PgoMetadata *md, guint32 index, const char **out_str
       return TRUE;
     }
   if (index >= md->strings.size)
-    return md_fail (error, PGO_ERROR_CORRUPT, "#Strings index 0x%x is past the heap (0x%x bytes)",
-                    index, md->strings.size);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                            "#Strings index 0x%x is past the heap (0x%x bytes)",
+                            index, md->strings.size);
   nul = memchr (md->strings.data + index, 0, md->strings.size - index);
   if (nul == NULL)
-    return md_fail (error, PGO_ERROR_CORRUPT, "#Strings entry 0x%x is not terminated", index);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "#Strings entry 0x%x is not terminated",
+                            index);
   *out_str = (const char *) md->strings.data + index;
   return TRUE;
 }
@@ -807,8 +801,9 @@ pgo_metadata_lookup_blob (PgoMetadata *md, guint32 index, const guint8 **out_dat
       return TRUE;
     }
   if (index >= md->blob.size)
-    return md_fail (error, PGO_ERROR_CORRUPT, "#Blob index 0x%x is past the heap (0x%x bytes)",
-                    index, md->blob.size);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                            "#Blob index 0x%x is past the heap (0x%x bytes)",
+                            index, md->blob.size);
   pgo_cursor_init (&c, md->blob.data, md->blob.size, md->blob.offset);
   c.off = index;
   if (!pgo_cursor_read_ecma_uint (&c, &len, error) || !pgo_cursor_read_bytes (&c, len, &p, error))
@@ -839,8 +834,9 @@ pgo_metadata_lookup_guid (PgoMetadata *md, guint32 index, guint8 out_guid[16], G
       return TRUE;
     }
   if (index - 1 >= md->guid.size / 16)
-    return md_fail (error, PGO_ERROR_CORRUPT, "#GUID index %u is past the heap (%u entries)",
-                    index, md->guid.size / 16);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                            "#GUID index %u is past the heap (%u entries)",
+                            index, md->guid.size / 16);
   memcpy (out_guid, md->guid.data + (gsize) (index - 1) * 16, 16);
   return TRUE;
 }
@@ -863,8 +859,9 @@ pgo_metadata_lookup_user_string (PgoMetadata *md, guint32 index, char **out_utf8
   const guint8 *p;
 
   if (index >= md->us.size)
-    return md_fail (error, PGO_ERROR_CORRUPT, "#US index 0x%x is past the heap (0x%x bytes)",
-                    index, md->us.size);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                            "#US index 0x%x is past the heap (0x%x bytes)",
+                            index, md->us.size);
   pgo_cursor_init (&c, md->us.data, md->us.size, md->us.offset);
   c.off = index;
   if (!pgo_cursor_read_ecma_uint (&c, &len, error) || !pgo_cursor_read_bytes (&c, len, &p, error))
@@ -942,8 +939,8 @@ read_name (PgoMetadata *md, guint32 name_idx, guint32 culture_idx, guint32 key_i
   if (key_is_token && key_len > 0)
     {
       if (key_len != 8)
-        return md_fail (error, PGO_ERROR_CORRUPT, "public key token of %" G_GSIZE_FORMAT
-                        " bytes (need 8)", key_len);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "public key token of %" G_GSIZE_FORMAT
+                                " bytes (need 8)", key_len);
       memcpy (out->public_key_token, key, 8);
     }
   else if (key_len > 0)
@@ -970,7 +967,7 @@ pgo_metadata_lookup_assembly_name (PgoMetadata *md, PgoAssemblyName *out_name, G
   const PgoTable t = PGO_TABLE_ASSEMBLY;
 
   if (md->rows[t] == 0)
-    return md_fail (error, PGO_ERROR_NOT_FOUND, "no Assembly row");
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no Assembly row");
   n.version[0] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLY_MAJOR_VERSION, 1);
   n.version[1] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLY_MINOR_VERSION, 1);
   n.version[2] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLY_BUILD_NUMBER, 1);
@@ -1004,7 +1001,7 @@ pgo_metadata_lookup_assembly_ref (PgoMetadata *md, guint32 rid, PgoAssemblyName 
   const PgoTable t = PGO_TABLE_ASSEMBLYREF;
 
   if (rid == 0 || rid > md->rows[t])
-    return md_fail (error, PGO_ERROR_NOT_FOUND, "no AssemblyRef row %u", rid);
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no AssemblyRef row %u", rid);
   n.version[0] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLYREF_MAJOR_VERSION, rid);
   n.version[1] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLYREF_MINOR_VERSION, rid);
   n.version[2] = _pgo_metadata_col (md, t, PGO_COL_ASSEMBLYREF_BUILD_NUMBER, rid);
@@ -1036,7 +1033,7 @@ gboolean
 pgo_metadata_lookup_mvid (PgoMetadata *md, guint8 out_mvid[16], GError **error)
 {
   if (md->rows[PGO_TABLE_MODULE] == 0)
-    return md_fail (error, PGO_ERROR_NOT_FOUND, "no Module row");
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no Module row");
   return pgo_metadata_lookup_guid (md, _pgo_metadata_col (md, PGO_TABLE_MODULE,
                                                           PGO_COL_MODULE_MVID, 1),
                                    out_mvid, error);

@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include "pgo-pe-private.h"
+#include "pgo-error-private.h"
 
 #include <string.h>
 
@@ -35,19 +36,6 @@
 #define DEBUG_TYPE_CODEVIEW 2
 #define DEBUG_MAX_ENTRIES 64
 #define CODEVIEW_MAX_PATH 4096
-
-/* pe_fail: sets 'error' to CORRUPT with a message; returns FALSE. */
-static gboolean G_GNUC_PRINTF (3, 4)
-pe_fail (GError **error, int code, const char *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  if (error != NULL)
-    *error = g_error_new_valist (PGO_ERROR, code, format, args);
-  va_end (args);
-  return FALSE;
-}
 
 static PgoImage *
 image_new (GBytes *bytes)
@@ -107,14 +95,14 @@ _pgo_image_check_sections (PgoImage *image, GError **error)
       guint64 vsize = s->virtual_size ? s->virtual_size : s->raw_size;
 
       if (s->file_offset > image->size || s->raw_size > image->size - s->file_offset)
-        return pe_fail (error, PGO_ERROR_TRUNCATED,
-                        "section %u raw data at offset 0x%" G_GINT64_MODIFIER "x"
-                        " (0x%x bytes) is past the end of the file (0x%" G_GSIZE_MODIFIER "x bytes)",
-                        i, s->file_offset, s->raw_size, image->size);
+        return _pgo_error_fail (error, PGO_ERROR_TRUNCATED,
+                                "section %u raw data at offset 0x%" G_GINT64_MODIFIER "x"
+                                " (0x%x bytes) is past the end of the file (0x%" G_GSIZE_MODIFIER "x bytes)",
+                                i, s->file_offset, s->raw_size, image->size);
       if ((guint64) s->virtual_address + vsize > G_MAXUINT32 + (guint64) 1)
-        return pe_fail (error, PGO_ERROR_CORRUPT,
-                        "section %u RVA range 0x%x+0x%" G_GINT64_MODIFIER "x overflows",
-                        i, s->virtual_address, vsize);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                "section %u RVA range 0x%x+0x%" G_GINT64_MODIFIER "x overflows",
+                                i, s->virtual_address, vsize);
       for (guint j = 0; j < i; j++)
         {
           const PgoSection *t = &image->sections[j];
@@ -123,9 +111,9 @@ _pgo_image_check_sections (PgoImage *image, GError **error)
           if (vsize && tsize
               && s->virtual_address < (guint64) t->virtual_address + tsize
               && t->virtual_address < (guint64) s->virtual_address + vsize)
-            return pe_fail (error, PGO_ERROR_CORRUPT,
-                            "sections %u and %u overlap (RVA 0x%x and 0x%x)",
-                            j, i, t->virtual_address, s->virtual_address);
+            return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                    "sections %u and %u overlap (RVA 0x%x and 0x%x)",
+                                    j, i, t->virtual_address, s->virtual_address);
         }
     }
   return TRUE;
@@ -169,12 +157,12 @@ pgo_image_rva_to_offset (PgoImage *image, guint32 rva, gsize len,
   guint32 delta = 0;
 
   if (s == NULL)
-    return pe_fail (error, PGO_ERROR_CORRUPT, "RVA 0x%x is in no section", rva);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "RVA 0x%x is in no section", rva);
   delta = rva - s->virtual_address;
   if (delta > s->raw_size || len > s->raw_size - delta)
-    return pe_fail (error, PGO_ERROR_TRUNCATED,
-                    "RVA 0x%x (0x%" G_GSIZE_MODIFIER "x bytes) runs past the raw data of its section",
-                    rva, len);
+    return _pgo_error_fail (error, PGO_ERROR_TRUNCATED,
+                            "RVA 0x%x (0x%" G_GSIZE_MODIFIER "x bytes) runs past the raw data of its section",
+                            rva, len);
   *out_offset = s->file_offset + delta;
   return TRUE;
 }
@@ -215,10 +203,10 @@ _pgo_image_read_cli_header (PgoImage *image, GError **error)
   PgoCliHeader *h = &image->cli;
 
   if (image->cli_rva == 0)
-    return pe_fail (error, PGO_ERROR_NOT_FOUND, "not a managed image (no CLI header)");
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "not a managed image (no CLI header)");
   if (image->cli_size < CLI_HEADER_SIZE)
-    return pe_fail (error, PGO_ERROR_CORRUPT, "CLI header size %u is below %u",
-                    image->cli_size, CLI_HEADER_SIZE);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "CLI header size %u is below %u",
+                            image->cli_size, CLI_HEADER_SIZE);
   if (!pgo_image_rva_to_offset (image, image->cli_rva, CLI_HEADER_SIZE, &off, error))
     {
       g_prefix_error (error, "CLI header: ");
@@ -241,11 +229,11 @@ _pgo_image_read_cli_header (PgoImage *image, GError **error)
   pgo_cursor_read_u32 (&c, &h->managed_native_header_rva, NULL);
   pgo_cursor_read_u32 (&c, &h->managed_native_header_size, NULL);
   if (cb < CLI_HEADER_SIZE)
-    return pe_fail (error, PGO_ERROR_CORRUPT, "CLI header at offset 0x%" G_GSIZE_MODIFIER
-                    "x declares %u bytes (need %u)", off, cb, CLI_HEADER_SIZE);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "CLI header at offset 0x%" G_GSIZE_MODIFIER
+                            "x declares %u bytes (need %u)", off, cb, CLI_HEADER_SIZE);
   if (h->metadata_rva == 0 || h->metadata_size == 0)
-    return pe_fail (error, PGO_ERROR_CORRUPT, "CLI header at offset 0x%" G_GSIZE_MODIFIER
-                    "x has no metadata", off);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "CLI header at offset 0x%" G_GSIZE_MODIFIER
+                            "x has no metadata", off);
   return TRUE;
 }
 
@@ -267,7 +255,7 @@ parse_pe (PgoImage *image, GError **error)
       return FALSE;
     }
   if (signature != 0x00004550)
-    return pe_fail (error, PGO_ERROR_BAD_MAGIC, "no PE signature at offset 0x%x", lfanew);
+    return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "no PE signature at offset 0x%x", lfanew);
   if (!pgo_cursor_read_u16 (&c, &image->machine, error)
       || !pgo_cursor_read_u16 (&c, &n_sections, error)
       || !pgo_cursor_skip (&c, 12, error)
@@ -278,8 +266,8 @@ parse_pe (PgoImage *image, GError **error)
       return FALSE;
     }
   if (n_sections > PGO_PE_MAX_SECTIONS)
-    return pe_fail (error, PGO_ERROR_LIMIT, "%u sections exceed the limit of %u",
-                    n_sections, PGO_PE_MAX_SECTIONS);
+    return _pgo_error_fail (error, PGO_ERROR_LIMIT, "%u sections exceed the limit of %u",
+                            n_sections, PGO_PE_MAX_SECTIONS);
   opt_start = c.off;
   if (!pgo_cursor_read_u16 (&c, &magic, error))
     {
@@ -297,11 +285,12 @@ parse_pe (PgoImage *image, GError **error)
       dirs_off = 112;
     }
   else
-    return pe_fail (error, PGO_ERROR_BAD_MAGIC, "unknown optional header magic 0x%x at offset 0x%"
-                    G_GSIZE_MODIFIER "x", magic, opt_start);
+    return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC,
+                            "unknown optional header magic 0x%x at offset 0x%"
+                            G_GSIZE_MODIFIER "x", magic, opt_start);
   if (opt_size < dirs_off)
-    return pe_fail (error, PGO_ERROR_CORRUPT, "optional header of %u bytes is too small"
-                    " (need %" G_GSIZE_MODIFIER "u)", opt_size, dirs_off);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "optional header of %u bytes is too small"
+                            " (need %" G_GSIZE_MODIFIER "u)", opt_size, dirs_off);
   if (!pgo_cursor_seek (&c, opt_start + dirs_off - 4, error)
       || !pgo_cursor_read_u32 (&c, &n_dirs, error))
     {
@@ -310,8 +299,9 @@ parse_pe (PgoImage *image, GError **error)
     }
   n_dirs = MIN (n_dirs, 16);
   if (n_dirs * 8 > opt_size - dirs_off)
-    return pe_fail (error, PGO_ERROR_CORRUPT, "%u data directories do not fit in an optional"
-                    " header of %u bytes", n_dirs, opt_size);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                            "%u data directories do not fit in an optional"
+                            " header of %u bytes", n_dirs, opt_size);
   for (guint32 i = 0; i < n_dirs; i++)
     {
       guint32 rva = 0, size = 0;
@@ -357,8 +347,8 @@ pgo_image_new_from_bytes (GBytes *bytes, GError **error)
   else if (_pgo_webcil_is_candidate (image->data, image->size))
     ok = _pgo_webcil_parse (image, error);
   else
-    ok = pe_fail (error, PGO_ERROR_BAD_MAGIC,
-                  "not a PE image, Webcil payload or Webcil .wasm file");
+    ok = _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC,
+                          "not a PE image, Webcil payload or Webcil .wasm file");
   return ok ? g_steal_pointer (&image) : NULL;
 }
 
@@ -558,13 +548,15 @@ read_code_view (PgoCursor *c, guint32 size, PgoCodeView *out_cv, GError **error)
   guint32 age = 0;
 
   if (size < 24)
-    return pe_fail (error, PGO_ERROR_CORRUPT, "CodeView entry at offset 0x%" G_GINT64_MODIFIER
-                    "x is %u bytes (need 24)", pgo_cursor_tell (c), size);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                            "CodeView entry at offset 0x%" G_GINT64_MODIFIER
+                            "x is %u bytes (need 24)", pgo_cursor_tell (c), size);
   if (!pgo_cursor_read_u32 (c, &sig, error))
     return FALSE;
   if (sig != 0x53445352) /* "RSDS" */
-    return pe_fail (error, PGO_ERROR_BAD_MAGIC, "CodeView entry at offset 0x%" G_GINT64_MODIFIER
-                    "x is not RSDS", pgo_cursor_tell (c) - 4);
+    return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC,
+                            "CodeView entry at offset 0x%" G_GINT64_MODIFIER
+                            "x is not RSDS", pgo_cursor_tell (c) - 4);
   if (!pgo_cursor_read_bytes (c, 16, &guid, error)
       || !pgo_cursor_read_u32 (c, &age, error))
     return FALSE;
@@ -599,11 +591,12 @@ pgo_image_lookup_code_view (PgoImage *image, PgoCodeView *out_cv, GError **error
   guint n = 0;
 
   if (image->debug_rva == 0 || image->debug_size == 0)
-    return pe_fail (error, PGO_ERROR_NOT_FOUND, "no debug directory");
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no debug directory");
   n = image->debug_size / DEBUG_ENTRY_SIZE;
   if (n > DEBUG_MAX_ENTRIES)
-    return pe_fail (error, PGO_ERROR_LIMIT, "%u debug directory entries exceed the limit of %u",
-                    n, DEBUG_MAX_ENTRIES);
+    return _pgo_error_fail (error, PGO_ERROR_LIMIT,
+                            "%u debug directory entries exceed the limit of %u",
+                            n, DEBUG_MAX_ENTRIES);
   if (!pgo_image_cursor_at_rva (image, image->debug_rva, &dir, error))
     {
       g_prefix_error (error, "debug directory: ");
@@ -635,10 +628,10 @@ pgo_image_lookup_code_view (PgoImage *image, PgoCodeView *out_cv, GError **error
       else
         off = image->format == PGO_IMAGE_WEBCIL ? image->payload_offset + ptr : ptr;
       if (off > image->size)
-        return pe_fail (error, PGO_ERROR_TRUNCATED, "CodeView entry at offset 0x%"
-                        G_GSIZE_MODIFIER "x is past the end of the file", off);
+        return _pgo_error_fail (error, PGO_ERROR_TRUNCATED, "CodeView entry at offset 0x%"
+                                G_GSIZE_MODIFIER "x is past the end of the file", off);
       pgo_cursor_init (&c, image->data + off, image->size - off, off);
       return read_code_view (&c, size, out_cv, error);
     }
-  return pe_fail (error, PGO_ERROR_NOT_FOUND, "no CodeView entry in the debug directory");
+  return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no CodeView entry in the debug directory");
 }

@@ -21,6 +21,7 @@
 
 #include "pgo-signature.h"
 #include "pgo-metadata-private.h"
+#include "pgo-error-private.h"
 
 #include <string.h>
 
@@ -45,18 +46,6 @@ typedef struct {
 static gboolean print_type (Sig *s, GString *out, GError **error);
 static gboolean print_method_sig (Sig *s, GString *params, GString *ret, guint *out_n_gen,
                                   GError **error);
-
-static gboolean G_GNUC_PRINTF (3, 4)
-sig_fail (GError **error, int code, const char *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  if (error != NULL)
-    *error = g_error_new_valist (PGO_ERROR, code, format, args);
-  va_end (args);
-  return FALSE;
-}
 
 static const char *
 primitive_name (guint8 et)
@@ -85,6 +74,33 @@ primitive_name (guint8 et)
     }
 }
 
+/* join_nested_names: "Ns.Outer/Inner" from the rows of 'table' in
+ * chain[n-1] (outermost) .. chain[0] (innermost), with the given namespace
+ * and name columns.  Returns: (transfer full) the name, or NULL. */
+static char *
+join_nested_names (PgoMetadata *md, PgoTable table, PgoColumn ns_col, PgoColumn name_col,
+                   const guint32 *chain, guint n, GError **error)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  for (guint i = n; i-- > 0;)
+    {
+      const char *ns, *name;
+
+      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, table, ns_col, chain[i]), &ns,
+                                       error)
+          || !pgo_metadata_lookup_string (md, _pgo_metadata_col (md, table, name_col, chain[i]),
+                                          &name, error))
+        return NULL;
+      if (i != n - 1)
+        g_string_append_c (s, '/');
+      if (ns[0])
+        g_string_append_printf (s, "%s.", ns);
+      g_string_append (s, name);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
 /* typedef_name: (transfer none) the cached full name of TypeDef 'rid'. */
 static const char *
 typedef_name (PgoMetadata *md, guint32 rid, GError **error)
@@ -92,7 +108,6 @@ typedef_name (PgoMetadata *md, guint32 rid, GError **error)
   guint32 chain[MAX_NESTING];
   guint n = 0;
   guint32 cur = rid;
-  GString *s;
 
   if (md->typedef_names == NULL)
     md->typedef_names = g_new0 (char *, (gsize) md->rows[PGO_TABLE_TYPEDEF] + 1);
@@ -104,37 +119,17 @@ typedef_name (PgoMetadata *md, guint32 rid, GError **error)
       guint32 outer = 0;
 
       if (n == MAX_NESTING)
-        return sig_fail (error, PGO_ERROR_CORRUPT, "TypeDef 0x%08x: nesting deeper than %u"
-                         " (cycle in NestedClass?)", PGO_TOKEN (PGO_TABLE_TYPEDEF, rid),
-                         MAX_NESTING), NULL;
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "TypeDef 0x%08x: nesting deeper than %u"
+                                " (cycle in NestedClass?)", PGO_TOKEN (PGO_TABLE_TYPEDEF, rid),
+                                MAX_NESTING), NULL;
       chain[n++] = cur;
       if (!pgo_metadata_lookup_enclosing_type (md, PGO_TOKEN (PGO_TABLE_TYPEDEF, cur), &outer,
                                                error))
         return NULL;
       cur = PGO_TOKEN_RID (outer);
     }
-  s = g_string_new (NULL);
-  for (guint i = n; i-- > 0;)
-    {
-      const char *ns, *name;
-
-      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_TYPEDEF,
-                                                              PGO_COL_TYPEDEF_NAMESPACE, chain[i]),
-                                       &ns, error)
-          || !pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_TYPEDEF,
-                                                                 PGO_COL_TYPEDEF_NAME, chain[i]),
-                                          &name, error))
-        {
-          g_string_free (s, TRUE);
-          return NULL;
-        }
-      if (i != n - 1)
-        g_string_append_c (s, '/');
-      if (ns[0])
-        g_string_append_printf (s, "%s.", ns);
-      g_string_append (s, name);
-    }
-  md->typedef_names[rid] = g_string_free (s, FALSE);
+  md->typedef_names[rid] = join_nested_names (md, PGO_TABLE_TYPEDEF, PGO_COL_TYPEDEF_NAMESPACE,
+                                              PGO_COL_TYPEDEF_NAME, chain, n, error);
   return md->typedef_names[rid];
 }
 
@@ -147,7 +142,6 @@ typeref_name (PgoMetadata *md, guint32 rid, GError **error)
   guint n = 0;
   guint32 cur = rid;
   guint32 n_refs = md->rows[PGO_TABLE_TYPEREF];
-  GString *s;
 
   if (md->typeref_names == NULL)
     md->typeref_names = g_new0 (char *, (gsize) n_refs + 1);
@@ -158,9 +152,9 @@ typeref_name (PgoMetadata *md, guint32 rid, GError **error)
       guint32 scope = 0;
 
       if (n == MAX_NESTING)
-        return sig_fail (error, PGO_ERROR_CORRUPT, "TypeRef 0x%08x: nesting deeper than %u"
-                         " (cycle in ResolutionScope?)", PGO_TOKEN (PGO_TABLE_TYPEREF, rid),
-                         MAX_NESTING), NULL;
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "TypeRef 0x%08x: nesting deeper than %u"
+                                " (cycle in ResolutionScope?)", PGO_TOKEN (PGO_TABLE_TYPEREF, rid),
+                                MAX_NESTING), NULL;
       chain[n++] = cur;
       if (!pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
                                       _pgo_metadata_col (md, PGO_TABLE_TYPEREF,
@@ -172,28 +166,8 @@ typeref_name (PgoMetadata *md, guint32 rid, GError **error)
         }
       cur = PGO_TOKEN_TABLE (scope) == PGO_TABLE_TYPEREF ? PGO_TOKEN_RID (scope) : 0;
     }
-  s = g_string_new (NULL);
-  for (guint i = n; i-- > 0;)
-    {
-      const char *ns, *name;
-
-      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_TYPEREF,
-                                                              PGO_COL_TYPEREF_NAMESPACE, chain[i]),
-                                       &ns, error)
-          || !pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_TYPEREF,
-                                                                 PGO_COL_TYPEREF_NAME, chain[i]),
-                                          &name, error))
-        {
-          g_string_free (s, TRUE);
-          return NULL;
-        }
-      if (i != n - 1)
-        g_string_append_c (s, '/');
-      if (ns[0])
-        g_string_append_printf (s, "%s.", ns);
-      g_string_append (s, name);
-    }
-  md->typeref_names[rid] = g_string_free (s, FALSE);
+  md->typeref_names[rid] = join_nested_names (md, PGO_TABLE_TYPEREF, PGO_COL_TYPEREF_NAMESPACE,
+                                              PGO_COL_TYPEREF_NAME, chain, n, error);
   return md->typeref_names[rid];
 }
 
@@ -231,8 +205,8 @@ append_type_token (Sig *s, guint32 token, gboolean allow_spec, GString *out, GEr
         if (!allow_spec || rid == 0 || rid > md->rows[PGO_TABLE_TYPESPEC])
           break;
         if (s->depth >= PGO_SIGNATURE_MAX_DEPTH)
-          return sig_fail (error, PGO_ERROR_LIMIT, "TypeSpec 0x%08x nests deeper than %u",
-                           token, PGO_SIGNATURE_MAX_DEPTH);
+          return _pgo_error_fail (error, PGO_ERROR_LIMIT, "TypeSpec 0x%08x nests deeper than %u",
+                                  token, PGO_SIGNATURE_MAX_DEPTH);
         if (!pgo_metadata_lookup_blob (md, _pgo_metadata_col (md, PGO_TABLE_TYPESPEC,
                                                               PGO_COL_TYPESPEC_SIGNATURE, rid),
                                        &blob, &len, error))
@@ -250,7 +224,7 @@ append_type_token (Sig *s, guint32 token, gboolean allow_spec, GString *out, GEr
     default:
       break;
     }
-  return sig_fail (error, PGO_ERROR_CORRUPT, "token 0x%08x is not a type", token);
+  return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "token 0x%08x is not a type", token);
 }
 
 /* read_tdore: a TypeDefOrRefOrSpecEncoded value as a token (II.23.2.8). */
@@ -264,8 +238,8 @@ read_tdore (Sig *s, guint32 *out_token, GError **error)
   if (!pgo_cursor_read_ecma_uint (&s->c, &v, error))
     return FALSE;
   if ((v & 3) == 3 || (v >> 2) > PGO_METADATA_MAX_ROWS)
-    return sig_fail (error, PGO_ERROR_CORRUPT, "bad TypeDefOrRefOrSpec 0x%x at offset 0x%"
-                     G_GINT64_MODIFIER "x", v, at);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "bad TypeDefOrRefOrSpec 0x%x at offset 0x%"
+                            G_GINT64_MODIFIER "x", v, at);
   *out_token = PGO_TOKEN (tables[v & 3], v >> 2);
   return TRUE;
 }
@@ -279,9 +253,9 @@ read_count (Sig *s, guint32 *out, GError **error)
   if (!pgo_cursor_read_ecma_uint (&s->c, out, error))
     return FALSE;
   if (*out > pgo_cursor_remaining (&s->c))
-    return sig_fail (error, PGO_ERROR_TRUNCATED, "count %u at offset 0x%" G_GINT64_MODIFIER
-                     "x exceeds the %" G_GSIZE_FORMAT " bytes left", *out, at,
-                     pgo_cursor_remaining (&s->c));
+    return _pgo_error_fail (error, PGO_ERROR_TRUNCATED, "count %u at offset 0x%" G_GINT64_MODIFIER
+                            "x exceeds the %" G_GSIZE_FORMAT " bytes left", *out, at,
+                            pgo_cursor_remaining (&s->c));
   return TRUE;
 }
 
@@ -295,8 +269,9 @@ print_type (Sig *s, GString *out, GError **error)
   gboolean ok = TRUE;
 
   if (s->depth >= PGO_SIGNATURE_MAX_DEPTH)
-    return sig_fail (error, PGO_ERROR_LIMIT, "signature nests deeper than %u at offset 0x%"
-                     G_GINT64_MODIFIER "x", PGO_SIGNATURE_MAX_DEPTH, pgo_cursor_tell (&s->c));
+    return _pgo_error_fail (error, PGO_ERROR_LIMIT, "signature nests deeper than %u at offset 0x%"
+                            G_GINT64_MODIFIER "x", PGO_SIGNATURE_MAX_DEPTH,
+                            pgo_cursor_tell (&s->c));
   for (;;)
     {
       at = pgo_cursor_tell (&s->c);
@@ -355,8 +330,8 @@ print_type (Sig *s, GString *out, GError **error)
         for (guint32 i = 0; ok && i < n_bounds; i++)
           ok = pgo_cursor_read_ecma_int (&s->c, &lo, error);
         if (ok && rank == 0)
-          ok = sig_fail (error, PGO_ERROR_CORRUPT, "array of rank 0 at offset 0x%"
-                         G_GINT64_MODIFIER "x", at);
+          ok = _pgo_error_fail (error, PGO_ERROR_CORRUPT, "array of rank 0 at offset 0x%"
+                                G_GINT64_MODIFIER "x", at);
         if (ok)
           {
             g_string_append_c (out, '[');
@@ -375,13 +350,13 @@ print_type (Sig *s, GString *out, GError **error)
 
         ok = pgo_cursor_read_u8 (&s->c, &kind, error);
         if (ok && kind != ET_CLASS && kind != ET_VALUETYPE)
-          ok = sig_fail (error, PGO_ERROR_CORRUPT, "generic instance at offset 0x%"
-                         G_GINT64_MODIFIER "x of element type 0x%02x", at, kind);
+          ok = _pgo_error_fail (error, PGO_ERROR_CORRUPT, "generic instance at offset 0x%"
+                                G_GINT64_MODIFIER "x of element type 0x%02x", at, kind);
         ok = ok && read_tdore (s, &token, error)
              && append_type_token (s, token, FALSE, out, error) && read_count (s, &n, error);
         if (ok && n == 0)
-          ok = sig_fail (error, PGO_ERROR_CORRUPT, "generic instance without arguments at"
-                         " offset 0x%" G_GINT64_MODIFIER "x", at);
+          ok = _pgo_error_fail (error, PGO_ERROR_CORRUPT, "generic instance without arguments at"
+                                " offset 0x%" G_GINT64_MODIFIER "x", at);
         if (ok)
           g_string_append_c (out, '<');
         for (guint32 i = 0; ok && i < n; i++)
@@ -415,8 +390,8 @@ print_type (Sig *s, GString *out, GError **error)
         break;
       }
     default:
-      ok = sig_fail (error, PGO_ERROR_CORRUPT, "bad element type 0x%02x at offset 0x%"
-                     G_GINT64_MODIFIER "x", et, at);
+      ok = _pgo_error_fail (error, PGO_ERROR_CORRUPT, "bad element type 0x%02x at offset 0x%"
+                            G_GINT64_MODIFIER "x", et, at);
       break;
     }
   s->depth--;
@@ -435,8 +410,8 @@ print_method_sig (Sig *s, GString *params, GString *ret, guint *out_n_gen, GErro
   if (!pgo_cursor_read_u8 (&s->c, &cc, error))
     return FALSE;
   if ((cc & 0x0F) > 5 && (cc & 0x0F) != 9)
-    return sig_fail (error, PGO_ERROR_CORRUPT, "signature at offset 0x%" G_GINT64_MODIFIER
-                     "x is not a method signature (0x%02x)", at, cc);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "signature at offset 0x%" G_GINT64_MODIFIER
+                            "x is not a method signature (0x%02x)", at, cc);
   if ((cc & 0x10) && !pgo_cursor_read_ecma_uint (&s->c, &n_gen, error))
     return FALSE;
   if (!read_count (s, &n, error) || !print_type (s, ret, error))
@@ -572,8 +547,9 @@ describe_sig (PgoMetadata *md, guint32 name_index, guint32 sig_index, gboolean h
       if (!sig_at (md, inst_index, &is, error) || !pgo_cursor_read_u8 (&is.c, &kind, error))
         return FALSE;
       if (kind != 0x0A)
-        return sig_fail (error, PGO_ERROR_CORRUPT, "MethodSpec instantiation starts with 0x%02x",
-                         kind);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                "MethodSpec instantiation starts with 0x%02x",
+                                kind);
       if (!read_count (&is, &n, error))
         return FALSE;
       g_string_append_c (gen, '<');
@@ -642,8 +618,9 @@ describe (PgoMetadata *md, guint32 token, gboolean has_inst, guint32 inst_index,
                                                               rid), &blob, &len, error))
           return FALSE;
         if (len > 0 && (blob[0] & 0x0F) == 0x06)
-          return sig_fail (error, PGO_ERROR_NOT_FOUND, "MemberRef 0x%08x is a field reference",
-                           token);
+          return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND,
+                                  "MemberRef 0x%08x is a field reference",
+                                  token);
         if (!pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
                                         _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_CLASS, rid),
                                         &parent, error))
@@ -703,7 +680,7 @@ describe (PgoMetadata *md, guint32 token, gboolean has_inst, guint32 inst_index,
     default:
       break;
     }
-  return sig_fail (error, PGO_ERROR_NOT_FOUND, "token 0x%08x is not a method", token);
+  return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "token 0x%08x is not a method", token);
 }
 
 /**
@@ -731,6 +708,47 @@ pgo_metadata_describe_method (PgoMetadata *md, guint32 token, PgoMethodName *out
     }
   *out_name = mn;
   return TRUE;
+}
+
+/**
+ * pgo_metadata_match_method:
+ * @md: metadata
+ * @token: a MethodDef, MemberRef or MethodSpec token
+ * @selector: what a user typed to name a method: a token in hex with its
+ *   "0x" prefix ("0x06000001"), the bare name ("Tiny"), "Type::Name"
+ *   ("Pgo.Sample.Outer`1::Tiny") or the canonical name
+ *   ("Pgo.Sample.Outer`1::Tiny(int32)")
+ *
+ * Whether @selector names the method @token.  A bare name or Type::Name
+ * can name several methods (overloads); callers that need one method
+ * count the matches.  A token whose signature cannot be read matches only
+ * by its number.
+ *
+ * Returns: %TRUE if @selector names @token.
+ */
+gboolean
+pgo_metadata_match_method (PgoMetadata *md, guint32 token, const char *selector)
+{
+  PgoMethodName mn = { 0 };
+  g_autofree char *owner_name = NULL;
+  g_autofree char *full = NULL;
+  gboolean match;
+
+  if (g_str_has_prefix (selector, "0x") || g_str_has_prefix (selector, "0X"))
+    {
+      char *end = NULL;
+      guint64 v = g_ascii_strtoull (selector + 2, &end, 16);
+
+      return end != selector + 2 && *end == '\0' && v == token;
+    }
+  if (!pgo_metadata_describe_method (md, token, &mn, NULL))
+    return FALSE;
+  owner_name = g_strconcat (mn.owner, "::", mn.name, NULL);
+  full = pgo_method_name_to_string (&mn);
+  match = strcmp (selector, mn.name) == 0 || strcmp (selector, owner_name) == 0
+          || strcmp (selector, full) == 0;
+  pgo_method_name_clear (&mn);
+  return match;
 }
 
 /**
@@ -796,11 +814,13 @@ lookup_in_type (PgoMetadata *md, guint32 type_rid, const char *name, const char 
         }
     }
   if (n_found == 0)
-    return sig_fail (error, PGO_ERROR_NOT_FOUND, "no method %s%s%s in TypeDef 0x%08x", name,
-                     params ? params : "", ret ? "" : "", PGO_TOKEN (PGO_TABLE_TYPEDEF, type_rid));
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no method %s%s%s in TypeDef 0x%08x", name,
+                            params ? params : "", ret ? "" : "", PGO_TOKEN (PGO_TABLE_TYPEDEF,
+                            type_rid));
   if (n_found > 1)
-    return sig_fail (error, PGO_ERROR_NOT_FOUND, "%u methods match %s%s; give the return type",
-                     n_found, name, params ? params : "");
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND,
+                            "%u methods match %s%s; give the return type",
+                            n_found, name, params ? params : "");
   *out_token = found;
   return TRUE;
 }
@@ -836,7 +856,7 @@ pgo_metadata_lookup_method (PgoMetadata *md, const char *type_name, const char *
       if (strcmp (tn, type_name) == 0)
         return lookup_in_type (md, t, name, params, ret, out_token, error);
     }
-  return sig_fail (error, PGO_ERROR_NOT_FOUND, "no type %s", type_name);
+  return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no type %s", type_name);
 }
 
 /**
@@ -918,8 +938,8 @@ pgo_metadata_resolve_method (PgoMetadata *md, guint32 token, guint32 *out_method
               type_rid = PGO_TOKEN_RID (gt);
           }
         if (type_rid == 0)
-          return sig_fail (error, PGO_ERROR_NOT_FOUND, "MemberRef 0x%08x refers to another"
-                           " module", token);
+          return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "MemberRef 0x%08x refers to another"
+                                  " module", token);
         if (!describe (md, token, FALSE, 0, &mn, error))
           {
             pgo_method_name_clear (&mn);
@@ -932,5 +952,5 @@ pgo_metadata_resolve_method (PgoMetadata *md, guint32 token, guint32 *out_method
     default:
       break;
     }
-  return sig_fail (error, PGO_ERROR_NOT_FOUND, "token 0x%08x is not a method", token);
+  return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "token 0x%08x is not a method", token);
 }

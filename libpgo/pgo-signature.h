@@ -55,6 +55,8 @@ char    *pgo_metadata_format_type_blob  (PgoMetadata *md, const guint8 *blob, gs
 gboolean pgo_metadata_describe_method   (PgoMetadata *md, guint32 token,
                                          PgoMethodName *out_name, GError **error);
 char    *pgo_metadata_format_method     (PgoMetadata *md, guint32 token, GError **error);
+gboolean pgo_metadata_match_method      (PgoMetadata *md, guint32 token,
+                                         const char *selector);
 gboolean pgo_metadata_lookup_method     (PgoMetadata *md, const char *type_name,
                                          const char *name, const char *params,
                                          const char *ret, guint32 *out_token,

@@ -34,6 +34,7 @@
 
 #include "pgo-webcil.h"
 #include "pgo-pe-private.h"
+#include "pgo-error-private.h"
 
 #include <string.h>
 
@@ -41,18 +42,6 @@
 #define WASM_SECTION_GLOBAL 6
 #define WASM_SECTION_EXPORT 7
 #define WASM_SECTION_DATA   11
-
-static gboolean G_GNUC_PRINTF (3, 4)
-wc_fail (GError **error, int code, const char *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  if (error != NULL)
-    *error = g_error_new_valist (PGO_ERROR, code, format, args);
-  va_end (args);
-  return FALSE;
-}
 
 /**
  * _pgo_webcil_is_candidate:
@@ -78,8 +67,8 @@ skip_sleb (PgoCursor *c, GError **error)
       if (!(b & 0x80))
         return TRUE;
     }
-  return wc_fail (error, PGO_ERROR_CORRUPT, "LEB128 longer than 10 bytes at offset 0x%"
-                  G_GINT64_MODIFIER "x", pgo_cursor_tell (c));
+  return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "LEB128 longer than 10 bytes at offset 0x%"
+                          G_GINT64_MODIFIER "x", pgo_cursor_tell (c));
 }
 
 /* read_const_expr: an init expression; its i32.const value if it has one. */
@@ -128,11 +117,11 @@ read_const_expr (PgoCursor *c, gint64 *out_value, GError **error)
             return FALSE;
         }
       else
-        return wc_fail (error, PGO_ERROR_CORRUPT, "unsupported opcode 0x%02x in an init"
-                        " expression at offset 0x%" G_GINT64_MODIFIER "x", op, at);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "unsupported opcode 0x%02x in an init"
+                                " expression at offset 0x%" G_GINT64_MODIFIER "x", op, at);
     }
-  return wc_fail (error, PGO_ERROR_LIMIT, "init expression longer than 16 instructions at"
-                  " offset 0x%" G_GINT64_MODIFIER "x", pgo_cursor_tell (c));
+  return _pgo_error_fail (error, PGO_ERROR_LIMIT, "init expression longer than 16 instructions at"
+                          " offset 0x%" G_GINT64_MODIFIER "x", pgo_cursor_tell (c));
 }
 
 /* skip_name: a wasm name (vec of bytes); its bytes in 'out' if non-NULL. */
@@ -191,7 +180,7 @@ count_imported_globals (PgoCursor *c, guint32 *out_n, GError **error)
         case 4: ok = pgo_cursor_read_u8 (c, &b, error) && pgo_cursor_read_varuint32 (c, &idx, error);
           break;
         default:
-          return wc_fail (error, PGO_ERROR_CORRUPT, "unknown import kind %u", kind);
+          return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "unknown import kind %u", kind);
         }
       if (!ok)
         return FALSE;
@@ -262,8 +251,8 @@ read_segment (PgoCursor *c, gboolean *out_active, gsize *out_off, guint32 *out_l
   if (flags == 2 && !pgo_cursor_read_varuint32 (c, &mem, error))
     return FALSE;
   if (flags > 2)
-    return wc_fail (error, PGO_ERROR_CORRUPT, "data segment at offset 0x%" G_GINT64_MODIFIER
-                    "x has unknown flags %u", at, flags);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "data segment at offset 0x%" G_GINT64_MODIFIER
+                            "x has unknown flags %u", at, flags);
   if (flags != 1 && !read_const_expr (c, NULL, error))
     return FALSE;
   if (!pgo_cursor_read_varuint32 (c, &len, error))
@@ -303,11 +292,12 @@ pgo_webcil_find_payload (const guint8 *data, gsize size, gsize *out_offset, gsiz
 
   pgo_cursor_init (&c, data, size, 0);
   if (size < 8 || memcmp (data, "\0asm", 4) != 0)
-    return wc_fail (error, PGO_ERROR_BAD_MAGIC, "not a WebAssembly module");
+    return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "not a WebAssembly module");
   c.off = 4;
   pgo_cursor_read_u32 (&c, &version, NULL);
   if (version != 1)
-    return wc_fail (error, PGO_ERROR_UNSUPPORTED_VERSION, "WebAssembly version %u", version);
+    return _pgo_error_fail (error, PGO_ERROR_UNSUPPORTED_VERSION, "WebAssembly version %u",
+                            version);
   for (guint n = 0; pgo_cursor_remaining (&c) > 0; n++)
     {
       guint8 id = 0;
@@ -316,8 +306,8 @@ pgo_webcil_find_payload (const guint8 *data, gsize size, gsize *out_offset, gsiz
       guint64 at = pgo_cursor_tell (&c);
 
       if (n == PGO_WASM_MAX_SECTIONS)
-        return wc_fail (error, PGO_ERROR_LIMIT, "more than %u module sections",
-                        PGO_WASM_MAX_SECTIONS);
+        return _pgo_error_fail (error, PGO_ERROR_LIMIT, "more than %u module sections",
+                                PGO_WASM_MAX_SECTIONS);
       if (!pgo_cursor_read_u8 (&c, &id, error) || !pgo_cursor_read_varuint32 (&c, &len, error)
           || !pgo_cursor_sub (&c, len, &sec, error))
         {
@@ -340,23 +330,25 @@ pgo_webcil_find_payload (const guint8 *data, gsize size, gsize *out_offset, gsiz
           if (!pgo_cursor_read_varuint32 (&sec, &count, error))
             return FALSE;
           if (count < 2)
-            return wc_fail (error, PGO_ERROR_BAD_MAGIC, "data section at offset 0x%"
-                            G_GINT64_MODIFIER "x has %u segments: no Webcil payload", at, count);
+            return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "data section at offset 0x%"
+                                    G_GINT64_MODIFIER "x has %u segments: no Webcil payload", at,
+                                    count);
           if (!read_segment (&sec, &active, &seg0_off, &seg0_len, error)
               || !read_segment (&sec, &active, &seg1_off, &seg1_len, error))
             return FALSE;
           /* dotnet.native.wasm and other modules also have data segments. */
           if (seg1_len < 4 || memcmp (sec.data + seg1_off, "WbIL", 4) != 0)
-            return wc_fail (error, PGO_ERROR_BAD_MAGIC, "data segment 1 at offset 0x%"
-                            G_GINT64_MODIFIER "x is not a Webcil payload",
-                            sec.base + seg1_off);
+            return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "data segment 1 at offset 0x%"
+                                    G_GINT64_MODIFIER "x is not a Webcil payload",
+                                    sec.base + seg1_off);
           if (seg0_len < 4)
-            return wc_fail (error, PGO_ERROR_CORRUPT, "Webcil size segment of %u bytes",
-                            seg0_len);
+            return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "Webcil size segment of %u bytes",
+                                    seg0_len);
           memcpy (&declared, sec.data + seg0_off, 4);
           if (declared != seg1_len)
-            return wc_fail (error, PGO_ERROR_CORRUPT, "Webcil payload of %u bytes, but its size"
-                            " segment says %u", seg1_len, declared);
+            return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                    "Webcil payload of %u bytes, but its size"
+                                    " segment says %u", seg1_len, declared);
           if (global_sec && export_index >= (gint64) imported_globals)
             {
               PgoCursor g;
@@ -372,8 +364,8 @@ pgo_webcil_find_payload (const guint8 *data, gsize size, gsize *out_offset, gsiz
           return TRUE;
         }
     }
-  return wc_fail (error, PGO_ERROR_BAD_MAGIC, "WebAssembly module without data section:"
-                  " no Webcil payload");
+  return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "WebAssembly module without data section:"
+                          " no Webcil payload");
 }
 
 /**
@@ -400,8 +392,8 @@ _pgo_webcil_parse (PgoImage *image, GError **error)
   if (!pgo_cursor_read_u32 (&c, &magic, error))
     return FALSE;
   if (magic != 0x4C496257)
-    return wc_fail (error, PGO_ERROR_BAD_MAGIC, "no Webcil signature WbIL at offset 0x%"
-                    G_GSIZE_MODIFIER "x", off);
+    return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "no Webcil signature WbIL at offset 0x%"
+                            G_GSIZE_MODIFIER "x", off);
   if (!pgo_cursor_read_u16 (&c, &major, error) || !pgo_cursor_read_u16 (&c, &minor, error)
       || !pgo_cursor_read_u16 (&c, &n_sections, error)
       || !pgo_cursor_read_u16 (&c, &reserved0, error)
@@ -424,15 +416,16 @@ _pgo_webcil_parse (PgoImage *image, GError **error)
    * "__memory_base" nor "tableBase"; those forms are tested on spec-made
    * files only. */
   if (major > 1)
-    return wc_fail (error, PGO_ERROR_UNSUPPORTED_VERSION, "Webcil version %u.%u at offset 0x%"
-                    G_GSIZE_MODIFIER "x", major, minor, off);
+    return _pgo_error_fail (error, PGO_ERROR_UNSUPPORTED_VERSION,
+                            "Webcil version %u.%u at offset 0x%"
+                            G_GSIZE_MODIFIER "x", major, minor, off);
   image->webcil_major = major;
   image->webcil_minor = minor;
   header_size = major == 0 ? 28 : 32;
   if (n_sections == 0 || n_sections > PGO_WEBCIL_MAX_SECTIONS)
-    return wc_fail (error, n_sections ? PGO_ERROR_LIMIT : PGO_ERROR_CORRUPT,
-                    "Webcil header at offset 0x%" G_GSIZE_MODIFIER "x has %u sections"
-                    " (1..%u)", off, n_sections, PGO_WEBCIL_MAX_SECTIONS);
+    return _pgo_error_fail (error, n_sections ? PGO_ERROR_LIMIT : PGO_ERROR_CORRUPT,
+                            "Webcil header at offset 0x%" G_GSIZE_MODIFIER "x has %u sections"
+                            " (1..%u)", off, n_sections, PGO_WEBCIL_MAX_SECTIONS);
   if (!pgo_cursor_seek (&c, header_size, error))
     return FALSE;
   image->sections = g_new0 (PgoSection, n_sections);
@@ -452,9 +445,9 @@ _pgo_webcil_parse (PgoImage *image, GError **error)
         }
       /* PointerToRawData counts from the payload, not the file. */
       if (ptr > len || s->raw_size > len - ptr)
-        return wc_fail (error, PGO_ERROR_TRUNCATED, "Webcil section %u (offset 0x%x, 0x%x"
-                        " bytes) runs past the payload (0x%" G_GSIZE_MODIFIER "x bytes)",
-                        i, ptr, s->raw_size, len);
+        return _pgo_error_fail (error, PGO_ERROR_TRUNCATED, "Webcil section %u (offset 0x%x, 0x%x"
+                                " bytes) runs past the payload (0x%" G_GSIZE_MODIFIER "x bytes)",
+                                i, ptr, s->raw_size, len);
       s->file_offset = off + ptr;
     }
   return _pgo_image_check_sections (image, error) && _pgo_image_read_cli_header (image, error);

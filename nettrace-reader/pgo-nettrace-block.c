@@ -48,32 +48,14 @@
 #define ROW_SORTED        0x40
 #define ROW_PAYLOAD_SIZE  0x80
 
-static gboolean
-corrupt (GError **error, guint64 offset, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-corrupt (GError **error, guint64 offset, const char *format, ...)
-{
-  va_list ap;
-  va_start (ap, format);
-  g_autofree char *msg = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT, "%s at offset 0x%" G_GINT64_MODIFIER "x",
-               msg, offset);
-  return FALSE;
-}
-
 /* in_block: a read that ran out of bytes inside a complete block means the
  * block is malformed, not that the file was cut: turn TRUNCATED into CORRUPT
  * and say which block. */
 static gboolean
 in_block (GError **error, const char *what, guint64 block_offset)
 {
-  if (error && *error && (*error)->domain == PGO_ERROR && (*error)->code == PGO_ERROR_TRUNCATED)
-    (*error)->code = PGO_ERROR_CORRUPT;
-  g_prefix_error (error, "malformed %s (block content at offset 0x%" G_GINT64_MODIFIER "x): ",
-                  what, block_offset);
-  return FALSE;
+  return _pgo_nettrace_malformed (error, "malformed %s (block content at offset 0x%"
+                                  G_GINT64_MODIFIER "x): ", what, block_offset);
 }
 
 /* Inline fast paths for one-byte varints; longer ones go to the cursor. */
@@ -124,7 +106,7 @@ _pgo_nettrace_begin_event_block (PgoNettraceReader *reader, PgoCursor *content,
     return in_block (error, what, start);
   /* SPEC: nettrace.md 2.1: HeaderSize includes itself; TraceEvent rejects < 20. */
   if (header_size < 20)
-    return corrupt (error, start, "%s header size %u is below 20", what, header_size);
+    return _pgo_nettrace_corrupt (error, start, "%s header size %u is below 20", what, header_size);
   if (!pgo_cursor_skip (content, header_size - 4, error))
     return in_block (error, what, start);
   /* Rows are decoded one after the other, each at an address known only
@@ -249,7 +231,7 @@ read_row_compressed (PgoNettraceReader *reader, PgoNettraceEvent *ev, GError **e
     }
   guint64 payload_offset = pgo_cursor_tell (c);
   if (s->payload_size > pgo_cursor_remaining (c))
-    return corrupt (error, payload_offset,
+    return _pgo_nettrace_corrupt (error, payload_offset,
                     "event payload of %u bytes runs past the end of its block (%" G_GSIZE_FORMAT
                     " bytes left)", s->payload_size, pgo_cursor_remaining (c));
   ev->payload = c->data + c->off;
@@ -283,7 +265,7 @@ read_row_uncompressed (PgoNettraceReader *reader, PgoNettraceEvent *ev, GError *
   if (!pgo_cursor_read_u32 (c, &event_size, error))
     return FALSE;
   if (event_size > pgo_cursor_remaining (c))
-    return corrupt (error, row_start, "event row size %u runs past the end of its block "
+    return _pgo_nettrace_corrupt (error, row_start, "event row size %u runs past the end of its block "
                     "(%" G_GSIZE_FORMAT " bytes left)", event_size, pgo_cursor_remaining (c));
   /* SPEC: nettrace.md 2.2: the next row starts at row_start + 4 + EventSize
    * (EventSize includes the padding). */
@@ -314,7 +296,7 @@ read_row_uncompressed (PgoNettraceReader *reader, PgoNettraceEvent *ev, GError *
     return FALSE;
   guint64 payload_offset = pgo_cursor_tell (&row);
   if (s->payload_size > pgo_cursor_remaining (&row))
-    return corrupt (error, payload_offset,
+    return _pgo_nettrace_corrupt (error, payload_offset,
                     "event payload of %u bytes runs past the end of its row (%" G_GSIZE_FORMAT
                     " bytes left)", s->payload_size, pgo_cursor_remaining (&row));
   s->metadata_id = raw_id & 0x7FFFFFFF;
@@ -398,7 +380,7 @@ add_metadata (PgoNettraceReader *reader, PgoNettraceMetadata *m, guint64 offset,
       _pgo_nettrace_metadata_free (m);
       if (same)
         return TRUE;
-      return corrupt (error, offset, "metadata id %u redefined differently", id);
+      return _pgo_nettrace_corrupt (error, offset, "metadata id %u redefined differently", id);
     }
   if (reader->stats.n_metadata >= PGO_NETTRACE_MAX_METADATA)
     {
@@ -462,7 +444,7 @@ skip_v1_field (PgoCursor *c, guint depth, GError **error)
       if (!pgo_cursor_read_i32 (c, &n, error))
         return FALSE;
       if (n < 0 || n > PGO_NETTRACE_MAX_FIELDS)
-        return corrupt (error, pgo_cursor_tell (c) - 4, "bad nested field count %d", n);
+        return _pgo_nettrace_corrupt (error, pgo_cursor_tell (c) - 4, "bad nested field count %d", n);
       for (gint32 i = 0; i < n; i++)
         if (!skip_v1_field (c, depth + 1, error))
           return FALSE;
@@ -499,7 +481,7 @@ _pgo_nettrace_define_metadata_v5 (PgoNettraceReader *reader, const guint8 *paylo
       || !pgo_cursor_read_i32 (&c, &level, error))
     return in_block (error, "metadata record", base);
   if (id <= 0)
-    return corrupt (error, base, "bad metadata id %d", id);
+    return _pgo_nettrace_corrupt (error, base, "bad metadata id %d", id);
 
   PgoNettraceMetadata *m = g_new0 (PgoNettraceMetadata, 1);
   m->metadata_id = id;
@@ -518,7 +500,7 @@ _pgo_nettrace_define_metadata_v5 (PgoNettraceReader *reader, const guint8 *paylo
       if (n_fields < 0 || n_fields > PGO_NETTRACE_MAX_FIELDS)
         {
           _pgo_nettrace_metadata_free (m);
-          return corrupt (error, pgo_cursor_tell (&c) - 4, "bad metadata field count %d", n_fields);
+          return _pgo_nettrace_corrupt (error, pgo_cursor_tell (&c) - 4, "bad metadata field count %d", n_fields);
         }
       m->n_fields = n_fields;
       for (gint32 i = 0; i < n_fields; i++)
@@ -535,7 +517,7 @@ _pgo_nettrace_define_metadata_v5 (PgoNettraceReader *reader, const guint8 *paylo
           PgoCursor tag;
           if (!pgo_cursor_read_i32 (&c, &tag_len, error)
               || !pgo_cursor_read_u8 (&c, &kind, error)
-              || (tag_len < 0 && !corrupt (error, pgo_cursor_tell (&c) - 5, "negative tag size %d",
+              || (tag_len < 0 && !_pgo_nettrace_corrupt (error, pgo_cursor_tell (&c) - 5, "negative tag size %d",
                                            tag_len))
               || !pgo_cursor_sub (&c, (gsize) MAX (tag_len, 0), &tag, error))
             {
@@ -661,7 +643,7 @@ _pgo_nettrace_read_stack_block (PgoNettraceReader *reader, PgoCursor *content, G
       || !pgo_cursor_read_u32 (content, &count, error))
     return in_block (error, "StackBlock", start);
   if (count > pgo_cursor_remaining (content) / 4)
-    return corrupt (error, start + 4, "stack count %u exceeds what the block can hold", count);
+    return _pgo_nettrace_corrupt (error, start + 4, "stack count %u exceeds what the block can hold", count);
   for (guint32 i = 0; i < count; i++)
     {
       guint32 stack_size = 0;
@@ -691,7 +673,7 @@ _pgo_nettrace_read_sp_block (PgoNettraceReader *reader, PgoCursor *content, GErr
   if (reader->format == PGO_NETTRACE_FORMAT_V6)
     {
       if (count > pgo_cursor_remaining (content) / 2)
-        return corrupt (error, start + 12, "sequence point thread count %u exceeds the block", count);
+        return _pgo_nettrace_corrupt (error, start + 12, "sequence point thread count %u exceeds the block", count);
       for (guint32 i = 0; i < count; i++)
         {
           guint64 index = 0;
@@ -707,7 +689,7 @@ _pgo_nettrace_read_sp_block (PgoNettraceReader *reader, PgoCursor *content, GErr
   else
     {
       if (count > pgo_cursor_remaining (content) / 12)
-        return corrupt (error, start + 8, "sequence point thread count %u exceeds the block", count);
+        return _pgo_nettrace_corrupt (error, start + 8, "sequence point thread count %u exceeds the block", count);
       /* Metadata is kept: V4/V5 ids are unique per file (nettrace.md 2.9). */
     }
   reader->stats.n_sequence_points++;

@@ -57,30 +57,12 @@
 #define MAX_TABLE_ENTRIES    (1u << 24)          /* entries in each id table */
 #define MAX_DESCRIBE_DEPTH   8
 
-static gboolean
-corrupt (GError **error, guint64 offset, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-corrupt (GError **error, guint64 offset, const char *format, ...)
-{
-  va_list ap;
-  va_start (ap, format);
-  g_autofree char *msg = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT, "%s at offset 0x%" G_GINT64_MODIFIER "x",
-               msg, offset);
-  return FALSE;
-}
-
 /* payload_error: a short payload is malformed, not a cut-off file. */
 static gboolean
 payload_error (GError **error, const char *what, const PgoNettraceEvent *ev)
 {
-  if (error && *error && (*error)->domain == PGO_ERROR && (*error)->code == PGO_ERROR_TRUNCATED)
-    (*error)->code = PGO_ERROR_CORRUPT;
-  g_prefix_error (error, "malformed %s payload at offset 0x%" G_GINT64_MODIFIER "x: ", what,
-                  ev->payload_offset);
-  return FALSE;
+  return _pgo_nettrace_malformed (error, "malformed %s payload at offset 0x%" G_GINT64_MODIFIER
+                                  "x: ", what, ev->payload_offset);
 }
 
 /* ---- classification ---------------------------------------------------- */
@@ -280,7 +262,7 @@ pgo_clr_parse_method_details (const PgoNettraceEvent *ev, PgoClrMethodDetails *o
       || !pgo_cursor_read_u64 (&c, &d.loader_module_id, error))
     return payload_error (error, "MethodDetails", ev);
   if (d.n_type_parameters > pgo_cursor_remaining (&c) / 8)
-    return corrupt (error, ev->payload_offset + 20,
+    return _pgo_nettrace_corrupt (error, ev->payload_offset + 20,
                     "MethodDetails type parameter count %u exceeds the payload", d.n_type_parameters);
   d.type_parameters = c.data + c.off;
   *out = d;
@@ -404,7 +386,7 @@ pgo_clr_bulk_type_foreach (const PgoNettraceEvent *ev,
     return payload_error (error, "BulkType", ev);
   /* SPEC: nettrace.md 4.3: a record has at least 25 + 2 + 4 bytes. */
   if (count > pgo_cursor_remaining (&c) / 31)
-    return corrupt (error, ev->payload_offset, "BulkType count %u exceeds the payload", count);
+    return _pgo_nettrace_corrupt (error, ev->payload_offset, "BulkType count %u exceeds the payload", count);
   for (guint32 i = 0; i < count; i++)
     {
       PgoClrBulkTypeRecord r = { 0 };
@@ -418,7 +400,7 @@ pgo_clr_bulk_type_foreach (const PgoNettraceEvent *ev,
           || !pgo_cursor_read_u32 (&c, &r.n_type_parameters, error))
         return payload_error (error, "BulkType", ev);
       if (r.n_type_parameters > pgo_cursor_remaining (&c) / 8)
-        return corrupt (error, pgo_cursor_tell (&c) - 4,
+        return _pgo_nettrace_corrupt (error, pgo_cursor_tell (&c) - 4,
                         "BulkType type parameter count %u exceeds the payload", r.n_type_parameters);
       r.type_parameters = c.data + c.off;
       c.off += (gsize) r.n_type_parameters * 8;
@@ -467,7 +449,7 @@ pgo_nettrace_parse_pgo_blob (const guint8 *data, gsize len, guint64 base, PgoMet
       if (!pgo_cursor_read_pgo_int (&c, &mask, error))
         goto partial;
       if (mask == 0 || (mask & ~(gint64) 0xF) != 0)
-        return corrupt (error, at, "bad PGO schema mask %" G_GINT64_FORMAT, mask);
+        return _pgo_nettrace_corrupt (error, at, "bad PGO schema mask %" G_GINT64_FORMAT, mask);
       /* SPEC: nettrace.md 5.3: deltas add to the previous record, i32 arithmetic. */
       if ((mask & 1) && !(pgo_cursor_read_pgo_int (&c, &d, error) && (il_offset += (guint32) d, TRUE)))
         goto partial;
@@ -486,7 +468,7 @@ pgo_nettrace_parse_pgo_blob (const guint8 *data, gsize len, guint64 base, PgoMet
       if (marshal != 0)
         {
           if ((gint32) count < 0)
-            return corrupt (error, at, "negative PGO record count %d", (gint32) count);
+            return _pgo_nettrace_corrupt (error, at, "negative PGO record count %d", (gint32) count);
           if (count > MAX_RECORD_VALUES)
             return g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT,
                                 "PGO record at offset 0x%" G_GINT64_MODIFIER "x has %u values "
@@ -524,7 +506,7 @@ pgo_nettrace_parse_pgo_blob (const guint8 *data, gsize len, guint64 base, PgoMet
                   v = (guint64) last_method;
                   break;
                 default:
-                  return corrupt (error, at, "PGO record kind 0x%x has unknown marshal type %u",
+                  return _pgo_nettrace_corrupt (error, at, "PGO record kind 0x%x has unknown marshal type %u",
                                   kind, marshal);
                 }
               g_array_append_val (values, v);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT
  *
  * pgo-nettrace-private.h: the reader's state, shared by the framing layer
- * (pgo-nettrace.c) and the block decoders (pgo-nettrace-block.c).
+ * (pgo-nettrace.c), the block decoders (pgo-nettrace-block.c) and the
+ * event parsers (pgo-nettrace-event.c); the writer
+ * (pgo-nettrace-writer.c) encodes rows against the same header state.
  */
 #pragma once
 
@@ -87,6 +89,13 @@ gboolean _pgo_nettrace_read_v6_other     (PgoNettraceReader *reader, guint kind,
                                           PgoCursor *content, GError **error);
 void     _pgo_nettrace_metadata_free     (gpointer metadata);
 void     _pgo_nettrace_clear_metadata    (PgoNettraceReader *reader);
+
+/* pgo-nettrace.c: errors shared by the framing layer, the block decoders
+ * and the event payload parsers. */
+gboolean _pgo_nettrace_corrupt           (GError **error, guint64 offset,
+                                          const char *format, ...) G_GNUC_PRINTF (3, 4);
+gboolean _pgo_nettrace_malformed         (GError **error, const char *format,
+                                          ...) G_GNUC_PRINTF (2, 3);
 
 /* pgo-nettrace-event.c */
 int      _pgo_clr_event_classify         (const PgoNettraceMetadata *metadata);

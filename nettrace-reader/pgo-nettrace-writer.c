@@ -31,6 +31,7 @@
 #include "config.h"
 
 #include "pgo-nettrace-writer.h"
+#include "pgo-nettrace-private.h"
 #include "pgo-cursor.h"
 
 #include <string.h>
@@ -48,19 +49,8 @@
 #define KW_JIT_INSTRUMENTATION     0x10000000000ull
 
 typedef struct {
-  guint32 metadata_id;
-  guint32 sequence_number;
-  guint64 capture_thread_id;
-  guint32 processor_number;
-  guint64 thread_id;
-  guint32 stack_id;
-  guint64 timestamp;
-  guint32 payload_size;
-} RowState;
-
-typedef struct {
   GByteArray *rows;
-  RowState    prev;
+  PgoNettraceHeaderState prev; /* the reader's state after the last row (activity ids stay 0) */
   guint64     min_ts, max_ts;
   guint       n_rows;
 } Block;
@@ -167,9 +157,9 @@ flush_blocks (PgoNettraceWriter *w, GError **error)
 
 /* add_row: appends a compressed row to 'b' (nettrace.md 2.3, ep-block.c). */
 static void
-add_row (Block *b, const RowState *row, gboolean sorted, const guint8 *payload)
+add_row (Block *b, const PgoNettraceHeaderState *row, gboolean sorted, const guint8 *payload)
 {
-  RowState *p = &b->prev;
+  PgoNettraceHeaderState *p = &b->prev;
   guint8 flags = 0;
 
   if (row->metadata_id != p->metadata_id)
@@ -293,7 +283,8 @@ pgo_nettrace_writer_define_event (PgoNettraceWriter *w, const char *provider, gu
   pgo_append_u32 (rec, level);
   pgo_append_u32 (rec, 0);          /* FieldCount */
 
-  RowState row = { 0, 0, 0, NO_PROCESSOR, w->thread_id, 0, w->now, rec->len };
+  PgoNettraceHeaderState row = { .processor_number = NO_PROCESSOR, .thread_id = w->thread_id,
+                   .timestamp = w->now, .payload_size = rec->len };
   add_row (&w->meta, &row, FALSE, rec->data);
   return id;
 }
@@ -337,8 +328,10 @@ pgo_nettrace_writer_write_event (PgoNettraceWriter *w, guint32 metadata_id, cons
   if (w->events.rows->len && w->events.rows->len + len > BLOCK_FLUSH_SIZE
       && !flush_blocks (w, error))
     return FALSE;
-  RowState row = { metadata_id, ++w->seq, w->thread_id, NO_PROCESSOR, w->thread_id, 1, w->now,
-                   (guint32) len };
+  PgoNettraceHeaderState row = { .metadata_id = metadata_id, .sequence_number = ++w->seq,
+                   .capture_thread_id = w->thread_id, .processor_number = NO_PROCESSOR,
+                   .thread_id = w->thread_id, .stack_id = 1, .timestamp = w->now,
+                   .payload_size = (guint32) len };
   add_row (&w->events, &row, w->events.n_rows == 0, payload);
   w->now += 100;
   if (w->events.rows->len >= BLOCK_FLUSH_SIZE)

@@ -63,12 +63,10 @@ static const char FAST_SERIALIZATION[20] = "!FastSerialization.1";
 #define TAG_BEGIN_PRIVATE_OBJECT 0x05
 #define TAG_END_OBJECT           0x06
 
-static gboolean
-corrupt (GError **error, guint64 offset, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-/* corrupt: sets PGO_ERROR_CORRUPT "<message> at offset 0x..". Returns FALSE. */
-static gboolean
-corrupt (GError **error, guint64 offset, const char *format, ...)
+/* _pgo_nettrace_corrupt: sets PGO_ERROR_CORRUPT "<message> at offset 0x..".
+ * Returns FALSE. */
+gboolean
+_pgo_nettrace_corrupt (GError **error, guint64 offset, const char *format, ...)
 {
   va_list ap;
   va_start (ap, format);
@@ -76,6 +74,28 @@ corrupt (GError **error, guint64 offset, const char *format, ...)
   va_end (ap);
   g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT, "%s at offset 0x%" G_GINT64_MODIFIER "x",
                msg, offset);
+  return FALSE;
+}
+
+/* _pgo_nettrace_malformed: a read that ran out of bytes inside a complete
+ * block or event payload means the data is malformed, not that the file
+ * was cut: turns PGO_ERROR_TRUNCATED into PGO_ERROR_CORRUPT and prefixes
+ * the message with 'format' (which names the block or payload and its
+ * offset).  Returns FALSE. */
+gboolean
+_pgo_nettrace_malformed (GError **error, const char *format, ...)
+{
+  va_list ap;
+  g_autofree char *prefix = NULL;
+
+  if (error == NULL || *error == NULL)
+    return FALSE;
+  if ((*error)->domain == PGO_ERROR && (*error)->code == PGO_ERROR_TRUNCATED)
+    (*error)->code = PGO_ERROR_CORRUPT;
+  va_start (ap, format);
+  prefix = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_prefix_error (error, "%s", prefix);
   return FALSE;
 }
 
@@ -139,22 +159,22 @@ read_object_header (PgoNettraceReader *reader, const guint8 **out_name, gsize *o
       return OBJ_END;
     }
   if (tag != TAG_BEGIN_PRIVATE_OBJECT && tag != TAG_BEGIN_OBJECT)
-    return corrupt (error, start, "expected a FastSerialization object tag (0x05), found 0x%02x",
+    return _pgo_nettrace_corrupt (error, start, "expected a FastSerialization object tag (0x05), found 0x%02x",
                     tag), OBJ_ERROR;
   if (!pgo_cursor_read_u8 (&c, &tag2, NULL) || !pgo_cursor_read_u8 (&c, &tag3, NULL))
     return OBJ_TRUNCATED;
   if ((tag2 != TAG_BEGIN_PRIVATE_OBJECT && tag2 != TAG_BEGIN_OBJECT) || tag3 != TAG_NULL_REFERENCE)
-    return corrupt (error, start + 1, "bad object type tags 0x%02x 0x%02x", tag2, tag3), OBJ_ERROR;
+    return _pgo_nettrace_corrupt (error, start + 1, "bad object type tags 0x%02x 0x%02x", tag2, tag3), OBJ_ERROR;
   if (!pgo_cursor_read_i32 (&c, &version, NULL)
       || !pgo_cursor_read_i32 (&c, &min_version, NULL)
       || !pgo_cursor_read_i32 (&c, &name_len, NULL))
     return OBJ_TRUNCATED;
   if (name_len < 0 || name_len > 256)
-    return corrupt (error, start + 11, "bad object type name length %d", name_len), OBJ_ERROR;
+    return _pgo_nettrace_corrupt (error, start + 11, "bad object type name length %d", name_len), OBJ_ERROR;
   if (!pgo_cursor_read_bytes (&c, name_len, &name, NULL) || !pgo_cursor_read_u8 (&c, &end, NULL))
     return OBJ_TRUNCATED;
   if (end != TAG_END_OBJECT)
-    return corrupt (error, pgo_cursor_tell (&c) - 1,
+    return _pgo_nettrace_corrupt (error, pgo_cursor_tell (&c) - 1,
                     "expected the end of the object type (0x06), found 0x%02x", end), OBJ_ERROR;
   reader->pos += c.off;
   *out_name = name;
@@ -207,7 +227,7 @@ next_block_v4 (PgoNettraceReader *reader, GError **error)
             }
           read_trace_info_v4 (reader, reader->data + reader->pos);
           if (reader->data[reader->pos + V4_TRACE_PAYLOAD] != TAG_END_OBJECT)
-            return corrupt (error, reader->pos + V4_TRACE_PAYLOAD,
+            return _pgo_nettrace_corrupt (error, reader->pos + V4_TRACE_PAYLOAD,
                             "expected the end of the Trace object (0x06)");
           reader->pos += V4_TRACE_PAYLOAD + 1;
           continue;
@@ -224,7 +244,7 @@ next_block_v4 (PgoNettraceReader *reader, GError **error)
           return FALSE;
         }
       if (block_size < 0)
-        return corrupt (error, reader->pos, "negative %.*s size %d", (int) name_len, name,
+        return _pgo_nettrace_corrupt (error, reader->pos, "negative %.*s size %d", (int) name_len, name,
                         block_size);
       /* SPEC: nettrace.md 1.2: padding to a multiple of 4 from the stream start. */
       if (!pgo_cursor_align (&c, 4, NULL))
@@ -240,7 +260,7 @@ next_block_v4 (PgoNettraceReader *reader, GError **error)
           return FALSE;
         }
       if (end != TAG_END_OBJECT)
-        return corrupt (error, pgo_cursor_tell (&c) - 1,
+        return _pgo_nettrace_corrupt (error, pgo_cursor_tell (&c) - 1,
                         "expected the end of the %.*s object (0x06), found 0x%02x",
                         (int) name_len, name, end);
       reader->pos += c.off;
@@ -305,7 +325,7 @@ next_block_v6 (PgoNettraceReader *reader, GError **error)
           reader->done = TRUE;
           return FALSE;
         case 1:
-          return corrupt (error, start, "second trace block");
+          return _pgo_nettrace_corrupt (error, start, "second trace block");
         case 2:
           reader->stats.n_event_blocks++;
           return _pgo_nettrace_begin_event_block (reader, &content, BLOCK_EVENT, error);
@@ -346,7 +366,7 @@ read_trace_block_v6 (PgoNettraceReader *reader, PgoCursor *c, GError **error)
       || !pgo_cursor_read_i32 (c, &n_pairs, error))
     return FALSE;
   if (n_pairs < 0)
-    return corrupt (error, pgo_cursor_tell (c) - 4, "negative trace key/value count %d", n_pairs);
+    return _pgo_nettrace_corrupt (error, pgo_cursor_tell (c) - 4, "negative trace key/value count %d", n_pairs);
   for (gint32 i = 0; i < n_pairs; i++)
     {
       guint32 klen = 0, vlen = 0;
@@ -406,7 +426,7 @@ read_stream_header (PgoNettraceReader *reader, GError **error)
       if (!pgo_cursor_read_u32 (&c, &x, error))
         return FALSE;
       if (x >> 24 != 1)
-        return corrupt (error, V6_HEADER_SIZE, "expected the trace block (kind 1), found kind %u",
+        return _pgo_nettrace_corrupt (error, V6_HEADER_SIZE, "expected the trace block (kind 1), found kind %u",
                         x >> 24);
       if (!pgo_cursor_sub (&c, x & 0xFFFFFF, &content, error)
           || !read_trace_block_v6 (reader, &content, error))
@@ -436,7 +456,7 @@ read_stream_header (PgoNettraceReader *reader, GError **error)
                         "truncated Trace object at offset 0x%x (file size 0x%" G_GSIZE_MODIFIER "x)",
                         V4_HEADER_SIZE, reader->size), FALSE;
   if (!name_is (name, name_len, "Trace"))
-    return corrupt (error, V4_HEADER_SIZE, "expected the Trace object first, found \"%.*s\"",
+    return _pgo_nettrace_corrupt (error, V4_HEADER_SIZE, "expected the Trace object first, found \"%.*s\"",
                     (int) name_len, name);
   if (V4_TRACE_PAYLOAD + 1 > reader->size - reader->pos)
     return g_set_error (error, PGO_ERROR, PGO_ERROR_TRUNCATED,
@@ -445,7 +465,7 @@ read_stream_header (PgoNettraceReader *reader, GError **error)
                         reader->size - reader->pos), FALSE;
   read_trace_info_v4 (reader, reader->data + reader->pos);
   if (reader->data[reader->pos + V4_TRACE_PAYLOAD] != TAG_END_OBJECT)
-    return corrupt (error, reader->pos + V4_TRACE_PAYLOAD, "expected the end of the Trace object (0x06)");
+    return _pgo_nettrace_corrupt (error, reader->pos + V4_TRACE_PAYLOAD, "expected the end of the Trace object (0x06)");
   reader->pos += V4_TRACE_PAYLOAD + 1;
   return TRUE;
 }

@@ -26,6 +26,7 @@
 
 #include "pgo-cfg.h"
 #include "pgo-cfg-private.h"
+#include "pgo-error-private.h"
 
 #include "pgo-error.h"
 #include "pgo-il.h"
@@ -81,20 +82,6 @@ typedef struct {
 } Builder;
 
 #define BB(b, id) (&g_array_index ((b)->bbs, Bb, (id)))
-
-static gboolean
-fail (GError **error, int code, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-fail (GError **error, int code, const char *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  g_propagate_error (error, g_error_new_valist (PGO_ERROR, code, format, args));
-  va_end (args);
-  return FALSE;
-}
 
 /**
  * pgo_cfg_options_init:
@@ -153,9 +140,9 @@ static gboolean
 check_target (Builder *b, gint64 target, guint32 at, GError **error)
 {
   if (target < 0 || target >= b->body->il_size)
-    return fail (error, PGO_ERROR_CORRUPT,
-                 "branch target 0x%" G_GINT64_MODIFIER "x out of range at IL offset 0x%x",
-                 target, at);
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                            "branch target 0x%" G_GINT64_MODIFIER "x out of range at IL offset 0x%x",
+                            target, at);
   return TRUE;
 }
 
@@ -184,8 +171,8 @@ find_jump_targets (Builder *b, GError **error)
       if (!pgo_il_iter_next (&it, &in, error))
         return FALSE;
       if (in.opcode == PGO_OP_NO)
-        return fail (error, PGO_ERROR_CORRUPT,
-                     "unsupported prefix no. at IL offset 0x%x", in.il_offset);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                "unsupported prefix no. at IL offset 0x%x", in.il_offset);
       /* a jump target between a prefix and its instruction is bad code */
       if (in.prefix_offset == in.il_offset)
         b->starts[in.il_offset] = 1;
@@ -207,8 +194,8 @@ find_jump_targets (Builder *b, GError **error)
       else if (in.opcode == PGO_OP_SWITCH)
         {
           if (in.next_offset >= body->il_size)
-            return fail (error, PGO_ERROR_CORRUPT,
-                         "switch at IL offset 0x%x ends the method body", in.il_offset);
+            return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                    "switch at IL offset 0x%x ends the method body", in.il_offset);
           b->target[in.next_offset] = 1;
           for (guint32 i = 0; i < in.operand.sw.n_cases; i++)
             {
@@ -236,18 +223,19 @@ mark_eh_targets (Builder *b, GError **error)
       const PgoEhClause *c = &body->clauses[i];
 
       if (c->try_length == 0)
-        return fail (error, PGO_ERROR_CORRUPT, "EH clause %u has an empty try", i);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "EH clause %u has an empty try", i);
       if (c->try_offset > size || c->try_length > size - c->try_offset)
-        return fail (error, PGO_ERROR_CORRUPT,
-                     "EH clause %u try [0x%x,+0x%x) is outside the code (size 0x%x)",
-                     i, c->try_offset, c->try_length, size);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                "EH clause %u try [0x%x,+0x%x) is outside the code (size 0x%x)",
+                                i, c->try_offset, c->try_length, size);
       if (c->handler_offset > size || c->handler_length > size - c->handler_offset)
-        return fail (error, PGO_ERROR_CORRUPT,
-                     "EH clause %u handler [0x%x,+0x%x) is outside the code (size 0x%x)",
-                     i, c->handler_offset, c->handler_length, size);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                "EH clause %u handler [0x%x,+0x%x) is outside the code (size 0x%x)",
+                                i, c->handler_offset, c->handler_length, size);
       if (c->flags != PGO_EH_CATCH && c->flags != PGO_EH_FILTER
           && c->flags != PGO_EH_FINALLY && c->flags != PGO_EH_FAULT)
-        return fail (error, PGO_ERROR_CORRUPT, "EH clause %u has unknown flags 0x%x", i, c->flags);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "EH clause %u has unknown flags 0x%x", i,
+                                c->flags);
       b->target[c->try_offset] = 1;
       b->target[c->try_offset + c->try_length] = 1;
       b->target[c->handler_offset] = 1;
@@ -255,22 +243,24 @@ mark_eh_targets (Builder *b, GError **error)
       if (c->flags == PGO_EH_FILTER)
         {
           if (c->filter_offset >= size)
-            return fail (error, PGO_ERROR_CORRUPT,
-                         "EH clause %u filter at 0x%x is outside the code", i, c->filter_offset);
+            return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                    "EH clause %u filter at 0x%x is outside the code", i,
+                                    c->filter_offset);
           b->target[c->filter_offset] = 1;
         }
     }
   /* Every jump target inside the code must start an instruction. */
   for (guint32 off = 0; off < size; off++)
     if (b->target[off] && !b->starts[off])
-      return fail (error, PGO_ERROR_CORRUPT,
-                   "jump target 0x%x is inside an instruction or after a prefix", off);
+      return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                              "jump target 0x%x is inside an instruction or after a prefix", off);
   return TRUE;
 }
 
-/* Appends a new block with 'kind' covering [start, end) to the list. */
+/* Adds a new block with 'kind' covering [start, end) to the list, before
+ * block 'before' (NONE: at the end), and returns its id. */
 static guint32
-append_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end)
+add_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end, guint32 before)
 {
   Bb bb = { 0 };
   guint32 id = b->bbs->len;
@@ -281,17 +271,29 @@ append_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end)
   bb.target = NONE;
   bb.false_tgt = NONE;
   bb.target_off = NONE;
-  bb.prev = b->last;
-  bb.next = NONE;
-  /* SPEC 1.4: BasicBlock::New marks THROW blocks run rarely */
-  if (kind == PGO_BLOCK_THROW)
-    bb.flags |= PGO_BLOCK_FLAG_RARE;
+  bb.prev = before == NONE ? b->last : BB (b, before)->prev;
+  bb.next = before;
   g_array_append_val (b->bbs, bb);
-  if (b->last != NONE)
-    BB (b, b->last)->next = id;
+  if (bb.prev != NONE)
+    BB (b, bb.prev)->next = id;
   else
     b->first = id;
-  b->last = id;
+  if (before != NONE)
+    BB (b, before)->prev = id;
+  else
+    b->last = id;
+  return id;
+}
+
+/* Appends a new block with 'kind' covering [start, end) to the list. */
+static guint32
+append_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end)
+{
+  guint32 id = add_block (b, kind, start, end, NONE);
+
+  /* SPEC 1.4: BasicBlock::New marks THROW blocks run rarely */
+  if (kind == PGO_BLOCK_THROW)
+    BB (b, id)->flags |= PGO_BLOCK_FLAG_RARE;
   return id;
 }
 
@@ -363,8 +365,9 @@ make_blocks (Builder *b, GError **error)
                 break;
               }
             if (next >= body->il_size)
-              return fail (error, PGO_ERROR_CORRUPT,
-                           "no code after the tail call at IL offset 0x%x", in.il_offset);
+              return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                      "no code after the tail call at IL offset 0x%x",
+                                      in.il_offset);
             b->return_count++;
             kind = PGO_BLOCK_RETURN;
             break;
@@ -385,9 +388,9 @@ make_blocks (Builder *b, GError **error)
       if (!ends)
         {
           if (next >= body->il_size)
-            return fail (error, PGO_ERROR_CORRUPT,
-                         "control falls off the end of the method at IL offset 0x%x",
-                         in.il_offset);
+            return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                    "control falls off the end of the method at IL offset 0x%x",
+                                    in.il_offset);
           if (!b->target[next])
             continue;
           kind = PGO_BLOCK_ALWAYS; /* fall into the next block start */
@@ -430,9 +433,9 @@ link_blocks (Builder *b, GError **error)
         {
         case PGO_BLOCK_COND:
           if (bb->next == NONE)
-            return fail (error, PGO_ERROR_CORRUPT,
-                         "conditional branch falls through the end of the method at 0x%x",
-                         bb->il_end);
+            return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                    "conditional branch falls through the end of the method at 0x%x",
+                                    bb->il_end);
           bb->target = b->at[bb->target_off];
           bb->false_tgt = bb->next;
           BB (b, bb->target)->refs++;
@@ -482,9 +485,9 @@ check_eh_order (Builder *b, GError **error)
                               && between (n->try_off, o->filter_off, o->hnd_off));
 
         if (in_try || in_hnd)
-          return fail (error, PGO_ERROR_UNSUPPORTED_VERSION,
-                       "EH clause %u encloses the later clause %u (table not sorted innermost first)",
-                       i, j);
+          return _pgo_error_fail (error, PGO_ERROR_UNSUPPORTED_VERSION,
+                                  "EH clause %u encloses the later clause %u (table not sorted innermost first)",
+                                  i, j);
       }
   return TRUE;
 }
@@ -520,7 +523,8 @@ build_eh (Builder *b, GError **error)
       e->filter = NONE;
       e->enc_try = e->enc_hnd = NONE;
       if (e->try_beg == NONE || e->hnd_beg == NONE)
-        return fail (error, PGO_ERROR_CORRUPT, "EH clause %u starts past the last block", x);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "EH clause %u starts past the last block",
+                                x);
       try_end_bb = b->at[e->try_end];
       hnd_end_bb = e->hnd_end < body->il_size ? b->at[e->hnd_end] : NONE;
 
@@ -535,8 +539,9 @@ build_eh (Builder *b, GError **error)
           for (id = e->filter; ; id = BB (b, id)->next)
             {
               if (id == NONE)
-                return fail (error, PGO_ERROR_CORRUPT,
-                             "missing endfilter for the filter at IL offset 0x%x", e->filter_off);
+                return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                        "missing endfilter for the filter at IL offset 0x%x",
+                                        e->filter_off);
               BB (b, id)->hnd_index = x + 1;
               if (BB (b, id)->kind == PGO_BLOCK_EHFILTERRET)
                 {
@@ -546,9 +551,9 @@ build_eh (Builder *b, GError **error)
                 }
             }
           if (BB (b, id)->next != e->hnd_beg)
-            return fail (error, PGO_ERROR_CORRUPT,
-                         "filter at IL offset 0x%x does not immediately precede its handler",
-                         e->filter_off);
+            return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                    "filter at IL offset 0x%x does not immediately precede its handler",
+                                    e->filter_off);
         }
       else if (e->kind == PGO_EH_FINALLY)
         BB (b, e->hnd_beg)->catch_typ = CT_FINALLY;
@@ -615,12 +620,13 @@ build_eh (Builder *b, GError **error)
       Bb *bb = BB (b, id);
 
       if (bb->kind == PGO_BLOCK_RETURN && (bb->try_index || bb->hnd_index))
-        return fail (error, PGO_ERROR_CORRUPT,
-                     "return from a protected block before IL offset 0x%x", bb->il_end);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                "return from a protected block before IL offset 0x%x", bb->il_end);
       if ((bb->kind == PGO_BLOCK_EHFINALLYRET || bb->kind == PGO_BLOCK_EHFAULTRET
            || bb->kind == PGO_BLOCK_EHFILTERRET) && bb->hnd_index == 0)
-        return fail (error, PGO_ERROR_CORRUPT,
-                     "endfinally or endfilter outside a handler before IL offset 0x%x", bb->il_end);
+        return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                "endfinally or endfilter outside a handler before IL offset 0x%x",
+                                bb->il_end);
     }
   return TRUE;
 }
@@ -629,26 +635,12 @@ build_eh (Builder *b, GError **error)
 static guint32
 insert_before (Builder *b, guint32 before)
 {
-  Bb nb = { 0 };
-  guint32 id = b->bbs->len;
-  Bb *old;
+  guint32 off = BB (b, before)->il_offset;
+  guint32 id = add_block (b, PGO_BLOCK_ALWAYS, off, off, before);
 
-  nb.kind = PGO_BLOCK_ALWAYS;
-  nb.flags = PGO_BLOCK_FLAG_INTERNAL;
-  nb.target = before;
-  nb.false_tgt = NONE;
-  nb.target_off = NONE;
-  g_array_append_val (b->bbs, nb);
-  old = BB (b, before);
-  BB (b, id)->il_offset = BB (b, id)->il_end = old->il_offset;
-  BB (b, id)->flags |= old->flags & PGO_BLOCK_FLAG_RARE; /* inheritWeight */
-  BB (b, id)->prev = old->prev;
-  BB (b, id)->next = before;
-  if (old->prev != NONE)
-    BB (b, old->prev)->next = id;
-  else
-    b->first = id;
-  old->prev = id;
+  BB (b, id)->flags = PGO_BLOCK_FLAG_INTERNAL
+                      | (BB (b, before)->flags & PGO_BLOCK_FLAG_RARE); /* inheritWeight */
+  BB (b, id)->target = before;
   return id;
 }
 

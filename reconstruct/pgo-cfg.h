@@ -19,9 +19,9 @@
  *    PgoCfgOptions.switch_succ (the one version-dependent detail).
  *  - edges[0..n_edges): the graph for count inference (section 3.1):
  *    normal successor edges with duplicate counts merged, leave summary
- *    arcs, endfilter arcs, exceptional arcs, and arcs to and from the
- *    virtual node PGO_CFG_VIRTUAL (method entry/exit, and the source and
- *    sink of each finally/fault body).
+ *    arcs, endfilter arcs (both outcomes of a filter), exceptional arcs,
+ *    and arcs to and from the virtual node PGO_CFG_VIRTUAL (method
+ *    entry/exit, and the source and sink of each finally/fault body).
  *  - walk[0..n_walk): the JIT's spanning-forest walk, tree and non-tree
  *    edges with schema keys, in classification order.
  */
@@ -130,6 +130,9 @@ typedef enum {
   PGO_EDGE_EXIT,          /* RETURN block, or THROW block (escape) -> PGO_CFG_VIRTUAL */
   PGO_EDGE_HANDLER_ENTRY, /* virtual source of finally/fault 'clause' -> its handler begin */
   PGO_EDGE_HANDLER_EXIT,  /* endfinally/endfault of 'clause' -> virtual sink of that body */
+  PGO_EDGE_FILTER_FALSE,  /* endfilter block -> catch begin or filter begin of a later 'clause'
+                           * whose try holds the filtered try, or -> PGO_CFG_VIRTUAL (the
+                           * exception leaves the method; 'clause' PGO_CFG_VIRTUAL) */
 } PgoEdgeKind;
 
 /**

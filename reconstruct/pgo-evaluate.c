@@ -187,6 +187,9 @@ struct _PgoEvaluation {
   GArray *methods;     /* PgoEvalMethod */
   GPtrArray *skipped;  /* "name: reason" */
   guint n_inconsistent; /* skipped because the truth is no circulation */
+  guint n_truths_compared;    /* pgo_evaluation_compare_truths: methods compared */
+  guint n_truths_agree;       /* ... whose two truths agree */
+  guint n_truths_exceptional; /* methods left out: they caught exceptions */
 };
 
 static void
@@ -508,6 +511,9 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
     }
   s.n_skipped = ev->skipped->len;
   s.n_inconsistent = ev->n_inconsistent;
+  s.n_truths_compared = ev->n_truths_compared;
+  s.n_truths_agree = ev->n_truths_agree;
+  s.n_truths_exceptional = ev->n_truths_exceptional;
   s.overlap = w > 0 ? (double) (ov / w) : 1.0;
   s.zero_fill = w > 0 ? (double) (zf / w) : 1.0;
   s.determined_mass = w > 0 ? (double) (det / w) : 1.0;
@@ -605,6 +611,76 @@ pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth, const PgoMethod
       if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL)
           && fabs (jit->block_weight[b] - (double) dense[b]) > 0.5)
         agree = FALSE;
+  *out_agree = agree;
+  return TRUE;
+}
+
+/* Same module and token: instantiations of one generic method share both,
+ * so every unused candidate is a match to try. */
+static gboolean
+same_method (const PgoMethodProfile *a, const PgoMethodProfile *b)
+{
+  const PgoMethodId *x = pgo_method_profile_get_id (a), *y = pgo_method_profile_get_id (b);
+
+  return x && y && x->token == y->token && x->module && y->module
+         && g_strcmp0 (x->module->simple_name, y->module->simple_name) == 0;
+}
+
+/**
+ * pgo_evaluation_compare_truths:
+ * @ev: an evaluation; counts the comparison (see #PgoEvalSummary)
+ * @block_truth: a block-mode profile
+ * @edge_truths: (element-type PgoMethodProfile): the profiles of an
+ *   edge-mode run of the same deterministic program
+ * @used: (array): one flag per @edge_truths entry, all FALSE before the
+ *   first call; the entry paired with @block_truth is set
+ * @body: the method's body
+ * @out_compared: (out): TRUE if an edge-mode profile of the method was
+ *   found and the method caught no exception (then it is counted)
+ * @out_agree: (out): with @out_compared, whether the two truths agree
+ * @error: return location for a #GError
+ *
+ * Pairs @block_truth with the edge run's profile of the same method
+ * (module and token; instantiations of a generic method share both, so
+ * the first unused one that agrees, else the first one tried) and checks
+ * with pgo_evaluation_truths_agree() that the JIT's reconstruction of the
+ * edge counts gives the block counts.  Methods that caught exceptions are
+ * counted apart: the JIT's edge model has no exception flow.
+ *
+ * Returns: TRUE, or FALSE with @error set if @body is malformed.
+ */
+gboolean
+pgo_evaluation_compare_truths (PgoEvaluation *ev, const PgoMethodProfile *block_truth,
+                               GPtrArray *edge_truths, gboolean *used,
+                               const PgoMethodBody *body, gboolean *out_compared,
+                               gboolean *out_agree, GError **error)
+{
+  gboolean seen = FALSE, agree = FALSE, exceptional = FALSE;
+  guint first = G_MAXUINT;
+
+  for (guint k = 0; !agree && k < edge_truths->len; k++)
+    {
+      if (used[k] || !same_method (block_truth, g_ptr_array_index (edge_truths, k)))
+        continue;
+      if (!pgo_evaluation_truths_agree (g_ptr_array_index (edge_truths, k), block_truth, body,
+                                        &agree, &exceptional, error))
+        return FALSE;
+      seen = TRUE;
+      if (first == G_MAXUINT)
+        first = k;
+      if (agree)
+        used[k] = TRUE;
+    }
+  if (seen && !agree && first != G_MAXUINT)
+    used[first] = TRUE;
+  if (seen && exceptional)
+    ev->n_truths_exceptional++;
+  else if (seen)
+    {
+      ev->n_truths_compared++;
+      ev->n_truths_agree += agree;
+    }
+  *out_compared = seen && !exceptional;
   *out_agree = agree;
   return TRUE;
 }

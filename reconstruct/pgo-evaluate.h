@@ -77,6 +77,9 @@ typedef struct {
   double  zero_fill;
   double  determined_mass;  /* fraction of the truth's total mass */
   guint   n_jit_ok;         /* methods whose edge form checked out */
+  guint   n_truths_compared;    /* pgo_evaluation_compare_truths: methods compared */
+  guint   n_truths_agree;       /* ... whose edge and block truths agree */
+  guint   n_truths_exceptional; /* methods left out because they caught exceptions */
 } PgoEvalSummary;
 
 typedef struct _PgoEvaluation PgoEvaluation;
@@ -108,6 +111,14 @@ gboolean             pgo_evaluation_truths_agree (const PgoMethodProfile *edge_t
                                                   gboolean *out_agree,
                                                   gboolean *out_exceptional,
                                                   GError **error);
+gboolean             pgo_evaluation_compare_truths (PgoEvaluation *ev,
+                                                    const PgoMethodProfile *block_truth,
+                                                    GPtrArray *edge_truths,
+                                                    gboolean *used,
+                                                    const PgoMethodBody *body,
+                                                    gboolean *out_compared,
+                                                    gboolean *out_agree,
+                                                    GError **error);
 char                *pgo_evaluation_method_name (const PgoMethodId *id);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoEvaluation, pgo_evaluation_free)

@@ -261,6 +261,28 @@ _pgo_cfg_walk (PgoCfg *cfg)
   g_free (w.stack);
 }
 
+/* _pgo_cfg_schema_order: the walk indices of the n_non_tree non-tree
+ * edges in the order the JIT writes their records: by source block in
+ * list order, and within a block in reverse order of classification
+ * (probes are prepended to the source's list).  Returns: (transfer full). */
+guint32 *
+_pgo_cfg_schema_order (const PgoCfg *cfg)
+{
+  g_autofree guint32 *count = g_new0 (guint32, cfg->n_blocks + 1);
+  guint32 *order = g_new (guint32, cfg->n_non_tree + 1);
+
+  /* counting sort by source block, reversing within a block */
+  for (guint32 i = 0; i < cfg->n_walk; i++)
+    if (cfg->walk[i].kind != PGO_WALK_TREE)
+      count[cfg->walk[i].src + 1]++;
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    count[b + 1] += count[b];
+  for (guint32 i = cfg->n_walk; i-- > 0;)
+    if (cfg->walk[i].kind != PGO_WALK_TREE)
+      order[count[cfg->walk[i].src]++] = i;
+  return order;
+}
+
 /**
  * pgo_cfg_get_schema_edges:
  * @cfg: a graph
@@ -277,20 +299,9 @@ GArray *
 pgo_cfg_get_schema_edges (const PgoCfg *cfg, gboolean imported_only)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (PgoWalkEdge));
-  g_autofree guint32 *count = g_new0 (guint32, cfg->n_blocks + 1);
-  g_autofree guint32 *order = g_new (guint32, cfg->n_non_tree + 1);
-  guint32 k = 0;
+  g_autofree guint32 *order = _pgo_cfg_schema_order (cfg);
 
-  /* counting sort by source block, reversing within a block */
-  for (guint32 i = 0; i < cfg->n_walk; i++)
-    if (cfg->walk[i].kind != PGO_WALK_TREE)
-      count[cfg->walk[i].src + 1]++;
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    count[b + 1] += count[b];
-  for (guint32 i = cfg->n_walk; i-- > 0;)
-    if (cfg->walk[i].kind != PGO_WALK_TREE)
-      order[count[cfg->walk[i].src]++] = i;
-  for (k = 0; k < cfg->n_non_tree; k++)
+  for (guint32 k = 0; k < cfg->n_non_tree; k++)
     {
       const PgoWalkEdge *e = &cfg->walk[order[k]];
 
@@ -353,6 +364,34 @@ key_equal (gconstpointer a, gconstpointer b)
   const KeyedEdge *x = a, *y = b;
 
   return x->src_key == y->src_key && x->dst_key == y->dst_key;
+}
+
+#define E(i) (&g_array_index (edges, SolveEdge, (i)))
+
+/* solve_last_unknown: the one unknown edge of known block 'info's in
+ * (or out) list gets the block weight less its known edges; a negative
+ * result becomes 0.001 x the block weight and sets *negative (the JIT's
+ * fix-up).  Returns the edge. */
+static guint32
+solve_last_unknown (GArray *edges, const SolveBlock *info, gboolean in, gboolean *negative)
+{
+  double w = 0;
+  guint32 r = NONE;
+
+  for (guint32 e = in ? info->in : info->out; e != NONE; e = in ? E (e)->next_in : E (e)->next_out)
+    if (E (e)->known)
+      w += E (e)->weight;
+    else
+      r = e;
+  w = info->weight - w;
+  if (w < 0)
+    {
+      *negative = TRUE;
+      w = info->weight * 0.001;
+    }
+  E (r)->weight = w;
+  E (r)->known = TRUE;
+  return r;
 }
 
 /**
@@ -471,7 +510,6 @@ pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts
   if (sol->status != PGO_JIT_SOLVE_OK)
     return sol;
 
-#define E(i) (&g_array_index (edges, SolveEdge, (i)))
   while (unknown_blocks > 0 && sol->n_passes < 10)
     {
       sol->n_passes++;
@@ -507,43 +545,15 @@ pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts
             continue;
           if (info->in_unknown == 1)
             {
-              double w = 0;
-              guint32 r = NONE;
+              guint32 r = solve_last_unknown (edges, info, TRUE, &sol->negative);
 
-              for (guint32 e = info->in; e != NONE; e = E (e)->next_in)
-                if (E (e)->known)
-                  w += E (e)->weight;
-                else
-                  r = e;
-              w = info->weight - w;
-              if (w < 0)
-                {
-                  sol->negative = TRUE;
-                  w = info->weight * 0.001;
-                }
-              E (r)->weight = w;
-              E (r)->known = TRUE;
               blk[E (r)->src].out_unknown--;
               info->in_unknown--;
             }
           if (info->out_unknown == 1)
             {
-              double w = 0;
-              guint32 r = NONE;
+              guint32 r = solve_last_unknown (edges, info, FALSE, &sol->negative);
 
-              for (guint32 e = info->out; e != NONE; e = E (e)->next_out)
-                if (E (e)->known)
-                  w += E (e)->weight;
-                else
-                  r = e;
-              w = info->weight - w;
-              if (w < 0)
-                {
-                  sol->negative = TRUE;
-                  w = info->weight * 0.001;
-                }
-              E (r)->weight = w;
-              E (r)->known = TRUE;
               info->out_unknown--;
               blk[E (r)->dst].in_unknown--;
             }
@@ -685,6 +695,32 @@ _pgo_cfg_build_edges (PgoCfg *cfg)
   for (guint32 c = 0; c < cfg->n_clauses; c++)
     if (cfg->clauses[c].kind == PGO_EH_FINALLY || cfg->clauses[c].kind == PGO_EH_FAULT)
       add_edge (edges, NONE, cfg->clauses[c].hnd_beg, PGO_EDGE_HANDLER_ENTRY, 1, c);
+  /* A filter that returns false passes the exception on (ECMA-335
+   * I.12.4.2.7): to the next catch or filter, in table order, whose try
+   * holds the filtered try, and when none of them takes it, out of the
+   * method.  These arcs come last so that the other arcs keep their
+   * indices; the JIT's own model (the walk) has none of them. */
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      const PgoBlock *pb = &cfg->blocks[b];
+      const PgoCfgClause *cl;
+
+      if (pb->kind != PGO_BLOCK_EHFILTERRET || !pb->hnd_index)
+        continue;
+      cl = &cfg->clauses[pb->hnd_index - 1];
+      for (guint32 c = pb->hnd_index; c < cfg->n_clauses; c++)
+        {
+          const PgoCfgClause *o = &cfg->clauses[c];
+
+          if (o->try_offset > cl->try_offset || o->try_end < cl->try_end)
+            continue;
+          if (o->kind == PGO_EH_CATCH)
+            add_edge (edges, b, o->hnd_beg, PGO_EDGE_FILTER_FALSE, 1, c);
+          else if (o->kind == PGO_EH_FILTER)
+            add_edge (edges, b, o->filter_beg, PGO_EDGE_FILTER_FALSE, 1, c);
+        }
+      add_edge (edges, b, NONE, PGO_EDGE_FILTER_FALSE, 1, NONE);
+    }
 
   cfg->n_edges = edges->len;
   cfg->edges = (PgoEdge *) g_array_free (edges, FALSE);
@@ -702,7 +738,7 @@ pgo_edge_kind_to_string (PgoEdgeKind kind)
 {
   static const char *const names[] = {
     "normal", "leave", "filter-ret", "exception", "entry", "exit",
-    "handler-entry", "handler-exit",
+    "handler-entry", "handler-exit", "filter-false",
   };
 
   return (guint) kind < G_N_ELEMENTS (names) ? names[kind] : "?";

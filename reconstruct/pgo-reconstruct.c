@@ -16,7 +16,9 @@
  *           is the number of times the body ran;
  *   arcs    NORMAL, LEAVE, FILTER_RET -> normal, likelihood from the JIT's
  *           heuristics (a switch case: duplicates / cases);
- *           EXCEPTION -> exceptional; ENTRY -> entry; EXIT -> return;
+ *           EXCEPTION -> exceptional; FILTER_FALSE -> exceptional (to X
+ *           when the exception leaves the method); ENTRY -> entry;
+ *           EXIT -> return;
  *           HANDLER_ENTRY / HANDLER_EXIT -> the clause's virtual node;
  *           X -> clause node (exceptional) when the body can throw out of
  *           itself, which is the only way its balance can break.
@@ -49,6 +51,7 @@
 #include "config.h"
 
 #include "pgo-reconstruct.h"
+#include "pgo-cfg-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -183,6 +186,12 @@ build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
           kind = PGO_FLOW_ARC_EXCEPTIONAL;
           p = 0.0;
           break;
+        case PGO_EDGE_FILTER_FALSE:
+          kind = PGO_FLOW_ARC_EXCEPTIONAL;
+          p = 0.0;
+          if (d == NONE)
+            d = out->exit;
+          break;
         case PGO_EDGE_ENTRY:
           kind = PGO_FLOW_ARC_ENTRY;
           s = out->exit;
@@ -201,29 +210,6 @@ build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
           break;
         }
       pgo_flow_graph_add_arc (g, s, d, kind, p);
-    }
-  /* A filter that returns false passes the exception on: to the next
-   * catch or filter of the same try in table order, or out of the method.
-   * PgoCfg.edges has only the filter's "true" arc (to its handler). */
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    {
-      const PgoCfgClause *cl;
-
-      if (cfg->blocks[b].kind != PGO_BLOCK_EHFILTERRET || !cfg->blocks[b].hnd_index)
-        continue;
-      cl = &cfg->clauses[cfg->blocks[b].hnd_index - 1];
-      for (guint32 c = cfg->blocks[b].hnd_index; c < cfg->n_clauses; c++)
-        {
-          const PgoCfgClause *o = &cfg->clauses[c];
-
-          if (o->try_offset > cl->try_offset || o->try_end < cl->try_end)
-            continue;
-          if (o->kind == PGO_EH_CATCH)
-            pgo_flow_graph_add_arc (g, b, o->hnd_beg, PGO_FLOW_ARC_EXCEPTIONAL, 0.0);
-          else if (o->kind == PGO_EH_FILTER)
-            pgo_flow_graph_add_arc (g, b, o->filter_beg, PGO_FLOW_ARC_EXCEPTIONAL, 0.0);
-        }
-      pgo_flow_graph_add_arc (g, b, out->exit, PGO_FLOW_ARC_EXCEPTIONAL, 0.0);
     }
   for (guint32 c = 0; c < cfg->n_clauses; c++)
     if (out->clause_node[c] != NONE && body_can_escape (cfg, c))
@@ -320,8 +306,7 @@ project (PgoReconstruction *rec, GError **error)
   g_autoptr(PgoFlowSolution) sol = NULL;
   g_autoptr(PgoJitSolution) jit = NULL;
   g_autofree guint64 *target = g_new0 (guint64, cfg->n_blocks + 1);
-  g_autofree guint32 *count = g_new0 (guint32, cfg->n_blocks + 1);
-  g_autofree guint32 *order = g_new (guint32, cfg->n_walk + 1);
+  g_autofree guint32 *order = NULL;
   PgoFlowOptions fo;
   guint n = 0;
 
@@ -362,14 +347,7 @@ project (PgoReconstruction *rec, GError **error)
 
   /* non-tree edges of imported blocks, in the JIT's order: by source
    * block, reverse classification order within one */
-  for (guint32 i = 0; i < cfg->n_walk; i++)
-    if (cfg->walk[i].kind != PGO_WALK_TREE)
-      count[cfg->walk[i].src + 1]++;
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    count[b + 1] += count[b];
-  for (guint32 i = cfg->n_walk; i-- > 0;)
-    if (cfg->walk[i].kind != PGO_WALK_TREE)
-      order[count[cfg->walk[i].src]++] = i;
+  order = _pgo_cfg_schema_order (cfg);
   rec->edge_counts = g_new (PgoEdgeCount, cfg->n_non_tree + 1);
   for (guint32 k = 0; k < cfg->n_non_tree; k++)
     {

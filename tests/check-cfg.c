@@ -640,6 +640,12 @@ START_TEST (test_cfg_edges_catch_filter_switch)
   /* the filter: exceptions go to the filter, endfilter to the handler */
   ck_assert_ptr_nonnull (find_edge (fl, PGO_EDGE_EXCEPTION, 0, 1));
   ck_assert_ptr_nonnull (find_edge (fl, PGO_EDGE_FILTER_RET, 1, 2));
+  /* ... and when the filter says no, no other clause is left: the
+   * exception leaves the method */
+  ck_assert_uint_eq (count_edges (fl, PGO_EDGE_FILTER_FALSE), 1);
+  e = find_edge (fl, PGO_EDGE_FILTER_FALSE, 1, PGO_CFG_VIRTUAL);
+  ck_assert_ptr_nonnull (e);
+  ck_assert_uint_eq (e->clause, PGO_CFG_VIRTUAL);
   /* switch duplicates merge into one arc each with their multiplicity */
   e = find_edge (sw, PGO_EDGE_NORMAL, 0, 2);
   ck_assert_ptr_nonnull (e);
@@ -648,6 +654,65 @@ START_TEST (test_cfg_edges_catch_filter_switch)
   ck_assert_ptr_nonnull (e);
   ck_assert_uint_eq (e->dup, 2);
   ck_assert_uint_eq (count_edges (sw, PGO_EDGE_NORMAL), 2);
+}
+END_TEST
+
+/* A filter inside a try with a catch.  Blocks by hand: BB1 [00,01)
+ * (outer try begins), BB2 [01,05) inner try, BB3 [05,0C) the filter
+ * (EHFILTERRET), BB4 [0C,0F) its handler, BB5 [0F,11) rest of the outer
+ * try, BB6 [11,14) the outer catch, BB7 [14,15) ret.  A false filter
+ * passes the exception to the next clause whose try holds [01,05): the
+ * catch of clause 1 (BB6); if that one does not match either, the
+ * exception leaves the method. */
+static const guint8 il_filter_nested[] = {
+  0x00,             /* 00 nop              (outer try) */
+  0x02, 0x26,       /* 01 ldarg.0; pop     (inner try) */
+  0xDE, 0x0A,       /* 03 leave.s 0F */
+  0x26,             /* 05 pop              (filter) */
+  0x02, 0x16,       /* 06 ldarg.0; ldc.i4.0 */
+  0xFE, 0x03,       /* 08 cgt.un */
+  0xFE, 0x11,       /* 0A endfilter */
+  0x26,             /* 0C pop              (filtered handler) */
+  0xDE, 0x00,       /* 0D leave.s 0F */
+  0xDE, 0x03,       /* 0F leave.s 14 */
+  0x26,             /* 11 pop              (outer catch) */
+  0xDE, 0x00,       /* 12 leave.s 14 */
+  0x2A,             /* 14 ret */
+};
+static const PgoEhClause eh_filter_nested[] = {
+  { PGO_EH_FILTER, 0x01, 0x04, 0x0C, 0x03, { .filter_offset = 0x05 } },
+  { PGO_EH_CATCH, 0x00, 0x11, 0x11, 0x03, { .class_token = 0x01000001 } },
+};
+
+START_TEST (test_cfg_edges_filter_false)
+{
+  g_autoptr(PgoCfg) cfg = build (il_filter_nested, sizeof il_filter_nested, eh_filter_nested,
+                                 G_N_ELEMENTS (eh_filter_nested), NULL);
+  const PgoEdge *e;
+
+  ck_assert_uint_eq (cfg->n_blocks, 7);
+  ck_assert_uint_eq (cfg->blocks[2].il_offset, 0x05);
+  ck_assert_int_eq (cfg->blocks[2].kind, PGO_BLOCK_EHFILTERRET);
+  ck_assert_uint_eq (cfg->blocks[5].il_offset, 0x11);
+  ck_assert_uint_eq (cfg->clauses[1].hnd_beg, 5);
+  /* true: the filtered handler */
+  ck_assert_ptr_nonnull (find_edge (cfg, PGO_EDGE_FILTER_RET, 2, 3));
+  /* false: the outer catch, or out of the method */
+  ck_assert_uint_eq (count_edges (cfg, PGO_EDGE_FILTER_FALSE), 2);
+  e = find_edge (cfg, PGO_EDGE_FILTER_FALSE, 2, 5);
+  ck_assert_ptr_nonnull (e);
+  ck_assert_uint_eq (e->clause, 1);
+  e = find_edge (cfg, PGO_EDGE_FILTER_FALSE, 2, PGO_CFG_VIRTUAL);
+  ck_assert_ptr_nonnull (e);
+  ck_assert_uint_eq (e->clause, PGO_CFG_VIRTUAL);
+  /* they come after every other arc, so those keep their indices */
+  ck_assert_int_eq (cfg->edges[cfg->n_edges - 2].kind, PGO_EDGE_FILTER_FALSE);
+  ck_assert_int_eq (cfg->edges[cfg->n_edges - 1].kind, PGO_EDGE_FILTER_FALSE);
+  /* the JIT's walk has no exception flow: no walk edge leaves the filter
+   * for the outer catch */
+  for (guint32 i = 0; i < cfg->n_walk; i++)
+    ck_assert (!(cfg->walk[i].src == 2 && cfg->walk[i].dst == 5));
+  ck_assert_str_eq (pgo_edge_kind_to_string (PGO_EDGE_FILTER_FALSE), "filter-false");
 }
 END_TEST
 
@@ -910,6 +975,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_cfg_schema_order);
   tcase_add_test (tc, test_cfg_edges_finally);
   tcase_add_test (tc, test_cfg_edges_catch_filter_switch);
+  tcase_add_test (tc, test_cfg_edges_filter_false);
   tcase_add_test (tc, test_cfg_jit_solve_loop);
   tcase_add_test (tc, test_cfg_jit_solve_worked_example);
   tcase_add_test (tc, test_cfg_jit_solve_rejects);

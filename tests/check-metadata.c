@@ -211,6 +211,46 @@ START_TEST (test_metadata_method_names)
 }
 END_TEST
 
+/* What --method selectors name, against the canonical names above. */
+static const struct {
+  guint32     token;
+  const char *selector;
+  gboolean    match;
+} method_selectors[] = {
+  { 0x06000001, "0x06000001", TRUE },                        /* token */
+  { 0x06000001, "0X06000001", TRUE },
+  { 0x06000001, "0x6000001", TRUE },                         /* same number */
+  { 0x06000001, "0x06000002", FALSE },
+  { 0x06000001, "0x06000001z", FALSE },                      /* not a number */
+  { 0x06000001, "0x", FALSE },
+  { 0x06000001, "Tiny", TRUE },                              /* bare name */
+  { 0x06000001, "tiny", FALSE },                             /* case matters */
+  { 0x06000001, "Pgo.Sample.Outer`1::Tiny", TRUE },          /* Type::Name */
+  { 0x06000001, "Pgo.Sample.Outer`1::Tiny(int32)", TRUE },   /* canonical */
+  { 0x06000001, "Pgo.Sample.Outer`1::Tiny(int64)", FALSE },
+  { 0x06000001, "Outer`1::Tiny", FALSE },                    /* no partial owner */
+  { 0x06000001, "Tin", FALSE },                              /* no substrings */
+  { 0x0600000A, "Pgo.Sample.Bodies::Gen<!!0>(!!0)", TRUE },
+  { 0x0600000A, "Pgo.Sample.Bodies::Gen", TRUE },
+  { 0x0600000C, "Pgo.Sample.Outer`1/Inner::Get", TRUE },
+  { 0x0600000C, "Get", TRUE },
+  { 0x0600000C, "Pgo.Sample.Outer`1::Get", FALSE },
+  { 0x0A00000C, "0x0A00000C", TRUE },                        /* a field: the number only */
+  { 0x0A00000C, "Tiny", FALSE },
+};
+
+START_TEST (test_metadata_match_method)
+{
+  g_autoptr(PgoMetadata) md = open_md ("data/pe/sample32.dll");
+
+  ck_assert_msg (pgo_metadata_match_method (md, method_selectors[_i].token,
+                                            method_selectors[_i].selector)
+                 == method_selectors[_i].match,
+                 "0x%08x '%s': expected %s", method_selectors[_i].token,
+                 method_selectors[_i].selector, method_selectors[_i].match ? "match" : "none");
+}
+END_TEST
+
 START_TEST (test_metadata_lookup_method)
 {
   g_autoptr(PgoMetadata) md = open_md ("data/pe/sample32.dll");
@@ -532,6 +572,7 @@ pgo_check_suite (void)
   tc = tcase_create ("names");
   tcase_add_loop_test (tc, test_metadata_type_names, 0, G_N_ELEMENTS (type_names));
   tcase_add_loop_test (tc, test_metadata_method_names, 0, G_N_ELEMENTS (method_names));
+  tcase_add_loop_test (tc, test_metadata_match_method, 0, G_N_ELEMENTS (method_selectors));
   tcase_add_test (tc, test_metadata_lookup_method);
   tcase_add_test (tc, test_metadata_resolve);
   tcase_add_test (tc, test_metadata_field_ref);

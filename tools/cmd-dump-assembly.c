@@ -120,26 +120,6 @@ print_identity (PgoImage *image, PgoMetadata *md, GString *out, GError **error)
   return TRUE;
 }
 
-/* method_matches: whether 'token' is selected by --method 'sel'. */
-static gboolean
-method_matches (PgoMetadata *md, guint32 token, const char *sel)
-{
-  PgoMethodName mn = { 0 };
-  gboolean match;
-  g_autofree char *owner_name = NULL;
-  g_autofree char *full = NULL;
-
-  if (g_str_has_prefix (sel, "0x") || g_str_has_prefix (sel, "0X"))
-    return g_ascii_strtoull (sel, NULL, 16) == token;
-  if (!pgo_metadata_describe_method (md, token, &mn, NULL))
-    return FALSE;
-  owner_name = g_strconcat (mn.owner, "::", mn.name, NULL);
-  full = pgo_method_name_to_string (&mn);
-  match = strcmp (sel, mn.name) == 0 || strcmp (sel, owner_name) == 0 || strcmp (sel, full) == 0;
-  pgo_method_name_clear (&mn);
-  return match;
-}
-
 int
 pgo_cmd_dump_assembly (int argc, char **argv)
 {
@@ -178,7 +158,7 @@ pgo_cmd_dump_assembly (int argc, char **argv)
     {
       guint32 token = PGO_TOKEN (PGO_TABLE_METHODDEF, rid);
 
-      if (method && !method_matches (md, token, method))
+      if (method && !pgo_metadata_match_method (md, token, method))
         continue;
       n_shown++;
       if (!print_method (md, token, out, &error))

@@ -33,17 +33,6 @@ json_string (GString *s, const char *text)
   g_string_append_c (s, '"');
 }
 
-/* Same module and token: instantiations of one generic method share both,
- * so every unused candidate is a match to try. */
-static gboolean
-same_method (const PgoMethodProfile *a, const PgoMethodProfile *b)
-{
-  const PgoMethodId *x = pgo_method_profile_get_id (a), *y = pgo_method_profile_get_id (b);
-
-  return x && y && x->token == y->token && x->module && y->module
-         && g_strcmp0 (x->module->simple_name, y->module->simple_name) == 0;
-}
-
 int
 pgo_cmd_evaluate (int argc, char **argv)
 {
@@ -71,7 +60,6 @@ pgo_cmd_evaluate (int argc, char **argv)
   g_autofree char *line = NULL;
   PgoEvalSummary sum;
   PgoProbeSet set;
-  guint n_conf = 0, n_agree = 0, n_exceptional = 0;
   int rc;
 
   g_option_context_set_summary (ctx, "Keep only a probe set's offsets of a dense block-count trace,\n"
@@ -110,8 +98,7 @@ pgo_cmd_evaluate (int argc, char **argv)
           g_autofree char *name = pgo_evaluation_method_name (id);
           GError *error = NULL;
           PgoMethodBody body;
-          gboolean framework = FALSE, ok, seen = FALSE, agree = FALSE, exceptional = FALSE;
-          guint first = G_MAXUINT;
+          gboolean framework = FALSE, ok, compared = FALSE, agree = FALSE;
 
           if (!pgo_body_resolver_lookup (resolver, id, &body, &framework, &error))
             {
@@ -120,32 +107,16 @@ pgo_cmd_evaluate (int argc, char **argv)
               continue;
             }
           ok = pgo_evaluation_add (ev, p, &body, framework, &error);
-          /* the edge run's profile of the same method (generic
-           * instantiations: the first unused one that agrees) */
-          for (guint k = 0; ok && edges && !framework && !agree && k < edges->len; k++)
+          if (ok && edges && !framework)
             {
-              if (used[k] || !same_method (p, g_ptr_array_index (edges, k)))
-                continue;
-              if (!(ok = pgo_evaluation_truths_agree (g_ptr_array_index (edges, k), p, &body, &agree,
-                                                      &exceptional, &error)))
-                break;
-              seen = TRUE;
-              if (first == G_MAXUINT)
-                first = k;
-              if (agree)
-                used[k] = TRUE;
-            }
-          if (seen && !agree && first != G_MAXUINT)
-            used[first] = TRUE;
-          if (seen && exceptional)
-            n_exceptional++;
-          else if (seen)
-            {
-              n_conf++;
-              n_agree += agree;
-              if (!agree)
-                pgo_tool_warning ("%s: the edge run's JIT reconstruction differs from the block run",
-                                  name);
+              if (!(ok = pgo_evaluation_compare_truths (ev, p, edges, used, &body, &compared,
+                                                        &agree, &error)))
+                g_prefix_error (&error, "%s (token 0x%08x), edge truth %s: ", name,
+                                id ? id->token : 0, edge_truth[t]);
+              else if (compared && !agree)
+                pgo_tool_warning ("%s: %s (token 0x%08x): the edge run's JIT reconstruction"
+                                  " differs from the block run of %s", edge_truth[t], name,
+                                  id ? id->token : 0, truth[t]);
             }
           pgo_method_body_clear (&body);
           if (!ok)
@@ -191,7 +162,8 @@ pgo_cmd_evaluate (int argc, char **argv)
                               sum.overlap, sum.zero_fill, sum.determined_mass, sum.n_jit_ok);
       if (edge_truth)
         g_string_append_printf (s, ",\"truth_edge_vs_block\":{\"agree\":%u,\"methods\":%u,\"exceptional\":%u}",
-                                n_agree, n_conf, n_exceptional);
+                                sum.n_truths_agree, sum.n_truths_compared,
+                                sum.n_truths_exceptional);
       g_string_append (s, "}\n");
       fputs (s->str, stdout);
     }
@@ -220,7 +192,7 @@ pgo_cmd_evaluate (int argc, char **argv)
         printf ("CONFORMANCE truth-edge-vs-block: %u/%u\n"
                 "# truth-edge-vs-block: %u app methods with caught exceptions left out"
                 " (the JIT's edge model has no exception flow)\n",
-                n_agree, n_conf, n_exceptional);
+                sum.n_truths_agree, sum.n_truths_compared, sum.n_truths_exceptional);
     }
   if (fflush (stdout) != 0)
     {

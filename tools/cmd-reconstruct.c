@@ -230,7 +230,8 @@ pgo_cmd_reconstruct (int argc, char **argv)
         }
       if (!(cfg = pgo_cfg_build (&body, &ro.cfg, &error)))
         {
-          pgo_tool_warning ("%s: %s", name, error->message);
+          pgo_tool_warning ("%s: %s (token 0x%08x): %s", argv[1], name, id ? id->token : 0,
+                            error->message);
           g_clear_error (&error);
           pgo_method_body_clear (&body);
           n_skipped++;
@@ -246,7 +247,10 @@ pgo_cmd_reconstruct (int argc, char **argv)
       rec = pgo_reconstruct_body (&body, (PgoObservation *) obs->data, obs->len, &ro, id, &error);
       pgo_method_body_clear (&body);
       if (!rec)
-        return pgo_tool_fail (argv[1], error);
+        {
+          g_prefix_error (&error, "%s (token 0x%08x): ", name, id ? id->token : 0);
+          return pgo_tool_fail (argv[1], error);
+        }
       print_reconstruction (rec, name, id ? id->token : 0);
       n_done++;
     }

@@ -15,27 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Whether 'token' is selected by --method 'sel': a token (0x06...), a
- * name, Type::Name, or the canonical name dump-assembly prints. */
-static gboolean
-method_matches (PgoMetadata *md, guint32 token, const char *sel)
-{
-  PgoMethodName mn = { 0 };
-  gboolean match;
-  g_autofree char *owner_name = NULL;
-  g_autofree char *full = NULL;
-
-  if (g_str_has_prefix (sel, "0x") || g_str_has_prefix (sel, "0X"))
-    return g_ascii_strtoull (sel, NULL, 16) == token;
-  if (!pgo_metadata_describe_method (md, token, &mn, NULL))
-    return FALSE;
-  owner_name = g_strconcat (mn.owner, "::", mn.name, NULL);
-  full = pgo_method_name_to_string (&mn);
-  match = strcmp (sel, mn.name) == 0 || strcmp (sel, owner_name) == 0 || strcmp (sel, full) == 0;
-  pgo_method_name_clear (&mn);
-  return match;
-}
-
 /* Reads the body of the one method of 'path' that --method 'sel' names.
  * Its IL is borrowed from the image, which *out_md keeps alive; clear
  * 'out_body' with pgo_method_body_clear() before dropping *out_md. */
@@ -54,7 +33,7 @@ load_from_assembly (const char *path, const char *sel, PgoMetadata **out_md,
     return pgo_tool_fail (path, g_steal_pointer (&error));
   n = pgo_metadata_get_n_rows (md, PGO_TABLE_METHODDEF);
   for (guint32 rid = 1; rid <= n; rid++)
-    if (method_matches (md, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), sel))
+    if (pgo_metadata_match_method (md, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), sel))
       {
         token = PGO_TOKEN (PGO_TABLE_METHODDEF, rid);
         found++;
