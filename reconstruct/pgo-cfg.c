@@ -1009,6 +1009,7 @@ pgo_cfg_build (const PgoMethodBody *body, const PgoCfgOptions *options, GError *
     }
 
   cfg = g_new0 (PgoCfg, 1);
+  cfg->ref_count = 1;
   cfg->il_size = body->il_size;
   cfg->return_count = b.return_count;
   cfg->options = b.opt;
@@ -1024,15 +1025,32 @@ pgo_cfg_build (const PgoMethodBody *body, const PgoCfgOptions *options, GError *
 }
 
 /**
+ * pgo_cfg_ref:
+ * @cfg: a graph
+ *
+ * Takes a reference to @cfg, for a holder (such as a #PgoReconstruction)
+ * that shares a graph its caller keeps using.
+ *
+ * Returns: (transfer full): @cfg
+ */
+PgoCfg *
+pgo_cfg_ref (PgoCfg *cfg)
+{
+  g_return_val_if_fail (cfg != NULL, NULL);
+  g_atomic_int_inc (&cfg->ref_count);
+  return cfg;
+}
+
+/**
  * pgo_cfg_free:
  * @cfg: (nullable): a graph
  *
- * Frees @cfg and everything it owns.
+ * Drops a reference to @cfg; the last one frees it and everything it owns.
  */
 void
 pgo_cfg_free (PgoCfg *cfg)
 {
-  if (cfg == NULL)
+  if (cfg == NULL || !g_atomic_int_dec_and_test (&cfg->ref_count))
     return;
   for (guint32 i = 0; i < cfg->n_blocks; i++)
     {

@@ -208,6 +208,8 @@ typedef enum {
  * PgoCfg:
  *
  * The flow graph of one method body.  Arrays are owned by the PgoCfg.
+ * It is immutable once built, so a reconstruction can share it with the
+ * caller: pgo_cfg_ref() takes a reference, pgo_cfg_free() drops one.
  */
 typedef struct {
   guint32        il_size;      /* CodeSize */
@@ -227,6 +229,7 @@ typedef struct {
   guint32       *offset_block; /* il_size entries: block index containing each IL byte */
   guint32        n_probes[2];  /* per PgoProbeSet: sorted distinct probe offsets */
   guint32       *probes[2];
+  gint           ref_count;    /* private: see pgo_cfg_ref() and pgo_cfg_free() */
 } PgoCfg;
 
 /**
@@ -268,6 +271,7 @@ typedef struct {
 } PgoJitSolution;
 
 void            pgo_cfg_options_init      (PgoCfgOptions *options);
+PgoCfg         *pgo_cfg_ref               (PgoCfg *cfg);
 PgoCfg         *pgo_cfg_build             (const PgoMethodBody *body,
                                            const PgoCfgOptions *options,
                                            GError **error);

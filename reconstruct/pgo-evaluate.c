@@ -369,7 +369,7 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
         g_array_append_val (obs, o);
       }
   pgo_reconstruct_options_init (&ro);
-  if (!(rec = pgo_reconstruct_body (body, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
+  if (!(rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
     {
       g_prefix_error (error, "%s: ", name);
       return FALSE;
@@ -390,7 +390,7 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
       o.count = dense[cfg->offset_block[o.il_offset]];
       g_array_append_val (obs, o);
     }
-  if (!(rec = pgo_reconstruct_body (body, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
+  if (!(rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
     {
       g_prefix_error (error, "%s: ", name);
       return FALSE;

@@ -386,12 +386,8 @@ project (PgoReconstruction *rec, GError **error)
  * @id: (nullable): the method's identity, copied into the profile
  * @error: return location for a #GError
  *
- * Reconstructs every block and edge count of @body from sparse block-head
- * counts.  An observation at an offset that starts no block observes the
- * block containing it (the interpreter probes targets of "br 0", which the
- * JIT does not split at); one at a block start wins over those.
- * Observations outside the code are ignored and counted in n_ignored.
- * Inconsistent observations are repaired and the repairs reported.
+ * Builds the flow graph of @body with @options->cfg and reconstructs it:
+ * see pgo_reconstruct_cfg().
  *
  * Returns: (transfer full): the reconstruction, or %NULL with @error set
  *   (malformed IL, limits, or a solver failure).
@@ -402,6 +398,46 @@ pgo_reconstruct_body (const PgoMethodBody *body, const PgoObservation *observati
                       const PgoMethodId *id, GError **error)
 {
   PgoReconstructOptions defaults;
+  g_autoptr(PgoCfg) cfg = NULL;
+
+  if (!options)
+    {
+      pgo_reconstruct_options_init (&defaults);
+      options = &defaults;
+    }
+  if (!(cfg = pgo_cfg_build (body, &options->cfg, error)))
+    return NULL;
+  return pgo_reconstruct_cfg (cfg, observations, n_observations, options, id, error);
+}
+
+/**
+ * pgo_reconstruct_cfg:
+ * @cfg: the method's flow graph; the reconstruction takes a reference, so
+ *   a caller that already built it (to choose the observations, say)
+ *   builds it once
+ * @observations: (array length=n_observations): the probes
+ * @n_observations: their number
+ * @options: (nullable): options, or %NULL for the defaults; options->cfg
+ *   is not used (@cfg is already built)
+ * @id: (nullable): the method's identity, copied into the profile
+ * @error: return location for a #GError
+ *
+ * Reconstructs every block and edge count of @cfg from sparse block-head
+ * counts.  An observation at an offset that starts no block observes the
+ * block containing it (the interpreter probes targets of "br 0", which the
+ * JIT does not split at); one at a block start wins over those.
+ * Observations outside the code are ignored and counted in n_ignored.
+ * Inconsistent observations are repaired and the repairs reported.
+ *
+ * Returns: (transfer full): the reconstruction, or %NULL with @error set
+ *   (limits, or a solver failure).
+ */
+PgoReconstruction *
+pgo_reconstruct_cfg (PgoCfg *cfg, const PgoObservation *observations,
+                     guint n_observations, const PgoReconstructOptions *options,
+                     const PgoMethodId *id, GError **error)
+{
+  PgoReconstructOptions defaults;
   g_autoptr(PgoReconstruction) rec = NULL;
   g_autofree guint64 *obs = NULL;
   g_autofree gboolean *has_obs = NULL;
@@ -409,8 +445,8 @@ pgo_reconstruct_body (const PgoMethodBody *body, const PgoObservation *observati
   g_autoptr(PgoFlowSolution) sol = NULL;
   PgoFlowOptions fo;
   Built built = { 0 };
-  PgoCfg *cfg;
 
+  g_return_val_if_fail (cfg != NULL, NULL);
   if (!options)
     {
       pgo_reconstruct_options_init (&defaults);
@@ -424,9 +460,7 @@ pgo_reconstruct_body (const PgoMethodBody *body, const PgoObservation *observati
       return NULL;
     }
   rec = g_new0 (PgoReconstruction, 1);
-  if (!(rec->cfg = pgo_cfg_build (body, &options->cfg, error)))
-    return NULL;
-  cfg = rec->cfg;
+  rec->cfg = pgo_cfg_ref (cfg);
 
   obs = g_new0 (guint64, cfg->n_blocks + 1);
   has_obs = g_new0 (gboolean, cfg->n_blocks + 1);

@@ -122,6 +122,12 @@ PgoReconstruction *pgo_reconstruct_body   (const PgoMethodBody *body,
                                            const PgoReconstructOptions *options,
                                            const PgoMethodId *id,
                                            GError **error);
+PgoReconstruction *pgo_reconstruct_cfg    (PgoCfg *cfg,
+                                           const PgoObservation *observations,
+                                           guint n_observations,
+                                           const PgoReconstructOptions *options,
+                                           const PgoMethodId *id,
+                                           GError **error);
 PgoReconstruction *pgo_reconstruct_method (const guint8 *il,
                                            gsize il_size,
                                            const PgoEhClause *clauses,

@@ -134,6 +134,40 @@ START_TEST (test_reconstruct_diamond)
 }
 END_TEST
 
+/* A graph built once serves two reconstructions: each takes a reference,
+ * the graph outlives them, and the counts are the diamond's above. */
+START_TEST (test_reconstruct_shared_cfg)
+{
+  const PgoObservation obs[] = { { 0, 10 }, { 6, 3 }, { 7, 10 } };
+  const PgoObservation obs2[] = { { 0, 4 }, { 6, 4 }, { 7, 4 } };
+  const WantBlock want[] = { { 0, 10, OBS }, { 3, 7, EXA }, { 6, 3, OBS }, { 7, 10, OBS } };
+  const WantBlock want2[] = { { 0, 4, OBS }, { 3, 0, EXA }, { 6, 4, OBS }, { 7, 4, OBS } };
+  PgoMethodBody body = { .il = diamond, .il_size = sizeof diamond };
+  PgoCfgOptions co;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoCfg) cfg = NULL;
+  g_autoptr(PgoReconstruction) a = NULL;
+  g_autoptr(PgoReconstruction) b = NULL;
+
+  pgo_cfg_options_init (&co);
+  cfg = pgo_cfg_build (&body, &co, &error);
+  ck_assert_ptr_nonnull (cfg);
+  a = pgo_reconstruct_cfg (cfg, obs, 3, NULL, NULL, &error);
+  ck_assert_ptr_nonnull (a);
+  b = pgo_reconstruct_cfg (cfg, obs2, 3, NULL, NULL, &error);
+  ck_assert_ptr_nonnull (b);
+  ck_assert_ptr_eq (a->cfg, cfg);
+  ck_assert_ptr_eq (b->cfg, cfg);
+  ck_assert_int_eq (g_atomic_int_get (&cfg->ref_count), 3);
+  check_blocks (a, want, 4);
+  check_blocks (b, want2, 4);
+  g_clear_pointer (&a, pgo_reconstruction_free);
+  g_clear_pointer (&b, pgo_reconstruction_free);
+  ck_assert_int_eq (g_atomic_int_get (&cfg->ref_count), 1);
+  ck_assert_uint_eq (cfg->n_blocks, 4);
+}
+END_TEST
+
 /* Probe set B keeps only the entry: the arms are undetermined, the join
  * is exact, and the intervals say how far the arms can go. */
 START_TEST (test_reconstruct_diamond_entry_only)
@@ -607,6 +641,7 @@ pgo_check_suite (void)
 
   tcase_add_test (tc, test_reconstruct_diamond);
   tcase_add_test (tc, test_reconstruct_diamond_entry_only);
+  tcase_add_test (tc, test_reconstruct_shared_cfg);
   tcase_add_test (tc, test_reconstruct_triangle);
   tcase_add_test (tc, test_reconstruct_loop);
   tcase_add_test (tc, test_reconstruct_loop_long);

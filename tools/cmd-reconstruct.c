@@ -244,7 +244,7 @@ pgo_cmd_reconstruct (int argc, char **argv)
           n_skipped++;
           continue;
         }
-      rec = pgo_reconstruct_body (&body, (PgoObservation *) obs->data, obs->len, &ro, id, &error);
+      rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &ro, id, &error);
       pgo_method_body_clear (&body);
       if (!rec)
         {
