@@ -8,11 +8,9 @@
 set -u
 DOTNET=${DOTNET:-}
 builddir=${PGO_BUILDDIR:-.}
-runtime=""
-if [ -n "$DOTNET" ]; then
-  runtime=$("$DOTNET" --list-runtimes 2>/dev/null | awk '$1 == "Microsoft.NETCore.App" { v = $2; d = $3 } END { if (v != "") { gsub(/[][]/, "", d); print d "/" v } }')
-fi
-if [ -z "$runtime" ] || [ ! -f "$runtime/System.Private.CoreLib.dll" ]; then
+. "${PGO_TEST_DATA:-$(dirname "$0")}/shared-runtime.sh"
+runtime=$(shared_runtime_dir)
+if [ -z "$runtime" ]; then
   echo "BENCH corelib-cfg SKIP (no dotnet shared framework)"
   exit 0
 fi

@@ -23,9 +23,9 @@ if [ -z "$DOTNET" ] || ! "$DOTNET" --version >/dev/null 2>&1; then
 fi
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 
-# "Microsoft.NETCore.App 10.0.12 [/usr/share/dotnet/shared/Microsoft.NETCore.App]": take the newest.
-runtime=$("$DOTNET" --list-runtimes 2>/dev/null | awk '$1 == "Microsoft.NETCore.App" { v = $2; d = $3 } END { if (v != "") { gsub(/[][]/, "", d); print d "/" v } }')
-if [ -z "$runtime" ] || [ ! -f "$runtime/System.Private.CoreLib.dll" ]; then
+. "${PGO_TEST_DATA:-$(dirname "$0")}/shared-runtime.sh"
+runtime=$(shared_runtime_dir)
+if [ -z "$runtime" ]; then
   echo "SKIP: no Microsoft.NETCore.App shared framework"
   exit 77
 fi

@@ -48,7 +48,7 @@ noinst_PROGRAMS += tests/bench-cfg
 tests_bench_cfg_SOURCES = tests/bench-cfg.c
 tests_bench_cfg_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
 bench_scripts += tests/bench-cfg.sh
-EXTRA_DIST += tests/bench-cfg.sh
+EXTRA_DIST += tests/bench-cfg.sh tests/shared-runtime.sh
 TESTS += tests/cli-show.sh
 EXTRA_DIST += tests/cli-show.sh
 
