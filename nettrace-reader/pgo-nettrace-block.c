@@ -58,9 +58,11 @@ in_block (GError **error, const char *what, guint64 block_offset)
                                   G_GINT64_MODIFIER "x): ", what, block_offset);
 }
 
-/* Inline fast paths for one-byte varints; longer ones go to the cursor. */
+/* short_varint: the one- and two-byte varints that make up nearly every
+ * header field, read inline; FALSE (cursor unmoved) for anything else,
+ * which the callers hand to the cursor's checked reader. */
 static inline gboolean
-rd_vu32 (PgoCursor *c, guint32 *out, GError **error)
+short_varint (PgoCursor *c, guint32 *out)
 {
   if (G_LIKELY (c->off < c->size && c->data[c->off] < 0x80))
     {
@@ -73,21 +75,23 @@ rd_vu32 (PgoCursor *c, guint32 *out, GError **error)
       c->off += 2;
       return TRUE;
     }
-  return pgo_cursor_read_varuint32 (c, out, error);
+  return FALSE;
+}
+
+static inline gboolean
+rd_vu32 (PgoCursor *c, guint32 *out, GError **error)
+{
+  return short_varint (c, out) || pgo_cursor_read_varuint32 (c, out, error);
 }
 
 static inline gboolean
 rd_vu64 (PgoCursor *c, guint64 *out, GError **error)
 {
-  if (G_LIKELY (c->off < c->size && c->data[c->off] < 0x80))
+  guint32 v;
+
+  if (short_varint (c, &v))
     {
-      *out = c->data[c->off++];
-      return TRUE;
-    }
-  if (G_LIKELY (c->size - c->off >= 2 && c->data[c->off + 1] < 0x80))
-    {
-      *out = (c->data[c->off] & 0x7F) | ((guint64) c->data[c->off + 1] << 7);
-      c->off += 2;
+      *out = v;
       return TRUE;
     }
   return pgo_cursor_read_varuint64 (c, out, error);

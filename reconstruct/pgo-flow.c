@@ -281,12 +281,6 @@ pgo_flow_graph_observe_arc (PgoFlowGraph *graph, guint arc, guint64 count,
 }
 
 /**
- * pgo_flow_graph_get_n_nodes:
- * @graph: the graph
- *
- * Returns: the number of nodes
- */
-/**
  * pgo_flow_graph_set_arc_lower_bound:
  * @graph: the graph
  * @arc: arc id
@@ -304,6 +298,12 @@ pgo_flow_graph_set_arc_lower_bound (PgoFlowGraph *graph, guint arc, guint64 lowe
   g_array_index (graph->arcs, FlowArc, arc).lower = lower;
 }
 
+/**
+ * pgo_flow_graph_get_n_nodes:
+ * @graph: the graph
+ *
+ * Returns: the number of nodes
+ */
 guint
 pgo_flow_graph_get_n_nodes (const PgoFlowGraph *graph)
 {
