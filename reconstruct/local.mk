@@ -1,25 +1,23 @@
-# reconstruct/local.mk: sources of this stage, built into libpgo-internal.la.
+# reconstruct/local.mk: IL CFG -> count inference -> schema.
 
-libpgo_libpgo_internal_la_SOURCES += \
-	reconstruct/pgo-flow.c \
-	$(NULL)
+noinst_LTLIBRARIES += reconstruct/libpgo-reconstruct.la
+libpgo_stage_libs += reconstruct/libpgo-reconstruct.la
 
-# IL control-flow graph, the JIT's spanning-forest walk and its
-# reconstruction replica (cfg branch).
-libpgo_include_HEADERS += reconstruct/pgo-cfg.h
-libpgo_libpgo_internal_la_SOURCES += \
+reconstruct_libpgo_reconstruct_la_CPPFLAGS = $(hub_cppflags) -I$(top_srcdir)/reconstruct
+reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-cfg.c \
 	reconstruct/pgo-cfg-private.h \
 	reconstruct/pgo-jit-walk.c \
-	$(NULL)
-
-libpgo_include_HEADERS += reconstruct/pgo-flow.h
-
-EXTRA_DIST += reconstruct/README.md
-
-# The reconstruction driver and the accuracy evaluation.
-libpgo_include_HEADERS += reconstruct/pgo-reconstruct.h reconstruct/pgo-evaluate.h
-libpgo_libpgo_internal_la_SOURCES += \
+	reconstruct/pgo-flow.c \
 	reconstruct/pgo-reconstruct.c \
 	reconstruct/pgo-evaluate.c \
 	$(NULL)
+
+libpgo_include_HEADERS += \
+	reconstruct/pgo-cfg.h \
+	reconstruct/pgo-flow.h \
+	reconstruct/pgo-reconstruct.h \
+	reconstruct/pgo-evaluate.h \
+	$(NULL)
+
+EXTRA_DIST += reconstruct/README.md
