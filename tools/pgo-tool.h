@@ -32,8 +32,9 @@ int  pgo_tool_fail       (const char *file, GError *error);
 int  pgo_tool_usage      (const char *format, ...) G_GNUC_PRINTF (1, 2);
 int  pgo_tool_parse      (GOptionContext *context, int *argc, char ***argv);
 gboolean pgo_tool_write_atomic (const char *path, const void *data, gsize len, GError **error);
+int  pgo_tool_flush_stdout (void);
 
-/* Shared by reconstruct and evaluate (tools/cmd-reconstruct.c). */
+/* Inputs of reconstruct and evaluate. */
 PgoBodyResolver *pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc);
 GPtrArray       *pgo_tool_read_trace    (const char *path, int *out_rc);
 gboolean         pgo_tool_parse_probes  (const char *text, PgoProbeSet *out);
