@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT
  *
- * cmd-dump-assembly.c: "pgo-reconstruct dump-assembly FILE [--method M]":
- * prints the identity of an assembly (PE or Webcil) and, per method, its
- * token, owner, name, canonical signature, return type, RVA and body.
+ * cmd-dump-assembly.c: this file implements "pgo-reconstruct dump-assembly
+ * FILE [--method M]": the identity of an assembly (PE or Webcil) and, per
+ * method, its token, owner, name, canonical signature, return type, RVA
+ * and body.
  *
  * Input: one .dll or .wasm. Output (stdout, tab-separated):
  *   assembly <display name>

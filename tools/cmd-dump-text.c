@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
- * cmd-dump-text.c: "pgo-reconstruct dump-text FILE": prints a runtime text
- * PGO dump (DOTNET_WritePGOData) as parsed, one line per method and one
- * line per schema record.
+ * cmd-dump-text.c: this file implements "pgo-reconstruct dump-text FILE":
+ * a runtime text PGO dump (DOTNET_WritePGOData) as parsed, one line per
+ * method and one line per schema record.
  *
  * Input:  FILE, a text PGO dump.
  * Output: on stdout, tab-separated lines:

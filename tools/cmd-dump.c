@@ -8,8 +8,9 @@
  * handle values are followed by what the trace says they are. Notes
  * (duplicate or out-of-order chunks, dropped methods and why, truncation)
  * go to stderr as warnings. With --raw, the raw JitInstrumentationData
- * payloads and reassembled blobs are printed in hex instead (for comparing
- * with other readers).
+ * payloads in hex instead; with --schemas, per method its reassembled blob
+ * in hex and its records in a neutral form (both for comparing with other
+ * readers).
  */
 #include "config.h"
 

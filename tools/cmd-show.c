@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  *
- * cmd-show.c: `pgo-reconstruct show`: prints one method's flow graph as the
- * JIT forms it, as text or as Graphviz DOT.
+ * cmd-show.c: this file implements "pgo-reconstruct show": one method's
+ * flow graph as the JIT forms it, as text or as Graphviz DOT.
  *
  * Input: a method of an assembly (--assembly FILE --method M), or a body
  * given as IL hex (--il-hex, with --eh clauses).

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-tool.h: helpers shared by the commands of pgo-reconstruct:
- * diagnostics, exit codes, atomic output, and the command table.
+ * pgo-tool.h: this file declares what the commands of pgo-reconstruct
+ * share: exit codes, diagnostics, output and input helpers, and the
+ * command table.
  */
 #pragma once
 
