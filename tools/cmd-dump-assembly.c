@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT
  *
- * cmd-dump-assembly.c: "pgo-reconstruct dump-assembly FILE [--method M]":
- * prints the identity of an assembly (PE or Webcil) and, per method, its
- * token, owner, name, canonical signature, return type, RVA and body.
+ * cmd-dump-assembly.c: this file implements "pgo-reconstruct dump-assembly
+ * FILE [--method M]": the identity of an assembly (PE or Webcil) and, per
+ * method, its token, owner, name, canonical signature, return type, RVA
+ * and body.
  *
  * Input: one .dll or .wasm. Output (stdout, tab-separated):
  *   assembly <display name>
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The name of the kind of EH clause with flags 'flags' ("catch", ...). */
 static const char *
 eh_kind_name (guint32 flags)
 {
@@ -36,7 +38,8 @@ eh_kind_name (guint32 flags)
     }
 }
 
-/* print_method: one method line plus its clauses; FALSE on a bad method. */
+/* Appends to 'out' the line of method 'token' of 'md' plus one line per EH
+ * clause.  FALSE with 'error' set when the method cannot be read. */
 static gboolean
 print_method (PgoMetadata *md, guint32 token, GString *out, GError **error)
 {
@@ -78,7 +81,8 @@ print_method (PgoMetadata *md, guint32 token, GString *out, GError **error)
   return TRUE;
 }
 
-/* print_identity: the assembly, MVID and PDB lines. */
+/* Appends to 'out' the assembly, MVID and PDB lines of 'image' ('md' its
+ * metadata); a missing name or PDB entry is no error.  FALSE on error. */
 static gboolean
 print_identity (PgoImage *image, PgoMetadata *md, GString *out, GError **error)
 {
@@ -120,52 +124,67 @@ print_identity (PgoImage *image, PgoMetadata *md, GString *out, GError **error)
   return TRUE;
 }
 
-int
-pgo_cmd_dump_assembly (int argc, char **argv)
+/* The command line of "dump-assembly", checked. */
+typedef struct {
+  char       *method;  /* --method: only the methods it names */
+  const char *path;    /* the FILE argument */
+} DumpAssemblyOptions;
+
+/* Frees what 'o' holds. */
+static void
+dump_assembly_options_clear (DumpAssemblyOptions *o)
 {
-  g_autofree char *method = NULL;
+  g_clear_pointer (&o->method, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DumpAssemblyOptions, dump_assembly_options_clear)
+
+/* Parses and checks the options into 'o'.  Returns PGO_EXIT_OK, or the
+ * exit code after printing the error. */
+static int
+parse_options (int *argc, char ***argv, DumpAssemblyOptions *o)
+{
   GOptionEntry entries[] = {
-    { "method", 'm', 0, G_OPTION_ARG_STRING, &method,
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method,
       "Only methods with this token (0x06...), name, Type::Name or canonical name", "M" },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(PgoImage) image = NULL;
-  g_autoptr(PgoMetadata) md = NULL;
-  g_autoptr(GString) out = g_string_new (NULL);
-  guint32 n_methods;
-  guint n_shown = 0;
-  int status = PGO_EXIT_OK;
   int rc;
 
   g_option_context_set_summary (context, "Print the methods of a .NET assembly (PE or Webcil):"
                                 " token, owner, name, signature, RVA, IL size, max stack,"
                                 " local signature and EH clauses.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if ((rc = pgo_tool_parse (context, &argc, &argv)) != PGO_EXIT_OK)
+  if ((rc = pgo_tool_parse (context, argc, argv)) != PGO_EXIT_OK)
     return rc;
-  if (argc != 2)
+  if (*argc != 2)
     return pgo_tool_usage ("dump-assembly takes one FILE");
-  image = pgo_image_open (argv[1], &error);
-  if (image == NULL)
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
-  md = pgo_metadata_new (image, &error);
-  if (md == NULL || !print_identity (image, md, out, &error))
-    return pgo_tool_fail (argv[1], g_steal_pointer (&error));
-  n_methods = pgo_metadata_get_n_rows (md, PGO_TABLE_METHODDEF);
+  o->path = (*argv)[1];
+  return PGO_EXIT_OK;
+}
+
+/* Prints, after what 'out' already holds, every method of 'md' that
+ * 'o->method' names; a method that cannot be read gets an "error" line and
+ * a diagnostic.  Returns the exit code, with the count in *out_n_shown. */
+static int
+print_methods (PgoMetadata *md, const DumpAssemblyOptions *o, GString *out, guint *out_n_shown)
+{
+  guint32 n_methods = pgo_metadata_get_n_rows (md, PGO_TABLE_METHODDEF);
+  int status = PGO_EXIT_OK;
+
   for (guint32 rid = 1; rid <= n_methods; rid++)
     {
       guint32 token = PGO_TOKEN (PGO_TABLE_METHODDEF, rid);
+      g_autoptr(GError) error = NULL;
 
-      if (method && !pgo_metadata_match_method (md, token, method))
+      if (o->method && !pgo_metadata_match_method (md, token, o->method))
         continue;
-      n_shown++;
+      (*out_n_shown)++;
       if (!print_method (md, token, out, &error))
         {
-          pgo_tool_error ("%s: %s", argv[1], error->message);
+          pgo_tool_error ("%s: %s", o->path, error->message);
           g_string_append_printf (out, "0x%08x\terror\n", token);
-          g_clear_error (&error);
           status = PGO_EXIT_FAILURE;
         }
       if (out->len > 1 << 16)
@@ -175,10 +194,33 @@ pgo_cmd_dump_assembly (int argc, char **argv)
         }
     }
   fwrite (out->str, 1, out->len, stdout);
-  if (method && n_shown == 0)
+  return status;
+}
+
+/* "dump-assembly": prints an assembly's identity and its methods. */
+int
+pgo_cmd_dump_assembly (int argc, char **argv)
+{
+  g_auto(DumpAssemblyOptions) o = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoImage) image = NULL;
+  g_autoptr(PgoMetadata) md = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  guint n_shown = 0;
+  int rc;
+
+  if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
+    return rc;
+  if (!(image = pgo_image_open (o.path, &error)))
+    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+  md = pgo_metadata_new (image, &error);
+  if (md == NULL || !print_identity (image, md, out, &error))
+    return pgo_tool_fail (o.path, g_steal_pointer (&error));
+  rc = print_methods (md, &o, out, &n_shown);
+  if (o.method && n_shown == 0)
     {
-      pgo_tool_error ("%s: no method matches '%s'", argv[1], method);
+      pgo_tool_error ("%s: no method matches '%s'", o.path, o.method);
       return PGO_EXIT_FAILURE;
     }
-  return status;
+  return rc;
 }

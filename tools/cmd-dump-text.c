@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
- * cmd-dump-text.c: "pgo-reconstruct dump-text FILE": prints a runtime text
- * PGO dump (DOTNET_WritePGOData) as parsed, one line per method and one
- * line per schema record.
+ * cmd-dump-text.c: this file implements "pgo-reconstruct dump-text FILE":
+ * a runtime text PGO dump (DOTNET_WritePGOData) as parsed, one line per
+ * method and one line per schema record.
  *
  * Input:  FILE, a text PGO dump.
  * Output: on stdout, tab-separated lines:
@@ -17,7 +17,8 @@
 
 #include <stdio.h>
 
-/* print_record: one "record" line for record 'r' of method 'index'. */
+/* Prints the "record" line of record 'r' of method 'm' (number 'index')
+ * of 'pgo'; handle values print as the dump names them. */
 static void
 print_record (const PgoTextPgo *pgo, guint index, const PgoTextPgoMethod *m, guint r)
 {
@@ -43,36 +44,11 @@ print_record (const PgoTextPgo *pgo, guint index, const PgoTextPgoMethod *m, gui
   putchar ('\n');
 }
 
-int
-pgo_cmd_dump_text (int argc, char **argv)
+/* Prints the "method" line and the "record" lines of every method of 'pgo'
+ * (only those named 'only' when it is not NULL). */
+static void
+print_methods (const PgoTextPgo *pgo, const char *only)
 {
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GMappedFile) file = NULL;
-  g_autoptr(PgoTextPgo) pgo = NULL;
-  g_autofree char *only = NULL;
-  GOptionEntry entries[] = {
-    { "method", 'm', 0, G_OPTION_ARG_STRING, &only, "Print only the methods named NAME (as on their MethodName line)", "NAME" },
-    { NULL, 0, 0, 0, NULL, NULL, NULL }
-  };
-  int rc;
-
-  g_option_context_set_summary (context, "Print a runtime text PGO dump (DOTNET_WritePGOData), one record per line.");
-  g_option_context_add_main_entries (context, entries, NULL);
-  rc = pgo_tool_parse (context, &argc, &argv);
-  if (rc != PGO_EXIT_OK)
-    return rc;
-  if (argc != 2)
-    return pgo_tool_usage (argc < 2 ? "dump-text: no FILE given" : "dump-text: more than one FILE given");
-
-  file = g_mapped_file_new (argv[1], FALSE, &error);
-  if (!file)
-    return pgo_tool_fail (argv[1], g_steal_pointer (&error));
-  pgo = pgo_text_pgo_parse ((const guint8 *) g_mapped_file_get_contents (file),
-                            g_mapped_file_get_length (file), &error);
-  if (!pgo)
-    return pgo_tool_fail (argv[1], g_steal_pointer (&error));
-
   for (guint i = 0; i < pgo_text_pgo_get_n_methods (pgo); i++)
     {
       const PgoTextPgoMethod *m = pgo_text_pgo_get_method (pgo, i);
@@ -85,7 +61,63 @@ pgo_cmd_dump_text (int argc, char **argv)
       for (guint r = 0; r < n; r++)
         print_record (pgo, i, m, r);
     }
-  if (fflush (stdout) != 0)
-    return pgo_tool_fail (NULL, g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, "write error on standard output"));
+}
+
+/* The command line of "dump-text", checked. */
+typedef struct {
+  char       *only;  /* --method NAME, or NULL for every method */
+  const char *path;  /* the FILE argument */
+} DumpTextOptions;
+
+/* Frees what 'o' holds. */
+static void
+dump_text_options_clear (DumpTextOptions *o)
+{
+  g_clear_pointer (&o->only, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DumpTextOptions, dump_text_options_clear)
+
+/* Parses and checks the options into 'o'.  Returns PGO_EXIT_OK, or the
+ * exit code after printing the error. */
+static int
+parse_options (int *argc, char ***argv, DumpTextOptions *o)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE");
+  GOptionEntry entries[] = {
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->only, "Print only the methods named NAME (as on their MethodName line)", "NAME" },
+    { NULL, 0, 0, 0, NULL, NULL, NULL }
+  };
+  int rc;
+
+  g_option_context_set_summary (context, "Print a runtime text PGO dump (DOTNET_WritePGOData), one record per line.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if ((rc = pgo_tool_parse (context, argc, argv)) != PGO_EXIT_OK)
+    return rc;
+  if (*argc != 2)
+    return pgo_tool_usage (*argc < 2 ? "dump-text: no FILE given" : "dump-text: more than one FILE given");
+  o->path = (*argv)[1];
   return PGO_EXIT_OK;
+}
+
+/* "dump-text": parses a runtime text PGO dump and prints it line by line. */
+int
+pgo_cmd_dump_text (int argc, char **argv)
+{
+  g_auto(DumpTextOptions) o = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMappedFile) file = NULL;
+  g_autoptr(PgoTextPgo) pgo = NULL;
+  int rc;
+
+  if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
+    return rc;
+  if (!(file = g_mapped_file_new (o.path, FALSE, &error)))
+    return pgo_tool_fail (o.path, g_steal_pointer (&error));
+  pgo = pgo_text_pgo_parse ((const guint8 *) g_mapped_file_get_contents (file),
+                            g_mapped_file_get_length (file), &error);
+  if (!pgo)
+    return pgo_tool_fail (o.path, g_steal_pointer (&error));
+  print_methods (pgo, o.only);
+  return pgo_tool_flush_stdout ();
 }

@@ -8,8 +8,9 @@
  * handle values are followed by what the trace says they are. Notes
  * (duplicate or out-of-order chunks, dropped methods and why, truncation)
  * go to stderr as warnings. With --raw, the raw JitInstrumentationData
- * payloads and reassembled blobs are printed in hex instead (for comparing
- * with other readers).
+ * payloads in hex instead; with --schemas, per method its reassembled blob
+ * in hex and its records in a neutral form (both for comparing with other
+ * readers).
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Writes 'len' bytes at 'p' to stdout as lowercase hex, no separators. */
 static void
 print_hex (const guint8 *p, gsize len)
 {
@@ -38,7 +40,8 @@ print_hex (const guint8 *p, gsize len)
   fwrite (buf, 1, n, stdout);
 }
 
-/* print_raw: every 297/298 payload in file order, then every reassembled blob. */
+/* Prints every JitInstrumentationData (event 297/298) payload of 'reader'
+ * in file order, one hex line each.  FALSE with 'error' set on a bad trace. */
 static gboolean
 print_raw (PgoNettraceReader *reader, GError **error)
 {
@@ -57,6 +60,8 @@ print_raw (PgoNettraceReader *reader, GError **error)
   return error == NULL || *error == NULL;
 }
 
+/* Prints the records of profile 'index' of 'profiles', one per line, with
+ * each handle value followed by what the trace says it is. */
 static void
 print_schema_text (PgoNettraceProfiles *profiles, guint index)
 {
@@ -107,84 +112,125 @@ print_schema_plain (PgoMethodProfile *p)
     }
 }
 
-int
-pgo_cmd_dump (int argc, char **argv)
+/* Prints the identity line of profile 'index' of 'profiles': token, name,
+ * module with its PDB identity, method handle and record count. */
+static void
+print_method_header (PgoNettraceProfiles *profiles, guint index)
 {
-  gboolean raw = FALSE, schemas = FALSE;
-  GOptionEntry entries[] = {
-    { "raw", 0, 0, G_OPTION_ARG_NONE, &raw, "Print raw JitInstrumentationData payloads in hex", NULL },
-    { "schemas", 0, 0, G_OPTION_ARG_NONE, &schemas,
-      "Print each method's MethodID and reassembled blob in hex before its records", NULL },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE.nettrace");
-  g_option_context_set_summary (context, "Print the PGO profiles a .nettrace trace carries.");
-  g_option_context_add_main_entries (context, entries, NULL);
-  int rc = pgo_tool_parse (context, &argc, &argv);
-  if (rc != PGO_EXIT_OK)
-    return rc;
-  if (argc != 2)
-    return pgo_tool_usage ("dump needs exactly one FILE.nettrace");
+  PgoMethodProfile *p = g_ptr_array_index (pgo_nettrace_profiles_get_profiles (profiles), index);
+  PgoMethodId *id = pgo_method_profile_get_id (p);
 
-  const char *path = argv[1];
-  GError *error = NULL;
-  g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_open (path, &error);
-  if (!reader)
-    return pgo_tool_fail (path, error);
-  if (raw)
+  printf ("method 0x%08x %s", id ? id->token : 0, id && id->name ? id->name : "?");
+  if (id && id->module)
     {
-      if (!print_raw (reader, &error))
-        return pgo_tool_fail (path, error);
-      if (pgo_nettrace_reader_get_warning (reader))
-        pgo_tool_warning ("%s: %s", path, pgo_nettrace_reader_get_warning (reader));
-      return fflush (stdout) == 0 ? PGO_EXIT_OK : PGO_EXIT_FAILURE;
+      printf (" in %s", id->module->simple_name[0] ? id->module->simple_name : "?");
+      if (id->module->has_pdb)
+        {
+          g_autofree char *guid = pgo_guid_to_string (id->module->pdb_guid);
+          printf (" (pdb %s age %u)", guid, id->module->pdb_age);
+        }
     }
+  else
+    printf (" in (unknown module)");
+  printf (" handle=0x%" G_GINT64_MODIFIER "x records=%u\n",
+          pgo_nettrace_profiles_get_method_handle (profiles, index),
+          pgo_method_profile_get_n_records (p));
+}
 
-  g_autoptr(PgoNettraceProfiles) profiles = pgo_nettrace_profiles_build (reader, &error);
-  if (!profiles)
-    return pgo_tool_fail (path, error);
+/* Prints every profile of 'profiles': with 'schemas' its reassembled blob
+ * in hex and its records in the neutral form, else its identity and its
+ * records; then the notes (as warnings about 'path') and the total. */
+static void
+print_profiles (PgoNettraceProfiles *profiles, gboolean schemas, const char *path)
+{
   GPtrArray *list = pgo_nettrace_profiles_get_profiles (profiles);
+  GPtrArray *notes = pgo_nettrace_profiles_get_notes (profiles);
+
   for (guint i = 0; i < list->len; i++)
     {
-      PgoMethodProfile *p = g_ptr_array_index (list, i);
-      PgoMethodId *id = pgo_method_profile_get_id (p);
-      guint64 handle = pgo_nettrace_profiles_get_method_handle (profiles, i);
       if (schemas)
         {
           gsize len = 0;
           const guint8 *b = g_bytes_get_data (pgo_nettrace_profiles_get_blob (profiles, i), &len);
-          printf ("blob 0x%" G_GINT64_MODIFIER "x ", handle);
+          printf ("blob 0x%" G_GINT64_MODIFIER "x ", pgo_nettrace_profiles_get_method_handle (profiles, i));
           print_hex (b, len);
           putchar ('\n');
-          print_schema_plain (p);
+          print_schema_plain (g_ptr_array_index (list, i));
           continue;
         }
-      printf ("method 0x%08x %s", id ? id->token : 0, id && id->name ? id->name : "?");
-      if (id && id->module)
-        {
-          printf (" in %s", id->module->simple_name[0] ? id->module->simple_name : "?");
-          if (id->module->has_pdb)
-            {
-              g_autofree char *guid = pgo_guid_to_string (id->module->pdb_guid);
-              printf (" (pdb %s age %u)", guid, id->module->pdb_age);
-            }
-        }
-      else
-        printf (" in (unknown module)");
-      printf (" handle=0x%" G_GINT64_MODIFIER "x records=%u\n", handle,
-              pgo_method_profile_get_n_records (p));
+      print_method_header (profiles, i);
       print_schema_text (profiles, i);
     }
-  GPtrArray *notes = pgo_nettrace_profiles_get_notes (profiles);
   for (guint i = 0; i < notes->len; i++)
     pgo_tool_warning ("%s: %s", path, (const char *) g_ptr_array_index (notes, i));
   if (!schemas)
     printf ("total: %u methods with PGO data, %u dropped\n", list->len,
             pgo_nettrace_profiles_get_n_dropped (profiles));
-  if (fflush (stdout) != 0)
-    {
-      pgo_tool_error ("write error on standard output");
-      return PGO_EXIT_FAILURE;
-    }
+}
+
+/* The command line of "dump", checked. */
+typedef struct {
+  gboolean    raw;      /* --raw */
+  gboolean    schemas;  /* --schemas */
+  const char *path;     /* the FILE.nettrace argument */
+} DumpOptions;
+
+/* Parses and checks the options into 'o'.  Returns PGO_EXIT_OK, or the
+ * exit code after printing the error. */
+static int
+parse_options (int *argc, char ***argv, DumpOptions *o)
+{
+  GOptionEntry entries[] = {
+    { "raw", 0, 0, G_OPTION_ARG_NONE, &o->raw, "Print raw JitInstrumentationData payloads in hex", NULL },
+    { "schemas", 0, 0, G_OPTION_ARG_NONE, &o->schemas,
+      "Print each method's MethodID and reassembled blob in hex before its records", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE.nettrace");
+  int rc;
+
+  g_option_context_set_summary (context, "Print the PGO profiles a .nettrace trace carries.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if ((rc = pgo_tool_parse (context, argc, argv)) != PGO_EXIT_OK)
+    return rc;
+  if (*argc != 2)
+    return pgo_tool_usage ("dump needs exactly one FILE.nettrace");
+  o->path = (*argv)[1];
   return PGO_EXIT_OK;
+}
+
+/* "dump --raw": the payloads of the trace that 'reader' reads, then the
+ * reader's warning; the exit code (none printed for a failed flush). */
+static int
+dump_raw (PgoNettraceReader *reader, const char *path)
+{
+  GError *error = NULL;
+
+  if (!print_raw (reader, &error))
+    return pgo_tool_fail (path, error);
+  if (pgo_nettrace_reader_get_warning (reader))
+    pgo_tool_warning ("%s: %s", path, pgo_nettrace_reader_get_warning (reader));
+  return fflush (stdout) == 0 ? PGO_EXIT_OK : PGO_EXIT_FAILURE;
+}
+
+/* "dump": decodes the PGO profiles of a trace and prints them. */
+int
+pgo_cmd_dump (int argc, char **argv)
+{
+  DumpOptions o = { 0 };
+  g_autoptr(PgoNettraceReader) reader = NULL;
+  g_autoptr(PgoNettraceProfiles) profiles = NULL;
+  GError *error = NULL;
+  int rc;
+
+  if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
+    return rc;
+  if (!(reader = pgo_nettrace_reader_open (o.path, &error)))
+    return pgo_tool_fail (o.path, error);
+  if (o.raw)
+    return dump_raw (reader, o.path);
+  if (!(profiles = pgo_nettrace_profiles_build (reader, &error)))
+    return pgo_tool_fail (o.path, error);
+  print_profiles (profiles, o.schemas, o.path);
+  return pgo_tool_flush_stdout ();
 }

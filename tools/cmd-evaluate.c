@@ -17,6 +17,136 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The command line of "evaluate", checked, and the resolver it names. */
+typedef struct {
+  char           **truth;        /* --truth traces, in order */
+  char           **edge_truth;   /* --edge-truth traces, one per --truth; or NULL */
+  char           **references;   /* --reference paths (app IL) */
+  char           **frameworks;   /* --framework directories */
+  char            *probes;       /* --probes as typed */
+  PgoProbeSet      set;          /* --probes, parsed */
+  gboolean         json;         /* --json */
+  gboolean         quiet;        /* --quiet */
+  PgoBodyResolver *resolver;     /* over 'references' and 'frameworks' */
+} EvalOptions;
+
+/* Frees what 'o' holds. */
+static void
+eval_options_clear (EvalOptions *o)
+{
+  g_clear_pointer (&o->truth, g_strfreev);
+  g_clear_pointer (&o->edge_truth, g_strfreev);
+  g_clear_pointer (&o->references, g_strfreev);
+  g_clear_pointer (&o->frameworks, g_strfreev);
+  g_clear_pointer (&o->probes, g_free);
+  g_clear_pointer (&o->resolver, pgo_body_resolver_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (EvalOptions, eval_options_clear)
+
+/* Parses and checks the options into 'o', and opens the resolver; an
+ * unreadable --reference is reported before an unpaired --edge-truth.
+ * Returns PGO_EXIT_OK, or the exit code after printing the error. */
+static int
+parse_options (int *argc, char ***argv, EvalOptions *o)
+{
+  GOptionEntry entries[] = {
+    { "truth", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->truth, "Trace with dense block counts (repeatable)", "TRACE" },
+    { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->references,
+      "Assembly or directory with app IL (repeatable)", "PATH" },
+    { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->frameworks,
+      "Framework directory (repeatable)", "DIR" },
+    { "probes", 0, 0, G_OPTION_ARG_STRING, &o->probes, "Probe set: A (branch targets) or B (loop heads)", "A|B" },
+    { "edge-truth", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->edge_truth,
+      "Edge-mode trace of the same program as the --truth in the same position:"
+      " check both truths agree (repeatable)", "TRACE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print JSON instead of a table", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Print the summary lines only", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("");
+  int rc;
+
+  g_option_context_set_summary (ctx, "Keep only a probe set's offsets of a dense block-count trace,\n"
+                                     "reconstruct, and compare with the dense counts.");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
+    return rc;
+  if (*argc != 1)
+    return pgo_tool_usage ("unexpected argument '%s'", (*argv)[1]);
+  if (!o->truth)
+    return pgo_tool_usage ("--truth TRACE is required");
+  if (!o->probes || !pgo_tool_parse_probes (o->probes, &o->set))
+    return pgo_tool_usage ("--probes A or --probes B is required");
+  if (!o->references && !o->frameworks)
+    return pgo_tool_usage ("give at least one --reference or --framework");
+  if (!(o->resolver = pgo_tool_open_resolver (o->references, o->frameworks, &rc)))
+    return rc;
+  if (o->edge_truth && g_strv_length (o->edge_truth) != g_strv_length (o->truth))
+    return pgo_tool_usage ("give one --edge-truth per --truth, in the same order");
+  return PGO_EXIT_OK;
+}
+
+/* Adds profile 'p' of truth trace 't' to 'ev', or records it as skipped
+ * when its IL is not found; with 'edges' (the paired edge trace, 'used'
+ * marking its matched profiles) also compares the two truths of an app
+ * method.  FALSE with 'error' set when the evaluation fails. */
+static gboolean
+evaluate_method (PgoEvaluation *ev, const EvalOptions *o, guint t, const PgoMethodProfile *p,
+                 GPtrArray *edges, gboolean *used, GError **error)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_autofree char *name = pgo_evaluation_method_name (id);
+  g_autoptr(GError) missing = NULL;
+  PgoMethodBody body;
+  gboolean framework = FALSE, ok, compared = FALSE, agree = FALSE;
+
+  if (!pgo_body_resolver_lookup (o->resolver, id, &body, &framework, &missing))
+    {
+      pgo_evaluation_skip (ev, name, missing->message);
+      return TRUE;
+    }
+  ok = pgo_evaluation_add (ev, p, &body, framework, error);
+  if (ok && edges && !framework)
+    {
+      if (!(ok = pgo_evaluation_compare_truths (ev, p, edges, used, &body, &compared,
+                                                &agree, error)))
+        g_prefix_error (error, "%s (token 0x%08x), edge truth %s: ", name,
+                        id ? id->token : 0, o->edge_truth[t]);
+      else if (compared && !agree)
+        pgo_tool_warning ("%s: %s (token 0x%08x): the edge run's JIT reconstruction"
+                          " differs from the block run of %s", o->edge_truth[t], name,
+                          id ? id->token : 0, o->truth[t]);
+    }
+  pgo_method_body_clear (&body);
+  return ok;
+}
+
+/* Adds every method of --truth trace number 't' (and of its --edge-truth
+ * twin) to 'ev'.  Returns PGO_EXIT_OK, or the exit code after the error. */
+static int
+evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t)
+{
+  g_autoptr(GPtrArray) list = NULL, edges = NULL;
+  g_autofree gboolean *used = NULL;
+  int rc;
+
+  if (!(list = pgo_tool_read_trace (o->truth[t], &rc)))
+    return rc;
+  if (o->edge_truth && !(edges = pgo_tool_read_trace (o->edge_truth[t], &rc)))
+    return rc;
+  used = g_new0 (gboolean, edges ? edges->len + 1 : 1);
+  for (guint i = 0; i < list->len; i++)
+    {
+      GError *error = NULL;
+
+      if (!evaluate_method (ev, o, t, g_ptr_array_index (list, i), edges, used, &error))
+        return pgo_tool_fail (o->truth[t], error);
+    }
+  return PGO_EXIT_OK;
+}
+
+/* Appends 'text' to 's' as a JSON string literal. */
 static void
 json_string (GString *s, const char *text)
 {
@@ -33,171 +163,127 @@ json_string (GString *s, const char *text)
   g_string_append_c (s, '"');
 }
 
+/* Appends the JSON array of the evaluated methods of 'ev' to 's'. */
+static void
+json_methods (GString *s, const PgoEvaluation *ev)
+{
+  g_string_append_c (s, '[');
+  for (guint i = 0; i < pgo_evaluation_get_n_methods (ev); i++)
+    {
+      const PgoEvalMethod *m = pgo_evaluation_get_method (ev, i);
+
+      g_string_append (s, i ? ",{\"name\":" : "{\"name\":");
+      json_string (s, m->name);
+      g_string_append_printf (s, ",\"framework\":%s,\"blocks\":%u,\"probes\":%u,\"determined\":%u,"
+                              "\"determined_ok\":%u,\"adjusted\":%u,\"truth_total\":%" G_GUINT64_FORMAT
+                              ",\"determined_mass\":%" G_GUINT64_FORMAT ",\"overlap\":%.9g,"
+                              "\"zero_fill_overlap\":%.9g,\"jit_check\":%s}",
+                              m->framework ? "true" : "false", m->n_blocks, m->n_probes,
+                              m->n_determined, m->n_determined_ok, m->n_adjusted, m->truth_total,
+                              m->determined_mass, m->overlap, m->zero_fill,
+                              m->jit_ok ? "true" : "false");
+    }
+  g_string_append_c (s, ']');
+}
+
+/* Appends the JSON object of 'sum' to 's'; the truth comparison only
+ * when 'edge_truth' was given. */
+static void
+json_summary (GString *s, const PgoEvalSummary *sum, gboolean edge_truth)
+{
+  g_string_append_printf (s, "{\"methods\":%u,\"skipped\":%u,\"inconsistent_truth\":%u,\"exact_determined\":%"
+                          G_GUINT64_FORMAT ",\"determined\":%" G_GUINT64_FORMAT
+                          ",\"block_overlap\":%.9g,\"zero_fill_overlap\":%.9g,"
+                          "\"determined_mass\":%.9g,\"jit_check_ok\":%u}",
+                          sum->n_methods, sum->n_skipped, sum->n_inconsistent, sum->n_determined_ok,
+                          sum->n_determined, sum->overlap, sum->zero_fill, sum->determined_mass,
+                          sum->n_jit_ok);
+  if (edge_truth)
+    g_string_append_printf (s, ",\"truth_edge_vs_block\":{\"agree\":%u,\"methods\":%u,\"exceptional\":%u}",
+                            sum->n_truths_agree, sum->n_truths_compared,
+                            sum->n_truths_exceptional);
+}
+
+/* Prints 'ev' and its summary 'sum' as one JSON object (--json). */
+static void
+print_json (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvalSummary *sum)
+{
+  g_autoptr(GString) s = g_string_new ("{\"probe_set\":");
+  GPtrArray *skipped = pgo_evaluation_get_skipped (ev);
+
+  g_string_append_printf (s, "\"%c\",\"methods\":", o->set == PGO_PROBES_A ? 'A' : 'B');
+  json_methods (s, ev);
+  g_string_append (s, ",\"skipped\":[");
+  for (guint i = 0; i < skipped->len; i++)
+    {
+      if (i)
+        g_string_append_c (s, ',');
+      json_string (s, g_ptr_array_index (skipped, i));
+    }
+  g_string_append (s, "],\"summary\":");
+  json_summary (s, sum, o->edge_truth != NULL);
+  g_string_append (s, "}\n");
+  fputs (s->str, stdout);
+}
+
+/* Prints one table row per evaluated method of 'ev', then the skipped count. */
+static void
+print_methods (const PgoEvaluation *ev, const PgoEvalSummary *sum)
+{
+  printf ("%-60s %6s %6s %11s %9s %9s %12s %s\n", "method", "blocks", "probes", "exact", "overlap",
+          "zero-fill", "truth", "jit");
+  for (guint i = 0; i < pgo_evaluation_get_n_methods (ev); i++)
+    {
+      const PgoEvalMethod *m = pgo_evaluation_get_method (ev, i);
+      char exact[32];
+
+      g_snprintf (exact, sizeof exact, "%u/%u", m->n_determined_ok, m->n_determined);
+      printf ("%-60s %6u %6u %11s %9.6f %9.6f %12" G_GUINT64_FORMAT " %s\n", m->name, m->n_blocks,
+              m->n_probes, exact, m->overlap, m->zero_fill, m->truth_total,
+              m->jit_ok ? "ok" : "DIFFER");
+    }
+  printf ("skipped: %u methods (no IL in the references, no block counts, or a truth that is"
+          " no circulation: %u)\n", sum->n_skipped, sum->n_inconsistent);
+}
+
+/* Prints the table (unless --quiet), the ACCURACY line and the
+ * CONFORMANCE lines of 'ev' and its summary 'sum'. */
+static void
+print_text (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvalSummary *sum)
+{
+  g_autofree char *line = pgo_evaluation_format_accuracy (ev, sum);
+
+  if (!o->quiet)
+    print_methods (ev, sum);
+  printf ("%s\n", line);
+  printf ("CONFORMANCE edge-form-jit-replica: %u/%u\n", sum->n_jit_ok, sum->n_methods);
+  if (o->edge_truth)
+    printf ("CONFORMANCE truth-edge-vs-block: %u/%u\n"
+            "# truth-edge-vs-block: %u app methods with caught exceptions left out"
+            " (the JIT's edge model has no exception flow)\n",
+            sum->n_truths_agree, sum->n_truths_compared, sum->n_truths_exceptional);
+}
+
+/* "evaluate": reconstructs every --truth method from its probe-set counts
+ * and prints how close the result is to the dense counts. */
 int
 pgo_cmd_evaluate (int argc, char **argv)
 {
-  g_auto(GStrv) references = NULL, frameworks = NULL;
-  g_auto(GStrv) truth = NULL, edge_truth = NULL;
-  g_autofree char *probes = NULL;
-  gboolean json = FALSE, quiet = FALSE;
-  GOptionEntry entries[] = {
-    { "truth", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &truth, "Trace with dense block counts (repeatable)", "TRACE" },
-    { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &references,
-      "Assembly or directory with app IL (repeatable)", "PATH" },
-    { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &frameworks,
-      "Framework directory (repeatable)", "DIR" },
-    { "probes", 0, 0, G_OPTION_ARG_STRING, &probes, "Probe set: A (branch targets) or B (loop heads)", "A|B" },
-    { "edge-truth", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &edge_truth,
-      "Edge-mode trace of the same program as the --truth in the same position:"
-      " check both truths agree (repeatable)", "TRACE" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON instead of a table", NULL },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print the summary lines only", NULL },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("");
-  g_autoptr(PgoBodyResolver) resolver = NULL;
+  g_auto(EvalOptions) o = { 0 };
   g_autoptr(PgoEvaluation) ev = NULL;
-  g_autofree char *line = NULL;
   PgoEvalSummary sum;
-  PgoProbeSet set;
   int rc;
 
-  g_option_context_set_summary (ctx, "Keep only a probe set's offsets of a dense block-count trace,\n"
-                                     "reconstruct, and compare with the dense counts.");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  if ((rc = pgo_tool_parse (ctx, &argc, &argv)) != PGO_EXIT_OK)
+  if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (argc != 1)
-    return pgo_tool_usage ("unexpected argument '%s'", argv[1]);
-  if (!truth)
-    return pgo_tool_usage ("--truth TRACE is required");
-  if (!probes || !pgo_tool_parse_probes (probes, &set))
-    return pgo_tool_usage ("--probes A or --probes B is required");
-  if (!references && !frameworks)
-    return pgo_tool_usage ("give at least one --reference or --framework");
-  if (!(resolver = pgo_tool_open_resolver (references, frameworks, &rc)))
-    return rc;
-  if (edge_truth && g_strv_length (edge_truth) != g_strv_length (truth))
-    return pgo_tool_usage ("give one --edge-truth per --truth, in the same order");
-
-  ev = pgo_evaluation_new (set);
-  for (guint t = 0; truth[t]; t++)
-    {
-      g_autoptr(GPtrArray) list = NULL, edges = NULL;
-      g_autofree gboolean *used = NULL;
-
-      if (!(list = pgo_tool_read_trace (truth[t], &rc)))
-        return rc;
-      if (edge_truth && !(edges = pgo_tool_read_trace (edge_truth[t], &rc)))
-        return rc;
-      used = g_new0 (gboolean, edges ? edges->len + 1 : 1);
-      for (guint i = 0; i < list->len; i++)
-        {
-          const PgoMethodProfile *p = g_ptr_array_index (list, i);
-          const PgoMethodId *id = pgo_method_profile_get_id (p);
-          g_autofree char *name = pgo_evaluation_method_name (id);
-          GError *error = NULL;
-          PgoMethodBody body;
-          gboolean framework = FALSE, ok, compared = FALSE, agree = FALSE;
-
-          if (!pgo_body_resolver_lookup (resolver, id, &body, &framework, &error))
-            {
-              pgo_evaluation_skip (ev, name, error->message);
-              g_clear_error (&error);
-              continue;
-            }
-          ok = pgo_evaluation_add (ev, p, &body, framework, &error);
-          if (ok && edges && !framework)
-            {
-              if (!(ok = pgo_evaluation_compare_truths (ev, p, edges, used, &body, &compared,
-                                                        &agree, &error)))
-                g_prefix_error (&error, "%s (token 0x%08x), edge truth %s: ", name,
-                                id ? id->token : 0, edge_truth[t]);
-              else if (compared && !agree)
-                pgo_tool_warning ("%s: %s (token 0x%08x): the edge run's JIT reconstruction"
-                                  " differs from the block run of %s", edge_truth[t], name,
-                                  id ? id->token : 0, truth[t]);
-            }
-          pgo_method_body_clear (&body);
-          if (!ok)
-            return pgo_tool_fail (truth[t], error);
-        }
-    }
+  ev = pgo_evaluation_new (o.set);
+  for (guint t = 0; o.truth[t]; t++)
+    if ((rc = evaluate_trace (ev, &o, t)) != PGO_EXIT_OK)
+      return rc;
   pgo_evaluation_get_summary (ev, TRUE, &sum);
-  line = pgo_evaluation_format_accuracy (ev, &sum);
-
-  if (json)
-    {
-      g_autoptr(GString) s = g_string_new ("{\"probe_set\":");
-      GPtrArray *skipped = pgo_evaluation_get_skipped (ev);
-
-      g_string_append_printf (s, "\"%c\",\"methods\":[", set == PGO_PROBES_A ? 'A' : 'B');
-      for (guint i = 0; i < pgo_evaluation_get_n_methods (ev); i++)
-        {
-          const PgoEvalMethod *m = pgo_evaluation_get_method (ev, i);
-
-          g_string_append (s, i ? ",{\"name\":" : "{\"name\":");
-          json_string (s, m->name);
-          g_string_append_printf (s, ",\"framework\":%s,\"blocks\":%u,\"probes\":%u,\"determined\":%u,"
-                                  "\"determined_ok\":%u,\"adjusted\":%u,\"truth_total\":%" G_GUINT64_FORMAT
-                                  ",\"determined_mass\":%" G_GUINT64_FORMAT ",\"overlap\":%.9g,"
-                                  "\"zero_fill_overlap\":%.9g,\"jit_check\":%s}",
-                                  m->framework ? "true" : "false", m->n_blocks, m->n_probes,
-                                  m->n_determined, m->n_determined_ok, m->n_adjusted, m->truth_total,
-                                  m->determined_mass, m->overlap, m->zero_fill,
-                                  m->jit_ok ? "true" : "false");
-        }
-      g_string_append (s, "],\"skipped\":[");
-      for (guint i = 0; i < skipped->len; i++)
-        {
-          if (i)
-            g_string_append_c (s, ',');
-          json_string (s, g_ptr_array_index (skipped, i));
-        }
-      g_string_append_printf (s, "],\"summary\":{\"methods\":%u,\"skipped\":%u,\"inconsistent_truth\":%u,\"exact_determined\":%"
-                              G_GUINT64_FORMAT ",\"determined\":%" G_GUINT64_FORMAT
-                              ",\"block_overlap\":%.9g,\"zero_fill_overlap\":%.9g,"
-                              "\"determined_mass\":%.9g,\"jit_check_ok\":%u}",
-                              sum.n_methods, sum.n_skipped, sum.n_inconsistent, sum.n_determined_ok, sum.n_determined,
-                              sum.overlap, sum.zero_fill, sum.determined_mass, sum.n_jit_ok);
-      if (edge_truth)
-        g_string_append_printf (s, ",\"truth_edge_vs_block\":{\"agree\":%u,\"methods\":%u,\"exceptional\":%u}",
-                                sum.n_truths_agree, sum.n_truths_compared,
-                                sum.n_truths_exceptional);
-      g_string_append (s, "}\n");
-      fputs (s->str, stdout);
-    }
+  if (o.json)
+    print_json (ev, &o, &sum);
   else
-    {
-      if (!quiet)
-        {
-          printf ("%-60s %6s %6s %11s %9s %9s %12s %s\n", "method", "blocks", "probes", "exact", "overlap",
-                  "zero-fill", "truth", "jit");
-          for (guint i = 0; i < pgo_evaluation_get_n_methods (ev); i++)
-            {
-              const PgoEvalMethod *m = pgo_evaluation_get_method (ev, i);
-              char exact[32];
-
-              g_snprintf (exact, sizeof exact, "%u/%u", m->n_determined_ok, m->n_determined);
-              printf ("%-60s %6u %6u %11s %9.6f %9.6f %12" G_GUINT64_FORMAT " %s\n", m->name, m->n_blocks,
-                      m->n_probes, exact, m->overlap, m->zero_fill, m->truth_total,
-                      m->jit_ok ? "ok" : "DIFFER");
-            }
-          printf ("skipped: %u methods (no IL in the references, no block counts, or a truth that is"
-                  " no circulation: %u)\n", sum.n_skipped, sum.n_inconsistent);
-        }
-      printf ("%s\n", line);
-      printf ("CONFORMANCE edge-form-jit-replica: %u/%u\n", sum.n_jit_ok, sum.n_methods);
-      if (edge_truth)
-        printf ("CONFORMANCE truth-edge-vs-block: %u/%u\n"
-                "# truth-edge-vs-block: %u app methods with caught exceptions left out"
-                " (the JIT's edge model has no exception flow)\n",
-                sum.n_truths_agree, sum.n_truths_compared, sum.n_truths_exceptional);
-    }
-  if (fflush (stdout) != 0)
-    {
-      pgo_tool_error ("write error on standard output");
-      return PGO_EXIT_FAILURE;
-    }
-  return PGO_EXIT_OK;
+    print_text (ev, &o, &sum);
+  return pgo_tool_flush_stdout ();
 }

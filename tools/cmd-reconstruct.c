@@ -16,78 +16,113 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Shared with cmd-evaluate.c: a resolver over --reference (app) and
- * --framework paths. */
-PgoBodyResolver *
-pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc)
-{
-  g_autoptr(PgoBodyResolver) r = pgo_body_resolver_new ();
+/* The command line of "reconstruct", checked. */
+typedef struct {
+  char                **references; /* --reference paths */
+  char                **frameworks; /* --framework directories */
+  char                 *probes;     /* --probes as typed; NULL keeps every offset */
+  char                 *form;       /* --form as typed */
+  char                 *method;     /* --method: only names containing this */
+  gboolean              intervals;  /* --intervals */
+  const char           *trace;      /* the TRACE argument */
+  PgoProbeSet           set;        /* --probes, parsed */
+  PgoReconstructOptions ro;         /* from --form and --intervals */
+} ReconOptions;
 
-  for (char **p = references; p && *p; p++)
-    {
-      GError *error = NULL;
-
-      if (!pgo_body_resolver_add_path (r, *p, FALSE, &error))
-        {
-          *out_rc = pgo_tool_fail (*p, error);
-          return NULL;
-        }
-    }
-  for (char **p = frameworks; p && *p; p++)
-    {
-      GError *error = NULL;
-
-      if (!pgo_body_resolver_add_path (r, *p, TRUE, &error))
-        {
-          *out_rc = pgo_tool_fail (*p, error);
-          return NULL;
-        }
-    }
-  return g_steal_pointer (&r);
-}
-
-/* Shared with cmd-evaluate.c: the profiles of a trace. */
-GPtrArray *
-pgo_tool_read_trace (const char *path, int *out_rc)
-{
-  GError *error = NULL;
-  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, &error);
-  g_autoptr(GBytes) bytes = NULL;
-  GPtrArray *list;
-
-  if (!map)
-    {
-      *out_rc = pgo_tool_fail (path, error);
-      return NULL;
-    }
-  bytes = g_mapped_file_get_bytes (map);
-  if (!(list = pgo_nettrace_read_profiles (bytes, NULL, &error)))
-    {
-      *out_rc = pgo_tool_fail (path, error);
-      return NULL;
-    }
-  return list;
-}
-
-gboolean
-pgo_tool_parse_probes (const char *text, PgoProbeSet *out)
-{
-  if (g_strcmp0 (text, "A") == 0 || g_strcmp0 (text, "a") == 0)
-    *out = PGO_PROBES_A;
-  else if (g_strcmp0 (text, "B") == 0 || g_strcmp0 (text, "b") == 0)
-    *out = PGO_PROBES_B;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-static gboolean show_intervals;
-
+/* Frees what 'o' holds. */
 static void
-print_count (const char *what, guint64 count, PgoFlowProvenance prov, guint64 min, guint64 max)
+recon_options_clear (ReconOptions *o)
+{
+  g_clear_pointer (&o->references, g_strfreev);
+  g_clear_pointer (&o->frameworks, g_strfreev);
+  g_clear_pointer (&o->probes, g_free);
+  g_clear_pointer (&o->form, g_free);
+  g_clear_pointer (&o->method, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReconOptions, recon_options_clear)
+
+/* Parses and checks the options into 'o'.  Returns PGO_EXIT_OK, or the
+ * exit code after printing the error. */
+static int
+parse_options (int *argc, char ***argv, ReconOptions *o)
+{
+  GOptionEntry entries[] = {
+    { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->references,
+      "Assembly or directory with the methods' IL (repeatable)", "PATH" },
+    { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->frameworks,
+      "Framework directory (repeatable), e.g. the shared runtime's", "DIR" },
+    { "probes", 0, 0, G_OPTION_ARG_STRING, &o->probes,
+      "Keep only the offsets of probe set A (branch targets) or B (loop heads)", "A|B" },
+    { "form", 0, 0, G_OPTION_ARG_STRING, &o->form, "Schema form to emit: edge (default) or block", "FORM" },
+    { "method", 0, 0, G_OPTION_ARG_STRING, &o->method, "Only methods whose name contains TEXT", "TEXT" },
+    { "intervals", 0, 0, G_OPTION_ARG_NONE, &o->intervals, "Print [min,max] of inferred counts", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE.nettrace");
+  int rc;
+
+  g_option_context_set_summary (ctx, "Infer every block and edge count of each method of a trace,\n"
+                                     "with its provenance, and print the schema for the JIT.");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
+    return rc;
+  if (*argc != 2)
+    return pgo_tool_usage ("reconstruct needs exactly one TRACE");
+  o->trace = (*argv)[1];
+  if (!o->references && !o->frameworks)
+    return pgo_tool_usage ("give at least one --reference or --framework");
+  o->set = PGO_PROBES_A;
+  if (o->probes && !pgo_tool_parse_probes (o->probes, &o->set))
+    return pgo_tool_usage ("unknown --probes '%s' (A or B)", o->probes);
+  pgo_reconstruct_options_init (&o->ro);
+  o->ro.intervals = o->intervals;
+  if (o->form && g_strcmp0 (o->form, "block") == 0)
+    o->ro.form = PGO_RECONSTRUCT_BLOCK_FORM;
+  else if (o->form && g_strcmp0 (o->form, "edge") != 0)
+    return pgo_tool_usage ("unknown --form '%s' (edge or block)", o->form);
+  return PGO_EXIT_OK;
+}
+
+/* Reconstructs profile 'p' (named 'name') of the trace, with its IL from
+ * 'resolver'.  NULL without an error when the method is skipped (no IL, a
+ * flow graph that cannot be formed, no block counts); NULL with 'error'
+ * set when the reconstruction fails. */
+static PgoReconstruction *
+reconstruct_method (ReconOptions *o, PgoBodyResolver *resolver, const PgoMethodProfile *p,
+                    const char *name, GError **error)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_autoptr(PgoCfg) cfg = NULL;
+  g_autoptr(GArray) obs = NULL;
+  g_autoptr(GError) local = NULL;
+  PgoReconstruction *rec = NULL;
+  PgoMethodBody body;
+
+  if (!pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
+    return NULL;
+  if (!(cfg = pgo_cfg_build (&body, &o->ro.cfg, &local)))
+    pgo_tool_warning ("%s: %s (token 0x%08x): %s", o->trace, name, id ? id->token : 0,
+                      local->message);
+  else if ((obs = pgo_reconstruct_observations (p, cfg, o->probes != NULL, o->set,
+                                                &o->ro.width))->len > 0)
+    {
+      rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &o->ro, id, error);
+      if (!rec)
+        g_prefix_error (error, "%s (token 0x%08x): ", name, id ? id->token : 0);
+    }
+  pgo_method_body_clear (&body);
+  return rec;
+}
+
+/* Prints "'what' count=N provenance", with " [min,max]" for an inferred
+ * count when 'intervals' is set. */
+static void
+print_count (const char *what, guint64 count, PgoFlowProvenance prov, guint64 min, guint64 max,
+             gboolean intervals)
 {
   printf ("%s count=%" G_GUINT64_FORMAT " %s", what, count, pgo_flow_provenance_to_string (prov));
-  if (show_intervals && prov == PGO_FLOW_INFERRED)
+  if (intervals && prov == PGO_FLOW_INFERRED)
     {
       if (max == PGO_FLOW_UNBOUNDED)
         printf (" [%" G_GUINT64_FORMAT ",inf]", min);
@@ -97,6 +132,8 @@ print_count (const char *what, guint64 count, PgoFlowProvenance prov, guint64 mi
   putchar ('\n');
 }
 
+/* Writes the name of block 'b' of 'rec' ("BBnn", or "X" for the virtual
+ * node) into 'buf' of 'len' bytes. */
 static void
 node_name (const PgoReconstruction *rec, guint32 b, char *buf, gsize len)
 {
@@ -106,15 +143,12 @@ node_name (const PgoReconstruction *rec, guint32 b, char *buf, gsize len)
     g_snprintf (buf, len, "BB%02u", rec->blocks[b].num);
 }
 
+/* Prints one line per block and per edge of 'rec' with its count. */
 static void
-print_reconstruction (const PgoReconstruction *rec, const char *name, guint32 token)
+print_counts (const PgoReconstruction *rec, gboolean intervals)
 {
   const PgoCfg *cfg = rec->cfg;
-  const PgoMethodProfile *p = rec->profile;
-  static const char *const jit_status[] = { "ok", "mismatch", "all-zero", "no-converge", "badcode" };
 
-  printf ("method %s token=0x%08x calls=%" G_GUINT64_FORMAT " blocks=%u\n", name, token, rec->calls,
-          cfg->n_blocks);
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     {
       char what[64];
@@ -122,7 +156,7 @@ print_reconstruction (const PgoReconstruction *rec, const char *name, guint32 to
       g_snprintf (what, sizeof what, "  block BB%02u il=0x%04x%s", rec->blocks[b].num,
                   rec->blocks[b].il_offset, rec->blocks[b].internal ? " internal" : "");
       print_count (what, rec->blocks[b].count, rec->blocks[b].provenance, rec->blocks[b].min,
-                   rec->blocks[b].max);
+                   rec->blocks[b].max, intervals);
     }
   for (guint32 i = 0; i < cfg->n_edges; i++)
     {
@@ -132,16 +166,15 @@ print_reconstruction (const PgoReconstruction *rec, const char *name, guint32 to
       node_name (rec, cfg->edges[i].dst, d, sizeof d);
       g_snprintf (what, sizeof what, "  edge %s->%s %s", s, d, pgo_edge_kind_to_string (cfg->edges[i].kind));
       print_count (what, rec->edges[i].count, rec->edges[i].provenance, rec->edges[i].min,
-                   rec->edges[i].max);
+                   rec->edges[i].max, intervals);
     }
-  for (guint i = 0; i < rec->n_adjustments; i++)
-    {
-      const PgoFlowAdjustment *a = &rec->adjustments[i];
+}
 
-      printf ("  adjusted %s %u %s %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT "\n",
-              a->on_arc ? "edge" : "node", a->index, pgo_flow_adjustment_kind_to_string (a->kind),
-              a->observed, a->adjusted);
-    }
+/* Prints one line per schema record of 'p': kind, IL offset (and target
+ * for an edge count) and count. */
+static void
+print_records (const PgoMethodProfile *p)
+{
   for (guint i = 0; i < pgo_method_profile_get_n_records (p); i++)
     {
       const PgoSchemaRecord *r = pgo_method_profile_get_record (p, i);
@@ -156,109 +189,69 @@ print_reconstruction (const PgoReconstruction *rec, const char *name, guint32 to
         printf ("  record %s 0x%x %" G_GUINT64_FORMAT "\n",
                 pgo_instrumentation_kind_to_string (r->kind), (guint32) r->il_offset, nv ? v[0] : 0);
     }
+}
+
+/* Prints 'rec', the reconstruction of method 'name' ('token'): header,
+ * counts, repairs of the input, schema records and the JIT replica check. */
+static void
+print_reconstruction (const PgoReconstruction *rec, const char *name, guint32 token,
+                      gboolean intervals)
+{
+  static const char *const jit_status[] = { "ok", "mismatch", "all-zero", "no-converge", "badcode" };
+
+  printf ("method %s token=0x%08x calls=%" G_GUINT64_FORMAT " blocks=%u\n", name, token, rec->calls,
+          rec->cfg->n_blocks);
+  print_counts (rec, intervals);
+  for (guint i = 0; i < rec->n_adjustments; i++)
+    {
+      const PgoFlowAdjustment *a = &rec->adjustments[i];
+
+      printf ("  adjusted %s %u %s %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT "\n",
+              a->on_arc ? "edge" : "node", a->index, pgo_flow_adjustment_kind_to_string (a->kind),
+              a->observed, a->adjusted);
+    }
+  print_records (rec->profile);
   if (rec->form == PGO_RECONSTRUCT_EDGE_FORM)
     printf ("  check projection-moved=%u blocks (%" G_GUINT64_FORMAT ") jit-solver=%s differ=%u\n",
             rec->n_projected, rec->projected_mass, jit_status[rec->jit_status], rec->n_jit_differ);
 }
 
+/* "reconstruct": infers every count of each method of the trace that has
+ * IL and block counts, and prints each as soon as it is done. */
 int
 pgo_cmd_reconstruct (int argc, char **argv)
 {
-  g_auto(GStrv) references = NULL, frameworks = NULL;
-  g_autofree char *probes = NULL, *form = NULL, *method = NULL;
-  gboolean intervals = FALSE;
-  GOptionEntry entries[] = {
-    { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &references,
-      "Assembly or directory with the methods' IL (repeatable)", "PATH" },
-    { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &frameworks,
-      "Framework directory (repeatable), e.g. the shared runtime's", "DIR" },
-    { "probes", 0, 0, G_OPTION_ARG_STRING, &probes,
-      "Keep only the offsets of probe set A (branch targets) or B (loop heads)", "A|B" },
-    { "form", 0, 0, G_OPTION_ARG_STRING, &form, "Schema form to emit: edge (default) or block", "FORM" },
-    { "method", 0, 0, G_OPTION_ARG_STRING, &method, "Only methods whose name contains TEXT", "TEXT" },
-    { "intervals", 0, 0, G_OPTION_ARG_NONE, &intervals, "Print [min,max] of inferred counts", NULL },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE.nettrace");
+  g_auto(ReconOptions) o = { 0 };
   g_autoptr(PgoBodyResolver) resolver = NULL;
   g_autoptr(GPtrArray) list = NULL;
-  PgoReconstructOptions ro;
-  PgoProbeSet set = PGO_PROBES_A;
   guint n_done = 0, n_skipped = 0;
   int rc;
 
-  g_option_context_set_summary (ctx, "Infer every block and edge count of each method of a trace,\n"
-                                     "with its provenance, and print the schema for the JIT.");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  if ((rc = pgo_tool_parse (ctx, &argc, &argv)) != PGO_EXIT_OK)
+  if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (argc != 2)
-    return pgo_tool_usage ("reconstruct needs exactly one TRACE");
-  if (!references && !frameworks)
-    return pgo_tool_usage ("give at least one --reference or --framework");
-  if (probes && !pgo_tool_parse_probes (probes, &set))
-    return pgo_tool_usage ("unknown --probes '%s' (A or B)", probes);
-  pgo_reconstruct_options_init (&ro);
-  ro.intervals = intervals;
-  show_intervals = intervals;
-  if (form && g_strcmp0 (form, "block") == 0)
-    ro.form = PGO_RECONSTRUCT_BLOCK_FORM;
-  else if (form && g_strcmp0 (form, "edge") != 0)
-    return pgo_tool_usage ("unknown --form '%s' (edge or block)", form);
-  if (!(resolver = pgo_tool_open_resolver (references, frameworks, &rc)))
+  if (!(resolver = pgo_tool_open_resolver (o.references, o.frameworks, &rc))
+      || !(list = pgo_tool_read_trace (o.trace, &rc)))
     return rc;
-  if (!(list = pgo_tool_read_trace (argv[1], &rc)))
-    return rc;
-
   for (guint i = 0; i < list->len; i++)
     {
-      PgoMethodProfile *p = g_ptr_array_index (list, i);
-      PgoMethodId *id = pgo_method_profile_get_id (p);
+      const PgoMethodProfile *p = g_ptr_array_index (list, i);
+      const PgoMethodId *id = pgo_method_profile_get_id (p);
       g_autofree char *name = pgo_evaluation_method_name (id);
-      g_autoptr(PgoCfg) cfg = NULL;
-      g_autoptr(GArray) obs = NULL;
       g_autoptr(PgoReconstruction) rec = NULL;
       GError *error = NULL;
-      PgoMethodBody body;
 
-      if (method && !strstr (name, method))
+      if (o.method && !strstr (name, o.method))
         continue;
-      if (!pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
-        {
-          n_skipped++;
-          continue;
-        }
-      if (!(cfg = pgo_cfg_build (&body, &ro.cfg, &error)))
-        {
-          pgo_tool_warning ("%s: %s (token 0x%08x): %s", argv[1], name, id ? id->token : 0,
-                            error->message);
-          g_clear_error (&error);
-          pgo_method_body_clear (&body);
-          n_skipped++;
-          continue;
-        }
-      obs = pgo_reconstruct_observations (p, cfg, probes != NULL, set, &ro.width);
-      if (obs->len == 0)
-        {
-          pgo_method_body_clear (&body);
-          n_skipped++;
-          continue;
-        }
-      rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &ro, id, &error);
-      pgo_method_body_clear (&body);
+      if (!(rec = reconstruct_method (&o, resolver, p, name, &error)) && error)
+        return pgo_tool_fail (o.trace, error);
       if (!rec)
+        n_skipped++;
+      else
         {
-          g_prefix_error (&error, "%s (token 0x%08x): ", name, id ? id->token : 0);
-          return pgo_tool_fail (argv[1], error);
+          print_reconstruction (rec, name, id ? id->token : 0, o.intervals);
+          n_done++;
         }
-      print_reconstruction (rec, name, id ? id->token : 0);
-      n_done++;
     }
   printf ("total: %u methods reconstructed, %u without IL or block counts\n", n_done, n_skipped);
-  if (fflush (stdout) != 0)
-    {
-      pgo_tool_error ("write error on standard output");
-      return PGO_EXIT_FAILURE;
-    }
-  return PGO_EXIT_OK;
+  return pgo_tool_flush_stdout ();
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  *
- * cmd-show.c: `pgo-reconstruct show`: prints one method's flow graph as the
- * JIT forms it, as text or as Graphviz DOT.
+ * cmd-show.c: this file implements "pgo-reconstruct show": one method's
+ * flow graph as the JIT forms it, as text or as Graphviz DOT.
  *
  * Input: a method of an assembly (--assembly FILE --method M), or a body
  * given as IL hex (--il-hex, with --eh clauses).
@@ -140,6 +140,7 @@ parse_hex (const char *hex, GError **error)
   return g_steal_pointer (&out);
 }
 
+/* TRUE when IL offset 'off' is a probe of probe set 'set' of 'cfg'. */
 static gboolean
 in_set (const PgoCfg *cfg, PgoProbeSet set, guint32 off)
 {
@@ -149,6 +150,7 @@ in_set (const PgoCfg *cfg, PgoProbeSet set, guint32 off)
   return FALSE;
 }
 
+/* The " tryN hndN" regions block 'b' lies in, as a new string (empty if none). */
 static char *
 region_string (const PgoBlock *b)
 {
@@ -161,6 +163,8 @@ region_string (const PgoBlock *b)
   return g_string_free (s, FALSE);
 }
 
+/* Prints 'cfg' as text: a summary line, one line per block, then one per
+ * spanning-tree walk edge with its schema keys. */
 static void
 print_text (const PgoCfg *cfg)
 {
@@ -194,6 +198,8 @@ print_text (const PgoCfg *cfg)
     }
 }
 
+/* Prints 'cfg' as a Graphviz digraph named 'title': blocks, walk edges
+ * (tree bold, non-tree dashed) and exception edges (dotted). */
 static void
 print_dot (const PgoCfg *cfg, const char *title)
 {
@@ -244,44 +250,87 @@ print_dot (const PgoCfg *cfg, const char *title)
   printf ("}\n");
 }
 
-/**
- * pgo_cmd_show: `show`, one method's flow graph.
- */
-int
-pgo_cmd_show (int argc, char **argv)
+/* The command line of "show", checked. */
+typedef struct {
+  char         *assembly;      /* --assembly FILE, or NULL with --il-hex */
+  char         *method;        /* --method M, with --assembly */
+  char         *il_hex;        /* --il-hex HEX as typed */
+  char        **eh;            /* --eh clauses as typed, with --il-hex */
+  char         *format;        /* --format as typed */
+  char         *switch_order;  /* --switch-succ as typed */
+  gboolean      debuggable;    /* --debuggable */
+  gboolean      dot;           /* --format dot */
+  PgoCfgOptions cfg;           /* from --debuggable and --switch-succ */
+  GByteArray   *il;            /* --il-hex, decoded */
+  GArray       *clauses;       /* PgoEhClause: --eh, parsed */
+} ShowOptions;
+
+/* Frees what 'o' holds. */
+static void
+show_options_clear (ShowOptions *o)
 {
-  g_autofree char *il_hex = NULL;
-  g_autofree char *assembly = NULL;
-  g_autofree char *method = NULL;
-  g_autofree char *title = NULL;
-  g_autofree char *format = NULL;
-  g_autofree char *switch_order = NULL;
-  g_auto(GStrv) eh = NULL;
-  gboolean debuggable = FALSE;
+  g_clear_pointer (&o->assembly, g_free);
+  g_clear_pointer (&o->method, g_free);
+  g_clear_pointer (&o->il_hex, g_free);
+  g_clear_pointer (&o->eh, g_strfreev);
+  g_clear_pointer (&o->format, g_free);
+  g_clear_pointer (&o->switch_order, g_free);
+  g_clear_pointer (&o->il, g_byte_array_unref);
+  g_clear_pointer (&o->clauses, g_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ShowOptions, show_options_clear)
+
+/* Fills the graph options of 'o' and, with --il-hex, decodes the IL and the
+ * --eh clauses.  Returns PGO_EXIT_OK, or PGO_EXIT_USAGE after the error. */
+static int
+parse_body_options (ShowOptions *o)
+{
+  g_autoptr(GError) error = NULL;
+
+  pgo_cfg_options_init (&o->cfg);
+  o->cfg.early_block_merging = !o->debuggable;
+  if (o->switch_order && strcmp (o->switch_order, "all") == 0)
+    o->cfg.switch_succ = PGO_SWITCH_SUCC_ALL_CASES;
+  else if (o->switch_order && strcmp (o->switch_order, "unique") != 0)
+    return pgo_tool_usage ("unknown --switch-succ '%s' (unique or all)", o->switch_order);
+  if (o->assembly)
+    return PGO_EXIT_OK;
+  if (!(o->il = parse_hex (o->il_hex, &error)))
+    return pgo_tool_usage ("%s", error->message);
+  o->clauses = g_array_new (FALSE, TRUE, sizeof (PgoEhClause));
+  for (guint i = 0; o->eh && o->eh[i]; i++)
+    {
+      PgoEhClause c = { 0 };
+
+      if (!parse_clause (o->eh[i], &c, &error))
+        return pgo_tool_usage ("%s", error->message);
+      g_array_append_val (o->clauses, c);
+    }
+  return PGO_EXIT_OK;
+}
+
+/* Parses and checks the options into 'o'.  Returns PGO_EXIT_OK, or the
+ * exit code after printing the error. */
+static int
+parse_options (int *argc, char ***argv, ShowOptions *o)
+{
   g_autoptr(GOptionContext) ctx = g_option_context_new ("- print a method's JIT flow graph");
   GOptionEntry entries[] = {
-    { "assembly", 'a', 0, G_OPTION_ARG_FILENAME, &assembly,
+    { "assembly", 'a', 0, G_OPTION_ARG_FILENAME, &o->assembly,
       "Read the method from this assembly (PE .dll or Webcil .wasm)", "FILE" },
-    { "method", 'm', 0, G_OPTION_ARG_STRING, &method,
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method,
       "The method: token (0x06...), name, Type::Name or canonical name", "M" },
-    { "il-hex", 0, 0, G_OPTION_ARG_STRING, &il_hex, "Or the method's IL bytes in hex", "HEX" },
-    { "eh", 0, 0, G_OPTION_ARG_STRING_ARRAY, &eh,
+    { "il-hex", 0, 0, G_OPTION_ARG_STRING, &o->il_hex, "Or the method's IL bytes in hex", "HEX" },
+    { "eh", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->eh,
       "An EH clause, in table order (repeatable)", "KIND:TRY:TRYLEN:HND:HNDLEN[:FILTER]" },
-    { "format", 0, 0, G_OPTION_ARG_STRING, &format, "Output: text (default) or dot", "FORMAT" },
-    { "switch-succ", 0, 0, G_OPTION_ARG_STRING, &switch_order,
+    { "format", 0, 0, G_OPTION_ARG_STRING, &o->format, "Output: text (default) or dot", "FORMAT" },
+    { "switch-succ", 0, 0, G_OPTION_ARG_STRING, &o->switch_order,
       "Switch successor order: unique (default, runtime 10) or all", "ORDER" },
-    { "debuggable", 0, 0, G_OPTION_ARG_NONE, &debuggable,
+    { "debuggable", 0, 0, G_OPTION_ARG_NONE, &o->debuggable,
       "Debuggable code: no early block merging", NULL },
     { NULL }
   };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GByteArray) il = NULL;
-  g_autoptr(GArray) clauses = g_array_new (FALSE, TRUE, sizeof (PgoEhClause));
-  g_autoptr(PgoCfg) cfg = NULL;
-  PgoMethodBody body = { 0 };
-  gboolean owned = FALSE;
-  g_autoptr(PgoMetadata) md = NULL;
-  PgoCfgOptions options;
   int rc;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -289,60 +338,72 @@ pgo_cmd_show (int argc, char **argv)
     "Forms the basic blocks of one method exactly as RyuJIT does before\n"
     "importation and prints them with the JIT's spanning-tree edges and the\n"
     "interpreter's probe sets A and B.");
-  if ((rc = pgo_tool_parse (ctx, &argc, &argv)) != PGO_EXIT_OK)
+  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
-  if (argc > 1)
-    return pgo_tool_usage ("unexpected argument '%s'", argv[1]);
-  if ((il_hex == NULL) == (assembly == NULL))
+  if (*argc > 1)
+    return pgo_tool_usage ("unexpected argument '%s'", (*argv)[1]);
+  if ((o->il_hex == NULL) == (o->assembly == NULL))
     return pgo_tool_usage ("give either --assembly FILE --method M, or --il-hex HEX");
-  if ((assembly == NULL) != (method == NULL))
+  if ((o->assembly == NULL) != (o->method == NULL))
     return pgo_tool_usage ("--assembly and --method go together");
-  if (assembly && eh)
+  if (o->assembly && o->eh)
     return pgo_tool_usage ("--eh goes with --il-hex; an assembly has the clauses");
-  if (format && strcmp (format, "text") != 0 && strcmp (format, "dot") != 0)
-    return pgo_tool_usage ("unknown --format '%s' (text or dot)", format);
+  if (o->format && strcmp (o->format, "text") != 0 && strcmp (o->format, "dot") != 0)
+    return pgo_tool_usage ("unknown --format '%s' (text or dot)", o->format);
+  o->dot = o->format && strcmp (o->format, "dot") == 0;
+  return parse_body_options (o);
+}
 
-  pgo_cfg_options_init (&options);
-  options.early_block_merging = !debuggable;
-  if (switch_order && strcmp (switch_order, "all") == 0)
-    options.switch_succ = PGO_SWITCH_SUCC_ALL_CASES;
-  else if (switch_order && strcmp (switch_order, "unique") != 0)
-    return pgo_tool_usage ("unknown --switch-succ '%s' (unique or all)", switch_order);
+/* Builds the flow graph of the method 'o' names into *out_cfg; its title
+ * (NULL for --il-hex) goes to *out_title.  Returns PGO_EXIT_OK, or the
+ * exit code after printing the error. */
+static int
+build_cfg (const ShowOptions *o, char **out_title, PgoCfg **out_cfg)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoMetadata) md = NULL;
+  PgoMethodBody body = { 0 };
+  int rc;
 
-  if (assembly)
+  if (o->assembly)
     {
-      if ((rc = load_from_assembly (assembly, method, &md, &body, &title)) != PGO_EXIT_OK)
+      if ((rc = load_from_assembly (o->assembly, o->method, &md, &body, out_title)) != PGO_EXIT_OK)
         return rc;
-      owned = TRUE;
     }
   else
     {
-      if (!(il = parse_hex (il_hex, &error)))
-        return pgo_tool_usage ("%s", error->message);
-      for (guint i = 0; eh && eh[i]; i++)
-        {
-          PgoEhClause c = { 0 };
-
-          if (!parse_clause (eh[i], &c, &error))
-            return pgo_tool_usage ("%s", error->message);
-          g_array_append_val (clauses, c);
-        }
-      body.il = il->data;
-      body.il_size = il->len;
-      body.n_clauses = clauses->len;
-      body.clauses = (PgoEhClause *) clauses->data;
+      body.il = o->il->data;
+      body.il_size = o->il->len;
+      body.n_clauses = o->clauses->len;
+      body.clauses = (PgoEhClause *) o->clauses->data;
     }
-
-  cfg = pgo_cfg_build (&body, &options, &error);
-  if (owned)
+  *out_cfg = pgo_cfg_build (&body, &o->cfg, &error);
+  if (o->assembly)
     pgo_method_body_clear (&body);
-  if (cfg == NULL)
+  if (*out_cfg == NULL)
     {
-      if (assembly)
-        g_prefix_error (&error, "%s: ", title);
-      return pgo_tool_fail (assembly ? assembly : "--il-hex", g_steal_pointer (&error));
+      if (o->assembly)
+        g_prefix_error (&error, "%s: ", *out_title);
+      return pgo_tool_fail (o->assembly ? o->assembly : "--il-hex", g_steal_pointer (&error));
     }
-  if (format && strcmp (format, "dot") == 0)
+  return PGO_EXIT_OK;
+}
+
+/* "show": forms one method's flow graph as the JIT does and prints it as
+ * text or Graphviz DOT. */
+int
+pgo_cmd_show (int argc, char **argv)
+{
+  g_auto(ShowOptions) o = { 0 };
+  g_autofree char *title = NULL;
+  g_autoptr(PgoCfg) cfg = NULL;
+  int rc;
+
+  if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
+    return rc;
+  if ((rc = build_cfg (&o, &title, &cfg)) != PGO_EXIT_OK)
+    return rc;
+  if (o.dot)
     print_dot (cfg, title ? title : "method");
   else
     {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-reconstruct.c: main(): finds the subcommand and runs it.
+ * pgo-reconstruct.c: this file holds main(), which finds the subcommand
+ * and runs it.
  *
  * Input: the command line. Output: the subcommand's exit code.
  * Pipeline logic lives in the stages; this file only dispatches.
@@ -19,6 +20,7 @@ static const PgoCommand commands[] = {
   { NULL, NULL, NULL }
 };
 
+/* Prints the top-level --help (usage, the commands, the options) on 'out'. */
 static void
 print_help (FILE *out)
 {
@@ -40,6 +42,8 @@ print_help (FILE *out)
            "'%s COMMAND --help' describes a command.\n", g_get_prgname ());
 }
 
+/* Handles --help and --version, else runs the command argv[1] names with
+ * argv[0] set to "pgo-reconstruct COMMAND"; returns its exit code. */
 int
 main (int argc, char **argv)
 {

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-tool.c: diagnostics and output helpers for pgo-reconstruct.
+ * pgo-tool.c: this file holds the helpers the commands of pgo-reconstruct
+ * share: diagnostics, option parsing, output, and opening inputs.
  *
- * Every message goes to stderr as "pgo-reconstruct: ..." and is printed
- * exactly once, here; stdout carries only the data the user asked for.
+ * Input: messages, option contexts, paths. Output: stderr diagnostics,
+ * exit codes, files. Every message goes to stderr as "pgo-reconstruct: ..."
+ * and is printed exactly once, here; stdout carries only the data the user
+ * asked for.
  */
 #include "config.h"
 
@@ -12,6 +15,8 @@
 #include <stdio.h>
 #include <stdarg.h>
 
+/* Prints "pgo-reconstruct: 'prefix''format'" on stderr, after flushing
+ * stdout so the two streams keep their order on a terminal. */
 static void
 vmessage (const char *prefix, const char *format, va_list ap)
 {
@@ -111,4 +116,84 @@ pgo_tool_write_atomic (const char *path, const void *data, gsize len, GError **e
     }
   return g_file_set_contents_full (path, data, (gssize) len,
                                    G_FILE_SET_CONTENTS_CONSISTENT, 0666, error);
+}
+
+/* pgo_tool_flush_stdout: flushes stdout; on failure prints "write error on
+ * standard output" and returns PGO_EXIT_FAILURE, else PGO_EXIT_OK. */
+int
+pgo_tool_flush_stdout (void)
+{
+  if (fflush (stdout) != 0)
+    {
+      pgo_tool_error ("write error on standard output");
+      return PGO_EXIT_FAILURE;
+    }
+  return PGO_EXIT_OK;
+}
+
+/* pgo_tool_open_resolver: a body resolver over the --reference (app) and
+ * --framework paths; NULL after printing the error, with *out_rc set. */
+PgoBodyResolver *
+pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc)
+{
+  g_autoptr(PgoBodyResolver) r = pgo_body_resolver_new ();
+
+  for (char **p = references; p && *p; p++)
+    {
+      GError *error = NULL;
+
+      if (!pgo_body_resolver_add_path (r, *p, FALSE, &error))
+        {
+          *out_rc = pgo_tool_fail (*p, error);
+          return NULL;
+        }
+    }
+  for (char **p = frameworks; p && *p; p++)
+    {
+      GError *error = NULL;
+
+      if (!pgo_body_resolver_add_path (r, *p, TRUE, &error))
+        {
+          *out_rc = pgo_tool_fail (*p, error);
+          return NULL;
+        }
+    }
+  return g_steal_pointer (&r);
+}
+
+/* pgo_tool_read_trace: the method profiles of the trace at 'path'; NULL
+ * after printing the error, with *out_rc set. */
+GPtrArray *
+pgo_tool_read_trace (const char *path, int *out_rc)
+{
+  GError *error = NULL;
+  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, &error);
+  g_autoptr(GBytes) bytes = NULL;
+  GPtrArray *list;
+
+  if (!map)
+    {
+      *out_rc = pgo_tool_fail (path, error);
+      return NULL;
+    }
+  bytes = g_mapped_file_get_bytes (map);
+  if (!(list = pgo_nettrace_read_profiles (bytes, NULL, &error)))
+    {
+      *out_rc = pgo_tool_fail (path, error);
+      return NULL;
+    }
+  return list;
+}
+
+/* pgo_tool_parse_probes: "A" or "B" (either case) into *out; FALSE otherwise. */
+gboolean
+pgo_tool_parse_probes (const char *text, PgoProbeSet *out)
+{
+  if (g_strcmp0 (text, "A") == 0 || g_strcmp0 (text, "a") == 0)
+    *out = PGO_PROBES_A;
+  else if (g_strcmp0 (text, "B") == 0 || g_strcmp0 (text, "b") == 0)
+    *out = PGO_PROBES_B;
+  else
+    return FALSE;
+  return TRUE;
 }

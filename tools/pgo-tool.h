@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-tool.h: helpers shared by the commands of pgo-reconstruct:
- * diagnostics, exit codes, atomic output, and the command table.
+ * pgo-tool.h: this file declares what the commands of pgo-reconstruct
+ * share: exit codes, diagnostics, output and input helpers, and the
+ * command table.
  */
 #pragma once
 
@@ -32,8 +33,9 @@ int  pgo_tool_fail       (const char *file, GError *error);
 int  pgo_tool_usage      (const char *format, ...) G_GNUC_PRINTF (1, 2);
 int  pgo_tool_parse      (GOptionContext *context, int *argc, char ***argv);
 gboolean pgo_tool_write_atomic (const char *path, const void *data, gsize len, GError **error);
+int  pgo_tool_flush_stdout (void);
 
-/* Shared by reconstruct and evaluate (tools/cmd-reconstruct.c). */
+/* Inputs of reconstruct and evaluate. */
 PgoBodyResolver *pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc);
 GPtrArray       *pgo_tool_read_trace    (const char *path, int *out_rc);
 gboolean         pgo_tool_parse_probes  (const char *text, PgoProbeSet *out);
