@@ -15,9 +15,9 @@
 # importer folded; see tests/cfg-trace-conform.c): the test fails on any
 # other difference or figure.
 set -eu
-data="${PGO_TEST_DATA:-$(dirname "$0")}"
+data="${PGO_TEST_DATA:-$(dirname "$0")/..}"
 fixtures="$data/fixtures/data"
-prog="${PGO_BUILDDIR:-.}/tests/cfg-trace-conform"
+prog="${PGO_BUILDDIR:-.}/tests/conformance/cfg-trace-conform"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
