@@ -4,7 +4,7 @@
 #               convenience library to reach _pgo_ functions.
 # cli/          scripts that run tools/pgo-reconstruct.
 # conformance/  our readers and graphs against .NET's own tools and the
-#               fixture traces.
+#               fixture traces; accuracy floors (floors.txt).
 # install/      the C API example built against the installed library.
 # bench/        make bench programs and scripts (not tests).
 # support/      helpers shared by several kinds.
@@ -24,6 +24,8 @@ AM_TESTS_ENVIRONMENT += \
 
 EXTRA_DIST += \
 	tests/README.md \
+	tests/floors.txt \
+	tests/support/floors.sh \
 	tests/support/shared-runtime.sh \
 	$(NULL)
 
