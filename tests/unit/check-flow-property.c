@@ -645,8 +645,6 @@ pgo_check_suite (void)
   TCase *tc = tcase_create ("property");
   TCase *rep = tcase_create ("repair");
 
-  tcase_set_timeout (tc, 600);
-  tcase_set_timeout (rep, 600);
   tcase_add_loop_test (tc, test_flow_property_small, 0, 3);
   tcase_add_loop_test (tc, test_flow_property_large, 0, 2);
   suite_add_tcase (s, tc);
@@ -656,7 +654,6 @@ pgo_check_suite (void)
 #else
   TCase *tc = tcase_create ("oracle");
 
-  tcase_set_timeout (tc, 600);
   tcase_add_loop_test (tc, test_flow_oracle, 0, 3);
   tcase_add_loop_test (tc, test_flow_oracle_repair, 0, 3);
   suite_add_tcase (s, tc);

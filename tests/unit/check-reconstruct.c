@@ -658,7 +658,6 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_errors);
   suite_add_tcase (s, tc);
   tc = tcase_create ("roundtrip");
-  tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_reconstruct_fixtures_roundtrip);
   suite_add_tcase (s, tc);
   return s;
