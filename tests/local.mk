@@ -4,7 +4,8 @@
 #               convenience library to reach _pgo_ functions.
 # cli/          scripts that run tools/pgo-reconstruct.
 # conformance/  our readers and graphs against .NET's own tools and the
-#               fixture traces; accuracy floors (floors.txt).
+#               fixture traces; quality figures have floors in
+#               tests/floors.txt (support/floors.sh).
 # install/      the C API example built against the installed library.
 # bench/        make bench programs and scripts (not tests).
 # support/      helpers shared by several kinds.
