@@ -1,90 +1,244 @@
-# tests/local.mk: Check suites (one per module), scripts, data.
+# tests/local.mk: the test suite, grouped by kind (see tests/README.md).
 #
-# Suites link the internal convenience library to reach _pgo_ functions.
+# unit/         Check suites, one per module; they link the internal
+#               convenience library to reach _pgo_ functions.
+# cli/          scripts that run tools/pgo-reconstruct.
+# conformance/  our readers and graphs against .NET's own tools and the
+#               fixture traces; quality figures have floors in
+#               tests/floors.txt (support/floors.sh).
+# install/      the C API example built against the installed library.
+# bench/        make bench programs and scripts (not tests).
+# support/      helpers shared by several kinds.
 # Scripts exit 77 (SKIP, shown by the harness) when a tool they need,
 # such as dotnet, is absent.
 
 check_suite_ldadd = libpgo/libpgo-internal.la $(CHECK_LIBS) $(GLIB_LIBS)
-check_suite_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
+check_suite_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS) -I$(top_srcdir)/tests/support
+check_suite_headers = tests/support/pgo-check.h
 
-check_PROGRAMS += \
-	tests/check-cursor \
-	tests/check-schema \
+# ASan+UBSan builds (SAN_FLAGS set) run the suites several times slower:
+# scale every Check timeout unless the caller chose a multiplier.
+AM_TESTS_ENVIRONMENT += \
+	if test -n '$(SAN_FLAGS)'; then \
+	  CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-5}; export CK_TIMEOUT_MULTIPLIER; \
+	fi;
+
+EXTRA_DIST += \
+	tests/README.md \
+	tests/floors.txt \
+	tests/support/floors.sh \
+	tests/support/shared-runtime.sh \
 	$(NULL)
 
-tests_check_cursor_SOURCES = tests/check-cursor.c tests/pgo-check.h
-tests_check_cursor_CFLAGS = $(check_suite_cflags)
-tests_check_cursor_LDADD = $(check_suite_ldadd)
+# --- unit: Check suites ---------------------------------------------------
 
-tests_check_schema_SOURCES = tests/check-schema.c tests/pgo-check.h
-tests_check_schema_CFLAGS = $(check_suite_cflags)
-tests_check_schema_LDADD = $(check_suite_ldadd)
+check_PROGRAMS += \
+	tests/unit/check-cursor \
+	tests/unit/check-schema \
+	tests/unit/check-fixtures \
+	tests/unit/check-il \
+	tests/unit/check-cfg \
+	tests/unit/check-pe \
+	tests/unit/check-metadata \
+	tests/unit/check-body \
+	tests/unit/check-webcil \
+	tests/unit/check-assembly-set \
+	tests/unit/check-nettrace \
+	tests/unit/check-nettrace-event \
+	tests/unit/check-nettrace-writer \
+	tests/unit/check-nettrace-corpus \
+	tests/unit/check-textpgo \
+	tests/unit/check-flow \
+	tests/unit/check-flow-property \
+	tests/unit/check-reconstruct \
+	$(NULL)
 
-check_PROGRAMS += tests/check-fixtures
-tests_check_fixtures_SOURCES = tests/check-fixtures.c tests/pgo-check.h
-tests_check_fixtures_CFLAGS = $(check_suite_cflags)
-tests_check_fixtures_LDADD = $(check_suite_ldadd)
+tests_unit_check_cursor_SOURCES = tests/unit/check-cursor.c $(check_suite_headers)
+tests_unit_check_cursor_CFLAGS = $(check_suite_cflags)
+tests_unit_check_cursor_LDADD = $(check_suite_ldadd)
+tests_unit_check_schema_SOURCES = tests/unit/check-schema.c $(check_suite_headers)
+tests_unit_check_schema_CFLAGS = $(check_suite_cflags)
+tests_unit_check_schema_LDADD = $(check_suite_ldadd)
+tests_unit_check_fixtures_SOURCES = tests/unit/check-fixtures.c $(check_suite_headers)
+tests_unit_check_fixtures_CFLAGS = $(check_suite_cflags)
+tests_unit_check_fixtures_LDADD = $(check_suite_ldadd)
+
+# IL decoder and flow graphs
+tests_unit_check_il_SOURCES = tests/unit/check-il.c $(check_suite_headers)
+tests_unit_check_il_CFLAGS = $(check_suite_cflags)
+tests_unit_check_il_LDADD = $(check_suite_ldadd)
+tests_unit_check_cfg_SOURCES = tests/unit/check-cfg.c $(check_suite_headers)
+tests_unit_check_cfg_CFLAGS = $(check_suite_cflags)
+tests_unit_check_cfg_LDADD = $(check_suite_ldadd)
+
+# Assemblies: PE/Webcil images, metadata, bodies, signatures, assembly sets
+tests_unit_check_pe_SOURCES = tests/unit/check-pe.c $(check_suite_headers)
+tests_unit_check_pe_CFLAGS = $(check_suite_cflags)
+tests_unit_check_pe_LDADD = $(check_suite_ldadd)
+tests_unit_check_metadata_SOURCES = tests/unit/check-metadata.c $(check_suite_headers)
+tests_unit_check_metadata_CFLAGS = $(check_suite_cflags)
+tests_unit_check_metadata_LDADD = $(check_suite_ldadd)
+tests_unit_check_body_SOURCES = tests/unit/check-body.c $(check_suite_headers)
+tests_unit_check_body_CFLAGS = $(check_suite_cflags)
+tests_unit_check_body_LDADD = $(check_suite_ldadd)
+tests_unit_check_webcil_SOURCES = tests/unit/check-webcil.c $(check_suite_headers)
+tests_unit_check_webcil_CFLAGS = $(check_suite_cflags)
+tests_unit_check_webcil_LDADD = $(check_suite_ldadd)
+tests_unit_check_assembly_set_SOURCES = tests/unit/check-assembly-set.c $(check_suite_headers)
+tests_unit_check_assembly_set_CFLAGS = $(check_suite_cflags)
+tests_unit_check_assembly_set_LDADD = $(check_suite_ldadd)
+
+# nettrace reader, typed events, writer, malformed-trace corpus
+tests_unit_check_nettrace_SOURCES = tests/unit/check-nettrace.c $(check_suite_headers)
+tests_unit_check_nettrace_CFLAGS = $(check_suite_cflags)
+tests_unit_check_nettrace_LDADD = $(check_suite_ldadd)
+tests_unit_check_nettrace_event_SOURCES = tests/unit/check-nettrace-event.c $(check_suite_headers)
+tests_unit_check_nettrace_event_CFLAGS = $(check_suite_cflags)
+tests_unit_check_nettrace_event_LDADD = $(check_suite_ldadd)
+tests_unit_check_nettrace_writer_SOURCES = tests/unit/check-nettrace-writer.c $(check_suite_headers)
+tests_unit_check_nettrace_writer_CFLAGS = $(check_suite_cflags)
+tests_unit_check_nettrace_writer_LDADD = $(check_suite_ldadd)
+tests_unit_check_nettrace_corpus_SOURCES = tests/unit/check-nettrace-corpus.c $(check_suite_headers)
+tests_unit_check_nettrace_corpus_CFLAGS = $(check_suite_cflags)
+tests_unit_check_nettrace_corpus_LDADD = $(check_suite_ldadd)
+
+# text PGO dumps
+tests_unit_check_textpgo_SOURCES = tests/unit/check-textpgo.c $(check_suite_headers)
+tests_unit_check_textpgo_CFLAGS = $(check_suite_cflags)
+tests_unit_check_textpgo_LDADD = $(check_suite_ldadd)
+
+# Flow solver: hand-computed graphs and seeded random properties; with GLPK
+# the same properties against a min-cost optimality oracle.
+flow_check_headers = $(check_suite_headers) tests/support/flow-helpers.h tests/support/flow-gen.h
+tests_unit_check_flow_SOURCES = tests/unit/check-flow.c $(flow_check_headers)
+tests_unit_check_flow_CFLAGS = $(check_suite_cflags)
+tests_unit_check_flow_LDADD = $(check_suite_ldadd)
+tests_unit_check_flow_property_SOURCES = tests/unit/check-flow-property.c $(flow_check_headers)
+tests_unit_check_flow_property_CFLAGS = $(check_suite_cflags)
+tests_unit_check_flow_property_LDADD = $(check_suite_ldadd)
+if HAVE_GLPK
+check_PROGRAMS += tests/unit/check-flow-oracle
+tests_unit_check_flow_oracle_SOURCES = tests/unit/check-flow-property.c $(flow_check_headers)
+tests_unit_check_flow_oracle_CFLAGS = $(check_suite_cflags) $(GLPK_CFLAGS) -DFLOW_ORACLE
+tests_unit_check_flow_oracle_LDADD = $(check_suite_ldadd) $(GLPK_LIBS) -lm
+else
+TESTS += tests/unit/flow-oracle-skip.sh
+endif
+EXTRA_DIST += tests/unit/flow-oracle-skip.sh
+
+# Reconstruction driver, accuracy metrics
+tests_unit_check_reconstruct_SOURCES = tests/unit/check-reconstruct.c $(check_suite_headers)
+tests_unit_check_reconstruct_CFLAGS = $(check_suite_cflags)
+tests_unit_check_reconstruct_LDADD = $(check_suite_ldadd)
 
 TESTS += $(check_PROGRAMS)
 
-EXTRA_DIST += tests/README.md
+# --- cli: pgo-reconstruct commands, exit codes, messages ------------------
 
-# IL decoder and CFG (cfg branch).
-check_PROGRAMS += tests/check-il
-tests_check_il_SOURCES = tests/check-il.c tests/pgo-check.h
-tests_check_il_CFLAGS = $(check_suite_cflags)
-tests_check_il_LDADD = $(check_suite_ldadd)
-
-check_PROGRAMS += tests/check-cfg
-tests_check_cfg_SOURCES = tests/check-cfg.c tests/pgo-check.h
-tests_check_cfg_CFLAGS = $(check_suite_cflags)
-tests_check_cfg_LDADD = $(check_suite_ldadd)
-
-TESTS += tests/cfg-conformance.sh
-EXTRA_DIST += tests/cfg-conformance.sh \
-	tests/data/cfg/conformance/app/app.csproj \
-	tests/data/cfg/conformance/app/Program.cs
-noinst_PROGRAMS += tests/bench-cfg
-tests_bench_cfg_SOURCES = tests/bench-cfg.c
-tests_bench_cfg_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
-bench_scripts += tests/bench-cfg.sh
-EXTRA_DIST += tests/bench-cfg.sh tests/shared-runtime.sh
-TESTS += tests/cli-show.sh
-EXTRA_DIST += tests/cli-show.sh
-
-# Assemblies: PE/Webcil images, metadata, bodies, signatures, assembly sets.
-TESTS += tests/conformance-srm.sh tests/cli/dump-assembly.sh
-EXTRA_DIST += \
-	tests/conformance-srm.sh \
+cli_tests = \
+	tests/cli/show.sh \
 	tests/cli/dump-assembly.sh \
-	tests/data/pe/sample32.dump \
+	tests/cli/nettrace.sh \
+	tests/cli/dump-text.sh \
+	tests/cli/reconstruct.sh \
+	$(NULL)
+TESTS += $(cli_tests)
+EXTRA_DIST += $(cli_tests)
+
+# --- conformance: against .NET's tools and the fixture traces -------------
+
+# Our flow graphs against every fixture trace, read with our own trace and
+# assembly readers: app methods always, framework methods when the installed
+# runtime is the traced one (SKIP otherwise).
+noinst_PROGRAMS += tests/conformance/cfg-trace-conform
+tests_conformance_cfg_trace_conform_SOURCES = \
+	tests/conformance/cfg-trace-conform.c \
+	tests/conformance/cfg-compare.c \
+	tests/conformance/cfg-compare.h \
+	$(NULL)
+tests_conformance_cfg_trace_conform_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
+
+conformance_tests = \
+	tests/conformance/cfg-conformance.sh \
+	tests/conformance/srm.sh \
+	tests/conformance/traceevent/conformance.sh \
+	tests/conformance/cfg-trace-app.sh \
+	tests/conformance/cfg-trace-framework.sh \
+	tests/conformance/fixtures-regen.sh \
+	tests/conformance/accuracy-app.sh \
+	tests/conformance/accuracy-framework.sh \
+	$(NULL)
+TESTS += $(conformance_tests)
+EXTRA_DIST += $(conformance_tests) \
+	tests/conformance/accuracy.sh \
 	tests/conformance/srm/SrmDump.csproj \
 	tests/conformance/srm/Program.cs \
+	tests/conformance/traceevent/Program.cs \
+	tests/conformance/traceevent/nettrace-dump.csproj \
 	$(NULL)
 
-check_PROGRAMS += \
-	tests/check-pe \
-	tests/check-metadata \
-	tests/check-body \
-	tests/check-webcil \
-	tests/check-assembly-set \
+# make accuracy: every block-mode fixture trace, both probe sets, with the
+# framework methods when the shared runtime is installed.
+accuracy: all
+	PGO_TEST_DATA='$(abs_top_srcdir)/tests' PGO_BUILDDIR='$(abs_top_builddir)' \
+	  DOTNET='$(DOTNET)' $(SHELL) $(top_srcdir)/tests/conformance/accuracy.sh full
+.PHONY: accuracy
+
+# The traceevent script's log goes beside it in the build tree: make sure
+# the folder exists in a fresh VPATH build.
+EXTRA_tests_unit_check_nettrace_DEPENDENCIES = tests/conformance/traceevent/.dirstamp
+tests/conformance/traceevent/.dirstamp:
+	@$(MKDIR_P) tests/conformance/traceevent
+	@: >$@
+DISTCLEANFILES += tests/conformance/traceevent/.dirstamp
+
+# --- install: the C API example against the installed library -------------
+
+TESTS += tests/install/example.sh
+EXTRA_DIST += tests/install/example.sh tests/install/example-reconstruct.c
+AM_TESTS_ENVIRONMENT += PGO_CC='$(CC)'; export PGO_CC; PGO_SAN_FLAGS='$(SAN_FLAGS)'; export PGO_SAN_FLAGS; PGO_PREFIX='$(prefix)'; export PGO_PREFIX; \
+	PGO_LIBDIR='$(libdir)'; export PGO_LIBDIR;
+
+# --- bench: make bench programs and scripts --------------------------------
+
+noinst_PROGRAMS += \
+	tests/bench/cfg \
+	tests/bench/assemblies \
+	tests/bench/flow \
+	tests/bench/nettrace-synth \
+	tests/bench/bytescan \
 	$(NULL)
-tests_check_pe_SOURCES = tests/check-pe.c tests/pgo-check.h
-tests_check_pe_CFLAGS = $(check_suite_cflags)
-tests_check_pe_LDADD = $(check_suite_ldadd)
-tests_check_metadata_SOURCES = tests/check-metadata.c tests/pgo-check.h
-tests_check_metadata_CFLAGS = $(check_suite_cflags)
-tests_check_metadata_LDADD = $(check_suite_ldadd)
-tests_check_body_SOURCES = tests/check-body.c tests/pgo-check.h
-tests_check_body_CFLAGS = $(check_suite_cflags)
-tests_check_body_LDADD = $(check_suite_ldadd)
-tests_check_webcil_SOURCES = tests/check-webcil.c tests/pgo-check.h
-tests_check_webcil_CFLAGS = $(check_suite_cflags)
-tests_check_webcil_LDADD = $(check_suite_ldadd)
-tests_check_assembly_set_SOURCES = tests/check-assembly-set.c tests/pgo-check.h
-tests_check_assembly_set_CFLAGS = $(check_suite_cflags)
-tests_check_assembly_set_LDADD = $(check_suite_ldadd)
+tests_bench_cfg_SOURCES = tests/bench/cfg.c
+tests_bench_cfg_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
+tests_bench_assemblies_SOURCES = tests/bench/assemblies.c
+tests_bench_assemblies_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
+tests_bench_flow_SOURCES = tests/bench/flow.c tests/support/flow-gen.h
+tests_bench_flow_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/tests/support
+tests_bench_flow_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
+# synthetic traces from the writer (traceevent conformance, bench)
+tests_bench_nettrace_synth_SOURCES = tests/bench/nettrace-synth.c
+tests_bench_nettrace_synth_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
+tests_bench_bytescan_SOURCES = tests/bench/bytescan.c
+tests_bench_bytescan_LDADD = $(GLIB_LIBS)
+
+bench_scripts += \
+	tests/bench/cfg.sh \
+	tests/bench/corelib.sh \
+	tests/bench/nettrace.sh \
+	tests/bench/flow.sh \
+	$(NULL)
+EXTRA_DIST += $(bench_scripts)
+
+# --- fuzz targets (built by hand with clang; see each file) ----------------
+
+EXTRA_DIST += tests/fuzz/fuzz-image.c tests/fuzz/fuzz-nettrace.c
+
+# --- data: sample assemblies, traces, corpora -------------------------------
+
 EXTRA_DIST += \
+	tests/data/cfg/conformance/app/app.csproj \
+	tests/data/cfg/conformance/app/Program.cs \
+	tests/data/pe/sample32.dump \
 	tests/data/pe/sample32.dll \
 	tests/data/pe/sample64.dll \
 	tests/data/pe/sample32.wasm \
@@ -101,24 +255,6 @@ EXTRA_DIST += \
 	$(wildcard $(srcdir)/tests/corpus/pe/bad/*) \
 	$(NULL)
 
-noinst_PROGRAMS += tests/bench-assemblies
-tests_bench_assemblies_SOURCES = tests/bench-assemblies.c
-tests_bench_assemblies_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
-bench_scripts += tests/bench-corelib.sh
-EXTRA_DIST += tests/bench-corelib.sh tests/fuzz/fuzz-image.c
-
-# The conformance test's scratch folder (C# build, both dumps).
-clean-local: clean-assemblies-conformance
-clean-assemblies-conformance:
-	-rm -rf tests/conformance-srm
-.PHONY: clean-assemblies-conformance
-
-# nettrace reader, typed events and writer
-check_PROGRAMS += tests/check-nettrace
-tests_check_nettrace_SOURCES = tests/check-nettrace.c tests/pgo-check.h
-tests_check_nettrace_CFLAGS = $(check_suite_cflags)
-tests_check_nettrace_LDADD = $(check_suite_ldadd)
-
 nettrace_test_data = \
 	tests/data/nettrace/README-traceevent-inputs.md \
 	tests/data/nettrace/net5-win-x64-arraytypes.nettrace \
@@ -133,21 +269,6 @@ nettrace_test_data = \
 	$(NULL)
 EXTRA_DIST += $(nettrace_test_data)
 
-check_PROGRAMS += tests/check-nettrace-event tests/check-nettrace-writer
-tests_check_nettrace_event_SOURCES = tests/check-nettrace-event.c tests/pgo-check.h
-tests_check_nettrace_event_CFLAGS = $(check_suite_cflags)
-tests_check_nettrace_event_LDADD = $(check_suite_ldadd)
-tests_check_nettrace_writer_SOURCES = tests/check-nettrace-writer.c tests/pgo-check.h
-tests_check_nettrace_writer_CFLAGS = $(check_suite_cflags)
-tests_check_nettrace_writer_LDADD = $(check_suite_ldadd)
-
-TESTS += tests/cli/nettrace.sh
-EXTRA_DIST += tests/cli/nettrace.sh
-
-check_PROGRAMS += tests/check-nettrace-corpus
-tests_check_nettrace_corpus_SOURCES = tests/check-nettrace-corpus.c tests/pgo-check.h
-tests_check_nettrace_corpus_CFLAGS = $(check_suite_cflags)
-tests_check_nettrace_corpus_LDADD = $(check_suite_ldadd)
 nettrace_corpus = \
 	tests/corpus/nettrace/good/v4-empty.nettrace \
 	tests/corpus/nettrace/good/v4-header-size-24.nettrace \
@@ -184,104 +305,11 @@ nettrace_corpus = \
 	$(NULL)
 EXTRA_DIST += tests/corpus/nettrace/make-corpus.py tests/corpus/nettrace/README.md $(nettrace_corpus)
 
-# nettrace-synth: synthetic traces from the writer (conformance, bench)
-noinst_PROGRAMS += tests/bench/nettrace-synth
-tests_bench_nettrace_synth_SOURCES = tests/bench/nettrace-synth.c
-tests_bench_nettrace_synth_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
-
-TESTS += tests/conformance/traceevent/conformance.sh
-EXTRA_DIST += tests/conformance/traceevent/conformance.sh \
-	tests/conformance/traceevent/Program.cs \
-	tests/conformance/traceevent/nettrace-dump.csproj
-
-noinst_PROGRAMS += tests/bench/bytescan
-tests_bench_bytescan_SOURCES = tests/bench/bytescan.c
-tests_bench_bytescan_LDADD = $(GLIB_LIBS)
-bench_scripts += tests/bench/nettrace.sh
-EXTRA_DIST += tests/bench/nettrace.sh
-
 include tests/fixtures/local.mk
 
-check_PROGRAMS += tests/check-textpgo
-tests_check_textpgo_SOURCES = tests/check-textpgo.c tests/pgo-check.h
-tests_check_textpgo_CFLAGS = $(check_suite_cflags)
-tests_check_textpgo_LDADD = $(check_suite_ldadd)
-
-TESTS += tests/cli/dump-text.sh
-EXTRA_DIST += tests/cli/dump-text.sh
-# Our flow graphs against every fixture trace, read with our own trace and
-# assembly readers: app methods always, framework methods when the installed
-# runtime is the traced one (SKIP otherwise).
-noinst_PROGRAMS += tests/cfg-trace-conform
-tests_cfg_trace_conform_SOURCES = tests/cfg-trace-conform.c tests/cfg-compare.c \
-	tests/cfg-compare.h
-tests_cfg_trace_conform_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
-TESTS += tests/cfg-trace-app.sh tests/cfg-trace-framework.sh
-EXTRA_DIST += tests/cfg-trace-app.sh tests/cfg-trace-framework.sh
-
-# Regenerates the fixtures with dotnet and compares them (SKIP without dotnet).
-TESTS += tests/fixtures-regen.sh
-EXTRA_DIST += tests/fixtures-regen.sh
-
-# Flow solver: hand-computed graphs and seeded random properties.
-check_PROGRAMS += tests/check-flow tests/check-flow-property
-tests_check_flow_SOURCES = tests/check-flow.c tests/flow-helpers.h tests/pgo-check.h
-tests_check_flow_CFLAGS = $(check_suite_cflags)
-tests_check_flow_LDADD = $(check_suite_ldadd)
-tests_check_flow_property_SOURCES = tests/check-flow-property.c tests/flow-helpers.h tests/flow-gen.h tests/pgo-check.h
-tests_check_flow_property_CFLAGS = $(check_suite_cflags)
-tests_check_flow_property_LDADD = $(check_suite_ldadd)
-if HAVE_GLPK
-check_PROGRAMS += tests/check-flow-oracle
-tests_check_flow_oracle_SOURCES = tests/check-flow-property.c tests/flow-helpers.h tests/flow-gen.h tests/pgo-check.h
-tests_check_flow_oracle_CFLAGS = $(check_suite_cflags) $(GLPK_CFLAGS) -DFLOW_ORACLE
-tests_check_flow_oracle_LDADD = $(check_suite_ldadd) $(GLPK_LIBS) -lm
-else
-TESTS += tests/flow-oracle-skip.sh
-endif
-EXTRA_DIST += tests/flow-oracle-skip.sh
-
-# make bench: flow solver timing (a program, not a test).
-noinst_PROGRAMS += tests/bench-flow
-tests_bench_flow_SOURCES = tests/bench-flow.c tests/flow-gen.h
-tests_bench_flow_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
-bench_scripts += tests/bench-flow.sh
-EXTRA_DIST += tests/bench-flow.sh
-
-
-# The conformance script's log goes beside it in the build tree: make sure
-# the folder exists in a fresh VPATH build. Its scratch folder and the
-# benchmark's traces are removed by "make clean".
-EXTRA_tests_check_nettrace_DEPENDENCIES = tests/conformance/traceevent/.dirstamp
-tests/conformance/traceevent/.dirstamp:
-	@$(MKDIR_P) tests/conformance/traceevent
-	@: >$@
-DISTCLEANFILES += tests/conformance/traceevent/.dirstamp
-clean-local: clean-local-nettrace
-clean-local-nettrace:
-	-rm -rf tests/conformance-traceevent tests/bench-nettrace
-.PHONY: clean-local-nettrace
-
-# Reconstruction driver, accuracy metrics (reconstruct/pgo-reconstruct.c,
-# pgo-evaluate.c).
-check_PROGRAMS += tests/check-reconstruct
-tests_check_reconstruct_SOURCES = tests/check-reconstruct.c tests/pgo-check.h
-tests_check_reconstruct_CFLAGS = $(check_suite_cflags)
-tests_check_reconstruct_LDADD = $(check_suite_ldadd)
-TESTS += tests/accuracy-app.sh tests/accuracy-framework.sh
-EXTRA_DIST += tests/accuracy.sh tests/accuracy-app.sh tests/accuracy-framework.sh
-
-# make accuracy: every block-mode fixture trace, both probe sets, with the
-# framework methods when the shared runtime is installed.
-accuracy: all
-	PGO_TEST_DATA='$(abs_top_srcdir)/tests' PGO_BUILDDIR='$(abs_top_builddir)' \
-	  DOTNET='$(DOTNET)' $(SHELL) $(top_srcdir)/tests/accuracy.sh full
-.PHONY: accuracy
-
-# The C API example, built against the installed library (install-example.sh).
-TESTS += tests/install-example.sh
-EXTRA_DIST += tests/install-example.sh tests/example-reconstruct.c
-AM_TESTS_ENVIRONMENT += PGO_CC='$(CC)'; export PGO_CC; PGO_SAN_FLAGS='$(SAN_FLAGS)'; export PGO_SAN_FLAGS; PGO_PREFIX='$(prefix)'; export PGO_PREFIX; \
-	PGO_LIBDIR='$(libdir)'; export PGO_LIBDIR;
-TESTS += tests/cli/reconstruct.sh
-EXTRA_DIST += tests/cli/reconstruct.sh
+# Scratch folders of the conformance and bench scripts.
+clean-local: clean-local-tests
+clean-local-tests:
+	-rm -rf tests/conformance-srm tests/conformance-traceevent tests/bench-nettrace \
+	  tests/cfg-conformance.tmp tests/fixtures-regen.tmp
+.PHONY: clean-local-tests

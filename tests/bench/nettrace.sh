@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/bench/nettrace.sh: speed and memory of reading nettrace traces.
 #
 # Times "pgo-reconstruct trace-stats" against a plain byte scan of the same

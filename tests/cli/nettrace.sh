@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/cli/nettrace.sh: trace-stats and dump: output, exit codes, messages
 # that name the file and the byte offset, truncated and malformed traces.
 set -u

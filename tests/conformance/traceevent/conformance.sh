@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/conformance/traceevent/conformance.sh: compares what pgo-reconstruct
 # reads from nettrace traces with what TraceEvent (NuGet package
 # Microsoft.Diagnostics.Tracing.TraceEvent 4.0.0) reads from them.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # pgo-small.sh: how pgo-small.nettrace was made (needs dotnet; not run by make check).
 #
 # A small program (pgo-small-app/) run once by the .NET 10 runtime on Linux

@@ -282,7 +282,6 @@ pgo_check_suite (void)
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("roundtrip");
-  tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_nettrace_writer_roundtrip);
   suite_add_tcase (s, tc);
   return s;

@@ -5,7 +5,7 @@
  * from a configured build directory:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -I../libpgo \
- *     -I../nettrace-reader ../tests/corpus/nettrace/fuzz-nettrace.c \
+ *     -I../nettrace-reader ../tests/fuzz/fuzz-nettrace.c \
  *     ../libpgo/pgo-*.c ../nettrace-reader/pgo-nettrace*.c \
  *     $(pkg-config --cflags --libs gio-2.0) -lm -o fuzz-nettrace
  *   ./fuzz-nettrace -max_total_time=600 corpus-dir ../tests/corpus/nettrace/good

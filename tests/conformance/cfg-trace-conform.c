@@ -24,44 +24,29 @@
  * file is absent or is not the build the trace names; 1 on unreadable
  * input or an app dll that is not the traced one.
  *
- * Figures on the committed fixtures (runtime 10.0.12, libclrjit commit
- * 95017c711e6a; see reconstruct/pgo-jit-walk.c), 10 programs:
- *   CONFORMANCE cfg-edge-keys: 2112/2143
- *   CONFORMANCE cfg-block-offsets: 2088/2088
- *   CONFORMANCE cfg-edge-keys-app: 35/35
- *   CONFORMANCE cfg-block-offsets-app: 38/38
- * Every profiled method resolves to exactly one body (the reflection-based
- * text-dump path had 192 methods with several candidates): 0 dynamic
- * methods in these traces (the trace reader drops token-0 methods, IL
- * stubs and LCG, with a note; they would be counted here as "dropped"),
- * 0 unreadable bodies; 20 framework module loads, each PDB GUID and age
- * equal to the installed file's CodeView entry.  A generic method appears
- * once per instantiation the JIT instrumented (same token, another
- * MethodID; 9 such profiles in the edge runs, 3 of them app methods); each
- * is compared on its own, against the same instantiation in the block run:
- * same module, token, name with the type's arguments, and the method's
- * own type arguments from the MethodDetails events (generics' two
- * Program::Max and Program::Drain instantiations, and CoreLib's
- * Array::Resize, differ in nothing else).  The JIT
- * reconstruction replica, fed each edge profile, reproduces the block
- * run's counters in 1907 of 1938 methods (the other 31 are all
- * framework methods, mostly thread-pool, spin-wait and queue code, whose
- * executions differ between the two runs; 2 more with caught exceptions
- * are set apart: the JIT's model has no exception edges).
+ * Every profiled method must resolve to exactly one body.  The trace
+ * reader drops dynamic methods (token 0: IL stubs and LCG) with a note;
+ * they are counted here as "dropped".  Each framework module's PDB GUID
+ * and age must equal the installed file's CodeView entry.  A generic
+ * method appears once per instantiation the JIT instrumented (same token,
+ * another MethodID); each is compared on its own, against the same
+ * instantiation in the block run: same module, token, name with the
+ * type's arguments, and the method's own type arguments from the
+ * MethodDetails events.
  *
  * Difference classes (see cfg-compare.c for the rules):
- *  - edge mode, 31 methods, all in System.Private.CoreLib
- *    (SpanHelpers.IndexOfValueType, SpanHelpers.IndexOfNullCharacter,
- *    PackedSpanHelpers.IndexOf, MemoryExtensions.IndexOf instantiations):
- *    our set has one critical-edge key more than the trace, on a branch
- *    whose condition the importer folded (Vector128.IsHardwareAccelerated
- *    and the like) while importing both targets elsewhere, so the edge and
- *    its counter are gone.  The IL cannot show this; check-cfg.c's
- *    "importer-folded branch" case is the minimal example.  A missing key
- *    reads as 0 in the JIT's reconstruction, so emitting ours is safe.
+ *  - edge mode: our set has one critical-edge key more than the trace, on
+ *    a branch whose condition the importer folded (in CoreLib,
+ *    Vector128.IsHardwareAccelerated and the like) while importing both
+ *    targets elsewhere, so the edge and its counter are gone.  The IL
+ *    cannot show this; check-cfg.c's "importer-folded branch" case is the
+ *    minimal example.  A missing key reads as 0 in the JIT's
+ *    reconstruction, so emitting ours is safe.
  *  - block mode, S_JIT blocks without a counter: all reachable in the IL,
  *    not imported because a branch was folded the same way.  No counter
  *    is ever at an offset outside S_JIT.
+ * The measured figures are judged by cfg-trace-app.sh and
+ * cfg-trace-framework.sh (floors in tests/floors.txt).
  */
 #include "config.h"
 
@@ -185,48 +170,162 @@ read_instantiations (GBytes *bytes, PgoNettraceProfiles *profiles, GError **erro
   return g_steal_pointer (&inst);
 }
 
-/* Reads one trace into CfgMethods; 'modules' (simple name -> PgoMetadata)
- * receives every framework module resolved. */
-static int
-read_trace (Ctx *ctx, const char *fixture, const char *path, gboolean edge, const char *app_name,
-            PgoMetadata *app_md, const PgoCodeView *app_cv, GHashTable *modules,
-            GPtrArray *methods)
+/* One trace being read: where its methods go and how its modules resolve. */
+typedef struct {
+  Ctx                 *ctx;
+  const char          *fixture;
+  gboolean             edge;       /* edge-mode run (else block mode) */
+  const char          *app_name;
+  PgoMetadata         *app_md;
+  const PgoCodeView   *app_cv;
+  GHashTable          *modules;    /* simple name -> framework PgoMetadata */
+  GHashTable          *tokens;     /* "module token" seen in this trace */
+  GPtrArray           *methods;    /* CfgMethod */
+} TraceRun;
+
+/* Opens the trace at 'path' and builds its profiles and the method type
+ * arguments of its instances (*out_inst); NULL after a message on error. */
+static PgoNettraceProfiles *
+open_trace (const char *path, GHashTable **out_inst)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, &error);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(PgoNettraceReader) reader = NULL;
   g_autoptr(PgoNettraceProfiles) profiles = NULL;
-  g_autoptr(GHashTable) tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GHashTable) inst = NULL;
-  GPtrArray *list, *notes;
-  int rc = 0;
 
   if (file)
     bytes = g_mapped_file_get_bytes (file);
   if (!file || !(reader = pgo_nettrace_reader_new (bytes, &error))
-      || !(profiles = pgo_nettrace_profiles_build (reader, &error)))
+      || !(profiles = pgo_nettrace_profiles_build (reader, &error))
+      || !(*out_inst = read_instantiations (bytes, profiles, &error)))
     {
       fprintf (stderr, "cfg-trace-conform: %s: %s\n", path, error->message);
-      return 1;
+      return NULL;
     }
-  if (!(inst = read_instantiations (bytes, profiles, &error)))
-    {
-      fprintf (stderr, "cfg-trace-conform: %s: %s\n", path, error->message);
-      return 1;
-    }
-  notes = pgo_nettrace_profiles_get_notes (profiles);
+  return g_steal_pointer (&profiles);
+}
+
+/* Counts the profiles the trace reader dropped (edge run only). */
+static void
+count_dropped (TraceRun *run, PgoNettraceProfiles *profiles)
+{
+  GPtrArray *notes = pgo_nettrace_profiles_get_notes (profiles);
+
   for (guint i = 0; i < notes->len; i++)
     if (strstr (notes->pdata[i], " dropped: "))
       {
-        if (edge)
+        if (run->edge)
           {
-            ctx->n_dropped++;
-            ctx->n_dynamic += strstr (notes->pdata[i], "(token 0)") != NULL;
+            run->ctx->n_dropped++;
+            run->ctx->n_dynamic += strstr (notes->pdata[i], "(token 0)") != NULL;
           }
         if (g_getenv ("PGO_CFG_VERBOSE"))
-          printf ("NOTE %s: %s\n", fixture, (const char *) notes->pdata[i]);
+          printf ("NOTE %s: %s\n", run->fixture, (const char *) notes->pdata[i]);
       }
+}
+
+/* The metadata a profile's method is read from: the app dll after checking
+ * its PDB identity, or the framework module.  NULL with *rc 0: the profile
+ * is not compared; NULL with *rc set: stop. */
+static PgoMetadata *
+profile_metadata (TraceRun *run, const PgoModuleId *module, gboolean is_app, int *rc)
+{
+  PgoMetadata *md;
+
+  if (is_app)
+    {
+      if (!module->has_pdb || memcmp (module->pdb_guid, run->app_cv->guid, 16) != 0
+          || module->pdb_age != run->app_cv->age)
+        {
+          fprintf (stderr, "cfg-trace-conform: %s: %s.dll is not the traced build"
+                   " (PDB identity differs from the trace's)\n", run->fixture, run->app_name);
+          *rc = 1;
+          return NULL;
+        }
+      return run->app_md;
+    }
+  if (run->ctx->app_only)
+    {
+      run->ctx->n_framework += run->edge;
+      return NULL;
+    }
+  if ((md = g_hash_table_lookup (run->modules, module->simple_name)))
+    return md;
+  if ((md = framework_metadata (run->ctx, module, rc)))
+    g_hash_table_insert (run->modules, g_strdup (module->simple_name), md);
+  return md;
+}
+
+/* Adds profile 'p' (instance type arguments 'args') with its body from 'md'
+ * and its counters of the run's mode to the run's methods. */
+static void
+add_method (TraceRun *run, const PgoMethodProfile *p, PgoMetadata *md, const char *args,
+            gboolean is_app)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  const PgoModuleId *module = id->module;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL, *key = NULL;
+  g_autofree char *tok = g_strdup_printf ("%s %08x", module->simple_name, id->token);
+  PgoMethodBody *body;
+  CfgMethod *m;
+  gboolean edge = run->edge;
+
+  if (g_hash_table_contains (run->tokens, tok))
+    run->ctx->n_instantiated += edge;
+  else
+    g_hash_table_add (run->tokens, g_steal_pointer (&tok));
+  name = g_strdup_printf ("%s: [%s]%s%s", run->fixture, module->simple_name,
+                          id->name ? id->name : "?", args ? args : "");
+  key = g_strdup_printf ("%s %08x %s%s %s", module->simple_name, id->token,
+                         id->name ? id->name : "", args ? args : "",
+                         id->signature ? id->signature : "");
+  body = g_new0 (PgoMethodBody, 1);
+  if (!pgo_metadata_lookup_method_body (md, id->token, body, &error))
+    {
+      printf ("UNRESOLVED %s: token 0x%08x: %s\n", name, id->token, error->message);
+      run->ctx->n_no_body += edge;
+      g_free (body);
+      return;
+    }
+  m = cfg_method_new (name, key, body_free);
+  if (g_getenv ("PGO_CFG_VERBOSE"))
+    printf ("METHOD %s %s\n", edge ? "edge" : "block", name);
+  g_ptr_array_add (m->bodies, body);
+  g_ptr_array_add (run->methods, m);
+  m->is_app = is_app;
+  for (guint r = 0; r < pgo_method_profile_get_n_records (p); r++)
+    {
+      const PgoSchemaRecord *rec = pgo_method_profile_get_record (p, r);
+      gsize n_values = 0;
+      const guint64 *values = pgo_method_profile_get_values (p, r, &n_values);
+      gboolean want = edge ? rec->kind == PGO_KIND_EDGE_INT_COUNT
+                             || rec->kind == PGO_KIND_EDGE_LONG_COUNT
+                           : rec->kind == PGO_KIND_BASIC_BLOCK_INT_COUNT
+                             || rec->kind == PGO_KIND_BASIC_BLOCK_LONG_COUNT;
+
+      if (want)
+        cfg_method_add (m, edge, rec->il_offset, rec->other, n_values ? values[0] : 0);
+    }
+  cfg_method_sort (m);
+}
+
+/* Reads the trace at 'path' into run->methods: opens it, counts what the
+ * reader dropped, then resolves and adds each profile. */
+static int
+read_trace (TraceRun *run, const char *path)
+{
+  g_autoptr(GHashTable) inst = NULL;
+  g_autoptr(PgoNettraceProfiles) profiles = open_trace (path, &inst);
+  g_autoptr(GHashTable) tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GPtrArray *list;
+  int rc = 0;
+
+  if (!profiles)
+    return 1;
+  run->tokens = tokens;
+  count_dropped (run, profiles);
   list = pgo_nettrace_profiles_get_profiles (profiles);
   for (guint i = 0; i < list->len && rc == 0; i++)
     {
@@ -234,83 +333,22 @@ read_trace (Ctx *ctx, const char *fixture, const char *path, gboolean edge, cons
       const PgoMethodId *id = pgo_method_profile_get_id (p);
       const PgoModuleId *module = id->module;
       guint64 handle = pgo_nettrace_profiles_get_method_handle (profiles, i);
-      const char *args = g_hash_table_lookup (inst, &handle);
-      gboolean is_app = module && g_strcmp0 (module->simple_name, app_name) == 0;
-      PgoMetadata *md = NULL;
-      g_autofree char *name = NULL, *key = NULL, *tok = NULL;
-      PgoMethodBody *body;
-      CfgMethod *m;
+      gboolean is_app;
+      PgoMetadata *md;
 
       if (module == NULL || id->token == 0)
         {
           /* the reader drops these; counted should one ever get through */
-          printf ("UNRESOLVED %s: %s: %s\n", fixture, id->name ? id->name : "?",
+          printf ("UNRESOLVED %s: %s: %s\n", run->fixture, id->name ? id->name : "?",
                   module ? "dynamic method (token 0)" : "no module");
-          ctx->n_no_body += edge;
+          run->ctx->n_no_body += run->edge;
           continue;
         }
-      if (is_app)
-        {
-          if (!module->has_pdb || memcmp (module->pdb_guid, app_cv->guid, 16) != 0
-              || module->pdb_age != app_cv->age)
-            {
-              fprintf (stderr, "cfg-trace-conform: %s: %s.dll is not the traced build"
-                       " (PDB identity differs from the trace's)\n", fixture, app_name);
-              return 1;
-            }
-          md = app_md;
-        }
-      else if (ctx->app_only)
-        {
-          ctx->n_framework += edge;
-          continue;
-        }
-      else if (!(md = g_hash_table_lookup (modules, module->simple_name)))
-        {
-          if (!(md = framework_metadata (ctx, module, &rc)))
-            break;
-          g_hash_table_insert (modules, g_strdup (module->simple_name), md);
-        }
-      tok = g_strdup_printf ("%s %08x", module->simple_name, id->token);
-      if (g_hash_table_contains (tokens, tok))
-        ctx->n_instantiated += edge;
-      else
-        g_hash_table_add (tokens, g_steal_pointer (&tok));
-      name = g_strdup_printf ("%s: [%s]%s%s", fixture, module->simple_name,
-                              id->name ? id->name : "?", args ? args : "");
-      key = g_strdup_printf ("%s %08x %s%s %s", module->simple_name, id->token,
-                             id->name ? id->name : "", args ? args : "",
-                             id->signature ? id->signature : "");
-      body = g_new0 (PgoMethodBody, 1);
-      g_clear_error (&error);
-      if (!pgo_metadata_lookup_method_body (md, id->token, body, &error))
-        {
-          printf ("UNRESOLVED %s: token 0x%08x: %s\n", name, id->token, error->message);
-          ctx->n_no_body += edge;
-          g_free (body);
-          continue;
-        }
-      m = cfg_method_new (name, key, body_free);
-      if (g_getenv ("PGO_CFG_VERBOSE"))
-        printf ("METHOD %s %s\n", edge ? "edge" : "block", name);
-      g_ptr_array_add (m->bodies, body);
-      g_ptr_array_add (methods, m);
-      m->is_app = is_app;
-      for (guint r = 0; r < pgo_method_profile_get_n_records (p); r++)
-        {
-          const PgoSchemaRecord *rec = pgo_method_profile_get_record (p, r);
-          gsize n_values = 0;
-          const guint64 *values = pgo_method_profile_get_values (p, r, &n_values);
-          gboolean want = edge ? rec->kind == PGO_KIND_EDGE_INT_COUNT
-                                 || rec->kind == PGO_KIND_EDGE_LONG_COUNT
-                               : rec->kind == PGO_KIND_BASIC_BLOCK_INT_COUNT
-                                 || rec->kind == PGO_KIND_BASIC_BLOCK_LONG_COUNT;
-
-          if (want)
-            cfg_method_add (m, edge, rec->il_offset, rec->other, n_values ? values[0] : 0);
-        }
-      cfg_method_sort (m);
+      is_app = g_strcmp0 (module->simple_name, run->app_name) == 0;
+      if ((md = profile_metadata (run, module, is_app, &rc)))
+        add_method (run, p, md, g_hash_table_lookup (inst, &handle), is_app);
     }
+  run->tokens = NULL;
   return rc;
 }
 
@@ -330,6 +368,7 @@ run_fixture (Ctx *ctx, const PgoCfgOptions *options, const char *dir)
   g_autoptr(GPtrArray) edge = g_ptr_array_new_with_free_func (cfg_method_free);
   g_autoptr(GPtrArray) block = g_ptr_array_new_with_free_func (cfg_method_free);
   g_autoptr(GHashTable) by_key = g_hash_table_new (g_str_hash, g_str_equal);
+  TraceRun run;
   int rc;
 
   if (!(image = pgo_image_open (dll, &error)) || !pgo_image_lookup_code_view (image, &cv, &error)
@@ -340,8 +379,13 @@ run_fixture (Ctx *ctx, const PgoCfgOptions *options, const char *dir)
       return 1;
     }
   g_clear_pointer (&cv.path, g_free); /* only the GUID and age are used */
-  if ((rc = read_trace (ctx, name, edge_path, TRUE, name, md, &cv, modules, edge)) != 0
-      || (rc = read_trace (ctx, name, block_path, FALSE, name, md, &cv, modules, block)) != 0)
+  run = (TraceRun) { .ctx = ctx, .fixture = name, .edge = TRUE, .app_name = name,
+                     .app_md = md, .app_cv = &cv, .modules = modules, .methods = edge };
+  if ((rc = read_trace (&run, edge_path)) != 0)
+    return rc;
+  run.edge = FALSE;
+  run.methods = block;
+  if ((rc = read_trace (&run, block_path)) != 0)
     return rc;
   ctx->n_modules += g_hash_table_size (modules);
   for (guint i = 0; i < block->len; i++)

@@ -101,7 +101,6 @@ pgo_check_suite (void)
   Suite *s = suite_create ("nettrace-corpus");
   TCase *tc = tcase_create ("corpus");
 
-  tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_nettrace_corpus_good);
   tcase_add_test (tc, test_nettrace_corpus_bad);
   suite_add_tcase (s, tc);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# install-example.sh: installs the build into a scratch DESTDIR, builds
-# tests/example-reconstruct.c against the INSTALLED headers and library
+# example.sh: installs the build into a scratch DESTDIR, builds
+# tests/install/example-reconstruct.c against the INSTALLED headers and library
 # with "pkg-config --cflags --libs libpgo", runs it and checks its output
 # (the worked example of reconstruction.md section 5).
 #
@@ -43,7 +43,7 @@ case $flags in
   *) echo "FAIL: pkg-config flags do not point into the install: $flags"; exit 1 ;;
 esac
 # shellcheck disable=SC2086
-if ! $cc $san -o "$tmp/example" "$src/example-reconstruct.c" $flags 2>"$tmp/cc.log"; then
+if ! $cc $san -o "$tmp/example" "$src/install/example-reconstruct.c" $flags 2>"$tmp/cc.log"; then
   echo "FAIL: cannot build the example against the installed library"
   cat "$tmp/cc.log"
   exit 1

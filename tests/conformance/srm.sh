@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# conformance-srm.sh: "pgo-reconstruct dump-assembly" against a dumper built
-# on System.Reflection.Metadata (tests/conformance/srm), for every method
+# srm.sh: "pgo-reconstruct dump-assembly" against a dumper built
+# on System.Reflection.Metadata (srm/), for every method
 # of every assembly of the installed Microsoft.NETCore.App shared framework,
 # of the sample assemblies (tests/data/pe/*.dll) and of the fixtures
 # (tests/fixtures/data/*/*.dll).
@@ -23,7 +23,7 @@ if [ -z "$DOTNET" ] || ! "$DOTNET" --version >/dev/null 2>&1; then
 fi
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 
-. "${PGO_TEST_DATA:-$(dirname "$0")}/shared-runtime.sh"
+. "${PGO_TEST_DATA:-$(dirname "$0")/..}/support/shared-runtime.sh"
 runtime=$(shared_runtime_dir)
 if [ -z "$runtime" ]; then
   echo "SKIP: no Microsoft.NETCore.App shared framework"

@@ -631,7 +631,8 @@ pgo_check_suite (void)
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("truncation");
-  tcase_set_timeout (tc, 600);
+  /* every prefix of a large trace: the one slow case of the suites */
+  tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_nettrace_truncate_every_offset);
   tcase_add_test (tc, test_nettrace_truncate_large);
   suite_add_tcase (s, tc);

@@ -501,7 +501,6 @@ pgo_check_suite (void)
   Suite *s = suite_create ("fixtures");
   TCase *tc = tcase_create ("files");
 
-  tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_fixtures_size_and_hash);
   tcase_add_test (tc, test_fixtures_complete);
   tcase_add_test (tc, test_fixtures_magic);

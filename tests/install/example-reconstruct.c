@@ -3,7 +3,7 @@
  * example-reconstruct.c: what an ahead-of-time compiler does with libpgo:
  * hand it a method's IL, EH clauses and the interpreter's sparse block
  * counts, get back the schema to feed the JIT and how certain each block
- * count is.  Built against the installed library (tests/install-example.sh:
+ * count is.  Built against the installed library (tests/install/example.sh:
  * cc $(pkg-config --cflags --libs libpgo)).
  *
  * Input: the method of reconstruction.md section 5 (loops, a diamond, a

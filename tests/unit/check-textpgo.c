@@ -500,7 +500,6 @@ pgo_check_suite (void)
   Suite *s = suite_create ("textpgo");
   TCase *tc = tcase_create ("parse");
 
-  tcase_set_timeout (tc, 60);
   tcase_add_loop_test (tc, test_textpgo_fixture_dumps, 0, G_N_ELEMENTS (dumps));
   tcase_add_test (tc, test_textpgo_fixture_values);
   tcase_add_test (tc, test_textpgo_eight_byte);
@@ -508,7 +507,6 @@ pgo_check_suite (void)
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("errors");
-  tcase_set_timeout (tc, 60);
   tcase_add_loop_test (tc, test_textpgo_errors, 0, G_N_ELEMENTS (bad));
   tcase_add_test (tc, test_textpgo_truncations);
   tcase_add_test (tc, test_textpgo_write_errors);

@@ -10,9 +10,9 @@
 # Input: tests/fixtures/data/<name>/{edge,block}.nettrace, <name>.dll.
 # Output: the CONFORMANCE lines; PASS/FAIL via the exit code.
 set -eu
-data="${PGO_TEST_DATA:-$(dirname "$0")}"
+data="${PGO_TEST_DATA:-$(dirname "$0")/..}"
 fixtures="$data/fixtures/data"
-prog="${PGO_BUILDDIR:-.}/tests/cfg-trace-conform"
+prog="${PGO_BUILDDIR:-.}/tests/conformance/cfg-trace-conform"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -5,6 +5,9 @@
  * A suite file defines "Suite *pgo_check_suite (void)" and includes this
  * header once.  Run one case with CK_RUN_CASE=errors, debug with CK_FORK=no.
  * Test data comes from $PGO_TEST_DATA (the source tests/ folder).
+ * Every test runs under Check's default timeout of 4 s unless its case
+ * sets a longer one; CK_TIMEOUT_MULTIPLIER scales them all (sanitizer
+ * builds set it in tests/local.mk).
  */
 #pragma once
 

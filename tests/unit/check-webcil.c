@@ -9,10 +9,10 @@
  * wrapper webcilVersion 0, with section data right after the section
  * table (no 16-byte alignment).
  *
- * SPEC-MADE files (built below, NOT produced by any real converter; no
- * producer of these was available here): Webcil header v1 (32 bytes,
- * TableBase), wrapper v1 (size segment with a table size, imported
- * globals), wrapper v2 (active payload segment), per ecma335.md section 7.
+ * SPEC-MADE files (built below, NOT produced by any real converter):
+ * Webcil header v1 (32 bytes, TableBase), wrapper v1 (size segment with a
+ * table size, imported globals), wrapper v2 (active payload segment), per
+ * ecma335.md section 7.
  */
 #include "config.h"
 

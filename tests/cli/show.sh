@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# cli-show.sh: `pgo-reconstruct show` output and exit codes.
+# show.sh: `pgo-reconstruct show` output and exit codes.
 #
 # Input: the built tools/pgo-reconstruct.  Output: PASS/FAIL via the exit code.
 set -eu
@@ -43,7 +43,7 @@ rc=0
 [ "$rc" = 2 ]
 # --assembly: a fixture's dense switch (tests/fixtures/src/switches); the
 # switch block lists each distinct target once (runtime 10 successor order)
-dll="${PGO_TEST_DATA:-$(dirname "$0")}/fixtures/data/switches/switches.dll"
+dll="${PGO_TEST_DATA:-$(dirname "$0")/..}/fixtures/data/switches/switches.dll"
 if [ -f "$dll" ]; then
   "$tool" show --assembly "$dll" --method Dense >"$tmp/asm"
   head -n 3 "$tmp/asm" >"$tmp/asm3"

@@ -15,7 +15,7 @@
 # instrumented at Tier0 from its first call (TieredPGO_InstrumentOnlyHotCode=0,
 # no call counting, no ReadyToRun code); JitScalableProfiling=0 keeps the
 # counters exact, so the JIT's own reconstruction of the edge run can be
-# compared with the block run.  tests/cfg-trace-conform then reads both
+# compared with the block run.  tests/conformance/cfg-trace-conform then reads both
 # traces with the project's readers, the IL from app.dll and from the
 # runtime that ran it (the IL paths in the traces).
 set -eu
@@ -25,7 +25,7 @@ if [ -z "${DOTNET:-}" ] || ! "$DOTNET" --version >/dev/null 2>&1; then
   exit 77
 fi
 
-src="${PGO_TEST_DATA:-$(dirname "$0")}/data/cfg/conformance"
+src="${PGO_TEST_DATA:-$(dirname "$0")/..}/data/cfg/conformance"
 build="${PGO_BUILDDIR:-.}"
 work="$build/tests/cfg-conformance.tmp"
 rm -rf "$work"
@@ -70,9 +70,9 @@ fi
 
 # Required: every block counter at one of our block starts, and every edge
 # difference in the one known class (critical-edge keys of branches the
-# importer folded on a JIT-time constant; see tests/cfg-trace-conform.c).
+# importer folded on a JIT-time constant; see cfg-trace-conform.c).
 rc=0
-"$build/tests/cfg-trace-conform" "$work/run/app" >"$work/out" || rc=$?
+"$build/tests/conformance/cfg-trace-conform" "$work/run/app" >"$work/out" || rc=$?
 if [ "$rc" = 77 ]; then
   grep '^SKIP' "$work/out" || true
   exit 77
