@@ -122,7 +122,7 @@ read_sections (PgoCursor *c, GArray *clauses, GError **error)
       /* DataSize counts the 4-byte section header; S.R.M divides the whole
        * DataSize, which gives the same count for well-formed sections (and
        * the same clauses as S.R.M on all 136k methods of the shared
-       * framework, see tests/conformance-srm.sh). */
+       * framework, see tests/conformance/srm.sh). */
       count = data_size / clause_size;
       if ((gsize) count * clause_size > pgo_cursor_remaining (c))
         return _pgo_error_fail (error, PGO_ERROR_TRUNCATED, "EH section at offset 0x%"
