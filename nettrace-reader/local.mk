@@ -3,7 +3,9 @@
 libpgo_libpgo_internal_la_SOURCES += \
 	nettrace-reader/pgo-nettrace.c \
 	nettrace-reader/pgo-nettrace-block.c \
-	nettrace-reader/pgo-nettrace-event.c \
+	nettrace-reader/pgo-nettrace-payload.c \
+	nettrace-reader/pgo-nettrace-blob.c \
+	nettrace-reader/pgo-nettrace-profiles.c \
 	nettrace-reader/pgo-nettrace-writer.c \
 	nettrace-reader/pgo-nettrace-private.h \
 	$(NULL)
