@@ -36,7 +36,7 @@ pkgconfig_DATA += libpgo/libpgo.pc
 DISTCLEANFILES += libpgo/libpgo.pc
 EXTRA_DIST += libpgo/libpgo.pc.in libpgo/README.md
 
-# IL decoder and opcode table (issue: IL decoder).
+# IL decoder and opcode table.
 libpgo_include_HEADERS += libpgo/pgo-il.h libpgo/pgo-opcodes.def
 libpgo_libpgo_internal_la_SOURCES += libpgo/pgo-il.c
 

@@ -172,13 +172,12 @@ read_table_stream (PgoMetadata *md, PgoCursor *c, GError **error)
                                 table_names[t], md->rows[t], PGO_METADATA_MAX_ROWS);
     }
   /* HeapSizes 0x40 (EXTRA_DATA) adds one u32 after the row counts and 0x08
-   * (PADDING_BIT) changes no width: both settled from CoreCLR's reader
+   * (PADDING_BIT) changes no width, as in CoreCLR's reader
    * (dotnet/runtime src/coreclr/md/inc/metamodel.h: "EXTRA_DATA = 0x40, If
    * set, schema persists an extra 4 bytes of data"; metamodel.cpp
    * CMiniMdSchema::LoadFrom reads it, SchemaPopulate2 forces the padding
-   * bit's extra width to zero). No assembly of the 10.0.12 shared
-   * frameworks (Microsoft.NETCore.App, Microsoft.AspNetCore.App: 313
-   * files) sets either bit; HeapSizes seen there are 0x00, 0x01 and 0x05. */
+   * bit's extra width to zero). The shared-framework assemblies set
+   * neither bit. */
   if ((md->heap_sizes & 0x40) && !pgo_cursor_skip (c, 4, error))
     return FALSE;
 

@@ -406,15 +406,13 @@ _pgo_webcil_parse (PgoImage *image, GError **error)
       return FALSE;
     }
   /* Major 0: 28-byte header; major 1: 32 bytes, TableBase added (crossgen2
-   * for CoreCLR on wasm). Minor is not checked. Settled on real output:
-   * the WebcilConverter of Microsoft.NET.Runtime.WebAssembly.Sdk 10.0.12
-   * (the SDK 10.0.401 browser toolchain) writes version 0.0, wraps it with
-   * webcilVersion 0 (passive segments, payload 4-aligned in the file), and
-   * puts the section data right after the section table, not 16-aligned
-   * (tests/data/pe/sample32.wasm). That converter has no self-installing
-   * (wrapper 2, active segment) or TableBase code: its DLL contains neither
-   * "__memory_base" nor "tableBase"; those forms are tested on spec-made
-   * files only. */
+   * for CoreCLR on wasm). Minor is not checked. The SDK's WebcilConverter
+   * (Microsoft.NET.Runtime.WebAssembly.Sdk) writes version 0.0, wraps it
+   * with webcilVersion 0 (passive segments, payload 4-aligned in the file),
+   * and puts the section data right after the section table, not
+   * 16-aligned. It writes neither the self-installing wrapper (wrapper 2,
+   * active segment) nor TableBase; those forms are read as the spec
+   * describes them. */
   if (major > 1)
     return _pgo_error_fail (error, PGO_ERROR_UNSUPPORTED_VERSION,
                             "Webcil version %u.%u at offset 0x%"

@@ -116,8 +116,7 @@ _pgo_nettrace_begin_event_block (PgoNettraceReader *reader, PgoCursor *content,
   /* Rows are decoded one after the other, each at an address known only
    * once the previous one is decoded: a dependent chain of cache misses on
    * traces larger than the cache. Reading the block's cache lines in order
-   * first lets the hardware stream them in (blocks are ~100 KB); on a
-   * 100 MB trace this makes the pass several times faster. */
+   * first lets the hardware stream them in (blocks are ~100 KB). */
   {
     const guint8 *p = content->data + content->off;
     gsize n = pgo_cursor_remaining (content);

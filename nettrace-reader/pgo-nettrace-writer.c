@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
  * pgo-nettrace-writer.c: this file writes .nettrace traces the way the
- * CoreCLR runtime's file sessions do (ep-file.c, ep-block.c), so that our
- * own tools, TraceEvent and dotnet-pgo read them like runtime output.
+ * CoreCLR runtime's file sessions do (ep-file.c, ep-block.c), so that this
+ * toolkit, TraceEvent and dotnet-pgo read them like runtime output.
  *
  * Input: events. Output: bytes on a GOutputStream.
  *
@@ -21,8 +21,8 @@
  * Rows use compressed headers (Flags bit 0 of the block header), encoded
  * against the previous row of the same block exactly as ep-block.c does:
  * flag 0x02 whenever seq != prev_seq + (metadata id != 0), or the capture
- * thread or processor changed. Like the runtime on Unix (every row of
- * pgo-small.nettrace), rows carry processor 0xFFFFFFFF, so the first
+ * thread or processor changed. Like the runtime on Unix, whose rows all
+ * carry processor 0xFFFFFFFF, rows carry processor 0xFFFFFFFF, so the first
  * metadata row of a block sets flag 0x02 with sequence delta 0xFFFFFFFF
  * (nettrace.md 2.3); metadata rows have sequence number 0 and capture
  * thread 0; events have capture thread = thread and stack id 1, and the
@@ -40,8 +40,8 @@
 #define OUT_FLUSH_SIZE     (1 << 20)
 #define NO_PROCESSOR       0xFFFFFFFFu
 
-/* Keywords, versions and levels as the runtime registers them (checked
- * against the metadata of a trace written by .NET 10, pgo-small.nettrace). */
+/* Keywords, versions and levels as the runtime registers them in the
+ * metadata of the traces it writes. */
 #define KW_LOADER                  0x8ull
 #define KW_PERFTRACK_LOADER        0x20000008ull
 #define KW_TYPE                    0x80000ull
