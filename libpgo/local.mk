@@ -57,6 +57,7 @@ libpgo_libpgo_internal_la_SOURCES += \
 	libpgo/pgo-error-private.h \
 	libpgo/pgo-webcil.c \
 	libpgo/pgo-metadata.c \
+	libpgo/pgo-metadata-lookup.c \
 	libpgo/pgo-metadata-private.h \
 	libpgo/pgo-body.c \
 	libpgo/pgo-signature.c \
