@@ -600,8 +600,9 @@ join_chunks (const InstrInfo *in)
 }
 
 /* decode_profile: (transfer full) (nullable): the profile of method 'id'
- * decoded from 'blob', or NULL after dropping 'in' when it does not decode.
- * Messages carry file offsets only when the blob is chunk 0 in one piece. */
+ * (taken over) decoded from 'blob', or NULL after dropping 'in' when it
+ * does not decode. Messages carry file offsets only when the blob is
+ * chunk 0 in one piece. */
 static PgoMethodProfile *
 decode_profile (PgoNettraceProfiles *self, InstrInfo *in, PgoMethodId *id, GBytes *blob)
 {

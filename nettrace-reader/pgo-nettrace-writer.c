@@ -69,14 +69,17 @@ struct _PgoNettraceWriter {
   guint32        id_runtime[400]; /* metadata ids of the typed events, by event id */
 };
 
+/* stream_pos: the offset in the trace of the next byte written. */
 static guint64
 stream_pos (PgoNettraceWriter *w)
 {
   return w->written + w->buf->len;
 }
 
+/* flush_output: writes the buffered bytes to the stream once there are
+ * OUT_FLUSH_SIZE of them, or always when 'force'. */
 static gboolean
-drain (PgoNettraceWriter *w, gboolean force, GError **error)
+flush_output (PgoNettraceWriter *w, gboolean force, GError **error)
 {
   if (!force && w->buf->len < OUT_FLUSH_SIZE)
     return TRUE;
@@ -152,7 +155,7 @@ flush_blocks (PgoNettraceWriter *w, GError **error)
         }
       emit_block (w, &w->events, "EventBlock");
     }
-  return drain (w, FALSE, error);
+  return flush_output (w, FALSE, error);
 }
 
 /* add_row: appends a compressed row to 'b' (nettrace.md 2.3, ep-block.c). */
@@ -241,7 +244,7 @@ pgo_nettrace_writer_new (GOutputStream *out, const PgoNettraceTraceInfo *info, G
   pgo_append_u32 (w->buf, (guint32) info->n_processors);
   pgo_append_u32 (w->buf, (guint32) info->expected_cpu_sampling_rate);
   pgo_append_u8 (w->buf, 0x06);
-  if (!drain (w, FALSE, error))
+  if (!flush_output (w, FALSE, error))
     return NULL;
   return g_steal_pointer (&w);
 }
@@ -358,7 +361,7 @@ pgo_nettrace_writer_write_sequence_point (PgoNettraceWriter *w, GError **error)
   pgo_append_u32 (sp, w->seq);
   block_object (w, "SPBlock", sp->data, sp->len);
   w->need_stacks = TRUE;
-  return drain (w, FALSE, error);
+  return flush_output (w, FALSE, error);
 }
 
 /**
@@ -376,7 +379,7 @@ pgo_nettrace_writer_close (PgoNettraceWriter *w, GError **error)
     return FALSE;
   pgo_append_u8 (w->buf, 0x01);
   w->closed = TRUE;
-  return drain (w, TRUE, error) && g_output_stream_flush (w->out, NULL, error);
+  return flush_output (w, TRUE, error) && g_output_stream_flush (w->out, NULL, error);
 }
 
 /* ---- typed events ------------------------------------------------------ */
