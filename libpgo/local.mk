@@ -44,6 +44,7 @@ libpgo_libpgo_hub_la_SOURCES = \
 	libpgo/pgo-pe-private.h \
 	libpgo/pgo-webcil.c \
 	libpgo/pgo-metadata.c \
+	libpgo/pgo-metadata-lookup.c \
 	libpgo/pgo-metadata-private.h \
 	libpgo/pgo-body.c \
 	libpgo/pgo-signature.c \

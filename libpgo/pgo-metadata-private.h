@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
  * pgo-metadata-private.h: the PgoMetadata structure, shared by the table
- * reader (pgo-metadata.c), names and signatures (pgo-signature.c) and
+ * reader (pgo-metadata.c), owner and identity lookups
+ * (pgo-metadata-lookup.c), names and signatures (pgo-signature.c) and
  * method bodies (pgo-body.c).
  */
 #pragma once
@@ -56,3 +57,6 @@ _pgo_metadata_col (const PgoMetadata *md, PgoTable table, PgoColumn col, guint32
       return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 | (guint32) p[3] << 24;
     }
 }
+
+/* pgo-metadata.c */
+guint32 _pgo_metadata_list_target (PgoMetadata *md, guint8 target, guint32 i);

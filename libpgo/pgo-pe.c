@@ -455,9 +455,9 @@ pgo_image_get_format (PgoImage *image)
  * @image: an image
  *
  * The COFF Machine field, not validated: ReadyToRun images XOR it with an
- * OS-specific value. Seen: System.Private.CoreLib and System.Linq of the
- * linux-x64 shared framework 10.0.12 carry 0xFD1D (= 0x8664 ^ 0x7B79);
- * IL-only facades such as System.Runtime carry 0x14C.
+ * OS-specific value: the ReadyToRun images of the linux-x64 shared
+ * framework carry 0xFD1D (= 0x8664 ^ 0x7B79); IL-only facades such as
+ * System.Runtime carry 0x14C.
  *
  * Returns: the COFF Machine, 0 for Webcil.
  */

@@ -28,8 +28,8 @@
  *   MethodHandle (4)  "MethodHandle: <method>|@|<assembly-qualified type>" | "... NULL" | "... UNKNOWN"
  * "max index" is the number of methods; "records" the number of Schema lines
  * of the method.  Fields print as unsigned: an Other of 0x80000000 reads
- * "2147483648".  (Checked against the 21 dumps of runtime 10.0.12 in
- * tests/fixtures/data, which this writer reproduces byte for byte.)
+ * "2147483648".  The writer reproduces the runtime's dumps byte for
+ * byte.
  *
  * LAMESPEC: the runtime's own reader (PgoManager::ReadPgoData) is lenient: it
  * skips lines it does not recognise and never checks "max index".  This

@@ -263,6 +263,45 @@ read_segment (PgoCursor *c, gboolean *out_active, gsize *out_off, guint32 *out_l
   return pgo_cursor_skip (c, len, error);
 }
 
+/* read_webcil_segments: reads data section 'sec' (at file offset 'at'):
+ * segment 0 holds the payload size, segment 1 the Webcil payload. On
+ * success the payload's file offset and length are in 'out_off' and
+ * 'out_len'; BAD_MAGIC when the segments hold no Webcil payload. */
+static gboolean
+read_webcil_segments (PgoCursor *sec, guint64 at, gsize *out_off, guint32 *out_len,
+                      GError **error)
+{
+  guint32 count = 0, seg0_len = 0, seg1_len = 0, declared = 0;
+  gsize seg0_off = 0, seg1_off = 0;
+  gboolean active;
+
+  if (!pgo_cursor_read_varuint32 (sec, &count, error))
+    return FALSE;
+  if (count < 2)
+    return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "data section at offset 0x%"
+                            G_GINT64_MODIFIER "x has %u segments: no Webcil payload", at,
+                            count);
+  if (!read_segment (sec, &active, &seg0_off, &seg0_len, error)
+      || !read_segment (sec, &active, &seg1_off, &seg1_len, error))
+    return FALSE;
+  /* dotnet.native.wasm and other modules also have data segments. */
+  if (seg1_len < 4 || memcmp (sec->data + seg1_off, "WbIL", 4) != 0)
+    return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "data segment 1 at offset 0x%"
+                            G_GINT64_MODIFIER "x is not a Webcil payload",
+                            sec->base + seg1_off);
+  if (seg0_len < 4)
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "Webcil size segment of %u bytes",
+                            seg0_len);
+  memcpy (&declared, sec->data + seg0_off, 4);
+  if (declared != seg1_len)
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                            "Webcil payload of %u bytes, but its size"
+                            " segment says %u", seg1_len, declared);
+  *out_off = (gsize) (sec->base + seg1_off);
+  *out_len = seg1_len;
+  return TRUE;
+}
+
 /**
  * pgo_webcil_find_payload:
  * @data: a .wasm file
@@ -323,32 +362,11 @@ pgo_webcil_find_payload (const guint8 *data, gsize size, gsize *out_offset, gsiz
         global_sec = sec.data, global_len = sec.size, global_base = sec.base;
       if (id == WASM_SECTION_DATA)
         {
-          guint32 count = 0, seg0_len = 0, seg1_len = 0, declared = 0;
-          gsize seg0_off = 0, seg1_off = 0;
-          gboolean active;
+          gsize payload_off = 0;
+          guint32 payload_len = 0;
 
-          if (!pgo_cursor_read_varuint32 (&sec, &count, error))
+          if (!read_webcil_segments (&sec, at, &payload_off, &payload_len, error))
             return FALSE;
-          if (count < 2)
-            return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "data section at offset 0x%"
-                                    G_GINT64_MODIFIER "x has %u segments: no Webcil payload", at,
-                                    count);
-          if (!read_segment (&sec, &active, &seg0_off, &seg0_len, error)
-              || !read_segment (&sec, &active, &seg1_off, &seg1_len, error))
-            return FALSE;
-          /* dotnet.native.wasm and other modules also have data segments. */
-          if (seg1_len < 4 || memcmp (sec.data + seg1_off, "WbIL", 4) != 0)
-            return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "data segment 1 at offset 0x%"
-                                    G_GINT64_MODIFIER "x is not a Webcil payload",
-                                    sec.base + seg1_off);
-          if (seg0_len < 4)
-            return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "Webcil size segment of %u bytes",
-                                    seg0_len);
-          memcpy (&declared, sec.data + seg0_off, 4);
-          if (declared != seg1_len)
-            return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
-                                    "Webcil payload of %u bytes, but its size"
-                                    " segment says %u", seg1_len, declared);
           if (global_sec && export_index >= (gint64) imported_globals)
             {
               PgoCursor g;
@@ -357,8 +375,8 @@ pgo_webcil_find_payload (const guint8 *data, gsize size, gsize *out_offset, gsiz
               if (!global_value (&g, export_index - imported_globals, &wrapper, error))
                 return FALSE;
             }
-          *out_offset = (gsize) (sec.base + seg1_off);
-          *out_len = seg1_len;
+          *out_offset = payload_off;
+          *out_len = payload_len;
           if (out_wrapper_version)
             *out_wrapper_version = (int) CLAMP (wrapper, -1, G_MAXINT);
           return TRUE;
@@ -406,15 +424,13 @@ _pgo_webcil_parse (PgoImage *image, GError **error)
       return FALSE;
     }
   /* Major 0: 28-byte header; major 1: 32 bytes, TableBase added (crossgen2
-   * for CoreCLR on wasm). Minor is not checked. Settled on real output:
-   * the WebcilConverter of Microsoft.NET.Runtime.WebAssembly.Sdk 10.0.12
-   * (the SDK 10.0.401 browser toolchain) writes version 0.0, wraps it with
-   * webcilVersion 0 (passive segments, payload 4-aligned in the file), and
-   * puts the section data right after the section table, not 16-aligned
-   * (tests/data/pe/sample32.wasm). That converter has no self-installing
-   * (wrapper 2, active segment) or TableBase code: its DLL contains neither
-   * "__memory_base" nor "tableBase"; those forms are tested on spec-made
-   * files only. */
+   * for CoreCLR on wasm). Minor is not checked. The SDK's WebcilConverter
+   * (Microsoft.NET.Runtime.WebAssembly.Sdk) writes version 0.0, wraps it
+   * with webcilVersion 0 (passive segments, payload 4-aligned in the file),
+   * and puts the section data right after the section table, not
+   * 16-aligned. It writes neither the self-installing wrapper (wrapper 2,
+   * active segment) nor TableBase; those forms are read as the spec
+   * describes them. */
   if (major > 1)
     return _pgo_error_fail (error, PGO_ERROR_UNSUPPORTED_VERSION,
                             "Webcil version %u.%u at offset 0x%"

@@ -15,7 +15,9 @@ nettrace_reader_libpgo_nettrace_la_CPPFLAGS = $(nettrace_reader_cppflags)
 nettrace_reader_libpgo_nettrace_la_SOURCES = \
 	nettrace-reader/pgo-nettrace.c \
 	nettrace-reader/pgo-nettrace-block.c \
-	nettrace-reader/pgo-nettrace-event.c \
+	nettrace-reader/pgo-nettrace-payload.c \
+	nettrace-reader/pgo-nettrace-blob.c \
+	nettrace-reader/pgo-nettrace-profiles.c \
 	nettrace-reader/pgo-nettrace-private.h \
 	$(NULL)
 

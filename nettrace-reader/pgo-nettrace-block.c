@@ -78,14 +78,16 @@ short_varint (PgoCursor *c, guint32 *out)
   return FALSE;
 }
 
+/* read_varuint32: a varint u32 from 'c', short forms inline. */
 static inline gboolean
-rd_vu32 (PgoCursor *c, guint32 *out, GError **error)
+read_varuint32 (PgoCursor *c, guint32 *out, GError **error)
 {
   return short_varint (c, out) || pgo_cursor_read_varuint32 (c, out, error);
 }
 
+/* read_varuint64: a varint u64 from 'c', short forms inline. */
 static inline gboolean
-rd_vu64 (PgoCursor *c, guint64 *out, GError **error)
+read_varuint64 (PgoCursor *c, guint64 *out, GError **error)
 {
   guint32 v;
 
@@ -116,8 +118,7 @@ _pgo_nettrace_begin_event_block (PgoNettraceReader *reader, PgoCursor *content,
   /* Rows are decoded one after the other, each at an address known only
    * once the previous one is decoded: a dependent chain of cache misses on
    * traces larger than the cache. Reading the block's cache lines in order
-   * first lets the hardware stream them in (blocks are ~100 KB); on a
-   * 100 MB trace this makes the pass several times faster. */
+   * first lets the hardware stream them in (blocks are ~100 KB). */
   {
     const guint8 *p = content->data + content->off;
     gsize n = pgo_cursor_remaining (content);
@@ -178,15 +179,15 @@ read_row_compressed (PgoNettraceReader *reader, PgoNettraceEvent *ev, GError **e
     return FALSE;
   if (flags & ROW_METADATA_ID)
     {
-      if (!rd_vu32 (c, &s->metadata_id, error))
+      if (!read_varuint32 (c, &s->metadata_id, error))
         return FALSE;
     }
   if (flags & ROW_CAPTURE_INFO)
     {
       guint32 delta = 0;
-      if (!rd_vu32 (c, &delta, error)
-          || !rd_vu64 (c, &s->capture_thread_id, error)
-          || !rd_vu32 (c, &s->processor_number, error))
+      if (!read_varuint32 (c, &delta, error)
+          || !read_varuint64 (c, &s->capture_thread_id, error)
+          || !read_varuint32 (c, &s->processor_number, error))
         return FALSE;
       s->sequence_number += delta + 1;
     }
@@ -194,16 +195,16 @@ read_row_compressed (PgoNettraceReader *reader, PgoNettraceEvent *ev, GError **e
     s->sequence_number++;
   if (flags & ROW_THREAD_ID)
     {
-      if (!rd_vu64 (c, &s->thread_id, error))
+      if (!read_varuint64 (c, &s->thread_id, error))
         return FALSE;
     }
   if (flags & ROW_STACK_ID)
     {
-      if (!rd_vu32 (c, &s->stack_id, error))
+      if (!read_varuint32 (c, &s->stack_id, error))
         return FALSE;
     }
   guint64 ts_delta = 0;
-  if (!rd_vu64 (c, &ts_delta, error))
+  if (!read_varuint64 (c, &ts_delta, error))
     return FALSE;
   /* SPEC: nettrace.md 2.3: u64 wraparound; deltas can be "negative". */
   s->timestamp += ts_delta;
@@ -225,12 +226,12 @@ read_row_compressed (PgoNettraceReader *reader, PgoNettraceEvent *ev, GError **e
     }
   else if (flags & ROW_ACTIVITY_ID)
     {
-      if (!rd_vu32 (c, &s->label_list_id, error))
+      if (!read_varuint32 (c, &s->label_list_id, error))
         return FALSE;
     }
   if (flags & ROW_PAYLOAD_SIZE)
     {
-      if (!rd_vu32 (c, &s->payload_size, error))
+      if (!read_varuint32 (c, &s->payload_size, error))
         return FALSE;
     }
   guint64 payload_offset = pgo_cursor_tell (c);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT
  *
  * pgo-nettrace-event.h: typed payloads of the CoreCLR events that PGO
- * needs, the PGO blob decoder, chunk reassembly, and the resolution of
- * method ids to module/token identities.
+ * needs (pgo-nettrace-payload.c), the PGO blob codec (pgo-nettrace-blob.c),
+ * and chunk reassembly with the resolution of method ids to module/token
+ * identities (pgo-nettrace-profiles.c).
  *
  * Input: events from pgo-nettrace.h. Output: PgoMethodProfile lists.
  * Layouts: nettrace.md sections 4 and 5 (ClrEtwAll.man, eventtrace.cpp,

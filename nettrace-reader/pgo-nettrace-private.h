@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT
  *
  * pgo-nettrace-private.h: the reader's state, shared by the framing layer
- * (pgo-nettrace.c), the block decoders (pgo-nettrace-block.c) and the
- * event parsers (pgo-nettrace-event.c); the writer
- * (pgo-nettrace-writer.c) encodes rows against the same header state.
+ * (pgo-nettrace.c), the block decoders (pgo-nettrace-block.c), the event
+ * payload parsers (pgo-nettrace-payload.c), the PGO blob codec
+ * (pgo-nettrace-blob.c) and the profile assembly (pgo-nettrace-profiles.c);
+ * the writer (pgo-nettrace-writer.c) encodes rows against the same header
+ * state.
  */
 #pragma once
 
@@ -90,14 +92,14 @@ gboolean _pgo_nettrace_read_v6_other     (PgoNettraceReader *reader, guint kind,
 void     _pgo_nettrace_metadata_free     (gpointer metadata);
 void     _pgo_nettrace_clear_metadata    (PgoNettraceReader *reader);
 
-/* pgo-nettrace.c: errors shared by the framing layer, the block decoders
- * and the event payload parsers. */
+/* pgo-nettrace.c: errors shared by the framing layer, the block decoders,
+ * the event payload parsers and the PGO blob decoder. */
 gboolean _pgo_nettrace_corrupt           (GError **error, guint64 offset,
                                           const char *format, ...) G_GNUC_PRINTF (3, 4);
 gboolean _pgo_nettrace_malformed         (GError **error, const char *format,
                                           ...) G_GNUC_PRINTF (2, 3);
 
-/* pgo-nettrace-event.c */
+/* pgo-nettrace-payload.c */
 int      _pgo_clr_event_classify         (const PgoNettraceMetadata *metadata);
 
 /* _pgo_nettrace_lookup_metadata: the record for 'id', or NULL. Hot path. */

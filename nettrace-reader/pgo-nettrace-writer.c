@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
  * pgo-nettrace-writer.c: this file writes .nettrace traces the way the
- * CoreCLR runtime's file sessions do (ep-file.c, ep-block.c), so that our
- * own tools, TraceEvent and dotnet-pgo read them like runtime output.
+ * CoreCLR runtime's file sessions do (ep-file.c, ep-block.c), so that this
+ * toolkit, TraceEvent and dotnet-pgo read them like runtime output.
  *
  * Input: events. Output: bytes on a GOutputStream.
  *
@@ -21,8 +21,8 @@
  * Rows use compressed headers (Flags bit 0 of the block header), encoded
  * against the previous row of the same block exactly as ep-block.c does:
  * flag 0x02 whenever seq != prev_seq + (metadata id != 0), or the capture
- * thread or processor changed. Like the runtime on Unix (every row of
- * pgo-small.nettrace), rows carry processor 0xFFFFFFFF, so the first
+ * thread or processor changed. Like the runtime on Unix, whose rows all
+ * carry processor 0xFFFFFFFF, rows carry processor 0xFFFFFFFF, so the first
  * metadata row of a block sets flag 0x02 with sequence delta 0xFFFFFFFF
  * (nettrace.md 2.3); metadata rows have sequence number 0 and capture
  * thread 0; events have capture thread = thread and stack id 1, and the
@@ -40,8 +40,8 @@
 #define OUT_FLUSH_SIZE     (1 << 20)
 #define NO_PROCESSOR       0xFFFFFFFFu
 
-/* Keywords, versions and levels as the runtime registers them (checked
- * against the metadata of a trace written by .NET 10, pgo-small.nettrace). */
+/* Keywords, versions and levels as the runtime registers them in the
+ * metadata of the traces it writes. */
 #define KW_LOADER                  0x8ull
 #define KW_PERFTRACK_LOADER        0x20000008ull
 #define KW_TYPE                    0x80000ull
@@ -69,14 +69,17 @@ struct _PgoNettraceWriter {
   guint32        id_runtime[400]; /* metadata ids of the typed events, by event id */
 };
 
+/* stream_pos: the offset in the trace of the next byte written. */
 static guint64
 stream_pos (PgoNettraceWriter *w)
 {
   return w->written + w->buf->len;
 }
 
+/* flush_output: writes the buffered bytes to the stream once there are
+ * OUT_FLUSH_SIZE of them, or always when 'force'. */
 static gboolean
-drain (PgoNettraceWriter *w, gboolean force, GError **error)
+flush_output (PgoNettraceWriter *w, gboolean force, GError **error)
 {
   if (!force && w->buf->len < OUT_FLUSH_SIZE)
     return TRUE;
@@ -152,7 +155,7 @@ flush_blocks (PgoNettraceWriter *w, GError **error)
         }
       emit_block (w, &w->events, "EventBlock");
     }
-  return drain (w, FALSE, error);
+  return flush_output (w, FALSE, error);
 }
 
 /* add_row: appends a compressed row to 'b' (nettrace.md 2.3, ep-block.c). */
@@ -241,7 +244,7 @@ pgo_nettrace_writer_new (GOutputStream *out, const PgoNettraceTraceInfo *info, G
   pgo_append_u32 (w->buf, (guint32) info->n_processors);
   pgo_append_u32 (w->buf, (guint32) info->expected_cpu_sampling_rate);
   pgo_append_u8 (w->buf, 0x06);
-  if (!drain (w, FALSE, error))
+  if (!flush_output (w, FALSE, error))
     return NULL;
   return g_steal_pointer (&w);
 }
@@ -358,7 +361,7 @@ pgo_nettrace_writer_write_sequence_point (PgoNettraceWriter *w, GError **error)
   pgo_append_u32 (sp, w->seq);
   block_object (w, "SPBlock", sp->data, sp->len);
   w->need_stacks = TRUE;
-  return drain (w, FALSE, error);
+  return flush_output (w, FALSE, error);
 }
 
 /**
@@ -376,7 +379,7 @@ pgo_nettrace_writer_close (PgoNettraceWriter *w, GError **error)
     return FALSE;
   pgo_append_u8 (w->buf, 0x01);
   w->closed = TRUE;
-  return drain (w, TRUE, error) && g_output_stream_flush (w->out, NULL, error);
+  return flush_output (w, TRUE, error) && g_output_stream_flush (w->out, NULL, error);
 }
 
 /* ---- typed events ------------------------------------------------------ */

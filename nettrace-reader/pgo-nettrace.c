@@ -34,9 +34,8 @@
  *                 4 sequence point, 5 stack, 6 thread, 7 remove thread,
  *                 8 label list, others skipped
  *
- * Which runtime writes what: the .NET 10.0.12 runtime's file sessions write
- * V4 (this header, "Trace" object version 4); no runtime trace seen here is
- * V6 (nettrace.md 9 asks whether a runtime writes V6 itself).
+ * The runtime's file sessions write V4 (this header, "Trace" object
+ * version 4); V6 is read as the format document describes it (nettrace.md 9).
  *
  * A block whose declared size runs past the end of the data is where a
  * cut-off trace stops: the reader returns everything before it, records a
@@ -115,9 +114,8 @@ stop_truncated (PgoNettraceReader *reader, guint64 offset, const char *what)
 }
 
 /* read_trace_info_v4: the 48-byte Trace payload at 'p' (known present).
- * Settles nettrace.md 9 "Linux tick frequency": the .NET 10.0.12 runtime
- * on Linux x64 writes QPCFrequency 1000000000 (ticks are nanoseconds);
- * pgo-small.nettrace and every fixture trace carry it. */
+ * On Linux the runtime writes QPCFrequency 1000000000: ticks are
+ * nanoseconds (nettrace.md 9, "Linux tick frequency"). */
 static void
 read_trace_info_v4 (PgoNettraceReader *reader, const guint8 *p)
 {
@@ -188,6 +186,93 @@ name_is (const guint8 *name, gsize len, const char *expect)
   return len == strlen (expect) && memcmp (name, expect, len) == 0;
 }
 
+/* read_trace_object_v4: re-reads a second Trace object whose payload starts
+ * at reader->pos (object 'obj_start'), moving past it. FALSE when the trace
+ * stops inside it (reader->done) or with 'error' set on a bad end tag. */
+static gboolean
+read_trace_object_v4 (PgoNettraceReader *reader, guint64 obj_start, GError **error)
+{
+  if (V4_TRACE_PAYLOAD + 1 > reader->size - reader->pos)
+    {
+      stop_truncated (reader, obj_start, "the Trace object");
+      return FALSE;
+    }
+  read_trace_info_v4 (reader, reader->data + reader->pos);
+  if (reader->data[reader->pos + V4_TRACE_PAYLOAD] != TAG_END_OBJECT)
+    return _pgo_nettrace_corrupt (error, reader->pos + V4_TRACE_PAYLOAD,
+                                  "expected the end of the Trace object (0x06)");
+  reader->pos += V4_TRACE_PAYLOAD + 1;
+  return TRUE;
+}
+
+/* read_block_framing_v4: the content of the block-framed object 'name'
+ * (which started at 'obj_start') whose payload starts at reader->pos, in
+ * 'out_content'; moves past the object's end tag. FALSE when the trace
+ * stops inside the object (reader->done) or with 'error' set. */
+static gboolean
+read_block_framing_v4 (PgoNettraceReader *reader, guint64 obj_start, const guint8 *name,
+                       gsize name_len, PgoCursor *out_content, GError **error)
+{
+  PgoCursor c;
+  gint32 block_size = 0;
+  guint8 end = 0;
+
+  pgo_cursor_init (&c, reader->data + reader->pos, reader->size - reader->pos, reader->pos);
+  g_autofree char *what = g_strdup_printf ("a %.*s object", (int) name_len, name);
+  if (!pgo_cursor_read_i32 (&c, &block_size, NULL))
+    {
+      stop_truncated (reader, obj_start, what);
+      return FALSE;
+    }
+  if (block_size < 0)
+    return _pgo_nettrace_corrupt (error, reader->pos, "negative %.*s size %d", (int) name_len, name,
+                                  block_size);
+  /* SPEC: nettrace.md 1.2: padding to a multiple of 4 from the stream start. */
+  if (!pgo_cursor_align (&c, 4, NULL)
+      || !pgo_cursor_sub (&c, block_size, out_content, NULL)
+      || !pgo_cursor_read_u8 (&c, &end, NULL))
+    {
+      stop_truncated (reader, obj_start, what);
+      return FALSE;
+    }
+  if (end != TAG_END_OBJECT)
+    return _pgo_nettrace_corrupt (error, pgo_cursor_tell (&c) - 1,
+                                  "expected the end of the %.*s object (0x06), found 0x%02x",
+                                  (int) name_len, name, end);
+  reader->pos += c.off;
+  return TRUE;
+}
+
+/* take_block_v4: decodes block 'content' of the object named 'name'. Sets
+ * 'out_ready' when it is an Event or Metadata block whose rows are now
+ * ready to read. FALSE with 'error' set on a malformed block. */
+static gboolean
+take_block_v4 (PgoNettraceReader *reader, const guint8 *name, gsize name_len, PgoCursor *content,
+               gboolean *out_ready, GError **error)
+{
+  *out_ready = FALSE;
+  if (name_is (name, name_len, "EventBlock"))
+    {
+      reader->stats.n_event_blocks++;
+      *out_ready = TRUE;
+      return _pgo_nettrace_begin_event_block (reader, content, BLOCK_EVENT, error);
+    }
+  if (name_is (name, name_len, "MetadataBlock"))
+    {
+      reader->stats.n_metadata_blocks++;
+      *out_ready = TRUE;
+      return _pgo_nettrace_begin_event_block (reader, content, BLOCK_METADATA, error);
+    }
+  if (name_is (name, name_len, "StackBlock"))
+    return _pgo_nettrace_read_stack_block (reader, content, error);
+  if (name_is (name, name_len, "SPBlock"))
+    return _pgo_nettrace_read_sp_block (reader, content, error);
+  /* LAMESPEC: TraceEvent throws on unknown object types; an object
+   * with the block framing can be skipped safely (nettrace.md 1.2). */
+  reader->stats.n_other_blocks++;
+  return TRUE;
+}
+
 /* next_block_v4: moves to the next Event/Metadata block, handling the
  * other objects on the way. Returns FALSE at the end (reader->done) or on
  * error (error set). */
@@ -200,6 +285,8 @@ next_block_v4 (PgoNettraceReader *reader, GError **error)
       const guint8 *name = NULL;
       gsize name_len = 0;
       ObjResult r = read_object_header (reader, &name, &name_len, error);
+      PgoCursor content;
+      gboolean ready = FALSE;
 
       if (r == OBJ_ERROR)
         return FALSE;
@@ -220,76 +307,16 @@ next_block_v4 (PgoNettraceReader *reader, GError **error)
       if (name_is (name, name_len, "Trace"))
         {
           /* A second Trace object: re-read it (harmless). */
-          if (V4_TRACE_PAYLOAD + 1 > reader->size - reader->pos)
-            {
-              stop_truncated (reader, obj_start, "the Trace object");
-              return FALSE;
-            }
-          read_trace_info_v4 (reader, reader->data + reader->pos);
-          if (reader->data[reader->pos + V4_TRACE_PAYLOAD] != TAG_END_OBJECT)
-            return _pgo_nettrace_corrupt (error, reader->pos + V4_TRACE_PAYLOAD,
-                            "expected the end of the Trace object (0x06)");
-          reader->pos += V4_TRACE_PAYLOAD + 1;
+          if (!read_trace_object_v4 (reader, obj_start, error))
+            return FALSE;
           continue;
         }
-
       /* Every other object is expected to use the block framing. */
-      PgoCursor c;
-      gint32 block_size = 0;
-      pgo_cursor_init (&c, reader->data + reader->pos, reader->size - reader->pos, reader->pos);
-      g_autofree char *what = g_strdup_printf ("a %.*s object", (int) name_len, name);
-      if (!pgo_cursor_read_i32 (&c, &block_size, NULL))
-        {
-          stop_truncated (reader, obj_start, what);
-          return FALSE;
-        }
-      if (block_size < 0)
-        return _pgo_nettrace_corrupt (error, reader->pos, "negative %.*s size %d", (int) name_len, name,
-                        block_size);
-      /* SPEC: nettrace.md 1.2: padding to a multiple of 4 from the stream start. */
-      if (!pgo_cursor_align (&c, 4, NULL))
-        {
-          stop_truncated (reader, obj_start, what);
-          return FALSE;
-        }
-      PgoCursor content;
-      guint8 end = 0;
-      if (!pgo_cursor_sub (&c, block_size, &content, NULL) || !pgo_cursor_read_u8 (&c, &end, NULL))
-        {
-          stop_truncated (reader, obj_start, what);
-          return FALSE;
-        }
-      if (end != TAG_END_OBJECT)
-        return _pgo_nettrace_corrupt (error, pgo_cursor_tell (&c) - 1,
-                        "expected the end of the %.*s object (0x06), found 0x%02x",
-                        (int) name_len, name, end);
-      reader->pos += c.off;
-
-      if (name_is (name, name_len, "EventBlock"))
-        {
-          reader->stats.n_event_blocks++;
-          return _pgo_nettrace_begin_event_block (reader, &content, BLOCK_EVENT, error);
-        }
-      if (name_is (name, name_len, "MetadataBlock"))
-        {
-          reader->stats.n_metadata_blocks++;
-          return _pgo_nettrace_begin_event_block (reader, &content, BLOCK_METADATA, error);
-        }
-      if (name_is (name, name_len, "StackBlock"))
-        {
-          if (!_pgo_nettrace_read_stack_block (reader, &content, error))
-            return FALSE;
-          continue;
-        }
-      if (name_is (name, name_len, "SPBlock"))
-        {
-          if (!_pgo_nettrace_read_sp_block (reader, &content, error))
-            return FALSE;
-          continue;
-        }
-      /* LAMESPEC: TraceEvent throws on unknown object types; an object
-       * with the block framing can be skipped safely (nettrace.md 1.2). */
-      reader->stats.n_other_blocks++;
+      if (!read_block_framing_v4 (reader, obj_start, name, name_len, &content, error)
+          || !take_block_v4 (reader, name, name_len, &content, &ready, error))
+        return FALSE;
+      if (ready)
+        return TRUE;
     }
 }
 

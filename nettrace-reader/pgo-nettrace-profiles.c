@@ -1,0 +1,852 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-nettrace-profiles.c: this file assembles the PGO profiles of a
+ * trace: it keeps the id tables that the load events fill, reassembles
+ * each method's instrumentation chunks, decodes the blobs and resolves
+ * each method to module + MethodDef token.
+ *
+ * Input: the events of a PgoNettraceReader. Output: PgoNettraceProfiles
+ * (PgoMethodProfile list, method handles, blobs, notes).
+ *
+ * Resolution (nettrace.md 5.5): MethodDetails gives the token and type of a
+ * MethodID, BulkType the module of a type, ModuleLoad the assembly of a
+ * module and AssemblyLoad its name; the verbose instrumentation event and
+ * MethodLoad carry fallback ids. Chunks (nettrace.md 5.7) are keyed by
+ * MethodID; MethodFlags holds the chunk index, with 0x80000000 on the last.
+ */
+#include "config.h"
+
+#include "pgo-nettrace-event.h"
+#include "pgo-nettrace-private.h"
+#include "pgo-method-id.h"
+
+#include <string.h>
+
+/* Limits on what one trace can make us keep. */
+#define MAX_CHUNK_INDEX      (1u << 16)          /* chunks per method (2.6 GB of data) */
+#define MAX_BLOB_SIZE        (64u << 20)         /* reassembled bytes per method */
+#define MAX_TABLE_ENTRIES    (1u << 24)          /* entries in each id table */
+#define MAX_DESCRIBE_DEPTH   8                   /* nesting of array element types */
+#define MAX_NOTES            100000              /* notes kept per trace */
+
+/* ---- id tables and reassembly ------------------------------------------ */
+
+/* The id tables: each value starts with its u64 id, which is its key. */
+
+typedef struct {
+  guint64      module_id;     /* key */
+  guint64      assembly_id;
+  guint32      flags;
+  char        *il_path;
+  gboolean     has_pdb;
+  guint8       pdb_guid[16];
+  guint32      pdb_age;
+  PgoModuleId *identity;      /* built on first use */
+} ModuleInfo;
+
+typedef struct {
+  guint64  assembly_id;       /* key */
+  guint32  flags;
+  char    *name;
+} AssemblyInfo;
+
+typedef struct {
+  guint64  method_id;         /* key */
+  guint64  type_id;
+  guint32  token;
+} DetailsInfo;
+
+typedef struct {
+  guint64  type_id;           /* key */
+  guint64  module_id;
+  guint32  type_name_id;
+  guint32  flags;
+  guint8   cor_element_type;
+  guint64  first_parameter;   /* element type of arrays, target of byref/ptr */
+  char    *name;
+} TypeInfo;
+
+typedef struct {
+  guint64  method_id;         /* key */
+  guint64  module_id;
+  guint32  token;
+  char    *name;              /* "Namespace::Name" */
+} NameInfo;
+
+typedef struct {
+  guint64    method_id;       /* key */
+  GPtrArray *chunks;          /* GBytes* (or NULL) by chunk index */
+  GArray    *chunk_offsets;   /* guint64 file offset of each chunk's Data */
+  gint64     last_index;      /* index of the chunk flagged last, -1 if none yet */
+  guint32    next_expected;   /* file-order check */
+  gsize      total;           /* bytes stored */
+  char      *drop_reason;     /* set once the method cannot be recovered */
+  gboolean   from_verbose;    /* some chunk came from JitInstrumentationDataVerbose */
+  gboolean   from_plain;      /* some chunk came from JitInstrumentationData */
+  guint64    module_id;       /* from the verbose event */
+  guint32    token;           /* from the verbose event */
+  char      *name;            /* "Namespace::Name", from the verbose event */
+  guint64    first_offset;    /* file offset of the first chunk's Data */
+} InstrInfo;
+
+struct _PgoNettraceProfiles {
+  GHashTable *modules;        /* ModuleID -> ModuleInfo* */
+  GHashTable *assemblies;     /* AssemblyID -> AssemblyInfo* */
+  GHashTable *details;        /* MethodID -> DetailsInfo* */
+  GHashTable *types;          /* TypeID -> TypeInfo* */
+  GHashTable *names;          /* MethodID -> NameInfo* (MethodLoad) */
+  GHashTable *instr;          /* MethodID -> InstrInfo* */
+  GPtrArray  *order;          /* InstrInfo* in file order of their first chunk */
+  GPtrArray  *profiles;       /* PgoMethodProfile* */
+  GArray     *handles;        /* guint64 MethodID of each profile */
+  GPtrArray  *blobs;          /* GBytes* of each profile */
+  GPtrArray  *notes;          /* char* */
+  guint       n_dropped;      /* methods dropped with a note */
+  GBytes     *bytes;          /* the trace, for zero-copy chunk slices */
+};
+
+/* The free functions of the id-table values. */
+
+static void
+module_info_free (gpointer p)
+{
+  ModuleInfo *m = p;
+  g_free (m->il_path);
+  if (m->identity)
+    pgo_module_id_unref (m->identity);
+  g_free (m);
+}
+
+static void
+assembly_info_free (gpointer p)
+{
+  AssemblyInfo *a = p;
+  g_free (a->name);
+  g_free (a);
+}
+
+static void
+type_info_free (gpointer p)
+{
+  TypeInfo *t = p;
+  g_free (t->name);
+  g_free (t);
+}
+
+static void
+name_info_free (gpointer p)
+{
+  NameInfo *n = p;
+  g_free (n->name);
+  g_free (n);
+}
+
+static void
+instr_info_free (gpointer p)
+{
+  InstrInfo *i = p;
+  g_ptr_array_unref (i->chunks);
+  g_array_unref (i->chunk_offsets);
+  g_free (i->drop_reason);
+  g_free (i->name);
+  g_free (i);
+}
+
+/* id_table_new: a table of structs keyed by their first member, a u64 id;
+ * the key pointer points into the value, which 'free_func' frees. */
+static GHashTable *
+id_table_new (GDestroyNotify free_func)
+{
+  return g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, free_func);
+}
+
+static void
+profiles_note (PgoNettraceProfiles *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+/* profiles_note: adds one line to the notes of 'self', up to MAX_NOTES. */
+static void
+profiles_note (PgoNettraceProfiles *self, const char *format, ...)
+{
+  va_list ap;
+  va_start (ap, format);
+  if (self->notes->len < MAX_NOTES)
+    g_ptr_array_add (self->notes, g_strdup_vprintf (format, ap));
+  va_end (ap);
+}
+
+static void
+profile_drop (PgoNettraceProfiles *self, InstrInfo *in, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+/* profile_drop: marks 'in' unrecoverable with a reason (the first reason
+ * wins) and frees its chunks. */
+static void
+profile_drop (PgoNettraceProfiles *self, InstrInfo *in, const char *format, ...)
+{
+  va_list ap;
+  if (in->drop_reason)
+    return;
+  va_start (ap, format);
+  in->drop_reason = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_ptr_array_set_size (in->chunks, 0);
+}
+
+/* id_table_put: inserts 'value' (whose first member is its u64 key) unless
+ * the table is full or the key exists; FALSE when 'value' was not taken. */
+static gboolean
+id_table_put (GHashTable *table, gpointer value)
+{
+  if (g_hash_table_size (table) >= MAX_TABLE_ENTRIES || g_hash_table_contains (table, value))
+    return FALSE;
+  g_hash_table_insert (table, value, value);
+  return TRUE;
+}
+
+/* instr_info_get: the reassembly state of the method of 'd', created on
+ * its first chunk; NULL when the table is full. */
+static InstrInfo *
+instr_info_get (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d)
+{
+  InstrInfo *in = g_hash_table_lookup (self->instr, &d->method_id);
+
+  if (in)
+    return in;
+  if (g_hash_table_size (self->instr) >= MAX_TABLE_ENTRIES)
+    return NULL;
+  in = g_new0 (InstrInfo, 1);
+  in->method_id = d->method_id;
+  in->chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  in->chunk_offsets = g_array_new (FALSE, TRUE, sizeof (guint64));
+  in->last_index = -1;
+  in->first_offset = d->data_offset;
+  g_hash_table_insert (self->instr, in, in);
+  g_ptr_array_add (self->order, in);
+  return in;
+}
+
+/* chunk_take_repeat: handles a second copy 'd' of chunk 'index' of 'in'.
+ * An identical copy is noted and ignored, a different one drops the
+ * method. */
+static void
+chunk_take_repeat (PgoNettraceProfiles *self, InstrInfo *in, guint32 index, gboolean last,
+                   const PgoClrJitInstrumentationData *d)
+{
+  GBytes *old = g_ptr_array_index (in->chunks, index);
+  gsize old_len = 0;
+  const void *old_data = g_bytes_get_data (old, &old_len);
+  guint64 old_off = g_array_index (in->chunk_offsets, guint64, index);
+
+  if (old_len == d->data_size && memcmp (old_data, d->data, old_len) == 0
+      && (!last || in->last_index == index))
+    {
+      /* LAMESPEC: dotnet-pgo discards a method on any repeated chunk;
+       * an identical copy loses nothing, so we keep the method. */
+      profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: duplicate chunk %u at offset 0x%"
+                     G_GINT64_MODIFIER "x (identical to the one at 0x%" G_GINT64_MODIFIER "x), ignored",
+                     d->method_id, index, d->data_offset, old_off);
+      return;
+    }
+  profile_drop (self, in, "conflicting copies of chunk %u at offsets 0x%" G_GINT64_MODIFIER
+                "x and 0x%" G_GINT64_MODIFIER "x", index, old_off, d->data_offset);
+}
+
+/* chunk_put: stores the Data of 'd' as chunk 'index' of 'in', as a slice
+ * of the trace (no copy). */
+static void
+chunk_put (PgoNettraceProfiles *self, InstrInfo *in, guint32 index,
+           const PgoClrJitInstrumentationData *d)
+{
+  if (index >= in->chunks->len)
+    {
+      g_ptr_array_set_size (in->chunks, index + 1);
+      g_array_set_size (in->chunk_offsets, index + 1);
+    }
+  g_ptr_array_index (in->chunks, index) =
+    g_bytes_new_from_bytes (self->bytes, d->data_offset, d->data_size);
+  g_array_index (in->chunk_offsets, guint64, index) = d->data_offset;
+  in->total += d->data_size;
+  in->next_expected = index + 1;
+}
+
+/* add_chunk: files the instrumentation event 'd' under its method. Chunks
+ * may repeat (identical copies are ignored) or arrive out of order (noted);
+ * anything that loses data drops the method. */
+static void
+add_chunk (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d)
+{
+  InstrInfo *in = instr_info_get (self, d);
+  guint32 index = d->method_flags & 0x7FFFFFFF;
+  gboolean last = (d->method_flags & 0x80000000u) != 0;
+
+  if (!in)
+    return;
+  if (d->verbose && !in->from_verbose)
+    {
+      in->module_id = d->module_id;
+      in->token = d->method_token;
+      in->name = g_strdup_printf ("%s::%s", d->method_namespace, d->method_name);
+    }
+  in->from_verbose |= d->verbose;
+  in->from_plain |= !d->verbose;
+  if (in->drop_reason)
+    return;
+  if (index >= MAX_CHUNK_INDEX)
+    return profile_drop (self, in, "chunk index %u at offset 0x%" G_GINT64_MODIFIER "x exceeds the limit %u",
+                         index, d->data_offset, MAX_CHUNK_INDEX);
+  if (d->data_size > MAX_BLOB_SIZE - in->total)
+    return profile_drop (self, in, "reassembled data exceeds the limit of %u bytes", MAX_BLOB_SIZE);
+  if (index < in->chunks->len && g_ptr_array_index (in->chunks, index))
+    return chunk_take_repeat (self, in, index, last, d);
+  if (index != in->next_expected)
+    profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: chunk %u at offset 0x%" G_GINT64_MODIFIER
+                   "x arrived out of order (expected chunk %u)", d->method_id, index, d->data_offset,
+                   in->next_expected);
+  if (last)
+    {
+      if (in->last_index >= 0 && in->last_index != index)
+        return profile_drop (self, in, "two different last chunks (%" G_GINT64_FORMAT " and %u)",
+                             in->last_index, index);
+      in->last_index = index;
+    }
+  chunk_put (self, in, index, d);
+}
+
+/* add_bulk_type: keeps BulkType record 'r' in the type table of the
+ * PgoNettraceProfiles 'user_data'; always TRUE (keep iterating). */
+static gboolean
+add_bulk_type (const PgoClrBulkTypeRecord *r, gpointer user_data)
+{
+  PgoNettraceProfiles *self = user_data;
+  TypeInfo *t = g_new0 (TypeInfo, 1);
+
+  t->type_id = r->type_id;
+  t->module_id = r->module_id;
+  t->type_name_id = r->type_name_id;
+  t->flags = r->flags;
+  t->cor_element_type = r->cor_element_type;
+  if (r->n_type_parameters > 0)
+    memcpy (&t->first_parameter, r->type_parameters, 8);
+  t->name = r->name[0] ? g_strdup (r->name) : NULL;
+  if (!id_table_put (self->types, t))
+    type_info_free (t);
+  return TRUE;
+}
+
+/* take_module_load: keeps the module of ModuleLoad 'ev'. */
+static gboolean
+take_module_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GError **error)
+{
+  PgoClrModuleLoad m;
+
+  if (!pgo_clr_parse_module_load (ev, &m, error))
+    return FALSE;
+  ModuleInfo *mi = g_new0 (ModuleInfo, 1);
+  mi->module_id = m.module_id;
+  mi->assembly_id = m.assembly_id;
+  mi->flags = m.module_flags;
+  mi->il_path = g_steal_pointer (&m.il_path);
+  mi->has_pdb = m.has_pdb;
+  memcpy (mi->pdb_guid, m.pdb_guid, 16);
+  mi->pdb_age = m.pdb_age;
+  /* SPEC: nettrace.md 7.12: rundown repeats modules; keep the first. */
+  if (!id_table_put (self->modules, mi))
+    module_info_free (mi);
+  pgo_clr_module_load_clear (&m);
+  return TRUE;
+}
+
+/* take_assembly_load: keeps the assembly of AssemblyLoad 'ev'. */
+static gboolean
+take_assembly_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GError **error)
+{
+  PgoClrAssemblyLoad a;
+
+  if (!pgo_clr_parse_assembly_load (ev, &a, error))
+    return FALSE;
+  AssemblyInfo *ai = g_new0 (AssemblyInfo, 1);
+  ai->assembly_id = a.assembly_id;
+  ai->flags = a.assembly_flags;
+  ai->name = g_steal_pointer (&a.name);
+  if (!id_table_put (self->assemblies, ai))
+    assembly_info_free (ai);
+  return TRUE;
+}
+
+/* take_method_details: keeps the type and token of MethodDetails 'ev'. */
+static gboolean
+take_method_details (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GError **error)
+{
+  PgoClrMethodDetails d;
+
+  if (!pgo_clr_parse_method_details (ev, &d, error))
+    return FALSE;
+  DetailsInfo *di = g_new0 (DetailsInfo, 1);
+  di->method_id = d.method_id;
+  di->type_id = d.type_id;
+  di->token = d.method_token;
+  if (!id_table_put (self->details, di))
+    g_free (di);
+  return TRUE;
+}
+
+/* take_method_load: keeps the module, token and (when 'verbose') name of
+ * MethodLoad 'ev'. */
+static gboolean
+take_method_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, gboolean verbose,
+                  GError **error)
+{
+  PgoClrMethodLoad m;
+
+  if (!pgo_clr_parse_method_load (ev, verbose, &m, error))
+    return FALSE;
+  NameInfo *ni = g_new0 (NameInfo, 1);
+  ni->method_id = m.method_id;
+  ni->module_id = m.module_id;
+  ni->token = m.method_token;
+  if (verbose)
+    ni->name = g_strdup_printf ("%s::%s", m.method_namespace, m.method_name);
+  if (!id_table_put (self->names, ni))
+    name_info_free (ni);
+  pgo_clr_method_load_clear (&m);
+  return TRUE;
+}
+
+/* take_instrumentation_data: files the PGO chunk of JitInstrumentationData
+ * (or, when 'verbose', JitInstrumentationDataVerbose) 'ev'. */
+static gboolean
+take_instrumentation_data (PgoNettraceProfiles *self, const PgoNettraceEvent *ev,
+                           gboolean verbose, GError **error)
+{
+  PgoClrJitInstrumentationData d;
+
+  if (!pgo_clr_parse_jit_instrumentation_data (ev, verbose, &d, error))
+    return FALSE;
+  add_chunk (self, &d);
+  pgo_clr_jit_instrumentation_data_clear (&d);
+  return TRUE;
+}
+
+/* take_event: records what 'ev' tells about ids, or a PGO chunk. FALSE
+ * with 'error' set on a malformed payload.
+ * ClrInstanceID is not filtered on: it differs between runtimes and
+ * platforms (0 from .NET 10 on Linux, 5 or 9 from .NET 5 and 6 on
+ * Windows; nettrace.md 9), so no
+ * constant can be assumed; one trace holds one runtime. */
+static gboolean
+take_event (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GError **error)
+{
+  switch (pgo_clr_event_classify (ev->metadata))
+    {
+    case PGO_CLR_EVENT_MODULE_LOAD:
+      return take_module_load (self, ev, error);
+    case PGO_CLR_EVENT_ASSEMBLY_LOAD:
+      return take_assembly_load (self, ev, error);
+    case PGO_CLR_EVENT_METHOD_DETAILS:
+      return take_method_details (self, ev, error);
+    case PGO_CLR_EVENT_BULK_TYPE:
+      return pgo_clr_bulk_type_foreach (ev, add_bulk_type, self, error);
+    case PGO_CLR_EVENT_METHOD_LOAD:
+      return take_method_load (self, ev, FALSE, error);
+    case PGO_CLR_EVENT_METHOD_LOAD_VERBOSE:
+      return take_method_load (self, ev, TRUE, error);
+    case PGO_CLR_EVENT_JIT_INSTRUMENTATION_DATA:
+      return take_instrumentation_data (self, ev, FALSE, error);
+    case PGO_CLR_EVENT_JIT_INSTRUMENTATION_DATA_VERBOSE:
+      return take_instrumentation_data (self, ev, TRUE, error);
+    case PGO_CLR_EVENT_OTHER:
+    default:
+      return TRUE;
+    }
+}
+
+/* simple_name: the assembly simple name of a module, from AssemblyLoad's
+ * full name, else the IL file name without extension. */
+static char *
+simple_name (PgoNettraceProfiles *self, const ModuleInfo *m)
+{
+  AssemblyInfo *a = g_hash_table_lookup (self->assemblies, &m->assembly_id);
+  if (a && a->name && a->name[0])
+    {
+      const char *comma = strchr (a->name, ',');
+      return g_strstrip (g_strndup (a->name, comma ? (gsize) (comma - a->name) : strlen (a->name)));
+    }
+  if (m->il_path && m->il_path[0])
+    {
+      const char *slash = strrchr (m->il_path, '/');
+      const char *bslash = strrchr (m->il_path, '\\');
+      const char *base = MAX (slash, bslash) ? MAX (slash, bslash) + 1 : m->il_path;
+      char *name = g_strdup (base);
+      if (g_str_has_suffix (name, ".dll") || g_str_has_suffix (name, ".exe"))
+        name[strlen (name) - 4] = '\0';
+      return name;
+    }
+  return NULL;
+}
+
+/* module_identity: (transfer none) (nullable): the identity of module
+ * 'module_id', built on first use; NULL without a ModuleLoad event. */
+static PgoModuleId *
+module_identity (PgoNettraceProfiles *self, guint64 module_id)
+{
+  ModuleInfo *m = g_hash_table_lookup (self->modules, &module_id);
+  if (!m)
+    return NULL;
+  if (!m->identity)
+    {
+      g_autofree char *name = simple_name (self, m);
+      m->identity = pgo_module_id_new (name);
+      m->identity->il_path = g_strdup (m->il_path);
+      static const guint8 zero[16] = { 0 };
+      if (m->has_pdb && memcmp (m->pdb_guid, zero, 16) != 0)
+        {
+          m->identity->has_pdb = TRUE;
+          memcpy (m->identity->pdb_guid, m->pdb_guid, 16);
+          m->identity->pdb_age = m->pdb_age;
+        }
+    }
+  return m->identity;
+}
+
+/* resolve_method: the identity of 'in', through MethodDetails -> BulkType ->
+ * ModuleLoad -> AssemblyLoad (nettrace.md 5.5), falling back to the ids the
+ * verbose event and MethodLoad carry. NULL (with a drop reason) when the
+ * method cannot be mapped to metadata. */
+static PgoMethodId *
+resolve_method (PgoNettraceProfiles *self, InstrInfo *in)
+{
+  DetailsInfo *d = g_hash_table_lookup (self->details, &in->method_id);
+  NameInfo *n = g_hash_table_lookup (self->names, &in->method_id);
+  guint64 module_id = 0;
+  guint32 token = 0;
+
+  if (d)
+    {
+      TypeInfo *t = g_hash_table_lookup (self->types, &d->type_id);
+      token = d->token;
+      if (t)
+        module_id = t->module_id;
+    }
+  if (!token)
+    token = in->from_verbose ? in->token : n ? n->token : 0;
+  if (!module_id)
+    module_id = in->from_verbose ? in->module_id : n ? n->module_id : 0;
+  if (d && in->from_verbose && in->token != d->token)
+    profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: MethodDetails token 0x%08x differs from the "
+          "instrumentation event's 0x%08x; using MethodDetails", in->method_id, d->token, in->token);
+
+  /* SPEC: nettrace.md 5.5/7.15: dynamic methods (token 0) have no metadata. */
+  if (token == 0)
+    {
+      profile_drop (self, in, "dynamic method (token 0) cannot be mapped to metadata");
+      return NULL;
+    }
+  if ((token >> 24) != 0x06)
+    {
+      profile_drop (self, in, "token 0x%08x is not a MethodDef", token);
+      return NULL;
+    }
+  PgoModuleId *module = module_identity (self, module_id);
+  if (!module)
+    profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x (token 0x%08x): module 0x%" G_GINT64_MODIFIER
+          "x has no ModuleLoad event; its module is unknown", in->method_id, token, module_id);
+  else
+    {
+      ModuleInfo *m = g_hash_table_lookup (self->modules, &module_id);
+      if (m->flags & 0x4)
+        {
+          profile_drop (self, in, "method in dynamic module 0x%" G_GINT64_MODIFIER "x", module_id);
+          return NULL;
+        }
+    }
+  const char *name = in->name ? in->name : n ? n->name : NULL;
+  return pgo_method_id_new (module, token, name, NULL);
+}
+
+/* check_chunks: drops 'in' unless its chunks run from 0 to a chunk flagged
+ * last with none missing; notes a method fed by both event kinds. */
+static void
+check_chunks (PgoNettraceProfiles *self, InstrInfo *in)
+{
+  if (!in->drop_reason && in->last_index < 0)
+    profile_drop (self, in, "the last chunk (flag 0x80000000) never arrived; %u chunk(s) seen",
+                  in->chunks->len);
+  if (!in->drop_reason && (gint64) in->chunks->len > in->last_index + 1)
+    profile_drop (self, in, "chunk %u follows the last chunk %" G_GINT64_FORMAT,
+                  in->chunks->len - 1, in->last_index);
+  for (guint k = 0; !in->drop_reason && k < in->chunks->len; k++)
+    if (!g_ptr_array_index (in->chunks, k))
+      profile_drop (self, in, "chunk %u is missing (dropped events?)", k);
+  if (in->from_verbose && in->from_plain)
+    profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x has data from both JitInstrumentationData and "
+                   "JitInstrumentationDataVerbose", in->method_id);
+}
+
+/* join_chunks: (transfer full): the chunks of 'in' as one blob; a single
+ * chunk is shared, not copied. */
+static GBytes *
+join_chunks (const InstrInfo *in)
+{
+  if (in->chunks->len == 1)
+    return g_bytes_ref (g_ptr_array_index (in->chunks, 0));
+
+  GByteArray *all = g_byte_array_sized_new (in->total);
+  for (guint k = 0; k < in->chunks->len; k++)
+    {
+      gsize len = 0;
+      const guint8 *p = g_bytes_get_data (g_ptr_array_index (in->chunks, k), &len);
+      g_byte_array_append (all, p, len);
+    }
+  return g_byte_array_free_to_bytes (all);
+}
+
+/* decode_profile: (transfer full) (nullable): the profile of method 'id'
+ * (taken over) decoded from 'blob', or NULL after dropping 'in' when it
+ * does not decode. Messages carry file offsets only when the blob is
+ * chunk 0 in one piece. */
+static PgoMethodProfile *
+decode_profile (PgoNettraceProfiles *self, InstrInfo *in, PgoMethodId *id, GBytes *blob)
+{
+  g_autoptr(GError) error = NULL;
+  gsize len = 0;
+  const guint8 *p = g_bytes_get_data (blob, &len);
+  g_autoptr(PgoMethodProfile) profile = pgo_method_profile_new (id);
+
+  if (!pgo_nettrace_parse_pgo_blob (p, len, in->chunks->len == 1 ? in->first_offset : 0,
+                                    profile, &error))
+    {
+      profile_drop (self, in, "%s", error->message);
+      return NULL;
+    }
+  return g_steal_pointer (&profile);
+}
+
+/* build_profiles: turns each method's chunks, in file order, into a profile, or
+ * into a note saying why it was dropped. */
+static void
+build_profiles (PgoNettraceProfiles *self)
+{
+  for (guint i = 0; i < self->order->len; i++)
+    {
+      InstrInfo *in = g_ptr_array_index (self->order, i);
+      g_autoptr(PgoMethodId) id = NULL;
+      g_autoptr(GBytes) blob = NULL;
+      g_autoptr(PgoMethodProfile) profile = NULL;
+
+      check_chunks (self, in);
+      if (!in->drop_reason)
+        id = resolve_method (self, in);
+      if (!in->drop_reason)
+        {
+          blob = join_chunks (in);
+          profile = decode_profile (self, in, g_steal_pointer (&id), blob);
+        }
+      if (in->drop_reason)
+        {
+          self->n_dropped++;
+          profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x%s%s%s dropped: %s", in->method_id,
+                         in->name ? " (" : "", in->name ? in->name : "", in->name ? ")" : "",
+                         in->drop_reason);
+          continue;
+        }
+      g_ptr_array_add (self->profiles, g_steal_pointer (&profile));
+      g_array_append_val (self->handles, in->method_id);
+      g_ptr_array_add (self->blobs, g_steal_pointer (&blob));
+    }
+}
+
+/**
+ * pgo_nettrace_profiles_build:
+ * @reader: a reader positioned anywhere; the rest of its events are consumed
+ * @error: return location for a #GError
+ *
+ * Reads the remaining events, reassembles each method's PGO chunks
+ * (nettrace.md 5.7, with the relaxations noted at add_chunk), decodes the
+ * blobs and resolves each method to module + token. A truncated trace gives
+ * the profiles of the methods whose chunks all lie in complete blocks, and a
+ * note with the reader's warning.
+ *
+ * Returns: (transfer full) (nullable): the profiles, or NULL with @error set
+ * when a block or a decoded payload is malformed.
+ */
+PgoNettraceProfiles *
+pgo_nettrace_profiles_build (PgoNettraceReader *reader, GError **error)
+{
+  g_autoptr(PgoNettraceProfiles) self = g_new0 (PgoNettraceProfiles, 1);
+  PgoNettraceEvent ev;
+
+  self->modules = id_table_new (module_info_free);
+  self->assemblies = id_table_new (assembly_info_free);
+  self->details = id_table_new (g_free);
+  self->types = id_table_new (type_info_free);
+  self->names = id_table_new (name_info_free);
+  self->instr = id_table_new (instr_info_free);
+  self->order = g_ptr_array_new ();
+  self->profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  self->handles = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->blobs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  self->notes = g_ptr_array_new_with_free_func (g_free);
+  self->bytes = g_bytes_ref (pgo_nettrace_reader_get_bytes (reader));
+
+  while (pgo_nettrace_reader_next_event (reader, &ev, error))
+    if (G_UNLIKELY (ev.metadata && ev.metadata->clr_kind != PGO_CLR_EVENT_OTHER)
+        && !take_event (self, &ev, error))
+      return NULL;
+  if (error && *error)
+    return NULL;
+  if (pgo_nettrace_reader_get_warning (reader))
+    profiles_note (self, "%s", pgo_nettrace_reader_get_warning (reader));
+  build_profiles (self);
+  return g_steal_pointer (&self);
+}
+
+void
+pgo_nettrace_profiles_free (PgoNettraceProfiles *self)
+{
+  if (!self)
+    return;
+  g_hash_table_unref (self->modules);
+  g_hash_table_unref (self->assemblies);
+  g_hash_table_unref (self->details);
+  g_hash_table_unref (self->types);
+  g_hash_table_unref (self->names);
+  g_ptr_array_unref (self->order);
+  g_hash_table_unref (self->instr);
+  g_ptr_array_unref (self->profiles);
+  g_array_unref (self->handles);
+  g_ptr_array_unref (self->blobs);
+  g_ptr_array_unref (self->notes);
+  g_bytes_unref (self->bytes);
+  g_free (self);
+}
+
+/* pgo_nettrace_profiles_get_profiles: (transfer none) (element-type PgoMethodProfile): in file order. */
+GPtrArray *
+pgo_nettrace_profiles_get_profiles (PgoNettraceProfiles *self)
+{
+  return self->profiles;
+}
+
+/* pgo_nettrace_profiles_steal_profiles: (transfer full): the profiles; @self keeps an empty list. */
+GPtrArray *
+pgo_nettrace_profiles_steal_profiles (PgoNettraceProfiles *self)
+{
+  GPtrArray *p = self->profiles;
+  self->profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  g_array_set_size (self->handles, 0);
+  g_ptr_array_set_size (self->blobs, 0);
+  return p;
+}
+
+/* pgo_nettrace_profiles_get_notes: (transfer none) (element-type utf8): one line per anomaly. */
+GPtrArray *
+pgo_nettrace_profiles_get_notes (PgoNettraceProfiles *self)
+{
+  return self->notes;
+}
+
+/* pgo_nettrace_profiles_get_method_handle: the trace's MethodID of profile 'index'. */
+guint64
+pgo_nettrace_profiles_get_method_handle (PgoNettraceProfiles *self, guint index)
+{
+  g_return_val_if_fail (index < self->handles->len, 0);
+  return g_array_index (self->handles, guint64, index);
+}
+
+/* pgo_nettrace_profiles_get_blob: (transfer none): the reassembled blob of profile 'index'. */
+GBytes *
+pgo_nettrace_profiles_get_blob (PgoNettraceProfiles *self, guint index)
+{
+  g_return_val_if_fail (index < self->blobs->len, NULL);
+  return g_ptr_array_index (self->blobs, index);
+}
+
+guint
+pgo_nettrace_profiles_get_n_dropped (PgoNettraceProfiles *self)
+{
+  return self->n_dropped;
+}
+
+static char *
+describe_type (PgoNettraceProfiles *self, guint64 handle, guint depth)
+{
+  if (handle == 0)
+    return g_strdup ("(empty)");
+  /* SPEC: nettrace.md 5.4: 1..33 are "unknown handle" sentinels. */
+  if (handle <= 33)
+    return g_strdup ("(unknown)");
+  TypeInfo *t = g_hash_table_lookup (self->types, &handle);
+  if (!t || depth > MAX_DESCRIBE_DEPTH)
+    return NULL;
+  if ((t->flags & 0x8) && t->first_parameter)
+    {
+      g_autofree char *elem = describe_type (self, t->first_parameter, depth + 1);
+      guint rank = (t->flags & 0x3F00) >> 8;
+      if (!elem)
+        return NULL;
+      if (t->cor_element_type == 0x1D || rank <= 1)
+        return g_strdup_printf ("%s[]", elem);
+      g_autofree char *commas = g_strnfill (rank - 1, ',');
+      return g_strdup_printf ("%s[%s]", elem, commas);
+    }
+  ModuleInfo *m = g_hash_table_lookup (self->modules, &t->module_id);
+  g_autofree char *mod = m ? simple_name (self, m) : NULL;
+  if (t->name)
+    return g_strdup_printf ("[%s]%s", mod ? mod : "?", t->name);
+  return g_strdup_printf ("[%s]0x%08x", mod ? mod : "?", t->type_name_id);
+}
+
+/**
+ * pgo_nettrace_profiles_describe_type:
+ *
+ * Returns: (transfer full) (nullable): "[Assembly]TypeName" (or the TypeDef
+ * token when the trace has no names), "elem[]" for arrays, "(unknown)" for
+ * the sentinels 1..33, "(empty)" for 0; NULL when the trace does not
+ * describe @type_handle.
+ */
+char *
+pgo_nettrace_profiles_describe_type (PgoNettraceProfiles *self, guint64 type_handle)
+{
+  return describe_type (self, type_handle, 0);
+}
+
+/* pgo_nettrace_profiles_describe_method: (transfer full) (nullable): as describe_type, for methods. */
+char *
+pgo_nettrace_profiles_describe_method (PgoNettraceProfiles *self, guint64 method_handle)
+{
+  if (method_handle == 0)
+    return g_strdup ("(empty)");
+  if (method_handle <= 33)
+    return g_strdup ("(unknown)");
+  DetailsInfo *d = g_hash_table_lookup (self->details, &method_handle);
+  NameInfo *n = g_hash_table_lookup (self->names, &method_handle);
+  if (!d && !n)
+    return NULL;
+  g_autofree char *type = d ? describe_type (self, d->type_id, 0) : NULL;
+  guint32 token = d ? d->token : n->token;
+  return g_strdup_printf ("%s::0x%08x%s%s", type ? type : "?", token, n && n->name ? " " : "",
+                          n && n->name ? n->name : "");
+}
+
+/**
+ * pgo_nettrace_read_profiles:
+ * @bytes: a trace
+ * @out_stats: (out) (optional): what the reader saw
+ *
+ * Convenience: pgo_nettrace_reader_new() + pgo_nettrace_profiles_build().
+ *
+ * Returns: (transfer full) (element-type PgoMethodProfile) (nullable): the
+ * profiles, or NULL with @error set.
+ */
+GPtrArray *
+pgo_nettrace_read_profiles (GBytes *bytes, PgoNettraceStats *out_stats, GError **error)
+{
+  g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_new (bytes, error);
+  if (!reader)
+    return NULL;
+  g_autoptr(PgoNettraceProfiles) p = pgo_nettrace_profiles_build (reader, error);
+  if (!p)
+    return NULL;
+  if (out_stats)
+    *out_stats = *pgo_nettrace_reader_get_stats (reader);
+  return pgo_nettrace_profiles_steal_profiles (p);
+}
