@@ -285,3 +285,19 @@ AM_TESTS_ENVIRONMENT += PGO_CC='$(CC)'; export PGO_CC; PGO_SAN_FLAGS='$(SAN_FLAG
 	PGO_LIBDIR='$(libdir)'; export PGO_LIBDIR;
 TESTS += tests/cli/reconstruct.sh
 EXTRA_DIST += tests/cli/reconstruct.sh
+
+# .mibc writer and reader (mibc-writer/): unit suite, test driver, conformance.
+check_PROGRAMS += tests/check-mibc
+tests_check_mibc_SOURCES = tests/check-mibc.c tests/pgo-check.h
+tests_check_mibc_CFLAGS = $(check_suite_cflags)
+tests_check_mibc_LDADD = $(check_suite_ldadd)
+noinst_PROGRAMS += tests/mibc-tool
+tests_mibc_tool_SOURCES = tests/mibc-tool.c
+tests_mibc_tool_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
+TESTS += tests/mibc-conformance.sh
+EXTRA_DIST += tests/mibc-conformance.sh tests/conformance/mibc/MibcDump.csproj \
+	tests/conformance/mibc/Program.cs
+clean-local: clean-mibc-conformance
+clean-mibc-conformance:
+	-rm -rf tests/mibc-conformance
+.PHONY: clean-mibc-conformance
