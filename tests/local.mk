@@ -301,3 +301,9 @@ clean-local: clean-mibc-conformance
 clean-mibc-conformance:
 	-rm -rf tests/mibc-conformance
 .PHONY: clean-mibc-conformance
+TESTS += tests/mibc-crossgen2.sh
+EXTRA_DIST += tests/mibc-crossgen2.sh tests/conformance/mibc/Crossgen2Restore.csproj
+clean-local: clean-mibc-crossgen2
+clean-mibc-crossgen2:
+	-rm -rf tests/mibc-crossgen2
+.PHONY: clean-mibc-crossgen2
