@@ -16,6 +16,7 @@
 
 #include "pgo-check.h"
 #include "pgo-mibc.h"
+#include "pgo-mibc-private.h"
 
 /* lookup_fixture: PgoMibcLookupFunc finding tests/fixtures/data/<name>/<name>.dll. */
 static PgoMetadata *
@@ -45,6 +46,17 @@ add_record (PgoMethodProfile *p, guint32 kind, gint32 il, gint32 count, gint32 o
 
 /* golden_profiles: Program::Classify(int32) of branches.dll (0x06000001)
  * with one record of each value encoding. */
+/* value: the first value of record 'r' of 'p'. */
+static guint64
+value (const PgoMethodProfile *p, guint r)
+{
+  gsize n = 0;
+  const guint64 *v = pgo_method_profile_get_values (p, r, &n);
+
+  ck_assert_uint_ge (n, 1);
+  return v[0];
+}
+
 static GPtrArray *
 golden_profiles (void)
 {
@@ -284,6 +296,114 @@ START_TEST (test_mibc_golden_zip)
   g_autoptr(GPtrArray) back = pgo_mibc_parse (zip, "/some/dir/golden.mibc", NULL, NULL, &error);
   ck_assert_msg (back != NULL, "%s", error ? error->message : "?");
   ck_assert (pgo_method_profile_equal (g_ptr_array_index (back, 0), g_ptr_array_index (list, 0)));
+}
+END_TEST
+
+/* A file written the way dotnet-pgo writes one, built with the image
+ * builder: no MibcConfig, an ExclusiveWeight as ldc.r8, WeightedCallData,
+ * a type handle as ldtoken of a TypeRef inside the data, no ret, and a
+ * record whose method token names no row (dropped, as crossgen2 drops it). */
+START_TEST (test_mibc_dotnet_pgo_style)
+{
+  g_autoptr(PgoMibcImage) img = _pgo_mibc_image_new ();
+  static const guint8 sig_void[] = { 0x00, 0x00, 0x01 };
+  static const guint8 sig_classify[] = { 0x00, 0x01, 0x08, 0x08 };  /* int32 (int32) */
+  static const guint8 sig_grid[] = { 0x00, 0x00, 0x08 };            /* int32 () */
+  guint32 name = _pgo_mibc_image_string (img, "real.mibc");
+  guint32 module[5] = { 0, name, 1, 0, 0 };
+  guint32 assembly[9] = { 0, 0, 0, 0, 0, 0, 0, name, 0 };
+  guint32 type[6] = { 0, _pgo_mibc_image_string (img, "<Module>"), 0, 0, 1, 1 };
+  guint32 aref[9] = { 1, 0, 0, 0, 0, 0, _pgo_mibc_image_string (img, "branches"), 0, 0 };
+
+  _pgo_mibc_image_add_row (img, PGO_TABLE_MODULE, module, 5);
+  _pgo_mibc_image_add_row (img, PGO_TABLE_ASSEMBLY, assembly, 9);
+  _pgo_mibc_image_add_row (img, PGO_TABLE_TYPEDEF, type, 6);
+  guint32 asm_tok = PGO_TOKEN (PGO_TABLE_ASSEMBLYREF,
+                               _pgo_mibc_image_add_row (img, PGO_TABLE_ASSEMBLYREF, aref, 9));
+  guint32 tref[3] = { _pgo_mibc_coded (PGO_CODED_RESOLUTION_SCOPE, asm_tok),
+                      _pgo_mibc_image_string (img, "Program"), 0 };
+  guint32 tr = PGO_TOKEN (PGO_TABLE_TYPEREF, _pgo_mibc_image_add_row (img, PGO_TABLE_TYPEREF, tref, 3));
+  guint32 m1[3] = { _pgo_mibc_coded (PGO_CODED_MEMBER_REF_PARENT, tr),
+                    _pgo_mibc_image_string (img, "Classify"),
+                    _pgo_mibc_image_blob (img, sig_classify, sizeof sig_classify) };
+  guint32 m2[3] = { m1[0], _pgo_mibc_image_string (img, "Grid"),
+                    _pgo_mibc_image_blob (img, sig_grid, sizeof sig_grid) };
+  guint32 classify = PGO_TOKEN (PGO_TABLE_MEMBERREF,
+                                _pgo_mibc_image_add_row (img, PGO_TABLE_MEMBERREF, m1, 3));
+  guint32 grid = PGO_TOKEN (PGO_TABLE_MEMBERREF, _pgo_mibc_image_add_row (img, PGO_TABLE_MEMBERREF, m2, 3));
+  guint32 start = _pgo_mibc_image_user_string (img, "InstrumentationDataStart");
+  guint32 end = _pgo_mibc_image_user_string (img, "InstrumentationDataEnd");
+  g_autoptr(GByteArray) il = g_byte_array_new ();
+  double weight = 2.5;
+
+  _pgo_mibc_append_token (il, MIBC_OP_LDTOKEN, classify);           /* record 1 */
+  _pgo_mibc_append_token (il, MIBC_OP_LDSTR, _pgo_mibc_image_user_string (img, "ExclusiveWeight"));
+  pgo_append_u8 (il, 0x23);                                         /* ldc.r8 2.5 */
+  g_byte_array_append (il, (const guint8 *) &weight, 8);
+  _pgo_mibc_append_token (il, MIBC_OP_LDSTR, _pgo_mibc_image_user_string (img, "WeightedCallData"));
+  _pgo_mibc_append_i4 (il, 1);                                      /* one callee */
+  _pgo_mibc_append_token (il, MIBC_OP_LDTOKEN, grid);               /*   Grid */
+  _pgo_mibc_append_i4 (il, 10);                                     /*   weight 10 */
+  _pgo_mibc_append_token (il, MIBC_OP_LDSTR, start);
+  _pgo_mibc_append_i4 (il, 15);                                     /* mask */
+  _pgo_mibc_append_i4 (il, 3);                                      /* IL offset 3 */
+  _pgo_mibc_append_i4 (il, PGO_KIND_GET_LIKELY_CLASS);              /* kind 0x1C3 */
+  _pgo_mibc_append_i4 (il, 1);                                      /* count */
+  _pgo_mibc_append_i4 (il, 100);                                    /* likelihood */
+  _pgo_mibc_append_token (il, MIBC_OP_LDTOKEN, tr);                 /* the type, as a token */
+  _pgo_mibc_append_token (il, MIBC_OP_LDSTR, end);
+  pgo_append_u8 (il, MIBC_OP_POP);
+  _pgo_mibc_append_token (il, MIBC_OP_LDTOKEN, 0x0A0000FF);         /* record 2: no such MemberRef */
+  _pgo_mibc_append_token (il, MIBC_OP_LDSTR, start);
+  _pgo_mibc_append_i4 (il, 2);                                      /* mask: kind only */
+  _pgo_mibc_append_i4 (il, PGO_KIND_NUM_RUNS);
+  _pgo_mibc_append_token (il, MIBC_OP_LDSTR, end);
+  pgo_append_u8 (il, MIBC_OP_POP);
+  _pgo_mibc_append_token (il, MIBC_OP_LDTOKEN, grid);               /* record 3 */
+  _pgo_mibc_append_token (il, MIBC_OP_LDSTR, start);
+  _pgo_mibc_append_i4 (il, 15);
+  _pgo_mibc_append_i4 (il, 0);
+  _pgo_mibc_append_i4 (il, PGO_KIND_BASIC_BLOCK_INT_COUNT);
+  _pgo_mibc_append_i4 (il, 1);
+  _pgo_mibc_append_i4 (il, 0);
+  _pgo_mibc_append_i4 (il, -1);                                     /* u32 0xFFFFFFFF */
+  _pgo_mibc_append_i4 (il, 4);                                      /* mask: count only */
+  _pgo_mibc_append_i4 (il, 1);                                      /* same il/kind/other */
+  _pgo_mibc_append_i4 (il, 7);
+  _pgo_mibc_append_token (il, MIBC_OP_LDSTR, end);
+  pgo_append_u8 (il, MIBC_OP_POP);
+  guint32 sig = _pgo_mibc_image_blob (img, sig_void, sizeof sig_void);
+  guint32 group[6] = { _pgo_mibc_image_add_body (img, il->data, il->len), 0, 0x16,
+                       _pgo_mibc_image_string (img, "Assemblies_branches;_1"), sig, 0 };
+  guint32 group_tok = PGO_TOKEN (PGO_TABLE_METHODDEF,
+                                 _pgo_mibc_image_add_row (img, PGO_TABLE_METHODDEF, group, 6));
+  g_byte_array_set_size (il, 0);
+  _pgo_mibc_append_token (il, MIBC_OP_LDSTR, _pgo_mibc_image_user_string (img, "branches;"));
+  _pgo_mibc_append_token (il, MIBC_OP_LDTOKEN, group_tok);
+  pgo_append_u8 (il, MIBC_OP_POP);
+  guint32 dict[6] = { _pgo_mibc_image_add_body (img, il->data, il->len), 0, 0x16,
+                      _pgo_mibc_image_string (img, "AssemblyDictionary"), sig, 0 };
+  _pgo_mibc_image_add_row (img, PGO_TABLE_METHODDEF, dict, 6);
+  g_autoptr(GBytes) bytes = _pgo_mibc_image_serialize (img);
+
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) list = pgo_mibc_parse (bytes, NULL, lookup_fixture, NULL, &error);
+  ck_assert_msg (list != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (list->len, 2);
+  PgoMethodProfile *p = g_ptr_array_index (list, 0);
+  ck_assert_uint_eq (pgo_method_profile_get_id (p)->token, 0x06000001);     /* Classify */
+  ck_assert_uint_eq (pgo_method_profile_get_n_records (p), 1);
+  const PgoSchemaRecord *r = pgo_method_profile_get_record (p, 0);
+  ck_assert (r->kind == PGO_KIND_GET_LIKELY_CLASS && r->il_offset == 3 && r->count == 1
+             && r->other == 100);
+  ck_assert_uint_eq (value (p, 0), tr);  /* the raw token */
+  p = g_ptr_array_index (list, 1);
+  ck_assert_uint_eq (pgo_method_profile_get_id (p)->token, 0x06000002);     /* Grid */
+  ck_assert_uint_eq (pgo_method_profile_get_n_records (p), 2);
+  ck_assert_uint_eq (value (p, 0), 0xFFFFFFFFu);
+  r = pgo_method_profile_get_record (p, 1);
+  ck_assert (r->kind == PGO_KIND_BASIC_BLOCK_INT_COUNT && r->il_offset == 0 && r->count == 1);
+  ck_assert_uint_eq (value (p, 1), 7);
 }
 END_TEST
 
@@ -550,6 +670,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_mibc_golden_plain);
   tcase_add_test (tc, test_mibc_golden_read);
   tcase_add_test (tc, test_mibc_golden_zip);
+  tcase_add_test (tc, test_mibc_dotnet_pgo_style);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("roundtrip");
