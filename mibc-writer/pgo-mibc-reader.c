@@ -415,8 +415,8 @@ read_dictionary (Reader *r, GError **error)
 }
 
 /* open_pe: the PE image of a .mibc: the bytes themselves when they start
- * with "MZ", else the zip entry "<file_name>.dll" (the only entry when
- * 'file_name' is NULL). */
+ * with "MZ", else the zip entry "<file_name>.dll", or the only entry of
+ * the archive (a renamed file, which crossgen2 reads too). */
 static GBytes *
 open_pe (GBytes *bytes, const char *file_name, GError **error)
 {
@@ -437,7 +437,8 @@ open_pe (GBytes *bytes, const char *file_name, GError **error)
  * pgo_mibc_parse:
  * @bytes: a .mibc, plain or zipped
  * @file_name: (nullable): the file's name, which names the zip entry
- *   ("<file name>.dll"); %NULL reads a zip's only entry
+ *   ("<file name>.dll"); without it, or when the zip has no such entry,
+ *   its only entry is read
  * @lookup: (nullable): finds the assemblies the records refer to, to
  *   resolve each method to its MethodDef token
  * @user_data: passed to @lookup

@@ -187,8 +187,8 @@ find_end (const guint8 *data, gsize size, gsize *out_off, GError **error)
                       "neither a PE image nor a zip archive (no end of central directory)"), FALSE;
 }
 
-/* find_entry: the central directory entry named 'name', or the only entry
- * when 'name' is NULL. */
+/* find_entry: the central directory entry named 'name', else the only
+ * entry (crossgen2 10.0.12 also reads a renamed single-entry file). */
 static gboolean
 find_entry (const guint8 *data, gsize size, const char *name, ZipEntry *out, GError **error)
 {
@@ -239,8 +239,10 @@ find_entry (const guint8 *data, gsize size, const char *name, ZipEntry *out, GEr
           || (name_len == strlen (name) && memcmp (entry_name, name, name_len) == 0))
         return TRUE;
     }
+  if (n_entries == 1)
+    return TRUE;  /* 'out' holds the only entry */
   return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND,
-                      "zip archive has no entry %s", name), FALSE;
+                      "zip archive has no entry %s among %u", name, n_entries), FALSE;
 }
 
 /* entry_data: the stored bytes of 'e', after its local header. */

@@ -296,6 +296,10 @@ START_TEST (test_mibc_golden_zip)
   g_autoptr(GPtrArray) back = pgo_mibc_parse (zip, "/some/dir/golden.mibc", NULL, NULL, &error);
   ck_assert_msg (back != NULL, "%s", error ? error->message : "?");
   ck_assert (pgo_method_profile_equal (g_ptr_array_index (back, 0), g_ptr_array_index (list, 0)));
+  /* A renamed file: no entry "renamed.mibc.dll", so the only entry is read. */
+  g_autoptr(GPtrArray) renamed = pgo_mibc_parse (zip, "renamed.mibc", NULL, NULL, &error);
+  ck_assert_msg (renamed != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (renamed->len, 1);
 }
 END_TEST
 
@@ -556,7 +560,7 @@ static const BadCase bad[] = {
   { "empty file", FALSE, NULL, 0, 0, 0, -1, "", NULL, PGO_ERROR_BAD_MAGIC },
   { "neither PE nor zip", FALSE, NULL, 0, 0, 0, -1, "hello, world; this is no mibc", NULL,
     PGO_ERROR_BAD_MAGIC },
-  { "zip entry named after another file", TRUE, NULL, 0, 0, 0, -1, NULL, "other.mibc",
+  { "zip without entries", TRUE, PAT ("PK\x05\x06"), 10, 0, -1, NULL, "golden.mibc",
     PGO_ERROR_NOT_FOUND },
   { "zip cut in half", TRUE, NULL, 0, 0, 0, 300, NULL, "golden.mibc", PGO_ERROR_BAD_MAGIC },
   { "zip CRC-32 wrong", TRUE, PAT ("PK\x01\x02"), 16, 0x5A, -1, NULL, "golden.mibc",
