@@ -313,3 +313,27 @@ clean-local-tests:
 	-rm -rf tests/conformance-srm tests/conformance-traceevent tests/bench-nettrace \
 	  tests/cfg-conformance.tmp tests/fixtures-regen.tmp
 .PHONY: clean-local-tests
+
+# --- .mibc writer and reader (mibc-writer/) --------------------------------
+
+check_PROGRAMS += tests/unit/check-mibc
+tests_unit_check_mibc_SOURCES = tests/unit/check-mibc.c $(check_suite_headers)
+tests_unit_check_mibc_CFLAGS = $(check_suite_cflags)
+tests_unit_check_mibc_LDADD = $(check_suite_ldadd)
+
+# mibc-tool: writes and dumps .mibc files for the conformance scripts.
+noinst_PROGRAMS += tests/conformance/mibc-tool
+tests_conformance_mibc_tool_SOURCES = tests/conformance/mibc-tool.c
+tests_conformance_mibc_tool_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
+TESTS += tests/conformance/mibc.sh tests/conformance/mibc-crossgen2.sh
+EXTRA_DIST += \
+	tests/conformance/mibc.sh \
+	tests/conformance/mibc-crossgen2.sh \
+	tests/conformance/mibc/MibcDump.csproj \
+	tests/conformance/mibc/Program.cs \
+	tests/conformance/mibc/Crossgen2Restore.csproj \
+	$(NULL)
+clean-local: clean-local-mibc
+clean-local-mibc:
+	-rm -rf tests/conformance/mibc-conformance tests/conformance/mibc-crossgen2
+.PHONY: clean-local-mibc

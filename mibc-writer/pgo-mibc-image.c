@@ -1,0 +1,567 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-mibc-image.c: this file builds the PE/ECMA-335 image of a .mibc:
+ * the four heaps, the metadata tables and the method bodies, laid out as
+ * a PE32 DLL with one section.
+ *
+ * Input: rows, strings, blobs and IL from pgo-mibc-writer.c. Output: the
+ * image bytes.
+ *
+ * SPEC: ECMA-335 II.24 (metadata root, streams, heaps), II.22 (tables),
+ * II.25 (PE file format), II.25.4 (method bodies); mibc.md section 4.
+ *
+ *   FILE OFFSET  SIZE   DESCRIPTION
+ *   0x000        128    DOS header and stub, e_lfanew = 0x80
+ *   0x080        4      "PE\0\0"
+ *   0x084        20     COFF header: I386, 1 section, DLL
+ *   0x098        224    PE32 optional header, 16 data directories
+ *                       (only [14], the CLI header, is set)
+ *   0x178        40     section header ".text", RVA 0x2000
+ *   0x200        72     CLI header (RVA 0x2000), ILOnly
+ *   0x248        ...    IL stream: method bodies, tiny or fat (RVA 0x2048)
+ *   aligned 4    ...    metadata root "BSJB", #~ #Strings #US #GUID #Blob
+ *   ...          ...    zero padding to the file alignment (0x200)
+ *
+ * Heaps are written in first-use order with duplicates shared; the MVID is
+ * a hash of the rest of the image, so the same rows give the same bytes.
+ */
+#include "config.h"
+
+#include "pgo-mibc-private.h"
+
+#include <string.h>
+
+#include "pgo-cursor.h"
+
+/* Column kinds of pgo-tables.def. */
+typedef enum { K_U8, K_U16, K_U32, K_STRING, K_GUID, K_BLOB, K_TABLE, K_LIST, K_CODED } ColKind;
+
+typedef struct {
+  guint8 table;   /* PgoTable the column belongs to */
+  guint8 kind;    /* ColKind */
+  guint8 arg;     /* target PgoTable (TABLE, LIST) or PgoCodedIndex (CODED) */
+} ColDesc;
+
+#define ARG_U8(a)     0
+#define ARG_U16(a)    0
+#define ARG_U32(a)    0
+#define ARG_STRING(a) 0
+#define ARG_GUID(a)   0
+#define ARG_BLOB(a)   0
+#define ARG_TABLE(a)  PGO_TABLE_##a
+#define ARG_LIST(a)   PGO_TABLE_##a
+#define ARG_CODED(a)  PGO_CODED_##a
+
+static const ColDesc columns[] = {
+#define PGO_COLUMN(t, id, kind, arg, name) { PGO_TABLE_##t, K_##kind, ARG_##kind (arg) },
+#include "pgo-tables.def"
+};
+
+enum {
+#define PGO_TABLE(id, number, name) T_##id = number,
+#include "pgo-tables.def"
+  T_NONE = 0xFF
+};
+
+typedef struct {
+  guint8 bits;         /* tag bits */
+  guint8 n;            /* number of tags */
+  guint8 tables[22];   /* table of each tag, T_NONE for none */
+} CodedDesc;
+
+#define T(x) T_##x
+static const CodedDesc coded[] = {
+#define PGO_CODED(id, bits, n, ...) { bits, n, { __VA_ARGS__ } },
+#include "pgo-tables.def"
+};
+#undef T
+
+/* The SRM DOS header and stub (mibc.md appendix A, offsets 0x00..0x7F). */
+static const guint8 dos_header[128] = {
+  0x4D, 0x5A, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00,
+  0xB8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00,
+  0x0E, 0x1F, 0xBA, 0x0E, 0x00, 0xB4, 0x09, 0xCD, 0x21, 0xB8, 0x01, 0x4C, 0xCD, 0x21, 0x54, 0x68,
+  0x69, 0x73, 0x20, 0x70, 0x72, 0x6F, 0x67, 0x72, 0x61, 0x6D, 0x20, 0x63, 0x61, 0x6E, 0x6E, 0x6F,
+  0x74, 0x20, 0x62, 0x65, 0x20, 0x72, 0x75, 0x6E, 0x20, 0x69, 0x6E, 0x20, 0x44, 0x4F, 0x53, 0x20,
+  0x6D, 0x6F, 0x64, 0x65, 0x2E, 0x0D, 0x0D, 0x0A, 0x24, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+struct _PgoMibcImage {
+  GByteArray *strings;        /* #Strings: "\0" then UTF-8 NUL-terminated strings */
+  GHashTable *string_index;   /* string -> offset */
+  GByteArray *us;             /* #US */
+  GHashTable *us_index;       /* UTF-8 string -> offset */
+  GByteArray *blobs;          /* #Blob */
+  GHashTable *blob_index;     /* GBytes -> offset */
+  GArray     *rows[PGO_TABLE_COUNT]; /* guint32 per column, row after row */
+  GByteArray *il;             /* the IL stream */
+};
+
+static guint first_col[PGO_TABLE_COUNT];  /* index in columns[] of a table's first column */
+static guint n_cols[PGO_TABLE_COUNT];     /* columns of each table */
+
+static void
+init_columns (void)
+{
+  static gsize done = 0;
+
+  if (!g_once_init_enter (&done))
+    return;
+  for (guint i = G_N_ELEMENTS (columns); i-- > 0;)
+    {
+      first_col[columns[i].table] = i;
+      n_cols[columns[i].table]++;
+    }
+  g_once_init_leave (&done, 1);
+}
+
+/**
+ * _pgo_mibc_image_new:
+ *
+ * Returns: (transfer full): an empty image: no rows, empty heaps.
+ */
+PgoMibcImage *
+_pgo_mibc_image_new (void)
+{
+  PgoMibcImage *img = g_new0 (PgoMibcImage, 1);
+
+  init_columns ();
+  img->strings = g_byte_array_new ();
+  img->us = g_byte_array_new ();
+  img->blobs = g_byte_array_new ();
+  img->il = g_byte_array_new ();
+  pgo_append_u8 (img->strings, 0);
+  pgo_append_u8 (img->us, 0);
+  pgo_append_u8 (img->blobs, 0);
+  img->string_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  img->us_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  img->blob_index = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                           (GDestroyNotify) g_bytes_unref, NULL);
+  for (guint t = 0; t < PGO_TABLE_COUNT; t++)
+    img->rows[t] = g_array_new (FALSE, FALSE, sizeof (guint32));
+  return img;
+}
+
+void
+_pgo_mibc_image_free (PgoMibcImage *img)
+{
+  if (!img)
+    return;
+  g_byte_array_unref (img->strings);
+  g_byte_array_unref (img->us);
+  g_byte_array_unref (img->blobs);
+  g_byte_array_unref (img->il);
+  g_hash_table_unref (img->string_index);
+  g_hash_table_unref (img->us_index);
+  g_hash_table_unref (img->blob_index);
+  for (guint t = 0; t < PGO_TABLE_COUNT; t++)
+    g_array_unref (img->rows[t]);
+  g_free (img);
+}
+
+/* _pgo_mibc_image_string: the #Strings index of 'str'; 0 for NULL or "". */
+guint32
+_pgo_mibc_image_string (PgoMibcImage *img, const char *str)
+{
+  gpointer off;
+
+  if (!str || !*str)
+    return 0;
+  if (g_hash_table_lookup_extended (img->string_index, str, NULL, &off))
+    return GPOINTER_TO_UINT (off);
+  guint32 at = img->strings->len;
+  g_byte_array_append (img->strings, (const guint8 *) str, strlen (str) + 1);
+  g_hash_table_insert (img->string_index, g_strdup (str), GUINT_TO_POINTER (at));
+  return at;
+}
+
+/* us_final_byte: the trailing byte of a #US entry (II.24.2.4): 1 when a
+ * code unit needs more than its low byte to be handled as text. */
+static guint8
+us_final_byte (const gunichar2 *units, glong n)
+{
+  for (glong i = 0; i < n; i++)
+    {
+      gunichar2 u = units[i];
+      if (u >= 0x7F || (u >= 0x01 && u <= 0x08) || (u >= 0x0E && u <= 0x1F)
+          || u == 0x27 || u == 0x2D)
+        return 1;
+    }
+  return 0;
+}
+
+/* _pgo_mibc_image_user_string: the ldstr token (0x70xxxxxx) of 'utf8'. */
+guint32
+_pgo_mibc_image_user_string (PgoMibcImage *img, const char *utf8)
+{
+  gpointer off;
+
+  if (g_hash_table_lookup_extended (img->us_index, utf8, NULL, &off))
+    return PGO_TOKEN (PGO_TABLE_USER_STRING, GPOINTER_TO_UINT (off));
+  glong n = 0;
+  g_autofree gunichar2 *units = g_utf8_to_utf16 (utf8, -1, NULL, &n, NULL);
+  g_assert (units != NULL);  /* callers pass valid UTF-8 */
+  guint32 at = img->us->len;
+  pgo_append_ecma_uint (img->us, (guint32) n * 2 + 1);
+  for (glong i = 0; i < n; i++)
+    pgo_append_u16 (img->us, units[i]);
+  pgo_append_u8 (img->us, us_final_byte (units, n));
+  g_hash_table_insert (img->us_index, g_strdup (utf8), GUINT_TO_POINTER (at));
+  return PGO_TOKEN (PGO_TABLE_USER_STRING, at);
+}
+
+/* _pgo_mibc_image_blob: the #Blob index of 'data'; 0 for an empty blob. */
+guint32
+_pgo_mibc_image_blob (PgoMibcImage *img, const guint8 *data, gsize len)
+{
+  gpointer off;
+
+  if (len == 0)
+    return 0;
+  g_autoptr(GBytes) key = g_bytes_new (data, len);
+  if (g_hash_table_lookup_extended (img->blob_index, key, NULL, &off))
+    return GPOINTER_TO_UINT (off);
+  guint32 at = img->blobs->len;
+  pgo_append_ecma_uint (img->blobs, (guint32) len);
+  g_byte_array_append (img->blobs, data, (guint) len);
+  g_hash_table_insert (img->blob_index, g_steal_pointer (&key), GUINT_TO_POINTER (at));
+  return at;
+}
+
+/* _pgo_mibc_image_add_row: appends a row of 'table' with its 'n_values'
+ * column values in storage order (heap offsets, RIDs, coded values).
+ * Returns the new row's RID. */
+guint32
+_pgo_mibc_image_add_row (PgoMibcImage *img, PgoTable table, const guint32 *values,
+                         guint n_values)
+{
+  g_assert (table < PGO_TABLE_COUNT && n_values == n_cols[table]);
+  g_array_append_vals (img->rows[table], values, n_values);
+  return img->rows[table]->len / n_values;
+}
+
+guint32
+_pgo_mibc_image_n_rows (PgoMibcImage *img, PgoTable table)
+{
+  return n_cols[table] ? img->rows[table]->len / n_cols[table] : 0;
+}
+
+/* _pgo_mibc_image_add_body: appends a method body for 'il' (max stack 8,
+ * no locals, no EH) as SRM does: tiny below 64 bytes, otherwise a fat
+ * header with InitLocals, 4-aligned. Returns the body's RVA. */
+guint32
+_pgo_mibc_image_add_body (PgoMibcImage *img, const guint8 *il, gsize len)
+{
+  /* SPEC: II.25.4.2 tiny header; II.25.4.3 fat header. */
+  if (len < 64)
+    {
+      guint32 rva = MIBC_IL_RVA + img->il->len;
+      pgo_append_u8 (img->il, (guint8) (len << 2 | 0x2));
+      g_byte_array_append (img->il, il, (guint) len);
+      return rva;
+    }
+  while (img->il->len % 4)
+    pgo_append_u8 (img->il, 0);
+  guint32 rva = MIBC_IL_RVA + img->il->len;
+  pgo_append_u16 (img->il, 0x3013);   /* fat, 3 dwords, InitLocals */
+  pgo_append_u16 (img->il, 8);        /* MaxStack */
+  pgo_append_u32 (img->il, (guint32) len);
+  pgo_append_u32 (img->il, 0);        /* LocalVarSigTok */
+  g_byte_array_append (img->il, il, (guint) len);
+  return rva;
+}
+
+/* _pgo_mibc_coded: the coded-index value of 'token' for 'kind' (II.24.2.6);
+ * the token's table must be one of the kind's tags. */
+guint32
+_pgo_mibc_coded (PgoCodedIndex kind, guint32 token)
+{
+  const CodedDesc *d = &coded[kind];
+
+  for (guint tag = 0; tag < d->n; tag++)
+    if (d->tables[tag] == PGO_TOKEN_TABLE (token))
+      return PGO_TOKEN_RID (token) << d->bits | tag;
+  g_assert_not_reached ();
+}
+
+/* _pgo_mibc_append_i4: 'v' with SRM's shortest ldc.i4 form (mibc.md 1.3). */
+void
+_pgo_mibc_append_i4 (GByteArray *il, gint32 v)
+{
+  if (v >= -1 && v <= 8)
+    pgo_append_u8 (il, (guint8) (MIBC_OP_LDC_I4_0 + v));
+  else if (v >= -128 && v <= 127)
+    {
+      pgo_append_u8 (il, MIBC_OP_LDC_I4_S);
+      pgo_append_u8 (il, (guint8) (gint8) v);
+    }
+  else
+    {
+      pgo_append_u8 (il, MIBC_OP_LDC_I4);
+      pgo_append_u32 (il, (guint32) v);
+    }
+}
+
+/* _pgo_mibc_append_token: 'opcode' (ldstr, ldtoken) with its token operand. */
+void
+_pgo_mibc_append_token (GByteArray *il, guint8 opcode, guint32 token)
+{
+  pgo_append_u8 (il, opcode);
+  pgo_append_u32 (il, token);
+}
+
+/* Index widths of one serialization. */
+typedef struct {
+  guint8 string;  /* 2 or 4 */
+  guint8 guid;
+  guint8 blob;
+} HeapWidths;
+
+static guint
+col_width (PgoMibcImage *img, const ColDesc *c, const HeapWidths *hw)
+{
+  switch (c->kind)
+    {
+    case K_U8: return 1;
+    case K_U16: return 2;
+    case K_U32: return 4;
+    case K_STRING: return hw->string;
+    case K_GUID: return hw->guid;
+    case K_BLOB: return hw->blob;
+    case K_TABLE:
+    case K_LIST:
+      return _pgo_mibc_image_n_rows (img, c->arg) > 0xFFFF ? 4 : 2;
+    default:
+      {
+        const CodedDesc *d = &coded[c->arg];
+        guint32 max = 0;
+        for (guint tag = 0; tag < d->n; tag++)
+          if (d->tables[tag] != T_NONE)
+            max = MAX (max, _pgo_mibc_image_n_rows (img, d->tables[tag]));
+        return max >= (1u << (16 - d->bits)) ? 4 : 2;
+      }
+    }
+}
+
+static void
+pad4 (GByteArray *buf)
+{
+  while (buf->len % 4)
+    pgo_append_u8 (buf, 0);
+}
+
+/* table_stream: the #~ stream (II.24.2.6), padded to 4. */
+static GByteArray *
+table_stream (PgoMibcImage *img, const HeapWidths *hw)
+{
+  GByteArray *s = g_byte_array_new ();
+  guint64 valid = 0;
+
+  for (guint t = 0; t < PGO_TABLE_COUNT; t++)
+    if (_pgo_mibc_image_n_rows (img, t))
+      valid |= G_GUINT64_CONSTANT (1) << t;
+  pgo_append_u32 (s, 0);                      /* Reserved */
+  pgo_append_u8 (s, 2);                       /* MajorVersion */
+  pgo_append_u8 (s, 0);                       /* MinorVersion */
+  pgo_append_u8 (s, (hw->string == 4 ? 0x01 : 0) | (hw->guid == 4 ? 0x02 : 0)
+                      | (hw->blob == 4 ? 0x04 : 0));  /* HeapSizes */
+  pgo_append_u8 (s, 1);                       /* Reserved */
+  pgo_append_u64 (s, valid);                  /* Valid */
+  pgo_append_u64 (s, G_GUINT64_CONSTANT (0x000016003301FA00)); /* Sorted, as SRM */
+  for (guint t = 0; t < PGO_TABLE_COUNT; t++)
+    if (valid >> t & 1)
+      pgo_append_u32 (s, _pgo_mibc_image_n_rows (img, t));
+  for (guint t = 0; t < PGO_TABLE_COUNT; t++)
+    {
+      const guint32 *v = (const guint32 *) img->rows[t]->data;
+      for (guint i = 0; i < img->rows[t]->len; i++)
+        {
+          const ColDesc *c = &columns[first_col[t] + i % n_cols[t]];
+          guint w = col_width (img, c, hw);
+          if (w == 1)
+            pgo_append_u8 (s, (guint8) v[i]);
+          else if (w == 2)
+            pgo_append_u16 (s, (guint16) v[i]);
+          else
+            pgo_append_u32 (s, v[i]);
+        }
+    }
+  pgo_append_u8 (s, 0);  /* SRM's extra byte after the rows */
+  pad4 (s);
+  return s;
+}
+
+/* metadata_root: the metadata (II.24.2.1) with an all-zero MVID; sets
+ * 'out_mvid_off' to the offset of the MVID inside it. */
+static GByteArray *
+metadata_root (PgoMibcImage *img, gsize *out_mvid_off)
+{
+  HeapWidths hw = { 2, 2, 2 };
+  GByteArray *heaps[5];
+  static const char *names[5] = { "#~", "#Strings", "#US", "#GUID", "#Blob" };
+
+  pad4 (img->strings);
+  pad4 (img->us);
+  pad4 (img->blobs);
+  hw.string = img->strings->len > 0xFFFF ? 4 : 2;
+  hw.blob = img->blobs->len > 0xFFFF ? 4 : 2;
+  heaps[0] = table_stream (img, &hw);
+  heaps[1] = img->strings;
+  heaps[2] = img->us;
+  heaps[3] = g_byte_array_new ();
+  heaps[4] = img->blobs;
+  for (int i = 0; i < 16; i++)
+    pgo_append_u8 (heaps[3], 0);
+
+  GByteArray *md = g_byte_array_new ();
+  pgo_append_u32 (md, 0x424A5342);                          /* "BSJB" */
+  pgo_append_u16 (md, 1);
+  pgo_append_u16 (md, 1);
+  pgo_append_u32 (md, 0);
+  pgo_append_u32 (md, 12);
+  g_byte_array_append (md, (const guint8 *) "v4.0.30319\0\0", 12);
+  pgo_append_u16 (md, 0);                                   /* Flags */
+  pgo_append_u16 (md, 5);                                   /* Streams */
+  guint32 off = md->len;
+  for (int i = 0; i < 5; i++)
+    off += 8 + (guint32) ((strlen (names[i]) + 4) & ~3u);
+  for (int i = 0; i < 5; i++)
+    {
+      gsize n = strlen (names[i]);
+      pgo_append_u32 (md, off);
+      pgo_append_u32 (md, heaps[i]->len);
+      g_byte_array_append (md, (const guint8 *) names[i], (guint) n);
+      for (gsize k = n; k < ((n + 4) & ~(gsize) 3); k++)
+        pgo_append_u8 (md, 0);
+      off += heaps[i]->len;
+    }
+  for (int i = 0; i < 5; i++)
+    {
+      if (i == 3)
+        *out_mvid_off = md->len;
+      g_byte_array_append (md, heaps[i]->data, heaps[i]->len);
+    }
+  g_byte_array_unref (heaps[0]);
+  g_byte_array_unref (heaps[3]);
+  return md;
+}
+
+/* pe_headers: the 0x200 bytes of headers for a .text section of
+ * 'text_size' bytes whose metadata starts at 'md_rva'. */
+static void
+pe_headers (GByteArray *pe, guint32 text_size, guint32 timestamp)
+{
+  guint32 raw_size = (text_size + 0x1FF) & ~0x1FFu;
+  guint32 image_size = MIBC_TEXT_RVA + ((text_size + 0x1FFF) & ~0x1FFFu);
+
+  g_byte_array_append (pe, dos_header, sizeof dos_header);
+  pgo_append_u32 (pe, 0x00004550);         /* "PE\0\0" */
+  pgo_append_u16 (pe, 0x014C);             /* Machine: I386 */
+  pgo_append_u16 (pe, 1);                  /* NumberOfSections */
+  pgo_append_u32 (pe, timestamp);          /* TimeDateStamp */
+  pgo_append_u32 (pe, 0);                  /* PointerToSymbolTable */
+  pgo_append_u32 (pe, 0);                  /* NumberOfSymbols */
+  pgo_append_u16 (pe, 224);                /* SizeOfOptionalHeader */
+  pgo_append_u16 (pe, 0x2000);             /* Characteristics: DLL, as SRM */
+  pgo_append_u16 (pe, 0x010B);             /* Magic: PE32 */
+  pgo_append_u8 (pe, 0x30);                /* linker 48.0 */
+  pgo_append_u8 (pe, 0);
+  pgo_append_u32 (pe, raw_size);           /* SizeOfCode */
+  pgo_append_u32 (pe, 0);                  /* SizeOfInitializedData */
+  pgo_append_u32 (pe, 0);                  /* SizeOfUninitializedData */
+  pgo_append_u32 (pe, 0);                  /* AddressOfEntryPoint: none */
+  pgo_append_u32 (pe, MIBC_TEXT_RVA);      /* BaseOfCode */
+  pgo_append_u32 (pe, 0);                  /* BaseOfData */
+  pgo_append_u32 (pe, 0x00400000);         /* ImageBase */
+  pgo_append_u32 (pe, 0x2000);             /* SectionAlignment */
+  pgo_append_u32 (pe, 0x200);              /* FileAlignment */
+  pgo_append_u16 (pe, 4);                  /* OS 4.0 */
+  pgo_append_u16 (pe, 0);
+  pgo_append_u32 (pe, 0);                  /* image version 0.0 */
+  pgo_append_u16 (pe, 4);                  /* subsystem 4.0 */
+  pgo_append_u16 (pe, 0);
+  pgo_append_u32 (pe, 0);                  /* Win32VersionValue */
+  pgo_append_u32 (pe, image_size);         /* SizeOfImage */
+  pgo_append_u32 (pe, 0x200);              /* SizeOfHeaders */
+  pgo_append_u32 (pe, 0);                  /* CheckSum */
+  pgo_append_u16 (pe, 3);                  /* Subsystem: Windows CUI */
+  pgo_append_u16 (pe, 0x8540);             /* DllCharacteristics, as SRM */
+  pgo_append_u32 (pe, 0x100000);           /* stack reserve, commit */
+  pgo_append_u32 (pe, 0x1000);
+  pgo_append_u32 (pe, 0x100000);           /* heap reserve, commit */
+  pgo_append_u32 (pe, 0x1000);
+  pgo_append_u32 (pe, 0);                  /* LoaderFlags */
+  pgo_append_u32 (pe, 16);                 /* NumberOfRvaAndSizes */
+  for (int d = 0; d < 16; d++)
+    {
+      pgo_append_u32 (pe, d == 14 ? MIBC_TEXT_RVA : 0);   /* [14] CLI header */
+      pgo_append_u32 (pe, d == 14 ? MIBC_CLI_SIZE : 0);
+    }
+  g_byte_array_append (pe, (const guint8 *) ".text\0\0\0", 8);
+  pgo_append_u32 (pe, text_size);          /* VirtualSize */
+  pgo_append_u32 (pe, MIBC_TEXT_RVA);      /* VirtualAddress */
+  pgo_append_u32 (pe, raw_size);           /* SizeOfRawData */
+  pgo_append_u32 (pe, 0x200);              /* PointerToRawData */
+  for (int i = 0; i < 3; i++)
+    pgo_append_u32 (pe, 0);                /* relocations, line numbers */
+  pgo_append_u32 (pe, 0x60000020);         /* code, execute, read */
+  while (pe->len < 0x200)
+    pgo_append_u8 (pe, 0);
+}
+
+/* cli_header: the 72-byte CLI header (II.25.3.3). */
+static void
+cli_header (GByteArray *pe, guint32 md_rva, guint32 md_size)
+{
+  pgo_append_u32 (pe, MIBC_CLI_SIZE);      /* cb */
+  pgo_append_u16 (pe, 2);                  /* runtime 2.5 */
+  pgo_append_u16 (pe, 5);
+  pgo_append_u32 (pe, md_rva);             /* MetaData */
+  pgo_append_u32 (pe, md_size);
+  pgo_append_u32 (pe, 1);                  /* Flags: ILOnly */
+  for (int i = 0; i < 13; i++)             /* entry point, resources, ... */
+    pgo_append_u32 (pe, 0);
+}
+
+/**
+ * _pgo_mibc_image_serialize:
+ * @img: a filled image
+ *
+ * Lays out the image. The MVID and the COFF time stamp are taken from a
+ * SHA-256 of the IL and metadata, so equal content gives equal bytes. Call
+ * once: the heaps are padded in place.
+ *
+ * Returns: (transfer full): the PE bytes.
+ */
+GBytes *
+_pgo_mibc_image_serialize (PgoMibcImage *img)
+{
+  gsize mvid_off = 0;
+  pad4 (img->il);
+  g_autoptr(GByteArray) md = metadata_root (img, &mvid_off);
+
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  guint8 digest[32];
+  gsize digest_len = sizeof digest;
+  g_checksum_update (sum, img->il->data, img->il->len);
+  g_checksum_update (sum, md->data, md->len);
+  g_checksum_get_digest (sum, digest, &digest_len);
+  digest[7] = (digest[7] & 0x0F) | 0x40;   /* a version-4 style GUID */
+  digest[8] = (digest[8] & 0x3F) | 0x80;
+  memcpy (md->data + mvid_off, digest, 16);
+  guint32 timestamp = (guint32) digest[16] | (guint32) digest[17] << 8
+                      | (guint32) digest[18] << 16 | (guint32) (digest[19] & 0x7F) << 24;
+
+  guint32 md_rva = MIBC_IL_RVA + img->il->len;
+  guint32 text_size = MIBC_CLI_SIZE + img->il->len + md->len;
+  GByteArray *pe = g_byte_array_sized_new (0x200 + text_size + 0x200);
+  pe_headers (pe, text_size, timestamp);
+  cli_header (pe, md_rva, md->len);
+  g_byte_array_append (pe, img->il->data, img->il->len);
+  g_byte_array_append (pe, md->data, md->len);
+  while (pe->len % 0x200)
+    pgo_append_u8 (pe, 0);
+  return g_byte_array_free_to_bytes (pe);
+}

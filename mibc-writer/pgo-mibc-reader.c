@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-mibc-reader.c: this file reads .mibc files, plain or zipped, ours
+ * and dotnet-pgo's, into method profiles.
+ *
+ * Input: the bytes of a .mibc. Output: one PgoMethodProfile per method
+ * record, in file order, its identity taken from the MemberRef (or
+ * MethodSpec) the record names and, when a lookup finds the defining
+ * assembly, resolved to its MethodDef token.
+ *
+ * SPEC: mibc.md sections 1.4-1.11 and 2; the walk follows crossgen2's
+ * parser (MIbcProfileParser.cs):
+ *
+ *   AssemblyDictionary   ldstr name (first after a pop); ldtoken group; pop
+ *   group method         ldtoken M (first after a pop) then keywords:
+ *                        "ExclusiveWeight" number | "WeightedCallData" n
+ *                        (ldtoken callee, weight)* | "InstrumentationDataStart"
+ *                        (ldc.i4 | ldc.i8 | ldtoken)* "InstrumentationDataEnd";
+ *                        pop closes the record
+ *
+ * The instrumentation longs are absolute and uncompressed; each record is
+ * a mask (bit 0 IL offset, 1 kind, 2 count, 3 other), the fields it
+ * selects, and count values when kind & 0xF is not 0; fields the mask
+ * leaves out keep their previous value. Weights and call weights are read
+ * past (PgoMethodProfile has no place for them); a record whose method
+ * does not resolve is dropped, as crossgen2 does.
+ */
+#include "config.h"
+
+#include "pgo-mibc.h"
+#include "pgo-mibc-private.h"
+
+#include <string.h>
+
+#include "pgo-body.h"
+#include "pgo-il.h"
+#include "pgo-schema.h"
+#include "pgo-signature.h"
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (PgoMethodBody, pgo_method_body_clear)
+
+typedef struct {
+  PgoMetadata       *md;          /* the .mibc's metadata */
+  PgoMibcLookupFunc  lookup;      /* finds defining assemblies, or NULL */
+  gpointer           user_data;
+  GHashTable        *sources;     /* simple name -> PgoMetadata, or absent */
+  GPtrArray         *profiles;    /* the result */
+} Reader;
+
+/* One record of a group method while it is read. */
+typedef struct {
+  guint32  method;      /* the profiled method's token, 0 before the first ldtoken */
+  gboolean in_data;     /* between InstrumentationDataStart and End */
+  GArray  *longs;       /* gint64 instrumentation values */
+} Record;
+
+/* decode_longs: the schema records in 'longs' added to 'p'. Fails with
+ * PGO_ERROR_CORRUPT for an unknown marshal type, a field out of int32
+ * range or values that run out. */
+static gboolean
+decode_longs (const gint64 *v, gsize n, PgoMethodProfile *p, GError **error)
+{
+  PgoSchemaRecord rec = { 0 };
+  gsize i = 0;
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+  while (i < n)
+    {
+      gint64 mask = v[i++];
+      gint64 f[4] = { rec.il_offset, rec.kind, rec.count, rec.other };
+      for (int b = 0; b < 4; b++)
+        if (mask >> b & 1)
+          {
+            if (i == n)
+              return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                                  "partial instrumentation data at long %" G_GSIZE_FORMAT, i), FALSE;
+            f[b] = v[i++];
+            if (b != 1 && (f[b] < G_MININT32 || f[b] > G_MAXINT32))
+              return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                                  "instrumentation field %d out of int32 range at long %"
+                                  G_GSIZE_FORMAT, b, i - 1), FALSE;
+          }
+      rec.il_offset = (gint32) f[0];
+      rec.kind = (guint32) f[1];
+      rec.count = (gint32) f[2];
+      rec.other = (gint32) f[3];
+      if (rec.kind == PGO_KIND_NONE)
+        return TRUE;
+      guint marshal = rec.kind & PGO_KIND_MARSHAL_MASK;
+      if (marshal > PGO_KIND_METHOD_HANDLE)
+        return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                            "instrumentation kind 0x%x has unknown marshal type %u", rec.kind,
+                            marshal), FALSE;
+      gsize count = marshal ? (gsize) MAX (rec.count, 0) : 0;
+      if (count > n - i)
+        return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                            "partial instrumentation data: kind 0x%x at IL offset %d needs %"
+                            G_GSIZE_FORMAT " values, %" G_GSIZE_FORMAT " left",
+                            rec.kind, rec.il_offset, count, n - i), FALSE;
+      g_array_set_size (values, 0);
+      for (gsize k = 0; k < count; k++, i++)
+        {
+          guint64 x = marshal == PGO_KIND_FOUR_BYTE ? (guint64) (guint32) v[i] : (guint64) v[i];
+          g_array_append_val (values, x);
+        }
+      if (!pgo_method_profile_add (p, &rec, (const guint64 *) values->data, values->len, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* scope_assembly: the simple name of the AssemblyRef that TypeRef, TypeSpec
+ * (a generic instance) or MemberRef 'token' of the .mibc leads to. */
+static gboolean
+scope_assembly (PgoMetadata *md, guint32 token, int depth, char **out_name, GError **error)
+{
+  guint32 rid = PGO_TOKEN_RID (token), next = 0;
+
+  if (depth > PGO_SIGNATURE_MAX_DEPTH || rid == 0
+      || rid > pgo_metadata_get_n_rows (md, PGO_TOKEN_TABLE (token)))
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND,
+                        "token 0x%08x leads to no assembly", token), FALSE;
+  switch (PGO_TOKEN_TABLE (token))
+    {
+    case PGO_TABLE_ASSEMBLYREF:
+      {
+        PgoAssemblyName an = { 0 };
+        if (!pgo_metadata_lookup_assembly_ref (md, rid, &an, error))
+          return FALSE;
+        *out_name = g_steal_pointer (&an.name);
+        pgo_assembly_name_clear (&an);
+        return TRUE;
+      }
+    case PGO_TABLE_TYPEREF:
+      if (!pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
+                                      pgo_metadata_get_column (md, PGO_COL_TYPEREF_RESOLUTION_SCOPE,
+                                                               rid), &next, error))
+        return FALSE;
+      break;
+    case PGO_TABLE_MEMBERREF:
+      if (!pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+                                      pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS, rid),
+                                      &next, error))
+        return FALSE;
+      break;
+    case PGO_TABLE_METHODSPEC:
+      if (!pgo_metadata_decode_coded (md, PGO_CODED_METHOD_DEF_OR_REF,
+                                      pgo_metadata_get_column (md, PGO_COL_METHODSPEC_METHOD, rid),
+                                      &next, error))
+        return FALSE;
+      break;
+    case PGO_TABLE_TYPESPEC:
+      {
+        const guint8 *blob;
+        gsize len = 0;
+        PgoCursor c;
+        guint8 et = 0, kind = 0;
+        guint32 coded_value = 0;
+        if (!pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_TYPESPEC_SIGNATURE,
+                                                                    rid), &blob, &len, error))
+          return FALSE;
+        pgo_cursor_init (&c, blob, len, 0);
+        if (!pgo_cursor_read_u8 (&c, &et, error) || !pgo_cursor_read_u8 (&c, &kind, error)
+            || !pgo_cursor_read_ecma_uint (&c, &coded_value, error)
+            || !pgo_metadata_decode_coded (md, PGO_CODED_TYPE_DEF_OR_REF, coded_value, &next, error))
+          return FALSE;
+        if (et != 0x15)
+          return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND,
+                              "TypeSpec 0x%08x is not a generic instance", token), FALSE;
+        break;
+      }
+    default:
+      return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND,
+                          "token 0x%08x leads to no assembly", token), FALSE;
+    }
+  return scope_assembly (md, next, depth + 1, out_name, error);
+}
+
+/* source_metadata: the lookup's metadata for assembly 'name', once per name;
+ * NULL when there is no lookup or it finds nothing. */
+static PgoMetadata *
+source_metadata (Reader *r, const char *name)
+{
+  PgoMetadata *md = NULL;
+
+  if (!r->lookup)
+    return NULL;
+  if (g_hash_table_lookup_extended (r->sources, name, NULL, (gpointer *) &md))
+    return md;
+  g_autoptr(PgoModuleId) module = pgo_module_id_new (name);
+  g_autoptr(GError) error = NULL;
+  md = r->lookup (module, r->user_data, &error);
+  if (!md)
+    g_debug ("mibc: assembly %s not found: %s", name, error->message);
+  g_hash_table_insert (r->sources, g_strdup (name), md);
+  return md;
+}
+
+/* method_id: the identity of method 'token' of the .mibc: its assembly and
+ * name, and its MethodDef token when the lookup finds the assembly and the
+ * method in it (token 0 otherwise). NULL with @error set when the token
+ * does not name a method reference. */
+static PgoMethodId *
+method_id (Reader *r, guint32 token, GError **error)
+{
+  g_autofree char *assembly = NULL;
+  PgoMethodName mn = { 0 };
+  guint32 def = 0;
+
+  if (!scope_assembly (r->md, token, 0, &assembly, error)
+      || !pgo_metadata_describe_method (r->md, token, &mn, error))
+    return NULL;
+  g_autofree char *name = g_strconcat (mn.owner, "::", mn.name, NULL);
+  g_autoptr(PgoModuleId) module = NULL;
+  PgoMetadata *src = source_metadata (r, assembly);
+  if (src && pgo_metadata_lookup_method (src, mn.owner, mn.name, mn.params, mn.ret, &def, NULL))
+    module = pgo_metadata_build_module_id (src, NULL);
+  if (!module)
+    {
+      module = pgo_module_id_new (assembly);
+      def = 0;
+    }
+  PgoMethodId *id = pgo_method_id_new (module, def, name, mn.params);
+  pgo_method_name_clear (&mn);
+  return id;
+}
+
+/* finish_record: the profile of 'rec' appended to the result, at a pop.
+ * An unresolvable method drops the record; bad data is an error. */
+static gboolean
+finish_record (Reader *r, Record *rec, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (rec->method == 0)
+    return TRUE;
+  g_autoptr(PgoMethodId) id = method_id (r, rec->method, &local);
+  if (!id)
+    {
+      g_debug ("mibc: record for 0x%08x dropped: %s", rec->method, local->message);
+      return TRUE;
+    }
+  g_autoptr(PgoMethodProfile) p = pgo_method_profile_new (g_steal_pointer (&id));
+  gint64 done[2] = { 2, 0 };  /* the reader's implicit Done record */
+  g_array_append_vals (rec->longs, done, 2);
+  if (!decode_longs ((const gint64 *) rec->longs->data, rec->longs->len, p, error))
+    return g_prefix_error (error, "method 0x%08x: ", rec->method), FALSE;
+  g_ptr_array_add (r->profiles, g_steal_pointer (&p));
+  return TRUE;
+}
+
+/* method_body: the body of MethodDef 'token' of the .mibc, with its name
+ * in error messages. */
+static gboolean
+method_body (PgoMetadata *md, guint32 token, PgoMethodBody *out_body, GError **error)
+{
+  if (!pgo_metadata_lookup_method_body (md, token, out_body, error))
+    return g_prefix_error (error, "MethodDef 0x%08x: ", token), FALSE;
+  return TRUE;
+}
+
+/* user_string: the string of ldstr token 'token'. */
+static gboolean
+user_string (PgoMetadata *md, guint32 token, guint32 il_offset, char **out, GError **error)
+{
+  if (PGO_TOKEN_TABLE (token) != PGO_TABLE_USER_STRING
+      || !pgo_metadata_lookup_user_string (md, PGO_TOKEN_RID (token), out, error))
+    {
+      g_clear_error (error);
+      return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                          "bad ldstr token 0x%08x at IL offset 0x%x", token, il_offset), FALSE;
+    }
+  return TRUE;
+}
+
+/* record_step: one instruction of a group method applied to 'rec'. */
+static gboolean
+record_step (Reader *r, Record *rec, const PgoIlInstr *in, GError **error)
+{
+  gint64 v;
+
+  switch (in->opcode)
+    {
+    case PGO_OP_LDTOKEN:
+      if (rec->in_data)
+        {
+          v = in->operand.token;
+          g_array_append_val (rec->longs, v);
+        }
+      else if (rec->method == 0)
+        rec->method = in->operand.token;
+      return TRUE;   /* otherwise a callee of WeightedCallData */
+    case PGO_OP_LDSTR:
+      {
+        g_autofree char *s = NULL;
+        if (!user_string (r->md, in->operand.token, in->il_offset, &s, error))
+          return FALSE;
+        if (strcmp (s, "InstrumentationDataStart") == 0)
+          {
+            rec->in_data = TRUE;
+            g_array_set_size (rec->longs, 0);
+          }
+        else if (strcmp (s, "InstrumentationDataEnd") == 0)
+          rec->in_data = FALSE;
+        return TRUE;
+      }
+    case PGO_OP_POP:
+      if (!finish_record (r, rec, error))
+        return FALSE;
+      rec->method = 0;
+      rec->in_data = FALSE;
+      g_array_set_size (rec->longs, 0);
+      return TRUE;
+    default:
+      if (rec->in_data && in->opcode >= PGO_OP_LDC_I4_M1 && in->opcode <= PGO_OP_LDC_I8)
+        {
+          if (rec->longs->len >= PGO_MIBC_MAX_LONGS)
+            return g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT,
+                                "more than %u instrumentation values at IL offset 0x%x",
+                                PGO_MIBC_MAX_LONGS, in->il_offset), FALSE;
+          if (in->opcode == PGO_OP_LDC_I4_M1)
+            v = -1;
+          else if (in->opcode < PGO_OP_LDC_I4_S)
+            v = in->opcode - PGO_OP_LDC_I4_0;
+          else
+            v = in->operand.i;
+          g_array_append_val (rec->longs, v);
+        }
+      return TRUE;   /* weights and anything else are read past */
+    }
+}
+
+/* read_group: the records of group method 'token'. */
+static gboolean
+read_group (Reader *r, guint32 token, GError **error)
+{
+  g_auto(PgoMethodBody) body = { 0 };
+  Record rec = { 0 };
+  PgoIlIter it;
+  PgoIlInstr in;
+  gboolean ok = TRUE;
+
+  if (!method_body (r->md, token, &body, error))
+    return FALSE;
+  rec.longs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  pgo_il_iter_init (&it, body.il, body.il_size);
+  while (ok && it.offset < it.il_size)
+    ok = pgo_il_iter_next (&it, &in, error) && record_step (r, &rec, &in, error);
+  g_array_unref (rec.longs);
+  if (!ok)
+    g_prefix_error (error, "group MethodDef 0x%08x: ", token);
+  return ok;
+}
+
+/* dictionary_token: the MethodDef token of AssemblyDictionary on <Module>. */
+static gboolean
+dictionary_token (PgoMetadata *md, guint32 *out_token, GError **error)
+{
+  guint32 first = 0, end = 0;
+
+  if (pgo_metadata_get_n_rows (md, PGO_TABLE_TYPEDEF) == 0)
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "no <Module> type"), FALSE;
+  if (!pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, 1, &first, &end, error))
+    return FALSE;
+  for (guint32 rid = first; rid < end; rid++)
+    {
+      const char *name;
+      if (!pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_NAME, rid),
+                                       &name, error))
+        return FALSE;
+      if (strcmp (name, "AssemblyDictionary") == 0)
+        {
+          *out_token = PGO_TOKEN (PGO_TABLE_METHODDEF, rid);
+          return TRUE;
+        }
+    }
+  return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND,
+                      "no AssemblyDictionary method"), FALSE;
+}
+
+/* read_dictionary: every group AssemblyDictionary names, in its order. */
+static gboolean
+read_dictionary (Reader *r, GError **error)
+{
+  g_auto(PgoMethodBody) body = { 0 };
+  guint32 token = 0;
+  gboolean have_name = FALSE;
+  PgoIlIter it;
+  PgoIlInstr in;
+
+  if (!dictionary_token (r->md, &token, error) || !method_body (r->md, token, &body, error))
+    return FALSE;
+  pgo_il_iter_init (&it, body.il, body.il_size);
+  while (it.offset < it.il_size)
+    {
+      if (!pgo_il_iter_next (&it, &in, error))
+        return g_prefix_error (error, "AssemblyDictionary: "), FALSE;
+      if (in.opcode == PGO_OP_LDSTR)
+        have_name = TRUE;
+      else if (in.opcode == PGO_OP_POP)
+        have_name = FALSE;
+      else if (in.opcode == PGO_OP_LDTOKEN && have_name)
+        {
+          guint32 g = in.operand.token;
+          if (PGO_TOKEN_TABLE (g) != PGO_TABLE_METHODDEF || PGO_TOKEN_RID (g) == 0
+              || PGO_TOKEN_RID (g) > pgo_metadata_get_n_rows (r->md, PGO_TABLE_METHODDEF))
+            return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                                "AssemblyDictionary names 0x%08x at IL offset 0x%x, not a "
+                                "method of this file", g, in.il_offset), FALSE;
+          if (!read_group (r, g, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* open_pe: the PE image of a .mibc: the bytes themselves when they start
+ * with "MZ", else the zip entry "<file_name>.dll", or the only entry of
+ * the archive (a renamed file, which crossgen2 reads too). */
+static GBytes *
+open_pe (GBytes *bytes, const char *file_name, GError **error)
+{
+  gsize size = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+
+  if (size > PGO_MIBC_MAX_FILE_SIZE)
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT, ".mibc of %" G_GSIZE_FORMAT
+                        " bytes (limit %u)", size, PGO_MIBC_MAX_FILE_SIZE), NULL;
+  if (size >= 2 && data[0] == 'M' && data[1] == 'Z')
+    return g_bytes_ref (bytes);
+  g_autofree char *base = file_name ? g_path_get_basename (file_name) : NULL;
+  g_autofree char *entry = base ? g_strconcat (base, ".dll", NULL) : NULL;
+  return _pgo_mibc_zip_extract (bytes, entry, error);
+}
+
+/**
+ * pgo_mibc_parse:
+ * @bytes: a .mibc, plain or zipped
+ * @file_name: (nullable): the file's name, which names the zip entry
+ *   ("<file name>.dll"); without it, or when the zip has no such entry,
+ *   its only entry is read
+ * @lookup: (nullable): finds the assemblies the records refer to, to
+ *   resolve each method to its MethodDef token
+ * @user_data: passed to @lookup
+ * @error: return location for a #GError
+ *
+ * Reads every method record. Each profile's identity names the assembly
+ * and "Owner::Name" with the canonical parameter list as signature
+ * (pgo-signature.h); its token is the MethodDef token when @lookup finds
+ * the method, else 0. Records whose method reference does not resolve
+ * inside the file are dropped, as crossgen2 drops them.
+ *
+ * Returns: (transfer full) (element-type PgoMethodProfile) (nullable): the
+ * profiles, or %NULL with @error set: BAD_MAGIC (neither PE nor zip),
+ * NOT_FOUND (no zip entry, no AssemblyDictionary), TRUNCATED or CORRUPT
+ * (bad image, metadata, IL or instrumentation data), LIMIT.
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+pgo_mibc_parse (GBytes *bytes, const char *file_name, PgoMibcLookupFunc lookup,
+                gpointer user_data, GError **error)
+{
+  g_autoptr(GBytes) pe = open_pe (bytes, file_name, error);
+  if (!pe)
+    return NULL;
+  g_autoptr(PgoImage) image = pgo_image_new_from_bytes (pe, error);
+  if (!image)
+    return NULL;
+  g_autoptr(PgoMetadata) md = pgo_metadata_new (image, error);
+  if (!md)
+    return NULL;
+  Reader r = {
+    .md = md,
+    .lookup = lookup,
+    .user_data = user_data,
+    .sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                      (GDestroyNotify) pgo_metadata_unref),
+    .profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free),
+  };
+  gboolean ok = read_dictionary (&r, error);
+  g_hash_table_unref (r.sources);
+  if (!ok)
+    {
+      g_ptr_array_unref (r.profiles);
+      return NULL;
+    }
+  return r.profiles;
+}
+
+/**
+ * pgo_mibc_open:
+ * @path: a .mibc file
+ * @lookup: (nullable): as for pgo_mibc_parse()
+ * @user_data: passed to @lookup
+ * @error: return location for a #GError
+ *
+ * Reads a .mibc file; errors are prefixed with @path.
+ *
+ * Returns: (transfer full) (element-type PgoMethodProfile) (nullable): the
+ * profiles, or %NULL with @error set.
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+pgo_mibc_open (const char *path, PgoMibcLookupFunc lookup, gpointer user_data, GError **error)
+{
+  g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, error);
+  if (!file)
+    return NULL;
+  g_autoptr(GBytes) bytes = g_mapped_file_get_bytes (file);
+  GPtrArray *profiles = pgo_mibc_parse (bytes, path, lookup, user_data, error);
+  if (!profiles)
+    g_prefix_error (error, "%s: ", path);
+  return profiles;
+}

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# mibc-crossgen2.sh: crossgen2 10.0.12 compiles each fixture assembly with
+# our .mibc (plain and zipped) and its JIT reports which methods it
+# optimized with the profile.
+#
+# Per fixture: tests/conformance/mibc-tool writes the edge trace's profiles; crossgen2
+# runs with --codegenopt JitDisasm=* and reads the PGO line of each
+# method's listing header: "; No PGO data", or "; with Static PGO:
+# fgCalledCount is N", or "; with Synthesized PGO: fgCalledCount is N"
+# (seen for methods with loops or called once; N is still the profile's
+# entry count, and without --mibc the same methods have no PGO data). It runs once without --mibc
+# (every method must say "No PGO data"), once with the plain and once with
+# the zipped file (the lines must be identical). Prints
+# "CONFORMANCE mibc-crossgen2: <methods compiled with the profile>/<profiled
+# methods>", counting the fixture assembly's profiled methods outside
+# generic types and generic methods (those are referenced as their typical
+# definitions, which match no instantiation crossgen2 compiles). Fails
+# when crossgen2 fails, the control run shows PGO, plain and zip differ,
+# or a counted method is compiled without its profile.
+# Exit 77 (SKIP) without dotnet, the shared framework, an x64 Linux host
+# or the crossgen2 package.
+set -u
+
+DOTNET=${DOTNET:-}
+if [ -z "$DOTNET" ] || ! "$DOTNET" --version >/dev/null 2>&1; then
+  echo "SKIP: dotnet is not available"
+  exit 77
+fi
+if [ "$(uname -s)-$(uname -m)" != Linux-x86_64 ]; then
+  echo "SKIP: crossgen2 linux-x64 needs an x86_64 Linux host"
+  exit 77
+fi
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+
+srcdir=${PGO_TEST_DATA:-tests}
+builddir=${PGO_BUILDDIR:-.}
+. "$srcdir/support/shared-runtime.sh"
+runtime=$(shared_runtime_dir)
+if [ -z "$runtime" ]; then
+  echo "SKIP: no Microsoft.NETCore.App shared framework"
+  exit 77
+fi
+tool="$builddir/tests/conformance/mibc-tool"
+work="$builddir/tests/conformance/mibc-crossgen2"
+rm -rf "$work"
+mkdir -p "$work/restore" "$work/mibc" "$work/out" "$work/jit"
+cp "$srcdir/conformance/mibc/Crossgen2Restore.csproj" "$work/restore/"
+chmod -R u+w "$work/restore"
+if ! "$DOTNET" restore "$work/restore" >"$work/restore.log" 2>&1; then
+  cat "$work/restore.log"
+  echo "SKIP: cannot restore the crossgen2 package"
+  exit 77
+fi
+packages=$("$DOTNET" nuget locals global-packages --list | sed 's/^global-packages: *//')
+crossgen2="$packages/microsoft.netcore.app.crossgen2.linux-x64/10.0.12/tools/crossgen2"
+if [ ! -x "$crossgen2" ]; then
+  echo "SKIP: no crossgen2 at $crossgen2"
+  exit 77
+fi
+
+# compile NAME MIBC-OR-EMPTY TAG: $work/jit/NAME-TAG.txt, one line per
+# compiled method: "<method>\t<the JIT's PGO line>", where the PGO line is
+# "; No PGO data" or "; with <Static|Synthesized|...> PGO: fgCalledCount is N".
+compile() {
+  rm -f "$work/jit/$1-$3.asm"
+  "$crossgen2" "$srcdir/fixtures/data/$1/$1.dll" -o "$work/out/$1-$3.dll" -r "$runtime/*.dll" \
+    --targetos linux --targetarch x64 -O --parallelism 1 ${2:+--mibc "$2"} \
+    --codegenopt 'JitDisasm=*' --codegenopt JitStdOutFile="$work/jit/$1-$3.asm" \
+    >"$work/out/$1-$3.log" 2>&1 || { cat "$work/out/$1-$3.log"; return 1; }
+  awk '/^; Assembly listing for method / { sub(/^; Assembly listing for method /, ""); m = $0; next }
+       /^; No PGO data/ || /^; with .* PGO: / { print m "\t" $0 }' "$work/jit/$1-$3.asm" \
+    | sort >"$work/jit/$1-$3.txt"
+}
+
+total=0
+used=0
+static=0
+failed=0
+for trace in "$srcdir"/fixtures/data/*/edge.nettrace; do
+  name=$(basename "$(dirname "$trace")")
+  for form in plain zip; do
+    flag=""
+    [ "$form" = zip ] && flag=--zip
+    "$tool" write "$work/mibc/$name-$form.mibc" "$trace" $flag "$srcdir/fixtures/data/$name" \
+      "$runtime" 2>>"$work/write.log" || failed=$((failed + 1))
+  done
+  compile "$name" "" none && compile "$name" "$work/mibc/$name-plain.mibc" plain \
+    && compile "$name" "$work/mibc/$name-zip.mibc" zip || { failed=$((failed + 1)); continue; }
+  if grep -q "PGO: " "$work/jit/$name-none.txt"; then
+    echo "FAIL: $name: PGO without a .mibc"
+    failed=$((failed + 1))
+  fi
+  if ! cmp -s "$work/jit/$name-plain.txt" "$work/jit/$name-zip.txt"; then
+    echo "FAIL: $name: the plain and the zipped .mibc compile differently"
+    failed=$((failed + 1))
+  fi
+  # profiled methods of the fixture, less those of generic types and generic methods
+  n=$("$tool" dump "$work/mibc/$name-plain.mibc" \
+        | awk -v a="$name" '$1 == "method" && $2 == a { sub(/^method [^ ]* /, "");
+                              owner = substr($0, 1, index($0, "::") - 1)
+                              if (owner !~ /`/ && $0 !~ /<!!/) print }' | sort -u | wc -l)
+  k=$(grep -c "PGO: " "$work/jit/$name-plain.txt")
+  s=$(grep -c "with Static PGO" "$work/jit/$name-plain.txt")
+  echo "$name: $k of $n profiled methods compiled with the profile ($s as Static PGO)"
+  sed 's/^/  /' "$work/jit/$name-plain.txt"
+  total=$((total + n))
+  used=$((used + k))
+  static=$((static + s))
+done
+echo "static: $static methods labelled Static PGO; the others say Synthesized PGO with the profile's entry count"
+echo "CONFORMANCE mibc-crossgen2: $used/$total"
+[ "$failed" -eq 0 ] && [ "$total" -gt 0 ] && [ "$used" -eq "$total" ]

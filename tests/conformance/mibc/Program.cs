@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+//
+// Program.cs: the reference side of the mibc-srm conformance test.
+//
+// Input: .mibc paths (plain PE, or zip with the entry "<file name>.dll").
+// Output: on stdout, per method record "method <assembly> <Owner>::<Name><params>"
+// and one line per schema record "  kind=0x.. il=.. count=.. other=0x.. values=..",
+// the format of tests/mibc-tool dump. The walk is the one of crossgen2's
+// MIbcProfileParser: AssemblyDictionary's ldstr/ldtoken/pop groups, then
+// per group method ldtoken M, keywords, InstrumentationDataStart..End
+// longs (ldc.i4*, ldc.i8, ldtoken), pop; the longs are parsed as PgoFormat
+// does with uncompressed, absolute values and an appended Done record.
+using System;
+using System.Collections.Generic;
+using System.Collections.Immutable;
+using System.IO;
+using System.IO.Compression;
+using System.Linq;
+using System.Reflection;
+using System.Reflection.Emit;
+using System.Reflection.Metadata;
+using System.Reflection.Metadata.Ecma335;
+using System.Reflection.PortableExecutable;
+using System.Text;
+
+sealed class Names : ISignatureTypeProvider<string, object?>
+{
+    readonly MetadataReader r;
+
+    public Names(MetadataReader reader) { r = reader; }
+
+    public string GetPrimitiveType(PrimitiveTypeCode c) => c switch
+    {
+        PrimitiveTypeCode.Void => "void",
+        PrimitiveTypeCode.Boolean => "bool",
+        PrimitiveTypeCode.Char => "char",
+        PrimitiveTypeCode.SByte => "int8",
+        PrimitiveTypeCode.Byte => "uint8",
+        PrimitiveTypeCode.Int16 => "int16",
+        PrimitiveTypeCode.UInt16 => "uint16",
+        PrimitiveTypeCode.Int32 => "int32",
+        PrimitiveTypeCode.UInt32 => "uint32",
+        PrimitiveTypeCode.Int64 => "int64",
+        PrimitiveTypeCode.UInt64 => "uint64",
+        PrimitiveTypeCode.Single => "float32",
+        PrimitiveTypeCode.Double => "float64",
+        PrimitiveTypeCode.String => "string",
+        PrimitiveTypeCode.TypedReference => "typedref",
+        PrimitiveTypeCode.IntPtr => "native int",
+        PrimitiveTypeCode.UIntPtr => "native uint",
+        PrimitiveTypeCode.Object => "object",
+        _ => throw new BadImageFormatException("primitive " + c),
+    };
+
+    static string Qualify(string ns, string name) => ns.Length > 0 ? ns + "." + name : name;
+
+    public string DefName(TypeDefinitionHandle h)
+    {
+        var td = r.GetTypeDefinition(h);
+        var self = Qualify(r.GetString(td.Namespace), r.GetString(td.Name));
+        var outer = td.GetDeclaringType();
+        return outer.IsNil ? self : DefName(outer) + "/" + self;
+    }
+
+    public string RefName(TypeReferenceHandle h)
+    {
+        var tr = r.GetTypeReference(h);
+        var self = Qualify(r.GetString(tr.Namespace), r.GetString(tr.Name));
+        var scope = tr.ResolutionScope;
+        return scope.Kind == HandleKind.TypeReference
+            ? RefName((TypeReferenceHandle)scope) + "/" + self : self;
+    }
+
+    public string GetTypeFromDefinition(MetadataReader _, TypeDefinitionHandle h, byte k) => DefName(h);
+    public string GetTypeFromReference(MetadataReader _, TypeReferenceHandle h, byte k) => RefName(h);
+    public string GetTypeFromSpecification(MetadataReader _, object? ctx, TypeSpecificationHandle h, byte k)
+        => r.GetTypeSpecification(h).DecodeSignature(this, ctx);
+    public string GetSZArrayType(string e) => e + "[]";
+    public string GetArrayType(string e, ArrayShape s)
+        => e + "[" + (s.Rank == 1 ? "*" : new string(',', s.Rank - 1)) + "]";
+    public string GetByReferenceType(string e) => e + "&";
+    public string GetPointerType(string e) => e + "*";
+    public string GetGenericInstantiation(string g, ImmutableArray<string> a) => g + "<" + string.Join(",", a) + ">";
+    public string GetGenericTypeParameter(object? c, int i) => "!" + i;
+    public string GetGenericMethodParameter(object? c, int i) => "!!" + i;
+    public string GetFunctionPointerType(MethodSignature<string> s) => "method " + s.ReturnType + " *" + Params(s);
+    public string GetModifiedType(string m, string u, bool req) => u;
+    public string GetPinnedType(string e) => e;
+
+    public static string Params(MethodSignature<string> s)
+    {
+        var sb = new StringBuilder("(");
+        for (int i = 0; i < s.ParameterTypes.Length; i++)
+        {
+            if (i > 0) sb.Append(',');
+            if (i == s.RequiredParameterCount && s.Header.CallingConvention == SignatureCallingConvention.VarArgs)
+                sb.Append("...,");
+            sb.Append(s.ParameterTypes[i]);
+        }
+        return sb.Append(')').ToString();
+    }
+}
+
+static class Program
+{
+    static readonly Dictionary<ushort, OpCode> opcodes = typeof(OpCodes)
+        .GetFields(BindingFlags.Public | BindingFlags.Static)
+        .Select(f => (OpCode)f.GetValue(null)!)
+        .ToDictionary(o => (ushort)o.Value, o => o);
+
+    // One IL instruction: opcode value and the raw operand.
+    readonly record struct Instr(ushort Op, long Operand);
+
+    static IEnumerable<Instr> Walk(BlobReader il)
+    {
+        while (il.RemainingBytes > 0)
+        {
+            ushort v = il.ReadByte();
+            if (v == 0xFE)
+                v = (ushort)(0xFE00 | il.ReadByte());
+            if (!opcodes.TryGetValue(v, out var op))
+                throw new BadImageFormatException($"unknown opcode 0x{v:x}");
+            long operand = 0;
+            switch (op.OperandType)
+            {
+                case OperandType.InlineNone: break;
+                case OperandType.ShortInlineBrTarget:
+                case OperandType.ShortInlineVar: operand = il.ReadByte(); break;
+                case OperandType.ShortInlineI: operand = (sbyte)il.ReadByte(); break;
+                case OperandType.InlineVar: operand = il.ReadUInt16(); break;
+                case OperandType.InlineI8:
+                case OperandType.InlineR: operand = il.ReadInt64(); break;
+                case OperandType.InlineSwitch:
+                    int n = il.ReadInt32();
+                    for (int i = 0; i < n; i++) il.ReadInt32();
+                    break;
+                default: operand = il.ReadInt32(); break;
+            }
+            yield return new Instr(v, operand);
+        }
+    }
+
+    static long? Constant(Instr i) => i.Op switch
+    {
+        >= 0x15 and <= 0x1E => i.Op - 0x16,
+        0x1F or 0x20 or 0x21 => i.Operand,
+        _ => null,
+    };
+
+    static string ScopeAssembly(MetadataReader r, EntityHandle h)
+    {
+        switch (h.Kind)
+        {
+            case HandleKind.AssemblyReference:
+                return r.GetString(r.GetAssemblyReference((AssemblyReferenceHandle)h).Name);
+            case HandleKind.TypeReference:
+                return ScopeAssembly(r, (EntityHandle)r.GetTypeReference((TypeReferenceHandle)h).ResolutionScope);
+            case HandleKind.MemberReference:
+                return ScopeAssembly(r, r.GetMemberReference((MemberReferenceHandle)h).Parent);
+            case HandleKind.MethodSpecification:
+                return ScopeAssembly(r, r.GetMethodSpecification((MethodSpecificationHandle)h).Method);
+            case HandleKind.TypeSpecification:
+                var b = r.GetBlobReader(r.GetTypeSpecification((TypeSpecificationHandle)h).Signature);
+                if (b.ReadByte() != 0x15) throw new BadImageFormatException("TypeSpec owner");
+                b.ReadByte();
+                return ScopeAssembly(r, b.ReadTypeHandle());
+            default:
+                throw new BadImageFormatException("no assembly for " + h.Kind);
+        }
+    }
+
+    static string MethodName(MetadataReader r, Names names, EntityHandle h)
+    {
+        string inst = "";
+        if (h.Kind == HandleKind.MethodSpecification)
+        {
+            var ms = r.GetMethodSpecification((MethodSpecificationHandle)h);
+            inst = "<" + string.Join(",", ms.DecodeSignature(names, null)) + ">";
+            h = ms.Method;
+        }
+        var mr = r.GetMemberReference((MemberReferenceHandle)h);
+        string owner = mr.Parent.Kind switch
+        {
+            HandleKind.TypeReference => names.RefName((TypeReferenceHandle)mr.Parent),
+            HandleKind.TypeSpecification => r.GetTypeSpecification((TypeSpecificationHandle)mr.Parent).DecodeSignature(names, null),
+            _ => throw new BadImageFormatException("MemberRef parent " + mr.Parent.Kind),
+        };
+        var sig = mr.DecodeMethodSignature(names, null);
+        if (inst.Length == 0 && sig.GenericParameterCount > 0)
+            inst = "<" + string.Join(",", Enumerable.Range(0, sig.GenericParameterCount).Select(i => "!!" + i)) + ">";
+        return owner + "::" + r.GetString(mr.Name) + inst + Names.Params(sig);
+    }
+
+    // PgoFormat.ParsePgoData over absolute, uncompressed longs.
+    static void PrintSchema(List<long> longs, StringBuilder o)
+    {
+        longs.Add(2); longs.Add(0);
+        long il = 0, kind = 0, count = 0, other = 0;
+        int i = 0;
+        while (i < longs.Count)
+        {
+            long mask = longs[i++];
+            if ((mask & 1) != 0) il = checked((int)longs[i++]);
+            if ((mask & 2) != 0) kind = (uint)longs[i++];
+            if ((mask & 4) != 0) count = checked((int)longs[i++]);
+            if ((mask & 8) != 0) other = checked((int)longs[i++]);
+            if (kind == 0) return;
+            long marshal = kind & 0xF;
+            if (marshal > 4) throw new BadImageFormatException("marshal type " + marshal);
+            var values = new List<string>();
+            if (marshal != 0)
+                for (int k = 0; k < count; k++)
+                {
+                    long v = longs[i++];
+                    values.Add(marshal switch
+                    {
+                        1 => ((uint)v).ToString(),
+                        2 => ((ulong)v).ToString(),
+                        _ => "0x" + ((ulong)v).ToString("x"),
+                    });
+                }
+            o.Append($"  kind=0x{kind:x} il={il} count={count} other=0x{(uint)(int)other:x} values={string.Join(",", values)}\n");
+        }
+    }
+
+    static void Group(PEReader pe, MetadataReader r, Names names, MethodDefinitionHandle g, StringBuilder o)
+    {
+        var il = pe.GetMethodBody(r.GetMethodDefinition(g).RelativeVirtualAddress).GetILReader();
+        EntityHandle method = default;
+        bool inData = false;
+        var longs = new List<long>();
+        foreach (var ins in Walk(il))
+        {
+            if (ins.Op == 0xD0)
+            {
+                var h = MetadataTokens.EntityHandle((int)ins.Operand);
+                if (inData) longs.Add((uint)ins.Operand);
+                else if (method.IsNil) method = h;
+            }
+            else if (ins.Op == 0x72)
+            {
+                var s = r.GetUserString(MetadataTokens.UserStringHandle((int)(ins.Operand & 0xFFFFFF)));
+                if (s == "InstrumentationDataStart") { inData = true; longs.Clear(); }
+                else if (s == "InstrumentationDataEnd") inData = false;
+            }
+            else if (ins.Op == 0x26)
+            {
+                if (!method.IsNil)
+                {
+                    string? text = null;
+                    try { text = $"method {ScopeAssembly(r, method)} {MethodName(r, names, method)}\n"; }
+                    catch (BadImageFormatException) { }   // unresolvable: dropped
+                    if (text != null)
+                    {
+                        o.Append(text);
+                        PrintSchema(longs, o);
+                    }
+                }
+                method = default;
+                inData = false;
+                longs.Clear();
+            }
+            else if (inData && Constant(ins) is long c)
+                longs.Add(c);
+        }
+    }
+
+    static string Dump(string path)
+    {
+        var bytes = File.ReadAllBytes(path);
+        if (bytes.Length < 2 || bytes[0] != 'M' || bytes[1] != 'Z')
+        {
+            using var zip = new ZipArchive(new MemoryStream(bytes), ZipArchiveMode.Read);
+            var entry = zip.GetEntry(Path.GetFileName(path) + ".dll") ?? throw new FileNotFoundException("zip entry");
+            using var s = entry.Open();
+            var ms = new MemoryStream();
+            s.CopyTo(ms);
+            bytes = ms.ToArray();
+        }
+        using var pe = new PEReader(ImmutableArray.Create(bytes));
+        var r = pe.GetMetadataReader();
+        var names = new Names(r);
+        var module = r.GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(1));
+        var dict = module.GetMethods().First(h => r.GetString(r.GetMethodDefinition(h).Name) == "AssemblyDictionary");
+        var o = new StringBuilder();
+        string? group = null;
+        foreach (var ins in Walk(pe.GetMethodBody(r.GetMethodDefinition(dict).RelativeVirtualAddress).GetILReader()))
+        {
+            if (ins.Op == 0x72 && group == null)
+                group = r.GetUserString(MetadataTokens.UserStringHandle((int)(ins.Operand & 0xFFFFFF)));
+            else if (ins.Op == 0xD0 && group != null)
+                Group(pe, r, names, MetadataTokens.MethodDefinitionHandle((int)(ins.Operand & 0xFFFFFF)), o);
+            else if (ins.Op == 0x26)
+                group = null;
+        }
+        return o.ToString();
+    }
+
+    static int Main(string[] args)
+    {
+        int status = 0;
+        foreach (var path in args)
+        {
+            try { Console.Out.Write(Dump(path)); }
+            catch (Exception ex)
+            {
+                Console.Error.WriteLine($"{path}: {ex.Message}");
+                status = 1;
+            }
+        }
+        return status;
+    }
+}
