@@ -22,3 +22,4 @@
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
 #include "pgo-textpgo.h"
+#include "pgo-mibc.h"
