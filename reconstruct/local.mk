@@ -2,6 +2,12 @@
 
 libpgo_libpgo_internal_la_SOURCES += \
 	reconstruct/pgo-flow.c \
+	reconstruct/pgo-flow-private.h \
+	reconstruct/pgo-flow-graph.c \
+	reconstruct/pgo-flow-exact.c \
+	reconstruct/pgo-flow-mcf.c \
+	reconstruct/pgo-flow-interval.c \
+	reconstruct/pgo-flow-repair.c \
 	$(NULL)
 
 # IL control-flow graph, the JIT's spanning-forest walk and its
