@@ -15,6 +15,7 @@ libpgo_libpgo_internal_la_SOURCES += \
 libpgo_include_HEADERS += reconstruct/pgo-cfg.h
 libpgo_libpgo_internal_la_SOURCES += \
 	reconstruct/pgo-cfg.c \
+	reconstruct/pgo-cfg-eh.c \
 	reconstruct/pgo-cfg-private.h \
 	reconstruct/pgo-jit-walk.c \
 	$(NULL)
