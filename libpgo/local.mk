@@ -42,7 +42,7 @@ libpgo_libpgo_internal_la_SOURCES += libpgo/pgo-il.c
 
 
 # Assemblies: PE and Webcil images, ECMA-335 metadata, method bodies,
-# names and signatures, assembly sets.
+# names and signatures, assembly sets, finding a method's body.
 libpgo_include_HEADERS += \
 	libpgo/pgo-pe.h \
 	libpgo/pgo-webcil.h \
@@ -50,6 +50,7 @@ libpgo_include_HEADERS += \
 	libpgo/pgo-tables.def \
 	libpgo/pgo-signature.h \
 	libpgo/pgo-assembly-set.h \
+	libpgo/pgo-body-resolver.h \
 	$(NULL)
 libpgo_libpgo_internal_la_SOURCES += \
 	libpgo/pgo-pe.c \
@@ -61,6 +62,7 @@ libpgo_libpgo_internal_la_SOURCES += \
 	libpgo/pgo-body.c \
 	libpgo/pgo-signature.c \
 	libpgo/pgo-assembly-set.c \
+	libpgo/pgo-body-resolver.c \
 	$(NULL)
 # The runtime's text PGO format (DOTNET_WritePGOData).
 libpgo_include_HEADERS += libpgo/pgo-textpgo.h
