@@ -173,6 +173,87 @@ densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gbool
   return any;
 }
 
+/* Reconstructs 'cfg' from every count of the dense truth 'dense' and sets
+ * 'out_circulation' to whether no repair was needed: a thread still
+ * inside the method when the profile was written (a worker loop) breaks
+ * conservation, and then no count derived from the truth is meaningful.
+ * FALSE with 'error' set on a solver failure. */
+static gboolean
+truth_is_circulation (PgoCfg *cfg, const guint64 *dense,
+                      gboolean *out_circulation, GError **error)
+{
+  g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
+  g_autoptr(PgoReconstruction) rec = NULL;
+  PgoReconstructOptions ro;
+
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL))
+      {
+        PgoObservation o = { cfg->blocks[b].il_offset, dense[b] };
+
+        g_array_append_val (obs, o);
+      }
+  pgo_reconstruct_options_init (&ro);
+  if (!(rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
+    return FALSE;
+  *out_circulation = rec->n_adjustments == 0;
+  return TRUE;
+}
+
+/* Appends to 'obs' the counts of 'dense' at the offsets of 'probes' in
+ * 'cfg' (a probe inside a block reads its block's count). */
+static void
+probe_observations (const PgoCfg *cfg, PgoProbeSet probes, const guint64 *dense,
+                    GArray *obs)
+{
+  for (guint32 i = 0; i < cfg->n_probes[probes]; i++)
+    {
+      PgoObservation o = { cfg->probes[probes][i], 0 };
+
+      o.count = dense[cfg->offset_block[o.il_offset]];
+      g_array_append_val (obs, o);
+    }
+}
+
+/* Fills the counts and overlaps of 'm' by comparing the non-internal
+ * blocks of 'rec' (reconstructed from 'probes' of 'cfg') with 'dense'. */
+static void
+compare_blocks (const PgoCfg *cfg, PgoProbeSet probes, const PgoReconstruction *rec,
+                const guint64 *dense, PgoEvalMethod *m)
+{
+  g_autofree guint64 *got = g_new0 (guint64, cfg->n_blocks + 1);
+  g_autofree guint64 *zero = g_new0 (guint64, cfg->n_blocks + 1);
+  g_autofree guint64 *want = g_new0 (guint64, cfg->n_blocks + 1);
+  guint n = 0;
+
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      const PgoReconstructedBlock *rb = &rec->blocks[b];
+
+      if (rb->internal)
+        continue;
+      want[n] = dense[b];
+      got[n] = rb->count;
+      for (guint32 i = 0; i < cfg->n_probes[probes]; i++)
+        if (cfg->probes[probes][i] == rb->il_offset)
+          zero[n] = dense[b];
+      m->truth_total += dense[b];
+      if (rb->provenance == PGO_FLOW_OBSERVED || rb->provenance == PGO_FLOW_EXACT)
+        {
+          m->n_determined++;
+          m->n_determined_ok += rb->count == dense[b];
+          m->determined_mass += dense[b];
+        }
+      n++;
+    }
+  for (guint i = 0; i < rec->n_adjustments; i++)
+    m->n_adjusted += !rec->adjustments[i].on_arc;
+  m->n_blocks = n;
+  m->overlap = pgo_block_overlap (want, got, n);
+  m->zero_fill = pgo_block_overlap (want, zero, n);
+  m->jit_ok = rec->n_jit_differ == 0;
+}
+
 /**
  * pgo_evaluation_add:
  * @ev: an evaluation
@@ -195,14 +276,14 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
   g_autofree char *reason = NULL;
   g_autoptr(PgoCfg) cfg = NULL;
   g_autoptr(PgoReconstruction) rec = NULL;
-  g_autofree guint64 *dense = NULL, *got = NULL, *zero = NULL, *want = NULL;
+  g_autofree guint64 *dense = NULL;
   g_autofree gboolean *has = NULL;
   g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
   g_autoptr(GError) local = NULL;
   PgoCfgOptions co;
   PgoReconstructOptions ro;
   PgoEvalMethod m = { 0 };
-  guint n = 0;
+  gboolean circulation = FALSE;
 
   pgo_cfg_options_init (&co);
   if (!(cfg = pgo_cfg_build (body, &co, &local)))
@@ -217,76 +298,29 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
       pgo_evaluation_skip (ev, name, reason);
       return TRUE;
     }
-  /* the truth must be a circulation: a thread still inside the method
-   * when the profile was written (a worker loop) breaks conservation, and
-   * then no count derived from it is meaningful */
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL))
-      {
-        PgoObservation o = { cfg->blocks[b].il_offset, dense[b] };
+  if (!truth_is_circulation (cfg, dense, &circulation, error))
+    {
+      g_prefix_error (error, "%s: ", name);
+      return FALSE;
+    }
+  if (!circulation)
+    {
+      pgo_evaluation_skip (ev, name, "the truth is no circulation (still running when written)");
+      ev->n_inconsistent++;
+      return TRUE;
+    }
 
-        g_array_append_val (obs, o);
-      }
+  probe_observations (cfg, ev->probes, dense, obs);
   pgo_reconstruct_options_init (&ro);
   if (!(rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
     {
       g_prefix_error (error, "%s: ", name);
       return FALSE;
     }
-  if (rec->n_adjustments > 0)
-    {
-      pgo_evaluation_skip (ev, name, "the truth is no circulation (still running when written)");
-      ev->n_inconsistent++;
-      return TRUE;
-    }
-  g_clear_pointer (&rec, pgo_reconstruction_free);
-  g_array_set_size (obs, 0);
-
-  for (guint32 i = 0; i < cfg->n_probes[ev->probes]; i++)
-    {
-      PgoObservation o = { cfg->probes[ev->probes][i], 0 };
-
-      o.count = dense[cfg->offset_block[o.il_offset]];
-      g_array_append_val (obs, o);
-    }
-  if (!(rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
-    {
-      g_prefix_error (error, "%s: ", name);
-      return FALSE;
-    }
-
-  got = g_new0 (guint64, cfg->n_blocks + 1);
-  zero = g_new0 (guint64, cfg->n_blocks + 1);
-  want = g_new0 (guint64, cfg->n_blocks + 1);
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    {
-      const PgoReconstructedBlock *rb = &rec->blocks[b];
-
-      if (rb->internal)
-        continue;
-      want[n] = dense[b];
-      got[n] = rb->count;
-      for (guint32 i = 0; i < cfg->n_probes[ev->probes]; i++)
-        if (cfg->probes[ev->probes][i] == rb->il_offset)
-          zero[n] = dense[b];
-      m.truth_total += dense[b];
-      if (rb->provenance == PGO_FLOW_OBSERVED || rb->provenance == PGO_FLOW_EXACT)
-        {
-          m.n_determined++;
-          m.n_determined_ok += rb->count == dense[b];
-          m.determined_mass += dense[b];
-        }
-      n++;
-    }
-  for (guint i = 0; i < rec->n_adjustments; i++)
-    m.n_adjusted += !rec->adjustments[i].on_arc;
+  compare_blocks (cfg, ev->probes, rec, dense, &m);
   m.name = g_steal_pointer (&name);
   m.framework = framework;
-  m.n_blocks = n;
   m.n_probes = obs->len;
-  m.overlap = pgo_block_overlap (want, got, n);
-  m.zero_fill = pgo_block_overlap (want, zero, n);
-  m.jit_ok = rec->n_jit_differ == 0;
   g_array_append_val (ev->methods, m);
   return TRUE;
 }
