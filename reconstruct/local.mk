@@ -1,5 +1,7 @@
 # reconstruct/local.mk: sources of this stage, built into libpgo-internal.la.
 
+# Flow-conservation solver.
+libpgo_include_HEADERS += reconstruct/pgo-flow.h
 libpgo_libpgo_internal_la_SOURCES += \
 	reconstruct/pgo-flow.c \
 	reconstruct/pgo-flow-private.h \
@@ -11,7 +13,7 @@ libpgo_libpgo_internal_la_SOURCES += \
 	$(NULL)
 
 # IL control-flow graph, the JIT's spanning-forest walk and its
-# reconstruction replica (cfg branch).
+# reconstruction replica.
 libpgo_include_HEADERS += reconstruct/pgo-cfg.h
 libpgo_libpgo_internal_la_SOURCES += \
 	reconstruct/pgo-cfg.c \
@@ -20,13 +22,11 @@ libpgo_libpgo_internal_la_SOURCES += \
 	reconstruct/pgo-jit-walk.c \
 	$(NULL)
 
-libpgo_include_HEADERS += reconstruct/pgo-flow.h
-
-EXTRA_DIST += reconstruct/README.md
-
 # The reconstruction driver and the accuracy evaluation.
 libpgo_include_HEADERS += reconstruct/pgo-reconstruct.h reconstruct/pgo-evaluate.h
 libpgo_libpgo_internal_la_SOURCES += \
 	reconstruct/pgo-reconstruct.c \
 	reconstruct/pgo-evaluate.c \
 	$(NULL)
+
+EXTRA_DIST += reconstruct/README.md

@@ -57,6 +57,7 @@ pgo_cfg_options_init (PgoCfgOptions *options)
   options->renumber_blocks = FALSE;
 }
 
+/* TRUE if 'op' is a conditional branch. */
 static gboolean
 is_cond_branch (PgoOpcode op)
 {
@@ -74,12 +75,14 @@ is_cond_branch (PgoOpcode op)
     }
 }
 
+/* TRUE if 'op' is br or br.s. */
 static gboolean
 is_br (PgoOpcode op)
 {
   return op == PGO_OP_BR || op == PGO_OP_BR_S;
 }
 
+/* TRUE if 'op' is leave or leave.s. */
 static gboolean
 is_leave (PgoOpcode op)
 {
@@ -489,6 +492,7 @@ emit (Builder *b, PgoCfg *cfg)
       cfg->offset_block[off] = i;
 }
 
+/* qsort order of the guint32s at 'a' and 'b'. */
 static int
 cmp_u32 (gconstpointer a, gconstpointer b)
 {
@@ -513,6 +517,7 @@ probe_list (GArray *a, guint32 *out_n)
   return g_memdup2 (a->data, (gsize) n * sizeof (guint32));
 }
 
+/* Frees what builder 'b' holds. */
 static void
 builder_clear (Builder *b)
 {

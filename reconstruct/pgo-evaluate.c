@@ -51,6 +51,7 @@ struct _PgoEvaluation {
   guint n_truths_exceptional; /* methods left out: they caught exceptions */
 };
 
+/* Frees what method row 'm' holds. */
 static void
 eval_method_clear (PgoEvalMethod *m)
 {

@@ -98,6 +98,7 @@ typedef struct {
   GArray  *edges;   /* PgoWalkEdge */
 } Walk;
 
+/* Records walk edge 'src' -> 'dst' of 'kind' with their keys. */
 static void
 visit (Walk *w, guint32 src, guint32 dst, PgoWalkKind kind)
 {
@@ -108,6 +109,7 @@ visit (Walk *w, guint32 src, guint32 dst, PgoWalkKind kind)
   g_array_append_val (w->edges, e);
 }
 
+/* Marks block 'b' and pushes it on the walk's stack. */
 static void
 push (Walk *w, guint32 b)
 {
@@ -347,6 +349,7 @@ typedef struct {
   guint32 edge;
 } KeyedEdge;
 
+/* Hash of the key pair of edge 'p'. */
 static guint
 key_hash (gconstpointer p)
 {
@@ -355,6 +358,7 @@ key_hash (gconstpointer p)
   return (guint) ((guint32) k->src_key ^ ((guint32) k->dst_key << 16));
 }
 
+/* TRUE if edges 'a' and 'b' have the same key pair. */
 static gboolean
 key_equal (gconstpointer a, gconstpointer b)
 {

@@ -148,6 +148,8 @@ typedef struct {
   guint32 *clause_node;  /* per clause: its virtual node, or NONE */
 } Built;
 
+/* Builds into 'out' the flow graph of 'cfg' (see the file comment), with
+ * block observations 'obs'/'has_obs' of counter 'width'. */
 static void
 build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
              PgoFlowCounter width, Built *out)
@@ -216,6 +218,7 @@ build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
   out->graph = g;
 }
 
+/* TRUE if provenance 'p' is observed or exact. */
 static gboolean
 certain (PgoFlowProvenance p)
 {
