@@ -12,7 +12,7 @@
  * over U = b(n) = sum(K into n) - sum(K out of n).  An unknown arc with a
  * lower bound l is solved as x - l >= 0, l being routed like known flow.
  *
- * 1. BRIDGE-SOLVE (SPEC: reconstruction.md 3.2), O(V + E): one iterative
+ * 1. BRIDGE-SOLVE (reconstruction.md 3.2), O(V + E): one iterative
  *    Tarjan low-link DFS over the undirected multigraph of U accumulates
  *    subtree sums of b; a bridge joining subtree S to the rest carries
  *    exactly |sum_S b|, with the sign of its orientation.  A component

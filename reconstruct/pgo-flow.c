@@ -8,7 +8,7 @@
  * Output: a PgoFlowSolution: one count per node and arc, provenance,
  * optional intervals, and the repairs applied to inconsistent input.
  *
- * Model (SPEC: reconstruction.md 3.1): each node is split into an in and
+ * Model (reconstruction.md 3.1): each node is split into an in and
  * an out vertex joined by its count arc (pgo-flow-graph.c).  Observed
  * arcs are known; the rest must conserve flow around them.
  *
