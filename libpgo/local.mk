@@ -1,49 +1,28 @@
-# libpgo/local.mk: the hub types and the public library.
+# libpgo/local.mk: the hub types, and the libraries every stage joins.
 #
-# libpgo-internal.la holds every stage (each */local.mk appends to
-# libpgo_libpgo_internal_la_SOURCES); tests link it to reach _pgo_ functions.
-# libpgo.la wraps it and exports only pgo_* symbols; tools link that.
+# libpgo-hub.la holds the hub itself (errors, cursor, identities, schemas,
+# assemblies, IL, the text PGO format); each stage builds its own
+# convenience library (see its local.mk) and appends it to
+# libpgo_stage_libs.  libpgo-internal.la joins them for the test suites,
+# which reach _pgo_ functions, with the test-support libraries
+# (libpgo_test_support_libs); libpgo.la joins them with only the pgo_*
+# symbols exported (listed in); tools link that one.
 
-noinst_LTLIBRARIES += libpgo/libpgo-internal.la
+noinst_LTLIBRARIES += libpgo/libpgo-hub.la libpgo/libpgo-internal.la
 lib_LTLIBRARIES += libpgo/libpgo.la
 
-libpgo_public_headers = \
+libpgo_stage_libs = libpgo/libpgo-hub.la
+libpgo_test_support_libs =
+
+libpgo_include_HEADERS += \
 	libpgo/pgo.h \
 	libpgo/pgo-error.h \
 	libpgo/pgo-cursor.h \
 	libpgo/pgo-method-id.h \
 	libpgo/pgo-schema.h \
 	libpgo/pgo-body.h \
-	$(NULL)
-libpgo_include_HEADERS += $(libpgo_public_headers)
-
-libpgo_libpgo_internal_la_SOURCES = \
-	libpgo/pgo-error.c \
-	libpgo/pgo-cursor.c \
-	libpgo/pgo-method-id.c \
-	libpgo/pgo-schema.c \
-	$(NULL)
-
-libpgo_libpgo_internal_la_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(XML_CFLAGS)
-libpgo_libpgo_internal_la_LIBADD = $(GLIB_LIBS) $(SQLITE_LIBS) $(XML_LIBS) -lm
-
-libpgo_libpgo_la_SOURCES =
-libpgo_libpgo_la_LIBADD = libpgo/libpgo-internal.la
-libpgo_libpgo_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBPGO_LT_VERSION) \
-	-export-symbols-regex '^pgo_' -no-undefined
-
-pkgconfig_DATA += libpgo/libpgo.pc
-DISTCLEANFILES += libpgo/libpgo.pc
-EXTRA_DIST += libpgo/libpgo.pc.in libpgo/README.md
-
-# IL decoder and opcode table (issue: IL decoder).
-libpgo_include_HEADERS += libpgo/pgo-il.h libpgo/pgo-opcodes.def
-libpgo_libpgo_internal_la_SOURCES += libpgo/pgo-il.c
-
-
-# Assemblies: PE and Webcil images, ECMA-335 metadata, method bodies,
-# names and signatures, assembly sets, finding a method's body.
-libpgo_include_HEADERS += \
+	libpgo/pgo-il.h \
+	libpgo/pgo-opcodes.def \
 	libpgo/pgo-pe.h \
 	libpgo/pgo-webcil.h \
 	libpgo/pgo-metadata.h \
@@ -51,11 +30,19 @@ libpgo_include_HEADERS += \
 	libpgo/pgo-signature.h \
 	libpgo/pgo-assembly-set.h \
 	libpgo/pgo-body-resolver.h \
+	libpgo/pgo-textpgo.h \
 	$(NULL)
-libpgo_libpgo_internal_la_SOURCES += \
+
+libpgo_libpgo_hub_la_CPPFLAGS = $(hub_cppflags)
+libpgo_libpgo_hub_la_SOURCES = \
+	libpgo/pgo-error.c \
+	libpgo/pgo-error-private.h \
+	libpgo/pgo-cursor.c \
+	libpgo/pgo-method-id.c \
+	libpgo/pgo-schema.c \
+	libpgo/pgo-il.c \
 	libpgo/pgo-pe.c \
 	libpgo/pgo-pe-private.h \
-	libpgo/pgo-error-private.h \
 	libpgo/pgo-webcil.c \
 	libpgo/pgo-metadata.c \
 	libpgo/pgo-metadata-private.h \
@@ -63,7 +50,18 @@ libpgo_libpgo_internal_la_SOURCES += \
 	libpgo/pgo-signature.c \
 	libpgo/pgo-assembly-set.c \
 	libpgo/pgo-body-resolver.c \
+	libpgo/pgo-textpgo.c \
 	$(NULL)
-# The runtime's text PGO format (DOTNET_WritePGOData).
-libpgo_include_HEADERS += libpgo/pgo-textpgo.h
-libpgo_libpgo_internal_la_SOURCES += libpgo/pgo-textpgo.c
+
+libpgo_libpgo_internal_la_SOURCES =
+libpgo_libpgo_internal_la_LIBADD = $(libpgo_stage_libs) $(libpgo_test_support_libs) \
+	$(GLIB_LIBS) -lm
+
+libpgo_libpgo_la_SOURCES =
+libpgo_libpgo_la_LIBADD = $(libpgo_stage_libs) $(GLIB_LIBS) -lm
+libpgo_libpgo_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBPGO_LT_VERSION) \
+	-export-symbols-regex '^pgo_' -no-undefined
+
+pkgconfig_DATA += libpgo/libpgo.pc
+DISTCLEANFILES += libpgo/libpgo.pc
+EXTRA_DIST += libpgo/libpgo.pc.in libpgo/README.md

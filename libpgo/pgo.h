@@ -22,5 +22,4 @@
 #include "pgo-evaluate.h"
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
-#include "pgo-nettrace-writer.h"
 #include "pgo-textpgo.h"

@@ -1,8 +1,14 @@
-# reconstruct/local.mk: sources of this stage, built into libpgo-internal.la.
+# reconstruct/local.mk: IL CFG -> count inference -> schema.
 
-# Flow-conservation solver.
-libpgo_include_HEADERS += reconstruct/pgo-flow.h
-libpgo_libpgo_internal_la_SOURCES += \
+noinst_LTLIBRARIES += reconstruct/libpgo-reconstruct.la
+libpgo_stage_libs += reconstruct/libpgo-reconstruct.la
+
+reconstruct_libpgo_reconstruct_la_CPPFLAGS = $(hub_cppflags) -I$(top_srcdir)/reconstruct
+reconstruct_libpgo_reconstruct_la_SOURCES = \
+	reconstruct/pgo-cfg.c \
+	reconstruct/pgo-cfg-eh.c \
+	reconstruct/pgo-cfg-private.h \
+	reconstruct/pgo-jit-walk.c \
 	reconstruct/pgo-flow.c \
 	reconstruct/pgo-flow-private.h \
 	reconstruct/pgo-flow-graph.c \
@@ -10,23 +16,15 @@ libpgo_libpgo_internal_la_SOURCES += \
 	reconstruct/pgo-flow-mcf.c \
 	reconstruct/pgo-flow-interval.c \
 	reconstruct/pgo-flow-repair.c \
-	$(NULL)
-
-# IL control-flow graph, the JIT's spanning-forest walk and its
-# reconstruction replica.
-libpgo_include_HEADERS += reconstruct/pgo-cfg.h
-libpgo_libpgo_internal_la_SOURCES += \
-	reconstruct/pgo-cfg.c \
-	reconstruct/pgo-cfg-eh.c \
-	reconstruct/pgo-cfg-private.h \
-	reconstruct/pgo-jit-walk.c \
-	$(NULL)
-
-# The reconstruction driver and the accuracy evaluation.
-libpgo_include_HEADERS += reconstruct/pgo-reconstruct.h reconstruct/pgo-evaluate.h
-libpgo_libpgo_internal_la_SOURCES += \
 	reconstruct/pgo-reconstruct.c \
 	reconstruct/pgo-evaluate.c \
+	$(NULL)
+
+libpgo_include_HEADERS += \
+	reconstruct/pgo-cfg.h \
+	reconstruct/pgo-flow.h \
+	reconstruct/pgo-reconstruct.h \
+	reconstruct/pgo-evaluate.h \
 	$(NULL)
 
 EXTRA_DIST += reconstruct/README.md
