@@ -29,6 +29,7 @@ libpgo_include_HEADERS += \
 	libpgo/pgo-tables.def \
 	libpgo/pgo-signature.h \
 	libpgo/pgo-assembly-set.h \
+	libpgo/pgo-body-resolver.h \
 	libpgo/pgo-textpgo.h \
 	$(NULL)
 
@@ -49,6 +50,7 @@ libpgo_libpgo_hub_la_SOURCES = \
 	libpgo/pgo-body.c \
 	libpgo/pgo-signature.c \
 	libpgo/pgo-assembly-set.c \
+	libpgo/pgo-body-resolver.c \
 	libpgo/pgo-textpgo.c \
 	$(NULL)
 

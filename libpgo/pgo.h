@@ -16,6 +16,7 @@
 #include "pgo-metadata.h"
 #include "pgo-signature.h"
 #include "pgo-assembly-set.h"
+#include "pgo-body-resolver.h"
 #include "pgo-flow.h"
 #include "pgo-reconstruct.h"
 #include "pgo-evaluate.h"

@@ -6,9 +6,16 @@ libpgo_stage_libs += reconstruct/libpgo-reconstruct.la
 reconstruct_libpgo_reconstruct_la_CPPFLAGS = $(hub_cppflags) -I$(top_srcdir)/reconstruct
 reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-cfg.c \
+	reconstruct/pgo-cfg-eh.c \
 	reconstruct/pgo-cfg-private.h \
 	reconstruct/pgo-jit-walk.c \
 	reconstruct/pgo-flow.c \
+	reconstruct/pgo-flow-private.h \
+	reconstruct/pgo-flow-graph.c \
+	reconstruct/pgo-flow-exact.c \
+	reconstruct/pgo-flow-mcf.c \
+	reconstruct/pgo-flow-interval.c \
+	reconstruct/pgo-flow-repair.c \
 	reconstruct/pgo-reconstruct.c \
 	reconstruct/pgo-evaluate.c \
 	$(NULL)

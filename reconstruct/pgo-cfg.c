@@ -2,8 +2,8 @@
  *
  * pgo-cfg.c: This file builds a method's basic blocks exactly as RyuJIT's
  * fgFindBasicBlocks does before importation: jump targets, block ends,
- * linking and reference counts, the EH table with region indices and
- * rarity, and fgNormalizeEH's internal blocks and their bbNums.
+ * linking and reference counts, and the final numbering of the blocks
+ * (bbNums) once the EH part has been normalized.
  *
  * Input: a PgoMethodBody (IL bytes and EH clauses).
  * Output: a PgoCfg (see pgo-cfg.h for the model).
@@ -11,14 +11,13 @@
  * Matched against dotnet/runtime src/coreclr/jit as shipped in runtime
  * 10.0.12 (libclrjit commit 95017c711e6a, release/10.0): fgbasic.cpp
  * (fgFindJumpTargets, fgMakeBasicBlocks, fgLinkBasicBlocks,
- * fgFindBasicBlocks), jiteh.cpp (fgNormalizeEH, Case1/Case2,
- * ehGetMostNestedRegionIndex), block.cpp (BasicBlock::New, NumSucc,
- * GetSucc).  Where the source read is newer or older than 10.0.12, the
- * runtime's own profiles decided (renumbering, switch successors).  The walk and the reconstruction replica are in
- * pgo-jit-walk.c.  Findings settled against that runtime's own profiles
- * (first its DOTNET_WritePGOData text dumps, now the fixtures' .nettrace
- * traces read with the project's readers: tests/cfg-trace-conform.c) are
- * marked CONFIRMED below.
+ * fgFindBasicBlocks) and block.cpp (BasicBlock::New, NumSucc, GetSucc).
+ * Where the source read is newer or older than 10.0.12, the runtime's own
+ * profiles decided (renumbering, switch successors).  The EH table and
+ * fgNormalizeEH are in pgo-cfg-eh.c; the walk and the reconstruction
+ * replica are in pgo-jit-walk.c.  Findings settled against that runtime's
+ * own profiles (the fixtures' .nettrace traces, tests/cfg-trace-conform.c)
+ * are marked CONFIRMED.
  *
  * SPEC: reconstruction.md section 1.
  */
@@ -34,54 +33,6 @@
 #include <string.h>
 
 #define NONE G_MAXUINT32
-
-/* bbCatchTyp of a handler's first block. */
-enum { CT_NONE, CT_CATCH, CT_FILTER, CT_FILTER_HANDLER, CT_FINALLY, CT_FAULT };
-
-/* A block while the list is being built and normalized (ids = creation order). */
-typedef struct {
-  guint32      il_offset;  /* bbCodeOffs */
-  guint32      il_end;     /* bbCodeOffsEnd */
-  PgoBlockKind kind;       /* bbKind */
-  guint32      flags;      /* PgoBlockFlags */
-  guint32      refs;       /* bbRefs */
-  guint32      try_index;  /* 1-based, 0 none */
-  guint32      hnd_index;  /* 1-based, 0 none */
-  guint32      target_off; /* IL target of COND/ALWAYS/LEAVE during creation */
-  guint32      target;     /* target block id (COND: true target) */
-  guint32      false_tgt;  /* COND false target id */
-  guint32      n_cases;    /* SWITCH entries incl. default */
-  guint32     *cases;      /* SWITCH: IL offsets, then block ids after linking */
-  guint32      catch_typ;  /* CT_* for a handler/filter first block */
-  guint32      prev;       /* list links (ids), NONE at the ends */
-  guint32      next;
-} Bb;
-
-/* The JIT's EHblkDsc, with block ids. */
-typedef struct {
-  PgoEhKind kind;
-  guint32   try_off, try_end, hnd_off, hnd_end, filter_off;
-  guint32   try_beg, try_last, hnd_beg, hnd_last, filter;
-  guint32   enc_try, enc_hnd; /* clause indices or NONE */
-} Eh;
-
-typedef struct {
-  const PgoMethodBody *body;
-  PgoCfgOptions        opt;
-  GArray              *bbs;      /* Bb, by id */
-  guint32              first;    /* list head id */
-  guint32              last;     /* list tail id */
-  guint32             *at;       /* il_size + 1: id of the non-internal block starting there, or NONE */
-  guint8              *target;   /* il_size + 1: jump-target bit vector T */
-  guint8              *starts;   /* il_size: 1 = an instruction (not a prefixed one's tail) starts here */
-  Eh                  *eh;
-  guint32              n_eh;
-  guint32              return_count;
-  GArray              *probes_a; /* candidate probe offsets (unsorted, may repeat) */
-  GArray              *probes_b;
-} Builder;
-
-#define BB(b, id) (&g_array_index ((b)->bbs, Bb, (id)))
 
 /**
  * pgo_cfg_options_init:
@@ -106,6 +57,7 @@ pgo_cfg_options_init (PgoCfgOptions *options)
   options->renumber_blocks = FALSE;
 }
 
+/* TRUE if 'op' is a conditional branch. */
 static gboolean
 is_cond_branch (PgoOpcode op)
 {
@@ -123,12 +75,14 @@ is_cond_branch (PgoOpcode op)
     }
 }
 
+/* TRUE if 'op' is br or br.s. */
 static gboolean
 is_br (PgoOpcode op)
 {
   return op == PGO_OP_BR || op == PGO_OP_BR_S;
 }
 
+/* TRUE if 'op' is leave or leave.s. */
 static gboolean
 is_leave (PgoOpcode op)
 {
@@ -211,56 +165,10 @@ find_jump_targets (Builder *b, GError **error)
   return TRUE;
 }
 
-/* Adds the EH boundaries of every clause to T (fgFindBasicBlocks). */
-static gboolean
-mark_eh_targets (Builder *b, GError **error)
-{
-  const PgoMethodBody *body = b->body;
-  guint32 size = body->il_size;
-
-  for (guint32 i = 0; i < body->n_clauses; i++)
-    {
-      const PgoEhClause *c = &body->clauses[i];
-
-      if (c->try_length == 0)
-        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "EH clause %u has an empty try", i);
-      if (c->try_offset > size || c->try_length > size - c->try_offset)
-        return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
-                                "EH clause %u try [0x%x,+0x%x) is outside the code (size 0x%x)",
-                                i, c->try_offset, c->try_length, size);
-      if (c->handler_offset > size || c->handler_length > size - c->handler_offset)
-        return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
-                                "EH clause %u handler [0x%x,+0x%x) is outside the code (size 0x%x)",
-                                i, c->handler_offset, c->handler_length, size);
-      if (c->flags != PGO_EH_CATCH && c->flags != PGO_EH_FILTER
-          && c->flags != PGO_EH_FINALLY && c->flags != PGO_EH_FAULT)
-        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "EH clause %u has unknown flags 0x%x", i,
-                                c->flags);
-      b->target[c->try_offset] = 1;
-      b->target[c->try_offset + c->try_length] = 1;
-      b->target[c->handler_offset] = 1;
-      b->target[c->handler_offset + c->handler_length] = 1;
-      if (c->flags == PGO_EH_FILTER)
-        {
-          if (c->filter_offset >= size)
-            return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
-                                    "EH clause %u filter at 0x%x is outside the code", i,
-                                    c->filter_offset);
-          b->target[c->filter_offset] = 1;
-        }
-    }
-  /* Every jump target inside the code must start an instruction. */
-  for (guint32 off = 0; off < size; off++)
-    if (b->target[off] && !b->starts[off])
-      return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
-                              "jump target 0x%x is inside an instruction or after a prefix", off);
-  return TRUE;
-}
-
 /* Adds a new block with 'kind' covering [start, end) to the list, before
  * block 'before' (NONE: at the end), and returns its id. */
-static guint32
-add_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end, guint32 before)
+guint32
+_pgo_cfg_add_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end, guint32 before)
 {
   Bb bb = { 0 };
   guint32 id = b->bbs->len;
@@ -289,12 +197,97 @@ add_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end, guint32 be
 static guint32
 append_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end)
 {
-  guint32 id = add_block (b, kind, start, end, NONE);
+  guint32 id = _pgo_cfg_add_block (b, kind, start, end, NONE);
 
   /* SPEC 1.4: BasicBlock::New marks THROW blocks run rarely */
   if (kind == PGO_BLOCK_THROW)
     BB (b, id)->flags |= PGO_BLOCK_FLAG_RARE;
   return id;
+}
+
+/* Decides whether instruction 'in' ends a block ('prev_tail': the one
+ * before it was tail.): sets 'ends', the block's 'kind' and its IL
+ * 'target_off'.  FALSE with 'error' set for a tail call ending the code. */
+static gboolean
+block_end (Builder *b, const PgoIlInstr *in, gboolean prev_tail, gboolean *ends,
+           PgoBlockKind *kind, guint32 *target_off, GError **error)
+{
+  guint32 next = in->next_offset;
+
+  if (is_cond_branch (in->opcode))
+    {
+      *kind = PGO_BLOCK_COND;
+      *target_off = (guint32) in->operand.target;
+    }
+  else if (is_leave (in->opcode))
+    {
+      *kind = PGO_BLOCK_LEAVE; /* SPEC 1.3: leave 0 still ends the block */
+      *target_off = (guint32) in->operand.target;
+    }
+  else if (is_br (in->opcode))
+    {
+      if (in->operand.target == next && b->opt.early_block_merging)
+        *ends = FALSE; /* SPEC 1.3: br 0 is a no-op */
+      else
+        {
+          *kind = PGO_BLOCK_ALWAYS;
+          *target_off = (guint32) in->operand.target;
+        }
+    }
+  else
+    switch (in->opcode)
+      {
+      case PGO_OP_SWITCH:
+        *kind = PGO_BLOCK_SWITCH;
+        break;
+      case PGO_OP_ENDFILTER:
+        *kind = PGO_BLOCK_EHFILTERRET;
+        break;
+      case PGO_OP_ENDFINALLY:
+        *kind = PGO_BLOCK_EHFINALLYRET; /* re-kinded EHFAULTRET in a fault */
+        break;
+      case PGO_OP_CALL:
+      case PGO_OP_CALLVIRT:
+      case PGO_OP_CALLI:
+        /* Only a call right after tail. ends its block (root method). */
+        if (!prev_tail)
+          {
+            *ends = FALSE;
+            break;
+          }
+        if (next >= b->body->il_size)
+          return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
+                                  "no code after the tail call at IL offset 0x%x",
+                                  in->il_offset);
+        b->return_count++;
+        *kind = PGO_BLOCK_RETURN;
+        break;
+      case PGO_OP_JMP:
+      case PGO_OP_RET:
+        b->return_count++;
+        *kind = PGO_BLOCK_RETURN;
+        break;
+      case PGO_OP_THROW:
+      case PGO_OP_RETHROW:
+        *kind = PGO_BLOCK_THROW;
+        break;
+      default:
+        *ends = FALSE;
+        break;
+      }
+  return TRUE;
+}
+
+/* Copies the IL targets of switch 'in' into block 'bb', the fall-through
+ * 'next' last as the default. */
+static void
+set_cases (Bb *bb, const PgoIlInstr *in, guint32 next)
+{
+  bb->n_cases = in->operand.sw.n_cases + 1;
+  bb->cases = g_new (guint32, bb->n_cases);
+  for (guint32 i = 0; i < in->operand.sw.n_cases; i++)
+    bb->cases[i] = (guint32) pgo_il_switch_target (in, i);
+  bb->cases[in->operand.sw.n_cases] = next; /* default last */
 }
 
 /* Step B, fgMakeBasicBlocks: one block per run of instructions ending at
@@ -322,69 +315,8 @@ make_blocks (Builder *b, GError **error)
         return FALSE;
       after_tail = in.opcode == PGO_OP_TAIL;
       next = in.next_offset;
-
-      if (is_cond_branch (in.opcode))
-        {
-          kind = PGO_BLOCK_COND;
-          target_off = (guint32) in.operand.target;
-        }
-      else if (is_leave (in.opcode))
-        {
-          kind = PGO_BLOCK_LEAVE; /* SPEC 1.3: leave 0 still ends the block */
-          target_off = (guint32) in.operand.target;
-        }
-      else if (is_br (in.opcode))
-        {
-          if (in.operand.target == next && b->opt.early_block_merging)
-            ends = FALSE; /* SPEC 1.3: br 0 is a no-op */
-          else
-            {
-              kind = PGO_BLOCK_ALWAYS;
-              target_off = (guint32) in.operand.target;
-            }
-        }
-      else
-        switch (in.opcode)
-          {
-          case PGO_OP_SWITCH:
-            kind = PGO_BLOCK_SWITCH;
-            break;
-          case PGO_OP_ENDFILTER:
-            kind = PGO_BLOCK_EHFILTERRET;
-            break;
-          case PGO_OP_ENDFINALLY:
-            kind = PGO_BLOCK_EHFINALLYRET; /* re-kinded EHFAULTRET in a fault */
-            break;
-          case PGO_OP_CALL:
-          case PGO_OP_CALLVIRT:
-          case PGO_OP_CALLI:
-            /* Only a call right after tail. ends its block (root method). */
-            if (!prev_tail)
-              {
-                ends = FALSE;
-                break;
-              }
-            if (next >= body->il_size)
-              return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
-                                      "no code after the tail call at IL offset 0x%x",
-                                      in.il_offset);
-            b->return_count++;
-            kind = PGO_BLOCK_RETURN;
-            break;
-          case PGO_OP_JMP:
-          case PGO_OP_RET:
-            b->return_count++;
-            kind = PGO_BLOCK_RETURN;
-            break;
-          case PGO_OP_THROW:
-          case PGO_OP_RETHROW:
-            kind = PGO_BLOCK_THROW;
-            break;
-          default:
-            ends = FALSE;
-            break;
-          }
-
+      if (!block_end (b, &in, prev_tail, &ends, &kind, &target_off, error))
+        return FALSE;
       if (!ends)
         {
           if (next >= body->il_size)
@@ -399,15 +331,7 @@ make_blocks (Builder *b, GError **error)
       id = append_block (b, kind, start, next);
       BB (b, id)->target_off = target_off;
       if (kind == PGO_BLOCK_SWITCH)
-        {
-          Bb *bb = BB (b, id);
-
-          bb->n_cases = in.operand.sw.n_cases + 1;
-          bb->cases = g_new (guint32, bb->n_cases);
-          for (guint32 i = 0; i < in.operand.sw.n_cases; i++)
-            bb->cases[i] = (guint32) pgo_il_switch_target (&in, i);
-          bb->cases[in.operand.sw.n_cases] = next; /* default last */
-        }
+        set_cases (BB (b, id), &in, next);
       start = next;
     }
   return TRUE;
@@ -459,340 +383,6 @@ link_blocks (Builder *b, GError **error)
       g_assert (bb->kind == PGO_BLOCK_SWITCH || bb->target_off == NONE || bb->target != NONE);
     }
   return TRUE;
-}
-
-/* TRUE if 'x' is in [beg, end) (jitIsBetween). */
-static gboolean
-between (guint32 x, guint32 beg, guint32 end)
-{
-  return beg <= x && x < end;
-}
-
-/* Rejects a table that lists an enclosing clause before one it encloses:
- * the JIT would re-sort it (fgSortEHTable); compilers never emit that. */
-static gboolean
-check_eh_order (Builder *b, GError **error)
-{
-  for (guint32 i = 0; i < b->n_eh; i++)
-    for (guint32 j = i + 1; j < b->n_eh; j++)
-      {
-        Eh *o = &b->eh[i], *n = &b->eh[j];
-        gboolean same_try = o->try_off == n->try_off && o->try_end == n->try_end;
-        gboolean in_try = between (n->try_off, o->try_off, o->try_end)
-                          && n->try_end <= o->try_end && !same_try;
-        gboolean in_hnd = between (n->try_off, o->hnd_off, o->hnd_end)
-                          || (o->kind == PGO_EH_FILTER
-                              && between (n->try_off, o->filter_off, o->hnd_off));
-
-        if (in_try || in_hnd)
-          return _pgo_error_fail (error, PGO_ERROR_UNSUPPORTED_VERSION,
-                                  "EH clause %u encloses the later clause %u (table not sorted innermost first)",
-                                  i, j);
-      }
-  return TRUE;
-}
-
-/* fgFindBasicBlocks' EH part: the EH table, filter and handler marking,
- * handler/filter implicit refs, region indices, rarity, fault re-kinding,
- * enclosing indices; then the control-flow legality checks we need.
- * A catch of a type that needs a runtime lookup stays a typed catch here:
- * CONFIRMED on runtime 10.0.12 (edge profile of catch (T) in shared
- * generic code) that fgCreateFiltersForGenericExceptions runs after the
- * profile walk, so no filter block exists when keys are assigned. */
-static gboolean
-build_eh (Builder *b, GError **error)
-{
-  const PgoMethodBody *body = b->body;
-
-  b->n_eh = body->n_clauses;
-  b->eh = g_new0 (Eh, b->n_eh);
-  for (guint32 x = 0; x < b->n_eh; x++)
-    {
-      const PgoEhClause *c = &body->clauses[x];
-      Eh *e = &b->eh[x];
-      guint32 try_end_bb, hnd_end_bb;
-
-      e->kind = (PgoEhKind) c->flags;
-      e->try_off = c->try_offset;
-      e->try_end = c->try_offset + c->try_length;
-      e->hnd_off = c->handler_offset;
-      e->hnd_end = c->handler_offset + c->handler_length;
-      e->filter_off = c->flags == PGO_EH_FILTER ? c->filter_offset : 0;
-      e->try_beg = b->at[e->try_off];
-      e->hnd_beg = b->at[e->hnd_off];
-      e->filter = NONE;
-      e->enc_try = e->enc_hnd = NONE;
-      if (e->try_beg == NONE || e->hnd_beg == NONE)
-        return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "EH clause %u starts past the last block",
-                                x);
-      try_end_bb = b->at[e->try_end];
-      hnd_end_bb = e->hnd_end < body->il_size ? b->at[e->hnd_end] : NONE;
-
-      if (e->kind == PGO_EH_FILTER)
-        {
-          guint32 id;
-
-          e->filter = b->at[e->filter_off];
-          BB (b, e->filter)->catch_typ = CT_FILTER;
-          BB (b, e->hnd_beg)->catch_typ = CT_FILTER_HANDLER;
-          /* blocks from the filter start to the first endfilter get the clause */
-          for (id = e->filter; ; id = BB (b, id)->next)
-            {
-              if (id == NONE)
-                return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
-                                        "missing endfilter for the filter at IL offset 0x%x",
-                                        e->filter_off);
-              BB (b, id)->hnd_index = x + 1;
-              if (BB (b, id)->kind == PGO_BLOCK_EHFILTERRET)
-                {
-                  BB (b, id)->target = e->hnd_beg;
-                  BB (b, e->hnd_beg)->refs++;
-                  break;
-                }
-            }
-          if (BB (b, id)->next != e->hnd_beg)
-            return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
-                                    "filter at IL offset 0x%x does not immediately precede its handler",
-                                    e->filter_off);
-        }
-      else if (e->kind == PGO_EH_FINALLY)
-        BB (b, e->hnd_beg)->catch_typ = CT_FINALLY;
-      else if (e->kind == PGO_EH_FAULT)
-        BB (b, e->hnd_beg)->catch_typ = CT_FAULT;
-      else
-        BB (b, e->hnd_beg)->catch_typ = CT_CATCH;
-
-      BB (b, e->try_beg)->flags |= PGO_BLOCK_FLAG_TRY_BEG;
-      BB (b, e->hnd_beg)->flags |= PGO_BLOCK_FLAG_HND_BEG;
-      BB (b, e->hnd_beg)->refs++; /* artificial handler reference */
-      if (e->filter != NONE)
-        {
-          BB (b, e->filter)->flags |= PGO_BLOCK_FLAG_FILTER_BEG;
-          BB (b, e->filter)->refs++;
-        }
-      e->try_last = try_end_bb == NONE ? b->last : BB (b, try_end_bb)->prev;
-      e->hnd_last = hnd_end_bb == NONE ? b->last : BB (b, hnd_end_bb)->prev;
-    }
-
-  if (!check_eh_order (b, error))
-    return FALSE;
-
-  for (guint32 x = 0; x < b->n_eh; x++)
-    {
-      Eh *e = &b->eh[x];
-      guint32 catch_typ = BB (b, e->hnd_beg)->catch_typ;
-
-      for (guint32 id = e->hnd_beg; id != NONE && BB (b, id)->il_offset < e->hnd_end;
-           id = BB (b, id)->next)
-        {
-          Bb *bb = BB (b, id);
-
-          if (bb->hnd_index == 0)
-            {
-              bb->hnd_index = x + 1;
-              if (catch_typ == CT_FAULT && bb->kind == PGO_BLOCK_EHFINALLYRET)
-                bb->kind = PGO_BLOCK_EHFAULTRET;
-            }
-          /* SPEC 1.4: every non-entry block of a catch, filtered-catch or
-           * fault handler runs rarely; finally bodies do not */
-          if (id != e->hnd_beg && catch_typ != CT_FINALLY)
-            bb->flags |= PGO_BLOCK_FLAG_RARE;
-        }
-      for (guint32 id = e->try_beg; id != NONE && BB (b, id)->il_offset < e->try_end;
-           id = BB (b, id)->next)
-        if (BB (b, id)->try_index == 0)
-          BB (b, id)->try_index = x + 1;
-
-      for (guint32 y = 0; y < x; y++)
-        {
-          Eh *in = &b->eh[y];
-
-          if (in->enc_try == NONE && between (in->try_off, e->try_off, e->try_end))
-            in->enc_try = x;
-          if (in->enc_hnd == NONE && between (in->try_off, e->hnd_off, e->hnd_end))
-            in->enc_hnd = x;
-        }
-    }
-
-  /* fgCheckBasicBlockControlFlow, the parts that decide the graph's shape */
-  for (guint32 id = b->first; id != NONE; id = BB (b, id)->next)
-    {
-      Bb *bb = BB (b, id);
-
-      if (bb->kind == PGO_BLOCK_RETURN && (bb->try_index || bb->hnd_index))
-        return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
-                                "return from a protected block before IL offset 0x%x", bb->il_end);
-      if ((bb->kind == PGO_BLOCK_EHFINALLYRET || bb->kind == PGO_BLOCK_EHFAULTRET
-           || bb->kind == PGO_BLOCK_EHFILTERRET) && bb->hnd_index == 0)
-        return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
-                                "endfinally or endfilter outside a handler before IL offset 0x%x",
-                                bb->il_end);
-    }
-  return TRUE;
-}
-
-/* Inserts a new internal ALWAYS block before 'before' and returns its id. */
-static guint32
-insert_before (Builder *b, guint32 before)
-{
-  guint32 off = BB (b, before)->il_offset;
-  guint32 id = add_block (b, PGO_BLOCK_ALWAYS, off, off, before);
-
-  BB (b, id)->flags = PGO_BLOCK_FLAG_INTERNAL
-                      | (BB (b, before)->flags & PGO_BLOCK_FLAG_RARE); /* inheritWeight */
-  BB (b, id)->target = before;
-  return id;
-}
-
-/* Redirects every reference 'pred' makes to 'from' onto 'to', moving one
- * reference count per redirected successor occurrence (fgReplaceJumpTarget
- * plus the COND fall-through fix-up of fgNormalizeEHCase2). */
-static void
-redirect (Builder *b, guint32 pred, guint32 from, guint32 to)
-{
-  Bb *p = BB (b, pred);
-  guint32 moved = 0;
-
-  switch (p->kind)
-    {
-    case PGO_BLOCK_COND:
-      if (p->target == from)
-        p->target = to, moved++;
-      if (p->false_tgt == from)
-        p->false_tgt = to, moved++;
-      break;
-    case PGO_BLOCK_ALWAYS:
-    case PGO_BLOCK_LEAVE:
-    case PGO_BLOCK_EHFILTERRET:
-      if (p->target == from)
-        p->target = to, moved++;
-      break;
-    case PGO_BLOCK_SWITCH:
-      for (guint32 i = 0; i < p->n_cases; i++)
-        if (p->cases[i] == from)
-          p->cases[i] = to, moved++;
-      break;
-    default:
-      break;
-    }
-  BB (b, from)->refs -= moved;
-  BB (b, to)->refs += moved;
-}
-
-/* TRUE if block 'id' has a successor reference to 'to'. */
-static gboolean
-refers_to (Builder *b, guint32 id, guint32 to)
-{
-  Bb *p = BB (b, id);
-
-  switch (p->kind)
-    {
-    case PGO_BLOCK_COND:
-      return p->target == to || p->false_tgt == to;
-    case PGO_BLOCK_ALWAYS:
-    case PGO_BLOCK_LEAVE:
-    case PGO_BLOCK_EHFILTERRET:
-      return p->target == to;
-    case PGO_BLOCK_SWITCH:
-      for (guint32 i = 0; i < p->n_cases; i++)
-        if (p->cases[i] == to)
-          return TRUE;
-      return FALSE;
-    default:
-      return FALSE;
-    }
-}
-
-/* fgNormalizeEHCase1: a handler's first block that also starts a try gets
- * a new internal block in front, which becomes the handler begin. */
-static void
-normalize_case1 (Builder *b)
-{
-  for (guint32 x = 0; x < b->n_eh; x++)
-    {
-      Eh *e = &b->eh[x];
-      guint32 hs = e->hnd_beg;
-      guint32 ti = BB (b, hs)->try_index;
-      guint32 nh;
-
-      if (ti == 0 || b->eh[ti - 1].try_beg != hs)
-        continue;
-      nh = insert_before (b, hs);
-      /* the implicit handler reference moves to the new block; the old
-       * begin gains the new block's edge instead: its count is unchanged */
-      BB (b, nh)->refs = 1;
-      e->hnd_beg = nh;
-      BB (b, nh)->try_index = e->enc_try == NONE ? 0 : e->enc_try + 1;
-      BB (b, nh)->hnd_index = x + 1;
-      BB (b, nh)->catch_typ = BB (b, hs)->catch_typ;
-      BB (b, hs)->catch_typ = CT_NONE;
-      BB (b, nh)->flags |= PGO_BLOCK_FLAG_HND_BEG;
-      BB (b, hs)->flags &= ~PGO_BLOCK_FLAG_HND_BEG;
-    }
-}
-
-/* fgNormalizeEHCase2: nested (not mutually protecting) trys sharing a
- * first block get one new internal try-begin block per enclosing level;
- * predecessors outside the inner region are redirected to it. */
-static void
-normalize_case2 (Builder *b)
-{
-  GArray *preds = g_array_new (FALSE, FALSE, sizeof (guint32));
-
-  for (guint32 x = 0; x < b->n_eh; x++)
-    {
-      Eh *e = &b->eh[x];
-      guint32 try_start, insert_before_blk, mutual_beg, mutual_last;
-      Eh *outer = e;
-
-      if (e->enc_try == NONE)
-        continue;
-      try_start = insert_before_blk = e->try_beg;
-      mutual_beg = e->try_beg;
-      mutual_last = e->try_last;
-      do
-        {
-          guint32 outer_index = outer->enc_try;
-          guint32 nt;
-
-          outer = &b->eh[outer_index];
-          if (outer->try_beg != try_start)
-            break;
-          if (outer->try_beg == mutual_beg && outer->try_last == mutual_last)
-            {
-              /* mutually protecting: keep identical try begins */
-              outer->try_beg = insert_before_blk;
-              continue;
-            }
-          mutual_beg = outer->try_beg;
-          mutual_last = outer->try_last;
-
-          nt = insert_before (b, insert_before_blk);
-          BB (b, nt)->refs = 0;
-          BB (b, insert_before_blk)->refs++; /* edge new -> old */
-          if (nt == b->first)
-            {
-              BB (b, insert_before_blk)->refs--;
-              BB (b, nt)->refs++;
-            }
-          outer->try_beg = nt;
-          BB (b, nt)->try_index = outer_index + 1;
-          BB (b, nt)->hnd_index = BB (b, try_start)->hnd_index;
-          BB (b, nt)->catch_typ = CT_NONE;
-          BB (b, nt)->flags |= PGO_BLOCK_FLAG_TRY_BEG;
-
-          g_array_set_size (preds, 0);
-          for (guint32 id = b->first; id != NONE; id = BB (b, id)->next)
-            if (id != nt && refers_to (b, id, insert_before_blk)
-                && BB (b, id)->try_index != BB (b, insert_before_blk)->try_index)
-              g_array_append_val (preds, id);
-          for (guint32 i = 0; i < preds->len; i++)
-            redirect (b, g_array_index (preds, guint32, i), insert_before_blk, nt);
-          insert_before_blk = nt;
-        }
-      while (outer->enc_try != NONE);
-    }
-  g_array_free (preds, TRUE);
 }
 
 /* Successors in GetSucc() order for the final block 'bb' (ids). */
@@ -902,6 +492,7 @@ emit (Builder *b, PgoCfg *cfg)
       cfg->offset_block[off] = i;
 }
 
+/* qsort order of the guint32s at 'a' and 'b'. */
 static int
 cmp_u32 (gconstpointer a, gconstpointer b)
 {
@@ -926,6 +517,7 @@ probe_list (GArray *a, guint32 *out_n)
   return g_memdup2 (a->data, (gsize) n * sizeof (guint32));
 }
 
+/* Frees what builder 'b' holds. */
 static void
 builder_clear (Builder *b)
 {
@@ -994,19 +586,16 @@ pgo_cfg_build (const PgoMethodBody *body, const PgoCfgOptions *options, GError *
   b.probes_a = g_array_new (FALSE, FALSE, sizeof (guint32));
   b.probes_b = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  ok = find_jump_targets (&b, error) && mark_eh_targets (&b, error)
+  ok = find_jump_targets (&b, error) && _pgo_cfg_mark_eh_targets (&b, error)
        && make_blocks (&b, error) && link_blocks (&b, error)
-       && build_eh (&b, error);
+       && _pgo_cfg_build_eh (&b, error);
   if (!ok)
     {
       builder_clear (&b);
       return NULL;
     }
   if (b.n_eh > 0)
-    {
-      normalize_case1 (&b);
-      normalize_case2 (&b);
-    }
+    _pgo_cfg_normalize_eh (&b);
 
   cfg = g_new0 (PgoCfg, 1);
   cfg->ref_count = 1;

@@ -36,149 +36,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "pgo-assembly-set.h"
 #include "pgo-error.h"
-#include "pgo-metadata.h"
-#include "pgo-pe.h"
 #include "pgo-reconstruct.h"
-#include "pgo-signature.h"
-
-/* ---- body resolver ----------------------------------------------------- */
-
-typedef struct {
-  PgoAssemblySet *set;   /* a directory, or NULL */
-  PgoMetadata *md;       /* a single file, or NULL */
-  char *simple_name;     /* the file's assembly name */
-  gboolean framework;
-} Source;
-
-struct _PgoBodyResolver {
-  GArray *sources; /* Source */
-};
-
-static void
-source_clear (Source *s)
-{
-  pgo_assembly_set_free (s->set);
-  if (s->md)
-    pgo_metadata_unref (s->md);
-  g_free (s->simple_name);
-}
-
-/**
- * pgo_body_resolver_new:
- *
- * Returns: (transfer full): an empty resolver.
- */
-PgoBodyResolver *
-pgo_body_resolver_new (void)
-{
-  PgoBodyResolver *r = g_new0 (PgoBodyResolver, 1);
-
-  r->sources = g_array_new (FALSE, TRUE, sizeof (Source));
-  g_array_set_clear_func (r->sources, (GDestroyNotify) source_clear);
-  return r;
-}
-
-/**
- * pgo_body_resolver_free:
- * @resolver: (nullable): a resolver
- */
-void
-pgo_body_resolver_free (PgoBodyResolver *resolver)
-{
-  if (!resolver)
-    return;
-  g_array_unref (resolver->sources);
-  g_free (resolver);
-}
-
-/**
- * pgo_body_resolver_add_path:
- * @resolver: a resolver
- * @path: a directory of assemblies, or one assembly (.dll or Webcil .wasm)
- * @framework: TRUE if these are framework assemblies (reported per method)
- * @error: return location for a #GError
- *
- * Returns: TRUE, or FALSE with @error set if @path cannot be read.
- */
-gboolean
-pgo_body_resolver_add_path (PgoBodyResolver *resolver, const char *path, gboolean framework,
-                            GError **error)
-{
-  Source s = { 0 };
-
-  s.framework = framework;
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      if (!(s.set = pgo_assembly_set_open (path, error)))
-        return FALSE;
-    }
-  else
-    {
-      g_autoptr(PgoImage) image = pgo_image_open (path, error);
-      PgoAssemblyName an = { 0 };
-
-      if (!image || !(s.md = pgo_metadata_new (image, error)))
-        return FALSE;
-      if (!pgo_metadata_lookup_assembly_name (s.md, &an, error))
-        {
-          pgo_metadata_unref (s.md);
-          return FALSE;
-        }
-      s.simple_name = g_strdup (an.name);
-      pgo_assembly_name_clear (&an);
-    }
-  g_array_append_val (resolver->sources, s);
-  return TRUE;
-}
-
-/**
- * pgo_body_resolver_lookup:
- * @resolver: a resolver
- * @id: a method identity with a module
- * @out_body: (out): the body; pgo_method_body_clear() it; set only on success
- * @out_framework: (out) (optional): whether a framework path had it
- * @error: return location for a #GError
- *
- * Looks in the paths in the order they were added; a directory matches by
- * simple name and checks the PDB identity and MVID @id carries, a file by
- * simple name.
- *
- * Returns: TRUE, or FALSE with @error set (PGO_ERROR_NOT_FOUND when no
- * path has the module).
- */
-gboolean
-pgo_body_resolver_lookup (PgoBodyResolver *resolver, const PgoMethodId *id,
-                          PgoMethodBody *out_body, gboolean *out_framework, GError **error)
-{
-  if (!id || !id->module || !id->module->simple_name)
-    {
-      g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "method 0x%08x has no module",
-                   id ? id->token : 0);
-      return FALSE;
-    }
-  for (guint i = 0; i < resolver->sources->len; i++)
-    {
-      Source *s = &g_array_index (resolver->sources, Source, i);
-      PgoMetadata *md = s->md;
-
-      if (s->set)
-        md = pgo_assembly_set_lookup_module (s->set, id->module, NULL);
-      else if (g_strcmp0 (s->simple_name, id->module->simple_name) != 0)
-        md = NULL;
-      if (!md)
-        continue;
-      if (!pgo_metadata_lookup_method_body (md, id->token, out_body, error))
-        return FALSE;
-      if (out_framework)
-        *out_framework = s->framework;
-      return TRUE;
-    }
-  g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "no reference has module %s",
-               id->module->simple_name);
-  return FALSE;
-}
 
 /* ---- accuracy ---------------------------------------------------------- */
 
@@ -192,6 +51,7 @@ struct _PgoEvaluation {
   guint n_truths_exceptional; /* methods left out: they caught exceptions */
 };
 
+/* Frees what method row 'm' holds. */
 static void
 eval_method_clear (PgoEvalMethod *m)
 {
@@ -314,6 +174,87 @@ densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gbool
   return any;
 }
 
+/* Reconstructs 'cfg' from every count of the dense truth 'dense' and sets
+ * 'out_circulation' to whether no repair was needed: a thread still
+ * inside the method when the profile was written (a worker loop) breaks
+ * conservation, and then no count derived from the truth is meaningful.
+ * FALSE with 'error' set on a solver failure. */
+static gboolean
+truth_is_circulation (PgoCfg *cfg, const guint64 *dense,
+                      gboolean *out_circulation, GError **error)
+{
+  g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
+  g_autoptr(PgoReconstruction) rec = NULL;
+  PgoReconstructOptions ro;
+
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL))
+      {
+        PgoObservation o = { cfg->blocks[b].il_offset, dense[b] };
+
+        g_array_append_val (obs, o);
+      }
+  pgo_reconstruct_options_init (&ro);
+  if (!(rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
+    return FALSE;
+  *out_circulation = rec->n_adjustments == 0;
+  return TRUE;
+}
+
+/* Appends to 'obs' the counts of 'dense' at the offsets of 'probes' in
+ * 'cfg' (a probe inside a block reads its block's count). */
+static void
+probe_observations (const PgoCfg *cfg, PgoProbeSet probes, const guint64 *dense,
+                    GArray *obs)
+{
+  for (guint32 i = 0; i < cfg->n_probes[probes]; i++)
+    {
+      PgoObservation o = { cfg->probes[probes][i], 0 };
+
+      o.count = dense[cfg->offset_block[o.il_offset]];
+      g_array_append_val (obs, o);
+    }
+}
+
+/* Fills the counts and overlaps of 'm' by comparing the non-internal
+ * blocks of 'rec' (reconstructed from 'probes' of 'cfg') with 'dense'. */
+static void
+compare_blocks (const PgoCfg *cfg, PgoProbeSet probes, const PgoReconstruction *rec,
+                const guint64 *dense, PgoEvalMethod *m)
+{
+  g_autofree guint64 *got = g_new0 (guint64, cfg->n_blocks + 1);
+  g_autofree guint64 *zero = g_new0 (guint64, cfg->n_blocks + 1);
+  g_autofree guint64 *want = g_new0 (guint64, cfg->n_blocks + 1);
+  guint n = 0;
+
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      const PgoReconstructedBlock *rb = &rec->blocks[b];
+
+      if (rb->internal)
+        continue;
+      want[n] = dense[b];
+      got[n] = rb->count;
+      for (guint32 i = 0; i < cfg->n_probes[probes]; i++)
+        if (cfg->probes[probes][i] == rb->il_offset)
+          zero[n] = dense[b];
+      m->truth_total += dense[b];
+      if (rb->provenance == PGO_FLOW_OBSERVED || rb->provenance == PGO_FLOW_EXACT)
+        {
+          m->n_determined++;
+          m->n_determined_ok += rb->count == dense[b];
+          m->determined_mass += dense[b];
+        }
+      n++;
+    }
+  for (guint i = 0; i < rec->n_adjustments; i++)
+    m->n_adjusted += !rec->adjustments[i].on_arc;
+  m->n_blocks = n;
+  m->overlap = pgo_block_overlap (want, got, n);
+  m->zero_fill = pgo_block_overlap (want, zero, n);
+  m->jit_ok = rec->n_jit_differ == 0;
+}
+
 /**
  * pgo_evaluation_add:
  * @ev: an evaluation
@@ -336,14 +277,14 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
   g_autofree char *reason = NULL;
   g_autoptr(PgoCfg) cfg = NULL;
   g_autoptr(PgoReconstruction) rec = NULL;
-  g_autofree guint64 *dense = NULL, *got = NULL, *zero = NULL, *want = NULL;
+  g_autofree guint64 *dense = NULL;
   g_autofree gboolean *has = NULL;
   g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
   g_autoptr(GError) local = NULL;
   PgoCfgOptions co;
   PgoReconstructOptions ro;
   PgoEvalMethod m = { 0 };
-  guint n = 0;
+  gboolean circulation = FALSE;
 
   pgo_cfg_options_init (&co);
   if (!(cfg = pgo_cfg_build (body, &co, &local)))
@@ -358,76 +299,29 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
       pgo_evaluation_skip (ev, name, reason);
       return TRUE;
     }
-  /* the truth must be a circulation: a thread still inside the method
-   * when the profile was written (a worker loop) breaks conservation, and
-   * then no count derived from it is meaningful */
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL))
-      {
-        PgoObservation o = { cfg->blocks[b].il_offset, dense[b] };
+  if (!truth_is_circulation (cfg, dense, &circulation, error))
+    {
+      g_prefix_error (error, "%s: ", name);
+      return FALSE;
+    }
+  if (!circulation)
+    {
+      pgo_evaluation_skip (ev, name, "the truth is no circulation (still running when written)");
+      ev->n_inconsistent++;
+      return TRUE;
+    }
 
-        g_array_append_val (obs, o);
-      }
+  probe_observations (cfg, ev->probes, dense, obs);
   pgo_reconstruct_options_init (&ro);
   if (!(rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
     {
       g_prefix_error (error, "%s: ", name);
       return FALSE;
     }
-  if (rec->n_adjustments > 0)
-    {
-      pgo_evaluation_skip (ev, name, "the truth is no circulation (still running when written)");
-      ev->n_inconsistent++;
-      return TRUE;
-    }
-  g_clear_pointer (&rec, pgo_reconstruction_free);
-  g_array_set_size (obs, 0);
-
-  for (guint32 i = 0; i < cfg->n_probes[ev->probes]; i++)
-    {
-      PgoObservation o = { cfg->probes[ev->probes][i], 0 };
-
-      o.count = dense[cfg->offset_block[o.il_offset]];
-      g_array_append_val (obs, o);
-    }
-  if (!(rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
-    {
-      g_prefix_error (error, "%s: ", name);
-      return FALSE;
-    }
-
-  got = g_new0 (guint64, cfg->n_blocks + 1);
-  zero = g_new0 (guint64, cfg->n_blocks + 1);
-  want = g_new0 (guint64, cfg->n_blocks + 1);
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    {
-      const PgoReconstructedBlock *rb = &rec->blocks[b];
-
-      if (rb->internal)
-        continue;
-      want[n] = dense[b];
-      got[n] = rb->count;
-      for (guint32 i = 0; i < cfg->n_probes[ev->probes]; i++)
-        if (cfg->probes[ev->probes][i] == rb->il_offset)
-          zero[n] = dense[b];
-      m.truth_total += dense[b];
-      if (rb->provenance == PGO_FLOW_OBSERVED || rb->provenance == PGO_FLOW_EXACT)
-        {
-          m.n_determined++;
-          m.n_determined_ok += rb->count == dense[b];
-          m.determined_mass += dense[b];
-        }
-      n++;
-    }
-  for (guint i = 0; i < rec->n_adjustments; i++)
-    m.n_adjusted += !rec->adjustments[i].on_arc;
+  compare_blocks (cfg, ev->probes, rec, dense, &m);
   m.name = g_steal_pointer (&name);
   m.framework = framework;
-  m.n_blocks = n;
   m.n_probes = obs->len;
-  m.overlap = pgo_block_overlap (want, got, n);
-  m.zero_fill = pgo_block_overlap (want, zero, n);
-  m.jit_ok = rec->n_jit_differ == 0;
   g_array_append_val (ev->methods, m);
   return TRUE;
 }

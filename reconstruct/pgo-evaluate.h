@@ -22,24 +22,6 @@
 
 G_BEGIN_DECLS
 
-/* ---- finding method bodies -------------------------------------------- */
-
-typedef struct _PgoBodyResolver PgoBodyResolver;
-
-PgoBodyResolver *pgo_body_resolver_new      (void);
-void             pgo_body_resolver_free     (PgoBodyResolver *resolver);
-gboolean         pgo_body_resolver_add_path (PgoBodyResolver *resolver,
-                                             const char *path,
-                                             gboolean framework,
-                                             GError **error);
-gboolean         pgo_body_resolver_lookup   (PgoBodyResolver *resolver,
-                                             const PgoMethodId *id,
-                                             PgoMethodBody *out_body,
-                                             gboolean *out_framework,
-                                             GError **error);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoBodyResolver, pgo_body_resolver_free)
-
 /* ---- accuracy ---------------------------------------------------------- */
 
 /**

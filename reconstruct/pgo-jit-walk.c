@@ -25,17 +25,14 @@
  * CONFIRMED against runtime 10.0.12's own edge profiles, read from the
  * fixtures' .nettrace traces with the project's trace and assembly readers
  * (tests/cfg-trace-conform.c, tests/cfg-trace-*.sh): the non-tree key set
- * equals the EdgeIntCount keys of 2112 of the 2143 methods, app (35/35)
- * and framework; the other 31 (four vectorized CoreLib helpers) lack only
- * the counter of one critical edge out of a branch the importer folded on
- * a JIT-time constant while importing both targets elsewhere
- * (SplitCriticalEdges drops it; see the "importer-folded branch" case in
- * check-cfg.c).  Counters exist only on imported blocks:
- * pgo_cfg_get_schema_edges() approximates that with IL reachability.  The
- * reconstruction replica, fed the edge run, reproduces the block run's
- * counters for 1907 of 1938 methods; the other 31 are all framework
- * methods, mostly thread-pool, spin-wait and queue code, whose executions
- * differ between the two runs (separate processes).
+ * equals the EdgeIntCount keys, except that the JIT has no counter on a
+ * critical edge out of a branch the importer folded on a JIT-time
+ * constant while importing both targets elsewhere (SplitCriticalEdges
+ * drops it; see the "importer-folded branch" case in check-cfg.c).
+ * Counters exist only on imported blocks: pgo_cfg_get_schema_edges()
+ * approximates that with IL reachability.  The reconstruction replica,
+ * fed an edge profile, reproduces the block counters of a run with the
+ * same executions.
  *
  * SPEC: reconstruction.md 2.3, 3.1.
  */
@@ -101,6 +98,7 @@ typedef struct {
   GArray  *edges;   /* PgoWalkEdge */
 } Walk;
 
+/* Records walk edge 'src' -> 'dst' of 'kind' with their keys. */
 static void
 visit (Walk *w, guint32 src, guint32 dst, PgoWalkKind kind)
 {
@@ -111,6 +109,7 @@ visit (Walk *w, guint32 src, guint32 dst, PgoWalkKind kind)
   g_array_append_val (w->edges, e);
 }
 
+/* Marks block 'b' and pushes it on the walk's stack. */
 static void
 push (Walk *w, guint32 b)
 {
@@ -350,6 +349,7 @@ typedef struct {
   guint32 edge;
 } KeyedEdge;
 
+/* Hash of the key pair of edge 'p'. */
 static guint
 key_hash (gconstpointer p)
 {
@@ -358,6 +358,7 @@ key_hash (gconstpointer p)
   return (guint) ((guint32) k->src_key ^ ((guint32) k->dst_key << 16));
 }
 
+/* TRUE if edges 'a' and 'b' have the same key pair. */
 static gboolean
 key_equal (gconstpointer a, gconstpointer b)
 {
@@ -394,39 +395,15 @@ solve_last_unknown (GArray *edges, const SolveBlock *info, gboolean in, gboolean
   return r;
 }
 
-/**
- * pgo_cfg_jit_solve:
- * @cfg: a graph
- * @counts: (array length=n_counts): edge records as read from a profile
- * @n_counts: their number
- *
- * Runs the JIT's own reconstruction on @counts: keys are mapped to blocks
- * (an unknown key is a mismatch), the walk is repeated (a tree edge present
- * in @counts is a mismatch, an absent non-tree edge counts 0), then up to
- * 10 sweeps from the last block to the first resolve block weights from
- * fully known in- or out-edges and single unknown edges from known blocks;
- * a negative solved edge becomes 0.001 x the block weight.
- *
- * Returns: (transfer full): the solution; weights are set only when
- * status is PGO_JIT_SOLVE_OK.
- */
-PgoJitSolution *
-pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts)
+/* Prepare: one known edge in 'edges' per schema record of 'counts', keyed
+ * in 'map' (the last record of a key wins); clears 'all_zero' on a
+ * non-zero count.  Returns TRUE when a key names no block (a mismatch). */
+static gboolean
+jit_prepare (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts,
+             GArray *edges, GHashTable *map, gboolean *all_zero)
 {
-  PgoJitSolution *sol = g_new0 (PgoJitSolution, 1);
-  g_autoptr(GHashTable) map = g_hash_table_new_full (key_hash, key_equal, g_free, NULL);
-  g_autoptr(GArray) edges = g_array_new (FALSE, TRUE, sizeof (SolveEdge));
-  g_autofree SolveBlock *blk = g_new0 (SolveBlock, cfg->n_blocks);
-  g_autofree guint32 *walk_edge = g_new (guint32, cfg->n_walk + 1);
-  gboolean mismatch = FALSE, all_zero = TRUE;
-  guint32 unknown_blocks = cfg->n_blocks;
+  gboolean mismatch = FALSE;
 
-  sol->n_blocks = cfg->n_blocks;
-  sol->n_walk = cfg->n_walk;
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    blk[b].in = blk[b].out = NONE;
-
-  /* Prepare: one known edge per schema record; the last record of a key wins */
   for (guint i = 0; i < n_counts; i++)
     {
       guint32 s, d;
@@ -439,7 +416,7 @@ pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts
           mismatch = TRUE;
           continue;
         }
-      all_zero &= counts[i].count == 0;
+      *all_zero &= counts[i].count == 0;
       e.weight = (double) counts[i].count;
       e.src = s;
       e.dst = d;
@@ -452,8 +429,19 @@ pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts
       k->edge = edges->len - 1;
       g_hash_table_replace (map, k, k);
     }
+  return mismatch;
+}
 
-  /* The walk, as visited by the reconstructor */
+/* The walk of 'cfg' as the reconstructor visits it: links each walk edge
+ * into the in and out lists of 'blk' (an unknown edge per tree edge, the
+ * record from 'map' or a presumed zero per non-tree edge) and records its
+ * edge id in 'walk_edge'.  Returns TRUE when a tree edge has a record. */
+static gboolean
+jit_link_walk (const PgoCfg *cfg, GHashTable *map, GArray *edges,
+               SolveBlock *blk, guint32 *walk_edge)
+{
+  gboolean mismatch = FALSE;
+
   for (guint32 i = 0; i < cfg->n_walk; i++)
     {
       const PgoWalkEdge *we = &cfg->walk[i];
@@ -500,6 +488,96 @@ pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts
         e->pseudo = we->kind == PGO_WALK_PSEUDO;
       walk_edge[i] = id;
     }
+  return mismatch;
+}
+
+/* Gives block 'info' its weight when all its in-edges or all its out-edges
+ * are known.  Returns TRUE when it became known. */
+static gboolean
+jit_block_weight (GArray *edges, SolveBlock *info)
+{
+  double w = 0;
+
+  if (info->in_unknown == 0)
+    for (guint32 e = info->in; e != NONE; e = E (e)->next_in)
+      w += E (e)->weight;
+  else if (info->out_unknown == 0)
+    for (guint32 e = info->out; e != NONE; e = E (e)->next_out)
+      w += E (e)->weight;
+  else
+    return FALSE;
+  info->weight = w;
+  info->known = TRUE;
+  return TRUE;
+}
+
+/* One sweep from the last block of 'blk' to the first ('n_blocks'): block
+ * weights from known edges, then single unknown edges from known blocks
+ * ('negative' set on the JIT's fix-up).  Returns the blocks it solved. */
+static guint32
+jit_sweep (GArray *edges, SolveBlock *blk, guint32 n_blocks, gboolean *negative)
+{
+  guint32 solved = 0;
+
+  for (guint32 b = n_blocks; b-- > 0;)
+    {
+      SolveBlock *info = &blk[b];
+
+      if (!info->known && jit_block_weight (edges, info))
+        solved++;
+      if (!info->known)
+        continue;
+      if (info->in_unknown == 1)
+        {
+          guint32 r = solve_last_unknown (edges, info, TRUE, negative);
+
+          blk[E (r)->src].out_unknown--;
+          info->in_unknown--;
+        }
+      if (info->out_unknown == 1)
+        {
+          guint32 r = solve_last_unknown (edges, info, FALSE, negative);
+
+          info->out_unknown--;
+          blk[E (r)->dst].in_unknown--;
+        }
+    }
+  return solved;
+}
+
+/**
+ * pgo_cfg_jit_solve:
+ * @cfg: a graph
+ * @counts: (array length=n_counts): edge records as read from a profile
+ * @n_counts: their number
+ *
+ * Runs the JIT's own reconstruction on @counts: keys are mapped to blocks
+ * (an unknown key is a mismatch), the walk is repeated (a tree edge present
+ * in @counts is a mismatch, an absent non-tree edge counts 0), then up to
+ * 10 sweeps from the last block to the first resolve block weights from
+ * fully known in- or out-edges and single unknown edges from known blocks;
+ * a negative solved edge becomes 0.001 x the block weight.
+ *
+ * Returns: (transfer full): the solution; weights are set only when
+ * status is PGO_JIT_SOLVE_OK.
+ */
+PgoJitSolution *
+pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts)
+{
+  PgoJitSolution *sol = g_new0 (PgoJitSolution, 1);
+  g_autoptr(GHashTable) map = g_hash_table_new_full (key_hash, key_equal, g_free, NULL);
+  g_autoptr(GArray) edges = g_array_new (FALSE, TRUE, sizeof (SolveEdge));
+  g_autofree SolveBlock *blk = g_new0 (SolveBlock, cfg->n_blocks);
+  g_autofree guint32 *walk_edge = g_new (guint32, cfg->n_walk + 1);
+  gboolean mismatch, all_zero = TRUE;
+  guint32 unknown_blocks = cfg->n_blocks;
+
+  sol->n_blocks = cfg->n_blocks;
+  sol->n_walk = cfg->n_walk;
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    blk[b].in = blk[b].out = NONE;
+  mismatch = jit_prepare (cfg, counts, n_counts, edges, map, &all_zero);
+  mismatch |= jit_link_walk (cfg, map, edges, blk, walk_edge);
 
   if (cfg->walk_badcode)
     sol->status = PGO_JIT_SOLVE_BADCODE;
@@ -513,51 +591,7 @@ pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts
   while (unknown_blocks > 0 && sol->n_passes < 10)
     {
       sol->n_passes++;
-      for (guint32 b = cfg->n_blocks; b-- > 0;)
-        {
-          SolveBlock *info = &blk[b];
-
-          if (!info->known)
-            {
-              double w = 0;
-              gboolean k = FALSE;
-
-              if (info->in_unknown == 0)
-                {
-                  for (guint32 e = info->in; e != NONE; e = E (e)->next_in)
-                    w += E (e)->weight;
-                  k = TRUE;
-                }
-              else if (info->out_unknown == 0)
-                {
-                  for (guint32 e = info->out; e != NONE; e = E (e)->next_out)
-                    w += E (e)->weight;
-                  k = TRUE;
-                }
-              if (k)
-                {
-                  info->weight = w;
-                  info->known = TRUE;
-                  unknown_blocks--;
-                }
-            }
-          if (!info->known)
-            continue;
-          if (info->in_unknown == 1)
-            {
-              guint32 r = solve_last_unknown (edges, info, TRUE, &sol->negative);
-
-              blk[E (r)->src].out_unknown--;
-              info->in_unknown--;
-            }
-          if (info->out_unknown == 1)
-            {
-              guint32 r = solve_last_unknown (edges, info, FALSE, &sol->negative);
-
-              info->out_unknown--;
-              blk[E (r)->dst].in_unknown--;
-            }
-        }
+      unknown_blocks -= jit_sweep (edges, blk, cfg->n_blocks, &sol->negative);
     }
   if (unknown_blocks > 0)
     {
@@ -571,9 +605,10 @@ pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts
   sol->walk_weight = g_new0 (double, cfg->n_walk + 1);
   for (guint32 i = 0; i < cfg->n_walk; i++)
     sol->walk_weight[i] = walk_edge[i] == NONE ? 0 : E (walk_edge[i])->weight;
-#undef E
   return sol;
 }
+
+#undef E
 
 /**
  * pgo_jit_solution_free:
@@ -591,6 +626,8 @@ pgo_jit_solution_free (PgoJitSolution *solution)
 
 /* ---- the inference graph ---------------------------------------------- */
 
+/* Appends to 'a' an arc 'src' -> 'dst' of 'kind' taken 'dup' times, for
+ * clause 'clause' (or NONE). */
 static void
 add_edge (GArray *a, guint32 src, guint32 dst, PgoEdgeKind kind, guint32 dup, guint32 clause)
 {
@@ -610,96 +647,102 @@ in_try_chain (const PgoCfg *cfg, guint32 b, guint32 c)
   return FALSE;
 }
 
-/* Builds cfg->edges: the graph of reconstruction.md 3.1. */
-void
-_pgo_cfg_build_edges (PgoCfg *cfg)
+/* Appends to 'edges' the arcs of ALWAYS, COND or SWITCH block 'b' ('pb'):
+ * one arc per distinct target, with its occurrence count. */
+static void
+add_branch_edges (GArray *edges, guint32 b, const PgoBlock *pb)
 {
-  GArray *edges = g_array_new (FALSE, FALSE, sizeof (PgoEdge));
-  GArray *fin = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 n = pb->kind == PGO_BLOCK_SWITCH ? pb->n_cases
+              : pb->kind == PGO_BLOCK_COND ? 2 : 1;
 
-  add_edge (edges, NONE, 0, PGO_EDGE_ENTRY, 1, NONE);
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
+  for (guint32 i = 0; i < n; i++)
     {
-      const PgoBlock *pb = &cfg->blocks[b];
+      guint32 t = pb->kind == PGO_BLOCK_SWITCH ? pb->cases[i]
+                  : pb->kind == PGO_BLOCK_COND ? (i == 0 ? pb->succ[0] : pb->target)
+                  : pb->target;
+      gboolean seen = FALSE;
 
-      switch (pb->kind)
+      for (guint32 j = edges->len; j-- > 0 && !seen;)
         {
-        case PGO_BLOCK_ALWAYS:
-        case PGO_BLOCK_COND:
-        case PGO_BLOCK_SWITCH:
-          {
-            /* one arc per distinct target, with its occurrence count */
-            guint32 n = pb->kind == PGO_BLOCK_SWITCH ? pb->n_cases
-                        : pb->kind == PGO_BLOCK_COND ? 2 : 1;
+          PgoEdge *e = &g_array_index (edges, PgoEdge, j);
 
-            for (guint32 i = 0; i < n; i++)
-              {
-                guint32 t = pb->kind == PGO_BLOCK_SWITCH ? pb->cases[i]
-                            : pb->kind == PGO_BLOCK_COND ? (i == 0 ? pb->succ[0] : pb->target)
-                            : pb->target;
-                gboolean seen = FALSE;
-
-                for (guint32 j = edges->len; j-- > 0 && !seen;)
-                  {
-                    PgoEdge *e = &g_array_index (edges, PgoEdge, j);
-
-                    if (e->src != b)
-                      break;
-                    if (e->dst == t && e->kind == PGO_EDGE_NORMAL)
-                      e->dup++, seen = TRUE;
-                  }
-                if (!seen)
-                  add_edge (edges, b, t, PGO_EDGE_NORMAL, 1, NONE);
-              }
-          }
-          break;
-        case PGO_BLOCK_LEAVE:
-          {
-            PgoEdge e = { b, pb->target, PGO_EDGE_LEAVE, 1, NONE, fin->len, 0 };
-
-            /* finally clauses whose try holds the leave but not its target */
-            for (guint32 c = pb->try_index ? pb->try_index - 1 : NONE; c != NONE;
-                 c = cfg->clauses[c].enclosing_try)
-              if (cfg->clauses[c].kind == PGO_EH_FINALLY && !in_try_chain (cfg, pb->target, c))
-                {
-                  g_array_append_val (fin, c);
-                  e.n_finally++;
-                }
-            g_array_append_val (edges, e);
-          }
-          break;
-        case PGO_BLOCK_EHFILTERRET:
-          add_edge (edges, b, pb->target, PGO_EDGE_FILTER_RET, 1, pb->hnd_index - 1);
-          break;
-        case PGO_BLOCK_RETURN:
-        case PGO_BLOCK_THROW:
-          add_edge (edges, b, NONE, PGO_EDGE_EXIT, 1, NONE);
-          break;
-        case PGO_BLOCK_EHFINALLYRET:
-        case PGO_BLOCK_EHFAULTRET:
-          add_edge (edges, b, NONE, PGO_EDGE_HANDLER_EXIT, 1, pb->hnd_index - 1);
-          break;
+          if (e->src != b)
+            break;
+          if (e->dst == t && e->kind == PGO_EDGE_NORMAL)
+            e->dup++, seen = TRUE;
         }
-      /* exceptional arcs to every catch/filter that protects the block */
-      for (guint32 c = pb->try_index ? pb->try_index - 1 : NONE; c != NONE;
-           c = cfg->clauses[c].enclosing_try)
-        {
-          const PgoCfgClause *cl = &cfg->clauses[c];
-
-          if (cl->kind == PGO_EH_CATCH)
-            add_edge (edges, b, cl->hnd_beg, PGO_EDGE_EXCEPTION, 1, c);
-          else if (cl->kind == PGO_EH_FILTER)
-            add_edge (edges, b, cl->filter_beg, PGO_EDGE_EXCEPTION, 1, c);
-        }
+      if (!seen)
+        add_edge (edges, b, t, PGO_EDGE_NORMAL, 1, NONE);
     }
-  for (guint32 c = 0; c < cfg->n_clauses; c++)
-    if (cfg->clauses[c].kind == PGO_EH_FINALLY || cfg->clauses[c].kind == PGO_EH_FAULT)
-      add_edge (edges, NONE, cfg->clauses[c].hnd_beg, PGO_EDGE_HANDLER_ENTRY, 1, c);
-  /* A filter that returns false passes the exception on (ECMA-335
-   * I.12.4.2.7): to the next catch or filter, in table order, whose try
-   * holds the filtered try, and when none of them takes it, out of the
-   * method.  These arcs come last so that the other arcs keep their
-   * indices; the JIT's own model (the walk) has none of them. */
+}
+
+/* Appends to 'edges' the arc of LEAVE block 'b' ('pb') and to 'fin' the
+ * finally clauses whose try holds the leave but not its target. */
+static void
+add_leave_edge (const PgoCfg *cfg, GArray *edges, GArray *fin, guint32 b,
+                const PgoBlock *pb)
+{
+  PgoEdge e = { b, pb->target, PGO_EDGE_LEAVE, 1, NONE, fin->len, 0 };
+
+  for (guint32 c = pb->try_index ? pb->try_index - 1 : NONE; c != NONE;
+       c = cfg->clauses[c].enclosing_try)
+    if (cfg->clauses[c].kind == PGO_EH_FINALLY && !in_try_chain (cfg, pb->target, c))
+      {
+        g_array_append_val (fin, c);
+        e.n_finally++;
+      }
+  g_array_append_val (edges, e);
+}
+
+/* Appends to 'edges' the arcs of block 'b' ('pb') by its kind, then its
+ * exceptional arcs to every catch or filter that protects it; leave arcs
+ * list their finally clauses in 'fin'. */
+static void
+add_block_edges (const PgoCfg *cfg, GArray *edges, GArray *fin, guint32 b)
+{
+  const PgoBlock *pb = &cfg->blocks[b];
+
+  switch (pb->kind)
+    {
+    case PGO_BLOCK_ALWAYS:
+    case PGO_BLOCK_COND:
+    case PGO_BLOCK_SWITCH:
+      add_branch_edges (edges, b, pb);
+      break;
+    case PGO_BLOCK_LEAVE:
+      add_leave_edge (cfg, edges, fin, b, pb);
+      break;
+    case PGO_BLOCK_EHFILTERRET:
+      add_edge (edges, b, pb->target, PGO_EDGE_FILTER_RET, 1, pb->hnd_index - 1);
+      break;
+    case PGO_BLOCK_RETURN:
+    case PGO_BLOCK_THROW:
+      add_edge (edges, b, NONE, PGO_EDGE_EXIT, 1, NONE);
+      break;
+    case PGO_BLOCK_EHFINALLYRET:
+    case PGO_BLOCK_EHFAULTRET:
+      add_edge (edges, b, NONE, PGO_EDGE_HANDLER_EXIT, 1, pb->hnd_index - 1);
+      break;
+    }
+  for (guint32 c = pb->try_index ? pb->try_index - 1 : NONE; c != NONE;
+       c = cfg->clauses[c].enclosing_try)
+    {
+      const PgoCfgClause *cl = &cfg->clauses[c];
+
+      if (cl->kind == PGO_EH_CATCH)
+        add_edge (edges, b, cl->hnd_beg, PGO_EDGE_EXCEPTION, 1, c);
+      else if (cl->kind == PGO_EH_FILTER)
+        add_edge (edges, b, cl->filter_beg, PGO_EDGE_EXCEPTION, 1, c);
+    }
+}
+
+/* Appends to 'edges' the arcs of every filter of 'cfg' that returns false.
+ * Such a filter passes the exception on (ECMA-335 I.12.4.2.7): to the next
+ * catch or filter, in table order, whose try holds the filtered try, and
+ * when none of them takes it, out of the method. */
+static void
+add_filter_false_edges (const PgoCfg *cfg, GArray *edges)
+{
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     {
       const PgoBlock *pb = &cfg->blocks[b];
@@ -721,6 +764,24 @@ _pgo_cfg_build_edges (PgoCfg *cfg)
         }
       add_edge (edges, b, NONE, PGO_EDGE_FILTER_FALSE, 1, NONE);
     }
+}
+
+/* Builds cfg->edges: the graph of reconstruction.md 3.1. */
+void
+_pgo_cfg_build_edges (PgoCfg *cfg)
+{
+  GArray *edges = g_array_new (FALSE, FALSE, sizeof (PgoEdge));
+  GArray *fin = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  add_edge (edges, NONE, 0, PGO_EDGE_ENTRY, 1, NONE);
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    add_block_edges (cfg, edges, fin, b);
+  for (guint32 c = 0; c < cfg->n_clauses; c++)
+    if (cfg->clauses[c].kind == PGO_EH_FINALLY || cfg->clauses[c].kind == PGO_EH_FAULT)
+      add_edge (edges, NONE, cfg->clauses[c].hnd_beg, PGO_EDGE_HANDLER_ENTRY, 1, c);
+  /* The filter-false arcs come last so that the other arcs keep their
+   * indices; the JIT's own model (the walk) has none of them. */
+  add_filter_false_edges (cfg, edges);
 
   cfg->n_edges = edges->len;
   cfg->edges = (PgoEdge *) g_array_free (edges, FALSE);

@@ -35,18 +35,14 @@
  * edges read their values off that circulation, and the JIT solver replica
  * (pgo_cfg_jit_solve) must then give back the projected block counts.
  *
- * Measured (tests/accuracy.sh over the fixtures' block-mode traces, the
- * JIT's dense counts as truth): every count called observed or exact
- * equals the truth, for probe sets A and B, app and framework methods.
- * Weighted block overlap, set A: 0.9996 on app methods, 0.984 with the
- * framework methods.  What misses: the if-then triangle whose join is the
+ * What the counts leave free: the if-then triangle whose join is the
  * branch target (C#'s "if (c) { ... }"): the join is a probe, the
  * fall-through arm is none, so the arm's count is free in [0, entries]
- * and the JIT's 0.52 fall-through prior puts about half there; in the
- * framework these arms are mostly argument checks that call throw
- * helpers and never run.  Next: loops with a second exit (a "break"),
- * whose exit split is free.  Neither is determined by set A's counts;
- * only more probes (the fall-through successors) would settle them.
+ * and the JIT's 0.52 fall-through prior puts about half there (in the
+ * framework these arms are mostly argument checks that call throw helpers
+ * and never run); and the exit split of a loop with a second exit (a
+ * "break").  Neither is determined by set A's counts; only more probes
+ * (the fall-through successors) would settle them.
  */
 #include "config.h"
 
@@ -152,6 +148,8 @@ typedef struct {
   guint32 *clause_node;  /* per clause: its virtual node, or NONE */
 } Built;
 
+/* Builds into 'out' the flow graph of 'cfg' (see the file comment), with
+ * block observations 'obs'/'has_obs' of counter 'width'. */
 static void
 build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
              PgoFlowCounter width, Built *out)
@@ -220,6 +218,7 @@ build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
   out->graph = g;
 }
 
+/* TRUE if provenance 'p' is observed or exact. */
 static gboolean
 certain (PgoFlowProvenance p)
 {
@@ -410,6 +409,97 @@ pgo_reconstruct_body (const PgoMethodBody *body, const PgoObservation *observati
   return pgo_reconstruct_cfg (cfg, observations, n_observations, options, id, error);
 }
 
+/* Maps 'n_observations' 'observations' onto the blocks of 'cfg': 'obs'
+ * and 'has_obs' per block, an observation at a block start winning over
+ * one inside the block.  Returns how many lie outside the code. */
+static guint
+map_observations (const PgoCfg *cfg, const PgoObservation *observations,
+                  guint n_observations, guint64 *obs, gboolean *has_obs)
+{
+  g_autofree gboolean *at_start = g_new0 (gboolean, cfg->n_blocks + 1);
+  guint n_ignored = 0;
+
+  for (guint i = 0; i < n_observations; i++)
+    {
+      guint32 b;
+      gboolean start;
+
+      if (!pgo_cfg_lookup_block (cfg, observations[i].il_offset, &b, NULL))
+        {
+          n_ignored++;
+          continue;
+        }
+      start = cfg->blocks[b].il_offset == observations[i].il_offset;
+      if (has_obs[b] && (at_start[b] || !start))
+        continue;
+      obs[b] = observations[i].count;
+      has_obs[b] = TRUE;
+      at_start[b] = start;
+    }
+  return n_ignored;
+}
+
+/* Builds the flow graph of 'cfg' with block observations 'obs'/'has_obs'
+ * and solves it, twice when finally bounds become known.  Sets 'out_exit'
+ * to the virtual exit node.  Returns NULL with 'error' set on failure. */
+static PgoFlowSolution *
+solve_cfg (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
+           const PgoReconstructOptions *options, guint *out_exit, GError **error)
+{
+  PgoFlowSolution *sol;
+  PgoFlowOptions fo;
+  Built built = { 0 };
+
+  build_graph (cfg, obs, has_obs, options->width, &built);
+  pgo_flow_options_init (&fo);
+  fo.intervals = options->intervals;
+  sol = pgo_flow_graph_solve (built.graph, &fo, error);
+  if (sol && cfg->n_clauses > 0 && set_finally_bounds (cfg, sol, built.graph))
+    {
+      g_clear_pointer (&sol, pgo_flow_solution_free);
+      sol = pgo_flow_graph_solve (built.graph, &fo, error);
+    }
+  pgo_flow_graph_free (built.graph);
+  g_free (built.clause_node);
+  *out_exit = built.exit;
+  return sol;
+}
+
+/* Copies counts, provenance and intervals per block and arc, and the
+ * repairs, from 'sol' into 'rec' (whose cfg is set). */
+static void
+copy_solution (PgoReconstruction *rec, const PgoFlowSolution *sol)
+{
+  const PgoCfg *cfg = rec->cfg;
+
+  rec->blocks = g_new0 (PgoReconstructedBlock, cfg->n_blocks + 1);
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      PgoReconstructedBlock *rb = &rec->blocks[b];
+
+      rb->num = cfg->blocks[b].num;
+      rb->il_offset = cfg->blocks[b].il_offset;
+      rb->key = cfg->blocks[b].key;
+      rb->internal = (cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL) != 0;
+      rb->count = pgo_flow_solution_get_node_count (sol, b);
+      rb->provenance = pgo_flow_solution_get_node_provenance (sol, b);
+      pgo_flow_solution_get_node_interval (sol, b, &rb->min, &rb->max);
+    }
+  rec->edges = g_new0 (PgoReconstructedEdge, cfg->n_edges + 1);
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    {
+      PgoReconstructedEdge *re = &rec->edges[i];
+
+      re->count = pgo_flow_solution_get_arc_count (sol, i);
+      re->provenance = pgo_flow_solution_get_arc_provenance (sol, i);
+      pgo_flow_solution_get_arc_interval (sol, i, &re->min, &re->max);
+    }
+  rec->n_adjustments = pgo_flow_solution_get_n_adjustments (sol);
+  rec->adjustments = g_new0 (PgoFlowAdjustment, rec->n_adjustments + 1);
+  for (guint i = 0; i < rec->n_adjustments; i++)
+    rec->adjustments[i] = *pgo_flow_solution_get_adjustment (sol, i);
+}
+
 /**
  * pgo_reconstruct_cfg:
  * @cfg: the method's flow graph; the reconstruction takes a reference, so
@@ -441,10 +531,8 @@ pgo_reconstruct_cfg (PgoCfg *cfg, const PgoObservation *observations,
   g_autoptr(PgoReconstruction) rec = NULL;
   g_autofree guint64 *obs = NULL;
   g_autofree gboolean *has_obs = NULL;
-  g_autofree gboolean *at_start = NULL;
   g_autoptr(PgoFlowSolution) sol = NULL;
-  PgoFlowOptions fo;
-  Built built = { 0 };
+  guint exit = 0;
 
   g_return_val_if_fail (cfg != NULL, NULL);
   if (!options)
@@ -464,66 +552,11 @@ pgo_reconstruct_cfg (PgoCfg *cfg, const PgoObservation *observations,
 
   obs = g_new0 (guint64, cfg->n_blocks + 1);
   has_obs = g_new0 (gboolean, cfg->n_blocks + 1);
-  at_start = g_new0 (gboolean, cfg->n_blocks + 1);
-  for (guint i = 0; i < n_observations; i++)
-    {
-      guint32 b;
-      gboolean start;
-
-      if (!pgo_cfg_lookup_block (cfg, observations[i].il_offset, &b, NULL))
-        {
-          rec->n_ignored++;
-          continue;
-        }
-      start = cfg->blocks[b].il_offset == observations[i].il_offset;
-      if (has_obs[b] && (at_start[b] || !start))
-        continue;
-      obs[b] = observations[i].count;
-      has_obs[b] = TRUE;
-      at_start[b] = start;
-    }
-
-  build_graph (cfg, obs, has_obs, options->width, &built);
-  pgo_flow_options_init (&fo);
-  fo.intervals = options->intervals;
-  sol = pgo_flow_graph_solve (built.graph, &fo, error);
-  if (sol && cfg->n_clauses > 0 && set_finally_bounds (cfg, sol, built.graph))
-    {
-      g_clear_pointer (&sol, pgo_flow_solution_free);
-      sol = pgo_flow_graph_solve (built.graph, &fo, error);
-    }
-  pgo_flow_graph_free (built.graph);
-  g_free (built.clause_node);
-  if (!sol)
+  rec->n_ignored = map_observations (cfg, observations, n_observations, obs, has_obs);
+  if (!(sol = solve_cfg (cfg, obs, has_obs, options, &exit, error)))
     return NULL;
-
-  rec->calls = pgo_flow_solution_get_node_count (sol, built.exit);
-  rec->blocks = g_new0 (PgoReconstructedBlock, cfg->n_blocks + 1);
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    {
-      PgoReconstructedBlock *rb = &rec->blocks[b];
-
-      rb->num = cfg->blocks[b].num;
-      rb->il_offset = cfg->blocks[b].il_offset;
-      rb->key = cfg->blocks[b].key;
-      rb->internal = (cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL) != 0;
-      rb->count = pgo_flow_solution_get_node_count (sol, b);
-      rb->provenance = pgo_flow_solution_get_node_provenance (sol, b);
-      pgo_flow_solution_get_node_interval (sol, b, &rb->min, &rb->max);
-    }
-  rec->edges = g_new0 (PgoReconstructedEdge, cfg->n_edges + 1);
-  for (guint32 i = 0; i < cfg->n_edges; i++)
-    {
-      PgoReconstructedEdge *re = &rec->edges[i];
-
-      re->count = pgo_flow_solution_get_arc_count (sol, i);
-      re->provenance = pgo_flow_solution_get_arc_provenance (sol, i);
-      pgo_flow_solution_get_arc_interval (sol, i, &re->min, &re->max);
-    }
-  rec->n_adjustments = pgo_flow_solution_get_n_adjustments (sol);
-  rec->adjustments = g_new0 (PgoFlowAdjustment, rec->n_adjustments + 1);
-  for (guint i = 0; i < rec->n_adjustments; i++)
-    rec->adjustments[i] = *pgo_flow_solution_get_adjustment (sol, i);
+  rec->calls = pgo_flow_solution_get_node_count (sol, exit);
+  copy_solution (rec, sol);
 
   if (!project (rec, error))
     return NULL;

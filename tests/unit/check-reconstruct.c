@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pgo-body-resolver.h"
 #include "pgo-check.h"
 #include "pgo-error.h"
 #include "pgo-evaluate.h"

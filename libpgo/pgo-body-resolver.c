@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-body-resolver.c: This file finds the IL body of a method, given its
+ * identity, in the assemblies of a list of directories and files.
+ *
+ * Input: paths (directories of assemblies, single .dll or Webcil .wasm
+ * files), then method identities with their module.
+ * Output: PgoMethodBody per method, and whether a framework path held it.
+ */
+#include "config.h"
+
+#include "pgo-body-resolver.h"
+
+#include "pgo-assembly-set.h"
+#include "pgo-error.h"
+#include "pgo-metadata.h"
+#include "pgo-pe.h"
+
+/* One path given to the resolver. */
+typedef struct {
+  PgoAssemblySet *set;   /* a directory, or NULL */
+  PgoMetadata *md;       /* a single file, or NULL */
+  char *simple_name;     /* the file's assembly name */
+  gboolean framework;
+} Source;
+
+struct _PgoBodyResolver {
+  GArray *sources; /* Source */
+};
+
+/* Frees what source 's' holds. */
+static void
+source_clear (Source *s)
+{
+  pgo_assembly_set_free (s->set);
+  if (s->md)
+    pgo_metadata_unref (s->md);
+  g_free (s->simple_name);
+}
+
+/**
+ * pgo_body_resolver_new:
+ *
+ * Returns: (transfer full): an empty resolver.
+ */
+PgoBodyResolver *
+pgo_body_resolver_new (void)
+{
+  PgoBodyResolver *r = g_new0 (PgoBodyResolver, 1);
+
+  r->sources = g_array_new (FALSE, TRUE, sizeof (Source));
+  g_array_set_clear_func (r->sources, (GDestroyNotify) source_clear);
+  return r;
+}
+
+/**
+ * pgo_body_resolver_free:
+ * @resolver: (nullable): a resolver
+ */
+void
+pgo_body_resolver_free (PgoBodyResolver *resolver)
+{
+  if (!resolver)
+    return;
+  g_array_unref (resolver->sources);
+  g_free (resolver);
+}
+
+/**
+ * pgo_body_resolver_add_path:
+ * @resolver: a resolver
+ * @path: a directory of assemblies, or one assembly (.dll or Webcil .wasm)
+ * @framework: TRUE if these are framework assemblies (reported per method)
+ * @error: return location for a #GError
+ *
+ * Returns: TRUE, or FALSE with @error set if @path cannot be read.
+ */
+gboolean
+pgo_body_resolver_add_path (PgoBodyResolver *resolver, const char *path, gboolean framework,
+                            GError **error)
+{
+  Source s = { 0 };
+
+  s.framework = framework;
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      if (!(s.set = pgo_assembly_set_open (path, error)))
+        return FALSE;
+    }
+  else
+    {
+      g_autoptr(PgoImage) image = pgo_image_open (path, error);
+      PgoAssemblyName an = { 0 };
+
+      if (!image || !(s.md = pgo_metadata_new (image, error)))
+        return FALSE;
+      if (!pgo_metadata_lookup_assembly_name (s.md, &an, error))
+        {
+          pgo_metadata_unref (s.md);
+          return FALSE;
+        }
+      s.simple_name = g_strdup (an.name);
+      pgo_assembly_name_clear (&an);
+    }
+  g_array_append_val (resolver->sources, s);
+  return TRUE;
+}
+
+/**
+ * pgo_body_resolver_lookup:
+ * @resolver: a resolver
+ * @id: a method identity with a module
+ * @out_body: (out): the body; pgo_method_body_clear() it; set only on success
+ * @out_framework: (out) (optional): whether a framework path had it
+ * @error: return location for a #GError
+ *
+ * Looks in the paths in the order they were added; a directory matches by
+ * simple name and checks the PDB identity and MVID @id carries, a file by
+ * simple name.
+ *
+ * Returns: TRUE, or FALSE with @error set (PGO_ERROR_NOT_FOUND when no
+ * path has the module).
+ */
+gboolean
+pgo_body_resolver_lookup (PgoBodyResolver *resolver, const PgoMethodId *id,
+                          PgoMethodBody *out_body, gboolean *out_framework, GError **error)
+{
+  if (!id || !id->module || !id->module->simple_name)
+    {
+      g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "method 0x%08x has no module",
+                   id ? id->token : 0);
+      return FALSE;
+    }
+  for (guint i = 0; i < resolver->sources->len; i++)
+    {
+      Source *s = &g_array_index (resolver->sources, Source, i);
+      PgoMetadata *md = s->md;
+
+      if (s->set)
+        md = pgo_assembly_set_lookup_module (s->set, id->module, NULL);
+      else if (g_strcmp0 (s->simple_name, id->module->simple_name) != 0)
+        md = NULL;
+      if (!md)
+        continue;
+      if (!pgo_metadata_lookup_method_body (md, id->token, out_body, error))
+        return FALSE;
+      if (out_framework)
+        *out_framework = s->framework;
+      return TRUE;
+    }
+  g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "no reference has module %s",
+               id->module->simple_name);
+  return FALSE;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-body-resolver.h: finds method bodies in assemblies.
+ *
+ * Input: directories of assemblies or single assemblies, and method
+ * identities (module + token).
+ * Output: each method's IL body and EH clauses.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "pgo-body.h"
+#include "pgo-method-id.h"
+
+G_BEGIN_DECLS
+
+typedef struct _PgoBodyResolver PgoBodyResolver;
+
+PgoBodyResolver *pgo_body_resolver_new      (void);
+void             pgo_body_resolver_free     (PgoBodyResolver *resolver);
+gboolean         pgo_body_resolver_add_path (PgoBodyResolver *resolver,
+                                             const char *path,
+                                             gboolean framework,
+                                             GError **error);
+gboolean         pgo_body_resolver_lookup   (PgoBodyResolver *resolver,
+                                             const PgoMethodId *id,
+                                             PgoMethodBody *out_body,
+                                             gboolean *out_framework,
+                                             GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoBodyResolver, pgo_body_resolver_free)
+
+G_END_DECLS
