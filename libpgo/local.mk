@@ -6,7 +6,7 @@
 # libpgo_stage_libs.  libpgo-internal.la joins them for the test suites,
 # which reach _pgo_ functions, with the test-support libraries
 # (libpgo_test_support_libs); libpgo.la joins them with only the pgo_*
-# symbols exported (listed in); tools link that one.
+# symbols exported (listed in libpgo/libpgo.sym); tools link that one.
 
 noinst_LTLIBRARIES += libpgo/libpgo-hub.la libpgo/libpgo-internal.la
 lib_LTLIBRARIES += libpgo/libpgo.la
@@ -17,24 +17,26 @@ libpgo_test_support_libs =
 libpgo_include_HEADERS += \
 	libpgo/pgo.h \
 	libpgo/pgo-error.h \
-	libpgo/pgo-cursor.h \
 	libpgo/pgo-method-id.h \
 	libpgo/pgo-schema.h \
 	libpgo/pgo-body.h \
-	libpgo/pgo-il.h \
-	libpgo/pgo-opcodes.def \
 	libpgo/pgo-pe.h \
-	libpgo/pgo-webcil.h \
 	libpgo/pgo-metadata.h \
 	libpgo/pgo-tables.def \
 	libpgo/pgo-signature.h \
-	libpgo/pgo-assembly-set.h \
 	libpgo/pgo-body-resolver.h \
 	libpgo/pgo-textpgo.h \
 	$(NULL)
 
 libpgo_libpgo_hub_la_CPPFLAGS = $(hub_cppflags)
 libpgo_libpgo_hub_la_SOURCES = \
+	libpgo/pgo-cursor-private.h \
+	libpgo/pgo-il-private.h \
+	libpgo/pgo-opcodes.def \
+	libpgo/pgo-webcil-private.h \
+	libpgo/pgo-assembly-set-private.h \
+	libpgo/pgo-textpgo-private.h \
+	libpgo/pgo-signature-private.h \
 	libpgo/pgo-error.c \
 	libpgo/pgo-error-private.h \
 	libpgo/pgo-cursor.c \
@@ -65,4 +67,4 @@ libpgo_libpgo_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBPGO_LT_VERSION) \
 
 pkgconfig_DATA += libpgo/libpgo.pc
 DISTCLEANFILES += libpgo/libpgo.pc
-EXTRA_DIST += libpgo/libpgo.pc.in libpgo/README.md
+EXTRA_DIST += libpgo/libpgo.pc.in libpgo/README.md libpgo/libpgo.sym

@@ -17,9 +17,10 @@
  */
 #include "config.h"
 
-#include "pgo-assembly-set.h"
+#include "pgo-assembly-set-private.h"
 
 #include <string.h>
+#include "pgo-metadata-private.h"
 
 typedef struct {
   char        *path;      /* full file name */
@@ -79,7 +80,7 @@ index_name (PgoAssemblySet *set, const char *name, Entry *e)
 }
 
 /**
- * pgo_assembly_set_open:
+ * _pgo_assembly_set_open:
  * @dir: a directory
  * @error: return location for a #GError
  *
@@ -89,7 +90,7 @@ index_name (PgoAssemblySet *set, const char *name, Entry *e)
  * or PGO_ERROR_LIMIT.
  */
 PgoAssemblySet *
-pgo_assembly_set_open (const char *dir, GError **error)
+_pgo_assembly_set_open (const char *dir, GError **error)
 {
   g_autoptr(GDir) d = g_dir_open (dir, 0, error);
   g_autoptr(PgoAssemblySet) set = NULL;
@@ -136,13 +137,13 @@ pgo_assembly_set_open (const char *dir, GError **error)
 }
 
 /**
- * pgo_assembly_set_free:
+ * _pgo_assembly_set_free:
  * @set: (nullable): a set
  *
  * Frees @set and every metadata it parsed.
  */
 void
-pgo_assembly_set_free (PgoAssemblySet *set)
+_pgo_assembly_set_free (PgoAssemblySet *set)
 {
   if (set == NULL)
     return;
@@ -153,25 +154,25 @@ pgo_assembly_set_free (PgoAssemblySet *set)
 }
 
 /**
- * pgo_assembly_set_get_n_files:
+ * _pgo_assembly_set_get_n_files:
  * @set: a set
  *
  * Returns: the number of candidate files.
  */
 guint
-pgo_assembly_set_get_n_files (PgoAssemblySet *set)
+_pgo_assembly_set_get_n_files (PgoAssemblySet *set)
 {
   return set->entries->len;
 }
 
 /**
- * pgo_assembly_set_get_n_parsed:
+ * _pgo_assembly_set_get_n_parsed:
  * @set: a set
  *
  * Returns: how many files have been opened so far (for tests of laziness).
  */
 guint
-pgo_assembly_set_get_n_parsed (PgoAssemblySet *set)
+_pgo_assembly_set_get_n_parsed (PgoAssemblySet *set)
 {
   return set->n_parsed;
 }
@@ -195,7 +196,7 @@ parse (PgoAssemblySet *set, Entry *e)
       g_prefix_error (&e->error, "%s: ", e->path);
       return FALSE;
     }
-  e->id = pgo_metadata_build_module_id (e->md, &e->error);
+  e->id = _pgo_metadata_build_module_id (e->md, &e->error);
   if (e->id == NULL)
     {
       g_prefix_error (&e->error, "%s: ", e->path);
@@ -238,7 +239,7 @@ find (PgoAssemblySet *set, const char *name, GError **error)
 }
 
 /**
- * pgo_assembly_set_lookup:
+ * _pgo_assembly_set_lookup:
  * @set: a set
  * @simple_name: an assembly simple name, e.g. "System.Private.CoreLib"
  * @error: return location for a #GError
@@ -247,7 +248,7 @@ find (PgoAssemblySet *set, const char *name, GError **error)
  * %NULL with PGO_ERROR_NOT_FOUND.
  */
 PgoMetadata *
-pgo_assembly_set_lookup (PgoAssemblySet *set, const char *simple_name, GError **error)
+_pgo_assembly_set_lookup (PgoAssemblySet *set, const char *simple_name, GError **error)
 {
   Entry *e = find (set, simple_name, error);
 
@@ -255,7 +256,7 @@ pgo_assembly_set_lookup (PgoAssemblySet *set, const char *simple_name, GError **
 }
 
 /**
- * pgo_assembly_set_lookup_module:
+ * _pgo_assembly_set_lookup_module:
  * @set: a set
  * @id: a module identity (from a trace's ModuleLoad event or a profile)
  * @error: return location for a #GError
@@ -269,7 +270,7 @@ pgo_assembly_set_lookup (PgoAssemblySet *set, const char *simple_name, GError **
  * identity does not.
  */
 PgoMetadata *
-pgo_assembly_set_lookup_module (PgoAssemblySet *set, const PgoModuleId *id, GError **error)
+_pgo_assembly_set_lookup_module (PgoAssemblySet *set, const PgoModuleId *id, GError **error)
 {
   Entry *e = find (set, id->simple_name, error);
 
@@ -301,7 +302,7 @@ pgo_assembly_set_lookup_module (PgoAssemblySet *set, const PgoModuleId *id, GErr
 }
 
 /**
- * pgo_assembly_set_lookup_mvid:
+ * _pgo_assembly_set_lookup_mvid:
  * @set: a set
  * @mvid: a Module MVID
  * @error: return location for a #GError
@@ -312,7 +313,7 @@ pgo_assembly_set_lookup_module (PgoAssemblySet *set, const PgoModuleId *id, GErr
  * PGO_ERROR_NOT_FOUND.
  */
 PgoMetadata *
-pgo_assembly_set_lookup_mvid (PgoAssemblySet *set, const guint8 mvid[16], GError **error)
+_pgo_assembly_set_lookup_mvid (PgoAssemblySet *set, const guint8 mvid[16], GError **error)
 {
   g_autofree char *s = NULL;
 

@@ -11,7 +11,7 @@
 
 #include "pgo-body-resolver.h"
 
-#include "pgo-assembly-set.h"
+#include "pgo-assembly-set-private.h"
 #include "pgo-error.h"
 #include "pgo-metadata.h"
 #include "pgo-pe.h"
@@ -32,7 +32,7 @@ struct _PgoBodyResolver {
 static void
 source_clear (Source *s)
 {
-  pgo_assembly_set_free (s->set);
+  _pgo_assembly_set_free (s->set);
   if (s->md)
     pgo_metadata_unref (s->md);
   g_free (s->simple_name);
@@ -56,6 +56,8 @@ pgo_body_resolver_new (void)
 /**
  * pgo_body_resolver_free:
  * @resolver: (nullable): a resolver
+ *
+ * Frees @resolver and closes the assemblies it opened.
  */
 void
 pgo_body_resolver_free (PgoBodyResolver *resolver)
@@ -84,7 +86,7 @@ pgo_body_resolver_add_path (PgoBodyResolver *resolver, const char *path, gboolea
   s.framework = framework;
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
-      if (!(s.set = pgo_assembly_set_open (path, error)))
+      if (!(s.set = _pgo_assembly_set_open (path, error)))
         return FALSE;
     }
   else
@@ -137,7 +139,7 @@ pgo_body_resolver_lookup (PgoBodyResolver *resolver, const PgoMethodId *id,
       PgoMetadata *md = s->md;
 
       if (s->set)
-        md = pgo_assembly_set_lookup_module (s->set, id->module, NULL);
+        md = _pgo_assembly_set_lookup_module (s->set, id->module, NULL);
       else if (g_strcmp0 (s->simple_name, id->module->simple_name) != 0)
         md = NULL;
       if (!md)

@@ -31,6 +31,8 @@
 #include "pgo-error-private.h"
 
 #include <string.h>
+#include "pgo-pe-private.h"
+#include "pgo-cursor-private.h"
 
 #define TINY_FORMAT   0x2
 #define FAT_FORMAT    0x3
@@ -99,7 +101,7 @@ read_sections (PgoCursor *c, GArray *clauses, GError **error)
         return _pgo_error_fail (error, PGO_ERROR_LIMIT, "more than %u data sections after the IL",
                                 PGO_BODY_MAX_SECTIONS);
       /* SPEC: II.25.4.5: sections are 4-byte aligned. */
-      if (c->off % 4 && !pgo_cursor_skip (c, 4 - c->off % 4, error))
+      if (c->off % 4 && !_pgo_cursor_skip (c, 4 - c->off % 4, error))
         return FALSE;
       at = pgo_cursor_tell (c);
       if (!pgo_cursor_read_u8 (c, &kind, error) || !pgo_cursor_read_u8 (c, &b[0], error)
@@ -139,7 +141,7 @@ read_sections (PgoCursor *c, GArray *clauses, GError **error)
           if (data_size < 4 + count * clause_size)
             return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "EH section at offset 0x%"
                                     G_GINT64_MODIFIER "x: DataSize %u too small", at, data_size);
-          if (!pgo_cursor_seek (c, start + data_size, error))
+          if (!_pgo_cursor_seek (c, start + data_size, error))
             return FALSE;
         }
     }
@@ -167,7 +169,7 @@ pgo_method_body_parse (const guint8 *data, gsize size, guint64 base, PgoMethodBo
   guint8 b0 = 0;
   guint16 flags_size = 0;
 
-  pgo_cursor_init (&c, data, size, base);
+  _pgo_cursor_init (&c, data, size, base);
   if (!pgo_cursor_read_u8 (&c, &b0, error))
     return FALSE;
   if ((b0 & 3) == TINY_FORMAT)
@@ -202,7 +204,7 @@ pgo_method_body_parse (const guint8 *data, gsize size, guint64 base, PgoMethodBo
   else
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "bad method header byte 0x%02x at offset 0x%"
                             G_GINT64_MODIFIER "x", b0, base);
-  if (!pgo_cursor_read_bytes (&c, b.il_size, &b.il, error))
+  if (!_pgo_cursor_read_bytes (&c, b.il_size, &b.il, error))
     {
       g_prefix_error (error, "IL of %u bytes: ", b.il_size);
       return FALSE;
@@ -267,7 +269,7 @@ pgo_metadata_lookup_method_body (PgoMetadata *md, guint32 method_token,
   if (rva == 0 || (impl & 0x3) != 0)
     return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "method 0x%08x has no IL body",
                             method_token);
-  if (!pgo_image_cursor_at_rva (md->image, rva, &c, error)
+  if (!_pgo_image_cursor_at_rva (md->image, rva, &c, error)
       || !pgo_method_body_parse (c.data, c.size, c.base, out_body, error))
     {
       g_prefix_error (error, "method 0x%08x (RVA 0x%x): ", method_token, rva);

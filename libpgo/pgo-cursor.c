@@ -22,17 +22,17 @@
  */
 #include "config.h"
 
-#include "pgo-cursor.h"
+#include "pgo-cursor-private.h"
 
 /**
- * pgo_cursor_init:
+ * _pgo_cursor_init:
  * @c: the cursor to set up
  * @data: (array length=size): first byte of the window; borrowed
  * @size: bytes in the window
  * @base: absolute offset of @data in its file, used in error messages
  */
 void
-pgo_cursor_init (PgoCursor *c, const void *data, gsize size, guint64 base)
+_pgo_cursor_init (PgoCursor *c, const void *data, gsize size, guint64 base)
 {
   c->data = data;
   c->size = data ? size : 0;
@@ -41,29 +41,29 @@ pgo_cursor_init (PgoCursor *c, const void *data, gsize size, guint64 base)
 }
 
 /**
- * pgo_cursor_init_bytes:
+ * _pgo_cursor_init_bytes:
  * @c: the cursor to set up
  * @bytes: the window; the caller keeps it alive while @c is used
  */
 void
-pgo_cursor_init_bytes (PgoCursor *c, GBytes *bytes)
+_pgo_cursor_init_bytes (PgoCursor *c, GBytes *bytes)
 {
   gsize size = 0;
   const void *data = g_bytes_get_data (bytes, &size);
 
-  pgo_cursor_init (c, data, size, 0);
+  _pgo_cursor_init (c, data, size, 0);
 }
 
 /**
- * pgo_cursor_truncated:
+ * _pgo_cursor_truncated:
  * @need: bytes the failed read needed
  * @what: what was being read, for the message
  *
  * Sets a PGO_ERROR_TRUNCATED error naming the offset. Always returns FALSE,
- * so a reader can write "return pgo_cursor_truncated (...)".
+ * so a reader can write "return _pgo_cursor_truncated (...)".
  */
 gboolean
-pgo_cursor_truncated (const PgoCursor *c, gsize need, const char *what, GError **error)
+_pgo_cursor_truncated (const PgoCursor *c, gsize need, const char *what, GError **error)
 {
   g_set_error (error, PGO_ERROR, PGO_ERROR_TRUNCATED,
                "truncated %s at offset 0x%" G_GINT64_MODIFIER "x (need %" G_GSIZE_FORMAT
@@ -80,9 +80,9 @@ corrupt (const PgoCursor *c, const char *what, GError **error)
   return FALSE;
 }
 
-/* pgo_cursor_seek: moves to window offset 'off' (0..size inclusive). */
+/* _pgo_cursor_seek: moves to window offset 'off' (0..size inclusive). */
 gboolean
-pgo_cursor_seek (PgoCursor *c, gsize off, GError **error)
+_pgo_cursor_seek (PgoCursor *c, gsize off, GError **error)
 {
   if (off > c->size)
     {
@@ -95,62 +95,62 @@ pgo_cursor_seek (PgoCursor *c, gsize off, GError **error)
   return TRUE;
 }
 
-/* pgo_cursor_skip: moves forward 'len' bytes, all of which must exist. */
+/* _pgo_cursor_skip: moves forward 'len' bytes, all of which must exist. */
 gboolean
-pgo_cursor_skip (PgoCursor *c, gsize len, GError **error)
+_pgo_cursor_skip (PgoCursor *c, gsize len, GError **error)
 {
   if (len > c->size - c->off)
-    return pgo_cursor_truncated (c, len, "data", error);
+    return _pgo_cursor_truncated (c, len, "data", error);
   c->off += len;
   return TRUE;
 }
 
-/* pgo_cursor_read_bytes: a zero-copy view of the next 'len' bytes. */
+/* _pgo_cursor_read_bytes: a zero-copy view of the next 'len' bytes. */
 gboolean
-pgo_cursor_read_bytes (PgoCursor *c, gsize len, const guint8 **out_data, GError **error)
+_pgo_cursor_read_bytes (PgoCursor *c, gsize len, const guint8 **out_data, GError **error)
 {
   if (len > c->size - c->off)
-    return pgo_cursor_truncated (c, len, "data", error);
+    return _pgo_cursor_truncated (c, len, "data", error);
   *out_data = c->data + c->off;
   c->off += len;
   return TRUE;
 }
 
-/* pgo_cursor_sub: a cursor over the next 'len' bytes, with absolute offsets kept. */
+/* _pgo_cursor_sub: a cursor over the next 'len' bytes, with absolute offsets kept. */
 gboolean
-pgo_cursor_sub (PgoCursor *c, gsize len, PgoCursor *out_sub, GError **error)
+_pgo_cursor_sub (PgoCursor *c, gsize len, PgoCursor *out_sub, GError **error)
 {
   guint64 abs = pgo_cursor_tell (c);
   const guint8 *p;
 
-  if (!pgo_cursor_read_bytes (c, len, &p, error))
+  if (!_pgo_cursor_read_bytes (c, len, &p, error))
     return FALSE;
-  pgo_cursor_init (out_sub, p, len, abs);
+  _pgo_cursor_init (out_sub, p, len, abs);
   return TRUE;
 }
 
-/* pgo_cursor_align: skips padding so that the absolute offset is a multiple of 'alignment'. */
+/* _pgo_cursor_align: skips padding so that the absolute offset is a multiple of 'alignment'. */
 gboolean
-pgo_cursor_align (PgoCursor *c, gsize alignment, GError **error)
+_pgo_cursor_align (PgoCursor *c, gsize alignment, GError **error)
 {
   g_return_val_if_fail (alignment > 0, FALSE);
   guint64 pad = (alignment - pgo_cursor_tell (c) % alignment) % alignment;
 
   if (pad > c->size - c->off)
-    return pgo_cursor_truncated (c, pad, "padding", error);
+    return _pgo_cursor_truncated (c, pad, "padding", error);
   c->off += pad;
   return TRUE;
 }
 
-/* pgo_cursor_read_ecma_uint: SPEC: II.23.2 compressed unsigned integer. */
+/* _pgo_cursor_read_ecma_uint: SPEC: II.23.2 compressed unsigned integer. */
 gboolean
-pgo_cursor_read_ecma_uint (PgoCursor *c, guint32 *out, GError **error)
+_pgo_cursor_read_ecma_uint (PgoCursor *c, guint32 *out, GError **error)
 {
   const guint8 *p = c->data + c->off;
   gsize left = c->size - c->off;
 
   if (left < 1)
-    return pgo_cursor_truncated (c, 1, "compressed integer", error);
+    return _pgo_cursor_truncated (c, 1, "compressed integer", error);
   if ((p[0] & 0x80) == 0)
     {
       *out = p[0];
@@ -159,14 +159,14 @@ pgo_cursor_read_ecma_uint (PgoCursor *c, guint32 *out, GError **error)
   else if ((p[0] & 0xC0) == 0x80)
     {
       if (left < 2)
-        return pgo_cursor_truncated (c, 2, "compressed integer", error);
+        return _pgo_cursor_truncated (c, 2, "compressed integer", error);
       *out = ((guint32) (p[0] & 0x3F) << 8) | p[1];
       c->off += 2;
     }
   else if ((p[0] & 0xE0) == 0xC0)
     {
       if (left < 4)
-        return pgo_cursor_truncated (c, 4, "compressed integer", error);
+        return _pgo_cursor_truncated (c, 4, "compressed integer", error);
       *out = ((guint32) (p[0] & 0x1F) << 24) | ((guint32) p[1] << 16)
              | ((guint32) p[2] << 8) | p[3];
       c->off += 4;
@@ -176,14 +176,14 @@ pgo_cursor_read_ecma_uint (PgoCursor *c, guint32 *out, GError **error)
   return TRUE;
 }
 
-/* pgo_cursor_read_ecma_int: SPEC: II.23.2 compressed signed integer (rotated sign bit). */
+/* _pgo_cursor_read_ecma_int: SPEC: II.23.2 compressed signed integer (rotated sign bit). */
 gboolean
-pgo_cursor_read_ecma_int (PgoCursor *c, gint32 *out, GError **error)
+_pgo_cursor_read_ecma_int (PgoCursor *c, gint32 *out, GError **error)
 {
   gsize start = c->off;
   guint32 u;
 
-  if (!pgo_cursor_read_ecma_uint (c, &u, error))
+  if (!_pgo_cursor_read_ecma_uint (c, &u, error))
     return FALSE;
 
   gsize len = c->off - start;
@@ -196,15 +196,15 @@ pgo_cursor_read_ecma_int (PgoCursor *c, gint32 *out, GError **error)
   return TRUE;
 }
 
-/* pgo_cursor_read_pgo_int: the PGO blob's signed integer (nettrace.md 5.2). */
+/* _pgo_cursor_read_pgo_int: the PGO blob's signed integer (nettrace.md 5.2). */
 gboolean
-pgo_cursor_read_pgo_int (PgoCursor *c, gint64 *out, GError **error)
+_pgo_cursor_read_pgo_int (PgoCursor *c, gint64 *out, GError **error)
 {
   const guint8 *p = c->data + c->off;
   gsize left = c->size - c->off;
 
   if (left < 1)
-    return pgo_cursor_truncated (c, 1, "PGO integer", error);
+    return _pgo_cursor_truncated (c, 1, "PGO integer", error);
   if ((p[0] & 0x80) == 0)
     {
       guint64 v = p[0] >> 1;
@@ -216,7 +216,7 @@ pgo_cursor_read_pgo_int (PgoCursor *c, gint64 *out, GError **error)
   else if ((p[0] & 0xC0) == 0x80)
     {
       if (left < 2)
-        return pgo_cursor_truncated (c, 2, "PGO integer", error);
+        return _pgo_cursor_truncated (c, 2, "PGO integer", error);
       guint32 s = ((guint32) (p[0] & 0x3F) << 8) | p[1];
       guint64 v = s >> 1;
       if (s & 1)
@@ -227,7 +227,7 @@ pgo_cursor_read_pgo_int (PgoCursor *c, gint64 *out, GError **error)
   else if (p[0] == 0xC1)
     {
       if (left < 9)
-        return pgo_cursor_truncated (c, 9, "PGO integer", error);
+        return _pgo_cursor_truncated (c, 9, "PGO integer", error);
       guint64 v = 0;
       for (int i = 1; i <= 8; i++)
         v = (v << 8) | p[i];
@@ -237,7 +237,7 @@ pgo_cursor_read_pgo_int (PgoCursor *c, gint64 *out, GError **error)
   else
     {
       if (left < 5)
-        return pgo_cursor_truncated (c, 5, "PGO integer", error);
+        return _pgo_cursor_truncated (c, 5, "PGO integer", error);
       guint32 v = ((guint32) p[1] << 24) | ((guint32) p[2] << 16)
                   | ((guint32) p[3] << 8) | p[4];
       *out = (gint32) v;
@@ -256,7 +256,7 @@ read_leb (PgoCursor *c, guint max_bits, guint64 *out, GError **error)
   for (guint shift = 0;; shift += 7, i++)
     {
       if (i >= c->size - c->off)
-        return pgo_cursor_truncated (c, i + 1, "varint", error);
+        return _pgo_cursor_truncated (c, i + 1, "varint", error);
       guint8 b = c->data[c->off + i];
       if (shift >= max_bits || (shift > 0 && max_bits - shift < 7 && (b & 0x7F) >> (max_bits - shift)))
         return corrupt (c, "varint (too long)", error);
@@ -269,9 +269,9 @@ read_leb (PgoCursor *c, guint max_bits, guint64 *out, GError **error)
   return TRUE;
 }
 
-/* pgo_cursor_read_varuint32: LEB128, at most 5 bytes and 32 significant bits. */
+/* _pgo_cursor_read_varuint32: LEB128, at most 5 bytes and 32 significant bits. */
 gboolean
-pgo_cursor_read_varuint32 (PgoCursor *c, guint32 *out, GError **error)
+_pgo_cursor_read_varuint32 (PgoCursor *c, guint32 *out, GError **error)
 {
   guint64 v;
 
@@ -281,15 +281,15 @@ pgo_cursor_read_varuint32 (PgoCursor *c, guint32 *out, GError **error)
   return TRUE;
 }
 
-/* pgo_cursor_read_varuint64: LEB128, at most 10 bytes and 64 significant bits. */
+/* _pgo_cursor_read_varuint64: LEB128, at most 10 bytes and 64 significant bits. */
 gboolean
-pgo_cursor_read_varuint64 (PgoCursor *c, guint64 *out, GError **error)
+_pgo_cursor_read_varuint64 (PgoCursor *c, guint64 *out, GError **error)
 {
   return read_leb (c, 64, out, error);
 }
 
 /**
- * pgo_utf16le_to_utf8:
+ * _pgo_utf16le_to_utf8:
  * @data: unaligned UTF-16LE code units
  * @n_units: number of 16-bit units
  *
@@ -299,7 +299,7 @@ pgo_cursor_read_varuint64 (PgoCursor *c, guint64 *out, GError **error)
  * Returns: (transfer full): a NUL-terminated UTF-8 string.
  */
 char *
-pgo_utf16le_to_utf8 (const guint8 *data, gsize n_units)
+_pgo_utf16le_to_utf8 (const guint8 *data, gsize n_units)
 {
   GString *s = g_string_sized_new (n_units + 1);
 
@@ -324,9 +324,9 @@ pgo_utf16le_to_utf8 (const guint8 *data, gsize n_units)
   return g_string_free (s, FALSE);
 }
 
-/* pgo_cursor_read_utf16z: a NUL-terminated UTF-16LE string; the NUL is consumed. */
+/* _pgo_cursor_read_utf16z: a NUL-terminated UTF-16LE string; the NUL is consumed. */
 gboolean
-pgo_cursor_read_utf16z (PgoCursor *c, char **out_utf8, GError **error)
+_pgo_cursor_read_utf16z (PgoCursor *c, char **out_utf8, GError **error)
 {
   const guint8 *p = c->data + c->off;
   gsize left = c->size - c->off;
@@ -335,61 +335,61 @@ pgo_cursor_read_utf16z (PgoCursor *c, char **out_utf8, GError **error)
   for (;; n++)
     {
       if (2 * n + 2 > left)
-        return pgo_cursor_truncated (c, 2 * n + 2, "UTF-16 string (no terminator)", error);
+        return _pgo_cursor_truncated (c, 2 * n + 2, "UTF-16 string (no terminator)", error);
       if (p[2 * n] == 0 && p[2 * n + 1] == 0)
         break;
     }
-  *out_utf8 = pgo_utf16le_to_utf8 (p, n);
+  *out_utf8 = _pgo_utf16le_to_utf8 (p, n);
   c->off += 2 * n + 2;
   return TRUE;
 }
 
-/* pgo_cursor_read_utf16: exactly 'n_units' UTF-16LE units, no terminator. */
+/* _pgo_cursor_read_utf16: exactly 'n_units' UTF-16LE units, no terminator. */
 gboolean
-pgo_cursor_read_utf16 (PgoCursor *c, gsize n_units, char **out_utf8, GError **error)
+_pgo_cursor_read_utf16 (PgoCursor *c, gsize n_units, char **out_utf8, GError **error)
 {
   if (n_units > (c->size - c->off) / 2)
-    return pgo_cursor_truncated (c, n_units > G_MAXSIZE / 2 ? G_MAXSIZE : n_units * 2,
+    return _pgo_cursor_truncated (c, n_units > G_MAXSIZE / 2 ? G_MAXSIZE : n_units * 2,
                                  "UTF-16 string", error);
-  *out_utf8 = pgo_utf16le_to_utf8 (c->data + c->off, n_units);
+  *out_utf8 = _pgo_utf16le_to_utf8 (c->data + c->off, n_units);
   c->off += 2 * n_units;
   return TRUE;
 }
 
 void
-pgo_append_u8 (GByteArray *buf, guint8 v)
+_pgo_bytes_append_u8 (GByteArray *buf, guint8 v)
 {
   g_byte_array_append (buf, &v, 1);
 }
 
 void
-pgo_append_u16 (GByteArray *buf, guint16 v)
+_pgo_bytes_append_u16 (GByteArray *buf, guint16 v)
 {
   guint8 b[2] = { v & 0xFF, v >> 8 };
   g_byte_array_append (buf, b, 2);
 }
 
 void
-pgo_append_u32 (GByteArray *buf, guint32 v)
+_pgo_bytes_append_u32 (GByteArray *buf, guint32 v)
 {
   guint8 b[4] = { v & 0xFF, (v >> 8) & 0xFF, (v >> 16) & 0xFF, v >> 24 };
   g_byte_array_append (buf, b, 4);
 }
 
 void
-pgo_append_u64 (GByteArray *buf, guint64 v)
+_pgo_bytes_append_u64 (GByteArray *buf, guint64 v)
 {
-  pgo_append_u32 (buf, (guint32) v);
-  pgo_append_u32 (buf, (guint32) (v >> 32));
+  _pgo_bytes_append_u32 (buf, (guint32) v);
+  _pgo_bytes_append_u32 (buf, (guint32) (v >> 32));
 }
 
-/* pgo_append_ecma_uint: SPEC: II.23.2; 'v' must be at most 0x1FFFFFFF. */
+/* _pgo_bytes_append_ecma_uint: SPEC: II.23.2; 'v' must be at most 0x1FFFFFFF. */
 void
-pgo_append_ecma_uint (GByteArray *buf, guint32 v)
+_pgo_bytes_append_ecma_uint (GByteArray *buf, guint32 v)
 {
   g_return_if_fail (v <= 0x1FFFFFFF);
   if (v < 0x80)
-    pgo_append_u8 (buf, v);
+    _pgo_bytes_append_u8 (buf, v);
   else if (v < 0x4000)
     {
       guint8 b[2] = { 0x80 | (v >> 8), v & 0xFF };
@@ -402,15 +402,15 @@ pgo_append_ecma_uint (GByteArray *buf, guint32 v)
     }
 }
 
-/* pgo_append_ecma_int: SPEC: II.23.2 signed; 'v' in -2^28 .. 2^28-1.
+/* _pgo_bytes_append_ecma_int: SPEC: II.23.2 signed; 'v' in -2^28 .. 2^28-1.
  * The width follows the value's range, not the size of the rotated field. */
 void
-pgo_append_ecma_int (GByteArray *buf, gint32 v)
+_pgo_bytes_append_ecma_int (GByteArray *buf, gint32 v)
 {
   g_return_if_fail (v >= -(1 << 28) && v < (1 << 28));
   guint32 sign = v < 0;
   if (v >= -(1 << 6) && v < (1 << 6))
-    pgo_append_u8 (buf, (((guint32) v & 0x3F) << 1) | sign);
+    _pgo_bytes_append_u8 (buf, (((guint32) v & 0x3F) << 1) | sign);
   else if (v >= -(1 << 13) && v < (1 << 13))
     {
       guint32 w = (((guint32) v & 0x1FFF) << 1) | sign;
@@ -426,7 +426,7 @@ pgo_append_ecma_int (GByteArray *buf, gint32 v)
 }
 
 /**
- * pgo_encode_pgo_int:
+ * _pgo_bytes_encode_pgo_int:
  * @v: the value
  * @out: room for the longest (9-byte) form
  *
@@ -436,7 +436,7 @@ pgo_append_ecma_int (GByteArray *buf, gint32 v)
  * Returns: the number of bytes written to @out (1, 2, 5 or 9).
  */
 gsize
-pgo_encode_pgo_int (gint64 v, guint8 out[9])
+_pgo_bytes_encode_pgo_int (gint64 v, guint8 out[9])
 {
   guint64 u = (guint64) v;
   guint sign = v < 0;
@@ -467,14 +467,14 @@ pgo_encode_pgo_int (gint64 v, guint8 out[9])
 }
 
 void
-pgo_append_pgo_int (GByteArray *buf, gint64 v)
+_pgo_bytes_append_pgo_int (GByteArray *buf, gint64 v)
 {
   guint8 b[9];
-  g_byte_array_append (buf, b, pgo_encode_pgo_int (v, b));
+  g_byte_array_append (buf, b, _pgo_bytes_encode_pgo_int (v, b));
 }
 
 void
-pgo_append_varuint64 (GByteArray *buf, guint64 v)
+_pgo_bytes_append_varuint64 (GByteArray *buf, guint64 v)
 {
   do
     {
@@ -487,9 +487,9 @@ pgo_append_varuint64 (GByteArray *buf, guint64 v)
   while (v);
 }
 
-/* pgo_append_utf16z: 'utf8' as UTF-16LE with a terminating NUL unit; invalid UTF-8 is written as U+FFFD. */
+/* _pgo_bytes_append_utf16z: 'utf8' as UTF-16LE with a terminating NUL unit; invalid UTF-8 is written as U+FFFD. */
 void
-pgo_append_utf16z (GByteArray *buf, const char *utf8)
+_pgo_bytes_append_utf16z (GByteArray *buf, const char *utf8)
 {
   const char *p = utf8 ? utf8 : "";
 
@@ -505,11 +505,11 @@ pgo_append_utf16z (GByteArray *buf, const char *utf8)
         p = g_utf8_next_char (p);
       if (u >= 0x10000)
         {
-          pgo_append_u16 (buf, 0xD800 + ((u - 0x10000) >> 10));
-          pgo_append_u16 (buf, 0xDC00 + ((u - 0x10000) & 0x3FF));
+          _pgo_bytes_append_u16 (buf, 0xD800 + ((u - 0x10000) >> 10));
+          _pgo_bytes_append_u16 (buf, 0xDC00 + ((u - 0x10000) & 0x3FF));
         }
       else
-        pgo_append_u16 (buf, u);
+        _pgo_bytes_append_u16 (buf, u);
     }
-  pgo_append_u16 (buf, 0);
+  _pgo_bytes_append_u16 (buf, 0);
 }

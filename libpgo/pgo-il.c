@@ -20,7 +20,7 @@
  */
 #include "config.h"
 
-#include "pgo-il.h"
+#include "pgo-il-private.h"
 
 #include "pgo-error.h"
 
@@ -73,66 +73,66 @@ init_by_encoding (void)
 }
 
 /**
- * pgo_opcode_get_name:
+ * _pgo_opcode_get_name:
  * @opcode: an opcode
  *
  * Returns: (transfer none): its ILAsm mnemonic, e.g. "ldc.i4.s".
  */
 const char *
-pgo_opcode_get_name (PgoOpcode opcode)
+_pgo_opcode_get_name (PgoOpcode opcode)
 {
   g_return_val_if_fail (opcode < PGO_OP_COUNT, "?");
   return opcode_info[opcode].name;
 }
 
 /**
- * pgo_opcode_get_encoding:
+ * _pgo_opcode_get_encoding:
  * @opcode: an opcode
  *
  * Returns: 0x00XX for one-byte opcodes, 0xFEXX for two-byte ones.
  */
 guint16
-pgo_opcode_get_encoding (PgoOpcode opcode)
+_pgo_opcode_get_encoding (PgoOpcode opcode)
 {
   g_return_val_if_fail (opcode < PGO_OP_COUNT, 0);
   return opcode_info[opcode].encoding;
 }
 
 /**
- * pgo_opcode_get_operand:
+ * _pgo_opcode_get_operand:
  * @opcode: an opcode
  *
  * Returns: the kind of its inline operand.
  */
 PgoOperandKind
-pgo_opcode_get_operand (PgoOpcode opcode)
+_pgo_opcode_get_operand (PgoOpcode opcode)
 {
   g_return_val_if_fail (opcode < PGO_OP_COUNT, PGO_OPERAND_NONE);
   return opcode_info[opcode].operand;
 }
 
 /**
- * pgo_opcode_get_flow:
+ * _pgo_opcode_get_flow:
  * @opcode: an opcode
  *
  * Returns: its control-flow kind.
  */
 PgoFlowKind
-pgo_opcode_get_flow (PgoOpcode opcode)
+_pgo_opcode_get_flow (PgoOpcode opcode)
 {
   g_return_val_if_fail (opcode < PGO_OP_COUNT, PGO_FLOW_NEXT);
   return opcode_info[opcode].flow;
 }
 
 /**
- * pgo_opcode_lookup:
+ * _pgo_opcode_lookup:
  * @encoding: 0x00XX or 0xFEXX
  * @out_opcode: (out): the opcode, set only on success
  *
  * Returns: TRUE if @encoding is a valid CIL opcode.
  */
 gboolean
-pgo_opcode_lookup (guint16 encoding, PgoOpcode *out_opcode)
+_pgo_opcode_lookup (guint16 encoding, PgoOpcode *out_opcode)
 {
   guint slot;
 
@@ -224,7 +224,7 @@ decode_operand (PgoIlInstr *out, PgoOperandKind kind, const guint8 *p, guint32 n
 }
 
 /**
- * pgo_il_decode:
+ * _pgo_il_decode:
  * @il: the method's IL bytes
  * @il_size: their number
  * @il_offset: offset of the instruction to decode, < @il_size
@@ -239,7 +239,7 @@ decode_operand (PgoIlInstr *out, PgoOperandKind kind, const guint8 *p, guint32 n
  * @il_size; messages name the IL offset.
  */
 gboolean
-pgo_il_decode (const guint8 *il, guint32 il_size, guint32 il_offset,
+_pgo_il_decode (const guint8 *il, guint32 il_size, guint32 il_offset,
                PgoIlInstr *out, GError **error)
 {
   PgoIlInstr instr = { 0 };
@@ -268,7 +268,7 @@ pgo_il_decode (const guint8 *il, guint32 il_size, guint32 il_offset,
         }
       enc = 0xFE00 | il[off++];
     }
-  if (!pgo_opcode_lookup (enc, &op))
+  if (!_pgo_opcode_lookup (enc, &op))
     {
       g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
                    "invalid opcode 0x%0*x at IL offset 0x%x", enc > 0xFF ? 4 : 2, enc, il_offset);
@@ -312,14 +312,14 @@ pgo_il_decode (const guint8 *il, guint32 il_size, guint32 il_offset,
 }
 
 /**
- * pgo_il_switch_target:
+ * _pgo_il_switch_target:
  * @instr: a decoded switch instruction
  * @i: case index, < n_cases
  *
  * Returns: the absolute target of case @i (base: the end of the table).
  */
 gint64
-pgo_il_switch_target (const PgoIlInstr *instr, guint32 i)
+_pgo_il_switch_target (const PgoIlInstr *instr, guint32 i)
 {
   g_return_val_if_fail (instr->opcode == PGO_OP_SWITCH, -1);
   g_return_val_if_fail (i < instr->operand.sw.n_cases, -1);
@@ -327,7 +327,7 @@ pgo_il_switch_target (const PgoIlInstr *instr, guint32 i)
 }
 
 /**
- * pgo_il_iter_init:
+ * _pgo_il_iter_init:
  * @iter: an iterator to set up
  * @il: the IL bytes (borrowed; must outlive @iter)
  * @il_size: their number
@@ -335,7 +335,7 @@ pgo_il_switch_target (const PgoIlInstr *instr, guint32 i)
  * Positions @iter at offset 0.
  */
 void
-pgo_il_iter_init (PgoIlIter *iter, const guint8 *il, guint32 il_size)
+_pgo_il_iter_init (PgoIlIter *iter, const guint8 *il, guint32 il_size)
 {
   iter->il = il;
   iter->il_size = il_size;
@@ -360,7 +360,7 @@ prefix_flag (PgoOpcode op)
 }
 
 /**
- * pgo_il_iter_next:
+ * _pgo_il_iter_next:
  * @iter: an iterator with @iter->offset < @iter->il_size
  * @out: (out): the next instruction, set only on success
  * @error: return location for a #PGO_ERROR
@@ -370,16 +370,16 @@ prefix_flag (PgoOpcode op)
  * the offset of the first one in @out->prefix_offset.  Loop with
  * "while (iter.offset < iter.il_size)".
  *
- * Returns: FALSE only on error (see pgo_il_decode(); also
+ * Returns: FALSE only on error (see _pgo_il_decode(); also
  * PGO_ERROR_CORRUPT when a prefix is the last instruction of the body).
  */
 gboolean
-pgo_il_iter_next (PgoIlIter *iter, PgoIlInstr *out, GError **error)
+_pgo_il_iter_next (PgoIlIter *iter, PgoIlInstr *out, GError **error)
 {
   PgoIlInstr instr;
   guint32 flag;
 
-  if (!pgo_il_decode (iter->il, iter->il_size, iter->offset, &instr, error))
+  if (!_pgo_il_decode (iter->il, iter->il_size, iter->offset, &instr, error))
     return FALSE;
   flag = prefix_flag (instr.opcode);
   if (flag != 0)

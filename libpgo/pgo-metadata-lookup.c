@@ -31,7 +31,7 @@ build_method_owners (PgoMetadata *md, GError **error)
     {
       guint32 first = 0, end = 0;
 
-      if (!pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, t, &first, &end, error))
+      if (!_pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, t, &first, &end, error))
         return FALSE;
       for (guint32 i = first; i < end; i++)
         {
@@ -46,7 +46,7 @@ build_method_owners (PgoMetadata *md, GError **error)
 }
 
 /**
- * pgo_metadata_lookup_method_owner:
+ * _pgo_metadata_lookup_method_owner:
  * @md: metadata
  * @method_token: a MethodDef token
  * @out_type_token: (out): the owning TypeDef token
@@ -56,7 +56,7 @@ build_method_owners (PgoMetadata *md, GError **error)
  * a MethodDef row or a method no type owns.
  */
 gboolean
-pgo_metadata_lookup_method_owner (PgoMetadata *md, guint32 method_token,
+_pgo_metadata_lookup_method_owner (PgoMetadata *md, guint32 method_token,
                                   guint32 *out_type_token, GError **error)
 {
   guint32 rid = PGO_TOKEN_RID (method_token);
@@ -75,7 +75,7 @@ pgo_metadata_lookup_method_owner (PgoMetadata *md, guint32 method_token,
 }
 
 /**
- * pgo_metadata_lookup_enclosing_type:
+ * _pgo_metadata_lookup_enclosing_type:
  * @md: metadata
  * @type_token: a TypeDef token
  * @out_type_token: (out): the enclosing TypeDef token, or 0 for a
@@ -86,7 +86,7 @@ pgo_metadata_lookup_method_owner (PgoMetadata *md, guint32 method_token,
  * a type that does not exist; NOT_FOUND for a bad @type_token.
  */
 gboolean
-pgo_metadata_lookup_enclosing_type (PgoMetadata *md, guint32 type_token,
+_pgo_metadata_lookup_enclosing_type (PgoMetadata *md, guint32 type_token,
                                     guint32 *out_type_token, GError **error)
 {
   guint32 rid = PGO_TOKEN_RID (type_token);
@@ -177,9 +177,9 @@ read_name (PgoMetadata *md, guint32 name_idx, guint32 culture_idx, guint32 key_i
   const guint8 *key;
   gsize key_len = 0;
 
-  if (!pgo_metadata_lookup_string (md, name_idx, &name, error)
-      || !pgo_metadata_lookup_string (md, culture_idx, &culture, error)
-      || !pgo_metadata_lookup_blob (md, key_idx, &key, &key_len, error))
+  if (!_pgo_metadata_lookup_string (md, name_idx, &name, error)
+      || !_pgo_metadata_lookup_string (md, culture_idx, &culture, error)
+      || !_pgo_metadata_lookup_blob (md, key_idx, &key, &key_len, error))
     return FALSE;
   out->has_public_key_token = key_len > 0;
   if (key_is_token && key_len > 0)
@@ -231,7 +231,7 @@ pgo_metadata_lookup_assembly_name (PgoMetadata *md, PgoAssemblyName *out_name, G
 }
 
 /**
- * pgo_metadata_lookup_assembly_ref:
+ * _pgo_metadata_lookup_assembly_ref:
  * @md: metadata
  * @rid: an AssemblyRef row
  * @out_name: (out caller-allocates): the referenced identity
@@ -240,7 +240,7 @@ pgo_metadata_lookup_assembly_name (PgoMetadata *md, PgoAssemblyName *out_name, G
  * Returns: %TRUE on success; PGO_ERROR_NOT_FOUND for a bad @rid.
  */
 gboolean
-pgo_metadata_lookup_assembly_ref (PgoMetadata *md, guint32 rid, PgoAssemblyName *out_name,
+_pgo_metadata_lookup_assembly_ref (PgoMetadata *md, guint32 rid, PgoAssemblyName *out_name,
                                   GError **error)
 {
   PgoAssemblyName n = { 0 };
@@ -280,13 +280,13 @@ pgo_metadata_lookup_mvid (PgoMetadata *md, guint8 out_mvid[16], GError **error)
 {
   if (md->rows[PGO_TABLE_MODULE] == 0)
     return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no Module row");
-  return pgo_metadata_lookup_guid (md, _pgo_metadata_col (md, PGO_TABLE_MODULE,
+  return _pgo_metadata_lookup_guid (md, _pgo_metadata_col (md, PGO_TABLE_MODULE,
                                                           PGO_COL_MODULE_MVID, 1),
                                    out_mvid, error);
 }
 
 /**
- * pgo_metadata_build_module_id:
+ * _pgo_metadata_build_module_id:
  * @md: metadata
  * @error: return location for a #GError
  *
@@ -297,7 +297,7 @@ pgo_metadata_lookup_mvid (PgoMetadata *md, guint8 out_mvid[16], GError **error)
  * Returns: (transfer full) (nullable): a new #PgoModuleId.
  */
 PgoModuleId *
-pgo_metadata_build_module_id (PgoMetadata *md, GError **error)
+_pgo_metadata_build_module_id (PgoMetadata *md, GError **error)
 {
   PgoAssemblyName an = { 0 };
   g_autoptr(PgoModuleId) id = NULL;
@@ -314,7 +314,7 @@ pgo_metadata_build_module_id (PgoMetadata *md, GError **error)
     {
       const char *mod;
 
-      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_MODULE,
+      if (!_pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_MODULE,
                                                               PGO_COL_MODULE_NAME, 1),
                                        &mod, error))
         return NULL;

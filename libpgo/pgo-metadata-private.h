@@ -60,3 +60,37 @@ _pgo_metadata_col (const PgoMetadata *md, PgoTable table, PgoColumn col, guint32
 
 /* pgo-metadata.c */
 guint32 _pgo_metadata_list_target (PgoMetadata *md, guint8 target, guint32 i);
+
+PgoMetadata *_pgo_metadata_new_from_root    (const guint8 *data, gsize size, guint64 base,
+                                            GError **error);
+PgoImage    *_pgo_metadata_get_image        (PgoMetadata *md);
+const char  *_pgo_metadata_get_version      (PgoMetadata *md);
+gboolean     _pgo_metadata_is_uncompressed  (PgoMetadata *md);
+const char  *_pgo_table_get_name            (PgoTable table);
+const char  *_pgo_column_get_name           (PgoColumn col);
+guint        _pgo_metadata_get_row_size     (PgoMetadata *md, PgoTable table);
+guint        _pgo_metadata_get_column_width (PgoMetadata *md, PgoColumn col);
+gboolean     _pgo_metadata_lookup_column    (PgoMetadata *md, PgoColumn col, guint32 rid,
+                                            guint32 *out_value, GError **error);
+gboolean     _pgo_metadata_decode_coded     (PgoMetadata *md, PgoCodedIndex kind,
+                                            guint32 value, guint32 *out_token,
+                                            GError **error);
+gboolean     _pgo_metadata_lookup_list      (PgoMetadata *md, PgoColumn list_col,
+                                            guint32 rid, guint32 *out_first,
+                                            guint32 *out_end, GError **error);
+gboolean     _pgo_metadata_lookup_string    (PgoMetadata *md, guint32 index,
+                                            const char **out_str, GError **error);
+gboolean     _pgo_metadata_lookup_blob      (PgoMetadata *md, guint32 index,
+                                            const guint8 **out_data, gsize *out_len,
+                                            GError **error);
+gboolean     _pgo_metadata_lookup_guid      (PgoMetadata *md, guint32 index,
+                                            guint8 out_guid[16], GError **error);
+gboolean     _pgo_metadata_lookup_user_string (PgoMetadata *md, guint32 index,
+                                              char **out_utf8, GError **error);
+gboolean     _pgo_metadata_lookup_method_owner (PgoMetadata *md, guint32 method_token,
+                                               guint32 *out_type_token, GError **error);
+gboolean     _pgo_metadata_lookup_enclosing_type (PgoMetadata *md, guint32 type_token,
+                                                 guint32 *out_type_token, GError **error);
+gboolean     _pgo_metadata_lookup_assembly_ref  (PgoMetadata *md, guint32 rid,
+                                                PgoAssemblyName *out_name, GError **error);
+PgoModuleId *_pgo_metadata_build_module_id  (PgoMetadata *md, GError **error);

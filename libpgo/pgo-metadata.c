@@ -41,6 +41,8 @@
 #include "pgo-error-private.h"
 
 #include <string.h>
+#include "pgo-pe-private.h"
+#include "pgo-cursor-private.h"
 
 enum { K_U8, K_U16, K_U32, K_STRING, K_GUID, K_BLOB, K_TABLE, K_LIST, K_CODED };
 #define PGO_TABLE_NONE 0xFF
@@ -179,7 +181,7 @@ read_table_stream (PgoMetadata *md, PgoCursor *c, GError **error)
    * CMiniMdSchema::LoadFrom reads it, SchemaPopulate2 forces the padding
    * bit's extra width to zero). The shared-framework assemblies set
    * neither bit. */
-  if ((md->heap_sizes & 0x40) && !pgo_cursor_skip (c, 4, error))
+  if ((md->heap_sizes & 0x40) && !_pgo_cursor_skip (c, 4, error))
     return FALSE;
 
   for (guint i = 0; i < PGO_N_COLUMNS; i++)
@@ -200,7 +202,7 @@ read_table_stream (PgoMetadata *md, PgoCursor *c, GError **error)
       /* rows <= 2^24 and row_size < 64: the product fits easily. */
       len = (gsize) md->rows[t] * md->row_size[t];
       md->table_offset[t] = pgo_cursor_tell (c);
-      if (!pgo_cursor_read_bytes (c, len, &p, error))
+      if (!_pgo_cursor_read_bytes (c, len, &p, error))
         {
           g_prefix_error (error, "table %s (%u rows of %u bytes): ", table_names[t],
                           md->rows[t], md->row_size[t]);
@@ -232,19 +234,19 @@ read_root (PgoMetadata *md, GError **error)
   gboolean have_tables = FALSE;
   gboolean have[4] = { FALSE, FALSE, FALSE, FALSE };
 
-  pgo_cursor_init (&c, md->root, md->root_size, md->root_offset);
+  _pgo_cursor_init (&c, md->root, md->root_size, md->root_offset);
   if (!pgo_cursor_read_u32 (&c, &sig, error))
     return FALSE;
   if (sig != 0x424A5342)
     return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "no metadata signature BSJB at offset 0x%"
                             G_GINT64_MODIFIER "x", md->root_offset);
-  if (!pgo_cursor_skip (&c, 8, error) || !pgo_cursor_read_u32 (&c, &len, error))
+  if (!_pgo_cursor_skip (&c, 8, error) || !pgo_cursor_read_u32 (&c, &len, error))
     return FALSE;
   if (len > 255)
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
                             "metadata version string of %u bytes at offset 0x%"
                             G_GINT64_MODIFIER "x (limit 255)", len, md->root_offset + 16);
-  if (!pgo_cursor_read_bytes (&c, len, &version, error)
+  if (!_pgo_cursor_read_bytes (&c, len, &version, error)
       || !pgo_cursor_read_u16 (&c, &flags, error)
       || !pgo_cursor_read_u16 (&c, &n_streams, error))
     return FALSE;
@@ -271,7 +273,7 @@ read_root (PgoMetadata *md, GError **error)
       if (nul == NULL)
         return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "stream header %u at offset 0x%"
                                 G_GINT64_MODIFIER "x has an unterminated name", i, hdr);
-      if (!pgo_cursor_skip (&c, ((nul - name) + 4) & ~(gsize) 3, error))
+      if (!_pgo_cursor_skip (&c, ((nul - name) + 4) & ~(gsize) 3, error))
         return FALSE;
       if (off > md->root_size || size > md->root_size - off)
         return _pgo_error_fail (error, PGO_ERROR_TRUNCATED,
@@ -284,7 +286,7 @@ read_root (PgoMetadata *md, GError **error)
             return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "two table streams");
           have_tables = TRUE;
           md->uncompressed = name[1] == '-';
-          pgo_cursor_init (&tables, md->root + off, size, md->root_offset + off);
+          _pgo_cursor_init (&tables, md->root + off, size, md->root_offset + off);
         }
       else if (strcmp ((const char *) name, "#Strings") == 0 && !have[0])
         set_heap (md, &md->strings, off, size), have[0] = TRUE;
@@ -304,7 +306,7 @@ read_root (PgoMetadata *md, GError **error)
 }
 
 /**
- * pgo_metadata_new_from_root:
+ * _pgo_metadata_new_from_root:
  * @data: the first byte of a metadata root ("BSJB")
  * @size: the bytes available from @data (CLI header MetaData.Size)
  * @base: the absolute offset of @data, for messages
@@ -316,7 +318,7 @@ read_root (PgoMetadata *md, GError **error)
  * Returns: (transfer full) (nullable): the metadata, or %NULL with @error set.
  */
 PgoMetadata *
-pgo_metadata_new_from_root (const guint8 *data, gsize size, guint64 base, GError **error)
+_pgo_metadata_new_from_root (const guint8 *data, gsize size, guint64 base, GError **error)
 {
   g_autoptr(PgoMetadata) md = g_new0 (PgoMetadata, 1);
 
@@ -341,17 +343,17 @@ pgo_metadata_new_from_root (const guint8 *data, gsize size, guint64 base, GError
 PgoMetadata *
 pgo_metadata_new (PgoImage *image, GError **error)
 {
-  const PgoCliHeader *cli = pgo_image_get_cli_header (image);
-  const guint8 *data = pgo_image_get_data (image, NULL);
+  const PgoCliHeader *cli = _pgo_image_get_cli_header (image);
+  const guint8 *data = _pgo_image_get_data (image, NULL);
   PgoMetadata *md;
   gsize off = 0;
 
-  if (!pgo_image_rva_to_offset (image, cli->metadata_rva, cli->metadata_size, &off, error))
+  if (!_pgo_image_rva_to_offset (image, cli->metadata_rva, cli->metadata_size, &off, error))
     {
       g_prefix_error (error, "metadata: ");
       return NULL;
     }
-  md = pgo_metadata_new_from_root (data + off, cli->metadata_size, off, error);
+  md = _pgo_metadata_new_from_root (data + off, cli->metadata_size, off, error);
   if (md != NULL)
     md->image = pgo_image_ref (image);
   return md;
@@ -402,61 +404,61 @@ pgo_metadata_unref (PgoMetadata *md)
 }
 
 /**
- * pgo_metadata_get_image:
+ * _pgo_metadata_get_image:
  * @md: metadata
  *
  * Returns: (transfer none) (nullable): the image @md was read from.
  */
 PgoImage *
-pgo_metadata_get_image (PgoMetadata *md)
+_pgo_metadata_get_image (PgoMetadata *md)
 {
   return md->image;
 }
 
 /**
- * pgo_metadata_get_version:
+ * _pgo_metadata_get_version:
  * @md: metadata
  *
  * Returns: (transfer none): the root's version string, e.g. "v4.0.30319".
  */
 const char *
-pgo_metadata_get_version (PgoMetadata *md)
+_pgo_metadata_get_version (PgoMetadata *md)
 {
   return md->version;
 }
 
 /**
- * pgo_metadata_is_uncompressed:
+ * _pgo_metadata_is_uncompressed:
  * @md: metadata
  *
  * Returns: %TRUE when the table stream is "#-" (may use Ptr tables).
  */
 gboolean
-pgo_metadata_is_uncompressed (PgoMetadata *md)
+_pgo_metadata_is_uncompressed (PgoMetadata *md)
 {
   return md->uncompressed;
 }
 
 /**
- * pgo_table_get_name:
+ * _pgo_table_get_name:
  * @table: a table number
  *
  * Returns: (transfer none): the II.22 name of @table, or "?" if unknown.
  */
 const char *
-pgo_table_get_name (PgoTable table)
+_pgo_table_get_name (PgoTable table)
 {
   return (guint) table < PGO_TABLE_COUNT ? table_names[table] : "?";
 }
 
 /**
- * pgo_column_get_name:
+ * _pgo_column_get_name:
  * @col: a column
  *
  * Returns: (transfer none): "Table.Column".
  */
 const char *
-pgo_column_get_name (PgoColumn col)
+_pgo_column_get_name (PgoColumn col)
 {
   g_return_val_if_fail ((guint) col < PGO_N_COLUMNS, "?");
   return columns[col].name;
@@ -476,27 +478,27 @@ pgo_metadata_get_n_rows (PgoMetadata *md, PgoTable table)
 }
 
 /**
- * pgo_metadata_get_row_size:
+ * _pgo_metadata_get_row_size:
  * @md: metadata
  * @table: a table number
  *
  * Returns: the bytes of one row of @table in this metadata.
  */
 guint
-pgo_metadata_get_row_size (PgoMetadata *md, PgoTable table)
+_pgo_metadata_get_row_size (PgoMetadata *md, PgoTable table)
 {
   return (guint) table < PGO_TABLE_COUNT ? md->row_size[table] : 0;
 }
 
 /**
- * pgo_metadata_get_column_width:
+ * _pgo_metadata_get_column_width:
  * @md: metadata
  * @col: a column
  *
  * Returns: the width of @col in bytes (1, 2 or 4).
  */
 guint
-pgo_metadata_get_column_width (PgoMetadata *md, PgoColumn col)
+_pgo_metadata_get_column_width (PgoMetadata *md, PgoColumn col)
 {
   g_return_val_if_fail ((guint) col < PGO_N_COLUMNS, 0);
   return md->col_width[col];
@@ -523,7 +525,7 @@ pgo_metadata_get_column (PgoMetadata *md, PgoColumn col, guint32 rid)
 }
 
 /**
- * pgo_metadata_lookup_column:
+ * _pgo_metadata_lookup_column:
  * @md: metadata
  * @col: a column
  * @rid: a 1-based row number
@@ -533,7 +535,7 @@ pgo_metadata_get_column (PgoMetadata *md, PgoColumn col, guint32 rid)
  * Returns: %TRUE on success; PGO_ERROR_NOT_FOUND when @rid is not a row.
  */
 gboolean
-pgo_metadata_lookup_column (PgoMetadata *md, PgoColumn col, guint32 rid,
+_pgo_metadata_lookup_column (PgoMetadata *md, PgoColumn col, guint32 rid,
                             guint32 *out_value, GError **error)
 {
   guint8 table = 0;
@@ -548,7 +550,7 @@ pgo_metadata_lookup_column (PgoMetadata *md, PgoColumn col, guint32 rid,
 }
 
 /**
- * pgo_metadata_decode_coded:
+ * _pgo_metadata_decode_coded:
  * @md: metadata
  * @kind: the coded-index kind
  * @value: a raw coded index
@@ -559,7 +561,7 @@ pgo_metadata_lookup_column (PgoMetadata *md, PgoColumn col, guint32 rid,
  * table or a RID past the end of its table.
  */
 gboolean
-pgo_metadata_decode_coded (PgoMetadata *md, PgoCodedIndex kind, guint32 value,
+_pgo_metadata_decode_coded (PgoMetadata *md, PgoCodedIndex kind, guint32 value,
                            guint32 *out_token, GError **error)
 {
   const CodedInfo *k;
@@ -582,7 +584,7 @@ pgo_metadata_decode_coded (PgoMetadata *md, PgoCodedIndex kind, guint32 value,
 }
 
 /**
- * pgo_metadata_lookup_list:
+ * _pgo_metadata_lookup_list:
  * @md: metadata
  * @list_col: a list column (TypeDef.FieldList/MethodList, MethodDef.ParamList,
  *   EventMap.EventList, PropertyMap.PropertyList)
@@ -599,7 +601,7 @@ pgo_metadata_decode_coded (PgoMetadata *md, PgoCodedIndex kind, guint32 value,
  * the target table.
  */
 gboolean
-pgo_metadata_lookup_list (PgoMetadata *md, PgoColumn list_col, guint32 rid,
+_pgo_metadata_lookup_list (PgoMetadata *md, PgoColumn list_col, guint32 rid,
                           guint32 *out_first, guint32 *out_end, GError **error)
 {
   const ColumnInfo *ci;
@@ -630,7 +632,7 @@ pgo_metadata_lookup_list (PgoMetadata *md, PgoColumn list_col, guint32 rid,
 }
 
 /* _pgo_metadata_list_target: maps list index 'i' (from
- * pgo_metadata_lookup_list()) through the Ptr table of 'target' to a row of
+ * _pgo_metadata_lookup_list()) through the Ptr table of 'target' to a row of
  * 'target'. */
 guint32
 _pgo_metadata_list_target (PgoMetadata *md, guint8 target, guint32 i)
@@ -648,7 +650,7 @@ _pgo_metadata_list_target (PgoMetadata *md, guint8 target, guint32 i)
 }
 
 /**
- * pgo_metadata_lookup_string:
+ * _pgo_metadata_lookup_string:
  * @md: metadata
  * @index: a #Strings offset
  * @out_str: (out) (transfer none): the NUL-terminated UTF-8 string
@@ -658,7 +660,7 @@ _pgo_metadata_list_target (PgoMetadata *md, guint8 target, guint32 i)
  * or the string is not terminated inside it.
  */
 gboolean
-pgo_metadata_lookup_string (PgoMetadata *md, guint32 index, const char **out_str,
+_pgo_metadata_lookup_string (PgoMetadata *md, guint32 index, const char **out_str,
                             GError **error)
 {
   const guint8 *nul;
@@ -681,7 +683,7 @@ pgo_metadata_lookup_string (PgoMetadata *md, guint32 index, const char **out_str
 }
 
 /**
- * pgo_metadata_lookup_blob:
+ * _pgo_metadata_lookup_blob:
  * @md: metadata
  * @index: a #Blob offset
  * @out_data: (out) (transfer none): the blob's bytes
@@ -691,7 +693,7 @@ pgo_metadata_lookup_string (PgoMetadata *md, guint32 index, const char **out_str
  * Returns: %TRUE on success; TRUNCATED/CORRUPT when the blob does not fit.
  */
 gboolean
-pgo_metadata_lookup_blob (PgoMetadata *md, guint32 index, const guint8 **out_data,
+_pgo_metadata_lookup_blob (PgoMetadata *md, guint32 index, const guint8 **out_data,
                           gsize *out_len, GError **error)
 {
   PgoCursor c;
@@ -708,9 +710,9 @@ pgo_metadata_lookup_blob (PgoMetadata *md, guint32 index, const guint8 **out_dat
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
                             "#Blob index 0x%x is past the heap (0x%x bytes)",
                             index, md->blob.size);
-  pgo_cursor_init (&c, md->blob.data, md->blob.size, md->blob.offset);
+  _pgo_cursor_init (&c, md->blob.data, md->blob.size, md->blob.offset);
   c.off = index;
-  if (!pgo_cursor_read_ecma_uint (&c, &len, error) || !pgo_cursor_read_bytes (&c, len, &p, error))
+  if (!_pgo_cursor_read_ecma_uint (&c, &len, error) || !_pgo_cursor_read_bytes (&c, len, &p, error))
     {
       g_prefix_error (error, "#Blob entry 0x%x: ", index);
       return FALSE;
@@ -721,7 +723,7 @@ pgo_metadata_lookup_blob (PgoMetadata *md, guint32 index, const guint8 **out_dat
 }
 
 /**
- * pgo_metadata_lookup_guid:
+ * _pgo_metadata_lookup_guid:
  * @md: metadata
  * @index: a 1-based #GUID ordinal (0 is the null GUID)
  * @out_guid: (out): the 16 bytes
@@ -730,7 +732,7 @@ pgo_metadata_lookup_blob (PgoMetadata *md, guint32 index, const guint8 **out_dat
  * Returns: %TRUE on success; PGO_ERROR_CORRUPT past the heap.
  */
 gboolean
-pgo_metadata_lookup_guid (PgoMetadata *md, guint32 index, guint8 out_guid[16], GError **error)
+_pgo_metadata_lookup_guid (PgoMetadata *md, guint32 index, guint8 out_guid[16], GError **error)
 {
   if (index == 0)
     {
@@ -746,7 +748,7 @@ pgo_metadata_lookup_guid (PgoMetadata *md, guint32 index, guint8 out_guid[16], G
 }
 
 /**
- * pgo_metadata_lookup_user_string:
+ * _pgo_metadata_lookup_user_string:
  * @md: metadata
  * @index: a #US offset (the low 24 bits of an ldstr token)
  * @out_utf8: (out) (transfer full): the string as UTF-8
@@ -755,7 +757,7 @@ pgo_metadata_lookup_guid (PgoMetadata *md, guint32 index, guint8 out_guid[16], G
  * Returns: %TRUE on success; TRUNCATED/CORRUPT for a bad entry.
  */
 gboolean
-pgo_metadata_lookup_user_string (PgoMetadata *md, guint32 index, char **out_utf8,
+_pgo_metadata_lookup_user_string (PgoMetadata *md, guint32 index, char **out_utf8,
                                  GError **error)
 {
   PgoCursor c;
@@ -766,11 +768,11 @@ pgo_metadata_lookup_user_string (PgoMetadata *md, guint32 index, char **out_utf8
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
                             "#US index 0x%x is past the heap (0x%x bytes)",
                             index, md->us.size);
-  pgo_cursor_init (&c, md->us.data, md->us.size, md->us.offset);
+  _pgo_cursor_init (&c, md->us.data, md->us.size, md->us.offset);
   c.off = index;
-  if (!pgo_cursor_read_ecma_uint (&c, &len, error) || !pgo_cursor_read_bytes (&c, len, &p, error))
+  if (!_pgo_cursor_read_ecma_uint (&c, &len, error) || !_pgo_cursor_read_bytes (&c, len, &p, error))
     return FALSE;
   /* N bytes: UTF-16LE code units, then one flag byte (II.24.2.4). */
-  *out_utf8 = pgo_utf16le_to_utf8 (p, len / 2);
+  *out_utf8 = _pgo_utf16le_to_utf8 (p, len / 2);
   return TRUE;
 }

@@ -69,43 +69,11 @@ typedef enum {
 typedef struct _PgoMetadata PgoMetadata;
 
 PgoMetadata *pgo_metadata_new              (PgoImage *image, GError **error);
-PgoMetadata *pgo_metadata_new_from_root    (const guint8 *data, gsize size, guint64 base,
-                                            GError **error);
 PgoMetadata *pgo_metadata_ref              (PgoMetadata *md);
 void         pgo_metadata_unref            (PgoMetadata *md);
-PgoImage    *pgo_metadata_get_image        (PgoMetadata *md);
-const char  *pgo_metadata_get_version      (PgoMetadata *md);
-gboolean     pgo_metadata_is_uncompressed  (PgoMetadata *md);
 
-const char  *pgo_table_get_name            (PgoTable table);
-const char  *pgo_column_get_name           (PgoColumn col);
 guint32      pgo_metadata_get_n_rows       (PgoMetadata *md, PgoTable table);
-guint        pgo_metadata_get_row_size     (PgoMetadata *md, PgoTable table);
-guint        pgo_metadata_get_column_width (PgoMetadata *md, PgoColumn col);
 guint32      pgo_metadata_get_column       (PgoMetadata *md, PgoColumn col, guint32 rid);
-gboolean     pgo_metadata_lookup_column    (PgoMetadata *md, PgoColumn col, guint32 rid,
-                                            guint32 *out_value, GError **error);
-gboolean     pgo_metadata_decode_coded     (PgoMetadata *md, PgoCodedIndex kind,
-                                            guint32 value, guint32 *out_token,
-                                            GError **error);
-gboolean     pgo_metadata_lookup_list      (PgoMetadata *md, PgoColumn list_col,
-                                            guint32 rid, guint32 *out_first,
-                                            guint32 *out_end, GError **error);
-
-gboolean     pgo_metadata_lookup_string    (PgoMetadata *md, guint32 index,
-                                            const char **out_str, GError **error);
-gboolean     pgo_metadata_lookup_blob      (PgoMetadata *md, guint32 index,
-                                            const guint8 **out_data, gsize *out_len,
-                                            GError **error);
-gboolean     pgo_metadata_lookup_guid      (PgoMetadata *md, guint32 index,
-                                            guint8 out_guid[16], GError **error);
-gboolean     pgo_metadata_lookup_user_string (PgoMetadata *md, guint32 index,
-                                              char **out_utf8, GError **error);
-
-gboolean     pgo_metadata_lookup_method_owner (PgoMetadata *md, guint32 method_token,
-                                               guint32 *out_type_token, GError **error);
-gboolean     pgo_metadata_lookup_enclosing_type (PgoMetadata *md, guint32 type_token,
-                                                 guint32 *out_type_token, GError **error);
 
 /**
  * PgoAssemblyName:
@@ -126,11 +94,8 @@ void         pgo_assembly_name_clear       (PgoAssemblyName *name);
 char        *pgo_assembly_name_to_string   (const PgoAssemblyName *name);
 gboolean     pgo_metadata_lookup_assembly_name (PgoMetadata *md, PgoAssemblyName *out_name,
                                                 GError **error);
-gboolean     pgo_metadata_lookup_assembly_ref  (PgoMetadata *md, guint32 rid,
-                                                PgoAssemblyName *out_name, GError **error);
 gboolean     pgo_metadata_lookup_mvid      (PgoMetadata *md, guint8 out_mvid[16],
                                             GError **error);
-PgoModuleId *pgo_metadata_build_module_id  (PgoMetadata *md, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoMetadata, pgo_metadata_unref)
 

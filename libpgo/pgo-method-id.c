@@ -25,6 +25,14 @@ pgo_module_id_new (const char *simple_name)
   return m;
 }
 
+/**
+ * pgo_module_id_ref:
+ * @module: a module identity
+ *
+ * Takes a reference to @module.
+ *
+ * Returns: (transfer full): @module.
+ */
 PgoModuleId *
 pgo_module_id_ref (PgoModuleId *module)
 {
@@ -33,6 +41,12 @@ pgo_module_id_ref (PgoModuleId *module)
   return module;
 }
 
+/**
+ * pgo_module_id_unref:
+ * @module: (nullable): a module identity
+ *
+ * Drops a reference; the last one frees @module.
+ */
 void
 pgo_module_id_unref (PgoModuleId *module)
 {
@@ -141,6 +155,14 @@ pgo_method_id_new (PgoModuleId *module, guint32 token, const char *name, const c
   return id;
 }
 
+/**
+ * pgo_method_id_copy:
+ * @id: (nullable): a method identity
+ *
+ * Copies @id; the copy shares the module identity by reference.
+ *
+ * Returns: (transfer full) (nullable): the copy, or NULL for NULL.
+ */
 PgoMethodId *
 pgo_method_id_copy (const PgoMethodId *id)
 {
@@ -148,6 +170,12 @@ pgo_method_id_copy (const PgoMethodId *id)
   return pgo_method_id_new (id->module, id->token, id->name, id->signature);
 }
 
+/**
+ * pgo_method_id_free:
+ * @id: (nullable): a method identity
+ *
+ * Frees @id and drops its reference to the module.
+ */
 void
 pgo_method_id_free (PgoMethodId *id)
 {
@@ -168,4 +196,20 @@ pgo_method_id_equal (const PgoMethodId *a, const PgoMethodId *b)
   if (a == NULL || b == NULL)
     return FALSE;
   return a->token == b->token && pgo_module_id_equal (a->module, b->module);
+}
+
+/**
+ * pgo_method_id_to_string:
+ * @id: (nullable): a method identity
+ *
+ * Returns: (transfer full): "Module!Name", or the token when unnamed.
+ */
+char *
+pgo_method_id_to_string (const PgoMethodId *id)
+{
+  const char *module = id && id->module && id->module->simple_name ? id->module->simple_name : "?";
+
+  if (id && id->name)
+    return g_strdup_printf ("%s!%s", module, id->name);
+  return g_strdup_printf ("%s!0x%08x", module, id ? id->token : 0);
 }

@@ -56,6 +56,7 @@ PgoMethodId *pgo_method_id_new          (PgoModuleId *module,
                                          guint32 token,
                                          const char *name,
                                          const char *signature);
+char        *pgo_method_id_to_string    (const PgoMethodId *id);
 PgoMethodId *pgo_method_id_copy         (const PgoMethodId *id);
 void         pgo_method_id_free         (PgoMethodId *id);
 gboolean     pgo_method_id_equal        (const PgoMethodId *a, const PgoMethodId *b);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "pgo-pe.h"
+#include "pgo-cursor-private.h"
 
 struct _PgoImage {
   gint            ref_count;
@@ -32,3 +33,15 @@ gboolean _pgo_image_check_sections   (PgoImage *image, GError **error);
 gboolean _pgo_image_read_cli_header  (PgoImage *image, GError **error);
 gboolean _pgo_webcil_parse           (PgoImage *image, GError **error);
 gboolean _pgo_webcil_is_candidate    (const guint8 *data, gsize size);
+
+const guint8      *_pgo_image_get_data        (PgoImage *image, gsize *out_size);
+guint16            _pgo_image_get_machine     (PgoImage *image);
+guint              _pgo_image_get_n_sections  (PgoImage *image);
+const PgoSection  *_pgo_image_get_section     (PgoImage *image, guint i);
+const PgoCliHeader*_pgo_image_get_cli_header  (PgoImage *image);
+int                _pgo_image_get_webcil_version (PgoImage *image, int *out_minor,
+                                                 int *out_wrapper_version);
+gboolean           _pgo_image_rva_to_offset   (PgoImage *image, guint32 rva, gsize len,
+                                              gsize *out_offset, GError **error);
+gboolean           _pgo_image_cursor_at_rva   (PgoImage *image, guint32 rva,
+                                              PgoCursor *out_cursor, GError **error);

@@ -30,6 +30,7 @@
 #include "pgo-error-private.h"
 
 #include <string.h>
+#include "pgo-cursor-private.h"
 
 #define CLI_HEADER_SIZE 72
 #define DEBUG_ENTRY_SIZE 28
@@ -63,12 +64,12 @@ read_sections (PgoImage *image, PgoCursor *c, guint n, GError **error)
       const guint8 *name;
       guint32 ptr = 0;
 
-      if (!pgo_cursor_read_bytes (c, 8, &name, error)
+      if (!_pgo_cursor_read_bytes (c, 8, &name, error)
           || !pgo_cursor_read_u32 (c, &s->virtual_size, error)
           || !pgo_cursor_read_u32 (c, &s->virtual_address, error)
           || !pgo_cursor_read_u32 (c, &s->raw_size, error)
           || !pgo_cursor_read_u32 (c, &ptr, error)
-          || !pgo_cursor_skip (c, 16, error))
+          || !_pgo_cursor_skip (c, 16, error))
         {
           g_prefix_error (error, "section header %u: ", i);
           return FALSE;
@@ -135,7 +136,7 @@ find_section (PgoImage *image, guint32 rva)
 }
 
 /**
- * pgo_image_rva_to_offset:
+ * _pgo_image_rva_to_offset:
  * @image: an image
  * @rva: a relative virtual address
  * @len: bytes that must be present from @rva on, inside one section
@@ -150,7 +151,7 @@ find_section (PgoImage *image, guint32 rva)
  * PGO_ERROR_TRUNCATED if the section has fewer than @len bytes after it.
  */
 gboolean
-pgo_image_rva_to_offset (PgoImage *image, guint32 rva, gsize len,
+_pgo_image_rva_to_offset (PgoImage *image, guint32 rva, gsize len,
                          gsize *out_offset, GError **error)
 {
   const PgoSection *s = find_section (image, rva);
@@ -168,23 +169,23 @@ pgo_image_rva_to_offset (PgoImage *image, guint32 rva, gsize len,
 }
 
 /**
- * pgo_image_cursor_at_rva:
+ * _pgo_image_cursor_at_rva:
  * @image: an image
  * @rva: a relative virtual address
  * @out_cursor: (out): a cursor from @rva to the end of its section's raw data
  * @error: return location for a #GError
  *
- * Returns: %TRUE on success, as pgo_image_rva_to_offset() otherwise.
+ * Returns: %TRUE on success, as _pgo_image_rva_to_offset() otherwise.
  */
 gboolean
-pgo_image_cursor_at_rva (PgoImage *image, guint32 rva, PgoCursor *out_cursor, GError **error)
+_pgo_image_cursor_at_rva (PgoImage *image, guint32 rva, PgoCursor *out_cursor, GError **error)
 {
   const PgoSection *s = find_section (image, rva);
   gsize off = 0;
 
-  if (!pgo_image_rva_to_offset (image, rva, 0, &off, error))
+  if (!_pgo_image_rva_to_offset (image, rva, 0, &off, error))
     return FALSE;
-  pgo_cursor_init (out_cursor, image->data + off,
+  _pgo_cursor_init (out_cursor, image->data + off,
                    s->file_offset + s->raw_size - off, off);
   return TRUE;
 }
@@ -207,13 +208,13 @@ _pgo_image_read_cli_header (PgoImage *image, GError **error)
   if (image->cli_size < CLI_HEADER_SIZE)
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "CLI header size %u is below %u",
                             image->cli_size, CLI_HEADER_SIZE);
-  if (!pgo_image_rva_to_offset (image, image->cli_rva, CLI_HEADER_SIZE, &off, error))
+  if (!_pgo_image_rva_to_offset (image, image->cli_rva, CLI_HEADER_SIZE, &off, error))
     {
       g_prefix_error (error, "CLI header: ");
       return FALSE;
     }
-  pgo_cursor_init (&c, image->data + off, CLI_HEADER_SIZE, off);
-  /* The size was checked by pgo_image_rva_to_offset: these reads cannot fail. */
+  _pgo_cursor_init (&c, image->data + off, CLI_HEADER_SIZE, off);
+  /* The size was checked by _pgo_image_rva_to_offset: these reads cannot fail. */
   pgo_cursor_read_u32 (&c, &cb, NULL);
   pgo_cursor_read_u16 (&c, &h->major_runtime_version, NULL);
   pgo_cursor_read_u16 (&c, &h->minor_runtime_version, NULL);
@@ -225,7 +226,7 @@ _pgo_image_read_cli_header (PgoImage *image, GError **error)
   pgo_cursor_read_u32 (&c, &h->resources_size, NULL);
   pgo_cursor_read_u32 (&c, &h->strong_name_rva, NULL);
   pgo_cursor_read_u32 (&c, &h->strong_name_size, NULL);
-  pgo_cursor_skip (&c, 24, NULL);
+  _pgo_cursor_skip (&c, 24, NULL);
   pgo_cursor_read_u32 (&c, &h->managed_native_header_rva, NULL);
   pgo_cursor_read_u32 (&c, &h->managed_native_header_size, NULL);
   if (cb < CLI_HEADER_SIZE)
@@ -246,9 +247,9 @@ parse_pe (PgoImage *image, GError **error)
   guint16 n_sections = 0, opt_size = 0, magic = 0;
   gsize opt_start = 0, dirs_off = 0;
 
-  pgo_cursor_init (&c, image->data, image->size, 0);
-  if (!pgo_cursor_seek (&c, 0x3C, error) || !pgo_cursor_read_u32 (&c, &lfanew, error)
-      || !pgo_cursor_seek (&c, lfanew, error)
+  _pgo_cursor_init (&c, image->data, image->size, 0);
+  if (!_pgo_cursor_seek (&c, 0x3C, error) || !pgo_cursor_read_u32 (&c, &lfanew, error)
+      || !_pgo_cursor_seek (&c, lfanew, error)
       || !pgo_cursor_read_u32 (&c, &signature, error))
     {
       g_prefix_error (error, "DOS header: ");
@@ -258,9 +259,9 @@ parse_pe (PgoImage *image, GError **error)
     return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "no PE signature at offset 0x%x", lfanew);
   if (!pgo_cursor_read_u16 (&c, &image->machine, error)
       || !pgo_cursor_read_u16 (&c, &n_sections, error)
-      || !pgo_cursor_skip (&c, 12, error)
+      || !_pgo_cursor_skip (&c, 12, error)
       || !pgo_cursor_read_u16 (&c, &opt_size, error)
-      || !pgo_cursor_skip (&c, 2, error))
+      || !_pgo_cursor_skip (&c, 2, error))
     {
       g_prefix_error (error, "COFF header: ");
       return FALSE;
@@ -291,7 +292,7 @@ parse_pe (PgoImage *image, GError **error)
   if (opt_size < dirs_off)
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "optional header of %u bytes is too small"
                             " (need %" G_GSIZE_MODIFIER "u)", opt_size, dirs_off);
-  if (!pgo_cursor_seek (&c, opt_start + dirs_off - 4, error)
+  if (!_pgo_cursor_seek (&c, opt_start + dirs_off - 4, error)
       || !pgo_cursor_read_u32 (&c, &n_dirs, error))
     {
       g_prefix_error (error, "optional header: ");
@@ -316,7 +317,7 @@ parse_pe (PgoImage *image, GError **error)
       else if (i == 14)
         image->cli_rva = rva, image->cli_size = size;
     }
-  if (!pgo_cursor_seek (&c, opt_start + opt_size, error)
+  if (!_pgo_cursor_seek (&c, opt_start + opt_size, error)
       || !read_sections (image, &c, n_sections, error))
     return FALSE;
   return _pgo_image_check_sections (image, error) && _pgo_image_read_cli_header (image, error);
@@ -412,14 +413,14 @@ pgo_image_unref (PgoImage *image)
 }
 
 /**
- * pgo_image_get_data:
+ * _pgo_image_get_data:
  * @image: an image
  * @out_size: (out) (optional): the file size
  *
  * Returns: (transfer none): the file bytes.
  */
 const guint8 *
-pgo_image_get_data (PgoImage *image, gsize *out_size)
+_pgo_image_get_data (PgoImage *image, gsize *out_size)
 {
   if (out_size)
     *out_size = image->size;
@@ -451,7 +452,7 @@ pgo_image_get_format (PgoImage *image)
 }
 
 /**
- * pgo_image_get_machine:
+ * _pgo_image_get_machine:
  * @image: an image
  *
  * The COFF Machine field, not validated: ReadyToRun images XOR it with an
@@ -462,51 +463,51 @@ pgo_image_get_format (PgoImage *image)
  * Returns: the COFF Machine, 0 for Webcil.
  */
 guint16
-pgo_image_get_machine (PgoImage *image)
+_pgo_image_get_machine (PgoImage *image)
 {
   return image->machine;
 }
 
 /**
- * pgo_image_get_n_sections:
+ * _pgo_image_get_n_sections:
  * @image: an image
  *
  * Returns: the number of sections.
  */
 guint
-pgo_image_get_n_sections (PgoImage *image)
+_pgo_image_get_n_sections (PgoImage *image)
 {
   return image->n_sections;
 }
 
 /**
- * pgo_image_get_section:
+ * _pgo_image_get_section:
  * @image: an image
- * @i: a section index below pgo_image_get_n_sections()
+ * @i: a section index below _pgo_image_get_n_sections()
  *
  * Returns: (transfer none): the section.
  */
 const PgoSection *
-pgo_image_get_section (PgoImage *image, guint i)
+_pgo_image_get_section (PgoImage *image, guint i)
 {
   g_return_val_if_fail (i < image->n_sections, NULL);
   return &image->sections[i];
 }
 
 /**
- * pgo_image_get_cli_header:
+ * _pgo_image_get_cli_header:
  * @image: an image
  *
  * Returns: (transfer none): the CLI header.
  */
 const PgoCliHeader *
-pgo_image_get_cli_header (PgoImage *image)
+_pgo_image_get_cli_header (PgoImage *image)
 {
   return &image->cli;
 }
 
 /**
- * pgo_image_get_webcil_version:
+ * _pgo_image_get_webcil_version:
  * @image: an image
  * @out_minor: (out) (optional): Webcil VersionMinor
  * @out_wrapper_version: (out) (optional): the .wasm wrapper's webcilVersion,
@@ -515,7 +516,7 @@ pgo_image_get_cli_header (PgoImage *image)
  * Returns: Webcil VersionMajor, or -1 for a PE image.
  */
 int
-pgo_image_get_webcil_version (PgoImage *image, int *out_minor, int *out_wrapper_version)
+_pgo_image_get_webcil_version (PgoImage *image, int *out_minor, int *out_wrapper_version)
 {
   if (out_minor)
     *out_minor = image->webcil_minor;
@@ -557,12 +558,12 @@ read_code_view (PgoCursor *c, guint32 size, PgoCodeView *out_cv, GError **error)
     return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC,
                             "CodeView entry at offset 0x%" G_GINT64_MODIFIER
                             "x is not RSDS", pgo_cursor_tell (c) - 4);
-  if (!pgo_cursor_read_bytes (c, 16, &guid, error)
+  if (!_pgo_cursor_read_bytes (c, 16, &guid, error)
       || !pgo_cursor_read_u32 (c, &age, error))
     return FALSE;
   path_len = MIN (size - 24, pgo_cursor_remaining (c));
   path_len = MIN (path_len, CODEVIEW_MAX_PATH);
-  pgo_cursor_read_bytes (c, path_len, &path, NULL);
+  _pgo_cursor_read_bytes (c, path_len, &path, NULL);
   nul = memchr (path, 0, path_len);
   memcpy (out_cv->guid, guid, 16);
   out_cv->age = age;
@@ -597,7 +598,7 @@ pgo_image_lookup_code_view (PgoImage *image, PgoCodeView *out_cv, GError **error
     return _pgo_error_fail (error, PGO_ERROR_LIMIT,
                             "%u debug directory entries exceed the limit of %u",
                             n, DEBUG_MAX_ENTRIES);
-  if (!pgo_image_cursor_at_rva (image, image->debug_rva, &dir, error))
+  if (!_pgo_image_cursor_at_rva (image, image->debug_rva, &dir, error))
     {
       g_prefix_error (error, "debug directory: ");
       return FALSE;
@@ -608,7 +609,7 @@ pgo_image_lookup_code_view (PgoImage *image, PgoCodeView *out_cv, GError **error
       PgoCursor c;
       gsize off = 0;
 
-      if (!pgo_cursor_skip (&dir, 12, error) || !pgo_cursor_read_u32 (&dir, &type, error)
+      if (!_pgo_cursor_skip (&dir, 12, error) || !pgo_cursor_read_u32 (&dir, &type, error)
           || !pgo_cursor_read_u32 (&dir, &size, error) || !pgo_cursor_read_u32 (&dir, &rva, error)
           || !pgo_cursor_read_u32 (&dir, &ptr, error))
         {
@@ -619,7 +620,7 @@ pgo_image_lookup_code_view (PgoImage *image, PgoCodeView *out_cv, GError **error
         continue;
       if (rva != 0)
         {
-          if (!pgo_image_rva_to_offset (image, rva, MIN (size, 24u), &off, error))
+          if (!_pgo_image_rva_to_offset (image, rva, MIN (size, 24u), &off, error))
             {
               g_prefix_error (error, "CodeView entry: ");
               return FALSE;
@@ -630,7 +631,7 @@ pgo_image_lookup_code_view (PgoImage *image, PgoCodeView *out_cv, GError **error
       if (off > image->size)
         return _pgo_error_fail (error, PGO_ERROR_TRUNCATED, "CodeView entry at offset 0x%"
                                 G_GSIZE_MODIFIER "x is past the end of the file", off);
-      pgo_cursor_init (&c, image->data + off, image->size - off, off);
+      _pgo_cursor_init (&c, image->data + off, image->size - off, off);
       return read_code_view (&c, size, out_cv, error);
     }
   return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no CodeView entry in the debug directory");

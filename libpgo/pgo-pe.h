@@ -11,7 +11,7 @@
 
 #include <glib.h>
 
-#include "pgo-cursor.h"
+#include "pgo-error.h"
 
 G_BEGIN_DECLS
 
@@ -83,20 +83,9 @@ PgoImage          *pgo_image_open            (const char *path, GError **error);
 PgoImage          *pgo_image_ref             (PgoImage *image);
 void               pgo_image_unref           (PgoImage *image);
 
-const guint8      *pgo_image_get_data        (PgoImage *image, gsize *out_size);
 const char        *pgo_image_get_path        (PgoImage *image);
 PgoImageFormat     pgo_image_get_format      (PgoImage *image);
-guint16            pgo_image_get_machine     (PgoImage *image);
-guint              pgo_image_get_n_sections  (PgoImage *image);
-const PgoSection  *pgo_image_get_section     (PgoImage *image, guint i);
-const PgoCliHeader*pgo_image_get_cli_header  (PgoImage *image);
-int                pgo_image_get_webcil_version (PgoImage *image, int *out_minor,
-                                                 int *out_wrapper_version);
 
-gboolean           pgo_image_rva_to_offset   (PgoImage *image, guint32 rva, gsize len,
-                                              gsize *out_offset, GError **error);
-gboolean           pgo_image_cursor_at_rva   (PgoImage *image, guint32 rva,
-                                              PgoCursor *out_cursor, GError **error);
 gboolean           pgo_image_lookup_code_view (PgoImage *image, PgoCodeView *out_cv,
                                                GError **error);
 

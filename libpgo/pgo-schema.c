@@ -125,6 +125,12 @@ pgo_method_profile_new (PgoMethodId *id)
   return p;
 }
 
+/**
+ * pgo_method_profile_free:
+ * @profile: (nullable): a profile
+ *
+ * Frees @profile with its records, values and identity.
+ */
 void
 pgo_method_profile_free (PgoMethodProfile *profile)
 {
@@ -202,6 +208,14 @@ pgo_method_profile_add (PgoMethodProfile *profile, const PgoSchemaRecord *record
   return TRUE;
 }
 
+/**
+ * pgo_method_profile_get_n_records:
+ * @profile: a profile
+ *
+ * The number of schema records of @profile.
+ *
+ * Returns: the record count.
+ */
 guint
 pgo_method_profile_get_n_records (const PgoMethodProfile *profile)
 {
@@ -218,8 +232,9 @@ pgo_method_profile_get_record (const PgoMethodProfile *profile, guint index)
 
 /**
  * pgo_method_profile_get_values:
+ * @profile: a profile
  * @index: a record index
- * @out_n_values: (out): the number of values
+ * @out_n_values: (out) (optional): the number of values
  *
  * Returns: (transfer none) (nullable): the values of record @index; NULL
  * when it has none.
@@ -233,7 +248,8 @@ pgo_method_profile_get_values (const PgoMethodProfile *profile, guint index, gsi
               ? g_array_index (profile->value_starts, guint, index + 1)
               : profile->values->len;
 
-  *out_n_values = end - start;
+  if (out_n_values)
+    *out_n_values = end - start;
   return end > start ? &g_array_index (profile->values, guint64, start) : NULL;
 }
 

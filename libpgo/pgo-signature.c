@@ -24,6 +24,8 @@
 #include "pgo-error-private.h"
 
 #include <string.h>
+#include "pgo-signature-private.h"
+#include "pgo-cursor-private.h"
 
 enum {
   ET_END = 0x00, ET_VOID = 0x01, ET_BOOLEAN = 0x02, ET_CHAR = 0x03, ET_I1 = 0x04,
@@ -87,9 +89,9 @@ join_nested_names (PgoMetadata *md, PgoTable table, PgoColumn ns_col, PgoColumn 
     {
       const char *ns, *name;
 
-      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, table, ns_col, chain[i]), &ns,
+      if (!_pgo_metadata_lookup_string (md, _pgo_metadata_col (md, table, ns_col, chain[i]), &ns,
                                        error)
-          || !pgo_metadata_lookup_string (md, _pgo_metadata_col (md, table, name_col, chain[i]),
+          || !_pgo_metadata_lookup_string (md, _pgo_metadata_col (md, table, name_col, chain[i]),
                                           &name, error))
         return NULL;
       if (i != n - 1)
@@ -123,7 +125,7 @@ typedef_name (PgoMetadata *md, guint32 rid, GError **error)
                                 " (cycle in NestedClass?)", PGO_TOKEN (PGO_TABLE_TYPEDEF, rid),
                                 MAX_NESTING), NULL;
       chain[n++] = cur;
-      if (!pgo_metadata_lookup_enclosing_type (md, PGO_TOKEN (PGO_TABLE_TYPEDEF, cur), &outer,
+      if (!_pgo_metadata_lookup_enclosing_type (md, PGO_TOKEN (PGO_TABLE_TYPEDEF, cur), &outer,
                                                error))
         return NULL;
       cur = PGO_TOKEN_RID (outer);
@@ -156,7 +158,7 @@ typeref_name (PgoMetadata *md, guint32 rid, GError **error)
                                 " (cycle in ResolutionScope?)", PGO_TOKEN (PGO_TABLE_TYPEREF, rid),
                                 MAX_NESTING), NULL;
       chain[n++] = cur;
-      if (!pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
+      if (!_pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
                                       _pgo_metadata_col (md, PGO_TABLE_TYPEREF,
                                                          PGO_COL_TYPEREF_RESOLUTION_SCOPE, cur),
                                       &scope, error))
@@ -207,13 +209,13 @@ append_type_token (Sig *s, guint32 token, gboolean allow_spec, GString *out, GEr
         if (s->depth >= PGO_SIGNATURE_MAX_DEPTH)
           return _pgo_error_fail (error, PGO_ERROR_LIMIT, "TypeSpec 0x%08x nests deeper than %u",
                                   token, PGO_SIGNATURE_MAX_DEPTH);
-        if (!pgo_metadata_lookup_blob (md, _pgo_metadata_col (md, PGO_TABLE_TYPESPEC,
+        if (!_pgo_metadata_lookup_blob (md, _pgo_metadata_col (md, PGO_TABLE_TYPESPEC,
                                                               PGO_COL_TYPESPEC_SIGNATURE, rid),
                                        &blob, &len, error))
           return FALSE;
         sub.md = md;
         sub.depth = s->depth + 1;
-        pgo_cursor_init (&sub.c, blob, len, md->blob.offset + (blob - md->blob.data));
+        _pgo_cursor_init (&sub.c, blob, len, md->blob.offset + (blob - md->blob.data));
         if (!print_type (&sub, out, error))
           {
             g_prefix_error (error, "TypeSpec 0x%08x: ", token);
@@ -235,7 +237,7 @@ read_tdore (Sig *s, guint32 *out_token, GError **error)
   guint64 at = pgo_cursor_tell (&s->c);
   guint32 v = 0;
 
-  if (!pgo_cursor_read_ecma_uint (&s->c, &v, error))
+  if (!_pgo_cursor_read_ecma_uint (&s->c, &v, error))
     return FALSE;
   if ((v & 3) == 3 || (v >> 2) > PGO_METADATA_MAX_ROWS)
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "bad TypeDefOrRefOrSpec 0x%x at offset 0x%"
@@ -250,7 +252,7 @@ read_count (Sig *s, guint32 *out, GError **error)
 {
   guint64 at = pgo_cursor_tell (&s->c);
 
-  if (!pgo_cursor_read_ecma_uint (&s->c, out, error))
+  if (!_pgo_cursor_read_ecma_uint (&s->c, out, error))
     return FALSE;
   if (*out > pgo_cursor_remaining (&s->c))
     return _pgo_error_fail (error, PGO_ERROR_TRUNCATED, "count %u at offset 0x%" G_GINT64_MODIFIER
@@ -325,10 +327,10 @@ print_type (Sig *s, GString *out, GError **error)
         ok = print_type (s, out, error) && read_count (s, &rank, error)
              && read_count (s, &n_sizes, error);
         for (guint32 i = 0; ok && i < n_sizes; i++)
-          ok = pgo_cursor_read_ecma_uint (&s->c, &v, error);
+          ok = _pgo_cursor_read_ecma_uint (&s->c, &v, error);
         ok = ok && read_count (s, &n_bounds, error);
         for (guint32 i = 0; ok && i < n_bounds; i++)
-          ok = pgo_cursor_read_ecma_int (&s->c, &lo, error);
+          ok = _pgo_cursor_read_ecma_int (&s->c, &lo, error);
         if (ok && rank == 0)
           ok = _pgo_error_fail (error, PGO_ERROR_CORRUPT, "array of rank 0 at offset 0x%"
                                 G_GINT64_MODIFIER "x", at);
@@ -374,7 +376,7 @@ print_type (Sig *s, GString *out, GError **error)
       {
         guint32 n = 0;
 
-        ok = pgo_cursor_read_ecma_uint (&s->c, &n, error);
+        ok = _pgo_cursor_read_ecma_uint (&s->c, &n, error);
         if (ok)
           g_string_append_printf (out, et == ET_VAR ? "!%u" : "!!%u", n);
         break;
@@ -412,7 +414,7 @@ print_method_sig (Sig *s, GString *params, GString *ret, guint *out_n_gen, GErro
   if ((cc & 0x0F) > 5 && (cc & 0x0F) != 9)
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "signature at offset 0x%" G_GINT64_MODIFIER
                             "x is not a method signature (0x%02x)", at, cc);
-  if ((cc & 0x10) && !pgo_cursor_read_ecma_uint (&s->c, &n_gen, error))
+  if ((cc & 0x10) && !_pgo_cursor_read_ecma_uint (&s->c, &n_gen, error))
     return FALSE;
   if (!read_count (s, &n, error) || !print_type (s, ret, error))
     return FALSE;
@@ -438,7 +440,7 @@ print_method_sig (Sig *s, GString *params, GString *ret, guint *out_n_gen, GErro
 }
 
 /**
- * pgo_metadata_format_type_blob:
+ * _pgo_metadata_format_type_blob:
  * @md: metadata
  * @blob: a TypeSpec blob (one Type)
  * @len: its length
@@ -447,19 +449,19 @@ print_method_sig (Sig *s, GString *params, GString *ret, guint *out_n_gen, GErro
  * Returns: (transfer full) (nullable): the printed type.
  */
 char *
-pgo_metadata_format_type_blob (PgoMetadata *md, const guint8 *blob, gsize len, GError **error)
+_pgo_metadata_format_type_blob (PgoMetadata *md, const guint8 *blob, gsize len, GError **error)
 {
   Sig s = { md, { 0 }, 0 };
   g_autoptr(GString) out = g_string_new (NULL);
 
-  pgo_cursor_init (&s.c, blob, len, 0);
+  _pgo_cursor_init (&s.c, blob, len, 0);
   if (!print_type (&s, out, error))
     return NULL;
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
 /**
- * pgo_metadata_format_type:
+ * _pgo_metadata_format_type:
  * @md: metadata
  * @token: a TypeDef, TypeRef or TypeSpec token
  * @error: return location for a #GError
@@ -468,7 +470,7 @@ pgo_metadata_format_type_blob (PgoMetadata *md, const guint8 *blob, gsize len, G
  * the printed TypeSpec ("Ns.List`1<int32>").
  */
 char *
-pgo_metadata_format_type (PgoMetadata *md, guint32 token, GError **error)
+_pgo_metadata_format_type (PgoMetadata *md, guint32 token, GError **error)
 {
   Sig s = { md, { 0 }, 0 };
   g_autoptr(GString) out = g_string_new (NULL);
@@ -512,11 +514,11 @@ sig_at (PgoMetadata *md, guint32 index, Sig *out, GError **error)
   const guint8 *blob;
   gsize len = 0;
 
-  if (!pgo_metadata_lookup_blob (md, index, &blob, &len, error))
+  if (!_pgo_metadata_lookup_blob (md, index, &blob, &len, error))
     return FALSE;
   out->md = md;
   out->depth = 0;
-  pgo_cursor_init (&out->c, blob, len, md->blob.offset + (blob - md->blob.data));
+  _pgo_cursor_init (&out->c, blob, len, md->blob.offset + (blob - md->blob.data));
   return TRUE;
 }
 
@@ -534,7 +536,7 @@ describe_sig (PgoMetadata *md, guint32 name_index, guint32 sig_index, gboolean h
   g_autoptr(GString) gen = g_string_new (NULL);
   guint n_gen = 0;
 
-  if (!pgo_metadata_lookup_string (md, name_index, &name, error)
+  if (!_pgo_metadata_lookup_string (md, name_index, &name, error)
       || !sig_at (md, sig_index, &s, error)
       || !print_method_sig (&s, params, ret, &n_gen, error))
     return FALSE;
@@ -593,7 +595,7 @@ describe (PgoMetadata *md, guint32 token, gboolean has_inst, guint32 inst_index,
 
         if (rid == 0 || rid > md->rows[t])
           break;
-        if (!pgo_metadata_lookup_method_owner (md, token, &owner, error)
+        if (!_pgo_metadata_lookup_method_owner (md, token, &owner, error)
             || !(oname = typedef_name (md, PGO_TOKEN_RID (owner), error))
             || !describe_sig (md, _pgo_metadata_col (md, t, PGO_COL_METHODDEF_NAME, rid),
                               _pgo_metadata_col (md, t, PGO_COL_METHODDEF_SIGNATURE, rid),
@@ -614,14 +616,14 @@ describe (PgoMetadata *md, guint32 token, gboolean has_inst, guint32 inst_index,
         if (rid == 0 || rid > md->rows[t])
           break;
         /* A MemberRef whose signature is a FieldSig names a field. */
-        if (!pgo_metadata_lookup_blob (md, _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_SIGNATURE,
+        if (!_pgo_metadata_lookup_blob (md, _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_SIGNATURE,
                                                               rid), &blob, &len, error))
           return FALSE;
         if (len > 0 && (blob[0] & 0x0F) == 0x06)
           return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND,
                                   "MemberRef 0x%08x is a field reference",
                                   token);
-        if (!pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+        if (!_pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
                                         _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_CLASS, rid),
                                         &parent, error))
           return FALSE;
@@ -632,8 +634,8 @@ describe (PgoMetadata *md, guint32 token, gboolean has_inst, guint32 inst_index,
               /* A vararg call site: the owner is the MethodDef's type. */
               guint32 type = 0;
 
-              if (!pgo_metadata_lookup_method_owner (md, parent, &type, error)
-                  || !(owner = pgo_metadata_format_type (md, type, error)))
+              if (!_pgo_metadata_lookup_method_owner (md, parent, &type, error)
+                  || !(owner = _pgo_metadata_format_type (md, type, error)))
                 return FALSE;
               break;
             }
@@ -641,7 +643,7 @@ describe (PgoMetadata *md, guint32 token, gboolean has_inst, guint32 inst_index,
             {
               const char *mod;
 
-              if (!pgo_metadata_lookup_string (md, pgo_metadata_get_column (
+              if (!_pgo_metadata_lookup_string (md, pgo_metadata_get_column (
                                                  md, PGO_COL_MODULEREF_NAME,
                                                  PGO_TOKEN_RID (parent)), &mod, error))
                 return FALSE;
@@ -649,7 +651,7 @@ describe (PgoMetadata *md, guint32 token, gboolean has_inst, guint32 inst_index,
               break;
             }
           default:
-            if (!(owner = pgo_metadata_format_type (md, parent, error)))
+            if (!(owner = _pgo_metadata_format_type (md, parent, error)))
               return FALSE;
           }
         if (!describe_sig (md, _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_NAME, rid),
@@ -669,7 +671,7 @@ describe (PgoMetadata *md, guint32 token, gboolean has_inst, guint32 inst_index,
 
         if (rid == 0 || rid > md->rows[t] || has_inst)
           break;
-        if (!pgo_metadata_decode_coded (md, PGO_CODED_METHOD_DEF_OR_REF,
+        if (!_pgo_metadata_decode_coded (md, PGO_CODED_METHOD_DEF_OR_REF,
                                         _pgo_metadata_col (md, t, PGO_COL_METHODSPEC_METHOD, rid),
                                         &method, error))
           return FALSE;
@@ -782,7 +784,7 @@ lookup_in_type (PgoMetadata *md, guint32 type_rid, const char *name, const char 
   guint32 first, end, found = 0;
   guint n_found = 0;
 
-  if (!pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, type_rid, &first, &end,
+  if (!_pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, type_rid, &first, &end,
                                  error))
     return FALSE;
   for (guint32 i = first; i < end; i++)
@@ -796,7 +798,7 @@ lookup_in_type (PgoMetadata *md, guint32 type_rid, const char *name, const char 
         m = pgo_metadata_get_column (md, PGO_COL_METHODPTR_METHOD, i);
       if (m == 0 || m > md->rows[PGO_TABLE_METHODDEF])
         continue;
-      if (!pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_METHODDEF,
+      if (!_pgo_metadata_lookup_string (md, _pgo_metadata_col (md, PGO_TABLE_METHODDEF,
                                                               PGO_COL_METHODDEF_NAME, m),
                                        &mname, error))
         return FALSE;
@@ -826,7 +828,7 @@ lookup_in_type (PgoMetadata *md, guint32 type_rid, const char *name, const char 
 }
 
 /**
- * pgo_metadata_lookup_method:
+ * _pgo_metadata_lookup_method:
  * @md: metadata
  * @type_name: the owner's full name ("Ns.Outer/Inner")
  * @name: the method name
@@ -843,7 +845,7 @@ lookup_in_type (PgoMetadata *md, guint32 type_rid, const char *name, const char 
  * than one, matches.
  */
 gboolean
-pgo_metadata_lookup_method (PgoMetadata *md, const char *type_name, const char *name,
+_pgo_metadata_lookup_method (PgoMetadata *md, const char *type_name, const char *name,
                             const char *params, const char *ret, guint32 *out_token,
                             GError **error)
 {
@@ -860,7 +862,7 @@ pgo_metadata_lookup_method (PgoMetadata *md, const char *type_name, const char *
 }
 
 /**
- * pgo_metadata_resolve_method:
+ * _pgo_metadata_resolve_method:
  * @md: metadata
  * @token: a MethodDef, MemberRef or MethodSpec token
  * @out_method_token: (out): the MethodDef of this module it refers to
@@ -874,7 +876,7 @@ pgo_metadata_lookup_method (PgoMetadata *md, const char *type_name, const char *
  * another module.
  */
 gboolean
-pgo_metadata_resolve_method (PgoMetadata *md, guint32 token, guint32 *out_method_token,
+_pgo_metadata_resolve_method (PgoMetadata *md, guint32 token, guint32 *out_method_token,
                              GError **error)
 {
   guint32 rid = PGO_TOKEN_RID (token);
@@ -892,14 +894,14 @@ pgo_metadata_resolve_method (PgoMetadata *md, guint32 token, guint32 *out_method
 
         if (rid == 0 || rid > md->rows[PGO_TABLE_METHODSPEC])
           break;
-        if (!pgo_metadata_decode_coded (md, PGO_CODED_METHOD_DEF_OR_REF,
+        if (!_pgo_metadata_decode_coded (md, PGO_CODED_METHOD_DEF_OR_REF,
                                         pgo_metadata_get_column (md, PGO_COL_METHODSPEC_METHOD,
                                                                  rid),
                                         &method, error))
           return FALSE;
         if (PGO_TOKEN_TABLE (method) == PGO_TABLE_METHODSPEC)
           break;
-        return pgo_metadata_resolve_method (md, method, out_method_token, error);
+        return _pgo_metadata_resolve_method (md, method, out_method_token, error);
       }
     case PGO_TABLE_MEMBERREF:
       {
@@ -909,7 +911,7 @@ pgo_metadata_resolve_method (PgoMetadata *md, guint32 token, guint32 *out_method
 
         if (rid == 0 || rid > md->rows[PGO_TABLE_MEMBERREF])
           break;
-        if (!pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+        if (!_pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
                                         pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS,
                                                                  rid),
                                         &parent, error))

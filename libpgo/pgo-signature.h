@@ -49,19 +49,10 @@ typedef struct {
 void     pgo_method_name_clear          (PgoMethodName *mn);
 char    *pgo_method_name_to_string      (const PgoMethodName *mn);
 
-char    *pgo_metadata_format_type       (PgoMetadata *md, guint32 token, GError **error);
-char    *pgo_metadata_format_type_blob  (PgoMetadata *md, const guint8 *blob, gsize len,
-                                         GError **error);
 gboolean pgo_metadata_describe_method   (PgoMetadata *md, guint32 token,
                                          PgoMethodName *out_name, GError **error);
 char    *pgo_metadata_format_method     (PgoMetadata *md, guint32 token, GError **error);
 gboolean pgo_metadata_match_method      (PgoMetadata *md, guint32 token,
                                          const char *selector);
-gboolean pgo_metadata_lookup_method     (PgoMetadata *md, const char *type_name,
-                                         const char *name, const char *params,
-                                         const char *ret, guint32 *out_token,
-                                         GError **error);
-gboolean pgo_metadata_resolve_method    (PgoMetadata *md, guint32 token,
-                                         guint32 *out_method_token, GError **error);
 
 G_END_DECLS

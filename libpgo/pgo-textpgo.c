@@ -44,6 +44,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include "pgo-textpgo-private.h"
 
 /* Named limits on what a dump may announce. */
 #define PGO_TEXT_PGO_MAX_LINE     (1u << 20) /* bytes per line */
@@ -93,7 +94,9 @@ pgo_text_pgo_new (void)
 
 /**
  * pgo_text_pgo_free:
- * @pgo: (nullable): a dump
+ * @pgo: (nullable): a parsed text profile
+ *
+ * Frees @pgo and every method profile in it.
  */
 void
 pgo_text_pgo_free (PgoTextPgo *pgo)
@@ -107,7 +110,7 @@ pgo_text_pgo_free (PgoTextPgo *pgo)
 }
 
 /**
- * pgo_text_pgo_intern_handle:
+ * _pgo_text_pgo_intern_handle:
  * @name: a handle as the dump prints it after "TypeHandle: " or
  *   "MethodHandle: "
  *
@@ -117,7 +120,7 @@ pgo_text_pgo_free (PgoTextPgo *pgo)
  * same value for the same name).
  */
 guint64
-pgo_text_pgo_intern_handle (PgoTextPgo *pgo, const char *name)
+_pgo_text_pgo_intern_handle (PgoTextPgo *pgo, const char *name)
 {
   gpointer found;
   char *copy;
@@ -169,7 +172,7 @@ check_name (const char *what, const char *text, GError **error)
 /**
  * pgo_text_pgo_add_method:
  * @profile: (transfer full): the method's records; handle values must be
- *   values of @pgo (pgo_text_pgo_intern_handle())
+ *   values of @pgo (_pgo_text_pgo_intern_handle())
  *
  * Appends a method.  Fails with PGO_ERROR_CORRUPT, and frees @profile, when
  * @method_name or @signature contains a line break.
@@ -400,7 +403,7 @@ read_value (Reader *r, PgoTextPgo *pgo, guint marshal, guint64 *out_value, GErro
         return FALSE;
       if (*r->pos == '\0')
         return fail (r, error, "empty handle name");
-      *out_value = pgo_text_pgo_intern_handle (pgo, r->pos);
+      *out_value = _pgo_text_pgo_intern_handle (pgo, r->pos);
       return TRUE;
     default:
       g_assert_not_reached (); /* read_record rejects other marshal types */
@@ -703,7 +706,7 @@ values_equal (const PgoTextPgo *a, const PgoTextPgoMethod *ma, const PgoTextPgo 
 }
 
 /**
- * pgo_text_pgo_equal:
+ * _pgo_text_pgo_equal:
  *
  * Returns: TRUE when @a and @b hold the same methods in the same order,
  * with the same header fields, names, records and values (handles compared
@@ -711,7 +714,7 @@ values_equal (const PgoTextPgo *a, const PgoTextPgoMethod *ma, const PgoTextPgo 
  * equal).  Parsed line numbers are not compared.
  */
 gboolean
-pgo_text_pgo_equal (const PgoTextPgo *a, const PgoTextPgo *b)
+_pgo_text_pgo_equal (const PgoTextPgo *a, const PgoTextPgo *b)
 {
   g_return_val_if_fail (a != NULL && b != NULL, FALSE);
   if (a->methods->len != b->methods->len)

@@ -62,12 +62,8 @@ gboolean                pgo_text_pgo_add_method       (PgoTextPgo *pgo,
                                                        const char *signature,
                                                        PgoMethodProfile *profile,
                                                        GError **error);
-guint64                 pgo_text_pgo_intern_handle    (PgoTextPgo *pgo,
-                                                       const char *name);
 const char             *pgo_text_pgo_get_handle_name  (const PgoTextPgo *pgo,
                                                        guint64 value);
-gboolean                pgo_text_pgo_equal            (const PgoTextPgo *a,
-                                                       const PgoTextPgo *b);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoTextPgo, pgo_text_pgo_free)
 

@@ -32,11 +32,12 @@
  */
 #include "config.h"
 
-#include "pgo-webcil.h"
+#include "pgo-webcil-private.h"
 #include "pgo-pe-private.h"
 #include "pgo-error-private.h"
 
 #include <string.h>
+#include "pgo-cursor-private.h"
 
 #define WASM_SECTION_IMPORT 2
 #define WASM_SECTION_GLOBAL 6
@@ -113,7 +114,7 @@ read_const_expr (PgoCursor *c, gint64 *out_value, GError **error)
         {
           guint32 idx = 0;
 
-          if (!pgo_cursor_read_varuint32 (c, &idx, error))
+          if (!_pgo_cursor_read_varuint32 (c, &idx, error))
             return FALSE;
         }
       else
@@ -131,7 +132,7 @@ read_name (PgoCursor *c, const guint8 **out, guint32 *out_len, GError **error)
   guint32 len = 0;
   const guint8 *p;
 
-  if (!pgo_cursor_read_varuint32 (c, &len, error) || !pgo_cursor_read_bytes (c, len, &p, error))
+  if (!_pgo_cursor_read_varuint32 (c, &len, error) || !_pgo_cursor_read_bytes (c, len, &p, error))
     return FALSE;
   if (out)
     *out = p, *out_len = len;
@@ -145,9 +146,9 @@ skip_limits (PgoCursor *c, GError **error)
   guint8 flags = 0;
   guint64 v = 0;
 
-  if (!pgo_cursor_read_u8 (c, &flags, error) || !pgo_cursor_read_varuint64 (c, &v, error))
+  if (!pgo_cursor_read_u8 (c, &flags, error) || !_pgo_cursor_read_varuint64 (c, &v, error))
     return FALSE;
-  return !(flags & 1) || pgo_cursor_read_varuint64 (c, &v, error);
+  return !(flags & 1) || _pgo_cursor_read_varuint64 (c, &v, error);
 }
 
 /* count_imported_globals: globals in the import section 'c' (they come
@@ -157,7 +158,7 @@ count_imported_globals (PgoCursor *c, guint32 *out_n, GError **error)
 {
   guint32 n, n_globals = 0;
 
-  if (!pgo_cursor_read_varuint32 (c, &n, error))
+  if (!_pgo_cursor_read_varuint32 (c, &n, error))
     return FALSE;
   for (guint32 i = 0; i < n; i++)
     {
@@ -170,14 +171,14 @@ count_imported_globals (PgoCursor *c, guint32 *out_n, GError **error)
         return FALSE;
       switch (kind)
         {
-        case 0: ok = pgo_cursor_read_varuint32 (c, &idx, error); break;
+        case 0: ok = _pgo_cursor_read_varuint32 (c, &idx, error); break;
         case 1: ok = pgo_cursor_read_u8 (c, &b, error) && skip_limits (c, error); break;
         case 2: ok = skip_limits (c, error); break;
         case 3:
           ok = pgo_cursor_read_u8 (c, &b, error) && pgo_cursor_read_u8 (c, &b, error);
           n_globals++;
           break;
-        case 4: ok = pgo_cursor_read_u8 (c, &b, error) && pgo_cursor_read_varuint32 (c, &idx, error);
+        case 4: ok = pgo_cursor_read_u8 (c, &b, error) && _pgo_cursor_read_varuint32 (c, &idx, error);
           break;
         default:
           return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "unknown import kind %u", kind);
@@ -196,7 +197,7 @@ find_export_global (PgoCursor *c, const char *name, gint64 *out_index, GError **
   guint32 n = 0;
 
   *out_index = -1;
-  if (!pgo_cursor_read_varuint32 (c, &n, error))
+  if (!_pgo_cursor_read_varuint32 (c, &n, error))
     return FALSE;
   for (guint32 i = 0; i < n; i++)
     {
@@ -205,7 +206,7 @@ find_export_global (PgoCursor *c, const char *name, gint64 *out_index, GError **
       guint8 kind = 0;
 
       if (!read_name (c, &p, &len, error) || !pgo_cursor_read_u8 (c, &kind, error)
-          || !pgo_cursor_read_varuint32 (c, &idx, error))
+          || !_pgo_cursor_read_varuint32 (c, &idx, error))
         return FALSE;
       if (kind == 3 && len == strlen (name) && memcmp (p, name, len) == 0)
         *out_index = idx;
@@ -219,7 +220,7 @@ global_value (PgoCursor *c, gint64 i, gint64 *out_value, GError **error)
 {
   guint32 n = 0;
 
-  if (!pgo_cursor_read_varuint32 (c, &n, error))
+  if (!_pgo_cursor_read_varuint32 (c, &n, error))
     return FALSE;
   for (guint32 k = 0; k < n; k++)
     {
@@ -246,21 +247,21 @@ read_segment (PgoCursor *c, gboolean *out_active, gsize *out_off, guint32 *out_l
   guint32 flags = 0, mem = 0, len = 0;
   guint64 at = pgo_cursor_tell (c);
 
-  if (!pgo_cursor_read_varuint32 (c, &flags, error))
+  if (!_pgo_cursor_read_varuint32 (c, &flags, error))
     return FALSE;
-  if (flags == 2 && !pgo_cursor_read_varuint32 (c, &mem, error))
+  if (flags == 2 && !_pgo_cursor_read_varuint32 (c, &mem, error))
     return FALSE;
   if (flags > 2)
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "data segment at offset 0x%" G_GINT64_MODIFIER
                             "x has unknown flags %u", at, flags);
   if (flags != 1 && !read_const_expr (c, NULL, error))
     return FALSE;
-  if (!pgo_cursor_read_varuint32 (c, &len, error))
+  if (!_pgo_cursor_read_varuint32 (c, &len, error))
     return FALSE;
   *out_off = c->off;
   *out_len = len;
   *out_active = flags != 1;
-  return pgo_cursor_skip (c, len, error);
+  return _pgo_cursor_skip (c, len, error);
 }
 
 /* read_webcil_segments: reads data section 'sec' (at file offset 'at'):
@@ -275,7 +276,7 @@ read_webcil_segments (PgoCursor *sec, guint64 at, gsize *out_off, guint32 *out_l
   gsize seg0_off = 0, seg1_off = 0;
   gboolean active;
 
-  if (!pgo_cursor_read_varuint32 (sec, &count, error))
+  if (!_pgo_cursor_read_varuint32 (sec, &count, error))
     return FALSE;
   if (count < 2)
     return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "data section at offset 0x%"
@@ -303,7 +304,7 @@ read_webcil_segments (PgoCursor *sec, guint64 at, gsize *out_off, guint32 *out_l
 }
 
 /**
- * pgo_webcil_find_payload:
+ * _pgo_webcil_find_payload:
  * @data: a .wasm file
  * @size: its size
  * @out_offset: (out): file offset of the Webcil payload
@@ -319,7 +320,7 @@ read_webcil_segments (PgoCursor *sec, guint64 at, gsize *out_off, guint32 *out_l
  * without Webcil payload (e.g. dotnet.native.wasm), TRUNCATED/CORRUPT.
  */
 gboolean
-pgo_webcil_find_payload (const guint8 *data, gsize size, gsize *out_offset, gsize *out_len,
+_pgo_webcil_find_payload (const guint8 *data, gsize size, gsize *out_offset, gsize *out_len,
                          int *out_wrapper_version, GError **error)
 {
   PgoCursor c;
@@ -329,7 +330,7 @@ pgo_webcil_find_payload (const guint8 *data, gsize size, gsize *out_offset, gsiz
   gsize global_len = 0;
   guint64 global_base = 0;
 
-  pgo_cursor_init (&c, data, size, 0);
+  _pgo_cursor_init (&c, data, size, 0);
   if (size < 8 || memcmp (data, "\0asm", 4) != 0)
     return _pgo_error_fail (error, PGO_ERROR_BAD_MAGIC, "not a WebAssembly module");
   c.off = 4;
@@ -347,8 +348,8 @@ pgo_webcil_find_payload (const guint8 *data, gsize size, gsize *out_offset, gsiz
       if (n == PGO_WASM_MAX_SECTIONS)
         return _pgo_error_fail (error, PGO_ERROR_LIMIT, "more than %u module sections",
                                 PGO_WASM_MAX_SECTIONS);
-      if (!pgo_cursor_read_u8 (&c, &id, error) || !pgo_cursor_read_varuint32 (&c, &len, error)
-          || !pgo_cursor_sub (&c, len, &sec, error))
+      if (!pgo_cursor_read_u8 (&c, &id, error) || !_pgo_cursor_read_varuint32 (&c, &len, error)
+          || !_pgo_cursor_sub (&c, len, &sec, error))
         {
           g_prefix_error (error, "module section at offset 0x%" G_GINT64_MODIFIER "x: ", at);
           return FALSE;
@@ -371,7 +372,7 @@ pgo_webcil_find_payload (const guint8 *data, gsize size, gsize *out_offset, gsiz
             {
               PgoCursor g;
 
-              pgo_cursor_init (&g, global_sec, global_len, global_base);
+              _pgo_cursor_init (&g, global_sec, global_len, global_base);
               if (!global_value (&g, export_index - imported_globals, &wrapper, error))
                 return FALSE;
             }
@@ -401,12 +402,12 @@ _pgo_webcil_parse (PgoImage *image, GError **error)
   gsize header_size = 0;
 
   if (image->data[0] == 0
-      && !pgo_webcil_find_payload (image->data, image->size, &off, &len, &image->wasm_wrapper,
+      && !_pgo_webcil_find_payload (image->data, image->size, &off, &len, &image->wasm_wrapper,
                                    error))
     return FALSE;
   image->format = PGO_IMAGE_WEBCIL;
   image->payload_offset = off;
-  pgo_cursor_init (&c, image->data + off, len, off);
+  _pgo_cursor_init (&c, image->data + off, len, off);
   if (!pgo_cursor_read_u32 (&c, &magic, error))
     return FALSE;
   if (magic != 0x4C496257)
@@ -442,7 +443,7 @@ _pgo_webcil_parse (PgoImage *image, GError **error)
     return _pgo_error_fail (error, n_sections ? PGO_ERROR_LIMIT : PGO_ERROR_CORRUPT,
                             "Webcil header at offset 0x%" G_GSIZE_MODIFIER "x has %u sections"
                             " (1..%u)", off, n_sections, PGO_WEBCIL_MAX_SECTIONS);
-  if (!pgo_cursor_seek (&c, header_size, error))
+  if (!_pgo_cursor_seek (&c, header_size, error))
     return FALSE;
   image->sections = g_new0 (PgoSection, n_sections);
   image->n_sections = n_sections;

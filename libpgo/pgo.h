@@ -5,17 +5,13 @@
 #pragma once
 
 #include "pgo-error.h"
-#include "pgo-cursor.h"
 #include "pgo-method-id.h"
 #include "pgo-schema.h"
 #include "pgo-body.h"
-#include "pgo-il.h"
 #include "pgo-cfg.h"
 #include "pgo-pe.h"
-#include "pgo-webcil.h"
 #include "pgo-metadata.h"
 #include "pgo-signature.h"
-#include "pgo-assembly-set.h"
 #include "pgo-body-resolver.h"
 #include "pgo-flow.h"
 #include "pgo-reconstruct.h"

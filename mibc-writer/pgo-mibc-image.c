@@ -31,7 +31,7 @@
 
 #include <string.h>
 
-#include "pgo-cursor.h"
+#include "pgo-cursor-private.h"
 
 /* Column kinds of pgo-tables.def. */
 typedef enum { K_U8, K_U16, K_U32, K_STRING, K_GUID, K_BLOB, K_TABLE, K_LIST, K_CODED } ColKind;
@@ -132,9 +132,9 @@ _pgo_mibc_image_new (void)
   img->us = g_byte_array_new ();
   img->blobs = g_byte_array_new ();
   img->il = g_byte_array_new ();
-  pgo_append_u8 (img->strings, 0);
-  pgo_append_u8 (img->us, 0);
-  pgo_append_u8 (img->blobs, 0);
+  _pgo_bytes_append_u8 (img->strings, 0);
+  _pgo_bytes_append_u8 (img->us, 0);
+  _pgo_bytes_append_u8 (img->blobs, 0);
   img->string_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   img->us_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   img->blob_index = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
@@ -204,10 +204,10 @@ _pgo_mibc_image_user_string (PgoMibcImage *img, const char *utf8)
   g_autofree gunichar2 *units = g_utf8_to_utf16 (utf8, -1, NULL, &n, NULL);
   g_assert (units != NULL);  /* callers pass valid UTF-8 */
   guint32 at = img->us->len;
-  pgo_append_ecma_uint (img->us, (guint32) n * 2 + 1);
+  _pgo_bytes_append_ecma_uint (img->us, (guint32) n * 2 + 1);
   for (glong i = 0; i < n; i++)
-    pgo_append_u16 (img->us, units[i]);
-  pgo_append_u8 (img->us, us_final_byte (units, n));
+    _pgo_bytes_append_u16 (img->us, units[i]);
+  _pgo_bytes_append_u8 (img->us, us_final_byte (units, n));
   g_hash_table_insert (img->us_index, g_strdup (utf8), GUINT_TO_POINTER (at));
   return PGO_TOKEN (PGO_TABLE_USER_STRING, at);
 }
@@ -224,7 +224,7 @@ _pgo_mibc_image_blob (PgoMibcImage *img, const guint8 *data, gsize len)
   if (g_hash_table_lookup_extended (img->blob_index, key, NULL, &off))
     return GPOINTER_TO_UINT (off);
   guint32 at = img->blobs->len;
-  pgo_append_ecma_uint (img->blobs, (guint32) len);
+  _pgo_bytes_append_ecma_uint (img->blobs, (guint32) len);
   g_byte_array_append (img->blobs, data, (guint) len);
   g_hash_table_insert (img->blob_index, g_steal_pointer (&key), GUINT_TO_POINTER (at));
   return at;
@@ -258,17 +258,17 @@ _pgo_mibc_image_add_body (PgoMibcImage *img, const guint8 *il, gsize len)
   if (len < 64)
     {
       guint32 rva = MIBC_IL_RVA + img->il->len;
-      pgo_append_u8 (img->il, (guint8) (len << 2 | 0x2));
+      _pgo_bytes_append_u8 (img->il, (guint8) (len << 2 | 0x2));
       g_byte_array_append (img->il, il, (guint) len);
       return rva;
     }
   while (img->il->len % 4)
-    pgo_append_u8 (img->il, 0);
+    _pgo_bytes_append_u8 (img->il, 0);
   guint32 rva = MIBC_IL_RVA + img->il->len;
-  pgo_append_u16 (img->il, 0x3013);   /* fat, 3 dwords, InitLocals */
-  pgo_append_u16 (img->il, 8);        /* MaxStack */
-  pgo_append_u32 (img->il, (guint32) len);
-  pgo_append_u32 (img->il, 0);        /* LocalVarSigTok */
+  _pgo_bytes_append_u16 (img->il, 0x3013);   /* fat, 3 dwords, InitLocals */
+  _pgo_bytes_append_u16 (img->il, 8);        /* MaxStack */
+  _pgo_bytes_append_u32 (img->il, (guint32) len);
+  _pgo_bytes_append_u32 (img->il, 0);        /* LocalVarSigTok */
   g_byte_array_append (img->il, il, (guint) len);
   return rva;
 }
@@ -291,16 +291,16 @@ void
 _pgo_mibc_append_i4 (GByteArray *il, gint32 v)
 {
   if (v >= -1 && v <= 8)
-    pgo_append_u8 (il, (guint8) (MIBC_OP_LDC_I4_0 + v));
+    _pgo_bytes_append_u8 (il, (guint8) (MIBC_OP_LDC_I4_0 + v));
   else if (v >= -128 && v <= 127)
     {
-      pgo_append_u8 (il, MIBC_OP_LDC_I4_S);
-      pgo_append_u8 (il, (guint8) (gint8) v);
+      _pgo_bytes_append_u8 (il, MIBC_OP_LDC_I4_S);
+      _pgo_bytes_append_u8 (il, (guint8) (gint8) v);
     }
   else
     {
-      pgo_append_u8 (il, MIBC_OP_LDC_I4);
-      pgo_append_u32 (il, (guint32) v);
+      _pgo_bytes_append_u8 (il, MIBC_OP_LDC_I4);
+      _pgo_bytes_append_u32 (il, (guint32) v);
     }
 }
 
@@ -308,8 +308,8 @@ _pgo_mibc_append_i4 (GByteArray *il, gint32 v)
 void
 _pgo_mibc_append_token (GByteArray *il, guint8 opcode, guint32 token)
 {
-  pgo_append_u8 (il, opcode);
-  pgo_append_u32 (il, token);
+  _pgo_bytes_append_u8 (il, opcode);
+  _pgo_bytes_append_u32 (il, token);
 }
 
 /* Index widths of one serialization. */
@@ -349,7 +349,7 @@ static void
 pad4 (GByteArray *buf)
 {
   while (buf->len % 4)
-    pgo_append_u8 (buf, 0);
+    _pgo_bytes_append_u8 (buf, 0);
 }
 
 /* table_stream: the #~ stream (II.24.2.6), padded to 4. */
@@ -362,17 +362,17 @@ table_stream (PgoMibcImage *img, const HeapWidths *hw)
   for (guint t = 0; t < PGO_TABLE_COUNT; t++)
     if (_pgo_mibc_image_n_rows (img, t))
       valid |= G_GUINT64_CONSTANT (1) << t;
-  pgo_append_u32 (s, 0);                      /* Reserved */
-  pgo_append_u8 (s, 2);                       /* MajorVersion */
-  pgo_append_u8 (s, 0);                       /* MinorVersion */
-  pgo_append_u8 (s, (hw->string == 4 ? 0x01 : 0) | (hw->guid == 4 ? 0x02 : 0)
+  _pgo_bytes_append_u32 (s, 0);                      /* Reserved */
+  _pgo_bytes_append_u8 (s, 2);                       /* MajorVersion */
+  _pgo_bytes_append_u8 (s, 0);                       /* MinorVersion */
+  _pgo_bytes_append_u8 (s, (hw->string == 4 ? 0x01 : 0) | (hw->guid == 4 ? 0x02 : 0)
                       | (hw->blob == 4 ? 0x04 : 0));  /* HeapSizes */
-  pgo_append_u8 (s, 1);                       /* Reserved */
-  pgo_append_u64 (s, valid);                  /* Valid */
-  pgo_append_u64 (s, G_GUINT64_CONSTANT (0x000016003301FA00)); /* Sorted, as SRM */
+  _pgo_bytes_append_u8 (s, 1);                       /* Reserved */
+  _pgo_bytes_append_u64 (s, valid);                  /* Valid */
+  _pgo_bytes_append_u64 (s, G_GUINT64_CONSTANT (0x000016003301FA00)); /* Sorted, as SRM */
   for (guint t = 0; t < PGO_TABLE_COUNT; t++)
     if (valid >> t & 1)
-      pgo_append_u32 (s, _pgo_mibc_image_n_rows (img, t));
+      _pgo_bytes_append_u32 (s, _pgo_mibc_image_n_rows (img, t));
   for (guint t = 0; t < PGO_TABLE_COUNT; t++)
     {
       const guint32 *v = (const guint32 *) img->rows[t]->data;
@@ -381,14 +381,14 @@ table_stream (PgoMibcImage *img, const HeapWidths *hw)
           const ColDesc *c = &columns[first_col[t] + i % n_cols[t]];
           guint w = col_width (img, c, hw);
           if (w == 1)
-            pgo_append_u8 (s, (guint8) v[i]);
+            _pgo_bytes_append_u8 (s, (guint8) v[i]);
           else if (w == 2)
-            pgo_append_u16 (s, (guint16) v[i]);
+            _pgo_bytes_append_u16 (s, (guint16) v[i]);
           else
-            pgo_append_u32 (s, v[i]);
+            _pgo_bytes_append_u32 (s, v[i]);
         }
     }
-  pgo_append_u8 (s, 0);  /* SRM's extra byte after the rows */
+  _pgo_bytes_append_u8 (s, 0);  /* SRM's extra byte after the rows */
   pad4 (s);
   return s;
 }
@@ -413,28 +413,28 @@ metadata_root (PgoMibcImage *img, gsize *out_mvid_off)
   heaps[3] = g_byte_array_new ();
   heaps[4] = img->blobs;
   for (int i = 0; i < 16; i++)
-    pgo_append_u8 (heaps[3], 0);
+    _pgo_bytes_append_u8 (heaps[3], 0);
 
   GByteArray *md = g_byte_array_new ();
-  pgo_append_u32 (md, 0x424A5342);                          /* "BSJB" */
-  pgo_append_u16 (md, 1);
-  pgo_append_u16 (md, 1);
-  pgo_append_u32 (md, 0);
-  pgo_append_u32 (md, 12);
+  _pgo_bytes_append_u32 (md, 0x424A5342);                          /* "BSJB" */
+  _pgo_bytes_append_u16 (md, 1);
+  _pgo_bytes_append_u16 (md, 1);
+  _pgo_bytes_append_u32 (md, 0);
+  _pgo_bytes_append_u32 (md, 12);
   g_byte_array_append (md, (const guint8 *) "v4.0.30319\0\0", 12);
-  pgo_append_u16 (md, 0);                                   /* Flags */
-  pgo_append_u16 (md, 5);                                   /* Streams */
+  _pgo_bytes_append_u16 (md, 0);                                   /* Flags */
+  _pgo_bytes_append_u16 (md, 5);                                   /* Streams */
   guint32 off = md->len;
   for (int i = 0; i < 5; i++)
     off += 8 + (guint32) ((strlen (names[i]) + 4) & ~3u);
   for (int i = 0; i < 5; i++)
     {
       gsize n = strlen (names[i]);
-      pgo_append_u32 (md, off);
-      pgo_append_u32 (md, heaps[i]->len);
+      _pgo_bytes_append_u32 (md, off);
+      _pgo_bytes_append_u32 (md, heaps[i]->len);
       g_byte_array_append (md, (const guint8 *) names[i], (guint) n);
       for (gsize k = n; k < ((n + 4) & ~(gsize) 3); k++)
-        pgo_append_u8 (md, 0);
+        _pgo_bytes_append_u8 (md, 0);
       off += heaps[i]->len;
     }
   for (int i = 0; i < 5; i++)
@@ -457,72 +457,72 @@ pe_headers (GByteArray *pe, guint32 text_size, guint32 timestamp)
   guint32 image_size = MIBC_TEXT_RVA + ((text_size + 0x1FFF) & ~0x1FFFu);
 
   g_byte_array_append (pe, dos_header, sizeof dos_header);
-  pgo_append_u32 (pe, 0x00004550);         /* "PE\0\0" */
-  pgo_append_u16 (pe, 0x014C);             /* Machine: I386 */
-  pgo_append_u16 (pe, 1);                  /* NumberOfSections */
-  pgo_append_u32 (pe, timestamp);          /* TimeDateStamp */
-  pgo_append_u32 (pe, 0);                  /* PointerToSymbolTable */
-  pgo_append_u32 (pe, 0);                  /* NumberOfSymbols */
-  pgo_append_u16 (pe, 224);                /* SizeOfOptionalHeader */
-  pgo_append_u16 (pe, 0x2000);             /* Characteristics: DLL, as SRM */
-  pgo_append_u16 (pe, 0x010B);             /* Magic: PE32 */
-  pgo_append_u8 (pe, 0x30);                /* linker 48.0 */
-  pgo_append_u8 (pe, 0);
-  pgo_append_u32 (pe, raw_size);           /* SizeOfCode */
-  pgo_append_u32 (pe, 0);                  /* SizeOfInitializedData */
-  pgo_append_u32 (pe, 0);                  /* SizeOfUninitializedData */
-  pgo_append_u32 (pe, 0);                  /* AddressOfEntryPoint: none */
-  pgo_append_u32 (pe, MIBC_TEXT_RVA);      /* BaseOfCode */
-  pgo_append_u32 (pe, 0);                  /* BaseOfData */
-  pgo_append_u32 (pe, 0x00400000);         /* ImageBase */
-  pgo_append_u32 (pe, 0x2000);             /* SectionAlignment */
-  pgo_append_u32 (pe, 0x200);              /* FileAlignment */
-  pgo_append_u16 (pe, 4);                  /* OS 4.0 */
-  pgo_append_u16 (pe, 0);
-  pgo_append_u32 (pe, 0);                  /* image version 0.0 */
-  pgo_append_u16 (pe, 4);                  /* subsystem 4.0 */
-  pgo_append_u16 (pe, 0);
-  pgo_append_u32 (pe, 0);                  /* Win32VersionValue */
-  pgo_append_u32 (pe, image_size);         /* SizeOfImage */
-  pgo_append_u32 (pe, 0x200);              /* SizeOfHeaders */
-  pgo_append_u32 (pe, 0);                  /* CheckSum */
-  pgo_append_u16 (pe, 3);                  /* Subsystem: Windows CUI */
-  pgo_append_u16 (pe, 0x8540);             /* DllCharacteristics, as SRM */
-  pgo_append_u32 (pe, 0x100000);           /* stack reserve, commit */
-  pgo_append_u32 (pe, 0x1000);
-  pgo_append_u32 (pe, 0x100000);           /* heap reserve, commit */
-  pgo_append_u32 (pe, 0x1000);
-  pgo_append_u32 (pe, 0);                  /* LoaderFlags */
-  pgo_append_u32 (pe, 16);                 /* NumberOfRvaAndSizes */
+  _pgo_bytes_append_u32 (pe, 0x00004550);         /* "PE\0\0" */
+  _pgo_bytes_append_u16 (pe, 0x014C);             /* Machine: I386 */
+  _pgo_bytes_append_u16 (pe, 1);                  /* NumberOfSections */
+  _pgo_bytes_append_u32 (pe, timestamp);          /* TimeDateStamp */
+  _pgo_bytes_append_u32 (pe, 0);                  /* PointerToSymbolTable */
+  _pgo_bytes_append_u32 (pe, 0);                  /* NumberOfSymbols */
+  _pgo_bytes_append_u16 (pe, 224);                /* SizeOfOptionalHeader */
+  _pgo_bytes_append_u16 (pe, 0x2000);             /* Characteristics: DLL, as SRM */
+  _pgo_bytes_append_u16 (pe, 0x010B);             /* Magic: PE32 */
+  _pgo_bytes_append_u8 (pe, 0x30);                /* linker 48.0 */
+  _pgo_bytes_append_u8 (pe, 0);
+  _pgo_bytes_append_u32 (pe, raw_size);           /* SizeOfCode */
+  _pgo_bytes_append_u32 (pe, 0);                  /* SizeOfInitializedData */
+  _pgo_bytes_append_u32 (pe, 0);                  /* SizeOfUninitializedData */
+  _pgo_bytes_append_u32 (pe, 0);                  /* AddressOfEntryPoint: none */
+  _pgo_bytes_append_u32 (pe, MIBC_TEXT_RVA);      /* BaseOfCode */
+  _pgo_bytes_append_u32 (pe, 0);                  /* BaseOfData */
+  _pgo_bytes_append_u32 (pe, 0x00400000);         /* ImageBase */
+  _pgo_bytes_append_u32 (pe, 0x2000);             /* SectionAlignment */
+  _pgo_bytes_append_u32 (pe, 0x200);              /* FileAlignment */
+  _pgo_bytes_append_u16 (pe, 4);                  /* OS 4.0 */
+  _pgo_bytes_append_u16 (pe, 0);
+  _pgo_bytes_append_u32 (pe, 0);                  /* image version 0.0 */
+  _pgo_bytes_append_u16 (pe, 4);                  /* subsystem 4.0 */
+  _pgo_bytes_append_u16 (pe, 0);
+  _pgo_bytes_append_u32 (pe, 0);                  /* Win32VersionValue */
+  _pgo_bytes_append_u32 (pe, image_size);         /* SizeOfImage */
+  _pgo_bytes_append_u32 (pe, 0x200);              /* SizeOfHeaders */
+  _pgo_bytes_append_u32 (pe, 0);                  /* CheckSum */
+  _pgo_bytes_append_u16 (pe, 3);                  /* Subsystem: Windows CUI */
+  _pgo_bytes_append_u16 (pe, 0x8540);             /* DllCharacteristics, as SRM */
+  _pgo_bytes_append_u32 (pe, 0x100000);           /* stack reserve, commit */
+  _pgo_bytes_append_u32 (pe, 0x1000);
+  _pgo_bytes_append_u32 (pe, 0x100000);           /* heap reserve, commit */
+  _pgo_bytes_append_u32 (pe, 0x1000);
+  _pgo_bytes_append_u32 (pe, 0);                  /* LoaderFlags */
+  _pgo_bytes_append_u32 (pe, 16);                 /* NumberOfRvaAndSizes */
   for (int d = 0; d < 16; d++)
     {
-      pgo_append_u32 (pe, d == 14 ? MIBC_TEXT_RVA : 0);   /* [14] CLI header */
-      pgo_append_u32 (pe, d == 14 ? MIBC_CLI_SIZE : 0);
+      _pgo_bytes_append_u32 (pe, d == 14 ? MIBC_TEXT_RVA : 0);   /* [14] CLI header */
+      _pgo_bytes_append_u32 (pe, d == 14 ? MIBC_CLI_SIZE : 0);
     }
   g_byte_array_append (pe, (const guint8 *) ".text\0\0\0", 8);
-  pgo_append_u32 (pe, text_size);          /* VirtualSize */
-  pgo_append_u32 (pe, MIBC_TEXT_RVA);      /* VirtualAddress */
-  pgo_append_u32 (pe, raw_size);           /* SizeOfRawData */
-  pgo_append_u32 (pe, 0x200);              /* PointerToRawData */
+  _pgo_bytes_append_u32 (pe, text_size);          /* VirtualSize */
+  _pgo_bytes_append_u32 (pe, MIBC_TEXT_RVA);      /* VirtualAddress */
+  _pgo_bytes_append_u32 (pe, raw_size);           /* SizeOfRawData */
+  _pgo_bytes_append_u32 (pe, 0x200);              /* PointerToRawData */
   for (int i = 0; i < 3; i++)
-    pgo_append_u32 (pe, 0);                /* relocations, line numbers */
-  pgo_append_u32 (pe, 0x60000020);         /* code, execute, read */
+    _pgo_bytes_append_u32 (pe, 0);                /* relocations, line numbers */
+  _pgo_bytes_append_u32 (pe, 0x60000020);         /* code, execute, read */
   while (pe->len < 0x200)
-    pgo_append_u8 (pe, 0);
+    _pgo_bytes_append_u8 (pe, 0);
 }
 
 /* cli_header: the 72-byte CLI header (II.25.3.3). */
 static void
 cli_header (GByteArray *pe, guint32 md_rva, guint32 md_size)
 {
-  pgo_append_u32 (pe, MIBC_CLI_SIZE);      /* cb */
-  pgo_append_u16 (pe, 2);                  /* runtime 2.5 */
-  pgo_append_u16 (pe, 5);
-  pgo_append_u32 (pe, md_rva);             /* MetaData */
-  pgo_append_u32 (pe, md_size);
-  pgo_append_u32 (pe, 1);                  /* Flags: ILOnly */
+  _pgo_bytes_append_u32 (pe, MIBC_CLI_SIZE);      /* cb */
+  _pgo_bytes_append_u16 (pe, 2);                  /* runtime 2.5 */
+  _pgo_bytes_append_u16 (pe, 5);
+  _pgo_bytes_append_u32 (pe, md_rva);             /* MetaData */
+  _pgo_bytes_append_u32 (pe, md_size);
+  _pgo_bytes_append_u32 (pe, 1);                  /* Flags: ILOnly */
   for (int i = 0; i < 13; i++)             /* entry point, resources, ... */
-    pgo_append_u32 (pe, 0);
+    _pgo_bytes_append_u32 (pe, 0);
 }
 
 /**
@@ -562,6 +562,6 @@ _pgo_mibc_image_serialize (PgoMibcImage *img)
   g_byte_array_append (pe, img->il->data, img->il->len);
   g_byte_array_append (pe, md->data, md->len);
   while (pe->len % 0x200)
-    pgo_append_u8 (pe, 0);
+    _pgo_bytes_append_u8 (pe, 0);
   return g_byte_array_free_to_bytes (pe);
 }

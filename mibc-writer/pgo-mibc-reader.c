@@ -33,9 +33,12 @@
 #include <string.h>
 
 #include "pgo-body.h"
-#include "pgo-il.h"
+#include "pgo-il-private.h"
 #include "pgo-schema.h"
 #include "pgo-signature.h"
+#include "pgo-metadata-private.h"
+#include "pgo-signature-private.h"
+#include "pgo-cursor-private.h"
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (PgoMethodBody, pgo_method_body_clear)
 
@@ -125,26 +128,26 @@ scope_assembly (PgoMetadata *md, guint32 token, int depth, char **out_name, GErr
     case PGO_TABLE_ASSEMBLYREF:
       {
         PgoAssemblyName an = { 0 };
-        if (!pgo_metadata_lookup_assembly_ref (md, rid, &an, error))
+        if (!_pgo_metadata_lookup_assembly_ref (md, rid, &an, error))
           return FALSE;
         *out_name = g_steal_pointer (&an.name);
         pgo_assembly_name_clear (&an);
         return TRUE;
       }
     case PGO_TABLE_TYPEREF:
-      if (!pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
+      if (!_pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
                                       pgo_metadata_get_column (md, PGO_COL_TYPEREF_RESOLUTION_SCOPE,
                                                                rid), &next, error))
         return FALSE;
       break;
     case PGO_TABLE_MEMBERREF:
-      if (!pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+      if (!_pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
                                       pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS, rid),
                                       &next, error))
         return FALSE;
       break;
     case PGO_TABLE_METHODSPEC:
-      if (!pgo_metadata_decode_coded (md, PGO_CODED_METHOD_DEF_OR_REF,
+      if (!_pgo_metadata_decode_coded (md, PGO_CODED_METHOD_DEF_OR_REF,
                                       pgo_metadata_get_column (md, PGO_COL_METHODSPEC_METHOD, rid),
                                       &next, error))
         return FALSE;
@@ -156,13 +159,13 @@ scope_assembly (PgoMetadata *md, guint32 token, int depth, char **out_name, GErr
         PgoCursor c;
         guint8 et = 0, kind = 0;
         guint32 coded_value = 0;
-        if (!pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_TYPESPEC_SIGNATURE,
+        if (!_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_TYPESPEC_SIGNATURE,
                                                                     rid), &blob, &len, error))
           return FALSE;
-        pgo_cursor_init (&c, blob, len, 0);
+        _pgo_cursor_init (&c, blob, len, 0);
         if (!pgo_cursor_read_u8 (&c, &et, error) || !pgo_cursor_read_u8 (&c, &kind, error)
-            || !pgo_cursor_read_ecma_uint (&c, &coded_value, error)
-            || !pgo_metadata_decode_coded (md, PGO_CODED_TYPE_DEF_OR_REF, coded_value, &next, error))
+            || !_pgo_cursor_read_ecma_uint (&c, &coded_value, error)
+            || !_pgo_metadata_decode_coded (md, PGO_CODED_TYPE_DEF_OR_REF, coded_value, &next, error))
           return FALSE;
         if (et != 0x15)
           return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND,
@@ -213,8 +216,8 @@ method_id (Reader *r, guint32 token, GError **error)
   g_autofree char *name = g_strconcat (mn.owner, "::", mn.name, NULL);
   g_autoptr(PgoModuleId) module = NULL;
   PgoMetadata *src = source_metadata (r, assembly);
-  if (src && pgo_metadata_lookup_method (src, mn.owner, mn.name, mn.params, mn.ret, &def, NULL))
-    module = pgo_metadata_build_module_id (src, NULL);
+  if (src && _pgo_metadata_lookup_method (src, mn.owner, mn.name, mn.params, mn.ret, &def, NULL))
+    module = _pgo_metadata_build_module_id (src, NULL);
   if (!module)
     {
       module = pgo_module_id_new (assembly);
@@ -264,7 +267,7 @@ static gboolean
 user_string (PgoMetadata *md, guint32 token, guint32 il_offset, char **out, GError **error)
 {
   if (PGO_TOKEN_TABLE (token) != PGO_TABLE_USER_STRING
-      || !pgo_metadata_lookup_user_string (md, PGO_TOKEN_RID (token), out, error))
+      || !_pgo_metadata_lookup_user_string (md, PGO_TOKEN_RID (token), out, error))
     {
       g_clear_error (error);
       return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
@@ -343,9 +346,9 @@ read_group (Reader *r, guint32 token, GError **error)
   if (!method_body (r->md, token, &body, error))
     return FALSE;
   rec.longs = g_array_new (FALSE, FALSE, sizeof (gint64));
-  pgo_il_iter_init (&it, body.il, body.il_size);
+  _pgo_il_iter_init (&it, body.il, body.il_size);
   while (ok && it.offset < it.il_size)
-    ok = pgo_il_iter_next (&it, &in, error) && record_step (r, &rec, &in, error);
+    ok = _pgo_il_iter_next (&it, &in, error) && record_step (r, &rec, &in, error);
   g_array_unref (rec.longs);
   if (!ok)
     g_prefix_error (error, "group MethodDef 0x%08x: ", token);
@@ -360,12 +363,12 @@ dictionary_token (PgoMetadata *md, guint32 *out_token, GError **error)
 
   if (pgo_metadata_get_n_rows (md, PGO_TABLE_TYPEDEF) == 0)
     return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "no <Module> type"), FALSE;
-  if (!pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, 1, &first, &end, error))
+  if (!_pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, 1, &first, &end, error))
     return FALSE;
   for (guint32 rid = first; rid < end; rid++)
     {
       const char *name;
-      if (!pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_NAME, rid),
+      if (!_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_NAME, rid),
                                        &name, error))
         return FALSE;
       if (strcmp (name, "AssemblyDictionary") == 0)
@@ -390,10 +393,10 @@ read_dictionary (Reader *r, GError **error)
 
   if (!dictionary_token (r->md, &token, error) || !method_body (r->md, token, &body, error))
     return FALSE;
-  pgo_il_iter_init (&it, body.il, body.il_size);
+  _pgo_il_iter_init (&it, body.il, body.il_size);
   while (it.offset < it.il_size)
     {
-      if (!pgo_il_iter_next (&it, &in, error))
+      if (!_pgo_il_iter_next (&it, &in, error))
         return g_prefix_error (error, "AssemblyDictionary: "), FALSE;
       if (in.opcode == PGO_OP_LDSTR)
         have_name = TRUE;

@@ -39,9 +39,10 @@
 #include <gio/gio.h>
 #include <string.h>
 
-#include "pgo-cursor.h"
+#include "pgo-cursor-private.h"
 #include "pgo-schema.h"
 #include "pgo-signature.h"
+#include "pgo-metadata-private.h"
 
 /* ECMA-335 II.23.1.16 element types the signature copier meets. */
 enum {
@@ -131,10 +132,10 @@ ref_typedef (Writer *w, PgoMetadata *md, guint32 token, int depth, guint32 *out_
   guint32 rid = PGO_TOKEN_RID (token), outer = 0, scope = 0;
   const char *name, *ns;
 
-  if (!pgo_metadata_lookup_enclosing_type (md, token, &outer, error)
-      || !pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEDEF_NAME, rid),
+  if (!_pgo_metadata_lookup_enclosing_type (md, token, &outer, error)
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEDEF_NAME, rid),
                                       &name, error)
-      || !pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEDEF_NAMESPACE,
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEDEF_NAMESPACE,
                                                                    rid), &ns, error))
     return FALSE;
   if (PGO_TOKEN_RID (outer) ? !ref_type (w, md, outer, depth + 1, &scope, error)
@@ -152,12 +153,12 @@ ref_typeref (Writer *w, PgoMetadata *md, guint32 token, int depth, guint32 *out_
   guint32 rid = PGO_TOKEN_RID (token), scope_tok = 0, scope = 0;
   const char *name, *ns;
 
-  if (!pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
+  if (!_pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
                                   pgo_metadata_get_column (md, PGO_COL_TYPEREF_RESOLUTION_SCOPE,
                                                            rid), &scope_tok, error)
-      || !pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEREF_NAME, rid),
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEREF_NAME, rid),
                                       &name, error)
-      || !pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEREF_NAMESPACE,
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEREF_NAMESPACE,
                                                                    rid), &ns, error))
     return FALSE;
   switch (PGO_TOKEN_TABLE (scope_tok))
@@ -165,7 +166,7 @@ ref_typeref (Writer *w, PgoMetadata *md, guint32 token, int depth, guint32 *out_
     case PGO_TABLE_ASSEMBLYREF:
       {
         PgoAssemblyName an = { 0 };
-        if (!pgo_metadata_lookup_assembly_ref (md, PGO_TOKEN_RID (scope_tok), &an, error))
+        if (!_pgo_metadata_lookup_assembly_ref (md, PGO_TOKEN_RID (scope_tok), &an, error))
           return FALSE;
         scope = asm_ref (w, &an);
         pgo_assembly_name_clear (&an);
@@ -198,11 +199,11 @@ ref_typespec (Writer *w, PgoMetadata *md, guint32 token, int depth, guint32 *out
   PgoCursor c;
   g_autoptr(GByteArray) sig = g_byte_array_new ();
 
-  if (!pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_TYPESPEC_SIGNATURE,
+  if (!_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_TYPESPEC_SIGNATURE,
                                                               PGO_TOKEN_RID (token)),
                                  &blob, &len, error))
     return FALSE;
-  pgo_cursor_init (&c, blob, len, 0);
+  _pgo_cursor_init (&c, blob, len, 0);
   if (!copy_type (w, md, &c, sig, depth + 1, error))
     return FALSE;
   guint32 index = _pgo_mibc_image_blob (w->img, sig->data, sig->len);
@@ -248,11 +249,11 @@ copy_type_token (Writer *w, PgoMetadata *md, PgoCursor *c, GByteArray *out, int 
 {
   guint32 coded_value = 0, token = 0, ours = 0;
 
-  if (!pgo_cursor_read_ecma_uint (c, &coded_value, error)
-      || !pgo_metadata_decode_coded (md, PGO_CODED_TYPE_DEF_OR_REF, coded_value, &token, error)
+  if (!_pgo_cursor_read_ecma_uint (c, &coded_value, error)
+      || !_pgo_metadata_decode_coded (md, PGO_CODED_TYPE_DEF_OR_REF, coded_value, &token, error)
       || !ref_type (w, md, token, depth, &ours, error))
     return FALSE;
-  pgo_append_ecma_uint (out, _pgo_mibc_coded (PGO_CODED_TYPE_DEF_OR_REF, ours));
+  _pgo_bytes_append_ecma_uint (out, _pgo_mibc_coded (PGO_CODED_TYPE_DEF_OR_REF, ours));
   return TRUE;
 }
 
@@ -262,9 +263,9 @@ copy_uint (PgoCursor *c, GByteArray *out, guint32 *out_value, GError **error)
 {
   guint32 v = 0;
 
-  if (!pgo_cursor_read_ecma_uint (c, &v, error))
+  if (!_pgo_cursor_read_ecma_uint (c, &v, error))
     return FALSE;
-  pgo_append_ecma_uint (out, v);
+  _pgo_bytes_append_ecma_uint (out, v);
   if (out_value)
     *out_value = v;
   return TRUE;
@@ -290,7 +291,7 @@ copy_array_shape (PgoCursor *c, GByteArray *out, GError **error)
     {
       gsize start = c->off;
       gint32 lo = 0;
-      if (!pgo_cursor_read_ecma_int (c, &lo, error))
+      if (!_pgo_cursor_read_ecma_int (c, &lo, error))
         return FALSE;
       g_byte_array_append (out, c->data + start, (guint) (c->off - start));
     }
@@ -311,7 +312,7 @@ copy_type (Writer *w, PgoMetadata *md, PgoCursor *c, GByteArray *out, int depth,
                         PGO_SIGNATURE_MAX_DEPTH, pgo_cursor_tell (c)), FALSE;
   if (!pgo_cursor_read_u8 (c, &et, error))
     return FALSE;
-  pgo_append_u8 (out, et);
+  _pgo_bytes_append_u8 (out, et);
   if ((et >= 0x01 && et <= 0x0E) || et == 0x16 || et == 0x18 || et == 0x19 || et == 0x1C)
     return TRUE;  /* void, primitives, string, typedref, native ints, object */
   switch (et)
@@ -353,7 +354,7 @@ copy_method_sig (Writer *w, PgoMetadata *md, PgoCursor *c, GByteArray *out, int 
 
   if (!pgo_cursor_read_u8 (c, &conv, error))
     return FALSE;
-  pgo_append_u8 (out, conv);
+  _pgo_bytes_append_u8 (out, conv);
   if ((conv & 0x10) && !copy_uint (c, out, NULL, error))   /* GenParamCount */
     return FALSE;
   if (!copy_uint (c, out, &n_params, error))
@@ -402,14 +403,14 @@ method_ref (Writer *w, PgoMetadata *md, guint32 token, guint32 *out_token, GErro
       || rid > pgo_metadata_get_n_rows (md, PGO_TABLE_METHODDEF))
     return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND,
                         "token 0x%08x is not a MethodDef of this assembly", token), FALSE;
-  if (!pgo_metadata_lookup_method_owner (md, token, &owner, error)
+  if (!_pgo_metadata_lookup_method_owner (md, token, &owner, error)
       || !ref_type (w, md, owner, 0, &parent, error)
-      || !pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_NAME, rid),
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_NAME, rid),
                                       &name, error)
-      || !pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_SIGNATURE,
+      || !_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_SIGNATURE,
                                                                  rid), &blob, &len, error))
     return FALSE;
-  pgo_cursor_init (&c, blob, len, 0);
+  _pgo_cursor_init (&c, blob, len, 0);
   if (!copy_method_sig (w, md, &c, sig, 0, error))
     return g_prefix_error (error, "MethodDef 0x%08x: ", token), FALSE;
   guint32 sig_index = _pgo_mibc_image_blob (w->img, sig->data, sig->len);
@@ -436,8 +437,8 @@ append_long (GByteArray *il, gint64 v)
     _pgo_mibc_append_i4 (il, (gint32) v);
   else
     {
-      pgo_append_u8 (il, MIBC_OP_LDC_I8);
-      pgo_append_u64 (il, (guint64) v);
+      _pgo_bytes_append_u8 (il, MIBC_OP_LDC_I8);
+      _pgo_bytes_append_u64 (il, (guint64) v);
     }
 }
 
@@ -507,7 +508,7 @@ add_profile (Writer *w, const PgoMethodProfile *p, GError **error)
     }
   _pgo_mibc_append_token (il, MIBC_OP_LDTOKEN, token);
   append_schema (w, il, p);
-  pgo_append_u8 (il, MIBC_OP_POP);
+  _pgo_bytes_append_u8 (il, MIBC_OP_POP);
   return TRUE;
 }
 
@@ -562,10 +563,10 @@ add_config (Writer *w)
       _pgo_mibc_append_token (il, MIBC_OP_LDSTR, _pgo_mibc_image_user_string (w->img, pairs[i]));
       _pgo_mibc_append_token (il, MIBC_OP_LDSTR,
                               _pgo_mibc_image_user_string (w->img, pairs[i + 1]));
-      pgo_append_u8 (il, MIBC_OP_POP);
-      pgo_append_u8 (il, MIBC_OP_POP);
+      _pgo_bytes_append_u8 (il, MIBC_OP_POP);
+      _pgo_bytes_append_u8 (il, MIBC_OP_POP);
     }
-  pgo_append_u8 (il, MIBC_OP_RET);
+  _pgo_bytes_append_u8 (il, MIBC_OP_RET);
   add_method (w, "MibcConfig", il->data, il->len);
 }
 
@@ -601,7 +602,7 @@ add_groups (Writer *w)
     {
       _pgo_mibc_append_token (dict, MIBC_OP_LDSTR, _pgo_mibc_image_user_string (w->img, names[i]));
       _pgo_mibc_append_token (dict, MIBC_OP_LDTOKEN, tokens[i]);
-      pgo_append_u8 (dict, MIBC_OP_POP);
+      _pgo_bytes_append_u8 (dict, MIBC_OP_POP);
     }
   add_method (w, "AssemblyDictionary", dict->data, dict->len);
 }

@@ -30,7 +30,7 @@
 #include <gio/gio.h>
 #include <string.h>
 
-#include "pgo-cursor.h"
+#include "pgo-cursor-private.h"
 
 #define ZIP_LOCAL_SIG    0x04034B50u
 #define ZIP_CENTRAL_SIG  0x02014B50u
@@ -73,16 +73,16 @@ run_converter (GConverter *conv, const guint8 *data, gsize len, gsize max_out, G
 static void
 zip_common (GByteArray *z, guint32 crc, guint32 csize, guint32 usize, gsize name_len)
 {
-  pgo_append_u16 (z, 20);            /* version needed: 2.0 */
-  pgo_append_u16 (z, 0);             /* flags */
-  pgo_append_u16 (z, 8);             /* method: deflate */
-  pgo_append_u16 (z, 0);             /* time */
-  pgo_append_u16 (z, ZIP_DOS_DATE);  /* date */
-  pgo_append_u32 (z, crc);
-  pgo_append_u32 (z, csize);
-  pgo_append_u32 (z, usize);
-  pgo_append_u16 (z, (guint16) name_len);
-  pgo_append_u16 (z, 0);             /* extra length */
+  _pgo_bytes_append_u16 (z, 20);            /* version needed: 2.0 */
+  _pgo_bytes_append_u16 (z, 0);             /* flags */
+  _pgo_bytes_append_u16 (z, 8);             /* method: deflate */
+  _pgo_bytes_append_u16 (z, 0);             /* time */
+  _pgo_bytes_append_u16 (z, ZIP_DOS_DATE);  /* date */
+  _pgo_bytes_append_u32 (z, crc);
+  _pgo_bytes_append_u32 (z, csize);
+  _pgo_bytes_append_u32 (z, usize);
+  _pgo_bytes_append_u16 (z, (guint16) name_len);
+  _pgo_bytes_append_u16 (z, 0);             /* extra length */
 }
 
 /**
@@ -117,29 +117,29 @@ _pgo_mibc_zip_build (GBytes *entry, const char *entry_name, GError **error)
   memcpy (&usize, gzip->data + gzip->len - 4, 4);
 
   GByteArray *z = g_byte_array_sized_new (csize + 2 * (guint) name_len + 128);
-  pgo_append_u32 (z, ZIP_LOCAL_SIG);
+  _pgo_bytes_append_u32 (z, ZIP_LOCAL_SIG);
   zip_common (z, crc, csize, usize, name_len);
   g_byte_array_append (z, (const guint8 *) entry_name, (guint) name_len);
   g_byte_array_append (z, gzip->data + 10, csize);
   guint32 cd_off = z->len;
-  pgo_append_u32 (z, ZIP_CENTRAL_SIG);
-  pgo_append_u16 (z, 20);            /* version made by: 2.0, MS-DOS */
+  _pgo_bytes_append_u32 (z, ZIP_CENTRAL_SIG);
+  _pgo_bytes_append_u16 (z, 20);            /* version made by: 2.0, MS-DOS */
   zip_common (z, crc, csize, usize, name_len);
-  pgo_append_u16 (z, 0);             /* comment length */
-  pgo_append_u16 (z, 0);             /* disk number */
-  pgo_append_u16 (z, 0);             /* internal attributes */
-  pgo_append_u32 (z, 0);             /* external attributes */
-  pgo_append_u32 (z, 0);             /* local header offset */
+  _pgo_bytes_append_u16 (z, 0);             /* comment length */
+  _pgo_bytes_append_u16 (z, 0);             /* disk number */
+  _pgo_bytes_append_u16 (z, 0);             /* internal attributes */
+  _pgo_bytes_append_u32 (z, 0);             /* external attributes */
+  _pgo_bytes_append_u32 (z, 0);             /* local header offset */
   g_byte_array_append (z, (const guint8 *) entry_name, (guint) name_len);
   guint32 cd_size = z->len - cd_off;
-  pgo_append_u32 (z, ZIP_END_SIG);
-  pgo_append_u16 (z, 0);             /* this disk */
-  pgo_append_u16 (z, 0);             /* central directory disk */
-  pgo_append_u16 (z, 1);             /* entries here */
-  pgo_append_u16 (z, 1);             /* entries */
-  pgo_append_u32 (z, cd_size);
-  pgo_append_u32 (z, cd_off);
-  pgo_append_u16 (z, 0);             /* comment length */
+  _pgo_bytes_append_u32 (z, ZIP_END_SIG);
+  _pgo_bytes_append_u16 (z, 0);             /* this disk */
+  _pgo_bytes_append_u16 (z, 0);             /* central directory disk */
+  _pgo_bytes_append_u16 (z, 1);             /* entries here */
+  _pgo_bytes_append_u16 (z, 1);             /* entries */
+  _pgo_bytes_append_u32 (z, cd_size);
+  _pgo_bytes_append_u32 (z, cd_off);
+  _pgo_bytes_append_u16 (z, 0);             /* comment length */
   return g_byte_array_free_to_bytes (z);
 }
 
@@ -199,8 +199,8 @@ find_entry (const guint8 *data, gsize size, const char *name, ZipEntry *out, GEr
 
   if (!find_end (data, size, &end_off, error))
     return FALSE;
-  pgo_cursor_init (&c, data, size, 0);
-  if (!pgo_cursor_seek (&c, end_off + 10, error) || !pgo_cursor_read_u16 (&c, &n_entries, error)
+  _pgo_cursor_init (&c, data, size, 0);
+  if (!_pgo_cursor_seek (&c, end_off + 10, error) || !pgo_cursor_read_u16 (&c, &n_entries, error)
       || !pgo_cursor_read_u32 (&c, &cd_size, error) || !pgo_cursor_read_u32 (&c, &cd_off, error))
     return FALSE;
   if (n_entries > ZIP_MAX_ENTRIES)
@@ -210,7 +210,7 @@ find_entry (const guint8 *data, gsize size, const char *name, ZipEntry *out, GEr
   if (name == NULL && n_entries != 1)
     return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND,
                         "zip archive has %u entries, expected one", n_entries), FALSE;
-  if (!pgo_cursor_seek (&c, cd_off, error))
+  if (!_pgo_cursor_seek (&c, cd_off, error))
     return FALSE;
   for (guint i = 0; i < n_entries; i++)
     {
@@ -224,16 +224,16 @@ find_entry (const guint8 *data, gsize size, const char *name, ZipEntry *out, GEr
         return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
                             "bad zip central directory header %u at offset 0x%" G_GINT64_MODIFIER "x",
                             i, at), FALSE;
-      if (!pgo_cursor_skip (&c, 6, error) || !pgo_cursor_read_u16 (&c, &out->method, error)
-          || !pgo_cursor_skip (&c, 4, error) || !pgo_cursor_read_u32 (&c, &out->crc, error)
+      if (!_pgo_cursor_skip (&c, 6, error) || !pgo_cursor_read_u16 (&c, &out->method, error)
+          || !_pgo_cursor_skip (&c, 4, error) || !pgo_cursor_read_u32 (&c, &out->crc, error)
           || !pgo_cursor_read_u32 (&c, &out->csize, error)
           || !pgo_cursor_read_u32 (&c, &out->usize, error)
           || !pgo_cursor_read_u16 (&c, &name_len, error)
           || !pgo_cursor_read_u16 (&c, &extra_len, error)
-          || !pgo_cursor_read_u16 (&c, &comment_len, error) || !pgo_cursor_skip (&c, 8, error)
+          || !pgo_cursor_read_u16 (&c, &comment_len, error) || !_pgo_cursor_skip (&c, 8, error)
           || !pgo_cursor_read_u32 (&c, &out->local_off, error)
-          || !pgo_cursor_read_bytes (&c, name_len, &entry_name, error)
-          || !pgo_cursor_skip (&c, (gsize) extra_len + comment_len, error))
+          || !_pgo_cursor_read_bytes (&c, name_len, &entry_name, error)
+          || !_pgo_cursor_skip (&c, (gsize) extra_len + comment_len, error))
         return FALSE;
       if (name == NULL
           || (name_len == strlen (name) && memcmp (entry_name, name, name_len) == 0))
@@ -254,16 +254,16 @@ entry_data (const guint8 *data, gsize size, const ZipEntry *e, const guint8 **ou
   guint16 name_len = 0, extra_len = 0;
   PgoCursor c;
 
-  pgo_cursor_init (&c, data, size, 0);
-  if (!pgo_cursor_seek (&c, e->local_off, error) || !pgo_cursor_read_u32 (&c, &sig, error))
+  _pgo_cursor_init (&c, data, size, 0);
+  if (!_pgo_cursor_seek (&c, e->local_off, error) || !pgo_cursor_read_u32 (&c, &sig, error))
     return FALSE;
   if (sig != ZIP_LOCAL_SIG)
     return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
                         "bad zip local header at offset 0x%x", e->local_off), FALSE;
-  return pgo_cursor_skip (&c, 22, error) && pgo_cursor_read_u16 (&c, &name_len, error)
+  return _pgo_cursor_skip (&c, 22, error) && pgo_cursor_read_u16 (&c, &name_len, error)
          && pgo_cursor_read_u16 (&c, &extra_len, error)
-         && pgo_cursor_skip (&c, (gsize) name_len + extra_len, error)
-         && pgo_cursor_read_bytes (&c, e->csize, out, error);
+         && _pgo_cursor_skip (&c, (gsize) name_len + extra_len, error)
+         && _pgo_cursor_read_bytes (&c, e->csize, out, error);
 }
 
 /**

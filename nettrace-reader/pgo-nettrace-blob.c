@@ -24,6 +24,7 @@
 
 #include "pgo-nettrace-event.h"
 #include "pgo-nettrace-private.h"
+#include "pgo-cursor-private.h"
 
 /* Limits on what one blob can make us keep. */
 #define MAX_BLOB_RECORDS     (1u << 20)          /* schema records per method */
@@ -59,7 +60,7 @@ blob_read_fields (PgoCursor *c, BlobState *s, guint64 at, GError **error)
   guint32 *fields[4] = { &s->il_offset, &s->kind, &s->count, &s->other };
   gint64 mask = 0;
 
-  if (!pgo_cursor_read_pgo_int (c, &mask, error))
+  if (!_pgo_cursor_read_pgo_int (c, &mask, error))
     return blob_partial (error);
   if (mask == 0 || (mask & ~(gint64) 0xF) != 0)
     return _pgo_nettrace_corrupt (error, at, "bad PGO schema mask %" G_GINT64_FORMAT, mask);
@@ -69,7 +70,7 @@ blob_read_fields (PgoCursor *c, BlobState *s, guint64 at, GError **error)
       gint64 d = 0;
       if (!(mask & (1 << bit)))
         continue;
-      if (!pgo_cursor_read_pgo_int (c, &d, error))
+      if (!_pgo_cursor_read_pgo_int (c, &d, error))
         return blob_partial (error);
       *fields[bit] += (guint32) d;
     }
@@ -136,7 +137,7 @@ blob_read_values (PgoCursor *c, BlobState *s, guint64 at, GArray *values, GError
     {
       gint64 d = 0;
       guint64 v = 0;
-      if (!pgo_cursor_read_pgo_int (c, &d, error))
+      if (!_pgo_cursor_read_pgo_int (c, &d, error))
         return blob_partial (error);
       if (!blob_apply_value (s, marshal, d, &v))
         return _pgo_nettrace_corrupt (error, at, "PGO record kind 0x%x has unknown marshal type %u",
@@ -147,7 +148,7 @@ blob_read_values (PgoCursor *c, BlobState *s, guint64 at, GArray *values, GError
 }
 
 /**
- * pgo_nettrace_parse_pgo_blob:
+ * _pgo_nettrace_blob_parse:
  * @data: (array length=len): a whole (reassembled) blob
  * @base: absolute offset of @data[0] for messages (0 if it has none)
  * @profile: records are appended to it
@@ -160,14 +161,14 @@ blob_read_values (PgoCursor *c, BlobState *s, guint64 at, GArray *values, GError
  * format does not fix the size (nettrace.md 9).
  */
 gboolean
-pgo_nettrace_parse_pgo_blob (const guint8 *data, gsize len, guint64 base, PgoMethodProfile *profile,
+_pgo_nettrace_blob_parse (const guint8 *data, gsize len, guint64 base, PgoMethodProfile *profile,
                              GError **error)
 {
   PgoCursor c;
   BlobState s = { 0 };
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (guint64));
 
-  pgo_cursor_init (&c, data, len, base);
+  _pgo_cursor_init (&c, data, len, base);
   for (guint n = 0;; n++)
     {
       guint64 at = pgo_cursor_tell (&c);
@@ -209,15 +210,15 @@ blob_write_fields (GByteArray *b, const PgoSchemaRecord *r, const PgoSchemaRecor
     mask |= 8;
   if (mask == 0)
     mask = 1;
-  pgo_append_pgo_int (b, mask);
+  _pgo_bytes_append_pgo_int (b, mask);
   if (mask & 1)
-    pgo_append_pgo_int (b, (gint32) ((guint32) r->il_offset - (guint32) prev->il_offset));
+    _pgo_bytes_append_pgo_int (b, (gint32) ((guint32) r->il_offset - (guint32) prev->il_offset));
   if (mask & 2)
-    pgo_append_pgo_int (b, (gint32) (r->kind - prev->kind));
+    _pgo_bytes_append_pgo_int (b, (gint32) (r->kind - prev->kind));
   if (mask & 4)
-    pgo_append_pgo_int (b, (gint32) ((guint32) r->count - (guint32) prev->count));
+    _pgo_bytes_append_pgo_int (b, (gint32) ((guint32) r->count - (guint32) prev->count));
   if (mask & 8)
-    pgo_append_pgo_int (b, (gint32) ((guint32) r->other - (guint32) prev->other));
+    _pgo_bytes_append_pgo_int (b, (gint32) ((guint32) r->other - (guint32) prev->other));
 }
 
 /* blob_write_values: appends to 'b' the 'n' values 'v' of a record of
@@ -231,20 +232,20 @@ blob_write_values (GByteArray *b, BlobState *s, guint32 kind, const guint64 *v, 
       case PGO_KIND_FOUR_BYTE:
         {
           gint64 signed_v = (gint32) (guint32) v[k];
-          pgo_append_pgo_int (b, signed_v - s->last_int);
+          _pgo_bytes_append_pgo_int (b, signed_v - s->last_int);
           s->last_int = signed_v;
         }
         break;
       case PGO_KIND_EIGHT_BYTE:
-        pgo_append_pgo_int (b, (gint64) (v[k] - (guint64) s->last_int));
+        _pgo_bytes_append_pgo_int (b, (gint64) (v[k] - (guint64) s->last_int));
         s->last_int = (gint64) v[k];
         break;
       case PGO_KIND_TYPE_HANDLE:
-        pgo_append_pgo_int (b, (gint64) (v[k] - (guint64) s->last_type));
+        _pgo_bytes_append_pgo_int (b, (gint64) (v[k] - (guint64) s->last_type));
         s->last_type = (gint64) v[k];
         break;
       case PGO_KIND_METHOD_HANDLE:
-        pgo_append_pgo_int (b, (gint64) (v[k] - (guint64) s->last_method));
+        _pgo_bytes_append_pgo_int (b, (gint64) (v[k] - (guint64) s->last_method));
         s->last_method = (gint64) v[k];
         break;
       default:
@@ -253,7 +254,7 @@ blob_write_values (GByteArray *b, BlobState *s, guint32 kind, const guint64 *v, 
 }
 
 /**
- * pgo_nettrace_encode_pgo_blob:
+ * _pgo_nettrace_blob_encode:
  *
  * Encodes @profile as the runtime does (nettrace.md 5.3, pgo.cpp
  * SchemaWriterFunctor): shortest integer forms, only changed fields in the
@@ -264,7 +265,7 @@ blob_write_values (GByteArray *b, BlobState *s, guint32 kind, const guint64 *v, 
  * Returns: (transfer full): the blob.
  */
 GBytes *
-pgo_nettrace_encode_pgo_blob (const PgoMethodProfile *profile)
+_pgo_nettrace_blob_encode (const PgoMethodProfile *profile)
 {
   GByteArray *b = g_byte_array_new ();
   PgoSchemaRecord prev = { 0 };
@@ -280,7 +281,7 @@ pgo_nettrace_encode_pgo_blob (const PgoMethodProfile *profile)
       prev = *r;
       blob_write_values (b, &s, r->kind, v, n);
     }
-  pgo_append_pgo_int (b, 2);
-  pgo_append_pgo_int (b, -(gint64) prev.kind);
+  _pgo_bytes_append_pgo_int (b, 2);
+  _pgo_bytes_append_pgo_int (b, -(gint64) prev.kind);
   return g_byte_array_free_to_bytes (b);
 }

@@ -37,6 +37,7 @@
 #include "pgo-nettrace-private.h"
 
 #include <string.h>
+#include "pgo-cursor-private.h"
 
 /* Compressed header flags (nettrace.md 2.3). */
 #define ROW_METADATA_ID   0x01
@@ -82,7 +83,7 @@ short_varint (PgoCursor *c, guint32 *out)
 static inline gboolean
 read_varuint32 (PgoCursor *c, guint32 *out, GError **error)
 {
-  return short_varint (c, out) || pgo_cursor_read_varuint32 (c, out, error);
+  return short_varint (c, out) || _pgo_cursor_read_varuint32 (c, out, error);
 }
 
 /* read_varuint64: a varint u64 from 'c', short forms inline. */
@@ -96,7 +97,7 @@ read_varuint64 (PgoCursor *c, guint64 *out, GError **error)
       *out = v;
       return TRUE;
     }
-  return pgo_cursor_read_varuint64 (c, out, error);
+  return _pgo_cursor_read_varuint64 (c, out, error);
 }
 
 gboolean
@@ -113,7 +114,7 @@ _pgo_nettrace_begin_event_block (PgoNettraceReader *reader, PgoCursor *content,
   /* SPEC: nettrace.md 2.1: HeaderSize includes itself; TraceEvent rejects < 20. */
   if (header_size < 20)
     return _pgo_nettrace_corrupt (error, start, "%s header size %u is below 20", what, header_size);
-  if (!pgo_cursor_skip (content, header_size - 4, error))
+  if (!_pgo_cursor_skip (content, header_size - 4, error))
     return in_block (error, what, start);
   /* Rows are decoded one after the other, each at an address known only
    * once the previous one is decoded: a dependent chain of cache misses on
@@ -213,13 +214,13 @@ read_row_compressed (PgoNettraceReader *reader, PgoNettraceEvent *ev, GError **e
       const guint8 *guid = NULL;
       if (flags & ROW_ACTIVITY_ID)
         {
-          if (!pgo_cursor_read_bytes (c, 16, &guid, error))
+          if (!_pgo_cursor_read_bytes (c, 16, &guid, error))
             return FALSE;
           memcpy (s->activity_id, guid, 16);
         }
       if (flags & ROW_RELATED_ID)
         {
-          if (!pgo_cursor_read_bytes (c, 16, &guid, error))
+          if (!_pgo_cursor_read_bytes (c, 16, &guid, error))
             return FALSE;
           memcpy (s->related_activity_id, guid, 16);
         }
@@ -274,7 +275,7 @@ read_row_uncompressed (PgoNettraceReader *reader, PgoNettraceEvent *ev, GError *
                     "(%" G_GSIZE_FORMAT " bytes left)", event_size, pgo_cursor_remaining (c));
   /* SPEC: nettrace.md 2.2: the next row starts at row_start + 4 + EventSize
    * (EventSize includes the padding). */
-  if (!pgo_cursor_sub (c, event_size, &row, error))
+  if (!_pgo_cursor_sub (c, event_size, &row, error))
     return FALSE;
   if (!pgo_cursor_read_u32 (&row, &raw_id, error)
       || !pgo_cursor_read_u32 (&row, &s->sequence_number, error)
@@ -292,7 +293,7 @@ read_row_uncompressed (PgoNettraceReader *reader, PgoNettraceEvent *ev, GError *
   else
     {
       const guint8 *a = NULL, *r = NULL;
-      if (!pgo_cursor_read_bytes (&row, 16, &a, error) || !pgo_cursor_read_bytes (&row, 16, &r, error))
+      if (!_pgo_cursor_read_bytes (&row, 16, &a, error) || !_pgo_cursor_read_bytes (&row, 16, &r, error))
         return FALSE;
       memcpy (s->activity_id, a, 16);
       memcpy (s->related_activity_id, r, 16);
@@ -476,11 +477,11 @@ _pgo_nettrace_define_metadata_v5 (PgoNettraceReader *reader, const guint8 *paylo
   gint64 keywords = 0;
   g_autofree char *provider = NULL, *name = NULL;
 
-  pgo_cursor_init (&c, payload, len, base);
+  _pgo_cursor_init (&c, payload, len, base);
   if (!pgo_cursor_read_i32 (&c, &id, error)
-      || !pgo_cursor_read_utf16z (&c, &provider, error)
+      || !_pgo_cursor_read_utf16z (&c, &provider, error)
       || !pgo_cursor_read_i32 (&c, &event_id, error)
-      || !pgo_cursor_read_utf16z (&c, &name, error)
+      || !_pgo_cursor_read_utf16z (&c, &name, error)
       || !pgo_cursor_read_i64 (&c, &keywords, error)
       || !pgo_cursor_read_i32 (&c, &version, error)
       || !pgo_cursor_read_i32 (&c, &level, error))
@@ -524,7 +525,7 @@ _pgo_nettrace_define_metadata_v5 (PgoNettraceReader *reader, const guint8 *paylo
               || !pgo_cursor_read_u8 (&c, &kind, error)
               || (tag_len < 0 && !_pgo_nettrace_corrupt (error, pgo_cursor_tell (&c) - 5, "negative tag size %d",
                                            tag_len))
-              || !pgo_cursor_sub (&c, (gsize) MAX (tag_len, 0), &tag, error))
+              || !_pgo_cursor_sub (&c, (gsize) MAX (tag_len, 0), &tag, error))
             {
               _pgo_nettrace_metadata_free (m);
               return in_block (error, "metadata record", base);
@@ -550,7 +551,7 @@ read_str8 (PgoCursor *c, char **out, GError **error)
   guint32 len = 0;
   const guint8 *p = NULL;
 
-  if (!pgo_cursor_read_varuint32 (c, &len, error) || !pgo_cursor_read_bytes (c, len, &p, error))
+  if (!_pgo_cursor_read_varuint32 (c, &len, error) || !_pgo_cursor_read_bytes (c, len, &p, error))
     return FALSE;
   *out = g_utf8_make_valid ((const char *) p, len);
   return TRUE;
@@ -564,7 +565,7 @@ _pgo_nettrace_read_metadata_v6 (PgoNettraceReader *reader, PgoCursor *content, G
   guint64 start = pgo_cursor_tell (content);
 
   if (!pgo_cursor_read_u16 (content, &header_size, error)
-      || !pgo_cursor_skip (content, header_size, error))
+      || !_pgo_cursor_skip (content, header_size, error))
     return in_block (error, "metadata block", start);
   while (pgo_cursor_remaining (content) > 0)
     {
@@ -576,10 +577,10 @@ _pgo_nettrace_read_metadata_v6 (PgoNettraceReader *reader, PgoCursor *content, G
       guint16 n_fields = 0;
 
       if (!pgo_cursor_read_u16 (content, &row_size, error)
-          || !pgo_cursor_sub (content, row_size, &row, error)
-          || !pgo_cursor_read_varuint32 (&row, &id, error)
+          || !_pgo_cursor_sub (content, row_size, &row, error)
+          || !_pgo_cursor_read_varuint32 (&row, &id, error)
           || !read_str8 (&row, &provider, error)
-          || !pgo_cursor_read_varuint32 (&row, &event_id, error)
+          || !_pgo_cursor_read_varuint32 (&row, &event_id, error)
           || !read_str8 (&row, &name, error)
           || !pgo_cursor_read_u16 (&row, &n_fields, error))
         return in_block (error, "metadata row", row_start);
@@ -587,7 +588,7 @@ _pgo_nettrace_read_metadata_v6 (PgoNettraceReader *reader, PgoCursor *content, G
         {
           guint16 field_size = 0;
           if (!pgo_cursor_read_u16 (&row, &field_size, error)
-              || !pgo_cursor_skip (&row, field_size, error))
+              || !_pgo_cursor_skip (&row, field_size, error))
             return in_block (error, "metadata row", row_start);
         }
       PgoNettraceMetadata *m = g_new0 (PgoNettraceMetadata, 1);
@@ -602,7 +603,7 @@ _pgo_nettrace_read_metadata_v6 (PgoNettraceReader *reader, PgoCursor *content, G
       if (pgo_cursor_remaining (&row) >= 2)
         {
           (void) pgo_cursor_read_u16 (&row, &opt_size, NULL);
-          if (!pgo_cursor_sub (&row, opt_size, &opt, error))
+          if (!_pgo_cursor_sub (&row, opt_size, &opt, error))
             {
               _pgo_nettrace_metadata_free (m);
               return in_block (error, "metadata row", row_start);
@@ -623,7 +624,7 @@ _pgo_nettrace_read_metadata_v6 (PgoNettraceReader *reader, PgoCursor *content, G
                 case 3: ok = pgo_cursor_read_u64 (&opt, &u64v, NULL); m->keywords = u64v; break;
                 case 4: case 5: ok = read_str8 (&opt, &s1, NULL); break;
                 case 6: ok = read_str8 (&opt, &s1, NULL) && read_str8 (&opt, &s2, NULL); break;
-                case 7: ok = pgo_cursor_read_bytes (&opt, 16, &guid, NULL); break;
+                case 7: ok = _pgo_cursor_read_bytes (&opt, 16, &guid, NULL); break;
                 case 8: ok = pgo_cursor_read_u8 (&opt, &u8v, NULL); m->level = u8v; break;
                 case 9: ok = pgo_cursor_read_u8 (&opt, &u8v, NULL); m->version = u8v; break;
                 default: ok = FALSE; break; /* unknown kind: its size is unknown, stop */
@@ -653,7 +654,7 @@ _pgo_nettrace_read_stack_block (PgoNettraceReader *reader, PgoCursor *content, G
     {
       guint32 stack_size = 0;
       if (!pgo_cursor_read_u32 (content, &stack_size, error)
-          || !pgo_cursor_skip (content, stack_size, error))
+          || !_pgo_cursor_skip (content, stack_size, error))
         return in_block (error, "StackBlock", start);
     }
   reader->stats.n_stack_blocks++;
@@ -683,8 +684,8 @@ _pgo_nettrace_read_sp_block (PgoNettraceReader *reader, PgoCursor *content, GErr
         {
           guint64 index = 0;
           guint32 seq = 0;
-          if (!pgo_cursor_read_varuint64 (content, &index, error)
-              || !pgo_cursor_read_varuint32 (content, &seq, error))
+          if (!_pgo_cursor_read_varuint64 (content, &index, error)
+              || !_pgo_cursor_read_varuint32 (content, &seq, error))
             return in_block (error, "sequence point block", start);
         }
       /* SPEC: nettrace.md 2.9: flag 2 flushes the metadata cache. */

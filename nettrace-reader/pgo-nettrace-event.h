@@ -43,7 +43,6 @@ typedef enum {
 } PgoClrEventKind;
 
 PgoClrEventKind pgo_clr_event_classify (const PgoNettraceMetadata *metadata);
-const char     *pgo_clr_event_name     (const PgoNettraceMetadata *metadata);
 
 /* ModuleLoad / ModuleUnload / ModuleDCStart / ModuleDCEnd (v0-v2). */
 typedef struct {
@@ -122,30 +121,6 @@ typedef struct {
   guint64        data_offset;      /* absolute file offset of data[0] */
 } PgoClrJitInstrumentationData;
 
-gboolean pgo_clr_parse_module_load   (const PgoNettraceEvent *ev, PgoClrModuleLoad *out,
-                                      GError **error);
-void     pgo_clr_module_load_clear   (PgoClrModuleLoad *m);
-gboolean pgo_clr_parse_assembly_load (const PgoNettraceEvent *ev, PgoClrAssemblyLoad *out,
-                                      GError **error);
-void     pgo_clr_assembly_load_clear (PgoClrAssemblyLoad *a);
-gboolean pgo_clr_parse_method_details (const PgoNettraceEvent *ev, PgoClrMethodDetails *out,
-                                       GError **error);
-gboolean pgo_clr_parse_method_load   (const PgoNettraceEvent *ev, gboolean verbose,
-                                      PgoClrMethodLoad *out, GError **error);
-void     pgo_clr_method_load_clear   (PgoClrMethodLoad *m);
-gboolean pgo_clr_parse_jit_instrumentation_data (const PgoNettraceEvent *ev, gboolean verbose,
-                                                 PgoClrJitInstrumentationData *out,
-                                                 GError **error);
-void     pgo_clr_jit_instrumentation_data_clear (PgoClrJitInstrumentationData *d);
-gboolean pgo_clr_bulk_type_foreach   (const PgoNettraceEvent *ev,
-                                      gboolean (*func) (const PgoClrBulkTypeRecord *record,
-                                                        gpointer user_data),
-                                      gpointer user_data, GError **error);
-
-gboolean pgo_nettrace_parse_pgo_blob (const guint8 *data, gsize len, guint64 base,
-                                      PgoMethodProfile *profile, GError **error);
-GBytes  *pgo_nettrace_encode_pgo_blob (const PgoMethodProfile *profile);
-
 /**
  * PgoNettraceProfiles:
  *
@@ -160,7 +135,6 @@ PgoNettraceProfiles *pgo_nettrace_profiles_build      (PgoNettraceReader *reader
                                                        GError **error);
 void                 pgo_nettrace_profiles_free       (PgoNettraceProfiles *profiles);
 GPtrArray           *pgo_nettrace_profiles_get_profiles (PgoNettraceProfiles *profiles);
-GPtrArray           *pgo_nettrace_profiles_steal_profiles (PgoNettraceProfiles *profiles);
 GPtrArray           *pgo_nettrace_profiles_get_notes  (PgoNettraceProfiles *profiles);
 guint64              pgo_nettrace_profiles_get_method_handle (PgoNettraceProfiles *profiles,
                                                               guint index);
@@ -172,7 +146,7 @@ char                *pgo_nettrace_profiles_describe_method (PgoNettraceProfiles 
                                                             guint64 method_handle);
 guint                pgo_nettrace_profiles_get_n_dropped (PgoNettraceProfiles *profiles);
 
-GPtrArray           *pgo_nettrace_read_profiles       (GBytes *bytes,
+GPtrArray           *pgo_nettrace_profiles_read       (GBytes *bytes,
                                                        PgoNettraceStats *out_stats,
                                                        GError **error);
 

@@ -41,6 +41,7 @@
 #include "pgo-nettrace-private.h"
 
 #include <string.h>
+#include "pgo-cursor-private.h"
 
 /* payload_error: a short payload is malformed, not a cut-off file. */
 static gboolean
@@ -92,13 +93,13 @@ pgo_clr_event_classify (const PgoNettraceMetadata *metadata)
 }
 
 /**
- * pgo_clr_event_name:
+ * _pgo_clr_event_name:
  *
  * Returns: (transfer none): the metadata's event name, or for CLR native
  * events (which have none) the manifest name; "" when unknown.
  */
 const char *
-pgo_clr_event_name (const PgoNettraceMetadata *m)
+_pgo_clr_event_name (const PgoNettraceMetadata *m)
 {
   static const struct { guint16 id; const char *name; } runtime[] = {
     { 1, "GCStart" }, { 2, "GCEnd" }, { 10, "GCAllocationTick" }, { 15, "BulkType" },
@@ -150,21 +151,21 @@ pgo_clr_event_name (const PgoNettraceMetadata *m)
 static void
 init_payload (PgoCursor *c, const PgoNettraceEvent *ev)
 {
-  pgo_cursor_init (c, ev->payload, ev->payload_len, ev->payload_offset);
+  _pgo_cursor_init (c, ev->payload, ev->payload_len, ev->payload_offset);
 }
 
 /**
- * pgo_clr_parse_module_load:
+ * _pgo_clr_parse_module_load:
  * @ev: a ModuleLoad/Unload/DCStart/DCEnd event (any version)
  * @out: (out caller-allocates): filled on success; clear with
- *   pgo_clr_module_load_clear()
+ *   _pgo_clr_module_load_clear()
  *
  * Fields past the ones the version defines are ignored (nettrace.md 7.9).
  * The runtime writes version 2; version 3 (NativeBuildID, nettrace.md 9)
  * only appends a string, which this reader ignores.
  */
 gboolean
-pgo_clr_parse_module_load (const PgoNettraceEvent *ev, PgoClrModuleLoad *out, GError **error)
+_pgo_clr_parse_module_load (const PgoNettraceEvent *ev, PgoClrModuleLoad *out, GError **error)
 {
   PgoCursor c;
   guint32 reserved = 0;
@@ -176,16 +177,16 @@ pgo_clr_parse_module_load (const PgoNettraceEvent *ev, PgoClrModuleLoad *out, GE
       || !pgo_cursor_read_u64 (&c, &m.assembly_id, error)
       || !pgo_cursor_read_u32 (&c, &m.module_flags, error)
       || !pgo_cursor_read_u32 (&c, &reserved, error)
-      || !pgo_cursor_read_utf16z (&c, &m.il_path, error)
-      || !pgo_cursor_read_utf16z (&c, &m.native_path, error)
+      || !_pgo_cursor_read_utf16z (&c, &m.il_path, error)
+      || !_pgo_cursor_read_utf16z (&c, &m.native_path, error)
       || (version >= 1 && !pgo_cursor_read_u16 (&c, &m.clr_instance_id, error)))
     goto fail;
   if (version >= 2)
     {
       const guint8 *guid = NULL;
-      if (!pgo_cursor_read_bytes (&c, 16, &guid, error)
+      if (!_pgo_cursor_read_bytes (&c, 16, &guid, error)
           || !pgo_cursor_read_u32 (&c, &m.pdb_age, error)
-          || !pgo_cursor_read_utf16z (&c, &m.pdb_build_path, error))
+          || !_pgo_cursor_read_utf16z (&c, &m.pdb_build_path, error))
         goto fail;
       memcpy (m.pdb_guid, guid, 16);
       m.has_pdb = TRUE;
@@ -193,21 +194,21 @@ pgo_clr_parse_module_load (const PgoNettraceEvent *ev, PgoClrModuleLoad *out, GE
   *out = m;
   return TRUE;
 fail:
-  pgo_clr_module_load_clear (&m);
+  _pgo_clr_module_load_clear (&m);
   return payload_error (error, "ModuleLoad", ev);
 }
 
 void
-pgo_clr_module_load_clear (PgoClrModuleLoad *m)
+_pgo_clr_module_load_clear (PgoClrModuleLoad *m)
 {
   g_clear_pointer (&m->il_path, g_free);
   g_clear_pointer (&m->native_path, g_free);
   g_clear_pointer (&m->pdb_build_path, g_free);
 }
 
-/* pgo_clr_parse_assembly_load: AssemblyLoad/Unload/DCStart/DCEnd, v0 or v1. */
+/* _pgo_clr_parse_assembly_load: AssemblyLoad/Unload/DCStart/DCEnd, v0 or v1. */
 gboolean
-pgo_clr_parse_assembly_load (const PgoNettraceEvent *ev, PgoClrAssemblyLoad *out, GError **error)
+_pgo_clr_parse_assembly_load (const PgoNettraceEvent *ev, PgoClrAssemblyLoad *out, GError **error)
 {
   PgoCursor c;
   guint version = ev->metadata ? ev->metadata->version : 0;
@@ -218,10 +219,10 @@ pgo_clr_parse_assembly_load (const PgoNettraceEvent *ev, PgoClrAssemblyLoad *out
       || !pgo_cursor_read_u64 (&c, &a.app_domain_id, error)
       || (version >= 1 && !pgo_cursor_read_u64 (&c, &a.binding_id, error))
       || !pgo_cursor_read_u32 (&c, &a.assembly_flags, error)
-      || !pgo_cursor_read_utf16z (&c, &a.name, error)
+      || !_pgo_cursor_read_utf16z (&c, &a.name, error)
       || (version >= 1 && !pgo_cursor_read_u16 (&c, &a.clr_instance_id, error)))
     {
-      pgo_clr_assembly_load_clear (&a);
+      _pgo_clr_assembly_load_clear (&a);
       return payload_error (error, "AssemblyLoad", ev);
     }
   *out = a;
@@ -229,14 +230,14 @@ pgo_clr_parse_assembly_load (const PgoNettraceEvent *ev, PgoClrAssemblyLoad *out
 }
 
 void
-pgo_clr_assembly_load_clear (PgoClrAssemblyLoad *a)
+_pgo_clr_assembly_load_clear (PgoClrAssemblyLoad *a)
 {
   g_clear_pointer (&a->name, g_free);
 }
 
-/* pgo_clr_parse_method_details: MethodDetails v0; type parameters stay borrowed. */
+/* _pgo_clr_parse_method_details: MethodDetails v0; type parameters stay borrowed. */
 gboolean
-pgo_clr_parse_method_details (const PgoNettraceEvent *ev, PgoClrMethodDetails *out, GError **error)
+_pgo_clr_parse_method_details (const PgoNettraceEvent *ev, PgoClrMethodDetails *out, GError **error)
 {
   PgoCursor c;
   PgoClrMethodDetails d = { 0 };
@@ -256,9 +257,9 @@ pgo_clr_parse_method_details (const PgoNettraceEvent *ev, PgoClrMethodDetails *o
   return TRUE;
 }
 
-/* pgo_clr_parse_method_load: MethodLoad (verbose FALSE) or MethodLoadVerbose. */
+/* _pgo_clr_parse_method_load: MethodLoad (verbose FALSE) or MethodLoadVerbose. */
 gboolean
-pgo_clr_parse_method_load (const PgoNettraceEvent *ev, gboolean verbose, PgoClrMethodLoad *out,
+_pgo_clr_parse_method_load (const PgoNettraceEvent *ev, gboolean verbose, PgoClrMethodLoad *out,
                            GError **error)
 {
   PgoCursor c;
@@ -274,9 +275,9 @@ pgo_clr_parse_method_load (const PgoNettraceEvent *ev, gboolean verbose, PgoClrM
       || !pgo_cursor_read_u32 (&c, &m.method_flags, error))
     goto fail;
   if (verbose
-      && (!pgo_cursor_read_utf16z (&c, &m.method_namespace, error)
-          || !pgo_cursor_read_utf16z (&c, &m.method_name, error)
-          || !pgo_cursor_read_utf16z (&c, &m.method_signature, error)))
+      && (!_pgo_cursor_read_utf16z (&c, &m.method_namespace, error)
+          || !_pgo_cursor_read_utf16z (&c, &m.method_name, error)
+          || !_pgo_cursor_read_utf16z (&c, &m.method_signature, error)))
     goto fail;
   if ((version >= 1 && !pgo_cursor_read_u16 (&c, &m.clr_instance_id, error))
       || (version >= 2 && !pgo_cursor_read_u64 (&c, &m.rejit_id, error)))
@@ -284,12 +285,12 @@ pgo_clr_parse_method_load (const PgoNettraceEvent *ev, gboolean verbose, PgoClrM
   *out = m;
   return TRUE;
 fail:
-  pgo_clr_method_load_clear (&m);
+  _pgo_clr_method_load_clear (&m);
   return payload_error (error, verbose ? "MethodLoadVerbose" : "MethodLoad", ev);
 }
 
 void
-pgo_clr_method_load_clear (PgoClrMethodLoad *m)
+_pgo_clr_method_load_clear (PgoClrMethodLoad *m)
 {
   g_clear_pointer (&m->method_namespace, g_free);
   g_clear_pointer (&m->method_name, g_free);
@@ -297,7 +298,7 @@ pgo_clr_method_load_clear (PgoClrMethodLoad *m)
 }
 
 /**
- * pgo_clr_parse_jit_instrumentation_data:
+ * _pgo_clr_parse_jit_instrumentation_data:
  * @verbose: TRUE for JitInstrumentationDataVerbose (298), FALSE for 297
  *
  * LAMESPEC: TraceEvent's JitInstrumentationDataVerboseTraceData reads
@@ -309,7 +310,7 @@ pgo_clr_method_load_clear (PgoClrMethodLoad *m)
  * ending the payload.
  */
 gboolean
-pgo_clr_parse_jit_instrumentation_data (const PgoNettraceEvent *ev, gboolean verbose,
+_pgo_clr_parse_jit_instrumentation_data (const PgoNettraceEvent *ev, gboolean verbose,
                                         PgoClrJitInstrumentationData *out, GError **error)
 {
   PgoCursor c;
@@ -325,23 +326,23 @@ pgo_clr_parse_jit_instrumentation_data (const PgoNettraceEvent *ev, gboolean ver
   if (verbose
       && (!pgo_cursor_read_u64 (&c, &d.module_id, error)
           || !pgo_cursor_read_u32 (&c, &d.method_token, error)
-          || !pgo_cursor_read_utf16z (&c, &d.method_namespace, error)
-          || !pgo_cursor_read_utf16z (&c, &d.method_name, error)
-          || !pgo_cursor_read_utf16z (&c, &d.method_signature, error)))
+          || !_pgo_cursor_read_utf16z (&c, &d.method_namespace, error)
+          || !_pgo_cursor_read_utf16z (&c, &d.method_name, error)
+          || !_pgo_cursor_read_utf16z (&c, &d.method_signature, error)))
     goto fail;
   d.data_offset = pgo_cursor_tell (&c);
-  if (!pgo_cursor_read_bytes (&c, d.data_size, &d.data, error))
+  if (!_pgo_cursor_read_bytes (&c, d.data_size, &d.data, error))
     goto fail;
   *out = d;
   return TRUE;
 fail:
-  pgo_clr_jit_instrumentation_data_clear (&d);
+  _pgo_clr_jit_instrumentation_data_clear (&d);
   return payload_error (error, verbose ? "JitInstrumentationDataVerbose" : "JitInstrumentationData",
                         ev);
 }
 
 void
-pgo_clr_jit_instrumentation_data_clear (PgoClrJitInstrumentationData *d)
+_pgo_clr_jit_instrumentation_data_clear (PgoClrJitInstrumentationData *d)
 {
   g_clear_pointer (&d->method_namespace, g_free);
   g_clear_pointer (&d->method_name, g_free);
@@ -349,14 +350,14 @@ pgo_clr_jit_instrumentation_data_clear (PgoClrJitInstrumentationData *d)
 }
 
 /**
- * pgo_clr_bulk_type_foreach:
+ * _pgo_clr_bulk_type_foreach:
  * @func: called per record; the record's strings live only during the call;
  *   return FALSE to stop
  *
  * Returns: FALSE with @error set on a malformed payload.
  */
 gboolean
-pgo_clr_bulk_type_foreach (const PgoNettraceEvent *ev,
+_pgo_clr_bulk_type_foreach (const PgoNettraceEvent *ev,
                            gboolean (*func) (const PgoClrBulkTypeRecord *, gpointer),
                            gpointer user_data, GError **error)
 {
@@ -379,7 +380,7 @@ pgo_clr_bulk_type_foreach (const PgoNettraceEvent *ev,
           || !pgo_cursor_read_u32 (&c, &r.type_name_id, error)
           || !pgo_cursor_read_u32 (&c, &r.flags, error)
           || !pgo_cursor_read_u8 (&c, &r.cor_element_type, error)
-          || !pgo_cursor_read_utf16z (&c, &name, error)
+          || !_pgo_cursor_read_utf16z (&c, &name, error)
           || !pgo_cursor_read_u32 (&c, &r.n_type_parameters, error))
         return payload_error (error, "BulkType", ev);
       if (r.n_type_parameters > pgo_cursor_remaining (&c) / 8)

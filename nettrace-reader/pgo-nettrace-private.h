@@ -9,7 +9,9 @@
  */
 #pragma once
 
-#include "pgo-cursor.h"
+#include "pgo-nettrace-event.h"
+
+#include "pgo-cursor-private.h"
 #include "pgo-nettrace.h"
 
 G_BEGIN_DECLS
@@ -117,5 +119,36 @@ _pgo_nettrace_lookup_metadata (PgoNettraceReader *reader, guint32 id)
     reader->last_meta = m;
   return m;
 }
+
+/* Moved from the public header: library-internal. */
+const PgoNettraceMetadata  *_pgo_nettrace_reader_get_metadata   (PgoNettraceReader *reader,
+                                                                guint32 metadata_id);
+GBytes            *_pgo_nettrace_reader_get_bytes    (PgoNettraceReader *reader);
+
+/* Moved from the public header: library-internal. */
+const char     *_pgo_clr_event_name     (const PgoNettraceMetadata *metadata);
+gboolean _pgo_clr_parse_module_load   (const PgoNettraceEvent *ev, PgoClrModuleLoad *out,
+                                      GError **error);
+void     _pgo_clr_module_load_clear   (PgoClrModuleLoad *m);
+gboolean _pgo_clr_parse_assembly_load (const PgoNettraceEvent *ev, PgoClrAssemblyLoad *out,
+                                      GError **error);
+void     _pgo_clr_assembly_load_clear (PgoClrAssemblyLoad *a);
+gboolean _pgo_clr_parse_method_details (const PgoNettraceEvent *ev, PgoClrMethodDetails *out,
+                                       GError **error);
+gboolean _pgo_clr_parse_method_load   (const PgoNettraceEvent *ev, gboolean verbose,
+                                      PgoClrMethodLoad *out, GError **error);
+void     _pgo_clr_method_load_clear   (PgoClrMethodLoad *m);
+gboolean _pgo_clr_parse_jit_instrumentation_data (const PgoNettraceEvent *ev, gboolean verbose,
+                                                 PgoClrJitInstrumentationData *out,
+                                                 GError **error);
+void     _pgo_clr_jit_instrumentation_data_clear (PgoClrJitInstrumentationData *d);
+gboolean _pgo_clr_bulk_type_foreach   (const PgoNettraceEvent *ev,
+                                      gboolean (*func) (const PgoClrBulkTypeRecord *record,
+                                                        gpointer user_data),
+                                      gpointer user_data, GError **error);
+gboolean _pgo_nettrace_blob_parse (const guint8 *data, gsize len, guint64 base,
+                                      PgoMethodProfile *profile, GError **error);
+GBytes  *_pgo_nettrace_blob_encode (const PgoMethodProfile *profile);
+GPtrArray           *_pgo_nettrace_profiles_steal_profiles (PgoNettraceProfiles *profiles);
 
 G_END_DECLS

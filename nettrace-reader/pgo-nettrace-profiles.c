@@ -338,7 +338,7 @@ take_module_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GError 
 {
   PgoClrModuleLoad m;
 
-  if (!pgo_clr_parse_module_load (ev, &m, error))
+  if (!_pgo_clr_parse_module_load (ev, &m, error))
     return FALSE;
   ModuleInfo *mi = g_new0 (ModuleInfo, 1);
   mi->module_id = m.module_id;
@@ -351,7 +351,7 @@ take_module_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GError 
   /* SPEC: nettrace.md 7.12: rundown repeats modules; keep the first. */
   if (!id_table_put (self->modules, mi))
     module_info_free (mi);
-  pgo_clr_module_load_clear (&m);
+  _pgo_clr_module_load_clear (&m);
   return TRUE;
 }
 
@@ -361,7 +361,7 @@ take_assembly_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GErro
 {
   PgoClrAssemblyLoad a;
 
-  if (!pgo_clr_parse_assembly_load (ev, &a, error))
+  if (!_pgo_clr_parse_assembly_load (ev, &a, error))
     return FALSE;
   AssemblyInfo *ai = g_new0 (AssemblyInfo, 1);
   ai->assembly_id = a.assembly_id;
@@ -378,7 +378,7 @@ take_method_details (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GErr
 {
   PgoClrMethodDetails d;
 
-  if (!pgo_clr_parse_method_details (ev, &d, error))
+  if (!_pgo_clr_parse_method_details (ev, &d, error))
     return FALSE;
   DetailsInfo *di = g_new0 (DetailsInfo, 1);
   di->method_id = d.method_id;
@@ -397,7 +397,7 @@ take_method_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, gboolea
 {
   PgoClrMethodLoad m;
 
-  if (!pgo_clr_parse_method_load (ev, verbose, &m, error))
+  if (!_pgo_clr_parse_method_load (ev, verbose, &m, error))
     return FALSE;
   NameInfo *ni = g_new0 (NameInfo, 1);
   ni->method_id = m.method_id;
@@ -407,7 +407,7 @@ take_method_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, gboolea
     ni->name = g_strdup_printf ("%s::%s", m.method_namespace, m.method_name);
   if (!id_table_put (self->names, ni))
     name_info_free (ni);
-  pgo_clr_method_load_clear (&m);
+  _pgo_clr_method_load_clear (&m);
   return TRUE;
 }
 
@@ -419,10 +419,10 @@ take_instrumentation_data (PgoNettraceProfiles *self, const PgoNettraceEvent *ev
 {
   PgoClrJitInstrumentationData d;
 
-  if (!pgo_clr_parse_jit_instrumentation_data (ev, verbose, &d, error))
+  if (!_pgo_clr_parse_jit_instrumentation_data (ev, verbose, &d, error))
     return FALSE;
   add_chunk (self, &d);
-  pgo_clr_jit_instrumentation_data_clear (&d);
+  _pgo_clr_jit_instrumentation_data_clear (&d);
   return TRUE;
 }
 
@@ -444,7 +444,7 @@ take_event (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GError **erro
     case PGO_CLR_EVENT_METHOD_DETAILS:
       return take_method_details (self, ev, error);
     case PGO_CLR_EVENT_BULK_TYPE:
-      return pgo_clr_bulk_type_foreach (ev, add_bulk_type, self, error);
+      return _pgo_clr_bulk_type_foreach (ev, add_bulk_type, self, error);
     case PGO_CLR_EVENT_METHOD_LOAD:
       return take_method_load (self, ev, FALSE, error);
     case PGO_CLR_EVENT_METHOD_LOAD_VERBOSE:
@@ -611,7 +611,7 @@ decode_profile (PgoNettraceProfiles *self, InstrInfo *in, PgoMethodId *id, GByte
   const guint8 *p = g_bytes_get_data (blob, &len);
   g_autoptr(PgoMethodProfile) profile = pgo_method_profile_new (id);
 
-  if (!pgo_nettrace_parse_pgo_blob (p, len, in->chunks->len == 1 ? in->first_offset : 0,
+  if (!_pgo_nettrace_blob_parse (p, len, in->chunks->len == 1 ? in->first_offset : 0,
                                     profile, &error))
     {
       profile_drop (self, in, "%s", error->message);
@@ -685,7 +685,7 @@ pgo_nettrace_profiles_build (PgoNettraceReader *reader, GError **error)
   self->handles = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->blobs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   self->notes = g_ptr_array_new_with_free_func (g_free);
-  self->bytes = g_bytes_ref (pgo_nettrace_reader_get_bytes (reader));
+  self->bytes = g_bytes_ref (_pgo_nettrace_reader_get_bytes (reader));
 
   while (pgo_nettrace_reader_next_event (reader, &ev, error))
     if (G_UNLIKELY (ev.metadata && ev.metadata->clr_kind != PGO_CLR_EVENT_OTHER)
@@ -699,6 +699,12 @@ pgo_nettrace_profiles_build (PgoNettraceReader *reader, GError **error)
   return g_steal_pointer (&self);
 }
 
+/**
+ * pgo_nettrace_profiles_free:
+ * @profiles: (nullable): collected profiles
+ *
+ * Frees @profiles, its method profiles, notes and blobs.
+ */
 void
 pgo_nettrace_profiles_free (PgoNettraceProfiles *self)
 {
@@ -726,9 +732,9 @@ pgo_nettrace_profiles_get_profiles (PgoNettraceProfiles *self)
   return self->profiles;
 }
 
-/* pgo_nettrace_profiles_steal_profiles: (transfer full): the profiles; @self keeps an empty list. */
+/* _pgo_nettrace_profiles_steal_profiles: (transfer full): the profiles; @self keeps an empty list. */
 GPtrArray *
-pgo_nettrace_profiles_steal_profiles (PgoNettraceProfiles *self)
+_pgo_nettrace_profiles_steal_profiles (PgoNettraceProfiles *self)
 {
   GPtrArray *p = self->profiles;
   self->profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
@@ -760,6 +766,15 @@ pgo_nettrace_profiles_get_blob (PgoNettraceProfiles *self, guint index)
   return g_ptr_array_index (self->blobs, index);
 }
 
+/**
+ * pgo_nettrace_profiles_get_n_dropped:
+ * @profiles: collected profiles
+ *
+ * The number of methods whose instrumentation data was dropped (conflicting
+ * or missing chunks, token 0, malformed blobs); each has a note.
+ *
+ * Returns: the dropped-method count.
+ */
 guint
 pgo_nettrace_profiles_get_n_dropped (PgoNettraceProfiles *self)
 {
@@ -828,7 +843,7 @@ pgo_nettrace_profiles_describe_method (PgoNettraceProfiles *self, guint64 method
 }
 
 /**
- * pgo_nettrace_read_profiles:
+ * pgo_nettrace_profiles_read:
  * @bytes: a trace
  * @out_stats: (out) (optional): what the reader saw
  *
@@ -838,7 +853,7 @@ pgo_nettrace_profiles_describe_method (PgoNettraceProfiles *self, guint64 method
  * profiles, or NULL with @error set.
  */
 GPtrArray *
-pgo_nettrace_read_profiles (GBytes *bytes, PgoNettraceStats *out_stats, GError **error)
+pgo_nettrace_profiles_read (GBytes *bytes, PgoNettraceStats *out_stats, GError **error)
 {
   g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_new (bytes, error);
   if (!reader)
@@ -848,5 +863,5 @@ pgo_nettrace_read_profiles (GBytes *bytes, PgoNettraceStats *out_stats, GError *
     return NULL;
   if (out_stats)
     *out_stats = *pgo_nettrace_reader_get_stats (reader);
-  return pgo_nettrace_profiles_steal_profiles (p);
+  return _pgo_nettrace_profiles_steal_profiles (p);
 }

@@ -32,7 +32,7 @@
 
 #include "pgo-nettrace-writer.h"
 #include "pgo-nettrace-private.h"
-#include "pgo-cursor.h"
+#include "pgo-cursor-private.h"
 
 #include <string.h>
 
@@ -96,11 +96,11 @@ object_header (PgoNettraceWriter *w, const char *name, guint32 version)
 {
   const guint8 tags[3] = { 0x05, 0x05, 0x01 };
   g_byte_array_append (w->buf, tags, 3);
-  pgo_append_u32 (w->buf, version);
-  pgo_append_u32 (w->buf, version);
-  pgo_append_u32 (w->buf, strlen (name));
+  _pgo_bytes_append_u32 (w->buf, version);
+  _pgo_bytes_append_u32 (w->buf, version);
+  _pgo_bytes_append_u32 (w->buf, strlen (name));
   g_byte_array_append (w->buf, (const guint8 *) name, strlen (name));
-  pgo_append_u8 (w->buf, 0x06);
+  _pgo_bytes_append_u8 (w->buf, 0x06);
 }
 
 /* block_object: a block object with the given content (size, padding, 06). */
@@ -108,11 +108,11 @@ static void
 block_object (PgoNettraceWriter *w, const char *name, const guint8 *content, gsize len)
 {
   object_header (w, name, 2);
-  pgo_append_u32 (w->buf, len);
+  _pgo_bytes_append_u32 (w->buf, len);
   while (stream_pos (w) % 4)
-    pgo_append_u8 (w->buf, 0);
+    _pgo_bytes_append_u8 (w->buf, 0);
   g_byte_array_append (w->buf, content, len);
-  pgo_append_u8 (w->buf, 0x06);
+  _pgo_bytes_append_u8 (w->buf, 0x06);
 }
 
 static void
@@ -130,10 +130,10 @@ static void
 emit_block (PgoNettraceWriter *w, Block *b, const char *name)
 {
   g_autoptr(GByteArray) content = g_byte_array_sized_new (b->rows->len + 20);
-  pgo_append_u16 (content, 20);
-  pgo_append_u16 (content, 1);
-  pgo_append_u64 (content, b->n_rows ? b->min_ts : 0);
-  pgo_append_u64 (content, b->max_ts);
+  _pgo_bytes_append_u16 (content, 20);
+  _pgo_bytes_append_u16 (content, 1);
+  _pgo_bytes_append_u64 (content, b->n_rows ? b->min_ts : 0);
+  _pgo_bytes_append_u64 (content, b->max_ts);
   g_byte_array_append (content, b->rows->data, b->rows->len);
   block_object (w, name, content->data, content->len);
   block_reset (b);
@@ -179,22 +179,22 @@ add_row (Block *b, const PgoNettraceHeaderState *row, gboolean sorted, const gui
     flags |= 0x40;
   if (row->payload_size != p->payload_size)
     flags |= 0x80;
-  pgo_append_u8 (b->rows, flags);
+  _pgo_bytes_append_u8 (b->rows, flags);
   if (flags & 0x01)
-    pgo_append_varuint64 (b->rows, row->metadata_id);
+    _pgo_bytes_append_varuint64 (b->rows, row->metadata_id);
   if (flags & 0x02)
     {
-      pgo_append_varuint64 (b->rows, (guint32) (row->sequence_number - p->sequence_number - 1));
-      pgo_append_varuint64 (b->rows, row->capture_thread_id);
-      pgo_append_varuint64 (b->rows, row->processor_number);
+      _pgo_bytes_append_varuint64 (b->rows, (guint32) (row->sequence_number - p->sequence_number - 1));
+      _pgo_bytes_append_varuint64 (b->rows, row->capture_thread_id);
+      _pgo_bytes_append_varuint64 (b->rows, row->processor_number);
     }
   if (flags & 0x04)
-    pgo_append_varuint64 (b->rows, row->thread_id);
+    _pgo_bytes_append_varuint64 (b->rows, row->thread_id);
   if (flags & 0x08)
-    pgo_append_varuint64 (b->rows, row->stack_id);
-  pgo_append_varuint64 (b->rows, row->timestamp - p->timestamp);
+    _pgo_bytes_append_varuint64 (b->rows, row->stack_id);
+  _pgo_bytes_append_varuint64 (b->rows, row->timestamp - p->timestamp);
   if (flags & 0x80)
-    pgo_append_varuint64 (b->rows, row->payload_size);
+    _pgo_bytes_append_varuint64 (b->rows, row->payload_size);
   g_byte_array_append (b->rows, payload, row->payload_size);
   *p = *row;
   b->min_ts = MIN (b->min_ts, row->timestamp);
@@ -232,18 +232,18 @@ pgo_nettrace_writer_new (GOutputStream *out, const PgoNettraceTraceInfo *info, G
   w->need_stacks = TRUE;
 
   g_byte_array_append (w->buf, (const guint8 *) "Nettrace", 8);
-  pgo_append_u32 (w->buf, 20);
+  _pgo_bytes_append_u32 (w->buf, 20);
   g_byte_array_append (w->buf, (const guint8 *) "!FastSerialization.1", 20);
   object_header (w, "Trace", 4);
   for (int i = 0; i < 8; i++)
-    pgo_append_u16 (w->buf, (guint16) info->sync_time_utc[i]);
-  pgo_append_u64 (w->buf, (guint64) info->sync_time_qpc);
-  pgo_append_u64 (w->buf, (guint64) info->qpc_frequency);
-  pgo_append_u32 (w->buf, (guint32) info->pointer_size);
-  pgo_append_u32 (w->buf, (guint32) info->process_id);
-  pgo_append_u32 (w->buf, (guint32) info->n_processors);
-  pgo_append_u32 (w->buf, (guint32) info->expected_cpu_sampling_rate);
-  pgo_append_u8 (w->buf, 0x06);
+    _pgo_bytes_append_u16 (w->buf, (guint16) info->sync_time_utc[i]);
+  _pgo_bytes_append_u64 (w->buf, (guint64) info->sync_time_qpc);
+  _pgo_bytes_append_u64 (w->buf, (guint64) info->qpc_frequency);
+  _pgo_bytes_append_u32 (w->buf, (guint32) info->pointer_size);
+  _pgo_bytes_append_u32 (w->buf, (guint32) info->process_id);
+  _pgo_bytes_append_u32 (w->buf, (guint32) info->n_processors);
+  _pgo_bytes_append_u32 (w->buf, (guint32) info->expected_cpu_sampling_rate);
+  _pgo_bytes_append_u8 (w->buf, 0x06);
   if (!flush_output (w, FALSE, error))
     return NULL;
   return g_steal_pointer (&w);
@@ -277,14 +277,14 @@ pgo_nettrace_writer_define_event (PgoNettraceWriter *w, const char *provider, gu
   g_autoptr(GByteArray) rec = g_byte_array_new ();
   guint32 id = w->next_metadata_id++;
 
-  pgo_append_u32 (rec, id);
-  pgo_append_utf16z (rec, provider);
-  pgo_append_u32 (rec, event_id);
-  pgo_append_utf16z (rec, event_name ? event_name : "");
-  pgo_append_u64 (rec, keywords);
-  pgo_append_u32 (rec, version);
-  pgo_append_u32 (rec, level);
-  pgo_append_u32 (rec, 0);          /* FieldCount */
+  _pgo_bytes_append_u32 (rec, id);
+  _pgo_bytes_append_utf16z (rec, provider);
+  _pgo_bytes_append_u32 (rec, event_id);
+  _pgo_bytes_append_utf16z (rec, event_name ? event_name : "");
+  _pgo_bytes_append_u64 (rec, keywords);
+  _pgo_bytes_append_u32 (rec, version);
+  _pgo_bytes_append_u32 (rec, level);
+  _pgo_bytes_append_u32 (rec, 0);          /* FieldCount */
 
   PgoNettraceHeaderState row = { .processor_number = NO_PROCESSOR, .thread_id = w->thread_id,
                    .timestamp = w->now, .payload_size = rec->len };
@@ -355,10 +355,10 @@ pgo_nettrace_writer_write_sequence_point (PgoNettraceWriter *w, GError **error)
 
   if (!flush_blocks (w, error))
     return FALSE;
-  pgo_append_u64 (sp, w->now);
-  pgo_append_u32 (sp, 1);
-  pgo_append_u64 (sp, w->thread_id);
-  pgo_append_u32 (sp, w->seq);
+  _pgo_bytes_append_u64 (sp, w->now);
+  _pgo_bytes_append_u32 (sp, 1);
+  _pgo_bytes_append_u64 (sp, w->thread_id);
+  _pgo_bytes_append_u32 (sp, w->seq);
   block_object (w, "SPBlock", sp->data, sp->len);
   w->need_stacks = TRUE;
   return flush_output (w, FALSE, error);
@@ -377,7 +377,7 @@ pgo_nettrace_writer_close (PgoNettraceWriter *w, GError **error)
     return TRUE;
   if (!pgo_nettrace_writer_write_sequence_point (w, error))
     return FALSE;
-  pgo_append_u8 (w->buf, 0x01);
+  _pgo_bytes_append_u8 (w->buf, 0x01);
   w->closed = TRUE;
   return flush_output (w, TRUE, error) && g_output_stream_flush (w->out, NULL, error);
 }
@@ -402,19 +402,19 @@ pgo_nettrace_writer_write_module_load (PgoNettraceWriter *w, const PgoClrModuleL
   g_autoptr(GByteArray) p = g_byte_array_new ();
   static const guint8 zero[16] = { 0 };
 
-  pgo_append_u64 (p, m->module_id);
-  pgo_append_u64 (p, m->assembly_id);
-  pgo_append_u32 (p, m->module_flags);
-  pgo_append_u32 (p, 0);
-  pgo_append_utf16z (p, m->il_path ? m->il_path : "");
-  pgo_append_utf16z (p, m->native_path ? m->native_path : "");
-  pgo_append_u16 (p, m->clr_instance_id);
+  _pgo_bytes_append_u64 (p, m->module_id);
+  _pgo_bytes_append_u64 (p, m->assembly_id);
+  _pgo_bytes_append_u32 (p, m->module_flags);
+  _pgo_bytes_append_u32 (p, 0);
+  _pgo_bytes_append_utf16z (p, m->il_path ? m->il_path : "");
+  _pgo_bytes_append_utf16z (p, m->native_path ? m->native_path : "");
+  _pgo_bytes_append_u16 (p, m->clr_instance_id);
   g_byte_array_append (p, m->has_pdb ? m->pdb_guid : zero, 16);
-  pgo_append_u32 (p, m->has_pdb ? m->pdb_age : 0);
-  pgo_append_utf16z (p, m->pdb_build_path ? m->pdb_build_path : "");
+  _pgo_bytes_append_u32 (p, m->has_pdb ? m->pdb_age : 0);
+  _pgo_bytes_append_utf16z (p, m->pdb_build_path ? m->pdb_build_path : "");
   g_byte_array_append (p, zero, 16);  /* NativePdbSignature */
-  pgo_append_u32 (p, 0);
-  pgo_append_utf16z (p, "");
+  _pgo_bytes_append_u32 (p, 0);
+  _pgo_bytes_append_utf16z (p, "");
   return pgo_nettrace_writer_write_event (w, runtime_event (w, 152, KW_PERFTRACK_LOADER, 2),
                                           p->data, p->len, error);
 }
@@ -426,12 +426,12 @@ pgo_nettrace_writer_write_assembly_load (PgoNettraceWriter *w, const PgoClrAssem
 {
   g_autoptr(GByteArray) p = g_byte_array_new ();
 
-  pgo_append_u64 (p, a->assembly_id);
-  pgo_append_u64 (p, a->app_domain_id);
-  pgo_append_u64 (p, a->binding_id);
-  pgo_append_u32 (p, a->assembly_flags);
-  pgo_append_utf16z (p, a->name ? a->name : "");
-  pgo_append_u16 (p, a->clr_instance_id);
+  _pgo_bytes_append_u64 (p, a->assembly_id);
+  _pgo_bytes_append_u64 (p, a->app_domain_id);
+  _pgo_bytes_append_u64 (p, a->binding_id);
+  _pgo_bytes_append_u32 (p, a->assembly_flags);
+  _pgo_bytes_append_utf16z (p, a->name ? a->name : "");
+  _pgo_bytes_append_u16 (p, a->clr_instance_id);
   return pgo_nettrace_writer_write_event (w, runtime_event (w, 154, KW_LOADER, 1),
                                           p->data, p->len, error);
 }
@@ -443,11 +443,11 @@ pgo_nettrace_writer_write_method_details (PgoNettraceWriter *w, const PgoClrMeth
 {
   g_autoptr(GByteArray) p = g_byte_array_new ();
 
-  pgo_append_u64 (p, d->method_id);
-  pgo_append_u64 (p, d->type_id);
-  pgo_append_u32 (p, d->method_token);
-  pgo_append_u32 (p, d->n_type_parameters);
-  pgo_append_u64 (p, d->loader_module_id);
+  _pgo_bytes_append_u64 (p, d->method_id);
+  _pgo_bytes_append_u64 (p, d->type_id);
+  _pgo_bytes_append_u32 (p, d->method_token);
+  _pgo_bytes_append_u32 (p, d->n_type_parameters);
+  _pgo_bytes_append_u64 (p, d->loader_module_id);
   if (d->n_type_parameters)
     g_byte_array_append (p, d->type_parameters, d->n_type_parameters * 8);
   return pgo_nettrace_writer_write_event (w, runtime_event (w, 72, KW_METHOD_DIAGNOSTIC, 0),
@@ -461,18 +461,18 @@ pgo_nettrace_writer_write_bulk_type (PgoNettraceWriter *w, const PgoClrBulkTypeR
 {
   g_autoptr(GByteArray) p = g_byte_array_new ();
 
-  pgo_append_u32 (p, n_records);
-  pgo_append_u16 (p, 0);
+  _pgo_bytes_append_u32 (p, n_records);
+  _pgo_bytes_append_u16 (p, 0);
   for (guint i = 0; i < n_records; i++)
     {
       const PgoClrBulkTypeRecord *r = &records[i];
-      pgo_append_u64 (p, r->type_id);
-      pgo_append_u64 (p, r->module_id);
-      pgo_append_u32 (p, r->type_name_id);
-      pgo_append_u32 (p, r->flags);
-      pgo_append_u8 (p, r->cor_element_type);
-      pgo_append_utf16z (p, r->name ? r->name : "");
-      pgo_append_u32 (p, r->n_type_parameters);
+      _pgo_bytes_append_u64 (p, r->type_id);
+      _pgo_bytes_append_u64 (p, r->module_id);
+      _pgo_bytes_append_u32 (p, r->type_name_id);
+      _pgo_bytes_append_u32 (p, r->flags);
+      _pgo_bytes_append_u8 (p, r->cor_element_type);
+      _pgo_bytes_append_utf16z (p, r->name ? r->name : "");
+      _pgo_bytes_append_u32 (p, r->n_type_parameters);
       if (r->n_type_parameters)
         g_byte_array_append (p, r->type_parameters, r->n_type_parameters * 8);
     }
@@ -482,7 +482,8 @@ pgo_nettrace_writer_write_bulk_type (PgoNettraceWriter *w, const PgoClrBulkTypeR
 
 /**
  * pgo_nettrace_writer_write_pgo_data:
- * @blob: (array length=blob_len): an encoded PGO blob (pgo_nettrace_encode_pgo_blob())
+ * @blob: (array length=blob_len): an encoded PGO blob
+ * (_pgo_nettrace_blob_encode())
  *
  * Writes JitInstrumentationDataVerbose (298) events carrying @blob in
  * pieces of at most 40,000 bytes; MethodFlags is the chunk index, with
@@ -504,15 +505,15 @@ pgo_nettrace_writer_write_pgo_data (PgoNettraceWriter *w, guint64 method_id, gui
       gsize len = MIN (blob_len - done, (gsize) PGO_NETTRACE_PGO_CHUNK_SIZE);
       gboolean last = done + len == blob_len;
       g_byte_array_set_size (p, 0);
-      pgo_append_u16 (p, 0);
-      pgo_append_u32 (p, chunk | (last ? 0x80000000u : 0));
-      pgo_append_u32 (p, len);
-      pgo_append_u64 (p, method_id);
-      pgo_append_u64 (p, module_id);
-      pgo_append_u32 (p, method_token);
-      pgo_append_utf16z (p, method_namespace ? method_namespace : "");
-      pgo_append_utf16z (p, method_name ? method_name : "");
-      pgo_append_utf16z (p, method_signature ? method_signature : "");
+      _pgo_bytes_append_u16 (p, 0);
+      _pgo_bytes_append_u32 (p, chunk | (last ? 0x80000000u : 0));
+      _pgo_bytes_append_u32 (p, len);
+      _pgo_bytes_append_u64 (p, method_id);
+      _pgo_bytes_append_u64 (p, module_id);
+      _pgo_bytes_append_u32 (p, method_token);
+      _pgo_bytes_append_utf16z (p, method_namespace ? method_namespace : "");
+      _pgo_bytes_append_utf16z (p, method_name ? method_name : "");
+      _pgo_bytes_append_utf16z (p, method_signature ? method_signature : "");
       g_byte_array_append (p, blob + done, len);
       if (!pgo_nettrace_writer_write_event (w, id, p->data, p->len, error))
         return FALSE;

@@ -48,6 +48,7 @@
 #include "pgo-nettrace-private.h"
 
 #include <string.h>
+#include "pgo-cursor-private.h"
 
 static const char NETTRACE_MAGIC[8] = { 'N', 'e', 't', 't', 'r', 'a', 'c', 'e' };
 static const char FAST_SERIALIZATION[20] = "!FastSerialization.1";
@@ -120,7 +121,7 @@ static void
 read_trace_info_v4 (PgoNettraceReader *reader, const guint8 *p)
 {
   PgoCursor c;
-  pgo_cursor_init (&c, p, V4_TRACE_PAYLOAD, 0);
+  _pgo_cursor_init (&c, p, V4_TRACE_PAYLOAD, 0);
   /* The 48 bytes are known to be present: these reads cannot fail. */
   for (int i = 0; i < 8; i++)
     (void) pgo_cursor_read_i16 (&c, &reader->info.sync_time_utc[i], NULL);
@@ -148,7 +149,7 @@ read_object_header (PgoNettraceReader *reader, const guint8 **out_name, gsize *o
   const guint8 *name = NULL;
   guint64 start = reader->pos;
 
-  pgo_cursor_init (&c, reader->data + reader->pos, reader->size - reader->pos, reader->pos);
+  _pgo_cursor_init (&c, reader->data + reader->pos, reader->size - reader->pos, reader->pos);
   if (!pgo_cursor_read_u8 (&c, &tag, NULL))
     return OBJ_TRUNCATED;
   if (tag == TAG_NULL_REFERENCE)
@@ -169,7 +170,7 @@ read_object_header (PgoNettraceReader *reader, const guint8 **out_name, gsize *o
     return OBJ_TRUNCATED;
   if (name_len < 0 || name_len > 256)
     return _pgo_nettrace_corrupt (error, start + 11, "bad object type name length %d", name_len), OBJ_ERROR;
-  if (!pgo_cursor_read_bytes (&c, name_len, &name, NULL) || !pgo_cursor_read_u8 (&c, &end, NULL))
+  if (!_pgo_cursor_read_bytes (&c, name_len, &name, NULL) || !pgo_cursor_read_u8 (&c, &end, NULL))
     return OBJ_TRUNCATED;
   if (end != TAG_END_OBJECT)
     return _pgo_nettrace_corrupt (error, pgo_cursor_tell (&c) - 1,
@@ -217,7 +218,7 @@ read_block_framing_v4 (PgoNettraceReader *reader, guint64 obj_start, const guint
   gint32 block_size = 0;
   guint8 end = 0;
 
-  pgo_cursor_init (&c, reader->data + reader->pos, reader->size - reader->pos, reader->pos);
+  _pgo_cursor_init (&c, reader->data + reader->pos, reader->size - reader->pos, reader->pos);
   g_autofree char *what = g_strdup_printf ("a %.*s object", (int) name_len, name);
   if (!pgo_cursor_read_i32 (&c, &block_size, NULL))
     {
@@ -228,8 +229,8 @@ read_block_framing_v4 (PgoNettraceReader *reader, guint64 obj_start, const guint
     return _pgo_nettrace_corrupt (error, reader->pos, "negative %.*s size %d", (int) name_len, name,
                                   block_size);
   /* SPEC: nettrace.md 1.2: padding to a multiple of 4 from the stream start. */
-  if (!pgo_cursor_align (&c, 4, NULL)
-      || !pgo_cursor_sub (&c, block_size, out_content, NULL)
+  if (!_pgo_cursor_align (&c, 4, NULL)
+      || !_pgo_cursor_sub (&c, block_size, out_content, NULL)
       || !pgo_cursor_read_u8 (&c, &end, NULL))
     {
       stop_truncated (reader, obj_start, what);
@@ -330,7 +331,7 @@ next_block_v6 (PgoNettraceReader *reader, GError **error)
       PgoCursor c, content;
       guint32 x = 0;
 
-      pgo_cursor_init (&c, reader->data + reader->pos, reader->size - reader->pos, reader->pos);
+      _pgo_cursor_init (&c, reader->data + reader->pos, reader->size - reader->pos, reader->pos);
       if (!pgo_cursor_read_u32 (&c, &x, NULL))
         {
           stop_truncated (reader, start, start == reader->size ? "the end-of-stream block (missing)"
@@ -339,7 +340,7 @@ next_block_v6 (PgoNettraceReader *reader, GError **error)
         }
       guint32 size = x & 0x00FFFFFF;
       guint kind = x >> 24;
-      if (!pgo_cursor_sub (&c, size, &content, NULL))
+      if (!_pgo_cursor_sub (&c, size, &content, NULL))
         {
           g_autofree char *what = g_strdup_printf ("a block of kind %u (%u bytes)", kind, size);
           stop_truncated (reader, start, what);
@@ -398,10 +399,10 @@ read_trace_block_v6 (PgoNettraceReader *reader, PgoCursor *c, GError **error)
     {
       guint32 klen = 0, vlen = 0;
       const guint8 *k = NULL, *v = NULL;
-      if (!pgo_cursor_read_varuint32 (c, &klen, error)
-          || !pgo_cursor_read_bytes (c, klen, &k, error)
-          || !pgo_cursor_read_varuint32 (c, &vlen, error)
-          || !pgo_cursor_read_bytes (c, vlen, &v, error))
+      if (!_pgo_cursor_read_varuint32 (c, &klen, error)
+          || !_pgo_cursor_read_bytes (c, klen, &k, error)
+          || !_pgo_cursor_read_varuint32 (c, &vlen, error)
+          || !_pgo_cursor_read_bytes (c, vlen, &v, error))
         return FALSE;
       g_autofree char *value = g_strndup ((const char *) v, vlen);
       gint32 *field = NULL;
@@ -425,8 +426,8 @@ read_stream_header (PgoNettraceReader *reader, GError **error)
   const guint8 *magic = NULL;
   guint32 a = 0;
 
-  pgo_cursor_init (&c, reader->data, reader->size, 0);
-  if (!pgo_cursor_read_bytes (&c, 8, &magic, error) || !pgo_cursor_read_u32 (&c, &a, error))
+  _pgo_cursor_init (&c, reader->data, reader->size, 0);
+  if (!_pgo_cursor_read_bytes (&c, 8, &magic, error) || !pgo_cursor_read_u32 (&c, &a, error))
     return FALSE;
   if (memcmp (magic, NETTRACE_MAGIC, 8) != 0)
     {
@@ -455,14 +456,14 @@ read_stream_header (PgoNettraceReader *reader, GError **error)
       if (x >> 24 != 1)
         return _pgo_nettrace_corrupt (error, V6_HEADER_SIZE, "expected the trace block (kind 1), found kind %u",
                         x >> 24);
-      if (!pgo_cursor_sub (&c, x & 0xFFFFFF, &content, error)
+      if (!_pgo_cursor_sub (&c, x & 0xFFFFFF, &content, error)
           || !read_trace_block_v6 (reader, &content, error))
         return FALSE;
       reader->pos = c.off;
       return TRUE;
     }
   const guint8 *fs = NULL;
-  if (a != 20 || !pgo_cursor_read_bytes (&c, 20, &fs, error) || memcmp (fs, FAST_SERIALIZATION, 20) != 0)
+  if (a != 20 || !_pgo_cursor_read_bytes (&c, 20, &fs, error) || memcmp (fs, FAST_SERIALIZATION, 20) != 0)
     {
       if (error && *error)
         return FALSE;
@@ -546,6 +547,12 @@ pgo_nettrace_reader_open (const char *path, GError **error)
   return pgo_nettrace_reader_new (bytes, error);
 }
 
+/**
+ * pgo_nettrace_reader_free:
+ * @reader: (nullable): a trace reader
+ *
+ * Frees @reader and releases the trace bytes it holds.
+ */
 void
 pgo_nettrace_reader_free (PgoNettraceReader *reader)
 {
@@ -626,6 +633,14 @@ pgo_nettrace_reader_next_event (PgoNettraceReader *reader, PgoNettraceEvent *out
     }
 }
 
+/**
+ * pgo_nettrace_reader_get_format:
+ * @reader: a trace reader
+ *
+ * The stream version of the trace (nettrace V4, V5 or V6).
+ *
+ * Returns: the format read from the header.
+ */
 PgoNettraceFormat
 pgo_nettrace_reader_get_format (PgoNettraceReader *reader)
 {
@@ -640,13 +655,13 @@ pgo_nettrace_reader_get_trace_info (PgoNettraceReader *reader)
 }
 
 /**
- * pgo_nettrace_reader_get_metadata:
+ * _pgo_nettrace_reader_get_metadata:
  * @metadata_id: an id defined so far
  *
  * Returns: (transfer none) (nullable): the record, or NULL if not (yet) defined.
  */
 const PgoNettraceMetadata *
-pgo_nettrace_reader_get_metadata (PgoNettraceReader *reader, guint32 metadata_id)
+_pgo_nettrace_reader_get_metadata (PgoNettraceReader *reader, guint32 metadata_id)
 {
   return _pgo_nettrace_lookup_metadata (reader, metadata_id);
 }
@@ -689,9 +704,9 @@ pgo_nettrace_reader_get_warning (PgoNettraceReader *reader)
   return reader->warning;
 }
 
-/* pgo_nettrace_reader_get_bytes: (transfer none): the trace bytes. */
+/* _pgo_nettrace_reader_get_bytes: (transfer none): the trace bytes. */
 GBytes *
-pgo_nettrace_reader_get_bytes (PgoNettraceReader *reader)
+_pgo_nettrace_reader_get_bytes (PgoNettraceReader *reader)
 {
   return reader->bytes;
 }

@@ -122,15 +122,12 @@ gboolean           pgo_nettrace_reader_next_event   (PgoNettraceReader *reader,
                                                      GError **error);
 PgoNettraceFormat  pgo_nettrace_reader_get_format   (PgoNettraceReader *reader);
 const PgoNettraceTraceInfo *pgo_nettrace_reader_get_trace_info (PgoNettraceReader *reader);
-const PgoNettraceMetadata  *pgo_nettrace_reader_get_metadata   (PgoNettraceReader *reader,
-                                                                guint32 metadata_id);
 void               pgo_nettrace_reader_foreach_metadata (PgoNettraceReader *reader,
                                                          void (*func) (const PgoNettraceMetadata *metadata,
                                                                        gpointer user_data),
                                                          gpointer user_data);
 const PgoNettraceStats *pgo_nettrace_reader_get_stats (PgoNettraceReader *reader);
 const char        *pgo_nettrace_reader_get_warning  (PgoNettraceReader *reader);
-GBytes            *pgo_nettrace_reader_get_bytes    (PgoNettraceReader *reader);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoNettraceReader, pgo_nettrace_reader_free)
 

@@ -5,6 +5,8 @@ libpgo_stage_libs += reconstruct/libpgo-reconstruct.la
 
 reconstruct_libpgo_reconstruct_la_CPPFLAGS = $(hub_cppflags) -I$(top_srcdir)/reconstruct
 reconstruct_libpgo_reconstruct_la_SOURCES = \
+	reconstruct/pgo-evaluate-private.h \
+	reconstruct/pgo-flow-graph-private.h \
 	reconstruct/pgo-cfg.c \
 	reconstruct/pgo-cfg-eh.c \
 	reconstruct/pgo-cfg-private.h \

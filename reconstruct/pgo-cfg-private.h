@@ -78,3 +78,12 @@ void     _pgo_cfg_mark_reachable   (PgoCfg *cfg);
 void     _pgo_cfg_walk             (PgoCfg *cfg);
 void     _pgo_cfg_build_edges      (PgoCfg *cfg);
 guint32 *_pgo_cfg_schema_order     (const PgoCfg *cfg);
+
+gboolean        _pgo_cfg_lookup_block      (const PgoCfg *cfg, guint32 il_offset,
+                                           guint32 *out_block, GError **error);
+gboolean        _pgo_cfg_lookup_key        (const PgoCfg *cfg, gint32 key, guint32 *out_block);
+GArray         *_pgo_cfg_get_schema_edges  (const PgoCfg *cfg, gboolean imported_only);
+PgoJitSolution *_pgo_cfg_jit_solve         (const PgoCfg *cfg, const PgoEdgeCount *counts,
+                                           guint n_counts);
+void            _pgo_jit_solution_free     (PgoJitSolution *solution);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoJitSolution, _pgo_jit_solution_free)

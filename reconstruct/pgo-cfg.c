@@ -28,7 +28,7 @@
 #include "pgo-error-private.h"
 
 #include "pgo-error.h"
-#include "pgo-il.h"
+#include "pgo-il-private.h"
 
 #include <string.h>
 
@@ -119,10 +119,10 @@ find_jump_targets (Builder *b, GError **error)
   PgoIlIter it;
   PgoIlInstr in;
 
-  pgo_il_iter_init (&it, body->il, body->il_size);
+  _pgo_il_iter_init (&it, body->il, body->il_size);
   while (it.offset < it.il_size)
     {
-      if (!pgo_il_iter_next (&it, &in, error))
+      if (!_pgo_il_iter_next (&it, &in, error))
         return FALSE;
       if (in.opcode == PGO_OP_NO)
         return _pgo_error_fail (error, PGO_ERROR_CORRUPT,
@@ -153,7 +153,7 @@ find_jump_targets (Builder *b, GError **error)
           b->target[in.next_offset] = 1;
           for (guint32 i = 0; i < in.operand.sw.n_cases; i++)
             {
-              gint64 t = pgo_il_switch_target (&in, i);
+              gint64 t = _pgo_il_switch_target (&in, i);
 
               if (!check_target (b, t, in.il_offset, error))
                 return FALSE;
@@ -286,7 +286,7 @@ set_cases (Bb *bb, const PgoIlInstr *in, guint32 next)
   bb->n_cases = in->operand.sw.n_cases + 1;
   bb->cases = g_new (guint32, bb->n_cases);
   for (guint32 i = 0; i < in->operand.sw.n_cases; i++)
-    bb->cases[i] = (guint32) pgo_il_switch_target (in, i);
+    bb->cases[i] = (guint32) _pgo_il_switch_target (in, i);
   bb->cases[in->operand.sw.n_cases] = next; /* default last */
 }
 
@@ -301,7 +301,7 @@ make_blocks (Builder *b, GError **error)
   guint32 start = 0;
   gboolean after_tail = FALSE; /* the previous instruction was tail. */
 
-  pgo_il_iter_init (&it, body->il, body->il_size);
+  _pgo_il_iter_init (&it, body->il, body->il_size);
   while (it.offset < it.il_size)
     {
       gboolean ends = TRUE;
@@ -311,7 +311,7 @@ make_blocks (Builder *b, GError **error)
       guint32 id;
       gboolean prev_tail = after_tail;
 
-      if (!pgo_il_iter_next (&it, &in, error))
+      if (!_pgo_il_iter_next (&it, &in, error))
         return FALSE;
       after_tail = in.opcode == PGO_OP_TAIL;
       next = in.next_offset;
@@ -631,13 +631,13 @@ pgo_cfg_ref (PgoCfg *cfg)
 }
 
 /**
- * pgo_cfg_free:
+ * pgo_cfg_unref:
  * @cfg: (nullable): a graph
  *
  * Drops a reference to @cfg; the last one frees it and everything it owns.
  */
 void
-pgo_cfg_free (PgoCfg *cfg)
+pgo_cfg_unref (PgoCfg *cfg)
 {
   if (cfg == NULL || !g_atomic_int_dec_and_test (&cfg->ref_count))
     return;
@@ -658,7 +658,7 @@ pgo_cfg_free (PgoCfg *cfg)
 }
 
 /**
- * pgo_cfg_lookup_block:
+ * _pgo_cfg_lookup_block:
  * @cfg: a graph
  * @il_offset: an IL offset, e.g. an observed probe
  * @out_block: (out): index of the block containing @il_offset (never an
@@ -669,7 +669,7 @@ pgo_cfg_free (PgoCfg *cfg)
  * inside the code.
  */
 gboolean
-pgo_cfg_lookup_block (const PgoCfg *cfg, guint32 il_offset, guint32 *out_block, GError **error)
+_pgo_cfg_lookup_block (const PgoCfg *cfg, guint32 il_offset, guint32 *out_block, GError **error)
 {
   if (il_offset >= cfg->il_size)
     {
@@ -682,7 +682,7 @@ pgo_cfg_lookup_block (const PgoCfg *cfg, guint32 il_offset, guint32 *out_block, 
 }
 
 /**
- * pgo_cfg_lookup_key:
+ * _pgo_cfg_lookup_key:
  * @cfg: a graph
  * @key: a schema block key (IL offset, or bbNum | 0x80000000)
  * @out_block: (out): the block with that key, set only on success
@@ -693,7 +693,7 @@ pgo_cfg_lookup_block (const PgoCfg *cfg, guint32 il_offset, guint32 *out_block, 
  * Returns: TRUE if some block has @key.
  */
 gboolean
-pgo_cfg_lookup_key (const PgoCfg *cfg, gint32 key, guint32 *out_block)
+_pgo_cfg_lookup_key (const PgoCfg *cfg, gint32 key, guint32 *out_block)
 {
   guint32 k = (guint32) key;
 

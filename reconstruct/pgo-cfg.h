@@ -209,7 +209,7 @@ typedef enum {
  *
  * The flow graph of one method body.  Arrays are owned by the PgoCfg.
  * It is immutable once built, so a reconstruction can share it with the
- * caller: pgo_cfg_ref() takes a reference, pgo_cfg_free() drops one.
+ * caller: pgo_cfg_ref() takes a reference, pgo_cfg_unref() drops one.
  */
 typedef struct {
   guint32        il_size;      /* CodeSize */
@@ -229,7 +229,7 @@ typedef struct {
   guint32       *offset_block; /* il_size entries: block index containing each IL byte */
   guint32        n_probes[2];  /* per PgoProbeSet: sorted distinct probe offsets */
   guint32       *probes[2];
-  gint           ref_count;    /* private: see pgo_cfg_ref() and pgo_cfg_free() */
+  gint           ref_count;    /* private: see pgo_cfg_ref() and pgo_cfg_unref() */
 } PgoCfg;
 
 /**
@@ -275,23 +275,15 @@ PgoCfg         *pgo_cfg_ref               (PgoCfg *cfg);
 PgoCfg         *pgo_cfg_build             (const PgoMethodBody *body,
                                            const PgoCfgOptions *options,
                                            GError **error);
-void            pgo_cfg_free              (PgoCfg *cfg);
+void            pgo_cfg_unref              (PgoCfg *cfg);
 
 const char     *pgo_block_kind_to_string  (PgoBlockKind kind);
 const char     *pgo_walk_kind_to_string   (PgoWalkKind kind);
 const char     *pgo_edge_kind_to_string   (PgoEdgeKind kind);
+const char     *pgo_jit_solve_status_to_string (PgoJitSolveStatus status);
 
-gboolean        pgo_cfg_lookup_block      (const PgoCfg *cfg, guint32 il_offset,
-                                           guint32 *out_block, GError **error);
-gboolean        pgo_cfg_lookup_key        (const PgoCfg *cfg, gint32 key, guint32 *out_block);
 GArray         *pgo_cfg_get_probe_offsets (const PgoCfg *cfg, PgoProbeSet set);
-GArray         *pgo_cfg_get_schema_edges  (const PgoCfg *cfg, gboolean imported_only);
 
-PgoJitSolution *pgo_cfg_jit_solve         (const PgoCfg *cfg, const PgoEdgeCount *counts,
-                                           guint n_counts);
-void            pgo_jit_solution_free     (PgoJitSolution *solution);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoCfg, pgo_cfg_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoJitSolution, pgo_jit_solution_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoCfg, pgo_cfg_unref)
 
 G_END_DECLS

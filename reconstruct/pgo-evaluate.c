@@ -6,7 +6,7 @@
  * Input: dense block-count profiles (BasicBlockIntCount/LongCount per
  * block start, as the JIT's block mode writes them for every imported
  * block), method bodies, a probe set (interpreter.md 1.2, 1.3).
- * Output: PgoEvalMethod rows and a PgoEvalSummary.
+ * Output: PgoEvaluationMethod rows and a PgoEvaluationSummary.
  *
  * Per method: the truth is densified over the JIT's IL blocks (a block the
  * JIT did not import has no record: it never ran, count 0; a truth offset
@@ -26,7 +26,7 @@
  * Summaries weight each method's overlap by its truth total.
  *
  * The second truth (edge-mode runs): the JIT's own reconstruction
- * (pgo_cfg_jit_solve on its EdgeIntCount records) gives block weights that
+ * (_pgo_cfg_jit_solve on its EdgeIntCount records) gives block weights that
  * must equal the block-mode run's counts for deterministic programs.
  */
 #include "config.h"
@@ -38,12 +38,14 @@
 
 #include "pgo-error.h"
 #include "pgo-reconstruct.h"
+#include "pgo-cfg-private.h"
+#include "pgo-evaluate-private.h"
 
 /* ---- accuracy ---------------------------------------------------------- */
 
 struct _PgoEvaluation {
   PgoProbeSet probes;
-  GArray *methods;     /* PgoEvalMethod */
+  GArray *methods;     /* PgoEvaluationMethod */
   GPtrArray *skipped;  /* "name: reason" */
   guint n_inconsistent; /* skipped because the truth is no circulation */
   guint n_truths_compared;    /* pgo_evaluation_compare_truths: methods compared */
@@ -53,7 +55,7 @@ struct _PgoEvaluation {
 
 /* Frees what method row 'm' holds. */
 static void
-eval_method_clear (PgoEvalMethod *m)
+eval_method_clear (PgoEvaluationMethod *m)
 {
   g_free (m->name);
 }
@@ -70,7 +72,7 @@ pgo_evaluation_new (PgoProbeSet probes)
   PgoEvaluation *ev = g_new0 (PgoEvaluation, 1);
 
   ev->probes = probes;
-  ev->methods = g_array_new (FALSE, TRUE, sizeof (PgoEvalMethod));
+  ev->methods = g_array_new (FALSE, TRUE, sizeof (PgoEvaluationMethod));
   g_array_set_clear_func (ev->methods, (GDestroyNotify) eval_method_clear);
   ev->skipped = g_ptr_array_new_with_free_func (g_free);
   return ev;
@@ -79,6 +81,8 @@ pgo_evaluation_new (PgoProbeSet probes)
 /**
  * pgo_evaluation_free:
  * @ev: (nullable): an evaluation
+ *
+ * Frees @ev with its per-method results.
  */
 void
 pgo_evaluation_free (PgoEvaluation *ev)
@@ -91,23 +95,7 @@ pgo_evaluation_free (PgoEvaluation *ev)
 }
 
 /**
- * pgo_evaluation_method_name:
- * @id: (nullable): a method identity
- *
- * Returns: (transfer full): "Module!Name", or the token when unnamed.
- */
-char *
-pgo_evaluation_method_name (const PgoMethodId *id)
-{
-  const char *module = id && id->module && id->module->simple_name ? id->module->simple_name : "?";
-
-  if (id && id->name)
-    return g_strdup_printf ("%s!%s", module, id->name);
-  return g_strdup_printf ("%s!0x%08x", module, id ? id->token : 0);
-}
-
-/**
- * pgo_block_overlap:
+ * _pgo_block_overlap:
  * @a: (array length=n): counts of profile 1
  * @b: (array length=n): counts of profile 2, same blocks
  * @n: number of blocks
@@ -118,7 +106,7 @@ pgo_evaluation_method_name (const PgoMethodId *id)
  *   exactly one is.
  */
 double
-pgo_block_overlap (const guint64 *a, const guint64 *b, guint n)
+_pgo_block_overlap (const guint64 *a, const guint64 *b, guint n)
 {
   long double ta = 0, tb = 0, s = 0;
 
@@ -159,7 +147,7 @@ densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gbool
       if (r->kind != PGO_KIND_BASIC_BLOCK_INT_COUNT && r->kind != PGO_KIND_BASIC_BLOCK_LONG_COUNT)
         continue;
       v = pgo_method_profile_get_values (truth, i, &nv);
-      if (r->il_offset < 0 || !pgo_cfg_lookup_key (cfg, r->il_offset, &b) || nv < 1)
+      if (r->il_offset < 0 || !_pgo_cfg_lookup_key (cfg, r->il_offset, &b) || nv < 1)
         {
           *reason = g_strdup_printf ("IL offset 0x%x starts no block", (guint32) r->il_offset);
           return FALSE;
@@ -185,7 +173,7 @@ truth_is_circulation (PgoCfg *cfg, const guint64 *dense,
 {
   g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
   g_autoptr(PgoReconstruction) rec = NULL;
-  PgoReconstructOptions ro;
+  PgoReconstructionOptions ro;
 
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL))
@@ -194,8 +182,8 @@ truth_is_circulation (PgoCfg *cfg, const guint64 *dense,
 
         g_array_append_val (obs, o);
       }
-  pgo_reconstruct_options_init (&ro);
-  if (!(rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
+  pgo_reconstruction_options_init (&ro);
+  if (!(rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
     return FALSE;
   *out_circulation = rec->n_adjustments == 0;
   return TRUE;
@@ -220,7 +208,7 @@ probe_observations (const PgoCfg *cfg, PgoProbeSet probes, const guint64 *dense,
  * blocks of 'rec' (reconstructed from 'probes' of 'cfg') with 'dense'. */
 static void
 compare_blocks (const PgoCfg *cfg, PgoProbeSet probes, const PgoReconstruction *rec,
-                const guint64 *dense, PgoEvalMethod *m)
+                const guint64 *dense, PgoEvaluationMethod *m)
 {
   g_autofree guint64 *got = g_new0 (guint64, cfg->n_blocks + 1);
   g_autofree guint64 *zero = g_new0 (guint64, cfg->n_blocks + 1);
@@ -250,8 +238,8 @@ compare_blocks (const PgoCfg *cfg, PgoProbeSet probes, const PgoReconstruction *
   for (guint i = 0; i < rec->n_adjustments; i++)
     m->n_adjusted += !rec->adjustments[i].on_arc;
   m->n_blocks = n;
-  m->overlap = pgo_block_overlap (want, got, n);
-  m->zero_fill = pgo_block_overlap (want, zero, n);
+  m->overlap = _pgo_block_overlap (want, got, n);
+  m->zero_fill = _pgo_block_overlap (want, zero, n);
   m->jit_ok = rec->n_jit_differ == 0;
 }
 
@@ -273,7 +261,7 @@ gboolean
 pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoMethodBody *body,
                     gboolean framework, GError **error)
 {
-  g_autofree char *name = pgo_evaluation_method_name (pgo_method_profile_get_id (truth));
+  g_autofree char *name = pgo_method_id_to_string (pgo_method_profile_get_id (truth));
   g_autofree char *reason = NULL;
   g_autoptr(PgoCfg) cfg = NULL;
   g_autoptr(PgoReconstruction) rec = NULL;
@@ -282,8 +270,8 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
   g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
   g_autoptr(GError) local = NULL;
   PgoCfgOptions co;
-  PgoReconstructOptions ro;
-  PgoEvalMethod m = { 0 };
+  PgoReconstructionOptions ro;
+  PgoEvaluationMethod m = { 0 };
   gboolean circulation = FALSE;
 
   pgo_cfg_options_init (&co);
@@ -312,8 +300,8 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
     }
 
   probe_observations (cfg, ev->probes, dense, obs);
-  pgo_reconstruct_options_init (&ro);
-  if (!(rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
+  pgo_reconstruction_options_init (&ro);
+  if (!(rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
     {
       g_prefix_error (error, "%s: ", name);
       return FALSE;
@@ -329,8 +317,11 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
 /**
  * pgo_evaluation_skip:
  * @ev: an evaluation
- * @name: the method
- * @reason: why it is not evaluated
+ * @name: the method's display name
+ * @reason: why it was not evaluated
+ *
+ * Records a method that was not evaluated, with the reason; it counts in the
+ * summary's skipped total.
  */
 void
 pgo_evaluation_skip (PgoEvaluation *ev, const char *name, const char *reason)
@@ -357,10 +348,10 @@ pgo_evaluation_get_n_methods (const PgoEvaluation *ev)
  *
  * Returns: (transfer none): method @i
  */
-const PgoEvalMethod *
+const PgoEvaluationMethod *
 pgo_evaluation_get_method (const PgoEvaluation *ev, guint i)
 {
-  return &g_array_index (ev->methods, PgoEvalMethod, i);
+  return &g_array_index (ev->methods, PgoEvaluationMethod, i);
 }
 
 /**
@@ -378,19 +369,22 @@ pgo_evaluation_get_skipped (const PgoEvaluation *ev)
 /**
  * pgo_evaluation_get_summary:
  * @ev: an evaluation
- * @framework_too: include framework methods (else app methods only)
+ * @framework_too: include framework methods
  * @out_summary: (out caller-allocates): the totals
+ *
+ * Fills @out_summary with the totals over the evaluated methods (app methods
+ * only unless @framework_too); overlaps are weighted by the truth's totals.
  */
 void
 pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
-                            PgoEvalSummary *out_summary)
+                            PgoEvaluationSummary *out_summary)
 {
   long double w = 0, ov = 0, zf = 0, det = 0;
-  PgoEvalSummary s = { 0 };
+  PgoEvaluationSummary s = { 0 };
 
   for (guint i = 0; i < ev->methods->len; i++)
     {
-      const PgoEvalMethod *m = &g_array_index (ev->methods, PgoEvalMethod, i);
+      const PgoEvaluationMethod *m = &g_array_index (ev->methods, PgoEvaluationMethod, i);
 
       if (m->framework && !framework_too)
         continue;
@@ -422,7 +416,7 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
  * Returns: (transfer full): the ACCURACY line, without a newline.
  */
 char *
-pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvalSummary *summary)
+pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvaluationSummary *summary)
 {
   return g_strdup_printf ("ACCURACY probe-set=%c exact-determined=%" G_GUINT64_FORMAT "/%"
                           G_GUINT64_FORMAT " block-overlap=%.6f zero-fill-overlap=%.6f"
@@ -433,7 +427,7 @@ pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvalSummary *s
 }
 
 /**
- * pgo_evaluation_truths_agree:
+ * _pgo_evaluation_truths_agree:
  * @edge_truth: the method's edge-mode profile (EdgeIntCount records)
  * @block_truth: its block-mode profile from another run
  * @body: its body
@@ -448,7 +442,7 @@ pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvalSummary *s
  * Returns: TRUE, or FALSE with @error set if @body is malformed.
  */
 gboolean
-pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth, const PgoMethodProfile *block_truth,
+_pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth, const PgoMethodProfile *block_truth,
                              const PgoMethodBody *body, gboolean *out_agree,
                              gboolean *out_exceptional, GError **error)
 {
@@ -495,7 +489,7 @@ pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth, const PgoMethod
         && (dense[cfg->clauses[c].hnd_beg] > 0
             || (cfg->clauses[c].filter_beg != PGO_CFG_VIRTUAL && dense[cfg->clauses[c].filter_beg] > 0)))
       *out_exceptional = TRUE;
-  jit = pgo_cfg_jit_solve (cfg, (PgoEdgeCount *) counts->data, counts->len);
+  jit = _pgo_cfg_jit_solve (cfg, (PgoEdgeCount *) counts->data, counts->len);
   if (jit->status == PGO_JIT_SOLVE_ALL_ZERO)
     agree = all_zero;
   else if (jit->status != PGO_JIT_SOLVE_OK)
@@ -522,7 +516,7 @@ same_method (const PgoMethodProfile *a, const PgoMethodProfile *b)
 
 /**
  * pgo_evaluation_compare_truths:
- * @ev: an evaluation; counts the comparison (see #PgoEvalSummary)
+ * @ev: an evaluation; counts the comparison (see #PgoEvaluationSummary)
  * @block_truth: a block-mode profile
  * @edge_truths: (element-type PgoMethodProfile): the profiles of an
  *   edge-mode run of the same deterministic program
@@ -537,7 +531,7 @@ same_method (const PgoMethodProfile *a, const PgoMethodProfile *b)
  * Pairs @block_truth with the edge run's profile of the same method
  * (module and token; instantiations of a generic method share both, so
  * the first unused one that agrees, else the first one tried) and checks
- * with pgo_evaluation_truths_agree() that the JIT's reconstruction of the
+ * with _pgo_evaluation_truths_agree() that the JIT's reconstruction of the
  * edge counts gives the block counts.  Methods that caught exceptions are
  * counted apart: the JIT's edge model has no exception flow.
  *
@@ -556,7 +550,7 @@ pgo_evaluation_compare_truths (PgoEvaluation *ev, const PgoMethodProfile *block_
     {
       if (used[k] || !same_method (block_truth, g_ptr_array_index (edge_truths, k)))
         continue;
-      if (!pgo_evaluation_truths_agree (g_ptr_array_index (edge_truths, k), block_truth, body,
+      if (!_pgo_evaluation_truths_agree (g_ptr_array_index (edge_truths, k), block_truth, body,
                                         &agree, &exceptional, error))
         return FALSE;
       seen = TRUE;

@@ -25,7 +25,7 @@ G_BEGIN_DECLS
 /* ---- accuracy ---------------------------------------------------------- */
 
 /**
- * PgoEvalMethod:
+ * PgoEvaluationMethod:
  *
  * One evaluated method.
  */
@@ -42,10 +42,10 @@ typedef struct {
   double   overlap;         /* block overlap, reconstruction vs truth */
   double   zero_fill;       /* block overlap, probes only (0 elsewhere) vs truth */
   gboolean jit_ok;          /* the edge form's JIT replica reproduced the model counts */
-} PgoEvalMethod;
+} PgoEvaluationMethod;
 
 /**
- * PgoEvalSummary:
+ * PgoEvaluationSummary:
  *
  * Totals over the evaluated methods; overlaps weighted by truth totals.
  */
@@ -62,7 +62,7 @@ typedef struct {
   guint   n_truths_compared;    /* pgo_evaluation_compare_truths: methods compared */
   guint   n_truths_agree;       /* ... whose edge and block truths agree */
   guint   n_truths_exceptional; /* methods left out because they caught exceptions */
-} PgoEvalSummary;
+} PgoEvaluationSummary;
 
 typedef struct _PgoEvaluation PgoEvaluation;
 
@@ -77,22 +77,13 @@ void                 pgo_evaluation_skip        (PgoEvaluation *ev,
                                                  const char *name,
                                                  const char *reason);
 guint                pgo_evaluation_get_n_methods (const PgoEvaluation *ev);
-const PgoEvalMethod *pgo_evaluation_get_method  (const PgoEvaluation *ev, guint i);
+const PgoEvaluationMethod *pgo_evaluation_get_method  (const PgoEvaluation *ev, guint i);
 GPtrArray           *pgo_evaluation_get_skipped (const PgoEvaluation *ev);
 void                 pgo_evaluation_get_summary (const PgoEvaluation *ev,
                                                  gboolean framework_too,
-                                                 PgoEvalSummary *out_summary);
+                                                 PgoEvaluationSummary *out_summary);
 char                *pgo_evaluation_format_accuracy (const PgoEvaluation *ev,
-                                                     const PgoEvalSummary *summary);
-double               pgo_block_overlap          (const guint64 *a,
-                                                 const guint64 *b,
-                                                 guint n);
-gboolean             pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth,
-                                                  const PgoMethodProfile *block_truth,
-                                                  const PgoMethodBody *body,
-                                                  gboolean *out_agree,
-                                                  gboolean *out_exceptional,
-                                                  GError **error);
+                                                     const PgoEvaluationSummary *summary);
 gboolean             pgo_evaluation_compare_truths (PgoEvaluation *ev,
                                                     const PgoMethodProfile *block_truth,
                                                     GPtrArray *edge_truths,
@@ -101,7 +92,6 @@ gboolean             pgo_evaluation_compare_truths (PgoEvaluation *ev,
                                                     gboolean *out_compared,
                                                     gboolean *out_agree,
                                                     GError **error);
-char                *pgo_evaluation_method_name (const PgoMethodId *id);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoEvaluation, pgo_evaluation_free)
 

@@ -17,14 +17,15 @@
 #include "pgo-flow-private.h"
 
 #include <math.h>
+#include "pgo-flow-graph-private.h"
 
 /**
- * pgo_flow_graph_new:
+ * _pgo_flow_graph_new:
  *
  * Returns: (transfer full): an empty graph
  */
 PgoFlowGraph *
-pgo_flow_graph_new (void)
+_pgo_flow_graph_new (void)
 {
   PgoFlowGraph *graph = g_new0 (PgoFlowGraph, 1);
 
@@ -35,11 +36,11 @@ pgo_flow_graph_new (void)
 }
 
 /**
- * pgo_flow_graph_free:
+ * _pgo_flow_graph_free:
  * @graph: (nullable): the graph
  */
 void
-pgo_flow_graph_free (PgoFlowGraph *graph)
+_pgo_flow_graph_free (PgoFlowGraph *graph)
 {
   if (graph == NULL)
     return;
@@ -49,14 +50,14 @@ pgo_flow_graph_free (PgoFlowGraph *graph)
 }
 
 /**
- * pgo_flow_graph_add_node:
+ * _pgo_flow_graph_add_node:
  * @graph: the graph
  * @kind: block or virtual
  *
  * Returns: the new node's id (0, 1, ... in order of addition)
  */
 guint
-pgo_flow_graph_add_node (PgoFlowGraph *graph, PgoFlowNodeKind kind)
+_pgo_flow_graph_add_node (PgoFlowGraph *graph, PgoFlowNodeKind kind)
 {
   FlowNode node = { kind, FALSE, 0, PGO_FLOW_COUNTER_U64 };
 
@@ -66,7 +67,7 @@ pgo_flow_graph_add_node (PgoFlowGraph *graph, PgoFlowNodeKind kind)
 }
 
 /**
- * pgo_flow_graph_add_arc:
+ * _pgo_flow_graph_add_arc:
  * @graph: the graph
  * @src: source node id
  * @dst: target node id
@@ -80,7 +81,7 @@ pgo_flow_graph_add_node (PgoFlowGraph *graph, PgoFlowNodeKind kind)
  * Returns: the new arc's id
  */
 guint
-pgo_flow_graph_add_arc (PgoFlowGraph *graph, guint src, guint dst,
+_pgo_flow_graph_add_arc (PgoFlowGraph *graph, guint src, guint dst,
                         PgoFlowArcKind kind, double likelihood)
 {
   FlowArc arc = { src, dst, kind, 0, 0, FALSE, 0, PGO_FLOW_COUNTER_U64 };
@@ -93,7 +94,7 @@ pgo_flow_graph_add_arc (PgoFlowGraph *graph, guint src, guint dst,
 }
 
 /**
- * pgo_flow_graph_set_exit:
+ * _pgo_flow_graph_set_exit:
  * @graph: the graph
  * @node: the virtual exit node
  *
@@ -101,21 +102,21 @@ pgo_flow_graph_add_arc (PgoFlowGraph *graph, guint src, guint dst,
  * (repair of calls that never returned).  Without it that repair is off.
  */
 void
-pgo_flow_graph_set_exit (PgoFlowGraph *graph, guint node)
+_pgo_flow_graph_set_exit (PgoFlowGraph *graph, guint node)
 {
   g_return_if_fail (graph != NULL && node < graph->nodes->len);
   graph->exit = node;
 }
 
 /**
- * pgo_flow_graph_observe_node:
+ * _pgo_flow_graph_observe_node:
  * @graph: the graph
  * @node: node id
  * @count: observed number of entries
  * @width: counter width (a 32-bit counter may have wrapped)
  */
 void
-pgo_flow_graph_observe_node (PgoFlowGraph *graph, guint node, guint64 count,
+_pgo_flow_graph_observe_node (PgoFlowGraph *graph, guint node, guint64 count,
                              PgoFlowCounter width)
 {
   FlowNode *n;
@@ -128,14 +129,14 @@ pgo_flow_graph_observe_node (PgoFlowGraph *graph, guint node, guint64 count,
 }
 
 /**
- * pgo_flow_graph_observe_arc:
+ * _pgo_flow_graph_observe_arc:
  * @graph: the graph
  * @arc: arc id
  * @count: observed traversals
  * @width: counter width
  */
 void
-pgo_flow_graph_observe_arc (PgoFlowGraph *graph, guint arc, guint64 count,
+_pgo_flow_graph_observe_arc (PgoFlowGraph *graph, guint arc, guint64 count,
                             PgoFlowCounter width)
 {
   FlowArc *a;
@@ -148,7 +149,7 @@ pgo_flow_graph_observe_arc (PgoFlowGraph *graph, guint arc, guint64 count,
 }
 
 /**
- * pgo_flow_graph_set_arc_lower_bound:
+ * _pgo_flow_graph_set_arc_lower_bound:
  * @graph: the graph
  * @arc: arc id
  * @lower: the least number of traversals
@@ -159,40 +160,40 @@ pgo_flow_graph_observe_arc (PgoFlowGraph *graph, guint arc, guint64 count,
  * intervals are then relative to this bound.  Ignored on observed arcs.
  */
 void
-pgo_flow_graph_set_arc_lower_bound (PgoFlowGraph *graph, guint arc, guint64 lower)
+_pgo_flow_graph_set_arc_lower_bound (PgoFlowGraph *graph, guint arc, guint64 lower)
 {
   g_return_if_fail (graph != NULL && arc < graph->arcs->len);
   g_array_index (graph->arcs, FlowArc, arc).lower = lower;
 }
 
 /**
- * pgo_flow_graph_get_n_nodes:
+ * _pgo_flow_graph_get_n_nodes:
  * @graph: the graph
  *
  * Returns: the number of nodes
  */
 guint
-pgo_flow_graph_get_n_nodes (const PgoFlowGraph *graph)
+_pgo_flow_graph_get_n_nodes (const PgoFlowGraph *graph)
 {
   g_return_val_if_fail (graph != NULL, 0);
   return graph->nodes->len;
 }
 
 /**
- * pgo_flow_graph_get_n_arcs:
+ * _pgo_flow_graph_get_n_arcs:
  * @graph: the graph
  *
  * Returns: the number of arcs
  */
 guint
-pgo_flow_graph_get_n_arcs (const PgoFlowGraph *graph)
+_pgo_flow_graph_get_n_arcs (const PgoFlowGraph *graph)
 {
   g_return_val_if_fail (graph != NULL, 0);
   return graph->arcs->len;
 }
 
 /**
- * pgo_flow_graph_get_arc:
+ * _pgo_flow_graph_get_arc:
  * @graph: the graph
  * @arc: arc id
  * @out_src: (out) (optional): source node
@@ -200,7 +201,7 @@ pgo_flow_graph_get_n_arcs (const PgoFlowGraph *graph)
  * @out_kind: (out) (optional): kind
  */
 void
-pgo_flow_graph_get_arc (const PgoFlowGraph *graph, guint arc, guint *out_src,
+_pgo_flow_graph_get_arc (const PgoFlowGraph *graph, guint arc, guint *out_src,
                         guint *out_dst, PgoFlowArcKind *out_kind)
 {
   const FlowArc *a;

@@ -3,7 +3,7 @@
  * pgo-flow-private.h: This file declares the internal state of the flow
  * solver shared by its files: the graph and solution structs, the split
  * problem, compressed adjacency, the min-cost flow instance and the steps
- * of pgo_flow_graph_solve().
+ * of _pgo_flow_graph_solve().
  *
  * Input: a PgoFlowGraph built through the public API.
  * Output: the split problem each step reads, and a FlowResult per solve.
@@ -11,6 +11,7 @@
 #pragma once
 
 #include "pgo-flow.h"
+#include "pgo-flow-graph-private.h"
 
 #ifndef __SIZEOF_INT128__
 #error "the flow solver needs a compiler with __int128 for exact flow sums"

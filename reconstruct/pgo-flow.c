@@ -32,11 +32,12 @@
 #include <string.h>
 
 #include "pgo-error.h"
+#include "pgo-flow-graph-private.h"
 
 /* ---- options ---------------------------------------------------------- */
 
 /**
- * pgo_flow_options_init:
+ * _pgo_flow_options_init:
  * @options: (out caller-allocates): the options to fill
  *
  * Sets the default costs: deviation from a normal arc's prior costs 2 per
@@ -47,7 +48,7 @@
  * unit.  Intervals off, repair on.
  */
 void
-pgo_flow_options_init (PgoFlowOptions *options)
+_pgo_flow_options_init (PgoFlowOptions *options)
 {
   g_return_if_fail (options != NULL);
   options->arc_inc = 2;
@@ -179,7 +180,7 @@ solution_new (const PgoFlowGraph *graph, const FlowProblem *p,
 }
 
 /**
- * pgo_flow_graph_solve:
+ * _pgo_flow_graph_solve:
  * @graph: the graph with its observations
  * @options: (nullable): costs and switches; NULL for the defaults
  * @error: return location for a #GError
@@ -195,7 +196,7 @@ solution_new (const PgoFlowGraph *graph, const FlowProblem *p,
  *   (inconsistent observations with repair off)
  */
 PgoFlowSolution *
-pgo_flow_graph_solve (const PgoFlowGraph *graph, const PgoFlowOptions *options,
+_pgo_flow_graph_solve (const PgoFlowGraph *graph, const PgoFlowOptions *options,
                       GError **error)
 {
   PgoFlowOptions defaults;
@@ -210,7 +211,7 @@ pgo_flow_graph_solve (const PgoFlowGraph *graph, const PgoFlowOptions *options,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   if (o == NULL)
     {
-      pgo_flow_options_init (&defaults);
+      _pgo_flow_options_init (&defaults);
       o = &defaults;
     }
   n = graph->nodes->len;
@@ -237,11 +238,11 @@ pgo_flow_graph_solve (const PgoFlowGraph *graph, const PgoFlowOptions *options,
 /* ---- solution accessors ----------------------------------------------- */
 
 /**
- * pgo_flow_solution_free:
+ * _pgo_flow_solution_free:
  * @solution: (nullable): the solution
  */
 void
-pgo_flow_solution_free (PgoFlowSolution *solution)
+_pgo_flow_solution_free (PgoFlowSolution *solution)
 {
   if (solution == NULL)
     return;
@@ -256,35 +257,35 @@ pgo_flow_solution_free (PgoFlowSolution *solution)
 }
 
 /**
- * pgo_flow_solution_get_node_count:
+ * _pgo_flow_solution_get_node_count:
  * @solution: the solution
  * @node: node id
  *
  * Returns: the node's count (entries; for the virtual node, calls)
  */
 guint64
-pgo_flow_solution_get_node_count (const PgoFlowSolution *solution, guint node)
+_pgo_flow_solution_get_node_count (const PgoFlowSolution *solution, guint node)
 {
   g_return_val_if_fail (solution != NULL && node < solution->n_nodes, 0);
   return solution->value[node];
 }
 
 /**
- * pgo_flow_solution_get_node_provenance:
+ * _pgo_flow_solution_get_node_provenance:
  * @solution: the solution
  * @node: node id
  *
  * Returns: how the node's count was obtained
  */
 PgoFlowProvenance
-pgo_flow_solution_get_node_provenance (const PgoFlowSolution *solution, guint node)
+_pgo_flow_solution_get_node_provenance (const PgoFlowSolution *solution, guint node)
 {
   g_return_val_if_fail (solution != NULL && node < solution->n_nodes, PGO_FLOW_INFERRED);
   return solution->prov[node];
 }
 
 /**
- * pgo_flow_solution_get_node_interval:
+ * _pgo_flow_solution_get_node_interval:
  * @solution: the solution
  * @node: node id
  * @out_min: (out): smallest count of any consistent non-negative flow
@@ -295,7 +296,7 @@ pgo_flow_solution_get_node_provenance (const PgoFlowSolution *solution, guint no
  * Observed, exact and adjusted values report [count, count].
  */
 void
-pgo_flow_solution_get_node_interval (const PgoFlowSolution *solution, guint node,
+_pgo_flow_solution_get_node_interval (const PgoFlowSolution *solution, guint node,
                                      guint64 *out_min, guint64 *out_max)
 {
   g_return_if_fail (solution != NULL && node < solution->n_nodes);
@@ -304,44 +305,44 @@ pgo_flow_solution_get_node_interval (const PgoFlowSolution *solution, guint node
 }
 
 /**
- * pgo_flow_solution_get_arc_count:
+ * _pgo_flow_solution_get_arc_count:
  * @solution: the solution
  * @arc: arc id
  *
  * Returns: the arc's traversal count
  */
 guint64
-pgo_flow_solution_get_arc_count (const PgoFlowSolution *solution, guint arc)
+_pgo_flow_solution_get_arc_count (const PgoFlowSolution *solution, guint arc)
 {
   g_return_val_if_fail (solution != NULL && arc < solution->n_arcs, 0);
   return solution->value[solution->n_nodes + arc];
 }
 
 /**
- * pgo_flow_solution_get_arc_provenance:
+ * _pgo_flow_solution_get_arc_provenance:
  * @solution: the solution
  * @arc: arc id
  *
  * Returns: how the arc's count was obtained
  */
 PgoFlowProvenance
-pgo_flow_solution_get_arc_provenance (const PgoFlowSolution *solution, guint arc)
+_pgo_flow_solution_get_arc_provenance (const PgoFlowSolution *solution, guint arc)
 {
   g_return_val_if_fail (solution != NULL && arc < solution->n_arcs, PGO_FLOW_INFERRED);
   return solution->prov[solution->n_nodes + arc];
 }
 
 /**
- * pgo_flow_solution_get_arc_interval:
+ * _pgo_flow_solution_get_arc_interval:
  * @solution: the solution
  * @arc: arc id
  * @out_min: (out): smallest traversal count
  * @out_max: (out): largest, or %PGO_FLOW_UNBOUNDED
  *
- * As pgo_flow_solution_get_node_interval(), for an arc.
+ * As _pgo_flow_solution_get_node_interval(), for an arc.
  */
 void
-pgo_flow_solution_get_arc_interval (const PgoFlowSolution *solution, guint arc,
+_pgo_flow_solution_get_arc_interval (const PgoFlowSolution *solution, guint arc,
                                     guint64 *out_min, guint64 *out_max)
 {
   g_return_if_fail (solution != NULL && arc < solution->n_arcs);
@@ -350,7 +351,7 @@ pgo_flow_solution_get_arc_interval (const PgoFlowSolution *solution, guint arc,
 }
 
 /**
- * pgo_flow_solution_get_arc_prior:
+ * _pgo_flow_solution_get_arc_prior:
  * @solution: the solution
  * @arc: arc id
  *
@@ -359,41 +360,41 @@ pgo_flow_solution_get_arc_interval (const PgoFlowSolution *solution, guint arc,
  *   of inc * max(0, x - prior) + dec * max(0, prior - x)
  */
 guint64
-pgo_flow_solution_get_arc_prior (const PgoFlowSolution *solution, guint arc)
+_pgo_flow_solution_get_arc_prior (const PgoFlowSolution *solution, guint arc)
 {
   g_return_val_if_fail (solution != NULL && arc < solution->n_arcs, 0);
   return solution->prior[solution->n_nodes + arc];
 }
 
 /**
- * pgo_flow_solution_get_n_adjustments:
+ * _pgo_flow_solution_get_n_adjustments:
  * @solution: the solution
  *
  * Returns: the number of repairs applied (0 on consistent input)
  */
 guint
-pgo_flow_solution_get_n_adjustments (const PgoFlowSolution *solution)
+_pgo_flow_solution_get_n_adjustments (const PgoFlowSolution *solution)
 {
   g_return_val_if_fail (solution != NULL, 0);
   return solution->adjustments->len;
 }
 
 /**
- * pgo_flow_solution_get_adjustment:
+ * _pgo_flow_solution_get_adjustment:
  * @solution: the solution
- * @i: index below pgo_flow_solution_get_n_adjustments()
+ * @i: index below _pgo_flow_solution_get_n_adjustments()
  *
  * Returns: (transfer none): the repair
  */
 const PgoFlowAdjustment *
-pgo_flow_solution_get_adjustment (const PgoFlowSolution *solution, guint i)
+_pgo_flow_solution_get_adjustment (const PgoFlowSolution *solution, guint i)
 {
   g_return_val_if_fail (solution != NULL && i < solution->adjustments->len, NULL);
   return &g_array_index (solution->adjustments, PgoFlowAdjustment, i);
 }
 
 /**
- * pgo_flow_solution_dup_block_counts:
+ * _pgo_flow_solution_dup_block_counts:
  * @solution: the solution
  * @out_n_blocks: (out): number of block nodes
  *
@@ -403,7 +404,7 @@ pgo_flow_solution_get_adjustment (const PgoFlowSolution *solution, guint i)
  * Returns: (transfer full): g_free() it
  */
 guint64 *
-pgo_flow_solution_dup_block_counts (const PgoFlowSolution *solution,
+_pgo_flow_solution_dup_block_counts (const PgoFlowSolution *solution,
                                     guint *out_n_blocks)
 {
   guint64 *out;
@@ -419,23 +420,23 @@ pgo_flow_solution_dup_block_counts (const PgoFlowSolution *solution,
 }
 
 /**
- * pgo_flow_solution_read_arcs:
+ * _pgo_flow_solution_read_arcs:
  * @solution: the solution
  * @arcs: (array length=n_arcs): arc ids (e.g. the JIT's non-tree edges)
  * @n_arcs: their number
  * @out_counts: (out caller-allocates) (array length=n_arcs): their counts
  */
 void
-pgo_flow_solution_read_arcs (const PgoFlowSolution *solution, const guint *arcs,
+_pgo_flow_solution_read_arcs (const PgoFlowSolution *solution, const guint *arcs,
                              guint n_arcs, guint64 *out_counts)
 {
   g_return_if_fail (solution != NULL);
   for (guint i = 0; i < n_arcs; i++)
-    out_counts[i] = pgo_flow_solution_get_arc_count (solution, arcs[i]);
+    out_counts[i] = _pgo_flow_solution_get_arc_count (solution, arcs[i]);
 }
 
 /**
- * pgo_flow_solution_add_block_records:
+ * _pgo_flow_solution_add_block_records:
  * @solution: the solution
  * @profile: the profile to append to
  * @il_offsets: (array): per node, the IL offset of the block start, or a
@@ -451,7 +452,7 @@ pgo_flow_solution_read_arcs (const PgoFlowSolution *solution, const guint *arcs,
  * Returns: %TRUE, or %FALSE with @error set if @profile refuses a record
  */
 gboolean
-pgo_flow_solution_add_block_records (const PgoFlowSolution *solution,
+_pgo_flow_solution_add_block_records (const PgoFlowSolution *solution,
                                      PgoMethodProfile *profile,
                                      const gint32 *il_offsets, GError **error)
 {
@@ -479,7 +480,7 @@ pgo_flow_solution_add_block_records (const PgoFlowSolution *solution,
 }
 
 /**
- * pgo_flow_solution_add_edge_records:
+ * _pgo_flow_solution_add_edge_records:
  * @solution: the solution
  * @profile: the profile to append to
  * @n_edges: number of edges
@@ -497,7 +498,7 @@ pgo_flow_solution_add_block_records (const PgoFlowSolution *solution,
  * Returns: %TRUE, or %FALSE with @error set if @profile refuses a record
  */
 gboolean
-pgo_flow_solution_add_edge_records (const PgoFlowSolution *solution,
+_pgo_flow_solution_add_edge_records (const PgoFlowSolution *solution,
                                     PgoMethodProfile *profile, guint n_edges,
                                     const guint *arcs, const gint32 *src_keys,
                                     const gint32 *dst_keys, GError **error)
@@ -508,14 +509,14 @@ pgo_flow_solution_add_edge_records (const PgoFlowSolution *solution,
   for (guint i = 0; i < n_edges; i++)
     {
       g_return_val_if_fail (arcs[i] < solution->n_arcs, FALSE);
-      if (pgo_flow_solution_get_arc_count (solution, arcs[i]) > G_MAXUINT32)
+      if (_pgo_flow_solution_get_arc_count (solution, arcs[i]) > G_MAXUINT32)
         wide_kind = TRUE;
     }
   for (guint i = 0; i < n_edges; i++)
     {
       PgoSchemaRecord record = { wide_kind ? PGO_KIND_EDGE_LONG_COUNT : PGO_KIND_EDGE_INT_COUNT,
                                  src_keys[i], 1, dst_keys[i] };
-      guint64 value = pgo_flow_solution_get_arc_count (solution, arcs[i]);
+      guint64 value = _pgo_flow_solution_get_arc_count (solution, arcs[i]);
 
       if (!pgo_method_profile_add (profile, &record, &value, 1, error))
         return FALSE;

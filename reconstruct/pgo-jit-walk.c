@@ -29,7 +29,7 @@
  * critical edge out of a branch the importer folded on a JIT-time
  * constant while importing both targets elsewhere (SplitCriticalEdges
  * drops it; see the "importer-folded branch" case in check-cfg.c).
- * Counters exist only on imported blocks: pgo_cfg_get_schema_edges()
+ * Counters exist only on imported blocks: _pgo_cfg_get_schema_edges()
  * approximates that with IL reachability.  The reconstruction replica,
  * fed an edge profile, reproduces the block counters of a run with the
  * same executions.
@@ -283,7 +283,7 @@ _pgo_cfg_schema_order (const PgoCfg *cfg)
 }
 
 /**
- * pgo_cfg_get_schema_edges:
+ * _pgo_cfg_get_schema_edges:
  * @cfg: a graph
  * @imported_only: keep only edges whose counter the JIT creates on a block
  *   it imports (our approximation: PGO_BLOCK_FLAG_REACHABLE sources)
@@ -295,7 +295,7 @@ _pgo_cfg_schema_order (const PgoCfg *cfg)
  * Returns: (transfer full): PgoWalkEdge values.
  */
 GArray *
-pgo_cfg_get_schema_edges (const PgoCfg *cfg, gboolean imported_only)
+_pgo_cfg_get_schema_edges (const PgoCfg *cfg, gboolean imported_only)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (PgoWalkEdge));
   g_autofree guint32 *order = _pgo_cfg_schema_order (cfg);
@@ -410,8 +410,8 @@ jit_prepare (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts,
       SolveEdge e = { 0 };
       KeyedEdge *k;
 
-      if (!pgo_cfg_lookup_key (cfg, counts[i].src_key, &s)
-          || !pgo_cfg_lookup_key (cfg, counts[i].dst_key, &d))
+      if (!_pgo_cfg_lookup_key (cfg, counts[i].src_key, &s)
+          || !_pgo_cfg_lookup_key (cfg, counts[i].dst_key, &d))
         {
           mismatch = TRUE;
           continue;
@@ -546,7 +546,7 @@ jit_sweep (GArray *edges, SolveBlock *blk, guint32 n_blocks, gboolean *negative)
 }
 
 /**
- * pgo_cfg_jit_solve:
+ * _pgo_cfg_jit_solve:
  * @cfg: a graph
  * @counts: (array length=n_counts): edge records as read from a profile
  * @n_counts: their number
@@ -562,7 +562,7 @@ jit_sweep (GArray *edges, SolveBlock *blk, guint32 n_blocks, gboolean *negative)
  * status is PGO_JIT_SOLVE_OK.
  */
 PgoJitSolution *
-pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts)
+_pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts)
 {
   PgoJitSolution *sol = g_new0 (PgoJitSolution, 1);
   g_autoptr(GHashTable) map = g_hash_table_new_full (key_hash, key_equal, g_free, NULL);
@@ -611,11 +611,11 @@ pgo_cfg_jit_solve (const PgoCfg *cfg, const PgoEdgeCount *counts, guint n_counts
 #undef E
 
 /**
- * pgo_jit_solution_free:
+ * _pgo_jit_solution_free:
  * @solution: (nullable): a solution
  */
 void
-pgo_jit_solution_free (PgoJitSolution *solution)
+_pgo_jit_solution_free (PgoJitSolution *solution)
 {
   if (solution == NULL)
     return;
@@ -803,4 +803,19 @@ pgo_edge_kind_to_string (PgoEdgeKind kind)
   };
 
   return (guint) kind < G_N_ELEMENTS (names) ? names[kind] : "?";
+}
+
+/**
+ * pgo_jit_solve_status_to_string:
+ * @status: an outcome of the JIT solver replica
+ *
+ * Returns: (transfer none): a short lowercase name ("ok", "mismatch",
+ *   "all-zero", "no-converge", "badcode").
+ */
+const char *
+pgo_jit_solve_status_to_string (PgoJitSolveStatus status)
+{
+  static const char *const names[] = { "ok", "mismatch", "all-zero", "no-converge", "badcode" };
+
+  return (guint) status < G_N_ELEMENTS (names) ? names[status] : "?";
 }

@@ -33,7 +33,7 @@
  * begins have no model inflow), with the reconstructed edge shares as
  * priors; the repair's adjustments are the projection.  The non-tree
  * edges read their values off that circulation, and the JIT solver replica
- * (pgo_cfg_jit_solve) must then give back the projected block counts.
+ * (_pgo_cfg_jit_solve) must then give back the projected block counts.
  *
  * What the counts leave free: the if-then triangle whose join is the
  * branch target (C#'s "if (c) { ... }"): the join is a probe, the
@@ -53,35 +53,36 @@
 #include <string.h>
 
 #include "pgo-error.h"
+#include "pgo-flow-graph-private.h"
 
 #define NONE PGO_CFG_VIRTUAL
 
 /**
- * pgo_reconstruct_options_init:
+ * pgo_reconstruction_options_init:
  * @options: (out caller-allocates): the options to fill
  *
  * Edge form, 64-bit counters, no intervals, default CFG options.
  */
 void
-pgo_reconstruct_options_init (PgoReconstructOptions *options)
+pgo_reconstruction_options_init (PgoReconstructionOptions *options)
 {
   memset (options, 0, sizeof *options);
-  options->form = PGO_RECONSTRUCT_EDGE_FORM;
+  options->form = PGO_RECONSTRUCTION_FORM_EDGE;
   options->width = PGO_FLOW_COUNTER_U64;
   options->intervals = FALSE;
   pgo_cfg_options_init (&options->cfg);
 }
 
 /**
- * pgo_reconstruct_form_to_string:
+ * pgo_reconstruction_form_to_string:
  * @form: a schema form
  *
  * Returns: (transfer none): "edge" or "block".
  */
 const char *
-pgo_reconstruct_form_to_string (PgoReconstructForm form)
+pgo_reconstruction_form_to_string (PgoReconstructionForm form)
 {
-  return form == PGO_RECONSTRUCT_BLOCK_FORM ? "block" : "edge";
+  return form == PGO_RECONSTRUCTION_FORM_BLOCK ? "block" : "edge";
 }
 
 /* The JIT's heuristic likelihood of normal arc 'e' (AssignLikelihoodCond/
@@ -154,16 +155,16 @@ static void
 build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
              PgoFlowCounter width, Built *out)
 {
-  PgoFlowGraph *g = pgo_flow_graph_new ();
+  PgoFlowGraph *g = _pgo_flow_graph_new ();
 
   out->clause_node = g_new (guint32, cfg->n_clauses + 1);
   for (guint32 b = 0; b < cfg->n_blocks; b++)
-    pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  out->exit = pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_set_exit (g, out->exit);
+    _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  out->exit = _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_set_exit (g, out->exit);
   for (guint32 c = 0; c < cfg->n_clauses; c++)
     out->clause_node[c] = cfg->clauses[c].kind == PGO_EH_FINALLY || cfg->clauses[c].kind == PGO_EH_FAULT
-                            ? pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL) : NONE;
+                            ? _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL) : NONE;
 
   for (guint32 i = 0; i < cfg->n_edges; i++)
     {
@@ -207,14 +208,14 @@ build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
           d = out->clause_node[e->clause];
           break;
         }
-      pgo_flow_graph_add_arc (g, s, d, kind, p);
+      _pgo_flow_graph_add_arc (g, s, d, kind, p);
     }
   for (guint32 c = 0; c < cfg->n_clauses; c++)
     if (out->clause_node[c] != NONE && body_can_escape (cfg, c))
-      pgo_flow_graph_add_arc (g, out->exit, out->clause_node[c], PGO_FLOW_ARC_EXCEPTIONAL, 0.0);
+      _pgo_flow_graph_add_arc (g, out->exit, out->clause_node[c], PGO_FLOW_ARC_EXCEPTIONAL, 0.0);
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     if (has_obs[b])
-      pgo_flow_graph_observe_node (g, b, obs[b], width);
+      _pgo_flow_graph_observe_node (g, b, obs[b], width);
   out->graph = g;
 }
 
@@ -243,8 +244,8 @@ set_finally_bounds (const PgoCfg *cfg, const PgoFlowSolution *sol, PgoFlowGraph 
         {
           guint32 c = cfg->finally_list[e->first_finally + k];
 
-          if (certain (pgo_flow_solution_get_arc_provenance (sol, i)))
-            sum[c] += pgo_flow_solution_get_arc_count (sol, i);
+          if (certain (_pgo_flow_solution_get_arc_provenance (sol, i)))
+            sum[c] += _pgo_flow_solution_get_arc_count (sol, i);
           else
             unsure[c] = TRUE;
         }
@@ -255,7 +256,7 @@ set_finally_bounds (const PgoCfg *cfg, const PgoFlowSolution *sol, PgoFlowGraph 
 
       if (e->kind == PGO_EDGE_HANDLER_ENTRY && !unsure[e->clause] && sum[e->clause] > 0)
         {
-          pgo_flow_graph_set_arc_lower_bound (g, i, sum[e->clause]);
+          _pgo_flow_graph_set_arc_lower_bound (g, i, sum[e->clause]);
           any = TRUE;
         }
     }
@@ -301,7 +302,7 @@ static gboolean
 project (PgoReconstruction *rec, GError **error)
 {
   const PgoCfg *cfg = rec->cfg;
-  g_autoptr(PgoFlowGraph) m = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowGraph) m = _pgo_flow_graph_new ();
   g_autoptr(PgoFlowSolution) sol = NULL;
   g_autoptr(PgoJitSolution) jit = NULL;
   g_autofree guint64 *target = g_new0 (guint64, cfg->n_blocks + 1);
@@ -311,7 +312,7 @@ project (PgoReconstruction *rec, GError **error)
 
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     {
-      pgo_flow_graph_add_node (m, PGO_FLOW_NODE_BLOCK);
+      _pgo_flow_graph_add_node (m, PGO_FLOW_NODE_BLOCK);
       target[b] = model_zero (cfg, b) ? 0 : rec->blocks[b].count;
     }
   for (guint32 i = 0; i < cfg->n_walk; i++)
@@ -321,19 +322,19 @@ project (PgoReconstruction *rec, GError **error)
 
       if (w->kind != PGO_WALK_PSEUDO && rec->blocks[w->src].count > 0)
         p = (double) flow_between (rec, w->src, w->dst) / (double) rec->blocks[w->src].count;
-      pgo_flow_graph_add_arc (m, w->src, w->dst, PGO_FLOW_ARC_NORMAL, MIN (p, 1.0));
+      _pgo_flow_graph_add_arc (m, w->src, w->dst, PGO_FLOW_ARC_NORMAL, MIN (p, 1.0));
     }
   for (guint32 b = 0; b < cfg->n_blocks; b++)
-    pgo_flow_graph_observe_node (m, b, target[b], PGO_FLOW_COUNTER_U64);
-  pgo_flow_options_init (&fo);
+    _pgo_flow_graph_observe_node (m, b, target[b], PGO_FLOW_COUNTER_U64);
+  _pgo_flow_options_init (&fo);
   fo.repair = TRUE;
-  if (!(sol = pgo_flow_graph_solve (m, &fo, error)))
+  if (!(sol = _pgo_flow_graph_solve (m, &fo, error)))
     return FALSE;
 
   rec->model_counts = g_new (guint64, cfg->n_blocks + 1);
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     {
-      guint64 v = pgo_flow_solution_get_node_count (sol, b);
+      guint64 v = _pgo_flow_solution_get_node_count (sol, b);
 
       rec->model_counts[b] = v;
       if (v != rec->blocks[b].count)
@@ -356,13 +357,13 @@ project (PgoReconstruction *rec, GError **error)
         continue;
       rec->edge_counts[n].src_key = w->src_key;
       rec->edge_counts[n].dst_key = w->dst_key;
-      rec->edge_counts[n].count = pgo_flow_solution_get_arc_count (sol, order[k]);
+      rec->edge_counts[n].count = _pgo_flow_solution_get_arc_count (sol, order[k]);
       n++;
     }
   rec->n_edge_counts = n;
 
   /* the JIT's own solver must give the projected counts back */
-  jit = pgo_cfg_jit_solve (cfg, rec->edge_counts, rec->n_edge_counts);
+  jit = _pgo_cfg_jit_solve (cfg, rec->edge_counts, rec->n_edge_counts);
   rec->jit_status = jit->status;
   if (jit->status == PGO_JIT_SOLVE_OK)
     {
@@ -377,7 +378,7 @@ project (PgoReconstruction *rec, GError **error)
 }
 
 /**
- * pgo_reconstruct_body:
+ * pgo_reconstruction_build_from_body:
  * @body: the method body
  * @observations: (array length=n_observations): the probes
  * @n_observations: their number
@@ -386,27 +387,27 @@ project (PgoReconstruction *rec, GError **error)
  * @error: return location for a #GError
  *
  * Builds the flow graph of @body with @options->cfg and reconstructs it:
- * see pgo_reconstruct_cfg().
+ * see pgo_reconstruction_build().
  *
  * Returns: (transfer full): the reconstruction, or %NULL with @error set
  *   (malformed IL, limits, or a solver failure).
  */
 PgoReconstruction *
-pgo_reconstruct_body (const PgoMethodBody *body, const PgoObservation *observations,
-                      guint n_observations, const PgoReconstructOptions *options,
+pgo_reconstruction_build_from_body (const PgoMethodBody *body, const PgoObservation *observations,
+                      guint n_observations, const PgoReconstructionOptions *options,
                       const PgoMethodId *id, GError **error)
 {
-  PgoReconstructOptions defaults;
+  PgoReconstructionOptions defaults;
   g_autoptr(PgoCfg) cfg = NULL;
 
   if (!options)
     {
-      pgo_reconstruct_options_init (&defaults);
+      pgo_reconstruction_options_init (&defaults);
       options = &defaults;
     }
   if (!(cfg = pgo_cfg_build (body, &options->cfg, error)))
     return NULL;
-  return pgo_reconstruct_cfg (cfg, observations, n_observations, options, id, error);
+  return pgo_reconstruction_build (cfg, observations, n_observations, options, id, error);
 }
 
 /* Maps 'n_observations' 'observations' onto the blocks of 'cfg': 'obs'
@@ -424,7 +425,7 @@ map_observations (const PgoCfg *cfg, const PgoObservation *observations,
       guint32 b;
       gboolean start;
 
-      if (!pgo_cfg_lookup_block (cfg, observations[i].il_offset, &b, NULL))
+      if (!_pgo_cfg_lookup_block (cfg, observations[i].il_offset, &b, NULL))
         {
           n_ignored++;
           continue;
@@ -444,22 +445,22 @@ map_observations (const PgoCfg *cfg, const PgoObservation *observations,
  * to the virtual exit node.  Returns NULL with 'error' set on failure. */
 static PgoFlowSolution *
 solve_cfg (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
-           const PgoReconstructOptions *options, guint *out_exit, GError **error)
+           const PgoReconstructionOptions *options, guint *out_exit, GError **error)
 {
   PgoFlowSolution *sol;
   PgoFlowOptions fo;
   Built built = { 0 };
 
   build_graph (cfg, obs, has_obs, options->width, &built);
-  pgo_flow_options_init (&fo);
+  _pgo_flow_options_init (&fo);
   fo.intervals = options->intervals;
-  sol = pgo_flow_graph_solve (built.graph, &fo, error);
+  sol = _pgo_flow_graph_solve (built.graph, &fo, error);
   if (sol && cfg->n_clauses > 0 && set_finally_bounds (cfg, sol, built.graph))
     {
-      g_clear_pointer (&sol, pgo_flow_solution_free);
-      sol = pgo_flow_graph_solve (built.graph, &fo, error);
+      g_clear_pointer (&sol, _pgo_flow_solution_free);
+      sol = _pgo_flow_graph_solve (built.graph, &fo, error);
     }
-  pgo_flow_graph_free (built.graph);
+  _pgo_flow_graph_free (built.graph);
   g_free (built.clause_node);
   *out_exit = built.exit;
   return sol;
@@ -481,27 +482,27 @@ copy_solution (PgoReconstruction *rec, const PgoFlowSolution *sol)
       rb->il_offset = cfg->blocks[b].il_offset;
       rb->key = cfg->blocks[b].key;
       rb->internal = (cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL) != 0;
-      rb->count = pgo_flow_solution_get_node_count (sol, b);
-      rb->provenance = pgo_flow_solution_get_node_provenance (sol, b);
-      pgo_flow_solution_get_node_interval (sol, b, &rb->min, &rb->max);
+      rb->count = _pgo_flow_solution_get_node_count (sol, b);
+      rb->provenance = _pgo_flow_solution_get_node_provenance (sol, b);
+      _pgo_flow_solution_get_node_interval (sol, b, &rb->min, &rb->max);
     }
   rec->edges = g_new0 (PgoReconstructedEdge, cfg->n_edges + 1);
   for (guint32 i = 0; i < cfg->n_edges; i++)
     {
       PgoReconstructedEdge *re = &rec->edges[i];
 
-      re->count = pgo_flow_solution_get_arc_count (sol, i);
-      re->provenance = pgo_flow_solution_get_arc_provenance (sol, i);
-      pgo_flow_solution_get_arc_interval (sol, i, &re->min, &re->max);
+      re->count = _pgo_flow_solution_get_arc_count (sol, i);
+      re->provenance = _pgo_flow_solution_get_arc_provenance (sol, i);
+      _pgo_flow_solution_get_arc_interval (sol, i, &re->min, &re->max);
     }
-  rec->n_adjustments = pgo_flow_solution_get_n_adjustments (sol);
+  rec->n_adjustments = _pgo_flow_solution_get_n_adjustments (sol);
   rec->adjustments = g_new0 (PgoFlowAdjustment, rec->n_adjustments + 1);
   for (guint i = 0; i < rec->n_adjustments; i++)
-    rec->adjustments[i] = *pgo_flow_solution_get_adjustment (sol, i);
+    rec->adjustments[i] = *_pgo_flow_solution_get_adjustment (sol, i);
 }
 
 /**
- * pgo_reconstruct_cfg:
+ * pgo_reconstruction_build:
  * @cfg: the method's flow graph; the reconstruction takes a reference, so
  *   a caller that already built it (to choose the observations, say)
  *   builds it once
@@ -523,11 +524,11 @@ copy_solution (PgoReconstruction *rec, const PgoFlowSolution *sol)
  *   (limits, or a solver failure).
  */
 PgoReconstruction *
-pgo_reconstruct_cfg (PgoCfg *cfg, const PgoObservation *observations,
-                     guint n_observations, const PgoReconstructOptions *options,
+pgo_reconstruction_build (PgoCfg *cfg, const PgoObservation *observations,
+                     guint n_observations, const PgoReconstructionOptions *options,
                      const PgoMethodId *id, GError **error)
 {
-  PgoReconstructOptions defaults;
+  PgoReconstructionOptions defaults;
   g_autoptr(PgoReconstruction) rec = NULL;
   g_autofree guint64 *obs = NULL;
   g_autofree gboolean *has_obs = NULL;
@@ -537,7 +538,7 @@ pgo_reconstruct_cfg (PgoCfg *cfg, const PgoObservation *observations,
   g_return_val_if_fail (cfg != NULL, NULL);
   if (!options)
     {
-      pgo_reconstruct_options_init (&defaults);
+      pgo_reconstruction_options_init (&defaults);
       options = &defaults;
     }
   if (n_observations > PGO_RECONSTRUCT_MAX_OBSERVATIONS)
@@ -555,7 +556,7 @@ pgo_reconstruct_cfg (PgoCfg *cfg, const PgoObservation *observations,
   rec->n_ignored = map_observations (cfg, observations, n_observations, obs, has_obs);
   if (!(sol = solve_cfg (cfg, obs, has_obs, options, &exit, error)))
     return NULL;
-  rec->calls = pgo_flow_solution_get_node_count (sol, exit);
+  rec->calls = _pgo_flow_solution_get_node_count (sol, exit);
   copy_solution (rec, sol);
 
   if (!project (rec, error))
@@ -567,7 +568,7 @@ pgo_reconstruct_cfg (PgoCfg *cfg, const PgoObservation *observations,
 }
 
 /**
- * pgo_reconstruct_method:
+ * pgo_reconstruction_build_from_il:
  * @il: (array length=il_size): the IL code bytes (no method header)
  * @il_size: their number
  * @clauses: (array length=n_clauses) (nullable): the EH clauses
@@ -578,15 +579,15 @@ pgo_reconstruct_cfg (PgoCfg *cfg, const PgoObservation *observations,
  * @error: return location for a #GError
  *
  * The entry point for ahead-of-time compilers: no trace, no assembly
- * file.  See pgo_reconstruct_body().  The profile of the result
+ * file.  See pgo_reconstruction_build_from_body().  The profile of the result
  * (rec->profile, form rec->form) carries no method identity.
  *
  * Returns: (transfer full): the reconstruction, or %NULL with @error set.
  */
 PgoReconstruction *
-pgo_reconstruct_method (const guint8 *il, gsize il_size, const PgoEhClause *clauses,
+pgo_reconstruction_build_from_il (const guint8 *il, gsize il_size, const PgoEhClause *clauses,
                         guint n_clauses, const PgoObservation *observations,
-                        guint n_observations, const PgoReconstructOptions *options,
+                        guint n_observations, const PgoReconstructionOptions *options,
                         GError **error)
 {
   PgoMethodBody body = { 0 };
@@ -602,11 +603,11 @@ pgo_reconstruct_method (const guint8 *il, gsize il_size, const PgoEhClause *clau
   body.il_size = (guint32) il_size;
   body.n_clauses = n_clauses;
   body.clauses = (PgoEhClause *) clauses;
-  return pgo_reconstruct_body (&body, observations, n_observations, options, NULL, error);
+  return pgo_reconstruction_build_from_body (&body, observations, n_observations, options, NULL, error);
 }
 
 /**
- * pgo_reconstruct_observations:
+ * pgo_observations_from_profile:
  * @profile: a profile with BasicBlockIntCount/LongCount records
  * @cfg: the method's flow graph
  * @probes_only: keep only the offsets of probe set @probes
@@ -625,7 +626,7 @@ pgo_reconstruct_method (const guint8 *il, gsize il_size, const PgoEhClause *clau
  * Returns: (transfer full) (element-type PgoObservation): the observations
  */
 GArray *
-pgo_reconstruct_observations (const PgoMethodProfile *profile, const PgoCfg *cfg,
+pgo_observations_from_profile (const PgoMethodProfile *profile, const PgoCfg *cfg,
                               gboolean probes_only, PgoProbeSet probes, PgoFlowCounter *out_width)
 {
   PgoFlowCounter width = PGO_FLOW_COUNTER_U64;
@@ -691,13 +692,13 @@ pgo_reconstruct_observations (const PgoMethodProfile *profile, const PgoCfg *cfg
  * Returns: (transfer full): the profile, or %NULL with @error set.
  */
 PgoMethodProfile *
-pgo_reconstruction_build_profile (const PgoReconstruction *rec, PgoReconstructForm form,
+pgo_reconstruction_build_profile (const PgoReconstruction *rec, PgoReconstructionForm form,
                                   const PgoMethodId *id, GError **error)
 {
   g_autoptr(PgoMethodProfile) profile = pgo_method_profile_new (id ? pgo_method_id_copy (id) : NULL);
   gboolean wide = FALSE;
 
-  if (form == PGO_RECONSTRUCT_EDGE_FORM)
+  if (form == PGO_RECONSTRUCTION_FORM_EDGE)
     {
       for (guint i = 0; i < rec->n_edge_counts; i++)
         wide |= rec->edge_counts[i].count > G_MAXUINT32;
@@ -731,13 +732,15 @@ pgo_reconstruction_build_profile (const PgoReconstruction *rec, PgoReconstructFo
 /**
  * pgo_reconstruction_free:
  * @rec: (nullable): a reconstruction
+ *
+ * Frees @rec with its graph reference, counts and profile.
  */
 void
 pgo_reconstruction_free (PgoReconstruction *rec)
 {
   if (!rec)
     return;
-  pgo_cfg_free (rec->cfg);
+  pgo_cfg_unref (rec->cfg);
   g_free (rec->blocks);
   g_free (rec->edges);
   g_free (rec->adjustments);

@@ -38,29 +38,29 @@ typedef struct {
 } PgoObservation;
 
 /**
- * PgoReconstructForm:
- * @PGO_RECONSTRUCT_EDGE_FORM: EdgeIntCount/EdgeLongCount records on the
+ * PgoReconstructionForm:
+ * @PGO_RECONSTRUCTION_FORM_EDGE: EdgeIntCount/EdgeLongCount records on the
  *   JIT's non-tree edges (the default)
- * @PGO_RECONSTRUCT_BLOCK_FORM: one BasicBlockIntCount/LongCount record per
+ * @PGO_RECONSTRUCTION_FORM_BLOCK: one BasicBlockIntCount/LongCount record per
  *   block start offset
  */
 typedef enum {
-  PGO_RECONSTRUCT_EDGE_FORM,
-  PGO_RECONSTRUCT_BLOCK_FORM,
-} PgoReconstructForm;
+  PGO_RECONSTRUCTION_FORM_EDGE,
+  PGO_RECONSTRUCTION_FORM_BLOCK,
+} PgoReconstructionForm;
 
 /**
- * PgoReconstructOptions:
+ * PgoReconstructionOptions:
  *
- * pgo_reconstruct_options_init() sets the defaults: edge form, 64-bit
+ * pgo_reconstruction_options_init() sets the defaults: edge form, 64-bit
  * counters, no intervals, the CFG options of runtime 10.0.12.
  */
 typedef struct {
-  PgoReconstructForm form;   /* which schema to emit */
+  PgoReconstructionForm form;   /* which schema to emit */
   PgoFlowCounter     width;  /* counter width of the observations */
   gboolean           intervals; /* compute [min, max] for inferred counts */
   PgoCfgOptions      cfg;    /* how to form the JIT's blocks */
-} PgoReconstructOptions;
+} PgoReconstructionOptions;
 
 /**
  * PgoReconstructedBlock:
@@ -111,42 +111,42 @@ typedef struct {
   PgoEdgeCount          *edge_counts;  /* edges of imported blocks, in the JIT's order */
   PgoJitSolveStatus      jit_status;   /* the JIT solver replica on the edge records */
   guint                  n_jit_differ; /* blocks where the replica's weight != model_counts */
-  PgoReconstructForm     form;         /* the form of 'profile' */
+  PgoReconstructionForm     form;         /* the form of 'profile' */
   PgoMethodProfile      *profile;      /* the schema records of 'form' */
 } PgoReconstruction;
 
-void               pgo_reconstruct_options_init (PgoReconstructOptions *options);
-PgoReconstruction *pgo_reconstruct_body   (const PgoMethodBody *body,
+void               pgo_reconstruction_options_init (PgoReconstructionOptions *options);
+PgoReconstruction *pgo_reconstruction_build_from_body   (const PgoMethodBody *body,
                                            const PgoObservation *observations,
                                            guint n_observations,
-                                           const PgoReconstructOptions *options,
+                                           const PgoReconstructionOptions *options,
                                            const PgoMethodId *id,
                                            GError **error);
-PgoReconstruction *pgo_reconstruct_cfg    (PgoCfg *cfg,
+PgoReconstruction *pgo_reconstruction_build    (PgoCfg *cfg,
                                            const PgoObservation *observations,
                                            guint n_observations,
-                                           const PgoReconstructOptions *options,
+                                           const PgoReconstructionOptions *options,
                                            const PgoMethodId *id,
                                            GError **error);
-PgoReconstruction *pgo_reconstruct_method (const guint8 *il,
+PgoReconstruction *pgo_reconstruction_build_from_il (const guint8 *il,
                                            gsize il_size,
                                            const PgoEhClause *clauses,
                                            guint n_clauses,
                                            const PgoObservation *observations,
                                            guint n_observations,
-                                           const PgoReconstructOptions *options,
+                                           const PgoReconstructionOptions *options,
                                            GError **error);
-GArray            *pgo_reconstruct_observations (const PgoMethodProfile *profile,
+GArray            *pgo_observations_from_profile (const PgoMethodProfile *profile,
                                                  const PgoCfg *cfg,
                                                  gboolean probes_only,
                                                  PgoProbeSet probes,
                                                  PgoFlowCounter *out_width);
 PgoMethodProfile  *pgo_reconstruction_build_profile (const PgoReconstruction *rec,
-                                                     PgoReconstructForm form,
+                                                     PgoReconstructionForm form,
                                                      const PgoMethodId *id,
                                                      GError **error);
 void               pgo_reconstruction_free (PgoReconstruction *rec);
-const char        *pgo_reconstruct_form_to_string (PgoReconstructForm form);
+const char        *pgo_reconstruction_form_to_string (PgoReconstructionForm form);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoReconstruction, pgo_reconstruction_free)
 

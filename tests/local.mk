@@ -337,3 +337,8 @@ clean-local: clean-local-mibc
 clean-local-mibc:
 	-rm -rf tests/conformance/mibc-conformance tests/conformance/mibc-crossgen2
 .PHONY: clean-local-mibc
+
+# --- structure: the exported API and the manual pages ---------------------
+
+TESTS += tests/structure/exports.sh tests/structure/man-pages.sh
+EXTRA_DIST += tests/structure/exports.sh tests/structure/man-pages.sh

@@ -96,7 +96,7 @@ evaluate_method (PgoEvaluation *ev, const EvalOptions *o, guint t, const PgoMeth
                  GPtrArray *edges, gboolean *used, GError **error)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (p);
-  g_autofree char *name = pgo_evaluation_method_name (id);
+  g_autofree char *name = pgo_method_id_to_string (id);
   g_autoptr(GError) missing = NULL;
   PgoMethodBody body;
   gboolean framework = FALSE, ok, compared = FALSE, agree = FALSE;
@@ -170,7 +170,7 @@ json_methods (GString *s, const PgoEvaluation *ev)
   g_string_append_c (s, '[');
   for (guint i = 0; i < pgo_evaluation_get_n_methods (ev); i++)
     {
-      const PgoEvalMethod *m = pgo_evaluation_get_method (ev, i);
+      const PgoEvaluationMethod *m = pgo_evaluation_get_method (ev, i);
 
       g_string_append (s, i ? ",{\"name\":" : "{\"name\":");
       json_string (s, m->name);
@@ -189,7 +189,7 @@ json_methods (GString *s, const PgoEvaluation *ev)
 /* Appends the JSON object of 'sum' to 's'; the truth comparison only
  * when 'edge_truth' was given. */
 static void
-json_summary (GString *s, const PgoEvalSummary *sum, gboolean edge_truth)
+json_summary (GString *s, const PgoEvaluationSummary *sum, gboolean edge_truth)
 {
   g_string_append_printf (s, "{\"methods\":%u,\"skipped\":%u,\"inconsistent_truth\":%u,\"exact_determined\":%"
                           G_GUINT64_FORMAT ",\"determined\":%" G_GUINT64_FORMAT
@@ -206,7 +206,7 @@ json_summary (GString *s, const PgoEvalSummary *sum, gboolean edge_truth)
 
 /* Prints 'ev' and its summary 'sum' as one JSON object (--json). */
 static void
-print_json (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvalSummary *sum)
+print_json (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSummary *sum)
 {
   g_autoptr(GString) s = g_string_new ("{\"probe_set\":");
   GPtrArray *skipped = pgo_evaluation_get_skipped (ev);
@@ -228,13 +228,13 @@ print_json (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvalSummary 
 
 /* Prints one table row per evaluated method of 'ev', then the skipped count. */
 static void
-print_methods (const PgoEvaluation *ev, const PgoEvalSummary *sum)
+print_methods (const PgoEvaluation *ev, const PgoEvaluationSummary *sum)
 {
   printf ("%-60s %6s %6s %11s %9s %9s %12s %s\n", "method", "blocks", "probes", "exact", "overlap",
           "zero-fill", "truth", "jit");
   for (guint i = 0; i < pgo_evaluation_get_n_methods (ev); i++)
     {
-      const PgoEvalMethod *m = pgo_evaluation_get_method (ev, i);
+      const PgoEvaluationMethod *m = pgo_evaluation_get_method (ev, i);
       char exact[32];
 
       g_snprintf (exact, sizeof exact, "%u/%u", m->n_determined_ok, m->n_determined);
@@ -249,7 +249,7 @@ print_methods (const PgoEvaluation *ev, const PgoEvalSummary *sum)
 /* Prints the table (unless --quiet), the ACCURACY line and the
  * CONFORMANCE lines of 'ev' and its summary 'sum'. */
 static void
-print_text (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvalSummary *sum)
+print_text (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSummary *sum)
 {
   g_autofree char *line = pgo_evaluation_format_accuracy (ev, sum);
 
@@ -271,7 +271,7 @@ pgo_cmd_evaluate (int argc, char **argv)
 {
   g_auto(EvalOptions) o = { 0 };
   g_autoptr(PgoEvaluation) ev = NULL;
-  PgoEvalSummary sum;
+  PgoEvaluationSummary sum;
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)

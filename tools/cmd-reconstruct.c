@@ -26,7 +26,7 @@ typedef struct {
   gboolean              intervals;  /* --intervals */
   const char           *trace;      /* the TRACE argument */
   PgoProbeSet           set;        /* --probes, parsed */
-  PgoReconstructOptions ro;         /* from --form and --intervals */
+  PgoReconstructionOptions ro;         /* from --form and --intervals */
 } ReconOptions;
 
 /* Frees what 'o' holds. */
@@ -75,10 +75,10 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
   o->set = PGO_PROBES_A;
   if (o->probes && !pgo_tool_parse_probes (o->probes, &o->set))
     return pgo_tool_usage ("unknown --probes '%s' (A or B)", o->probes);
-  pgo_reconstruct_options_init (&o->ro);
+  pgo_reconstruction_options_init (&o->ro);
   o->ro.intervals = o->intervals;
   if (o->form && g_strcmp0 (o->form, "block") == 0)
-    o->ro.form = PGO_RECONSTRUCT_BLOCK_FORM;
+    o->ro.form = PGO_RECONSTRUCTION_FORM_BLOCK;
   else if (o->form && g_strcmp0 (o->form, "edge") != 0)
     return pgo_tool_usage ("unknown --form '%s' (edge or block)", o->form);
   return PGO_EXIT_OK;
@@ -104,10 +104,10 @@ reconstruct_method (ReconOptions *o, PgoBodyResolver *resolver, const PgoMethodP
   if (!(cfg = pgo_cfg_build (&body, &o->ro.cfg, &local)))
     pgo_tool_warning ("%s: %s (token 0x%08x): %s", o->trace, name, id ? id->token : 0,
                       local->message);
-  else if ((obs = pgo_reconstruct_observations (p, cfg, o->probes != NULL, o->set,
+  else if ((obs = pgo_observations_from_profile (p, cfg, o->probes != NULL, o->set,
                                                 &o->ro.width))->len > 0)
     {
-      rec = pgo_reconstruct_cfg (cfg, (PgoObservation *) obs->data, obs->len, &o->ro, id, error);
+      rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, &o->ro, id, error);
       if (!rec)
         g_prefix_error (error, "%s (token 0x%08x): ", name, id ? id->token : 0);
     }
@@ -197,8 +197,6 @@ static void
 print_reconstruction (const PgoReconstruction *rec, const char *name, guint32 token,
                       gboolean intervals)
 {
-  static const char *const jit_status[] = { "ok", "mismatch", "all-zero", "no-converge", "badcode" };
-
   printf ("method %s token=0x%08x calls=%" G_GUINT64_FORMAT " blocks=%u\n", name, token, rec->calls,
           rec->cfg->n_blocks);
   print_counts (rec, intervals);
@@ -211,9 +209,9 @@ print_reconstruction (const PgoReconstruction *rec, const char *name, guint32 to
               a->observed, a->adjusted);
     }
   print_records (rec->profile);
-  if (rec->form == PGO_RECONSTRUCT_EDGE_FORM)
+  if (rec->form == PGO_RECONSTRUCTION_FORM_EDGE)
     printf ("  check projection-moved=%u blocks (%" G_GUINT64_FORMAT ") jit-solver=%s differ=%u\n",
-            rec->n_projected, rec->projected_mass, jit_status[rec->jit_status], rec->n_jit_differ);
+            rec->n_projected, rec->projected_mass, pgo_jit_solve_status_to_string (rec->jit_status), rec->n_jit_differ);
 }
 
 /* "reconstruct": infers every count of each method of the trace that has
@@ -236,7 +234,7 @@ pgo_cmd_reconstruct (int argc, char **argv)
     {
       const PgoMethodProfile *p = g_ptr_array_index (list, i);
       const PgoMethodId *id = pgo_method_profile_get_id (p);
-      g_autofree char *name = pgo_evaluation_method_name (id);
+      g_autofree char *name = pgo_method_id_to_string (id);
       g_autoptr(PgoReconstruction) rec = NULL;
       GError *error = NULL;
 

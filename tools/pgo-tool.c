@@ -177,7 +177,7 @@ pgo_tool_read_trace (const char *path, int *out_rc)
       return NULL;
     }
   bytes = g_mapped_file_get_bytes (map);
-  if (!(list = pgo_nettrace_read_profiles (bytes, NULL, &error)))
+  if (!(list = pgo_nettrace_profiles_read (bytes, NULL, &error)))
     {
       *out_rc = pgo_tool_fail (path, error);
       return NULL;

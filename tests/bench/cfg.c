@@ -90,7 +90,7 @@ main (int argc, char **argv)
               continue;
             }
           blocks += cfg->n_blocks;
-          pgo_cfg_free (cfg);
+          pgo_cfg_unref (cfg);
         }
       best_cfg = MIN (best_cfg, g_timer_elapsed (timer, NULL));
     }

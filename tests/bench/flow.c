@@ -15,12 +15,13 @@
 #include <stdio.h>
 
 #include "flow-gen.h"
+#include "pgo-flow-graph-private.h"
 
 /* The baseline: adjacency + BFS from node 0 + sum of counts reached. */
 static guint64
 traverse (const PgoFlowGraph *g)
 {
-  guint n = pgo_flow_graph_get_n_nodes (g), m = pgo_flow_graph_get_n_arcs (g);
+  guint n = _pgo_flow_graph_get_n_nodes (g), m = _pgo_flow_graph_get_n_arcs (g);
   g_autofree guint *start = g_new0 (guint, n + 1);
   g_autofree guint *adj = g_new (guint, MAX (m, 1));
   g_autofree guint *fill = NULL;
@@ -33,7 +34,7 @@ traverse (const PgoFlowGraph *g)
     {
       guint s;
 
-      pgo_flow_graph_get_arc (g, a, &s, NULL, NULL);
+      _pgo_flow_graph_get_arc (g, a, &s, NULL, NULL);
       start[s + 1]++;
     }
   for (guint v = 0; v < n; v++)
@@ -43,7 +44,7 @@ traverse (const PgoFlowGraph *g)
     {
       guint s, d;
 
-      pgo_flow_graph_get_arc (g, a, &s, &d, NULL);
+      _pgo_flow_graph_get_arc (g, a, &s, &d, NULL);
       adj[fill[s]++] = d;
     }
   queue[qt++] = 0;
@@ -82,10 +83,10 @@ main (void)
           Case *c = case_new (r, n, 20, 1000);
 
           case_observe (c, r, probes);
-          arcs += pgo_flow_graph_get_n_arcs (c->g);
+          arcs += _pgo_flow_graph_get_n_arcs (c->g);
           g_ptr_array_add (cases, c);
         }
-      pgo_flow_options_init (&o);
+      _pgo_flow_options_init (&o);
       o.intervals = intervals;
       for (int rep = 0; rep < 3; rep++)
         {
@@ -95,7 +96,7 @@ main (void)
             {
               const Case *c = g_ptr_array_index (cases, k);
               g_autoptr(GError) error = NULL;
-              g_autoptr(PgoFlowSolution) sol = pgo_flow_graph_solve (c->g, &o, &error);
+              g_autoptr(PgoFlowSolution) sol = _pgo_flow_graph_solve (c->g, &o, &error);
 
               if (sol == NULL)
                 {
@@ -105,7 +106,7 @@ main (void)
               if (rep == 0)
                 for (guint v = 0; v < c->n; v++)
                   {
-                    PgoFlowProvenance p = pgo_flow_solution_get_node_provenance (sol, v);
+                    PgoFlowProvenance p = _pgo_flow_solution_get_node_provenance (sol, v);
 
                     exact += p == PGO_FLOW_EXACT;
                     inferred += p == PGO_FLOW_INFERRED;

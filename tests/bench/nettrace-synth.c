@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "pgo-nettrace-writer.h"
+#include "pgo-nettrace-private.h"
 
 static PgoMethodProfile *
 random_profile (GRand *rand, guint n_records)
@@ -104,7 +105,7 @@ main (int argc, char **argv)
     {
       guint n_records = i == 1 ? 12000 : 1 + g_rand_int_range (rand, 0, 40);
       g_autoptr(PgoMethodProfile) p = random_profile (rand, n_records);
-      g_autoptr(GBytes) blob = pgo_nettrace_encode_pgo_blob (p);
+      g_autoptr(GBytes) blob = _pgo_nettrace_blob_encode (p);
       guint64 method_id = 0x7f0001000000 + 0x28 * (guint64) i;
       guint32 token = i == 2 ? 0 : 0x06000001 + (i % 50000);
       guint64 type = types[i % 3].type_id;

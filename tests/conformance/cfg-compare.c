@@ -21,6 +21,7 @@
 #include "cfg-compare.h"
 
 #include <stdio.h>
+#include "pgo-cfg-private.h"
 
 static int
 cmp_i64 (gconstpointer a, gconstpointer b)
@@ -148,7 +149,7 @@ imported_from_blocks (const PgoCfg *cfg, const CfgMethod *bm)
     {
       guint32 b;
 
-      if (pgo_cfg_lookup_key (cfg, (gint32) g_array_index (bm->keys, gint64, i), &b))
+      if (_pgo_cfg_lookup_key (cfg, (gint32) g_array_index (bm->keys, gint64, i), &b))
         imp[b] = 1;
     }
   for (guint32 b = cfg->n_blocks; b-- > 0;)
@@ -164,7 +165,7 @@ static guint
 solve_and_compare (const PgoCfg *cfg, const CfgMethod *m, const CfgMethod *bm, gboolean *agree,
                    gboolean *exceptional)
 {
-  g_autoptr(PgoJitSolution) sol = pgo_cfg_jit_solve (cfg, (const PgoEdgeCount *) m->records->data,
+  g_autoptr(PgoJitSolution) sol = _pgo_cfg_jit_solve (cfg, (const PgoEdgeCount *) m->records->data,
                                                      m->records->len);
 
   *agree = FALSE;
@@ -190,7 +191,7 @@ solve_and_compare (const PgoCfg *cfg, const CfgMethod *m, const CfgMethod *bm, g
       const PgoEdgeCount *r = &g_array_index (bm->records, PgoEdgeCount, i);
       guint32 b;
 
-      if (pgo_cfg_lookup_key (cfg, r->src_key, &b) && sol->block_weight[b] != (double) r->count)
+      if (_pgo_cfg_lookup_key (cfg, r->src_key, &b) && sol->block_weight[b] != (double) r->count)
         *agree = FALSE;
     }
   return 1;
@@ -203,7 +204,7 @@ static GArray *
 expected_edges (const PgoCfg *cfg, const guint8 *imp)
 {
   GArray *keys = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GArray) schema = pgo_cfg_get_schema_edges (cfg, imp == NULL);
+  g_autoptr(GArray) schema = _pgo_cfg_get_schema_edges (cfg, imp == NULL);
 
   if (cfg->n_blocks < 2)
     return keys; /* fgBBcount < 2: no count instrumentation */
@@ -233,7 +234,7 @@ block_consistent (const PgoCfg *cfg, const CfgMethod *m, GString *why, guint *n_
       guint32 b;
       gint64 off = g_array_index (m->keys, gint64, i);
 
-      if (off < 0 || !pgo_cfg_lookup_key (cfg, (gint32) off, &b))
+      if (off < 0 || !_pgo_cfg_lookup_key (cfg, (gint32) off, &b))
         {
           g_string_append_printf (why, " not-a-block-start:%x", (guint32) off);
           ok = FALSE;

@@ -58,6 +58,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pgo-nettrace-private.h"
+#include "pgo-assembly-set-private.h"
 
 #define EXIT_SKIP 77
 
@@ -106,7 +108,7 @@ framework_metadata (Ctx *ctx, const PgoModuleId *module, int *out_rc)
   set = g_hash_table_lookup (ctx->sets, dir);
   if (set == NULL)
     {
-      if (!g_file_test (dir, G_FILE_TEST_IS_DIR) || !(set = pgo_assembly_set_open (dir, &error)))
+      if (!g_file_test (dir, G_FILE_TEST_IS_DIR) || !(set = _pgo_assembly_set_open (dir, &error)))
         {
           printf ("SKIP: the installed runtime the traces name is absent: %s%s%s\n", dir,
                   error ? ": " : "", error ? error->message : "");
@@ -116,7 +118,7 @@ framework_metadata (Ctx *ctx, const PgoModuleId *module, int *out_rc)
       g_hash_table_insert (ctx->sets, g_strdup (dir), set);
     }
   /* checks the PDB GUID and age from the trace's ModuleLoad event */
-  md = pgo_assembly_set_lookup_module (set, module, &error);
+  md = _pgo_assembly_set_lookup_module (set, module, &error);
   if (md == NULL)
     {
       printf ("SKIP: the installed runtime is not the traced one: %s\n", error->message);
@@ -145,7 +147,7 @@ read_instantiations (GBytes *bytes, PgoNettraceProfiles *profiles, GError **erro
       g_autoptr(GString) args = NULL;
 
       if (!ev.metadata || pgo_clr_event_classify (ev.metadata) != PGO_CLR_EVENT_METHOD_DETAILS
-          || !pgo_clr_parse_method_details (&ev, &d, NULL) || d.n_type_parameters == 0)
+          || !_pgo_clr_parse_method_details (&ev, &d, NULL) || d.n_type_parameters == 0)
         continue;
       args = g_string_new ("<");
       for (guint32 i = 0; i < d.n_type_parameters; i++)
@@ -441,7 +443,7 @@ main (int argc, char **argv)
       return 2;
     }
   ctx.sets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                    (GDestroyNotify) pgo_assembly_set_free);
+                                    (GDestroyNotify) _pgo_assembly_set_free);
   pgo_cfg_options_init (&options);
   for (int i = first; i < argc && rc == 0; i++)
     rc = run_fixture (&ctx, &options, argv[i]);

@@ -19,6 +19,8 @@
 
 #include "pgo.h"
 #include "pgo-mibc.h"
+#include "pgo-metadata-private.h"
+#include "pgo-assembly-set-private.h"
 
 /* lookup_dirs: PgoMibcLookupFunc over a GPtrArray of PgoAssemblySets. */
 static PgoMetadata *
@@ -28,7 +30,7 @@ lookup_dirs (const PgoModuleId *module, gpointer user_data, GError **error)
 
   for (guint i = 0; i < sets->len; i++)
     {
-      PgoMetadata *md = pgo_assembly_set_lookup (g_ptr_array_index (sets, i), module->simple_name,
+      PgoMetadata *md = _pgo_assembly_set_lookup (g_ptr_array_index (sets, i), module->simple_name,
                                                  NULL);
       if (md)
         return pgo_metadata_ref (md);
@@ -66,7 +68,7 @@ print_profiles (GPtrArray *list)
 static int
 cmd_write (int argc, char **argv)
 {
-  g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_assembly_set_free);
+  g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func ((GDestroyNotify) _pgo_assembly_set_free);
   g_autoptr(GError) error = NULL;
   PgoMibcOptions opts = { 0 };
   guint skipped = 0;
@@ -78,7 +80,7 @@ cmd_write (int argc, char **argv)
           opts.compressed = TRUE;
           continue;
         }
-      PgoAssemblySet *set = pgo_assembly_set_open (argv[i], &error);
+      PgoAssemblySet *set = _pgo_assembly_set_open (argv[i], &error);
       if (!set)
         return fprintf (stderr, "mibc-tool: %s\n", error->message), 1;
       g_ptr_array_add (sets, set);
@@ -87,7 +89,7 @@ cmd_write (int argc, char **argv)
   if (!file)
     return fprintf (stderr, "mibc-tool: %s\n", error->message), 1;
   g_autoptr(GBytes) bytes = g_mapped_file_get_bytes (file);
-  g_autoptr(GPtrArray) list = pgo_nettrace_read_profiles (bytes, NULL, &error);
+  g_autoptr(GPtrArray) list = pgo_nettrace_profiles_read (bytes, NULL, &error);
   if (!list)
     return fprintf (stderr, "mibc-tool: %s: %s\n", argv[3], error->message), 1;
   opts.lookup = lookup_dirs;
@@ -105,7 +107,7 @@ cmd_write (int argc, char **argv)
 static int
 cmd_write_all (int argc, char **argv)
 {
-  g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_assembly_set_free);
+  g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func ((GDestroyNotify) _pgo_assembly_set_free);
   g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   g_autoptr(GError) error = NULL;
   PgoMibcOptions opts = { .lookup = lookup_dirs };
@@ -113,14 +115,14 @@ cmd_write_all (int argc, char **argv)
 
   for (int i = 4; i < argc; i++)
     {
-      PgoAssemblySet *set = pgo_assembly_set_open (argv[i], &error);
+      PgoAssemblySet *set = _pgo_assembly_set_open (argv[i], &error);
       if (!set)
         return fprintf (stderr, "mibc-tool: %s\n", error->message), 1;
       g_ptr_array_add (sets, set);
     }
   g_autoptr(PgoImage) image = pgo_image_open (argv[3], &error);
   g_autoptr(PgoMetadata) md = image ? pgo_metadata_new (image, &error) : NULL;
-  g_autoptr(PgoModuleId) module = md ? pgo_metadata_build_module_id (md, &error) : NULL;
+  g_autoptr(PgoModuleId) module = md ? _pgo_metadata_build_module_id (md, &error) : NULL;
   if (!module)
     return fprintf (stderr, "mibc-tool: %s: %s\n", argv[3], error->message), 1;
   guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_METHODDEF);

@@ -17,6 +17,8 @@
 #include "config.h"
 
 #include <pgo.h>
+#include "pgo-metadata-private.h"
+#include "pgo-signature-private.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
@@ -42,7 +44,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   if (pgo_metadata_lookup_assembly_name (md, &an, NULL))
     pgo_assembly_name_clear (&an);
   for (guint32 r = 1; r <= pgo_metadata_get_n_rows (md, PGO_TABLE_ASSEMBLYREF); r++)
-    if (pgo_metadata_lookup_assembly_ref (md, r, &an, NULL))
+    if (_pgo_metadata_lookup_assembly_ref (md, r, &an, NULL))
       pgo_assembly_name_clear (&an);
   for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
     for (guint32 r = 1; r <= MIN (pgo_metadata_get_n_rows (md, tables[t]), 4096u); r++)
@@ -55,11 +57,11 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
         if (tables[t] == PGO_TABLE_TYPESPEC || tables[t] == PGO_TABLE_TYPEREF
             || tables[t] == PGO_TABLE_TYPEDEF)
           {
-            name = pgo_metadata_format_type (md, token, NULL);
+            name = _pgo_metadata_format_type (md, token, NULL);
             continue;
           }
         name = pgo_metadata_format_method (md, token, NULL);
-        pgo_metadata_resolve_method (md, token, &resolved, NULL);
+        _pgo_metadata_resolve_method (md, token, &resolved, NULL);
         if (tables[t] == PGO_TABLE_METHODDEF
             && pgo_metadata_lookup_method_body (md, token, &body, NULL))
           pgo_method_body_clear (&body);

@@ -17,6 +17,7 @@
 #include "pgo-nettrace-event.h"
 
 #include <stdint.h>
+#include "pgo-nettrace-private.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
@@ -36,7 +37,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
           for (guint i = 0; i < list->len; i++)
             {
               PgoMethodProfile *m = g_ptr_array_index (list, i);
-              GBytes *blob = pgo_nettrace_encode_pgo_blob (m);
+              GBytes *blob = _pgo_nettrace_blob_encode (m);
               g_bytes_unref (blob);
             }
           pgo_nettrace_profiles_free (p);
@@ -46,7 +47,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_clear_error (&error);
   /* The blob decoder on its own, on the raw input. */
   PgoMethodProfile *m = pgo_method_profile_new (NULL);
-  (void) pgo_nettrace_parse_pgo_blob (data, size, 0, m, NULL);
+  (void) _pgo_nettrace_blob_parse (data, size, 0, m, NULL);
   pgo_method_profile_free (m);
   g_bytes_unref (bytes);
   return 0;

@@ -24,7 +24,7 @@ main (void)
   PgoEhClause eh = { 0 };
   const PgoObservation counts[] = { { 0x00, 1000 }, { 0x0A, 300 }, { 0x0C, 1000 },
                                     { 0x10, 5000 }, { 0x1A, 6000 }, { 0x2B, 1000 } };
-  PgoReconstructOptions options;
+  PgoReconstructionOptions options;
   GError *error = NULL;
   PgoReconstruction *rec;
 
@@ -34,16 +34,16 @@ main (void)
   eh.handler_offset = 0x26;
   eh.handler_length = 5;
   eh.class_token = 0x01000001;
-  pgo_reconstruct_options_init (&options);
+  pgo_reconstruction_options_init (&options);
   options.intervals = TRUE;
-  rec = pgo_reconstruct_method (il, sizeof il, &eh, 1, counts, G_N_ELEMENTS (counts), &options, &error);
+  rec = pgo_reconstruction_build_from_il (il, sizeof il, &eh, 1, counts, G_N_ELEMENTS (counts), &options, &error);
   if (!rec)
     {
       fprintf (stderr, "example: %s\n", error->message);
       g_error_free (error);
       return 1;
     }
-  printf ("form %s calls %" G_GUINT64_FORMAT "\n", pgo_reconstruct_form_to_string (rec->form), rec->calls);
+  printf ("form %s calls %" G_GUINT64_FORMAT "\n", pgo_reconstruction_form_to_string (rec->form), rec->calls);
   for (guint i = 0; i < rec->cfg->n_blocks; i++)
     printf ("block 0x%02x %" G_GUINT64_FORMAT " %s [%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "]\n",
             rec->blocks[i].il_offset, rec->blocks[i].count,

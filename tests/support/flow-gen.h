@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "pgo.h"
+#include "pgo-flow-graph-private.h"
 
 /* Probe sets: A = entry + every jump/switch-case target; B = entry + the
  * targets of conditional branches only; R = each block with p = 0.3. */
@@ -26,7 +27,7 @@ typedef struct {
 static inline void
 case_free (Case *c)
 {
-  pgo_flow_graph_free (c->g);
+  _pgo_flow_graph_free (c->g);
   g_free (c->node_truth);
   g_free (c->arc_truth);
   g_free (c->target);
@@ -42,7 +43,7 @@ arc_kind (const PgoFlowGraph *g, guint a)
 {
   PgoFlowArcKind kind;
 
-  pgo_flow_graph_get_arc (g, a, NULL, NULL, &kind);
+  _pgo_flow_graph_get_arc (g, a, NULL, NULL, &kind);
   return kind;
 }
 
@@ -56,14 +57,14 @@ case_new (GRand *r, guint n, guint walks, guint64 max_weight)
   guint x = n, m;
 
   c->n = n;
-  c->g = pgo_flow_graph_new ();
+  c->g = _pgo_flow_graph_new ();
   c->target = g_new0 (gboolean, n + 1);
   c->cond_target = g_new0 (gboolean, n + 1);
   for (guint v = 0; v < n; v++)
-    pgo_flow_graph_add_node (c->g, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_node (c->g, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_set_exit (c->g, x);
-  pgo_flow_graph_add_arc (c->g, x, 0, PGO_FLOW_ARC_ENTRY, 1);
+    _pgo_flow_graph_add_node (c->g, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_node (c->g, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_set_exit (c->g, x);
+  _pgo_flow_graph_add_arc (c->g, x, 0, PGO_FLOW_ARC_ENTRY, 1);
   c->target[0] = c->cond_target[0] = TRUE;
 
   /* Arcs are added block by block, so each block's out-arcs are
@@ -73,15 +74,15 @@ case_new (GRand *r, guint n, guint walks, guint64 max_weight)
     {
       guint k = g_rand_int_range (r, 0, 100);
 
-      start[i] = pgo_flow_graph_get_n_arcs (c->g);
+      start[i] = _pgo_flow_graph_get_n_arcs (c->g);
       if (i == n - 1 || k < 10)
-        pgo_flow_graph_add_arc (c->g, i, x, PGO_FLOW_ARC_RETURN, 1);
+        _pgo_flow_graph_add_arc (c->g, i, x, PGO_FLOW_ARC_RETURN, 1);
       else if (k < 25)
         {
           /* br: forward jump (the next block may become unreachable). */
           guint j = g_rand_int_range (r, i + 1, n);
 
-          pgo_flow_graph_add_arc (c->g, i, j, PGO_FLOW_ARC_NORMAL, 1);
+          _pgo_flow_graph_add_arc (c->g, i, j, PGO_FLOW_ARC_NORMAL, 1);
           c->target[j] = TRUE;
         }
       else if (k < 70)
@@ -89,8 +90,8 @@ case_new (GRand *r, guint n, guint walks, guint64 max_weight)
           /* Conditional branch: anywhere (a backward target is a loop). */
           guint j = g_rand_int_range (r, 0, n);
 
-          pgo_flow_graph_add_arc (c->g, i, i + 1, PGO_FLOW_ARC_NORMAL, 0.52);
-          pgo_flow_graph_add_arc (c->g, i, j, PGO_FLOW_ARC_NORMAL, j <= i ? 0.9 : 0.48);
+          _pgo_flow_graph_add_arc (c->g, i, i + 1, PGO_FLOW_ARC_NORMAL, 0.52);
+          _pgo_flow_graph_add_arc (c->g, i, j, PGO_FLOW_ARC_NORMAL, j <= i ? 0.9 : 0.48);
           c->target[j] = c->cond_target[j] = TRUE;
         }
       else if (k < 80)
@@ -102,19 +103,19 @@ case_new (GRand *r, guint n, guint walks, guint64 max_weight)
             {
               guint j = g_rand_int_range (r, 0, n);
 
-              pgo_flow_graph_add_arc (c->g, i, j, PGO_FLOW_ARC_NORMAL, 1.0 / (cases + 1));
+              _pgo_flow_graph_add_arc (c->g, i, j, PGO_FLOW_ARC_NORMAL, 1.0 / (cases + 1));
               c->target[j] = TRUE;
             }
-          pgo_flow_graph_add_arc (c->g, i, i + 1, PGO_FLOW_ARC_NORMAL, 1.0 / (cases + 1));
+          _pgo_flow_graph_add_arc (c->g, i, i + 1, PGO_FLOW_ARC_NORMAL, 1.0 / (cases + 1));
         }
       else
-        pgo_flow_graph_add_arc (c->g, i, i + 1, PGO_FLOW_ARC_NORMAL, 1);
+        _pgo_flow_graph_add_arc (c->g, i, i + 1, PGO_FLOW_ARC_NORMAL, 1);
       /* Exception side arc into a later "handler" block (never a probe). */
       if (i + 1 < n && g_rand_int_range (r, 0, 100) < 12)
-        pgo_flow_graph_add_arc (c->g, i, g_rand_int_range (r, i + 1, n),
+        _pgo_flow_graph_add_arc (c->g, i, g_rand_int_range (r, i + 1, n),
                                 PGO_FLOW_ARC_EXCEPTIONAL, 0);
     }
-  m = pgo_flow_graph_get_n_arcs (c->g);
+  m = _pgo_flow_graph_get_n_arcs (c->g);
   start[n] = m;
 
   c->node_truth = g_new0 (guint64, n + 1);
@@ -148,14 +149,14 @@ case_new (GRand *r, guint n, guint walks, guint64 max_weight)
                 {
                   guint d;
 
-                  pgo_flow_graph_get_arc (c->g, a, NULL, &d, NULL);
+                  _pgo_flow_graph_get_arc (c->g, a, NULL, &d, NULL);
                   if (d > v)
                     break;
                 }
               g_assert (a < hi);
             }
           c->arc_truth[a] += weight;
-          pgo_flow_graph_get_arc (c->g, a, NULL, &v, NULL);
+          _pgo_flow_graph_get_arc (c->g, a, NULL, &v, NULL);
         }
     }
   return c;
@@ -172,7 +173,7 @@ case_observe (Case *c, GRand *r, int probes)
                   : v == 0 || g_rand_double (r) < 0.3;
 
       if (on)
-        pgo_flow_graph_observe_node (c->g, v, c->node_truth[v], PGO_FLOW_COUNTER_U64);
+        _pgo_flow_graph_observe_node (c->g, v, c->node_truth[v], PGO_FLOW_COUNTER_U64);
     }
 }
 
@@ -183,13 +184,13 @@ case_observe (Case *c, GRand *r, int probes)
 static inline void
 case_bound (Case *c, GRand *r, double p)
 {
-  guint m = pgo_flow_graph_get_n_arcs (c->g);
+  guint m = _pgo_flow_graph_get_n_arcs (c->g);
 
   c->arc_lower = g_new0 (guint64, m);
   for (guint a = 0; a < m; a++)
     if (g_rand_double (r) < p)
       {
         c->arc_lower[a] = (guint64) (g_rand_double (r) * (double) c->arc_truth[a]);
-        pgo_flow_graph_set_arc_lower_bound (c->g, a, c->arc_lower[a]);
+        _pgo_flow_graph_set_arc_lower_bound (c->g, a, c->arc_lower[a]);
       }
 }

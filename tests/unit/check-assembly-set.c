@@ -11,6 +11,8 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include "pgo-metadata-private.h"
+#include "pgo-assembly-set-private.h"
 
 static char *tmp;
 
@@ -58,22 +60,22 @@ START_TEST (test_assembly_set_publish)
   copy_to ("data/pe/sample32.dll", "Pgo.Sample.dll");
   copy_to ("data/pe/sample64.dll", "Other.dll");
   copy_to ("data/pe/src/Sample.cs", "Sample.cs");
-  set = pgo_assembly_set_open (tmp, &error);
+  set = _pgo_assembly_set_open (tmp, &error);
   ck_assert_msg (set != NULL, "%s", error ? error->message : "");
-  ck_assert_uint_eq (pgo_assembly_set_get_n_files (set), 2);
-  ck_assert_uint_eq (pgo_assembly_set_get_n_parsed (set), 0);
-  md = pgo_assembly_set_lookup (set, "Pgo.Sample", &error);
+  ck_assert_uint_eq (_pgo_assembly_set_get_n_files (set), 2);
+  ck_assert_uint_eq (_pgo_assembly_set_get_n_parsed (set), 0);
+  md = _pgo_assembly_set_lookup (set, "Pgo.Sample", &error);
   ck_assert_msg (md != NULL, "%s", error ? error->message : "");
-  ck_assert_uint_eq (pgo_assembly_set_get_n_parsed (set), 1);
+  ck_assert_uint_eq (_pgo_assembly_set_get_n_parsed (set), 1);
   ck_assert (pgo_metadata_lookup_mvid (md, mvid, NULL));
   s = pgo_guid_to_string (mvid);
   ck_assert_str_eq (s, "e698debe-4a35-4747-af54-89515e0e57bb");
   /* The same pointer again, nothing more parsed. */
-  ck_assert_ptr_eq (pgo_assembly_set_lookup (set, "Pgo.Sample", NULL), md);
-  ck_assert_uint_eq (pgo_assembly_set_get_n_parsed (set), 1);
-  ck_assert (pgo_assembly_set_lookup (set, "System.Nope", &error) == NULL);
+  ck_assert_ptr_eq (_pgo_assembly_set_lookup (set, "Pgo.Sample", NULL), md);
+  ck_assert_uint_eq (_pgo_assembly_set_get_n_parsed (set), 1);
+  ck_assert (_pgo_assembly_set_lookup (set, "System.Nope", &error) == NULL);
   pgo_assert_error (error, PGO_ERROR_NOT_FOUND, "missing assembly");
-  ck_assert_uint_eq (pgo_assembly_set_get_n_parsed (set), 2);
+  ck_assert_uint_eq (_pgo_assembly_set_get_n_parsed (set), 2);
 }
 END_TEST
 
@@ -91,14 +93,14 @@ START_TEST (test_assembly_set_framework)
   copy_to ("data/pe/sample32.wasm", "Pgo.Sample.x1y2z3w4v5.wasm");
   copy_to ("data/pe/sample32.wasm", "Pgo.Sample.wasm.br");
   ck_assert (g_file_set_contents (native_path, (const char *) native, sizeof native, NULL));
-  set = pgo_assembly_set_open (tmp, &error);
-  ck_assert_uint_eq (pgo_assembly_set_get_n_files (set), 2);
-  md = pgo_assembly_set_lookup (set, "Pgo.Sample", &error);
+  set = _pgo_assembly_set_open (tmp, &error);
+  ck_assert_uint_eq (_pgo_assembly_set_get_n_files (set), 2);
+  md = _pgo_assembly_set_lookup (set, "Pgo.Sample", &error);
   ck_assert_msg (md != NULL, "%s", error ? error->message : "");
-  ck_assert_uint_eq (pgo_assembly_set_get_n_parsed (set), 1);
-  ck_assert_int_eq (pgo_image_get_format (pgo_metadata_get_image (md)), PGO_IMAGE_WEBCIL);
+  ck_assert_uint_eq (_pgo_assembly_set_get_n_parsed (set), 1);
+  ck_assert_int_eq (pgo_image_get_format (_pgo_metadata_get_image (md)), PGO_IMAGE_WEBCIL);
   ck_assert (pgo_metadata_lookup_mvid (md, mvid, NULL));
-  ck_assert_ptr_eq (pgo_assembly_set_lookup_mvid (set, mvid, NULL), md);
+  ck_assert_ptr_eq (_pgo_assembly_set_lookup_mvid (set, mvid, NULL), md);
 }
 END_TEST
 
@@ -110,15 +112,15 @@ START_TEST (test_assembly_set_identity)
   PgoMetadata *md;
 
   copy_to ("data/pe/sample32.dll", "Pgo.Sample.dll");
-  set = pgo_assembly_set_open (tmp, NULL);
+  set = _pgo_assembly_set_open (tmp, NULL);
   ck_assert (pgo_guid_from_string ("69fa1858-4b9f-48d3-8be9-acd66a20ae3d", id->pdb_guid));
   id->pdb_age = 1;
   id->has_pdb = TRUE;
-  md = pgo_assembly_set_lookup_module (set, id, &error);
+  md = _pgo_assembly_set_lookup_module (set, id, &error);
   ck_assert_msg (md != NULL, "%s", error ? error->message : "");
   /* The PDB of sample64.dll: same name, other build. */
   ck_assert (pgo_guid_from_string ("96edf7c3-9a6f-4aa1-8608-5f6a54b8f1be", id->pdb_guid));
-  ck_assert (pgo_assembly_set_lookup_module (set, id, &error) == NULL);
+  ck_assert (_pgo_assembly_set_lookup_module (set, id, &error) == NULL);
   pgo_assert_error (error, PGO_ERROR_NOT_FOUND, "PDB mismatch");
   ck_assert_msg (strstr (error->message, "96edf7c3-9a6f-4aa1-8608-5f6a54b8f1be") != NULL
                  && strstr (error->message, "69fa1858-4b9f-48d3-8be9-acd66a20ae3d") != NULL,
@@ -127,7 +129,7 @@ START_TEST (test_assembly_set_identity)
   id->has_pdb = FALSE;
   id->has_mvid = TRUE;
   memset (id->mvid, 0x11, 16);
-  ck_assert (pgo_assembly_set_lookup_module (set, id, &error) == NULL);
+  ck_assert (_pgo_assembly_set_lookup_module (set, id, &error) == NULL);
   pgo_assert_error (error, PGO_ERROR_NOT_FOUND, "MVID mismatch");
   ck_assert (strstr (error->message, "e698debe-4a35-4747-af54-89515e0e57bb") != NULL);
 }
@@ -140,12 +142,12 @@ START_TEST (test_assembly_set_errors)
   g_autoptr(PgoAssemblySet) set = NULL;
   g_autofree char *bad = g_build_filename (tmp, "Broken.dll", NULL);
 
-  ck_assert (pgo_assembly_set_open (missing, &error) == NULL);
+  ck_assert (_pgo_assembly_set_open (missing, &error) == NULL);
   ck_assert (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT));
   g_clear_error (&error);
   ck_assert (g_file_set_contents (bad, "MZ", 2, NULL));
-  set = pgo_assembly_set_open (tmp, NULL);
-  ck_assert (pgo_assembly_set_lookup (set, "Broken", &error) == NULL);
+  set = _pgo_assembly_set_open (tmp, NULL);
+  ck_assert (_pgo_assembly_set_lookup (set, "Broken", &error) == NULL);
   pgo_assert_error (error, PGO_ERROR_NOT_FOUND, "broken candidate");
   ck_assert (strstr (error->message, "Broken.dll") != NULL);
 }

@@ -12,6 +12,7 @@
 #include "pgo-check.h"
 
 #include <string.h>
+#include "pgo-pe-private.h"
 
 /* ---- parse: hand-made ------------------------------------------------- */
 
@@ -119,7 +120,7 @@ START_TEST (test_body_sample)
   g_autofree char *path = pgo_check_data_path ("data/pe/sample32.dll");
   g_autoptr(PgoImage) image = pgo_image_open (path, NULL);
   g_autoptr(PgoMetadata) md = pgo_metadata_new (image, NULL);
-  const guint8 *file = pgo_image_get_data (image, NULL);
+  const guint8 *file = _pgo_image_get_data (image, NULL);
   PgoMethodBody b = { 0 };
   g_autoptr(GError) error = NULL;
 

@@ -18,6 +18,7 @@
 #include "pgo-check.h"
 
 #include <string.h>
+#include "pgo-cfg-private.h"
 
 typedef struct {
   const char        *name;
@@ -540,19 +541,19 @@ START_TEST (test_cfg_lookup)
   g_autoptr(GError) error = NULL;
   guint32 b = 99;
 
-  ck_assert (pgo_cfg_lookup_block (cfg, 5, &b, NULL)); /* br 0 target: inside BB2 */
+  ck_assert (_pgo_cfg_lookup_block (cfg, 5, &b, NULL)); /* br 0 target: inside BB2 */
   ck_assert_uint_eq (b, 1);
-  ck_assert (pgo_cfg_lookup_block (cfg, 7, &b, NULL));
+  ck_assert (_pgo_cfg_lookup_block (cfg, 7, &b, NULL));
   ck_assert_uint_eq (b, 2);
   /* offset 0 of the shared-start body is BB02, never the internal BB01 */
-  ck_assert (pgo_cfg_lookup_block (ss, 0, &b, NULL));
+  ck_assert (_pgo_cfg_lookup_block (ss, 0, &b, NULL));
   ck_assert_uint_eq (b, 1);
-  ck_assert (pgo_cfg_lookup_key (ss, (gint32) 0x80000006u, &b));
+  ck_assert (_pgo_cfg_lookup_key (ss, (gint32) 0x80000006u, &b));
   ck_assert_uint_eq (b, 0);
-  ck_assert (!pgo_cfg_lookup_key (ss, (gint32) 0x80000001u, &b)); /* bbNum 1 is not internal */
-  ck_assert (!pgo_cfg_lookup_key (cfg, 5, &b));                  /* not a block start */
+  ck_assert (!_pgo_cfg_lookup_key (ss, (gint32) 0x80000001u, &b)); /* bbNum 1 is not internal */
+  ck_assert (!_pgo_cfg_lookup_key (cfg, 5, &b));                  /* not a block start */
   b = 99;
-  ck_assert (!pgo_cfg_lookup_block (cfg, 8, &b, &error));
+  ck_assert (!_pgo_cfg_lookup_block (cfg, 8, &b, &error));
   pgo_assert_error (error, PGO_ERROR_NOT_FOUND, "past the end");
   ck_assert_uint_eq (b, 99);
 }
@@ -562,7 +563,7 @@ END_TEST
 START_TEST (test_cfg_schema_order)
 {
   g_autoptr(PgoCfg) cfg = build (il_try_catch, sizeof il_try_catch, eh_try_catch, 1, NULL);
-  g_autoptr(GArray) s = pgo_cfg_get_schema_edges (cfg, FALSE);
+  g_autoptr(GArray) s = _pgo_cfg_get_schema_edges (cfg, FALSE);
   static const guint32 want[][2] = { { 0x0A, 0x0C }, { 0x10, 0x1A }, { 0x26, 0x2B }, { 0x2B, 0 } };
 
   ck_assert_uint_eq (s->len, G_N_ELEMENTS (want));
@@ -725,7 +726,7 @@ START_TEST (test_cfg_jit_solve_loop)
 {
   g_autoptr(PgoCfg) cfg = build (il_loop, sizeof il_loop, NULL, 0, NULL);
   static const PgoEdgeCount counts[] = { { 0x16, 0x00, 1 }, { 0x06, 0x10, 5 } };
-  g_autoptr(PgoJitSolution) s = pgo_cfg_jit_solve (cfg, counts, G_N_ELEMENTS (counts));
+  g_autoptr(PgoJitSolution) s = _pgo_cfg_jit_solve (cfg, counts, G_N_ELEMENTS (counts));
 
   ck_assert_int_eq (s->status, PGO_JIT_SOLVE_OK);
   ck_assert_uint_eq (s->n_passes, 2);
@@ -746,7 +747,7 @@ START_TEST (test_cfg_jit_solve_worked_example)
     { 0x0A, 0x0C, 300 }, { 0x10, 0x1A, 5000 }, { 0x26, 0x2B, 0 }, { 0x2B, 0x00, 1000 },
   };
   static const double want[] = { 1000, 700, 300, 1000, 5000, 6000, 1000, 0, 1000 };
-  g_autoptr(PgoJitSolution) s = pgo_cfg_jit_solve (cfg, counts, G_N_ELEMENTS (counts));
+  g_autoptr(PgoJitSolution) s = _pgo_cfg_jit_solve (cfg, counts, G_N_ELEMENTS (counts));
 
   ck_assert_int_eq (s->status, PGO_JIT_SOLVE_OK);
   ck_assert_uint_eq (s->n_passes, 2);
@@ -762,10 +763,10 @@ START_TEST (test_cfg_jit_solve_rejects)
   static const PgoEdgeCount unknown[] = { { 0x16, 0x00, 1 }, { 0x07, 0x10, 1 } };
   static const PgoEdgeCount zero[] = { { 0x16, 0x00, 0 }, { 0x06, 0x10, 0 } };
   static const PgoEdgeCount neg[] = { { 0x16, 0x00, 1 }, { 0x06, 0x10, 5 }, { 0x00, 0x00, 0 } };
-  g_autoptr(PgoJitSolution) a = pgo_cfg_jit_solve (cfg, tree, 2);
-  g_autoptr(PgoJitSolution) b = pgo_cfg_jit_solve (cfg, unknown, 2);
-  g_autoptr(PgoJitSolution) c = pgo_cfg_jit_solve (cfg, zero, 2);
-  g_autoptr(PgoJitSolution) d = pgo_cfg_jit_solve (cfg, neg, 2);
+  g_autoptr(PgoJitSolution) a = _pgo_cfg_jit_solve (cfg, tree, 2);
+  g_autoptr(PgoJitSolution) b = _pgo_cfg_jit_solve (cfg, unknown, 2);
+  g_autoptr(PgoJitSolution) c = _pgo_cfg_jit_solve (cfg, zero, 2);
+  g_autoptr(PgoJitSolution) d = _pgo_cfg_jit_solve (cfg, neg, 2);
 
   ck_assert_int_eq (a->status, PGO_JIT_SOLVE_MISMATCH); /* a tree edge in the schema */
   ck_assert_int_eq (b->status, PGO_JIT_SOLVE_MISMATCH); /* 07 is not a block start */

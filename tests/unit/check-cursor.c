@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "pgo-check.h"
+#include "pgo-cursor-private.h"
 
 /* ---- parse ------------------------------------------------------------ */
 
@@ -19,7 +20,7 @@ START_TEST (test_cursor_le_ints)
   guint32 u32;
   guint64 u64;
 
-  pgo_cursor_init (&c, data, sizeof data, 0x100);
+  _pgo_cursor_init (&c, data, sizeof data, 0x100);
   ck_assert (pgo_cursor_read_u8 (&c, &u8, NULL));
   ck_assert_uint_eq (u8, 0x01);
   ck_assert (pgo_cursor_read_u16 (&c, &u16, NULL));
@@ -55,12 +56,12 @@ START_TEST (test_cursor_ecma_uint)
   guint32 v = 0;
   g_autoptr(GByteArray) buf = g_byte_array_new ();
 
-  pgo_cursor_init (&c, ecma_uint_cases[_i].bytes, ecma_uint_cases[_i].len, 0);
-  ck_assert_msg (pgo_cursor_read_ecma_uint (&c, &v, NULL), "%s", ecma_uint_cases[_i].name);
+  _pgo_cursor_init (&c, ecma_uint_cases[_i].bytes, ecma_uint_cases[_i].len, 0);
+  ck_assert_msg (_pgo_cursor_read_ecma_uint (&c, &v, NULL), "%s", ecma_uint_cases[_i].name);
   ck_assert_msg (v == ecma_uint_cases[_i].value, "%s: got 0x%x", ecma_uint_cases[_i].name, v);
   ck_assert_uint_eq (c.off, ecma_uint_cases[_i].len);
 
-  pgo_append_ecma_uint (buf, ecma_uint_cases[_i].value);
+  _pgo_bytes_append_ecma_uint (buf, ecma_uint_cases[_i].value);
   ck_assert_msg (buf->len == ecma_uint_cases[_i].len
                  && memcmp (buf->data, ecma_uint_cases[_i].bytes, buf->len) == 0,
                  "%s: encoding differs", ecma_uint_cases[_i].name);
@@ -90,11 +91,11 @@ START_TEST (test_cursor_ecma_int)
   gint32 v = 0;
   g_autoptr(GByteArray) buf = g_byte_array_new ();
 
-  pgo_cursor_init (&c, ecma_int_cases[_i].bytes, ecma_int_cases[_i].len, 0);
-  ck_assert_msg (pgo_cursor_read_ecma_int (&c, &v, NULL), "%s", ecma_int_cases[_i].name);
+  _pgo_cursor_init (&c, ecma_int_cases[_i].bytes, ecma_int_cases[_i].len, 0);
+  ck_assert_msg (_pgo_cursor_read_ecma_int (&c, &v, NULL), "%s", ecma_int_cases[_i].name);
   ck_assert_msg (v == ecma_int_cases[_i].value, "%s: got %d", ecma_int_cases[_i].name, v);
 
-  pgo_append_ecma_int (buf, ecma_int_cases[_i].value);
+  _pgo_bytes_append_ecma_int (buf, ecma_int_cases[_i].value);
   ck_assert_msg (buf->len == ecma_int_cases[_i].len
                  && memcmp (buf->data, ecma_int_cases[_i].bytes, buf->len) == 0,
                  "%s: encoding differs", ecma_int_cases[_i].name);
@@ -130,13 +131,13 @@ START_TEST (test_cursor_pgo_int)
   gint64 v = 0;
   g_autoptr(GByteArray) buf = g_byte_array_new ();
 
-  pgo_cursor_init (&c, pgo_int_cases[_i].bytes, pgo_int_cases[_i].len, 0);
-  ck_assert_msg (pgo_cursor_read_pgo_int (&c, &v, NULL), "%s", pgo_int_cases[_i].name);
+  _pgo_cursor_init (&c, pgo_int_cases[_i].bytes, pgo_int_cases[_i].len, 0);
+  ck_assert_msg (_pgo_cursor_read_pgo_int (&c, &v, NULL), "%s", pgo_int_cases[_i].name);
   ck_assert_msg (v == pgo_int_cases[_i].value, "%s: got %" G_GINT64_FORMAT,
                  pgo_int_cases[_i].name, v);
   ck_assert_uint_eq (c.off, pgo_int_cases[_i].len);
 
-  pgo_append_pgo_int (buf, pgo_int_cases[_i].value);
+  _pgo_bytes_append_pgo_int (buf, pgo_int_cases[_i].value);
   ck_assert_msg (buf->len == pgo_int_cases[_i].len
                  && memcmp (buf->data, pgo_int_cases[_i].bytes, buf->len) == 0,
                  "%s: encoding differs", pgo_int_cases[_i].name);
@@ -150,11 +151,11 @@ START_TEST (test_cursor_pgo_blob_example)
   static const gint64 expect[] = { 6, 65, 1, 5, 1, 18, 495, 2, -65 };
   PgoCursor c;
 
-  pgo_cursor_init (&c, blob, sizeof blob, 0);
+  _pgo_cursor_init (&c, blob, sizeof blob, 0);
   for (gsize i = 0; i < G_N_ELEMENTS (expect); i++)
     {
       gint64 v;
-      ck_assert (pgo_cursor_read_pgo_int (&c, &v, NULL));
+      ck_assert (_pgo_cursor_read_pgo_int (&c, &v, NULL));
       ck_assert_msg (v == expect[i], "integer %zu: got %" G_GINT64_FORMAT, i, v);
     }
   ck_assert_uint_eq (pgo_cursor_remaining (&c), 0);
@@ -168,16 +169,16 @@ START_TEST (test_cursor_varuint)
   static const guint32 expect[] = { 0, 127, 128, 624485, 0xFFFFFFFF };
   PgoCursor c;
 
-  pgo_cursor_init (&c, data, sizeof data, 0);
+  _pgo_cursor_init (&c, data, sizeof data, 0);
   for (gsize i = 0; i < G_N_ELEMENTS (expect); i++)
     {
       guint32 v;
-      ck_assert (pgo_cursor_read_varuint32 (&c, &v, NULL));
+      ck_assert (_pgo_cursor_read_varuint32 (&c, &v, NULL));
       ck_assert_uint_eq (v, expect[i]);
     }
 
   g_autoptr(GByteArray) buf = g_byte_array_new ();
-  pgo_append_varuint64 (buf, 624485);
+  _pgo_bytes_append_varuint64 (buf, 624485);
   ck_assert_uint_eq (buf->len, 3);
   ck_assert_mem_eq (buf->data, data + 4, 3);
 }
@@ -192,15 +193,15 @@ START_TEST (test_cursor_utf16)
   g_autofree char *s = NULL;
   g_autofree char *t = NULL;
 
-  pgo_cursor_init (&c, data, sizeof data, 0);
-  ck_assert (pgo_cursor_read_utf16z (&c, &s, NULL));
+  _pgo_cursor_init (&c, data, sizeof data, 0);
+  ck_assert (_pgo_cursor_read_utf16z (&c, &s, NULL));
   ck_assert_str_eq (s, "A\xC3\xA9\xF0\x9F\x98\x80");
   ck_assert_uint_eq (c.off, 10);
-  ck_assert (pgo_cursor_read_utf16 (&c, 2, &t, NULL));
+  ck_assert (_pgo_cursor_read_utf16 (&c, 2, &t, NULL));
   ck_assert_str_eq (t, "\xEF\xBF\xBDx");
 
   g_autoptr(GByteArray) buf = g_byte_array_new ();
-  pgo_append_utf16z (buf, "A\xC3\xA9\xF0\x9F\x98\x80");
+  _pgo_bytes_append_utf16z (buf, "A\xC3\xA9\xF0\x9F\x98\x80");
   ck_assert_uint_eq (buf->len, 10);
   ck_assert_mem_eq (buf->data, data, 10);
 }
@@ -213,15 +214,15 @@ START_TEST (test_cursor_sub_keeps_offsets)
   guint64 v;
   g_autoptr(GError) error = NULL;
 
-  pgo_cursor_init (&c, data, sizeof data, 0x1000);
-  ck_assert (pgo_cursor_skip (&c, 4, NULL));
-  ck_assert (pgo_cursor_sub (&c, 6, &sub, NULL));
+  _pgo_cursor_init (&c, data, sizeof data, 0x1000);
+  ck_assert (_pgo_cursor_skip (&c, 4, NULL));
+  ck_assert (_pgo_cursor_sub (&c, 6, &sub, NULL));
   ck_assert_uint_eq (pgo_cursor_tell (&c), 0x100A);
   ck_assert (!pgo_cursor_read_u64 (&sub, &v, &error));
   pgo_assert_error (error, PGO_ERROR_TRUNCATED, "sub");
   ck_assert_str_eq (error->message, "truncated u64 at offset 0x1004 (need 8 bytes, 6 left)");
   ck_assert_uint_eq (sub.off, 0);
-  ck_assert (pgo_cursor_align (&c, 8, NULL));
+  ck_assert (_pgo_cursor_align (&c, 8, NULL));
   ck_assert_uint_eq (pgo_cursor_tell (&c), 0x1010);
 }
 END_TEST
@@ -267,20 +268,20 @@ START_TEST (test_cursor_errors)
 
   /* Copy into an exact-size heap block so ASan sees any overread. */
   g_autofree guint8 *data = g_memdup2 (error_cases[_i].bytes, error_cases[_i].len);
-  pgo_cursor_init (&c, data, error_cases[_i].len, 0);
+  _pgo_cursor_init (&c, data, error_cases[_i].len, 0);
   switch (error_cases[_i].op)
     {
     case READ_U16: ok = pgo_cursor_read_u16 (&c, &v.u16, &error); break;
     case READ_U32: ok = pgo_cursor_read_u32 (&c, &v.u32, &error); break;
-    case READ_ECMA: ok = pgo_cursor_read_ecma_uint (&c, &v.u32, &error); break;
-    case READ_ECMA_S: ok = pgo_cursor_read_ecma_int (&c, &v.i32, &error); break;
-    case READ_PGO: ok = pgo_cursor_read_pgo_int (&c, &v.i64, &error); break;
-    case READ_VAR32: ok = pgo_cursor_read_varuint32 (&c, &v.u32, &error); break;
-    case READ_VAR64: ok = pgo_cursor_read_varuint64 (&c, &v.u64, &error); break;
-    case READ_UTF16Z: ok = pgo_cursor_read_utf16z (&c, &s, &error); break;
-    case READ_UTF16: ok = pgo_cursor_read_utf16 (&c, 2, &s, &error); break;
-    case READ_BYTES: ok = pgo_cursor_read_bytes (&c, 3, &p, &error); break;
-    case SEEK: ok = pgo_cursor_seek (&c, 3, &error); break;
+    case READ_ECMA: ok = _pgo_cursor_read_ecma_uint (&c, &v.u32, &error); break;
+    case READ_ECMA_S: ok = _pgo_cursor_read_ecma_int (&c, &v.i32, &error); break;
+    case READ_PGO: ok = _pgo_cursor_read_pgo_int (&c, &v.i64, &error); break;
+    case READ_VAR32: ok = _pgo_cursor_read_varuint32 (&c, &v.u32, &error); break;
+    case READ_VAR64: ok = _pgo_cursor_read_varuint64 (&c, &v.u64, &error); break;
+    case READ_UTF16Z: ok = _pgo_cursor_read_utf16z (&c, &s, &error); break;
+    case READ_UTF16: ok = _pgo_cursor_read_utf16 (&c, 2, &s, &error); break;
+    case READ_BYTES: ok = _pgo_cursor_read_bytes (&c, 3, &p, &error); break;
+    case SEEK: ok = _pgo_cursor_seek (&c, 3, &error); break;
     }
   ck_assert_msg (!ok, "%s: read succeeded", error_cases[_i].name);
   pgo_assert_error (error, error_cases[_i].code, error_cases[_i].name);
@@ -304,8 +305,8 @@ START_TEST (test_cursor_every_truncation)
       GError *error = NULL;
       guint reads = 0;
 
-      pgo_cursor_init (&c, data, n, 0);
-      while (pgo_cursor_read_pgo_int (&c, &v, &error))
+      _pgo_cursor_init (&c, data, n, 0);
+      while (_pgo_cursor_read_pgo_int (&c, &v, &error))
         reads++;
       pgo_assert_error (error, PGO_ERROR_TRUNCATED, "prefix");
       ck_assert_uint_le (reads, 4);

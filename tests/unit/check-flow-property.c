@@ -20,6 +20,7 @@
 
 #ifdef FLOW_ORACLE
 #include <glpk.h>
+#include "pgo-flow-graph-private.h"
 #endif
 
 #define NONE_WRAPPED G_MAXUINT
@@ -29,9 +30,9 @@ static void
 check_solution (const Case *c, const PgoFlowSolution *s, gboolean intervals,
                 const char *name)
 {
-  guint m = pgo_flow_graph_get_n_arcs (c->g);
+  guint m = _pgo_flow_graph_get_n_arcs (c->g);
 
-  ck_assert_msg (pgo_flow_solution_get_n_adjustments (s) == 0,
+  ck_assert_msg (_pgo_flow_solution_get_n_adjustments (s) == 0,
                  "%s: consistent input was adjusted", name);
   flow_assert_circulation (c->g, s, c->n, name);
   for (guint i = 0; i < c->n + 1 + m; i++)
@@ -39,16 +40,16 @@ check_solution (const Case *c, const PgoFlowSolution *s, gboolean intervals,
       gboolean arc = i > c->n;
       guint id = arc ? i - c->n - 1 : i;
       guint64 truth = arc ? c->arc_truth[id] : c->node_truth[id];
-      guint64 value = arc ? pgo_flow_solution_get_arc_count (s, id)
-                          : pgo_flow_solution_get_node_count (s, id);
-      PgoFlowProvenance prov = arc ? pgo_flow_solution_get_arc_provenance (s, id)
-                                   : pgo_flow_solution_get_node_provenance (s, id);
+      guint64 value = arc ? _pgo_flow_solution_get_arc_count (s, id)
+                          : _pgo_flow_solution_get_node_count (s, id);
+      PgoFlowProvenance prov = arc ? _pgo_flow_solution_get_arc_provenance (s, id)
+                                   : _pgo_flow_solution_get_node_provenance (s, id);
       guint64 lo, hi;
 
       if (arc)
-        pgo_flow_solution_get_arc_interval (s, id, &lo, &hi);
+        _pgo_flow_solution_get_arc_interval (s, id, &lo, &hi);
       else
-        pgo_flow_solution_get_node_interval (s, id, &lo, &hi);
+        _pgo_flow_solution_get_node_interval (s, id, &lo, &hi);
       ck_assert_msg (prov != PGO_FLOW_ADJUSTED, "%s: adjusted", name);
       if (prov == PGO_FLOW_OBSERVED || prov == PGO_FLOW_EXACT)
         ck_assert_msg (value == truth, "%s: %s %u called %s = %" G_GUINT64_FORMAT
@@ -89,9 +90,9 @@ START_TEST (test_flow_property_small)
       case_observe (c, r, probes);
       if (k % 2)
         case_bound (c, r, 0.2);
-      pgo_flow_options_init (&o);
+      _pgo_flow_options_init (&o);
       o.intervals = TRUE;
-      s = pgo_flow_graph_solve (c->g, &o, &error);
+      s = _pgo_flow_graph_solve (c->g, &o, &error);
       ck_assert_msg (s != NULL, "%s: %s", name, error ? error->message : "");
       check_solution (c, s, TRUE, name);
     }
@@ -114,7 +115,7 @@ START_TEST (test_flow_property_large)
       g_autofree char *name = g_strdup_printf ("seed %u graph %u", 0x1A46E000u + _i, k);
 
       case_observe (c, r, k % 3);
-      s = pgo_flow_graph_solve (c->g, NULL, &error);
+      s = _pgo_flow_graph_solve (c->g, NULL, &error);
       ck_assert_msg (s != NULL, "%s: %s", name, error ? error->message : "");
       check_solution (c, s, FALSE, name);
     }
@@ -126,18 +127,18 @@ END_TEST
 static PgoFlowGraph *
 copy_structure (const PgoFlowGraph *g, guint x)
 {
-  PgoFlowGraph *copy = pgo_flow_graph_new ();
+  PgoFlowGraph *copy = _pgo_flow_graph_new ();
 
-  for (guint v = 0; v < pgo_flow_graph_get_n_nodes (g); v++)
-    pgo_flow_graph_add_node (copy, v == x ? PGO_FLOW_NODE_VIRTUAL : PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_set_exit (copy, x);
-  for (guint a = 0; a < pgo_flow_graph_get_n_arcs (g); a++)
+  for (guint v = 0; v < _pgo_flow_graph_get_n_nodes (g); v++)
+    _pgo_flow_graph_add_node (copy, v == x ? PGO_FLOW_NODE_VIRTUAL : PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_set_exit (copy, x);
+  for (guint a = 0; a < _pgo_flow_graph_get_n_arcs (g); a++)
     {
       guint src, dst;
       PgoFlowArcKind kind;
 
-      pgo_flow_graph_get_arc (g, a, &src, &dst, &kind);
-      pgo_flow_graph_add_arc (copy, src, dst, kind, 0.5);
+      _pgo_flow_graph_get_arc (g, a, &src, &dst, &kind);
+      _pgo_flow_graph_add_arc (copy, src, dst, kind, 0.5);
     }
   return copy;
 }
@@ -150,19 +151,19 @@ check_listed (const Case *c, const PgoFlowSolution *s, const guint64 *seen,
               const gboolean *obs, int kind, const char *name)
 {
   for (guint v = 0; v < c->n; v++)
-    if (obs[v] && pgo_flow_solution_get_node_count (s, v) != seen[v])
+    if (obs[v] && _pgo_flow_solution_get_node_count (s, v) != seen[v])
       {
         gboolean listed = FALSE;
 
-        for (guint i = 0; i < pgo_flow_solution_get_n_adjustments (s); i++)
+        for (guint i = 0; i < _pgo_flow_solution_get_n_adjustments (s); i++)
           {
-            const PgoFlowAdjustment *adj = pgo_flow_solution_get_adjustment (s, i);
+            const PgoFlowAdjustment *adj = _pgo_flow_solution_get_adjustment (s, i);
 
             listed |= !adj->on_arc && adj->index == v && adj->kind != PGO_FLOW_ADJUST_UNRETURNED
                       && (kind < 0 || (int) adj->kind == kind);
           }
         ck_assert_msg (listed, "%s: node %u changed without an adjustment", name, v);
-        ck_assert_int_eq (pgo_flow_solution_get_node_provenance (s, v), PGO_FLOW_ADJUSTED);
+        ck_assert_int_eq (_pgo_flow_solution_get_node_provenance (s, v), PGO_FLOW_ADJUSTED);
       }
 }
 
@@ -184,20 +185,20 @@ check_one_wrapped (const Case *c, guint w, const guint64 *seen, const gboolean *
   for (guint v = 0; v < c->n; v++)
     if (obs[v] && v != w)
       {
-        pgo_flow_graph_observe_node (probe, v, c->node_truth[v], PGO_FLOW_COUNTER_U64);
-        pgo_flow_graph_observe_node (mixed, v, c->node_truth[v], PGO_FLOW_COUNTER_U64);
+        _pgo_flow_graph_observe_node (probe, v, c->node_truth[v], PGO_FLOW_COUNTER_U64);
+        _pgo_flow_graph_observe_node (mixed, v, c->node_truth[v], PGO_FLOW_COUNTER_U64);
       }
-  pgo_flow_graph_observe_node (mixed, w, seen[w], PGO_FLOW_COUNTER_U32);
-  ps = pgo_flow_graph_solve (probe, NULL, &error);
+  _pgo_flow_graph_observe_node (mixed, w, seen[w], PGO_FLOW_COUNTER_U32);
+  ps = _pgo_flow_graph_solve (probe, NULL, &error);
   ck_assert_ptr_nonnull (ps);
-  if (pgo_flow_solution_get_node_provenance (ps, w) != PGO_FLOW_EXACT)
+  if (_pgo_flow_solution_get_node_provenance (ps, w) != PGO_FLOW_EXACT)
     return FALSE;
-  ms = pgo_flow_graph_solve (mixed, NULL, &error);
+  ms = _pgo_flow_graph_solve (mixed, NULL, &error);
   ck_assert_msg (ms != NULL, "%s: %s", name, error ? error->message : "");
   flow_assert_circulation (mixed, ms, c->n, name);
-  ck_assert_msg (pgo_flow_solution_get_n_adjustments (ms) == 1, "%s: node %u: %u adjustments",
-                 name, w, pgo_flow_solution_get_n_adjustments (ms));
-  adj = pgo_flow_solution_get_adjustment (ms, 0);
+  ck_assert_msg (_pgo_flow_solution_get_n_adjustments (ms) == 1, "%s: node %u: %u adjustments",
+                 name, w, _pgo_flow_solution_get_n_adjustments (ms));
+  adj = _pgo_flow_solution_get_adjustment (ms, 0);
   ck_assert_msg (adj->kind == PGO_FLOW_ADJUST_WRAP && !adj->on_arc && adj->index == w
                  && adj->observed == seen[w] && adj->adjusted == c->node_truth[w],
                  "%s: wrapped node %u: %s %u %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
@@ -205,8 +206,8 @@ check_one_wrapped (const Case *c, guint w, const guint64 *seen, const gboolean *
                  pgo_flow_adjustment_kind_to_string (adj->kind), adj->index,
                  adj->observed, adj->adjusted, c->node_truth[w]);
   for (guint v = 0; v < c->n; v++)
-    if (pgo_flow_solution_get_node_provenance (ms, v) == PGO_FLOW_EXACT)
-      ck_assert_uint_eq (pgo_flow_solution_get_node_count (ms, v), c->node_truth[v]);
+    if (_pgo_flow_solution_get_node_provenance (ms, v) == PGO_FLOW_EXACT)
+      ck_assert_uint_eq (_pgo_flow_solution_get_node_count (ms, v), c->node_truth[v]);
   return TRUE;
 }
 
@@ -222,13 +223,13 @@ check_all_wrapped (const Case *c, const guint64 *seen, const gboolean *obs, cons
 
   for (guint v = 0; v < c->n; v++)
     if (obs[v])
-      pgo_flow_graph_observe_node (all32, v, seen[v], PGO_FLOW_COUNTER_U32);
-  s = pgo_flow_graph_solve (all32, NULL, &error);
+      _pgo_flow_graph_observe_node (all32, v, seen[v], PGO_FLOW_COUNTER_U32);
+  s = _pgo_flow_graph_solve (all32, NULL, &error);
   ck_assert_msg (s != NULL, "%s: %s", name, error ? error->message : "");
   flow_assert_circulation (all32, s, c->n, name);
-  for (guint i = 0; i < pgo_flow_solution_get_n_adjustments (s); i++)
+  for (guint i = 0; i < _pgo_flow_solution_get_n_adjustments (s); i++)
     {
-      const PgoFlowAdjustment *adj = pgo_flow_solution_get_adjustment (s, i);
+      const PgoFlowAdjustment *adj = _pgo_flow_solution_get_adjustment (s, i);
 
       if (adj->kind == PGO_FLOW_ADJUST_WRAP)
         ck_assert_msg (!adj->on_arc && obs[adj->index] && adj->observed == seen[adj->index]
@@ -295,7 +296,7 @@ START_TEST (test_flow_property_noise)
       guint64 truth_cost = 0, repair_cost = 0;
       PgoFlowOptions o;
 
-      pgo_flow_options_init (&o);
+      _pgo_flow_options_init (&o);
       for (guint v = 0; v < c->n; v++)
         if (c->target[v])
           {
@@ -305,21 +306,21 @@ START_TEST (test_flow_property_noise)
             seen[v] = d < 0 && c->node_truth[v] < (guint64) -d ? 0 : c->node_truth[v] + d;
             truth_cost += seen[v] < c->node_truth[v] ? (c->node_truth[v] - seen[v]) * o.obs_raise
                                                      : (seen[v] - c->node_truth[v]) * o.obs_lower;
-            pgo_flow_graph_observe_node (c->g, v, seen[v], PGO_FLOW_COUNTER_U64);
+            _pgo_flow_graph_observe_node (c->g, v, seen[v], PGO_FLOW_COUNTER_U64);
           }
-      s = pgo_flow_graph_solve (c->g, &o, &error);
+      s = _pgo_flow_graph_solve (c->g, &o, &error);
       ck_assert_msg (s != NULL, "%s: %s", name, error ? error->message : "");
       flow_assert_circulation (c->g, s, c->n, name);
       for (guint v = 0; v < c->n; v++)
         if (obs[v])
           {
-            guint64 value = pgo_flow_solution_get_node_count (s, v);
-            PgoFlowProvenance prov = pgo_flow_solution_get_node_provenance (s, v);
+            guint64 value = _pgo_flow_solution_get_node_count (s, v);
+            PgoFlowProvenance prov = _pgo_flow_solution_get_node_provenance (s, v);
             gboolean listed = FALSE;
 
-            for (guint i = 0; i < pgo_flow_solution_get_n_adjustments (s); i++)
+            for (guint i = 0; i < _pgo_flow_solution_get_n_adjustments (s); i++)
               {
-                const PgoFlowAdjustment *adj = pgo_flow_solution_get_adjustment (s, i);
+                const PgoFlowAdjustment *adj = _pgo_flow_solution_get_adjustment (s, i);
 
                 if (!adj->on_arc && adj->index == v && adj->kind != PGO_FLOW_ADJUST_UNRETURNED)
                   {
@@ -331,9 +332,9 @@ START_TEST (test_flow_property_noise)
             ck_assert_msg (listed == (value != seen[v]), "%s: node %u listing", name, v);
             ck_assert_int_eq (prov, value != seen[v] ? PGO_FLOW_ADJUSTED : PGO_FLOW_OBSERVED);
           }
-      for (guint i = 0; i < pgo_flow_solution_get_n_adjustments (s); i++)
+      for (guint i = 0; i < _pgo_flow_solution_get_n_adjustments (s); i++)
         {
-          const PgoFlowAdjustment *adj = pgo_flow_solution_get_adjustment (s, i);
+          const PgoFlowAdjustment *adj = _pgo_flow_solution_get_adjustment (s, i);
 
           repair_cost += adj->kind == PGO_FLOW_ADJUST_RAISE ? (adj->adjusted - adj->observed) * o.obs_raise
                        : adj->kind == PGO_FLOW_ADJUST_LOWER ? (adj->observed - adj->adjusted) * o.obs_lower
@@ -356,7 +357,7 @@ oracle_lp (const Case *c, const PgoFlowSolution *s, const PgoFlowOptions *o,
            int *out_node_col, int *out_arc_col)
 {
   glp_prob *lp = glp_create_prob ();
-  guint m = pgo_flow_graph_get_n_arcs (c->g);
+  guint m = _pgo_flow_graph_get_n_arcs (c->g);
   guint nn = c->n + 1;
   g_autoptr(GArray) ia = g_array_new (FALSE, FALSE, sizeof (int));
   g_autoptr(GArray) ja = g_array_new (FALSE, FALSE, sizeof (int));
@@ -376,7 +377,7 @@ oracle_lp (const Case *c, const PgoFlowSolution *s, const PgoFlowOptions *o,
   row = glp_add_rows (lp, (int) (2 * nn + m));
   for (guint a = 0; a < m; a++)
     {
-      guint64 lower = c->arc_lower && pgo_flow_solution_get_arc_provenance (s, a) != PGO_FLOW_OBSERVED
+      guint64 lower = c->arc_lower && _pgo_flow_solution_get_arc_provenance (s, a) != PGO_FLOW_OBSERVED
                       ? c->arc_lower[a] : 0;
 
       out_arc_col[a] = col + (int) a;
@@ -387,8 +388,8 @@ oracle_lp (const Case *c, const PgoFlowSolution *s, const PgoFlowOptions *o,
       guint64 lo, hi;
 
       out_node_col[v] = col + (int) (m + v);
-      pgo_flow_solution_get_node_interval (s, v, &lo, &hi);
-      if (pgo_flow_solution_get_node_provenance (s, v) == PGO_FLOW_OBSERVED)
+      _pgo_flow_solution_get_node_interval (s, v, &lo, &hi);
+      if (_pgo_flow_solution_get_node_provenance (s, v) == PGO_FLOW_OBSERVED)
         glp_set_col_bnds (lp, out_node_col[v], GLP_FX, (double) c->node_truth[v], 0);
       else
         glp_set_col_bnds (lp, out_node_col[v], GLP_LO, 0, 0);
@@ -402,9 +403,9 @@ oracle_lp (const Case *c, const PgoFlowSolution *s, const PgoFlowOptions *o,
       guint src, dst;
       PgoFlowArcKind kind;
       int p = col + (int) (m + nn + 2 * a), q = p + 1, dev = row + (int) (2 * nn + a);
-      double prior = (double) pgo_flow_solution_get_arc_prior (s, a);
+      double prior = (double) _pgo_flow_solution_get_arc_prior (s, a);
 
-      pgo_flow_graph_get_arc (c->g, a, &src, &dst, &kind);
+      _pgo_flow_graph_get_arc (c->g, a, &src, &dst, &kind);
       ENTRY (row + (int) (2 * src + 1), out_arc_col[a], 1);   /* out of src */
       ENTRY (row + (int) (2 * dst), out_arc_col[a], 1);       /* into dst */
       glp_set_col_bnds (lp, p, GLP_LO, 0, 0);
@@ -426,13 +427,13 @@ solver_objective (const Case *c, const PgoFlowSolution *s, const PgoFlowOptions 
 {
   double total = 0;
 
-  for (guint a = 0; a < pgo_flow_graph_get_n_arcs (c->g); a++)
+  for (guint a = 0; a < _pgo_flow_graph_get_n_arcs (c->g); a++)
     {
       PgoFlowArcKind kind;
-      guint64 x = pgo_flow_solution_get_arc_count (s, a);
-      guint64 prior = pgo_flow_solution_get_arc_prior (s, a);
+      guint64 x = _pgo_flow_solution_get_arc_count (s, a);
+      guint64 prior = _pgo_flow_solution_get_arc_prior (s, a);
 
-      pgo_flow_graph_get_arc (c->g, a, NULL, NULL, &kind);
+      _pgo_flow_graph_get_arc (c->g, a, NULL, NULL, &kind);
       if (x > prior)
         total += (double) (x - prior) * (kind == PGO_FLOW_ARC_EXCEPTIONAL ? o->exc_inc : o->arc_inc);
       else
@@ -487,9 +488,9 @@ START_TEST (test_flow_oracle)
       case_observe (c, r, _i % 3);
       if (k % 3 == 2)
         case_bound (c, r, 0.25);
-      m = pgo_flow_graph_get_n_arcs (c->g);
+      m = _pgo_flow_graph_get_n_arcs (c->g);
       arc_col = g_new (int, m);
-      pgo_flow_options_init (&o);
+      _pgo_flow_options_init (&o);
       o.intervals = TRUE;
       if (k % 2)
         {
@@ -498,7 +499,7 @@ START_TEST (test_flow_oracle)
           o.arc_dec = 5;
           o.exc_inc = 100;
         }
-      s = pgo_flow_graph_solve (c->g, &o, &error);
+      s = _pgo_flow_graph_solve (c->g, &o, &error);
       ck_assert_msg (s != NULL, "%s: %s", name, error ? error->message : "");
       check_solution (c, s, TRUE, name);
 
@@ -523,9 +524,9 @@ START_TEST (test_flow_oracle)
           gboolean bounded;
 
           if (arc)
-            pgo_flow_solution_get_arc_interval (s, id, &lo, &hi);
+            _pgo_flow_solution_get_arc_interval (s, id, &lo, &hi);
           else
-            pgo_flow_solution_get_node_interval (s, id, &lo, &hi);
+            _pgo_flow_solution_get_node_interval (s, id, &lo, &hi);
           ck_assert (oracle_extreme (lp, colid, GLP_MIN, &lpmin));
           bounded = oracle_extreme (lp, colid, GLP_MAX, &lpmax);
           ck_assert_msg ((guint64) llround (lpmin) == lo,
@@ -559,7 +560,7 @@ START_TEST (test_flow_oracle_repair)
       g_autoptr(PgoFlowSolution) s = NULL;
       g_autoptr(GError) error = NULL;
       g_autofree char *name = g_strdup_printf ("seed %u graph %u", 0x0EAC2E00u + _i, k);
-      guint n = c->n, nn = n + 1, m = pgo_flow_graph_get_n_arcs (c->g);
+      guint n = c->n, nn = n + 1, m = _pgo_flow_graph_get_n_arcs (c->g);
       g_autoptr(GArray) ia = g_array_new (FALSE, TRUE, sizeof (int));
       g_autoptr(GArray) ja = g_array_new (FALSE, TRUE, sizeof (int));
       g_autoptr(GArray) ar = g_array_new (FALSE, TRUE, sizeof (double));
@@ -575,7 +576,7 @@ START_TEST (test_flow_oracle_repair)
 #define ENTRY(i, j, v) G_STMT_START { int i_ = (i), j_ = (j); double v_ = (v); \
     g_array_append_val (ia, i_); g_array_append_val (ja, j_); g_array_append_val (ar, v_); } G_STMT_END
 
-      pgo_flow_options_init (&o);
+      _pgo_flow_options_init (&o);
       lp = glp_create_prob ();
       glp_add_cols (lp, (int) (m + 4 * nn));
       glp_add_rows (lp, (int) (2 * nn));
@@ -598,7 +599,7 @@ START_TEST (test_flow_oracle_repair)
               gint d = g_rand_int_range (r, 0, 100) < 25 ? g_rand_int_range (r, -4, 5) : 0;
               guint64 seen = d < 0 && c->node_truth[v] < (guint64) -d ? 0 : c->node_truth[v] + d;
 
-              pgo_flow_graph_observe_node (c->g, v, seen, PGO_FLOW_COUNTER_U64);
+              _pgo_flow_graph_observe_node (c->g, v, seen, PGO_FLOW_COUNTER_U64);
               /* count = seen + raise - lower */
               glp_add_rows (lp, 1);
               glp_set_row_bnds (lp, glp_get_num_rows (lp), GLP_FX, (double) seen, (double) seen);
@@ -620,7 +621,7 @@ START_TEST (test_flow_oracle_repair)
         {
           guint src, dst;
 
-          pgo_flow_graph_get_arc (c->g, a, &src, &dst, NULL);
+          _pgo_flow_graph_get_arc (c->g, a, &src, &dst, NULL);
           ENTRY ((int) (2 * dst + 1), (int) a + 1, 1);
           ENTRY ((int) (2 * src + 2), (int) a + 1, 1);
         }
@@ -634,12 +635,12 @@ START_TEST (test_flow_oracle_repair)
       want = glp_get_obj_val (lp);
       glp_delete_prob (lp);
 
-      s = pgo_flow_graph_solve (c->g, &o, &error);
+      s = _pgo_flow_graph_solve (c->g, &o, &error);
       ck_assert_msg (s != NULL, "%s: %s", name, error ? error->message : "");
       flow_assert_circulation (c->g, s, n, name);
-      for (guint i = 0; i < pgo_flow_solution_get_n_adjustments (s); i++)
+      for (guint i = 0; i < _pgo_flow_solution_get_n_adjustments (s); i++)
         {
-          const PgoFlowAdjustment *adj = pgo_flow_solution_get_adjustment (s, i);
+          const PgoFlowAdjustment *adj = _pgo_flow_solution_get_adjustment (s, i);
 
           got += adj->kind == PGO_FLOW_ADJUST_RAISE ? (double) (adj->adjusted - adj->observed) * o.obs_raise
                : adj->kind == PGO_FLOW_ADJUST_LOWER ? (double) (adj->observed - adj->adjusted) * o.obs_lower

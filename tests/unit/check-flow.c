@@ -9,6 +9,7 @@
 
 #include "pgo-check.h"
 #include "flow-helpers.h"
+#include "pgo-flow-graph-private.h"
 
 #define U32 PGO_FLOW_COUNTER_U32
 #define U64 PGO_FLOW_COUNTER_U64
@@ -20,9 +21,9 @@ solve (const PgoFlowGraph *g, gboolean intervals)
   g_autoptr(GError) error = NULL;
   PgoFlowSolution *sol;
 
-  pgo_flow_options_init (&o);
+  _pgo_flow_options_init (&o);
   o.intervals = intervals;
-  sol = pgo_flow_graph_solve (g, &o, &error);
+  sol = _pgo_flow_graph_solve (g, &o, &error);
   ck_assert_msg (sol != NULL, "solve failed: %s", error ? error->message : "?");
   return sol;
 }
@@ -33,13 +34,13 @@ assert_node (const PgoFlowSolution *s, guint v, guint64 count,
 {
   guint64 l, h;
 
-  pgo_flow_solution_get_node_interval (s, v, &l, &h);
-  ck_assert_msg (pgo_flow_solution_get_node_count (s, v) == count,
+  _pgo_flow_solution_get_node_interval (s, v, &l, &h);
+  ck_assert_msg (_pgo_flow_solution_get_node_count (s, v) == count,
                  "node %u: count %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT,
-                 v, pgo_flow_solution_get_node_count (s, v), count);
-  ck_assert_msg (pgo_flow_solution_get_node_provenance (s, v) == prov,
+                 v, _pgo_flow_solution_get_node_count (s, v), count);
+  ck_assert_msg (_pgo_flow_solution_get_node_provenance (s, v) == prov,
                  "node %u: provenance %s, expected %s", v,
-                 pgo_flow_provenance_to_string (pgo_flow_solution_get_node_provenance (s, v)),
+                 pgo_flow_provenance_to_string (_pgo_flow_solution_get_node_provenance (s, v)),
                  pgo_flow_provenance_to_string (prov));
   ck_assert_msg (l == lo && h == hi, "node %u: interval [%" G_GUINT64_FORMAT ", %"
                  G_GUINT64_FORMAT "]", v, l, h);
@@ -51,13 +52,13 @@ assert_arc (const PgoFlowSolution *s, guint a, guint64 count,
 {
   guint64 l, h;
 
-  pgo_flow_solution_get_arc_interval (s, a, &l, &h);
-  ck_assert_msg (pgo_flow_solution_get_arc_count (s, a) == count,
+  _pgo_flow_solution_get_arc_interval (s, a, &l, &h);
+  ck_assert_msg (_pgo_flow_solution_get_arc_count (s, a) == count,
                  "arc %u: count %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT,
-                 a, pgo_flow_solution_get_arc_count (s, a), count);
-  ck_assert_msg (pgo_flow_solution_get_arc_provenance (s, a) == prov,
+                 a, _pgo_flow_solution_get_arc_count (s, a), count);
+  ck_assert_msg (_pgo_flow_solution_get_arc_provenance (s, a) == prov,
                  "arc %u: provenance %s, expected %s", a,
-                 pgo_flow_provenance_to_string (pgo_flow_solution_get_arc_provenance (s, a)),
+                 pgo_flow_provenance_to_string (_pgo_flow_solution_get_arc_provenance (s, a)),
                  pgo_flow_provenance_to_string (prov));
   ck_assert_msg (l == lo && h == hi, "arc %u: interval [%" G_GUINT64_FORMAT ", %"
                  G_GUINT64_FORMAT "]", a, l, h);
@@ -73,33 +74,33 @@ enum { BB01, BB02, BB03, BB04, BB05, BB06, BB07, BB08, BB09, X5 };
 static PgoFlowGraph *
 worked_example (void)
 {
-  PgoFlowGraph *g = pgo_flow_graph_new ();
+  PgoFlowGraph *g = _pgo_flow_graph_new ();
 
   for (guint v = BB01; v <= BB09; v++)
-    pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_set_exit (g, X5);
+    _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_set_exit (g, X5);
   /* e0..e12 in the order of the section's table. */
-  pgo_flow_graph_add_arc (g, X5, BB01, PGO_FLOW_ARC_ENTRY, 1);           /* e0 */
-  pgo_flow_graph_add_arc (g, BB01, BB02, PGO_FLOW_ARC_NORMAL, 0.52);     /* e1 */
-  pgo_flow_graph_add_arc (g, BB01, BB03, PGO_FLOW_ARC_NORMAL, 0.48);     /* e2 */
-  pgo_flow_graph_add_arc (g, BB02, BB04, PGO_FLOW_ARC_NORMAL, 1);        /* e3 */
-  pgo_flow_graph_add_arc (g, BB03, BB04, PGO_FLOW_ARC_NORMAL, 1);        /* e4 */
-  pgo_flow_graph_add_arc (g, BB04, BB06, PGO_FLOW_ARC_NORMAL, 1);        /* e5 */
-  pgo_flow_graph_add_arc (g, BB05, BB06, PGO_FLOW_ARC_NORMAL, 1);        /* e6 */
-  pgo_flow_graph_add_arc (g, BB06, BB05, PGO_FLOW_ARC_NORMAL, 0.9);      /* e7 */
-  pgo_flow_graph_add_arc (g, BB06, BB07, PGO_FLOW_ARC_NORMAL, 0.1);      /* e8 */
-  pgo_flow_graph_add_arc (g, BB07, BB09, PGO_FLOW_ARC_NORMAL, 1);        /* e9 */
-  pgo_flow_graph_add_arc (g, BB08, BB09, PGO_FLOW_ARC_NORMAL, 1);        /* e10 */
-  pgo_flow_graph_add_arc (g, BB07, BB08, PGO_FLOW_ARC_EXCEPTIONAL, 0);   /* e11 */
-  pgo_flow_graph_add_arc (g, BB09, X5, PGO_FLOW_ARC_RETURN, 1);          /* e12 */
+  _pgo_flow_graph_add_arc (g, X5, BB01, PGO_FLOW_ARC_ENTRY, 1);           /* e0 */
+  _pgo_flow_graph_add_arc (g, BB01, BB02, PGO_FLOW_ARC_NORMAL, 0.52);     /* e1 */
+  _pgo_flow_graph_add_arc (g, BB01, BB03, PGO_FLOW_ARC_NORMAL, 0.48);     /* e2 */
+  _pgo_flow_graph_add_arc (g, BB02, BB04, PGO_FLOW_ARC_NORMAL, 1);        /* e3 */
+  _pgo_flow_graph_add_arc (g, BB03, BB04, PGO_FLOW_ARC_NORMAL, 1);        /* e4 */
+  _pgo_flow_graph_add_arc (g, BB04, BB06, PGO_FLOW_ARC_NORMAL, 1);        /* e5 */
+  _pgo_flow_graph_add_arc (g, BB05, BB06, PGO_FLOW_ARC_NORMAL, 1);        /* e6 */
+  _pgo_flow_graph_add_arc (g, BB06, BB05, PGO_FLOW_ARC_NORMAL, 0.9);      /* e7 */
+  _pgo_flow_graph_add_arc (g, BB06, BB07, PGO_FLOW_ARC_NORMAL, 0.1);      /* e8 */
+  _pgo_flow_graph_add_arc (g, BB07, BB09, PGO_FLOW_ARC_NORMAL, 1);        /* e9 */
+  _pgo_flow_graph_add_arc (g, BB08, BB09, PGO_FLOW_ARC_NORMAL, 1);        /* e10 */
+  _pgo_flow_graph_add_arc (g, BB07, BB08, PGO_FLOW_ARC_EXCEPTIONAL, 0);   /* e11 */
+  _pgo_flow_graph_add_arc (g, BB09, X5, PGO_FLOW_ARC_RETURN, 1);          /* e12 */
   /* P = {00, 0A, 0C, 10, 1A, 2B}. */
-  pgo_flow_graph_observe_node (g, BB01, 1000, U32);
-  pgo_flow_graph_observe_node (g, BB03, 300, U32);
-  pgo_flow_graph_observe_node (g, BB04, 1000, U32);
-  pgo_flow_graph_observe_node (g, BB05, 5000, U32);
-  pgo_flow_graph_observe_node (g, BB06, 6000, U32);
-  pgo_flow_graph_observe_node (g, BB09, 1000, U32);
+  _pgo_flow_graph_observe_node (g, BB01, 1000, U32);
+  _pgo_flow_graph_observe_node (g, BB03, 300, U32);
+  _pgo_flow_graph_observe_node (g, BB04, 1000, U32);
+  _pgo_flow_graph_observe_node (g, BB05, 5000, U32);
+  _pgo_flow_graph_observe_node (g, BB06, 6000, U32);
+  _pgo_flow_graph_observe_node (g, BB09, 1000, U32);
   return g;
 }
 
@@ -114,7 +115,7 @@ START_TEST (test_flow_worked_example)
   guint n_blocks = 0;
 
   flow_assert_circulation (g, s, X5, "worked example");
-  ck_assert_uint_eq (pgo_flow_solution_get_n_adjustments (s), 0);
+  ck_assert_uint_eq (_pgo_flow_solution_get_n_adjustments (s), 0);
   OBS (s, BB01, 1000);
   EXACT (s, BB02, 700);
   OBS (s, BB03, 300);
@@ -136,11 +137,11 @@ START_TEST (test_flow_worked_example)
   assert_arc (s, 11, 0, PGO_FLOW_INFERRED, 0, 1000);
   AEXACT (s, 12, 1000);
 
-  blocks = pgo_flow_solution_dup_block_counts (s, &n_blocks);
+  blocks = _pgo_flow_solution_dup_block_counts (s, &n_blocks);
   ck_assert_uint_eq (n_blocks, 9);
   for (guint i = 0; i < 9; i++)
     ck_assert_uint_eq (blocks[i], dense[i]);
-  pgo_flow_solution_read_arcs (s, nontree, 4, values);
+  _pgo_flow_solution_read_arcs (s, nontree, 4, values);
   ck_assert_uint_eq (values[0], 300);
   ck_assert_uint_eq (values[1], 5000);
   ck_assert_uint_eq (values[2], 0);
@@ -165,7 +166,7 @@ START_TEST (test_flow_worked_example_records)
   static const gint32 dst[] = { 0x0C, 0x1A, 0x2B, 0x00 };
   static const guint64 values[] = { 300, 5000, 0, 1000 };
 
-  ck_assert (pgo_flow_solution_add_block_records (s, blocks, offsets, &error));
+  ck_assert (_pgo_flow_solution_add_block_records (s, blocks, offsets, &error));
   ck_assert_uint_eq (pgo_method_profile_get_n_records (blocks), 9);
   for (guint i = 0; i < 9; i++)
     {
@@ -180,7 +181,7 @@ START_TEST (test_flow_worked_example_records)
       ck_assert_uint_eq (n, 1);
       ck_assert_uint_eq (v[0], dense[i]);
     }
-  ck_assert (pgo_flow_solution_add_edge_records (s, edges, 4, arcs, src, dst, &error));
+  ck_assert (_pgo_flow_solution_add_edge_records (s, edges, 4, arcs, src, dst, &error));
   ck_assert_uint_eq (pgo_method_profile_get_n_records (edges), 4);
   for (guint i = 0; i < 4; i++)
     {
@@ -200,7 +201,7 @@ END_TEST
  * flow onto M lowers the catch to 0 and leaves every main-path count. */
 START_TEST (test_flow_projection)
 {
-  g_autoptr(PgoFlowGraph) m = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowGraph) m = _pgo_flow_graph_new ();
   g_autoptr(PgoFlowSolution) s = NULL;
   static const guint64 f[] = { 1000, 700, 300, 1000, 5000, 6000, 1000, 30, 1000 };
   static const guint nontree[] = { 3, 5, 9, 11 };
@@ -209,32 +210,32 @@ START_TEST (test_flow_projection)
   const PgoFlowAdjustment *adj;
 
   for (guint v = BB01; v <= BB09; v++)
-    pgo_flow_graph_add_node (m, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_node (m, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_set_exit (m, X5);
-  pgo_flow_graph_add_arc (m, X5, BB01, PGO_FLOW_ARC_ENTRY, 1);        /* 0 */
-  pgo_flow_graph_add_arc (m, BB01, BB02, PGO_FLOW_ARC_NORMAL, 0.52);  /* 1 */
-  pgo_flow_graph_add_arc (m, BB01, BB03, PGO_FLOW_ARC_NORMAL, 0.48);  /* 2 */
-  pgo_flow_graph_add_arc (m, BB03, BB04, PGO_FLOW_ARC_NORMAL, 1);     /* 3 */
-  pgo_flow_graph_add_arc (m, BB02, BB04, PGO_FLOW_ARC_NORMAL, 1);     /* 4 */
-  pgo_flow_graph_add_arc (m, BB05, BB06, PGO_FLOW_ARC_NORMAL, 1);     /* 5 */
-  pgo_flow_graph_add_arc (m, BB04, BB06, PGO_FLOW_ARC_NORMAL, 1);     /* 6 */
-  pgo_flow_graph_add_arc (m, BB06, BB05, PGO_FLOW_ARC_NORMAL, 0.9);   /* 7 */
-  pgo_flow_graph_add_arc (m, BB06, BB07, PGO_FLOW_ARC_NORMAL, 0.1);   /* 8 */
-  pgo_flow_graph_add_arc (m, BB08, BB09, PGO_FLOW_ARC_NORMAL, 1);     /* 9 */
-  pgo_flow_graph_add_arc (m, BB07, BB09, PGO_FLOW_ARC_NORMAL, 1);     /* 10 */
-  pgo_flow_graph_add_arc (m, BB09, X5, PGO_FLOW_ARC_RETURN, 1);       /* 11 */
+    _pgo_flow_graph_add_node (m, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_node (m, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_set_exit (m, X5);
+  _pgo_flow_graph_add_arc (m, X5, BB01, PGO_FLOW_ARC_ENTRY, 1);        /* 0 */
+  _pgo_flow_graph_add_arc (m, BB01, BB02, PGO_FLOW_ARC_NORMAL, 0.52);  /* 1 */
+  _pgo_flow_graph_add_arc (m, BB01, BB03, PGO_FLOW_ARC_NORMAL, 0.48);  /* 2 */
+  _pgo_flow_graph_add_arc (m, BB03, BB04, PGO_FLOW_ARC_NORMAL, 1);     /* 3 */
+  _pgo_flow_graph_add_arc (m, BB02, BB04, PGO_FLOW_ARC_NORMAL, 1);     /* 4 */
+  _pgo_flow_graph_add_arc (m, BB05, BB06, PGO_FLOW_ARC_NORMAL, 1);     /* 5 */
+  _pgo_flow_graph_add_arc (m, BB04, BB06, PGO_FLOW_ARC_NORMAL, 1);     /* 6 */
+  _pgo_flow_graph_add_arc (m, BB06, BB05, PGO_FLOW_ARC_NORMAL, 0.9);   /* 7 */
+  _pgo_flow_graph_add_arc (m, BB06, BB07, PGO_FLOW_ARC_NORMAL, 0.1);   /* 8 */
+  _pgo_flow_graph_add_arc (m, BB08, BB09, PGO_FLOW_ARC_NORMAL, 1);     /* 9 */
+  _pgo_flow_graph_add_arc (m, BB07, BB09, PGO_FLOW_ARC_NORMAL, 1);     /* 10 */
+  _pgo_flow_graph_add_arc (m, BB09, X5, PGO_FLOW_ARC_RETURN, 1);       /* 11 */
   for (guint v = BB01; v <= BB09; v++)
-    pgo_flow_graph_observe_node (m, v, f[v], PGO_FLOW_COUNTER_U64);
+    _pgo_flow_graph_observe_node (m, v, f[v], PGO_FLOW_COUNTER_U64);
   s = solve (m, FALSE);
   flow_assert_circulation (m, s, X5, "projection");
-  ck_assert_uint_eq (pgo_flow_solution_get_n_adjustments (s), 1);
-  adj = pgo_flow_solution_get_adjustment (s, 0);
+  ck_assert_uint_eq (_pgo_flow_solution_get_n_adjustments (s), 1);
+  adj = _pgo_flow_solution_get_adjustment (s, 0);
   ck_assert_int_eq (adj->kind, PGO_FLOW_ADJUST_LOWER);
   ck_assert_uint_eq (adj->index, BB08);
   ck_assert_uint_eq (adj->observed, 30);
   ck_assert_uint_eq (adj->adjusted, 0);
-  pgo_flow_solution_read_arcs (s, nontree, 4, got);
+  _pgo_flow_solution_read_arcs (s, nontree, 4, got);
   for (guint i = 0; i < 4; i++)
     ck_assert_uint_eq (got[i], expect[i]);
   AEXACT (s, 10, 1000);
@@ -247,18 +248,18 @@ enum { DA, DB, DC, DD, DX };
 static PgoFlowGraph *
 diamond (void)
 {
-  PgoFlowGraph *g = pgo_flow_graph_new ();
+  PgoFlowGraph *g = _pgo_flow_graph_new ();
 
   for (guint v = DA; v <= DD; v++)
-    pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_set_exit (g, DX);
-  pgo_flow_graph_add_arc (g, DX, DA, PGO_FLOW_ARC_ENTRY, 1);      /* 0 */
-  pgo_flow_graph_add_arc (g, DA, DB, PGO_FLOW_ARC_NORMAL, 0.52);  /* 1 */
-  pgo_flow_graph_add_arc (g, DA, DC, PGO_FLOW_ARC_NORMAL, 0.48);  /* 2 */
-  pgo_flow_graph_add_arc (g, DB, DD, PGO_FLOW_ARC_NORMAL, 1);     /* 3 */
-  pgo_flow_graph_add_arc (g, DC, DD, PGO_FLOW_ARC_NORMAL, 1);     /* 4 */
-  pgo_flow_graph_add_arc (g, DD, DX, PGO_FLOW_ARC_RETURN, 1);     /* 5 */
+    _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_set_exit (g, DX);
+  _pgo_flow_graph_add_arc (g, DX, DA, PGO_FLOW_ARC_ENTRY, 1);      /* 0 */
+  _pgo_flow_graph_add_arc (g, DA, DB, PGO_FLOW_ARC_NORMAL, 0.52);  /* 1 */
+  _pgo_flow_graph_add_arc (g, DA, DC, PGO_FLOW_ARC_NORMAL, 0.48);  /* 2 */
+  _pgo_flow_graph_add_arc (g, DB, DD, PGO_FLOW_ARC_NORMAL, 1);     /* 3 */
+  _pgo_flow_graph_add_arc (g, DC, DD, PGO_FLOW_ARC_NORMAL, 1);     /* 4 */
+  _pgo_flow_graph_add_arc (g, DD, DX, PGO_FLOW_ARC_RETURN, 1);     /* 5 */
   return g;
 }
 
@@ -268,8 +269,8 @@ START_TEST (test_flow_diamond)
   g_autoptr(PgoFlowSolution) s = NULL;
 
   /* Probes at A and at the jump target C determine everything. */
-  pgo_flow_graph_observe_node (g, DA, 100, U64);
-  pgo_flow_graph_observe_node (g, DC, 40, U64);
+  _pgo_flow_graph_observe_node (g, DA, 100, U64);
+  _pgo_flow_graph_observe_node (g, DC, 40, U64);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, DX, "diamond");
   EXACT (s, DB, 60);
@@ -286,14 +287,14 @@ START_TEST (test_flow_diamond_priors)
   g_autoptr(PgoFlowSolution) s = NULL;
 
   /* Only A: the split follows the 0.52 / 0.48 heuristic priors. */
-  pgo_flow_graph_observe_node (g, DA, 100, U64);
+  _pgo_flow_graph_observe_node (g, DA, 100, U64);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, DX, "diamond priors");
   assert_node (s, DB, 52, PGO_FLOW_INFERRED, 0, 100);
   assert_node (s, DC, 48, PGO_FLOW_INFERRED, 0, 100);
   EXACT (s, DD, 100);
-  ck_assert_uint_eq (pgo_flow_solution_get_arc_prior (s, 1), 52);
-  ck_assert_uint_eq (pgo_flow_solution_get_arc_prior (s, 2), 48);
+  ck_assert_uint_eq (_pgo_flow_solution_get_arc_prior (s, 1), 52);
+  ck_assert_uint_eq (_pgo_flow_solution_get_arc_prior (s, 2), 48);
 }
 END_TEST
 
@@ -303,8 +304,8 @@ START_TEST (test_flow_observed_arcs)
   g_autoptr(PgoFlowSolution) s = NULL;
 
   /* Edge-mode input: the A -> B arc count and the call count. */
-  pgo_flow_graph_observe_arc (g, 0, 100, U64);
-  pgo_flow_graph_observe_arc (g, 1, 60, U64);
+  _pgo_flow_graph_observe_arc (g, 0, 100, U64);
+  _pgo_flow_graph_observe_arc (g, 1, 60, U64);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, DX, "observed arcs");
   assert_arc (s, 1, 60, PGO_FLOW_OBSERVED, 60, 60);
@@ -327,16 +328,16 @@ START_TEST (test_flow_long_records)
   static const gint32 src[] = { 0 }, dst[] = { 9 };
   gsize n;
 
-  pgo_flow_graph_observe_node (g, DA, G_GUINT64_CONSTANT (0x100000000), U64);
-  pgo_flow_graph_observe_node (g, DC, 7, U64);
+  _pgo_flow_graph_observe_node (g, DA, G_GUINT64_CONSTANT (0x100000000), U64);
+  _pgo_flow_graph_observe_node (g, DC, 7, U64);
   s = solve (g, FALSE);
-  ck_assert (pgo_flow_solution_add_block_records (s, blocks, offsets, &error));
+  ck_assert (_pgo_flow_solution_add_block_records (s, blocks, offsets, &error));
   /* Four blocks, three distinct offsets; any value >= 2^32 makes all Long. */
   ck_assert_uint_eq (pgo_method_profile_get_n_records (blocks), 3);
   ck_assert_uint_eq (pgo_method_profile_get_record (blocks, 1)->kind, PGO_KIND_BASIC_BLOCK_LONG_COUNT);
   ck_assert_uint_eq (pgo_method_profile_get_values (blocks, 1, &n)[0], G_GUINT64_CONSTANT (0xFFFFFFF9));
   ck_assert_uint_eq (pgo_method_profile_get_values (blocks, 2, &n)[0], 7);
-  ck_assert (pgo_flow_solution_add_edge_records (s, edges, 1, arcs, src, dst, &error));
+  ck_assert (_pgo_flow_solution_add_edge_records (s, edges, 1, arcs, src, dst, &error));
   ck_assert_uint_eq (pgo_method_profile_get_record (edges, 0)->kind, PGO_KIND_EDGE_INT_COUNT);
   ck_assert_uint_eq (pgo_method_profile_get_values (edges, 0, &n)[0], 7);
 }
@@ -349,7 +350,7 @@ START_TEST (test_flow_nonnegativity)
 
   /* A never ran: B and C lie on an undirected cycle (no bridge), but only
    * the residual SCC test, which uses x >= 0, proves them 0. */
-  pgo_flow_graph_observe_node (g, DA, 0, U64);
+  _pgo_flow_graph_observe_node (g, DA, 0, U64);
   s = solve (g, TRUE);
   EXACT (s, DB, 0);
   EXACT (s, DC, 0);
@@ -364,18 +365,18 @@ enum { LE, LH, LB, LT, LX };
 static PgoFlowGraph *
 loop (void)
 {
-  PgoFlowGraph *g = pgo_flow_graph_new ();
+  PgoFlowGraph *g = _pgo_flow_graph_new ();
 
   for (guint v = LE; v <= LT; v++)
-    pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_set_exit (g, LX);
-  pgo_flow_graph_add_arc (g, LX, LE, PGO_FLOW_ARC_ENTRY, 1);      /* 0 */
-  pgo_flow_graph_add_arc (g, LE, LH, PGO_FLOW_ARC_NORMAL, 1);     /* 1 */
-  pgo_flow_graph_add_arc (g, LH, LB, PGO_FLOW_ARC_NORMAL, 0.9);   /* 2 */
-  pgo_flow_graph_add_arc (g, LB, LH, PGO_FLOW_ARC_NORMAL, 1);     /* 3 */
-  pgo_flow_graph_add_arc (g, LH, LT, PGO_FLOW_ARC_NORMAL, 0.1);   /* 4 */
-  pgo_flow_graph_add_arc (g, LT, LX, PGO_FLOW_ARC_RETURN, 1);     /* 5 */
+    _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_set_exit (g, LX);
+  _pgo_flow_graph_add_arc (g, LX, LE, PGO_FLOW_ARC_ENTRY, 1);      /* 0 */
+  _pgo_flow_graph_add_arc (g, LE, LH, PGO_FLOW_ARC_NORMAL, 1);     /* 1 */
+  _pgo_flow_graph_add_arc (g, LH, LB, PGO_FLOW_ARC_NORMAL, 0.9);   /* 2 */
+  _pgo_flow_graph_add_arc (g, LB, LH, PGO_FLOW_ARC_NORMAL, 1);     /* 3 */
+  _pgo_flow_graph_add_arc (g, LH, LT, PGO_FLOW_ARC_NORMAL, 0.1);   /* 4 */
+  _pgo_flow_graph_add_arc (g, LT, LX, PGO_FLOW_ARC_RETURN, 1);     /* 5 */
   return g;
 }
 
@@ -384,8 +385,8 @@ START_TEST (test_flow_loop)
   g_autoptr(PgoFlowGraph) g = loop ();
   g_autoptr(PgoFlowSolution) s = NULL;
 
-  pgo_flow_graph_observe_node (g, LE, 10, U64);
-  pgo_flow_graph_observe_node (g, LB, 90, U64);
+  _pgo_flow_graph_observe_node (g, LE, 10, U64);
+  _pgo_flow_graph_observe_node (g, LB, 90, U64);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, LX, "loop");
   EXACT (s, LH, 100);
@@ -402,46 +403,46 @@ START_TEST (test_flow_loop_unbounded)
   guint64 lo, hi;
 
   /* Only the entry: the loop body may run any number of times. */
-  pgo_flow_graph_observe_node (g, LE, 10, U64);
+  _pgo_flow_graph_observe_node (g, LE, 10, U64);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, LX, "loop unbounded");
   EXACT (s, LT, 10);
   AEXACT (s, 4, 10);
-  ck_assert_int_eq (pgo_flow_solution_get_node_provenance (s, LB), PGO_FLOW_INFERRED);
-  pgo_flow_solution_get_node_interval (s, LB, &lo, &hi);
+  ck_assert_int_eq (_pgo_flow_solution_get_node_provenance (s, LB), PGO_FLOW_INFERRED);
+  _pgo_flow_solution_get_node_interval (s, LB, &lo, &hi);
   ck_assert_uint_eq (lo, 0);
   ck_assert_uint_eq (hi, PGO_FLOW_UNBOUNDED);
-  pgo_flow_solution_get_node_interval (s, LH, &lo, &hi);
+  _pgo_flow_solution_get_node_interval (s, LH, &lo, &hi);
   ck_assert_uint_eq (lo, 10);
   ck_assert_uint_eq (hi, PGO_FLOW_UNBOUNDED);
-  ck_assert_uint_eq (pgo_flow_solution_get_node_count (s, LH),
-                     10 + pgo_flow_solution_get_node_count (s, LB));
+  ck_assert_uint_eq (_pgo_flow_solution_get_node_count (s, LH),
+                     10 + _pgo_flow_solution_get_node_count (s, LB));
 }
 END_TEST
 
 START_TEST (test_flow_switch_duplicates)
 {
-  g_autoptr(PgoFlowGraph) g = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowGraph) g = _pgo_flow_graph_new ();
   g_autoptr(PgoFlowSolution) s = NULL;
   enum { S, T1, T2, D, J, X };
   guint64 lo, hi;
 
   for (guint v = S; v <= J; v++)
-    pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_add_arc (g, X, S, PGO_FLOW_ARC_ENTRY, 1);         /* 0 */
+    _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_add_arc (g, X, S, PGO_FLOW_ARC_ENTRY, 1);         /* 0 */
   /* switch (i) { case 0: case 2: T1; case 1: T2; default: D } */
-  pgo_flow_graph_add_arc (g, S, T1, PGO_FLOW_ARC_NORMAL, 0.25);    /* 1 case 0 */
-  pgo_flow_graph_add_arc (g, S, T2, PGO_FLOW_ARC_NORMAL, 0.25);    /* 2 case 1 */
-  pgo_flow_graph_add_arc (g, S, T1, PGO_FLOW_ARC_NORMAL, 0.25);    /* 3 case 2 */
-  pgo_flow_graph_add_arc (g, S, D, PGO_FLOW_ARC_NORMAL, 0.25);     /* 4 default */
-  pgo_flow_graph_add_arc (g, T1, J, PGO_FLOW_ARC_NORMAL, 1);       /* 5 */
-  pgo_flow_graph_add_arc (g, T2, J, PGO_FLOW_ARC_NORMAL, 1);       /* 6 */
-  pgo_flow_graph_add_arc (g, D, J, PGO_FLOW_ARC_NORMAL, 1);        /* 7 */
-  pgo_flow_graph_add_arc (g, J, X, PGO_FLOW_ARC_RETURN, 1);        /* 8 */
-  pgo_flow_graph_observe_node (g, S, 100, U64);
-  pgo_flow_graph_observe_node (g, T1, 60, U64);
-  pgo_flow_graph_observe_node (g, T2, 30, U64);
+  _pgo_flow_graph_add_arc (g, S, T1, PGO_FLOW_ARC_NORMAL, 0.25);    /* 1 case 0 */
+  _pgo_flow_graph_add_arc (g, S, T2, PGO_FLOW_ARC_NORMAL, 0.25);    /* 2 case 1 */
+  _pgo_flow_graph_add_arc (g, S, T1, PGO_FLOW_ARC_NORMAL, 0.25);    /* 3 case 2 */
+  _pgo_flow_graph_add_arc (g, S, D, PGO_FLOW_ARC_NORMAL, 0.25);     /* 4 default */
+  _pgo_flow_graph_add_arc (g, T1, J, PGO_FLOW_ARC_NORMAL, 1);       /* 5 */
+  _pgo_flow_graph_add_arc (g, T2, J, PGO_FLOW_ARC_NORMAL, 1);       /* 6 */
+  _pgo_flow_graph_add_arc (g, D, J, PGO_FLOW_ARC_NORMAL, 1);        /* 7 */
+  _pgo_flow_graph_add_arc (g, J, X, PGO_FLOW_ARC_RETURN, 1);        /* 8 */
+  _pgo_flow_graph_observe_node (g, S, 100, U64);
+  _pgo_flow_graph_observe_node (g, T1, 60, U64);
+  _pgo_flow_graph_observe_node (g, T2, 30, U64);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, X, "switch");
   EXACT (s, D, 10);
@@ -449,9 +450,9 @@ START_TEST (test_flow_switch_duplicates)
   AEXACT (s, 2, 30);
   AEXACT (s, 4, 10);
   /* The two case arcs into T1 share 60 in any proportion. */
-  ck_assert_uint_eq (pgo_flow_solution_get_arc_count (s, 1) + pgo_flow_solution_get_arc_count (s, 3), 60);
-  ck_assert_int_eq (pgo_flow_solution_get_arc_provenance (s, 1), PGO_FLOW_INFERRED);
-  pgo_flow_solution_get_arc_interval (s, 3, &lo, &hi);
+  ck_assert_uint_eq (_pgo_flow_solution_get_arc_count (s, 1) + _pgo_flow_solution_get_arc_count (s, 3), 60);
+  ck_assert_int_eq (_pgo_flow_solution_get_arc_provenance (s, 1), PGO_FLOW_INFERRED);
+  _pgo_flow_solution_get_arc_interval (s, 3, &lo, &hi);
   ck_assert_uint_eq (lo, 0);
   ck_assert_uint_eq (hi, 60);
 }
@@ -465,21 +466,21 @@ START_TEST (test_flow_unreachable)
   guint64 lo, hi;
 
   /* U -> D with no predecessor; U1 <-> U2, a cycle nothing enters. */
-  u = pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  u1 = pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  u2 = pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_arc (g, u, DD, PGO_FLOW_ARC_NORMAL, 1);       /* 6 */
-  pgo_flow_graph_add_arc (g, u1, u2, PGO_FLOW_ARC_NORMAL, 1);      /* 7 */
-  pgo_flow_graph_add_arc (g, u2, u1, PGO_FLOW_ARC_NORMAL, 1);      /* 8 */
-  pgo_flow_graph_observe_node (g, DA, 100, U64);
-  pgo_flow_graph_observe_node (g, DC, 40, U64);
+  u = _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  u1 = _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  u2 = _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_arc (g, u, DD, PGO_FLOW_ARC_NORMAL, 1);       /* 6 */
+  _pgo_flow_graph_add_arc (g, u1, u2, PGO_FLOW_ARC_NORMAL, 1);      /* 7 */
+  _pgo_flow_graph_add_arc (g, u2, u1, PGO_FLOW_ARC_NORMAL, 1);      /* 8 */
+  _pgo_flow_graph_observe_node (g, DA, 100, U64);
+  _pgo_flow_graph_observe_node (g, DC, 40, U64);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, DX, "unreachable");
   EXACT (s, u, 0);
   AEXACT (s, 6, 0);
   EXACT (s, DD, 100);
   assert_node (s, u1, 0, PGO_FLOW_INFERRED, 0, PGO_FLOW_UNBOUNDED);
-  pgo_flow_solution_get_arc_interval (s, 8, &lo, &hi);
+  _pgo_flow_solution_get_arc_interval (s, 8, &lo, &hi);
   ck_assert_uint_eq (lo, 0);
   ck_assert_uint_eq (hi, PGO_FLOW_UNBOUNDED);
 }
@@ -487,29 +488,29 @@ END_TEST
 
 START_TEST (test_flow_try_finally)
 {
-  g_autoptr(PgoFlowGraph) g = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowGraph) g = _pgo_flow_graph_new ();
   g_autoptr(PgoFlowSolution) s = NULL;
   /* E; try { T } catch { H } finally { F, with an if: F -> G | F -> K }; C */
   enum { E, T, H, F, G, K, C, X };
 
   for (guint v = E; v <= C; v++)
-    pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_set_exit (g, X);
-  pgo_flow_graph_add_arc (g, X, E, PGO_FLOW_ARC_ENTRY, 1);         /* 0 */
-  pgo_flow_graph_add_arc (g, E, T, PGO_FLOW_ARC_NORMAL, 1);        /* 1 */
-  pgo_flow_graph_add_arc (g, T, F, PGO_FLOW_ARC_NORMAL, 1);        /* 2 leave via finally */
-  pgo_flow_graph_add_arc (g, T, H, PGO_FLOW_ARC_EXCEPTIONAL, 0);   /* 3 */
-  pgo_flow_graph_add_arc (g, H, F, PGO_FLOW_ARC_NORMAL, 1);        /* 4 */
-  pgo_flow_graph_add_arc (g, F, G, PGO_FLOW_ARC_NORMAL, 0.52);     /* 5 */
-  pgo_flow_graph_add_arc (g, F, K, PGO_FLOW_ARC_NORMAL, 0.48);     /* 6 */
-  pgo_flow_graph_add_arc (g, G, K, PGO_FLOW_ARC_NORMAL, 1);        /* 7 */
-  pgo_flow_graph_add_arc (g, K, C, PGO_FLOW_ARC_NORMAL, 1);        /* 8 endfinally */
-  pgo_flow_graph_add_arc (g, C, X, PGO_FLOW_ARC_RETURN, 1);        /* 9 */
+    _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_set_exit (g, X);
+  _pgo_flow_graph_add_arc (g, X, E, PGO_FLOW_ARC_ENTRY, 1);         /* 0 */
+  _pgo_flow_graph_add_arc (g, E, T, PGO_FLOW_ARC_NORMAL, 1);        /* 1 */
+  _pgo_flow_graph_add_arc (g, T, F, PGO_FLOW_ARC_NORMAL, 1);        /* 2 leave via finally */
+  _pgo_flow_graph_add_arc (g, T, H, PGO_FLOW_ARC_EXCEPTIONAL, 0);   /* 3 */
+  _pgo_flow_graph_add_arc (g, H, F, PGO_FLOW_ARC_NORMAL, 1);        /* 4 */
+  _pgo_flow_graph_add_arc (g, F, G, PGO_FLOW_ARC_NORMAL, 0.52);     /* 5 */
+  _pgo_flow_graph_add_arc (g, F, K, PGO_FLOW_ARC_NORMAL, 0.48);     /* 6 */
+  _pgo_flow_graph_add_arc (g, G, K, PGO_FLOW_ARC_NORMAL, 1);        /* 7 */
+  _pgo_flow_graph_add_arc (g, K, C, PGO_FLOW_ARC_NORMAL, 1);        /* 8 endfinally */
+  _pgo_flow_graph_add_arc (g, C, X, PGO_FLOW_ARC_RETURN, 1);        /* 9 */
   /* Probes: entry, the branch target K inside the finally, the leave target C. */
-  pgo_flow_graph_observe_node (g, E, 50, U32);
-  pgo_flow_graph_observe_node (g, K, 50, U32);
-  pgo_flow_graph_observe_node (g, C, 50, U32);
+  _pgo_flow_graph_observe_node (g, E, 50, U32);
+  _pgo_flow_graph_observe_node (g, K, 50, U32);
+  _pgo_flow_graph_observe_node (g, C, 50, U32);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, X, "try/finally");
   EXACT (s, T, 50);
@@ -526,8 +527,8 @@ START_TEST (test_flow_huge_counts)
   g_autoptr(PgoFlowGraph) g = diamond ();
   g_autoptr(PgoFlowSolution) s = NULL;
 
-  pgo_flow_graph_observe_node (g, DA, G_MAXUINT64, U64);
-  pgo_flow_graph_observe_node (g, DC, G_MAXUINT64 - 15, U64);
+  _pgo_flow_graph_observe_node (g, DA, G_MAXUINT64, U64);
+  _pgo_flow_graph_observe_node (g, DC, G_MAXUINT64 - 15, U64);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, DX, "huge");
   EXACT (s, DB, 15);
@@ -541,35 +542,35 @@ START_TEST (test_flow_huge_counts_inferred)
   g_autoptr(PgoFlowGraph) g = diamond ();
   g_autoptr(PgoFlowSolution) s = NULL;
 
-  pgo_flow_graph_observe_node (g, DA, G_MAXUINT64, U64);
+  _pgo_flow_graph_observe_node (g, DA, G_MAXUINT64, U64);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, DX, "huge inferred");
-  ck_assert_uint_eq (pgo_flow_solution_get_node_count (s, DB)
-                     + pgo_flow_solution_get_node_count (s, DC), G_MAXUINT64);
-  assert_node (s, DB, pgo_flow_solution_get_node_count (s, DB), PGO_FLOW_INFERRED, 0, G_MAXUINT64);
+  ck_assert_uint_eq (_pgo_flow_solution_get_node_count (s, DB)
+                     + _pgo_flow_solution_get_node_count (s, DC), G_MAXUINT64);
+  assert_node (s, DB, _pgo_flow_solution_get_node_count (s, DB), PGO_FLOW_INFERRED, 0, G_MAXUINT64);
 }
 END_TEST
 
 START_TEST (test_flow_trivial)
 {
-  g_autoptr(PgoFlowGraph) empty = pgo_flow_graph_new ();
-  g_autoptr(PgoFlowGraph) one = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowGraph) empty = _pgo_flow_graph_new ();
+  g_autoptr(PgoFlowGraph) one = _pgo_flow_graph_new ();
   g_autoptr(PgoFlowSolution) s = solve (empty, TRUE);
   g_autoptr(PgoFlowSolution) t = NULL;
   g_autofree guint64 *blocks = NULL;
   guint n_blocks = 7;
 
   /* No nodes at all. */
-  blocks = pgo_flow_solution_dup_block_counts (s, &n_blocks);
+  blocks = _pgo_flow_solution_dup_block_counts (s, &n_blocks);
   ck_assert_uint_eq (n_blocks, 0);
-  ck_assert_uint_eq (pgo_flow_solution_get_n_adjustments (s), 0);
+  ck_assert_uint_eq (_pgo_flow_solution_get_n_adjustments (s), 0);
 
   /* One block (two thirds of .NET method graphs): X -> A -> X, A seen 42. */
-  pgo_flow_graph_add_node (one, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_add_node (one, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_arc (one, 0, 1, PGO_FLOW_ARC_ENTRY, 1);
-  pgo_flow_graph_add_arc (one, 1, 0, PGO_FLOW_ARC_RETURN, 1);
-  pgo_flow_graph_observe_node (one, 1, 42, U32);
+  _pgo_flow_graph_add_node (one, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_add_node (one, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_arc (one, 0, 1, PGO_FLOW_ARC_ENTRY, 1);
+  _pgo_flow_graph_add_arc (one, 1, 0, PGO_FLOW_ARC_RETURN, 1);
+  _pgo_flow_graph_observe_node (one, 1, 42, U32);
   t = solve (one, TRUE);
   EXACT (t, 0, 42);
   OBS (t, 1, 42);
@@ -580,7 +581,7 @@ END_TEST
 
 START_TEST (test_flow_finally_lower_bound)
 {
-  g_autoptr(PgoFlowGraph) g = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowGraph) g = _pgo_flow_graph_new ();
   g_autoptr(PgoFlowSolution) s = NULL;
   g_autoptr(PgoFlowSolution) t = NULL;
   /* E; try { T } finally { F -> G -> K }; C.  The finally body is its own
@@ -590,19 +591,19 @@ START_TEST (test_flow_finally_lower_bound)
   guint entry_f;
 
   for (guint v = E; v <= K; v++)
-    pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_set_exit (g, X);
-  pgo_flow_graph_add_arc (g, X, E, PGO_FLOW_ARC_ENTRY, 1);        /* 0 */
-  pgo_flow_graph_add_arc (g, E, T, PGO_FLOW_ARC_NORMAL, 1);       /* 1 */
-  pgo_flow_graph_add_arc (g, T, C, PGO_FLOW_ARC_NORMAL, 1);       /* 2 leave */
-  pgo_flow_graph_add_arc (g, C, X, PGO_FLOW_ARC_RETURN, 1);       /* 3 */
-  entry_f = pgo_flow_graph_add_arc (g, Y, F, PGO_FLOW_ARC_ENTRY, 1);  /* 4 */
-  pgo_flow_graph_add_arc (g, F, G, PGO_FLOW_ARC_NORMAL, 1);       /* 5 */
-  pgo_flow_graph_add_arc (g, G, K, PGO_FLOW_ARC_NORMAL, 1);       /* 6 */
-  pgo_flow_graph_add_arc (g, K, Y, PGO_FLOW_ARC_RETURN, 1);       /* 7 endfinally */
-  pgo_flow_graph_observe_node (g, E, 50, U32);
+    _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_set_exit (g, X);
+  _pgo_flow_graph_add_arc (g, X, E, PGO_FLOW_ARC_ENTRY, 1);        /* 0 */
+  _pgo_flow_graph_add_arc (g, E, T, PGO_FLOW_ARC_NORMAL, 1);       /* 1 */
+  _pgo_flow_graph_add_arc (g, T, C, PGO_FLOW_ARC_NORMAL, 1);       /* 2 leave */
+  _pgo_flow_graph_add_arc (g, C, X, PGO_FLOW_ARC_RETURN, 1);       /* 3 */
+  entry_f = _pgo_flow_graph_add_arc (g, Y, F, PGO_FLOW_ARC_ENTRY, 1);  /* 4 */
+  _pgo_flow_graph_add_arc (g, F, G, PGO_FLOW_ARC_NORMAL, 1);       /* 5 */
+  _pgo_flow_graph_add_arc (g, G, K, PGO_FLOW_ARC_NORMAL, 1);       /* 6 */
+  _pgo_flow_graph_add_arc (g, K, Y, PGO_FLOW_ARC_RETURN, 1);       /* 7 endfinally */
+  _pgo_flow_graph_observe_node (g, E, 50, U32);
 
   /* Without the bound the body may have run any number of times. */
   s = solve (g, TRUE);
@@ -611,7 +612,7 @@ START_TEST (test_flow_finally_lower_bound)
   assert_node (s, F, 0, PGO_FLOW_INFERRED, 0, PGO_FLOW_UNBOUNDED);
 
   /* With it: at least the 50 normal passes; exceptional ones may add. */
-  pgo_flow_graph_set_arc_lower_bound (g, entry_f, 50);
+  _pgo_flow_graph_set_arc_lower_bound (g, entry_f, 50);
   t = solve (g, TRUE);
   flow_assert_circulation (g, t, X, "finally bound");
   assert_node (t, F, 50, PGO_FLOW_INFERRED, 50, PGO_FLOW_UNBOUNDED);
@@ -627,8 +628,8 @@ START_TEST (test_flow_lower_bound_exact)
   g_autoptr(PgoFlowSolution) s = NULL;
 
   /* A = D = 100 and A -> B carries at least 100: C must be 0. */
-  pgo_flow_graph_observe_node (g, DA, 100, U64);
-  pgo_flow_graph_set_arc_lower_bound (g, 1, 100);
+  _pgo_flow_graph_observe_node (g, DA, 100, U64);
+  _pgo_flow_graph_set_arc_lower_bound (g, 1, 100);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, DX, "bound exact");
   AEXACT (s, 1, 100);
@@ -646,13 +647,13 @@ START_TEST (test_flow_repair_lost_increments)
   const PgoFlowAdjustment *adj;
 
   /* B + C = 110 > A = 100: raising A by 10 is the cheapest repair. */
-  pgo_flow_graph_observe_node (g, DA, 100, U64);
-  pgo_flow_graph_observe_node (g, DB, 70, U64);
-  pgo_flow_graph_observe_node (g, DC, 40, U64);
+  _pgo_flow_graph_observe_node (g, DA, 100, U64);
+  _pgo_flow_graph_observe_node (g, DB, 70, U64);
+  _pgo_flow_graph_observe_node (g, DC, 40, U64);
   s = solve (g, FALSE);
   flow_assert_circulation (g, s, DX, "lost increments");
-  ck_assert_uint_eq (pgo_flow_solution_get_n_adjustments (s), 1);
-  adj = pgo_flow_solution_get_adjustment (s, 0);
+  ck_assert_uint_eq (_pgo_flow_solution_get_n_adjustments (s), 1);
+  adj = _pgo_flow_solution_get_adjustment (s, 0);
   ck_assert_int_eq (adj->kind, PGO_FLOW_ADJUST_RAISE);
   ck_assert (!adj->on_arc);
   ck_assert_uint_eq (adj->index, DA);
@@ -666,25 +667,25 @@ END_TEST
 
 START_TEST (test_flow_repair_unreturned)
 {
-  g_autoptr(PgoFlowGraph) g = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowGraph) g = _pgo_flow_graph_new ();
   g_autoptr(PgoFlowSolution) s = NULL;
   const PgoFlowAdjustment *adj;
   enum { A, B, X };
 
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_set_exit (g, X);
-  pgo_flow_graph_add_arc (g, X, A, PGO_FLOW_ARC_ENTRY, 1);
-  pgo_flow_graph_add_arc (g, A, B, PGO_FLOW_ARC_NORMAL, 1);
-  pgo_flow_graph_add_arc (g, B, X, PGO_FLOW_ARC_RETURN, 1);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_set_exit (g, X);
+  _pgo_flow_graph_add_arc (g, X, A, PGO_FLOW_ARC_ENTRY, 1);
+  _pgo_flow_graph_add_arc (g, A, B, PGO_FLOW_ARC_NORMAL, 1);
+  _pgo_flow_graph_add_arc (g, B, X, PGO_FLOW_ARC_RETURN, 1);
   /* 10 of 100 calls were still inside A (a call in A never returned). */
-  pgo_flow_graph_observe_node (g, A, 100, U32);
-  pgo_flow_graph_observe_node (g, B, 90, U32);
+  _pgo_flow_graph_observe_node (g, A, 100, U32);
+  _pgo_flow_graph_observe_node (g, B, 90, U32);
   s = solve (g, FALSE);
   flow_assert_circulation (g, s, X, "unreturned");
-  ck_assert_uint_eq (pgo_flow_solution_get_n_adjustments (s), 1);
-  adj = pgo_flow_solution_get_adjustment (s, 0);
+  ck_assert_uint_eq (_pgo_flow_solution_get_n_adjustments (s), 1);
+  adj = _pgo_flow_solution_get_adjustment (s, 0);
   ck_assert_int_eq (adj->kind, PGO_FLOW_ADJUST_UNRETURNED);
   ck_assert_uint_eq (adj->index, A);
   ck_assert_uint_eq (adj->adjusted, 10);
@@ -703,13 +704,13 @@ START_TEST (test_flow_repair_wrap)
   const guint64 body = G_GUINT64_CONSTANT (0x100000009);
 
   /* The head ran 2^32 + 10 times; its 32-bit counter shows 10. */
-  pgo_flow_graph_observe_node (g, LE, 1, U32);
-  pgo_flow_graph_observe_node (g, LH, 10, U32);
-  pgo_flow_graph_observe_node (g, LB, body, U64);
+  _pgo_flow_graph_observe_node (g, LE, 1, U32);
+  _pgo_flow_graph_observe_node (g, LH, 10, U32);
+  _pgo_flow_graph_observe_node (g, LB, body, U64);
   s = solve (g, FALSE);
   flow_assert_circulation (g, s, LX, "wrap");
-  ck_assert_uint_eq (pgo_flow_solution_get_n_adjustments (s), 1);
-  adj = pgo_flow_solution_get_adjustment (s, 0);
+  ck_assert_uint_eq (_pgo_flow_solution_get_n_adjustments (s), 1);
+  adj = _pgo_flow_solution_get_adjustment (s, 0);
   ck_assert_int_eq (adj->kind, PGO_FLOW_ADJUST_WRAP);
   ck_assert_uint_eq (adj->index, LH);
   ck_assert_uint_eq (adj->observed, 10);
@@ -729,16 +730,16 @@ START_TEST (test_flow_repair_torn)
   PgoFlowOptions o;
 
   /* Snapshot taken while the loop ran: H = E + B is off by one. */
-  pgo_flow_graph_observe_node (g, LE, 10, U64);
-  pgo_flow_graph_observe_node (g, LH, 100, U64);
-  pgo_flow_graph_observe_node (g, LB, 91, U64);
+  _pgo_flow_graph_observe_node (g, LE, 10, U64);
+  _pgo_flow_graph_observe_node (g, LH, 100, U64);
+  _pgo_flow_graph_observe_node (g, LB, 91, U64);
 
   /* Default costs explain a deficit as a call that never returned: one
    * entry of E or of B (equal cost) did not reach H. */
   s = solve (g, FALSE);
   flow_assert_circulation (g, s, LX, "torn default");
-  ck_assert_uint_eq (pgo_flow_solution_get_n_adjustments (s), 1);
-  adj = pgo_flow_solution_get_adjustment (s, 0);
+  ck_assert_uint_eq (_pgo_flow_solution_get_n_adjustments (s), 1);
+  adj = _pgo_flow_solution_get_adjustment (s, 0);
   ck_assert_int_eq (adj->kind, PGO_FLOW_ADJUST_UNRETURNED);
   ck_assert (adj->index == LE || adj->index == LB);
   ck_assert_uint_eq (adj->adjusted, 1);
@@ -746,13 +747,13 @@ START_TEST (test_flow_repair_torn)
 
   /* A caller that knows every call returned makes escapes dear: the
    * cheapest repair is then raising H by one (raise < lower). */
-  pgo_flow_options_init (&o);
+  _pgo_flow_options_init (&o);
   o.escape = PGO_FLOW_MAX_COST;
-  t = pgo_flow_graph_solve (g, &o, &error);
+  t = _pgo_flow_graph_solve (g, &o, &error);
   ck_assert_ptr_nonnull (t);
   flow_assert_circulation (g, t, LX, "torn");
-  ck_assert_uint_eq (pgo_flow_solution_get_n_adjustments (t), 1);
-  adj = pgo_flow_solution_get_adjustment (t, 0);
+  ck_assert_uint_eq (_pgo_flow_solution_get_n_adjustments (t), 1);
+  adj = _pgo_flow_solution_get_adjustment (t, 0);
   ck_assert_int_eq (adj->kind, PGO_FLOW_ADJUST_RAISE);
   ck_assert_uint_eq (adj->index, LH);
   ck_assert_uint_eq (adj->observed, 100);
@@ -773,17 +774,17 @@ START_TEST (test_flow_lower_bound_repair)
   PgoFlowOptions o;
 
   /* A -> B carries at least 70, but A = 100 and C = 40. */
-  pgo_flow_graph_observe_node (g, DA, 100, U64);
-  pgo_flow_graph_observe_node (g, DC, 40, U64);
-  pgo_flow_graph_set_arc_lower_bound (g, 1, 70);
-  pgo_flow_options_init (&o);
+  _pgo_flow_graph_observe_node (g, DA, 100, U64);
+  _pgo_flow_graph_observe_node (g, DC, 40, U64);
+  _pgo_flow_graph_set_arc_lower_bound (g, 1, 70);
+  _pgo_flow_options_init (&o);
   o.repair = FALSE;
-  ck_assert_ptr_null (pgo_flow_graph_solve (g, &o, &error));
+  ck_assert_ptr_null (_pgo_flow_graph_solve (g, &o, &error));
   pgo_assert_error (error, PGO_ERROR_INFEASIBLE, "bound above the flow");
   s = solve (g, FALSE);
   flow_assert_circulation (g, s, DX, "bound repair");
-  ck_assert_uint_eq (pgo_flow_solution_get_n_adjustments (s), 1);
-  adj = pgo_flow_solution_get_adjustment (s, 0);
+  ck_assert_uint_eq (_pgo_flow_solution_get_n_adjustments (s), 1);
+  adj = _pgo_flow_solution_get_adjustment (s, 0);
   ck_assert_int_eq (adj->kind, PGO_FLOW_ADJUST_RAISE);
   ck_assert_uint_eq (adj->index, DA);
   ck_assert_uint_eq (adj->adjusted, 110);
@@ -793,20 +794,20 @@ END_TEST
 
 START_TEST (test_flow_lower_bound_infeasible)
 {
-  g_autoptr(PgoFlowGraph) g = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowGraph) g = _pgo_flow_graph_new ();
   g_autoptr(GError) error = NULL;
   PgoFlowSolution *s;
   enum { A, B, X };
 
   /* B has no way out and there is no exit for escapes: no flow can
    * carry A -> B's bound, whatever the repair. */
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
-  pgo_flow_graph_add_arc (g, X, A, PGO_FLOW_ARC_ENTRY, 1);
-  pgo_flow_graph_add_arc (g, A, X, PGO_FLOW_ARC_RETURN, 1);
-  pgo_flow_graph_set_arc_lower_bound (g, pgo_flow_graph_add_arc (g, A, B, PGO_FLOW_ARC_NORMAL, 0.5), 5);
-  s = pgo_flow_graph_solve (g, NULL, &error);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_add_arc (g, X, A, PGO_FLOW_ARC_ENTRY, 1);
+  _pgo_flow_graph_add_arc (g, A, X, PGO_FLOW_ARC_RETURN, 1);
+  _pgo_flow_graph_set_arc_lower_bound (g, _pgo_flow_graph_add_arc (g, A, B, PGO_FLOW_ARC_NORMAL, 0.5), 5);
+  s = _pgo_flow_graph_solve (g, NULL, &error);
   pgo_assert_error (error, PGO_ERROR_INFEASIBLE, "bound on a dead end");
   ck_assert_ptr_null (s);
 }
@@ -819,12 +820,12 @@ START_TEST (test_flow_infeasible)
   PgoFlowOptions o;
   PgoFlowSolution *s;
 
-  pgo_flow_graph_observe_node (g, DA, 100, U64);
-  pgo_flow_graph_observe_node (g, DB, 70, U64);
-  pgo_flow_graph_observe_node (g, DC, 40, U64);
-  pgo_flow_options_init (&o);
+  _pgo_flow_graph_observe_node (g, DA, 100, U64);
+  _pgo_flow_graph_observe_node (g, DB, 70, U64);
+  _pgo_flow_graph_observe_node (g, DC, 40, U64);
+  _pgo_flow_options_init (&o);
   o.repair = FALSE;
-  s = pgo_flow_graph_solve (g, &o, &error);
+  s = _pgo_flow_graph_solve (g, &o, &error);
   pgo_assert_error (error, PGO_ERROR_INFEASIBLE, "inconsistent diamond");
   ck_assert_ptr_null (s);
 }
@@ -838,11 +839,11 @@ START_TEST (test_flow_infeasible_negative)
   PgoFlowSolution *s;
 
   /* H = 5 < B = 90: the loop exit would carry a negative count. */
-  pgo_flow_graph_observe_node (g, LH, 5, U64);
-  pgo_flow_graph_observe_node (g, LB, 90, U64);
-  pgo_flow_options_init (&o);
+  _pgo_flow_graph_observe_node (g, LH, 5, U64);
+  _pgo_flow_graph_observe_node (g, LB, 90, U64);
+  _pgo_flow_options_init (&o);
   o.repair = FALSE;
-  s = pgo_flow_graph_solve (g, &o, &error);
+  s = _pgo_flow_graph_solve (g, &o, &error);
   pgo_assert_error (error, PGO_ERROR_INFEASIBLE, "negative bridge");
   ck_assert_ptr_null (s);
 }
@@ -850,13 +851,13 @@ END_TEST
 
 START_TEST (test_flow_limit_nodes)
 {
-  g_autoptr(PgoFlowGraph) g = pgo_flow_graph_new ();
+  g_autoptr(PgoFlowGraph) g = _pgo_flow_graph_new ();
   g_autoptr(GError) error = NULL;
   PgoFlowSolution *s;
 
   for (guint v = 0; v <= PGO_FLOW_MAX_NODES; v++)
-    pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
-  s = pgo_flow_graph_solve (g, NULL, &error);
+    _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  s = _pgo_flow_graph_solve (g, NULL, &error);
   pgo_assert_error (error, PGO_ERROR_LIMIT, "too many nodes");
   ck_assert_ptr_null (s);
 }
@@ -869,9 +870,9 @@ START_TEST (test_flow_limit_cost)
   PgoFlowOptions o;
   PgoFlowSolution *s;
 
-  pgo_flow_options_init (&o);
+  _pgo_flow_options_init (&o);
   o.exc_inc = (gint64) PGO_FLOW_MAX_COST + 1;
-  s = pgo_flow_graph_solve (g, &o, &error);
+  s = _pgo_flow_graph_solve (g, &o, &error);
   pgo_assert_error (error, PGO_ERROR_LIMIT, "cost out of range");
   ck_assert_ptr_null (s);
 }

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "pgo-check.h"
+#include "pgo-il-private.h"
 
 /* ---- parse ------------------------------------------------------------ */
 
@@ -253,20 +254,20 @@ START_TEST (test_il_every_opcode_length)
   else
     body[pos++] = (guint8) lengths[_i].encoding;
   /* zero operand bytes: a switch with 0 cases, displacement 0, token 0 */
-  ck_assert_msg (pgo_il_decode (body, lengths[_i].len, 0, &in, &error),
+  ck_assert_msg (_pgo_il_decode (body, lengths[_i].len, 0, &in, &error),
                  "%s: %s", lengths[_i].name, error ? error->message : "");
   ck_assert_msg (in.next_offset == lengths[_i].len, "%s: length %u, want %u",
                  lengths[_i].name, in.next_offset, lengths[_i].len);
-  ck_assert_str_eq (pgo_opcode_get_name (in.opcode), lengths[_i].name);
-  ck_assert_uint_eq (pgo_opcode_get_encoding (in.opcode), lengths[_i].encoding);
-  ck_assert (pgo_opcode_lookup (lengths[_i].encoding, &op));
+  ck_assert_str_eq (_pgo_opcode_get_name (in.opcode), lengths[_i].name);
+  ck_assert_uint_eq (_pgo_opcode_get_encoding (in.opcode), lengths[_i].encoding);
+  ck_assert (_pgo_opcode_lookup (lengths[_i].encoding, &op));
   ck_assert_int_eq (op, in.opcode);
 
   /* one byte less is a truncated operand (or a truncated two-byte opcode) */
   if (lengths[_i].len > 1)
     {
       g_clear_error (&error);
-      ck_assert (!pgo_il_decode (body, lengths[_i].len - 1, 0, &in, &error));
+      ck_assert (!_pgo_il_decode (body, lengths[_i].len - 1, 0, &in, &error));
       pgo_assert_error (error, PGO_ERROR_TRUNCATED, lengths[_i].name);
     }
 }
@@ -279,15 +280,15 @@ START_TEST (test_il_table_complete)
 
   ck_assert_uint_eq (G_N_ELEMENTS (lengths), PGO_OP_COUNT);
   for (guint enc = 0; enc < 0x100; enc++)
-    valid += pgo_opcode_lookup (enc, &op);
+    valid += _pgo_opcode_lookup (enc, &op);
   for (guint enc = 0xFE00; enc < 0xFF00; enc++)
-    valid += pgo_opcode_lookup (enc, &op);
+    valid += _pgo_opcode_lookup (enc, &op);
   ck_assert_uint_eq (valid, PGO_OP_COUNT);
   /* 0xFE alone and the reserved prefix bytes are not opcodes */
-  ck_assert (!pgo_opcode_lookup (0x00FE, &op));
-  ck_assert (!pgo_opcode_lookup (0x00FF, &op));
-  ck_assert (!pgo_opcode_lookup (0x0024, &op));
-  ck_assert (!pgo_opcode_lookup (0xFE08, &op));
+  ck_assert (!_pgo_opcode_lookup (0x00FE, &op));
+  ck_assert (!_pgo_opcode_lookup (0x00FF, &op));
+  ck_assert (!_pgo_opcode_lookup (0x0024, &op));
+  ck_assert (!_pgo_opcode_lookup (0xFE08, &op));
 }
 END_TEST
 
@@ -308,29 +309,29 @@ START_TEST (test_il_operands)
   };
   PgoIlInstr in;
 
-  ck_assert (pgo_il_decode (il, sizeof il, 0x00, &in, NULL));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x00, &in, NULL));
   ck_assert_int_eq (in.opcode, PGO_OP_LDC_I4_S);
   ck_assert_int_eq (in.operand.i, -2);
-  ck_assert (pgo_il_decode (il, sizeof il, 0x02, &in, NULL));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x02, &in, NULL));
   ck_assert_int_eq (in.operand.i, 0x12345678);
-  ck_assert (pgo_il_decode (il, sizeof il, 0x07, &in, NULL));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x07, &in, NULL));
   ck_assert (in.operand.i == 0x0123456789ABCDEFll);
   ck_assert_uint_eq (in.next_offset, 0x10);
-  ck_assert (pgo_il_decode (il, sizeof il, 0x10, &in, NULL));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x10, &in, NULL));
   ck_assert (in.operand.r == 1.5);
-  ck_assert (pgo_il_decode (il, sizeof il, 0x15, &in, NULL));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x15, &in, NULL));
   ck_assert_int_eq (in.operand.target, 0x13);
-  ck_assert (pgo_il_decode (il, sizeof il, 0x17, &in, NULL));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x17, &in, NULL));
   ck_assert_int_eq (in.operand.target, 0x2C);
-  ck_assert (pgo_il_decode (il, sizeof il, 0x1C, &in, NULL));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x1C, &in, NULL));
   ck_assert_uint_eq (in.operand.token, 0x06000001);
-  ck_assert_int_eq (pgo_opcode_get_flow (in.opcode), PGO_FLOW_CALL);
-  ck_assert (pgo_il_decode (il, sizeof il, 0x21, &in, NULL));
+  ck_assert_int_eq (_pgo_opcode_get_flow (in.opcode), PGO_FLOW_CALL);
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x21, &in, NULL));
   ck_assert_int_eq (in.opcode, PGO_OP_LDLOC);
   ck_assert_int_eq (in.operand.i, 0x1234);
-  ck_assert (pgo_il_decode (il, sizeof il, 0x25, &in, NULL));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x25, &in, NULL));
   ck_assert_int_eq (in.operand.i, 0x81);
-  ck_assert (pgo_il_decode (il, sizeof il, 0x28, &in, NULL));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x28, &in, NULL));
   ck_assert_int_eq (in.operand.i, 255);
 }
 END_TEST
@@ -349,14 +350,14 @@ START_TEST (test_il_switch)
   };
   PgoIlInstr in;
 
-  ck_assert (pgo_il_decode (il, sizeof il, 1, &in, NULL));
+  ck_assert (_pgo_il_decode (il, sizeof il, 1, &in, NULL));
   ck_assert_int_eq (in.opcode, PGO_OP_SWITCH);
   ck_assert_uint_eq (in.operand.sw.n_cases, 3);
   ck_assert_uint_eq (in.next_offset, 0x12);
-  ck_assert_int_eq (pgo_il_switch_target (&in, 0), 0x14);
-  ck_assert_int_eq (pgo_il_switch_target (&in, 1), 0x10);
-  ck_assert_int_eq (pgo_il_switch_target (&in, 2), 0x12);
-  ck_assert_int_eq (pgo_opcode_get_flow (in.opcode), PGO_FLOW_COND_BRANCH);
+  ck_assert_int_eq (_pgo_il_switch_target (&in, 0), 0x14);
+  ck_assert_int_eq (_pgo_il_switch_target (&in, 1), 0x10);
+  ck_assert_int_eq (_pgo_il_switch_target (&in, 2), 0x12);
+  ck_assert_int_eq (_pgo_opcode_get_flow (in.opcode), PGO_FLOW_COND_BRANCH);
 }
 END_TEST
 
@@ -374,10 +375,10 @@ START_TEST (test_il_prefixes)
   guint32 flags[4], starts[4];
   guint n = 0;
 
-  pgo_il_iter_init (&it, il, sizeof il);
+  _pgo_il_iter_init (&it, il, sizeof il);
   while (it.offset < it.il_size)
     {
-      ck_assert (pgo_il_iter_next (&it, &in, NULL));
+      ck_assert (_pgo_il_iter_next (&it, &in, NULL));
       ck_assert_uint_lt (n, 4);
       seen[n] = in.opcode;
       flags[n] = in.prefixes;
@@ -429,7 +430,7 @@ START_TEST (test_il_decode_errors)
   PgoIlInstr in = { .opcode = PGO_OP_COUNT };
   g_autoptr(GError) error = NULL;
 
-  ck_assert (!pgo_il_decode (bad[_i].bytes, bad[_i].len, bad[_i].offset, &in, &error));
+  ck_assert (!_pgo_il_decode (bad[_i].bytes, bad[_i].len, bad[_i].offset, &in, &error));
   pgo_assert_error (error, bad[_i].code, bad[_i].name);
   ck_assert_str_eq (error->message, bad[_i].message);
   ck_assert_int_eq (in.opcode, PGO_OP_COUNT); /* no output */
@@ -443,9 +444,9 @@ START_TEST (test_il_prefix_at_end)
   PgoIlInstr in;
   g_autoptr(GError) error = NULL;
 
-  pgo_il_iter_init (&it, il, sizeof il);
-  ck_assert (pgo_il_iter_next (&it, &in, &error));
-  ck_assert (!pgo_il_iter_next (&it, &in, &error));
+  _pgo_il_iter_init (&it, il, sizeof il);
+  ck_assert (_pgo_il_iter_next (&it, &in, &error));
+  ck_assert (!_pgo_il_iter_next (&it, &in, &error));
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "prefix at end");
   ck_assert_str_eq (error->message, "prefix volatile. at IL offset 0x1 ends the method body");
 }

@@ -13,6 +13,9 @@
 #include "pgo-check.h"
 
 #include <string.h>
+#include "pgo-metadata-private.h"
+#include "pgo-signature-private.h"
+#include "pgo-cursor-private.h"
 
 static PgoMetadata *
 open_md (const char *name)
@@ -58,19 +61,19 @@ START_TEST (test_metadata_tables)
 {
   g_autoptr(PgoMetadata) md = open_md ("data/pe/sample32.dll");
 
-  ck_assert_str_eq (pgo_metadata_get_version (md), "v4.0.30319");
-  ck_assert (!pgo_metadata_is_uncompressed (md));
+  ck_assert_str_eq (_pgo_metadata_get_version (md), "v4.0.30319");
+  ck_assert (!_pgo_metadata_is_uncompressed (md));
   for (guint i = 0; i < G_N_ELEMENTS (sample_tables); i++)
     {
       ck_assert_msg (pgo_metadata_get_n_rows (md, sample_tables[i].table) == sample_tables[i].rows,
-                     "%s rows", pgo_table_get_name (sample_tables[i].table));
-      ck_assert_msg (pgo_metadata_get_row_size (md, sample_tables[i].table)
+                     "%s rows", _pgo_table_get_name (sample_tables[i].table));
+      ck_assert_msg (_pgo_metadata_get_row_size (md, sample_tables[i].table)
                      == sample_tables[i].row_size, "%s row size %u",
-                     pgo_table_get_name (sample_tables[i].table),
-                     pgo_metadata_get_row_size (md, sample_tables[i].table));
+                     _pgo_table_get_name (sample_tables[i].table),
+                     _pgo_metadata_get_row_size (md, sample_tables[i].table));
     }
-  ck_assert_str_eq (pgo_table_get_name (PGO_TABLE_GENERICPARAMCONSTRAINT), "GenericParamConstraint");
-  ck_assert_str_eq (pgo_column_get_name (PGO_COL_METHODDEF_PARAM_LIST), "ParamList");
+  ck_assert_str_eq (_pgo_table_get_name (PGO_TABLE_GENERICPARAMCONSTRAINT), "GenericParamConstraint");
+  ck_assert_str_eq (_pgo_column_get_name (PGO_COL_METHODDEF_PARAM_LIST), "ParamList");
 }
 END_TEST
 
@@ -83,40 +86,40 @@ START_TEST (test_metadata_columns)
 
   /* MethodDef 3 is Bodies.TryCatch at RVA 0x2060. */
   ck_assert_uint_eq (pgo_metadata_get_column (md, PGO_COL_METHODDEF_RVA, 3), 0x2060);
-  ck_assert (pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_NAME, 3),
+  ck_assert (_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_NAME, 3),
                                          &s, NULL));
   ck_assert_str_eq (s, "TryCatch");
   ck_assert_uint_eq (pgo_metadata_get_column (md, PGO_COL_METHODDEF_RVA, 14), 0);
-  ck_assert (!pgo_metadata_lookup_column (md, PGO_COL_METHODDEF_RVA, 14, &v, &error));
+  ck_assert (!_pgo_metadata_lookup_column (md, PGO_COL_METHODDEF_RVA, 14, &v, &error));
   pgo_assert_error (error, PGO_ERROR_NOT_FOUND, "row 14");
   g_clear_error (&error);
   /* TypeDef 3 (Bodies) owns MethodDef 3..11. */
-  ck_assert (pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, 3, &first, &end, NULL));
+  ck_assert (_pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, 3, &first, &end, NULL));
   ck_assert_uint_eq (first, 3);
   ck_assert_uint_eq (end, 12);
-  ck_assert (pgo_metadata_lookup_method_owner (md, 0x06000005, &token, NULL));
+  ck_assert (_pgo_metadata_lookup_method_owner (md, 0x06000005, &token, NULL));
   ck_assert_uint_eq (token, 0x02000003);
-  ck_assert (pgo_metadata_lookup_method_owner (md, 0x0600000D, &token, NULL));
+  ck_assert (_pgo_metadata_lookup_method_owner (md, 0x0600000D, &token, NULL));
   ck_assert_uint_eq (token, 0x02000004);
-  ck_assert (pgo_metadata_lookup_enclosing_type (md, 0x02000004, &token, NULL));
+  ck_assert (_pgo_metadata_lookup_enclosing_type (md, 0x02000004, &token, NULL));
   ck_assert_uint_eq (token, 0x02000002);
-  ck_assert (pgo_metadata_lookup_enclosing_type (md, 0x02000002, &token, NULL));
+  ck_assert (_pgo_metadata_lookup_enclosing_type (md, 0x02000002, &token, NULL));
   ck_assert_uint_eq (token, 0);
   /* Coded indexes: MemberRef 0x14 (the vararg call site) has the
    * MethodDef VarArgs as parent (MemberRefParent tag 3); 0x15 a TypeSpec. */
-  ck_assert (pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+  ck_assert (_pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
                                         pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS, 0x14),
                                         &token, NULL));
   ck_assert_uint_eq (token, 0x06000008);
-  ck_assert (pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+  ck_assert (_pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
                                         pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS, 0x15),
                                         &token, NULL));
   ck_assert_uint_eq (token, 0x1B000002);
-  ck_assert (!pgo_metadata_decode_coded (md, PGO_CODED_CUSTOM_ATTRIBUTE_TYPE, (5 << 3) | 1, &token,
+  ck_assert (!_pgo_metadata_decode_coded (md, PGO_CODED_CUSTOM_ATTRIBUTE_TYPE, (5 << 3) | 1, &token,
                                          &error));
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "CustomAttributeType tag 1");
   g_clear_error (&error);
-  ck_assert (!pgo_metadata_decode_coded (md, PGO_CODED_TYPE_DEF_OR_REF, (5 << 2) | 0, &token,
+  ck_assert (!_pgo_metadata_decode_coded (md, PGO_CODED_TYPE_DEF_OR_REF, (5 << 2) | 0, &token,
                                          &error));
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "TypeDef row 5 of 4");
 }
@@ -132,23 +135,23 @@ START_TEST (test_metadata_heaps)
   gsize len = 0;
   g_autofree char *us = NULL;
 
-  ck_assert (pgo_metadata_lookup_string (md, 0, &s, NULL));
+  ck_assert (_pgo_metadata_lookup_string (md, 0, &s, NULL));
   ck_assert_str_eq (s, "");
-  ck_assert (!pgo_metadata_lookup_string (md, 0x7FFFFFFF, &s, &error));
+  ck_assert (!_pgo_metadata_lookup_string (md, 0x7FFFFFFF, &s, &error));
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "string past heap");
   g_clear_error (&error);
-  ck_assert (pgo_metadata_lookup_guid (md, 0, guid, NULL));
+  ck_assert (_pgo_metadata_lookup_guid (md, 0, guid, NULL));
   ck_assert_uint_eq (guid[0] | guid[15], 0);
-  ck_assert (!pgo_metadata_lookup_guid (md, 100, guid, &error));
+  ck_assert (!_pgo_metadata_lookup_guid (md, 100, guid, &error));
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "guid past heap");
   g_clear_error (&error);
   /* MethodDef 1 (Outer`1.Tiny): static, int32(int32): 00 01 08 08. */
-  ck_assert (pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_SIGNATURE, 1),
+  ck_assert (_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_SIGNATURE, 1),
                                        &blob, &len, NULL));
   ck_assert_uint_eq (len, 4);
   ck_assert (memcmp (blob, "\x00\x01\x08\x08", 4) == 0);
   /* ldstr "x" in CallVarArgs (IL: 17 18 72 <token> ...) is #US entry 1. */
-  ck_assert (pgo_metadata_lookup_user_string (md, 1, &us, NULL));
+  ck_assert (_pgo_metadata_lookup_user_string (md, 1, &us, NULL));
   ck_assert_str_eq (us, "x");
 }
 END_TEST
@@ -170,7 +173,7 @@ static const struct {
 START_TEST (test_metadata_type_names)
 {
   g_autoptr(PgoMetadata) md = open_md ("data/pe/sample32.dll");
-  g_autofree char *s = pgo_metadata_format_type (md, type_names[_i].token, NULL);
+  g_autofree char *s = _pgo_metadata_format_type (md, type_names[_i].token, NULL);
 
   ck_assert_msg (s != NULL && strcmp (s, type_names[_i].name) == 0, "0x%08x: got %s",
                  type_names[_i].token, s);
@@ -257,19 +260,19 @@ START_TEST (test_metadata_lookup_method)
   g_autoptr(GError) error = NULL;
   guint32 token = 0;
 
-  ck_assert (pgo_metadata_lookup_method (md, "Pgo.Sample.Bodies", "Gen", "<!!0>(!!0)", NULL,
+  ck_assert (_pgo_metadata_lookup_method (md, "Pgo.Sample.Bodies", "Gen", "<!!0>(!!0)", NULL,
                                          &token, NULL));
   ck_assert_uint_eq (token, 0x0600000A);
-  ck_assert (pgo_metadata_lookup_method (md, "Pgo.Sample.Outer`1/Inner", "Get", "(!0)", "!0",
+  ck_assert (_pgo_metadata_lookup_method (md, "Pgo.Sample.Outer`1/Inner", "Get", "(!0)", "!0",
                                          &token, NULL));
   ck_assert_uint_eq (token, 0x0600000C);
   token = 0;
-  ck_assert (!pgo_metadata_lookup_method (md, "Pgo.Sample.Bodies", "Gen", "(!!0)", NULL, &token,
+  ck_assert (!_pgo_metadata_lookup_method (md, "Pgo.Sample.Bodies", "Gen", "(!!0)", NULL, &token,
                                           &error));
   pgo_assert_error (error, PGO_ERROR_NOT_FOUND, "Gen without arity");
   ck_assert_uint_eq (token, 0);
   g_clear_error (&error);
-  ck_assert (!pgo_metadata_lookup_method (md, "Pgo.Sample.Nope", "Gen", NULL, NULL, &token, &error));
+  ck_assert (!_pgo_metadata_lookup_method (md, "Pgo.Sample.Nope", "Gen", NULL, NULL, &token, &error));
   pgo_assert_error (error, PGO_ERROR_NOT_FOUND, "no such type");
 }
 END_TEST
@@ -280,15 +283,15 @@ START_TEST (test_metadata_resolve)
   g_autoptr(GError) error = NULL;
   guint32 token = 0;
 
-  ck_assert (pgo_metadata_resolve_method (md, 0x2B000002, &token, NULL));
+  ck_assert (_pgo_metadata_resolve_method (md, 0x2B000002, &token, NULL));
   ck_assert_uint_eq (token, 0x0600000A);
   /* A MemberRef on a TypeSpec of a TypeDef of this module. */
-  ck_assert (pgo_metadata_resolve_method (md, 0x0A000015, &token, NULL));
+  ck_assert (_pgo_metadata_resolve_method (md, 0x0A000015, &token, NULL));
   ck_assert_uint_eq (token, 0x0600000D);
   /* Vararg call site: a MemberRef whose parent is the MethodDef. */
-  ck_assert (pgo_metadata_resolve_method (md, 0x0A000014, &token, NULL));
+  ck_assert (_pgo_metadata_resolve_method (md, 0x0A000014, &token, NULL));
   ck_assert_uint_eq (token, 0x06000008);
-  ck_assert (!pgo_metadata_resolve_method (md, 0x0A00000F, &token, &error));
+  ck_assert (!_pgo_metadata_resolve_method (md, 0x0A00000F, &token, &error));
   pgo_assert_error (error, PGO_ERROR_NOT_FOUND, "System.Object::.ctor");
 }
 END_TEST
@@ -324,7 +327,7 @@ START_TEST (test_metadata_identity)
   display = pgo_assembly_name_to_string (&an);
   ck_assert_str_eq (display, "Pgo.Sample, Version=1.2.3.4, Culture=neutral, PublicKeyToken=null");
   pgo_assembly_name_clear (&an);
-  ck_assert (pgo_metadata_lookup_assembly_ref (md, 1, &an, NULL));
+  ck_assert (_pgo_metadata_lookup_assembly_ref (md, 1, &an, NULL));
   ref = pgo_assembly_name_to_string (&an);
   ck_assert_str_eq (ref, "System.Runtime, Version=10.0.0.0, Culture=neutral,"
                     " PublicKeyToken=b03f5f7f11d50a3a");
@@ -332,7 +335,7 @@ START_TEST (test_metadata_identity)
   ck_assert (pgo_metadata_lookup_mvid (md, guid, NULL));
   mvid = pgo_guid_to_string (guid);
   ck_assert_str_eq (mvid, "e698debe-4a35-4747-af54-89515e0e57bb");
-  id = pgo_metadata_build_module_id (md, NULL);
+  id = _pgo_metadata_build_module_id (md, NULL);
   ck_assert_str_eq (id->simple_name, "Pgo.Sample");
   ck_assert (id->has_mvid && memcmp (id->mvid, guid, 16) == 0);
   ck_assert (id->has_pdb);
@@ -358,22 +361,22 @@ build_root (guint64 valid, const guint32 *rows, guint8 heap_sizes, gboolean jtd,
   guint n = 0;
   guint32 off;
 
-  pgo_append_u32 (tables, 0);
-  pgo_append_u8 (tables, 2);
-  pgo_append_u8 (tables, 0);
-  pgo_append_u8 (tables, heap_sizes);
-  pgo_append_u8 (tables, 1);
-  pgo_append_u64 (tables, valid);
-  pgo_append_u64 (tables, 0);
+  _pgo_bytes_append_u32 (tables, 0);
+  _pgo_bytes_append_u8 (tables, 2);
+  _pgo_bytes_append_u8 (tables, 0);
+  _pgo_bytes_append_u8 (tables, heap_sizes);
+  _pgo_bytes_append_u8 (tables, 1);
+  _pgo_bytes_append_u64 (tables, valid);
+  _pgo_bytes_append_u64 (tables, 0);
   for (guint t = 0; t < 64; t++)
     if (valid & (G_GUINT64_CONSTANT (1) << t))
-      pgo_append_u32 (tables, *rows++);
+      _pgo_bytes_append_u32 (tables, *rows++);
   if (heap_sizes & 0x40)
-    pgo_append_u32 (tables, 0);
+    _pgo_bytes_append_u32 (tables, 0);
   g_byte_array_set_size (tables, tables->len + table_bytes);
   memset (tables->data + tables->len - table_bytes, 0, table_bytes);
   while (tables->len % 4)
-    pgo_append_u8 (tables, 0);
+    _pgo_bytes_append_u8 (tables, 0);
 
   streams[n].name = uncompressed ? "#-" : "#~";
   streams[n++].size = tables->len;
@@ -388,14 +391,14 @@ build_root (guint64 valid, const guint32 *rows, guint8 heap_sizes, gboolean jtd,
       streams[n].name = "#JTD";
       streams[n++].size = 0;
     }
-  pgo_append_u32 (root, 0x424A5342);
-  pgo_append_u16 (root, 1);
-  pgo_append_u16 (root, 1);
-  pgo_append_u32 (root, 0);
-  pgo_append_u32 (root, sizeof version);
+  _pgo_bytes_append_u32 (root, 0x424A5342);
+  _pgo_bytes_append_u16 (root, 1);
+  _pgo_bytes_append_u16 (root, 1);
+  _pgo_bytes_append_u32 (root, 0);
+  _pgo_bytes_append_u32 (root, sizeof version);
   g_byte_array_append (root, (const guint8 *) version, sizeof version);
-  pgo_append_u16 (root, 0);
-  pgo_append_u16 (root, n);
+  _pgo_bytes_append_u16 (root, 0);
+  _pgo_bytes_append_u16 (root, n);
   off = root->len;
   for (guint i = 0; i < n; i++)
     off += 8 + ((strlen (streams[i].name) + 4) & ~3u);
@@ -404,8 +407,8 @@ build_root (guint64 valid, const guint32 *rows, guint8 heap_sizes, gboolean jtd,
       gsize name_len = (strlen (streams[i].name) + 4) & ~3u;
       guint8 pad[32] = { 0 };
 
-      pgo_append_u32 (root, off);
-      pgo_append_u32 (root, streams[i].size);
+      _pgo_bytes_append_u32 (root, off);
+      _pgo_bytes_append_u32 (root, streams[i].size);
       memcpy (pad, streams[i].name, strlen (streams[i].name));
       g_byte_array_append (root, pad, name_len);
       off += streams[i].size;
@@ -413,7 +416,7 @@ build_root (guint64 valid, const guint32 *rows, guint8 heap_sizes, gboolean jtd,
   g_byte_array_append (root, tables->data, tables->len);
   for (guint i = 1; i < n; i++)
     for (gsize k = 0; k < streams[i].size; k++)
-      pgo_append_u8 (root, 0);
+      _pgo_bytes_append_u8 (root, 0);
   return g_byte_array_free_to_bytes (g_steal_pointer (&root));
 }
 
@@ -430,14 +433,14 @@ START_TEST (test_metadata_widths)
   gsize size;
   const guint8 *data = g_bytes_get_data (root, &size);
   g_autoptr(GError) error = NULL;
-  g_autoptr(PgoMetadata) md = pgo_metadata_new_from_root (data, size, 0, &error);
+  g_autoptr(PgoMetadata) md = _pgo_metadata_new_from_root (data, size, 0, &error);
 
   ck_assert_msg (md != NULL, "%s", error ? error->message : "");
-  ck_assert_uint_eq (pgo_metadata_get_column_width (md, PGO_COL_CUSTOMATTRIBUTE_PARENT), 4);
-  ck_assert_uint_eq (pgo_metadata_get_column_width (md, PGO_COL_CUSTOMATTRIBUTE_TYPE), 2);
-  ck_assert_uint_eq (pgo_metadata_get_row_size (md, PGO_TABLE_CUSTOMATTRIBUTE), 8);
-  ck_assert_uint_eq (pgo_metadata_get_column_width (md, PGO_COL_GENERICPARAM_OWNER), 2);
-  ck_assert_uint_eq (pgo_metadata_get_column_width (md, PGO_COL_METHODSEMANTICS_METHOD), 2);
+  ck_assert_uint_eq (_pgo_metadata_get_column_width (md, PGO_COL_CUSTOMATTRIBUTE_PARENT), 4);
+  ck_assert_uint_eq (_pgo_metadata_get_column_width (md, PGO_COL_CUSTOMATTRIBUTE_TYPE), 2);
+  ck_assert_uint_eq (_pgo_metadata_get_row_size (md, PGO_TABLE_CUSTOMATTRIBUTE), 8);
+  ck_assert_uint_eq (_pgo_metadata_get_column_width (md, PGO_COL_GENERICPARAM_OWNER), 2);
+  ck_assert_uint_eq (_pgo_metadata_get_column_width (md, PGO_COL_METHODSEMANTICS_METHOD), 2);
 }
 END_TEST
 
@@ -452,12 +455,12 @@ START_TEST (test_metadata_wide_heaps_jtd)
   gsize size;
   const guint8 *data = g_bytes_get_data (root, &size);
   g_autoptr(GError) error = NULL;
-  g_autoptr(PgoMetadata) md = pgo_metadata_new_from_root (data, size, 0, &error);
+  g_autoptr(PgoMetadata) md = _pgo_metadata_new_from_root (data, size, 0, &error);
 
   ck_assert_msg (md != NULL, "%s", error ? error->message : "");
-  ck_assert (pgo_metadata_is_uncompressed (md));
-  ck_assert_uint_eq (pgo_metadata_get_row_size (md, PGO_TABLE_MODULE), 18);
-  ck_assert_uint_eq (pgo_metadata_get_row_size (md, PGO_TABLE_TYPEDEF), 24);
+  ck_assert (_pgo_metadata_is_uncompressed (md));
+  ck_assert_uint_eq (_pgo_metadata_get_row_size (md, PGO_TABLE_MODULE), 18);
+  ck_assert_uint_eq (_pgo_metadata_get_row_size (md, PGO_TABLE_TYPEDEF), 24);
 }
 END_TEST
 
@@ -488,14 +491,14 @@ START_TEST (test_metadata_ptr_tables)
   data[tables_at + 12] = 1;                  /* TypeDef.MethodList = 1 */
   data[tables_at + 14] = 2;                  /* MethodPtr 1 -> MethodDef 2 */
   data[tables_at + 16] = 1;                  /* MethodPtr 2 -> MethodDef 1 */
-  md = pgo_metadata_new_from_root (data, size, 0, &error);
+  md = _pgo_metadata_new_from_root (data, size, 0, &error);
   ck_assert_msg (md != NULL, "%s", error ? error->message : "");
-  ck_assert (pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, 1, &first, &end, NULL));
+  ck_assert (_pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_METHOD_LIST, 1, &first, &end, NULL));
   ck_assert_uint_eq (first, 1);
   ck_assert_uint_eq (end, 3);
-  ck_assert (pgo_metadata_lookup_method_owner (md, 0x06000002, &owner, NULL));
+  ck_assert (_pgo_metadata_lookup_method_owner (md, 0x06000002, &owner, NULL));
   ck_assert_uint_eq (owner, 0x02000001);
-  ck_assert (pgo_metadata_lookup_method_owner (md, 0x06000001, &owner, NULL));
+  ck_assert (_pgo_metadata_lookup_method_owner (md, 0x06000001, &owner, NULL));
   ck_assert_uint_eq (owner, 0x02000001);
   g_clear_pointer (&md, pgo_metadata_unref);
   g_free (data);
@@ -524,7 +527,7 @@ START_TEST (test_metadata_root_errors)
   gsize size;
   const guint8 *data = g_bytes_get_data (root, &size);
   g_autoptr(GError) error = NULL;
-  PgoMetadata *md = pgo_metadata_new_from_root (data, size, 0, &error);
+  PgoMetadata *md = _pgo_metadata_new_from_root (data, size, 0, &error);
 
   ck_assert_msg (md == NULL, "%s: parsed", root_cases[_i].name);
   pgo_assert_error (error, root_cases[_i].code, root_cases[_i].name);
@@ -540,17 +543,17 @@ START_TEST (test_metadata_bad_root)
   g_autoptr(GError) error = NULL;
   PgoMetadata *md;
 
-  ck_assert ((md = pgo_metadata_new_from_root (data, size, 0, NULL)) != NULL);
+  ck_assert ((md = _pgo_metadata_new_from_root (data, size, 0, NULL)) != NULL);
   pgo_metadata_unref (md);
-  ck_assert (pgo_metadata_new_from_root (data, 30, 0, &error) == NULL);
+  ck_assert (_pgo_metadata_new_from_root (data, 30, 0, &error) == NULL);
   pgo_assert_error (error, PGO_ERROR_TRUNCATED, "root cut in stream headers");
   g_clear_error (&error);
   data[35] = 0xFF;  /* stream 0 Offset (root offset 32) high byte: past the root */
-  ck_assert (pgo_metadata_new_from_root (data, size, 0, &error) == NULL);
+  ck_assert (_pgo_metadata_new_from_root (data, size, 0, &error) == NULL);
   pgo_assert_error (error, PGO_ERROR_TRUNCATED, "stream past root");
   g_clear_error (&error);
   data[0] = 'X';
-  ck_assert (pgo_metadata_new_from_root (data, size, 0, &error) == NULL);
+  ck_assert (_pgo_metadata_new_from_root (data, size, 0, &error) == NULL);
   pgo_assert_error (error, PGO_ERROR_BAD_MAGIC, "no BSJB");
   g_free (data);
 }

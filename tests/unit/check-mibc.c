@@ -17,6 +17,8 @@
 #include "pgo-check.h"
 #include "pgo-mibc.h"
 #include "pgo-mibc-private.h"
+#include "pgo-metadata-private.h"
+#include "pgo-cursor-private.h"
 
 /* lookup_fixture: PgoMibcLookupFunc finding tests/fixtures/data/<name>/<name>.dll. */
 static PgoMetadata *
@@ -137,7 +139,7 @@ static const char *
 string_col (PgoMetadata *md, PgoColumn col, guint32 rid)
 {
   const char *s = NULL;
-  ck_assert (pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, col, rid), &s, NULL));
+  ck_assert (_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, col, rid), &s, NULL));
   return s;
 }
 
@@ -212,7 +214,7 @@ START_TEST (test_mibc_golden_plain)
   ck_assert_str_eq (string_col (md, PGO_COL_MEMBERREF_NAME, 1), "Classify");
   const guint8 *sig = NULL;
   gsize sig_len = 0;
-  ck_assert (pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_MEMBERREF_SIGNATURE, 1),
+  ck_assert (_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_MEMBERREF_SIGNATURE, 1),
                                        &sig, &sig_len, NULL));
   ck_assert_uint_eq (sig_len, 4);
   ck_assert (memcmp (sig, "\x00\x01\x08\x08", 4) == 0);
@@ -225,7 +227,7 @@ START_TEST (test_mibc_golden_plain)
   check_body (md, 0x06000002, golden_group_il, sizeof golden_group_il, TRUE);
   check_body (md, 0x06000003, golden_dictionary_il, sizeof golden_dictionary_il, FALSE);
   char *us = NULL;
-  ck_assert (pgo_metadata_lookup_user_string (md, 0x47, &us, NULL));
+  ck_assert (_pgo_metadata_lookup_user_string (md, 0x47, &us, NULL));
   ck_assert_str_eq (us, "InstrumentationDataStart");
   g_free (us);
 }
@@ -342,7 +344,7 @@ START_TEST (test_mibc_dotnet_pgo_style)
 
   _pgo_mibc_append_token (il, MIBC_OP_LDTOKEN, classify);           /* record 1 */
   _pgo_mibc_append_token (il, MIBC_OP_LDSTR, _pgo_mibc_image_user_string (img, "ExclusiveWeight"));
-  pgo_append_u8 (il, 0x23);                                         /* ldc.r8 2.5 */
+  _pgo_bytes_append_u8 (il, 0x23);                                         /* ldc.r8 2.5 */
   g_byte_array_append (il, (const guint8 *) &weight, 8);
   _pgo_mibc_append_token (il, MIBC_OP_LDSTR, _pgo_mibc_image_user_string (img, "WeightedCallData"));
   _pgo_mibc_append_i4 (il, 1);                                      /* one callee */
@@ -356,13 +358,13 @@ START_TEST (test_mibc_dotnet_pgo_style)
   _pgo_mibc_append_i4 (il, 100);                                    /* likelihood */
   _pgo_mibc_append_token (il, MIBC_OP_LDTOKEN, tr);                 /* the type, as a token */
   _pgo_mibc_append_token (il, MIBC_OP_LDSTR, end);
-  pgo_append_u8 (il, MIBC_OP_POP);
+  _pgo_bytes_append_u8 (il, MIBC_OP_POP);
   _pgo_mibc_append_token (il, MIBC_OP_LDTOKEN, 0x0A0000FF);         /* record 2: no such MemberRef */
   _pgo_mibc_append_token (il, MIBC_OP_LDSTR, start);
   _pgo_mibc_append_i4 (il, 2);                                      /* mask: kind only */
   _pgo_mibc_append_i4 (il, PGO_KIND_NUM_RUNS);
   _pgo_mibc_append_token (il, MIBC_OP_LDSTR, end);
-  pgo_append_u8 (il, MIBC_OP_POP);
+  _pgo_bytes_append_u8 (il, MIBC_OP_POP);
   _pgo_mibc_append_token (il, MIBC_OP_LDTOKEN, grid);               /* record 3 */
   _pgo_mibc_append_token (il, MIBC_OP_LDSTR, start);
   _pgo_mibc_append_i4 (il, 15);
@@ -375,7 +377,7 @@ START_TEST (test_mibc_dotnet_pgo_style)
   _pgo_mibc_append_i4 (il, 1);                                      /* same il/kind/other */
   _pgo_mibc_append_i4 (il, 7);
   _pgo_mibc_append_token (il, MIBC_OP_LDSTR, end);
-  pgo_append_u8 (il, MIBC_OP_POP);
+  _pgo_bytes_append_u8 (il, MIBC_OP_POP);
   guint32 sig = _pgo_mibc_image_blob (img, sig_void, sizeof sig_void);
   guint32 group[6] = { _pgo_mibc_image_add_body (img, il->data, il->len), 0, 0x16,
                        _pgo_mibc_image_string (img, "Assemblies_branches;_1"), sig, 0 };
@@ -384,7 +386,7 @@ START_TEST (test_mibc_dotnet_pgo_style)
   g_byte_array_set_size (il, 0);
   _pgo_mibc_append_token (il, MIBC_OP_LDSTR, _pgo_mibc_image_user_string (img, "branches;"));
   _pgo_mibc_append_token (il, MIBC_OP_LDTOKEN, group_tok);
-  pgo_append_u8 (il, MIBC_OP_POP);
+  _pgo_bytes_append_u8 (il, MIBC_OP_POP);
   guint32 dict[6] = { _pgo_mibc_image_add_body (img, il->data, il->len), 0, 0x16,
                       _pgo_mibc_image_string (img, "AssemblyDictionary"), sig, 0 };
   _pgo_mibc_image_add_row (img, PGO_TABLE_METHODDEF, dict, 6);
@@ -471,7 +473,7 @@ START_TEST (test_mibc_roundtrip_traces)
   g_autofree char *rel = g_strconcat ("fixtures/data/", trace, NULL);
   g_autoptr(GBytes) data = pgo_check_load (rel);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) all = pgo_nettrace_read_profiles (data, NULL, &error);
+  g_autoptr(GPtrArray) all = pgo_nettrace_profiles_read (data, NULL, &error);
   ck_assert_msg (all != NULL, "%s: %s", trace, error ? error->message : "?");
   g_autoptr(GPtrArray) app = app_profiles (all, trace);
   guint skipped = 0;

@@ -14,6 +14,8 @@
 #include "pgo-textpgo.h"
 
 #include <string.h>
+#include "pgo-nettrace-private.h"
+#include "pgo-cursor-private.h"
 
 /* The real blob the runtime wrote for P::Fib in pgo-small.nettrace:
  *   0e          mask 7 (ILOffset, Kind, Count)
@@ -80,7 +82,7 @@ START_TEST (test_nettrace_event_blob_decode)
   g_autoptr(PgoMethodProfile) want = fib_profile ();
   g_autoptr(GError) error = NULL;
 
-  ck_assert_msg (pgo_nettrace_parse_pgo_blob (fib_blob, sizeof fib_blob, 0, got, &error), "%s",
+  ck_assert_msg (_pgo_nettrace_blob_parse (fib_blob, sizeof fib_blob, 0, got, &error), "%s",
                  error ? error->message : "");
   ck_assert (pgo_method_profile_equal (got, want));
 }
@@ -89,7 +91,7 @@ END_TEST
 START_TEST (test_nettrace_event_blob_encode_golden)
 {
   g_autoptr(PgoMethodProfile) p = fib_profile ();
-  g_autoptr(GBytes) blob = pgo_nettrace_encode_pgo_blob (p);
+  g_autoptr(GBytes) blob = _pgo_nettrace_blob_encode (p);
   gsize len = 0;
   const guint8 *data = g_bytes_get_data (blob, &len);
 
@@ -110,10 +112,10 @@ START_TEST (test_nettrace_event_blob_values)
   ck_assert (pgo_method_profile_add (p, &c, &cv, 1, NULL));
   ck_assert (pgo_method_profile_add (p, &l, &lv, 1, NULL));
   ck_assert (pgo_method_profile_add (p, &t, tv, 3, NULL));
-  g_autoptr(GBytes) blob = pgo_nettrace_encode_pgo_blob (p);
+  g_autoptr(GBytes) blob = _pgo_nettrace_blob_encode (p);
   g_autoptr(PgoMethodProfile) back = pgo_method_profile_new (NULL);
   g_autoptr(GError) error = NULL;
-  ck_assert_msg (pgo_nettrace_parse_pgo_blob (g_bytes_get_data (blob, NULL), g_bytes_get_size (blob), 0,
+  ck_assert_msg (_pgo_nettrace_blob_parse (g_bytes_get_data (blob, NULL), g_bytes_get_size (blob), 0,
                                               back, &error), "%s", error ? error->message : "");
   ck_assert (pgo_method_profile_equal (p, back));
   gsize n = 0;
@@ -202,7 +204,7 @@ START_TEST (test_nettrace_event_verbose_layout)
       if (pgo_clr_event_classify (ev.metadata) != PGO_CLR_EVENT_JIT_INSTRUMENTATION_DATA_VERBOSE)
         continue;
       PgoClrJitInstrumentationData d;
-      ck_assert (pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, &d, &error));
+      ck_assert (_pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, &d, &error));
       guint32 token_at_26 = ev.payload[26] | ev.payload[27] << 8 | ev.payload[28] << 16
                             | (guint32) ev.payload[29] << 24;
       guint32 token_at_24 = ev.payload[24] | ev.payload[25] << 8 | ev.payload[26] << 16
@@ -215,7 +217,7 @@ START_TEST (test_nettrace_event_verbose_layout)
       /* Data ends the payload exactly. */
       ck_assert_uint_eq (d.data_offset + d.data_size, ev.payload_offset + ev.payload_len);
       ck_assert_uint_eq (d.method_flags, 0x80000000u);
-      pgo_clr_jit_instrumentation_data_clear (&d);
+      _pgo_clr_jit_instrumentation_data_clear (&d);
       n++;
     }
   ck_assert (error == NULL);
@@ -348,15 +350,15 @@ chunked_trace (const guint8 *blob, const Chunk *chunks, guint n_chunks, guint32 
   for (guint i = 0; i < n_chunks; i++)
     {
       g_autoptr(GByteArray) p = g_byte_array_new ();
-      pgo_append_u16 (p, 0);
-      pgo_append_u32 (p, chunks[i].method_flags);
-      pgo_append_u32 (p, chunks[i].len);
-      pgo_append_u64 (p, 0x1000);
-      pgo_append_u64 (p, 0x2000);
-      pgo_append_u32 (p, token);
-      pgo_append_utf16z (p, "NS.C");
-      pgo_append_utf16z (p, "M");
-      pgo_append_utf16z (p, "void  ()");
+      _pgo_bytes_append_u16 (p, 0);
+      _pgo_bytes_append_u32 (p, chunks[i].method_flags);
+      _pgo_bytes_append_u32 (p, chunks[i].len);
+      _pgo_bytes_append_u64 (p, 0x1000);
+      _pgo_bytes_append_u64 (p, 0x2000);
+      _pgo_bytes_append_u32 (p, token);
+      _pgo_bytes_append_utf16z (p, "NS.C");
+      _pgo_bytes_append_utf16z (p, "M");
+      _pgo_bytes_append_utf16z (p, "void  ()");
       g_byte_array_append (p, blob + chunks[i].start, chunks[i].len);
       ck_assert (pgo_nettrace_writer_write_event (w, id298, p->data, p->len, &error));
     }
@@ -508,7 +510,7 @@ START_TEST (test_nettrace_event_bad_blobs)
   g_autoptr(PgoMethodProfile) p = pgo_method_profile_new (NULL);
   g_autoptr(GError) error = NULL;
 
-  ck_assert (!pgo_nettrace_parse_pgo_blob (bad_blobs[_i].bytes, bad_blobs[_i].len, 0, p, &error));
+  ck_assert (!_pgo_nettrace_blob_parse (bad_blobs[_i].bytes, bad_blobs[_i].len, 0, p, &error));
   pgo_assert_error (error, bad_blobs[_i].code, bad_blobs[_i].name);
 }
 END_TEST
@@ -528,7 +530,7 @@ START_TEST (test_nettrace_event_bad_payloads)
   ev.payload = payload;
   ev.payload_len = sizeof payload;
   ev.payload_offset = 0x1234;
-  ck_assert (!pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, &d, &error));
+  ck_assert (!_pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, &d, &error));
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "data size");
   ck_assert (strstr (error->message, "payload at offset 0x1234") != NULL);
   g_clear_error (&error);
@@ -538,7 +540,7 @@ START_TEST (test_nettrace_event_bad_payloads)
   meta.event_id = 15;
   ev.payload = bulk;
   ev.payload_len = sizeof bulk;
-  ck_assert (!pgo_clr_bulk_type_foreach (&ev, NULL, NULL, &error));
+  ck_assert (!_pgo_clr_bulk_type_foreach (&ev, NULL, NULL, &error));
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "bulk count");
 }
 END_TEST

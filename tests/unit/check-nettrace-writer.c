@@ -11,6 +11,7 @@
 #include "pgo-nettrace-writer.h"
 
 #include <string.h>
+#include "pgo-nettrace-private.h"
 
 static const PgoNettraceTraceInfo tiny_info = {
   { 2026, 11, 1, 30, 0, 0, 0, 0 }, 0, 1000000000, 8, 7, 2, 1000000
@@ -149,7 +150,7 @@ write_profiles (GPtrArray *list, guint *out_n_chunks_max)
   for (guint i = 0; i < list->len; i++)
     {
       PgoClrMethodDetails d = { 0x10000 + 0x40 * i, 0x4000, 0x06000001 + i, 0, 0x2000, NULL };
-      g_autoptr(GBytes) blob = pgo_nettrace_encode_pgo_blob (g_ptr_array_index (list, i));
+      g_autoptr(GBytes) blob = _pgo_nettrace_blob_encode (g_ptr_array_index (list, i));
       g_autofree char *name = g_strdup_printf ("M%u", i);
       ck_assert (pgo_nettrace_writer_write_method_details (w, &d, &error));
       ck_assert (pgo_nettrace_writer_write_pgo_data (w, d.method_id, 0x2000, d.method_token, "NS.C", name,
@@ -221,13 +222,13 @@ START_TEST (test_nettrace_writer_chunks)
     {
       PgoClrJitInstrumentationData d;
       ck_assert_uint_lt (n, 3);
-      ck_assert (pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, &d, &error));
+      ck_assert (_pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, &d, &error));
       ck_assert_uint_eq (d.method_flags, flags[n]);
       ck_assert_uint_eq (d.data_size, sizes[n]);
       ck_assert (memcmp (d.data, blob + 40000 * n, sizes[n]) == 0);
       ck_assert_str_eq (d.method_name, "B");
       ck_assert_uint_eq (d.method_token, 0x06000003);
-      pgo_clr_jit_instrumentation_data_clear (&d);
+      _pgo_clr_jit_instrumentation_data_clear (&d);
       n++;
     }
   ck_assert (error == NULL);
@@ -253,7 +254,7 @@ START_TEST (test_nettrace_writer_runtime_metadata)
   while (pgo_nettrace_reader_next_event (ro, &ev, NULL))
     for (guint id = 1; id < 64; id++)
       {
-        const PgoNettraceMetadata *m = pgo_nettrace_reader_get_metadata (rr, id);
+        const PgoNettraceMetadata *m = _pgo_nettrace_reader_get_metadata (rr, id);
         if (m && m->event_id == ev.metadata->event_id
             && strcmp (m->provider, ev.metadata->provider) == 0)
           {

@@ -13,6 +13,7 @@
 #include "pgo-nettrace-private.h"
 
 #include <string.h>
+#include "pgo-cursor-private.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -47,21 +48,21 @@ v4_begin (void)
 {
   GByteArray *b = g_byte_array_new ();
   g_byte_array_append (b, (const guint8 *) "Nettrace", 8);
-  pgo_append_u32 (b, 20);
+  _pgo_bytes_append_u32 (b, 20);
   g_byte_array_append (b, (const guint8 *) "!FastSerialization.1", 20);
   const guint8 obj[] = { 5, 5, 1 };
   g_byte_array_append (b, obj, 3);
-  pgo_append_u32 (b, 4);
-  pgo_append_u32 (b, 4);
-  pgo_append_u32 (b, 5);
+  _pgo_bytes_append_u32 (b, 4);
+  _pgo_bytes_append_u32 (b, 4);
+  _pgo_bytes_append_u32 (b, 5);
   g_byte_array_append (b, (const guint8 *) "Trace", 5);
-  pgo_append_u8 (b, 6);
+  _pgo_bytes_append_u8 (b, 6);
   guint8 payload[48] = { 0 };
   payload[24] = 0x40; payload[25] = 0x42; payload[26] = 0x0F; /* frequency 1000000 */
   payload[32] = 8;                                              /* pointer size */
   payload[36] = 0x39; payload[37] = 0x30;                       /* pid 12345 */
   g_byte_array_append (b, payload, 48);
-  pgo_append_u8 (b, 6);
+  _pgo_bytes_append_u8 (b, 6);
   return b;
 }
 
@@ -70,22 +71,22 @@ v4_block (GByteArray *b, const char *name, const guint8 *content, gsize len)
 {
   const guint8 obj[] = { 5, 5, 1 };
   g_byte_array_append (b, obj, 3);
-  pgo_append_u32 (b, 2);
-  pgo_append_u32 (b, 2);
-  pgo_append_u32 (b, strlen (name));
+  _pgo_bytes_append_u32 (b, 2);
+  _pgo_bytes_append_u32 (b, 2);
+  _pgo_bytes_append_u32 (b, strlen (name));
   g_byte_array_append (b, (const guint8 *) name, strlen (name));
-  pgo_append_u8 (b, 6);
-  pgo_append_u32 (b, len);
+  _pgo_bytes_append_u8 (b, 6);
+  _pgo_bytes_append_u32 (b, len);
   while (b->len % 4)
-    pgo_append_u8 (b, 0);
+    _pgo_bytes_append_u8 (b, 0);
   g_byte_array_append (b, content, len);
-  pgo_append_u8 (b, 6);
+  _pgo_bytes_append_u8 (b, 6);
 }
 
 static GBytes *
 v4_end (GByteArray *b)
 {
-  pgo_append_u8 (b, 1);
+  _pgo_bytes_append_u8 (b, 1);
   return g_byte_array_free_to_bytes (b);
 }
 
@@ -93,14 +94,14 @@ v4_end (GByteArray *b)
 static void
 metadata_record (GByteArray *p, gint32 id, const char *provider, gint32 event_id, gint32 version)
 {
-  pgo_append_u32 (p, id);
-  pgo_append_utf16z (p, provider);
-  pgo_append_u32 (p, event_id);
-  pgo_append_utf16z (p, "");
-  pgo_append_u64 (p, 0x10);
-  pgo_append_u32 (p, version);
-  pgo_append_u32 (p, 4);
-  pgo_append_u32 (p, 0);
+  _pgo_bytes_append_u32 (p, id);
+  _pgo_bytes_append_utf16z (p, provider);
+  _pgo_bytes_append_u32 (p, event_id);
+  _pgo_bytes_append_utf16z (p, "");
+  _pgo_bytes_append_u64 (p, 0x10);
+  _pgo_bytes_append_u32 (p, version);
+  _pgo_bytes_append_u32 (p, 4);
+  _pgo_bytes_append_u32 (p, 0);
 }
 
 /* An event/metadata block body with one compressed row per payload. */
@@ -108,12 +109,12 @@ static GByteArray *
 block_header (guint16 header_size, guint16 flags)
 {
   GByteArray *b = g_byte_array_new ();
-  pgo_append_u16 (b, header_size);
-  pgo_append_u16 (b, flags);
-  pgo_append_u64 (b, 0);
-  pgo_append_u64 (b, 0);
+  _pgo_bytes_append_u16 (b, header_size);
+  _pgo_bytes_append_u16 (b, flags);
+  _pgo_bytes_append_u64 (b, 0);
+  _pgo_bytes_append_u64 (b, 0);
   for (guint i = 20; i < header_size; i++)
-    pgo_append_u8 (b, 0);
+    _pgo_bytes_append_u8 (b, 0);
   return b;
 }
 
@@ -121,10 +122,10 @@ static void
 compressed_row (GByteArray *b, guint32 metadata_id, guint64 ts_delta, const guint8 *payload,
                 guint32 len)
 {
-  pgo_append_u8 (b, 0x01 | 0x80);
-  pgo_append_varuint64 (b, metadata_id);
-  pgo_append_varuint64 (b, ts_delta);
-  pgo_append_varuint64 (b, len);
+  _pgo_bytes_append_u8 (b, 0x01 | 0x80);
+  _pgo_bytes_append_varuint64 (b, metadata_id);
+  _pgo_bytes_append_varuint64 (b, ts_delta);
+  _pgo_bytes_append_varuint64 (b, len);
   g_byte_array_append (b, payload, len);
 }
 
@@ -322,11 +323,11 @@ START_TEST (test_nettrace_header_windows)
   ck_assert_int_eq (info->pointer_size, 8);
   ck_assert_uint_eq (drain (reader), 1970);
   /* TestEvent1 declares its (array) fields in a V5 V2Params tag: 3 of them. */
-  const PgoNettraceMetadata *m = pgo_nettrace_reader_get_metadata (reader, 0);
+  const PgoNettraceMetadata *m = _pgo_nettrace_reader_get_metadata (reader, 0);
   ck_assert (m == NULL);
   gboolean seen = FALSE;
   for (guint id = 1; id < 64; id++)
-    if ((m = pgo_nettrace_reader_get_metadata (reader, id)) && strcmp (m->event_name, "TestEvent1") == 0)
+    if ((m = _pgo_nettrace_reader_get_metadata (reader, id)) && strcmp (m->event_name, "TestEvent1") == 0)
       {
         ck_assert_uint_eq (m->n_fields, 3);
         seen = TRUE;
@@ -370,7 +371,7 @@ START_TEST (test_nettrace_v6)
   ck_assert (error == NULL);
   /* The sequence point (flag 2) flushed the metadata: ids are unknown now,
    * but the records handed out stay valid. */
-  ck_assert (pgo_nettrace_reader_get_metadata (reader, 1) == NULL);
+  ck_assert (_pgo_nettrace_reader_get_metadata (reader, 1) == NULL);
   ck_assert_uint_eq (first->event_id, 298);
   const PgoNettraceStats *st = pgo_nettrace_reader_get_stats (reader);
   ck_assert_uint_eq (st->n_events, 2);
@@ -504,8 +505,8 @@ START_TEST (test_nettrace_bad_blocks)
   {
     GByteArray *b = v4_begin ();
     g_autoptr(GByteArray) events = block_header (20, 1);
-    pgo_append_u8 (events, 0x81);
-    pgo_append_u8 (events, 0x80);
+    _pgo_bytes_append_u8 (events, 0x81);
+    _pgo_bytes_append_u8 (events, 0x80);
     v4_block (b, "EventBlock", events->data, events->len);
     g_autoptr(GBytes) bytes = v4_end (b);
     expect_error (bytes, PGO_ERROR_CORRUPT, "row varint", "malformed event row at offset 0x");
@@ -516,14 +517,14 @@ START_TEST (test_nettrace_bad_blocks)
     g_autoptr(GByteArray) events = block_header (20, 1);
     v4_block (b, "EventBlock", events->data, events->len);
     b->data[b->len - 1] = 0x07;
-    pgo_append_u8 (b, 1);
+    _pgo_bytes_append_u8 (b, 1);
     g_autoptr(GBytes) bytes = g_byte_array_free_to_bytes (b);
     expect_error (bytes, PGO_ERROR_CORRUPT, "end tag", "expected the end of the EventBlock object");
   }
   /* Bad object tag where an object should start. */
   {
     GByteArray *b = v4_begin ();
-    pgo_append_u8 (b, 0x33);
+    _pgo_bytes_append_u8 (b, 0x33);
     g_autoptr(GBytes) bytes = g_byte_array_free_to_bytes (b);
     expect_error (bytes, PGO_ERROR_CORRUPT, "object tag", "found 0x33 at offset 0x66");
   }
@@ -536,8 +537,8 @@ START_TEST (test_nettrace_bad_blocks)
     const guint8 obj[] = { 5, 5, 1, 2, 0, 0, 0, 2, 0, 0, 0, 10, 0, 0, 0 };
     g_byte_array_append (b, obj, sizeof obj);
     g_byte_array_append (b, (const guint8 *) "EventBlock", 10);
-    pgo_append_u8 (b, 6);
-    pgo_append_u32 (b, 0xFFFFFFF0);
+    _pgo_bytes_append_u8 (b, 6);
+    _pgo_bytes_append_u32 (b, 0xFFFFFFF0);
     g_autoptr(GBytes) bytes = g_byte_array_free_to_bytes (b);
     expect_error (bytes, PGO_ERROR_CORRUPT, "negative size", "negative EventBlock size -16");
   }
@@ -587,8 +588,8 @@ START_TEST (test_nettrace_hostile_counts)
     rec->data[rec->len - 4] = 1; /* one field */
     for (int i = 0; i < 100; i++)
       {
-        pgo_append_u32 (rec, 1);  /* Object */
-        pgo_append_u32 (rec, 1);  /* one nested field */
+        _pgo_bytes_append_u32 (rec, 1);  /* Object */
+        _pgo_bytes_append_u32 (rec, 1);  /* one nested field */
       }
     g_autoptr(GByteArray) meta = block_header (20, 1);
     compressed_row (meta, 0, 0, rec->data, rec->len);
@@ -604,8 +605,8 @@ START_TEST (test_nettrace_hostile_counts)
     const guint8 obj[] = { 5, 5, 1, 2, 0, 0, 0, 2, 0, 0, 0, 10, 0, 0, 0 };
     g_byte_array_append (b, obj, sizeof obj);
     g_byte_array_append (b, (const guint8 *) "EventBlock", 10);
-    pgo_append_u8 (b, 6);
-    pgo_append_u32 (b, 0x7FFFFFFF);
+    _pgo_bytes_append_u8 (b, 6);
+    _pgo_bytes_append_u32 (b, 0x7FFFFFFF);
     g_autoptr(GBytes) bytes = g_byte_array_free_to_bytes (b);
     g_autoptr(GError) error = NULL;
     g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_new (bytes, &error);

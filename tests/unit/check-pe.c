@@ -13,6 +13,9 @@
 #include "pgo-check.h"
 
 #include <string.h>
+#include "pgo-pe-private.h"
+#include "pgo-metadata-private.h"
+#include "pgo-signature-private.h"
 
 static PgoImage *
 open_sample (const char *name)
@@ -35,27 +38,27 @@ START_TEST (test_pe_pe32)
   gsize off = 0;
 
   ck_assert_int_eq (pgo_image_get_format (image), PGO_IMAGE_PE32);
-  ck_assert_uint_eq (pgo_image_get_machine (image), 0x14C);
-  ck_assert_uint_eq (pgo_image_get_n_sections (image), 3);
-  s = pgo_image_get_section (image, 0);
+  ck_assert_uint_eq (_pgo_image_get_machine (image), 0x14C);
+  ck_assert_uint_eq (_pgo_image_get_n_sections (image), 3);
+  s = _pgo_image_get_section (image, 0);
   ck_assert_str_eq (s->name, ".text");
   ck_assert_uint_eq (s->virtual_address, 0x2000);
   ck_assert_uint_eq (s->virtual_size, 0xD88);
   ck_assert_uint_eq (s->raw_size, 0xE00);
   ck_assert_uint_eq (s->file_offset, 0x200);
-  s = pgo_image_get_section (image, 2);
+  s = _pgo_image_get_section (image, 2);
   ck_assert_str_eq (s->name, ".reloc");
   ck_assert_uint_eq (s->virtual_address, 0x6000);
   ck_assert_uint_eq (s->file_offset, 0x1400);
-  cli = pgo_image_get_cli_header (image);
+  cli = _pgo_image_get_cli_header (image);
   ck_assert_uint_eq (cli->major_runtime_version, 2);
   ck_assert_uint_eq (cli->minor_runtime_version, 5);
   ck_assert_uint_eq (cli->metadata_rva, 0x2364);
   ck_assert_uint_eq (cli->metadata_size, 0x908);
   ck_assert_uint_eq (cli->flags, 0x1); /* ILONLY */
-  ck_assert (pgo_image_rva_to_offset (image, 0x2060, 12, &off, NULL));
+  ck_assert (_pgo_image_rva_to_offset (image, 0x2060, 12, &off, NULL));
   ck_assert_uint_eq (off, 0x260);
-  ck_assert_int_eq (pgo_image_get_webcil_version (image, NULL, NULL), -1);
+  ck_assert_int_eq (_pgo_image_get_webcil_version (image, NULL, NULL), -1);
 }
 END_TEST
 
@@ -66,11 +69,11 @@ START_TEST (test_pe_pe32_plus)
 
   /* x64 builds use PE32+: data directories at optional header + 112. */
   ck_assert_int_eq (pgo_image_get_format (image), PGO_IMAGE_PE32_PLUS);
-  ck_assert_uint_eq (pgo_image_get_machine (image), 0x8664);
-  ck_assert_uint_eq (pgo_image_get_n_sections (image), 2);
-  s = pgo_image_get_section (image, 0);
+  ck_assert_uint_eq (_pgo_image_get_machine (image), 0x8664);
+  ck_assert_uint_eq (_pgo_image_get_n_sections (image), 2);
+  s = _pgo_image_get_section (image, 0);
   ck_assert_uint_eq (s->virtual_size, 0xD26);
-  ck_assert_uint_eq (pgo_image_get_cli_header (image)->metadata_rva, 0x235C);
+  ck_assert_uint_eq (_pgo_image_get_cli_header (image)->metadata_rva, 0x235C);
 }
 END_TEST
 
@@ -95,15 +98,15 @@ START_TEST (test_pe_rva_errors)
   g_autoptr(GError) error = NULL;
   gsize off = 7;
 
-  ck_assert (!pgo_image_rva_to_offset (image, 0x1000, 1, &off, &error));
+  ck_assert (!_pgo_image_rva_to_offset (image, 0x1000, 1, &off, &error));
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "rva before first section");
   ck_assert_uint_eq (off, 7);
   g_clear_error (&error);
   /* .text holds 0xE00 raw bytes: 0xE01 from its start run past them. */
-  ck_assert (!pgo_image_rva_to_offset (image, 0x2000, 0xE01, &off, &error));
+  ck_assert (!_pgo_image_rva_to_offset (image, 0x2000, 0xE01, &off, &error));
   pgo_assert_error (error, PGO_ERROR_TRUNCATED, "range past raw data");
   ck_assert_uint_eq (off, 7);
-  ck_assert (pgo_image_rva_to_offset (image, 0x2000, 0xE00, &off, NULL));
+  ck_assert (_pgo_image_rva_to_offset (image, 0x2000, 0xE00, &off, NULL));
   ck_assert_uint_eq (off, 0x200);
 }
 END_TEST
@@ -218,7 +221,7 @@ read_everything (PgoImage *image, GError **error)
   pgo_assembly_name_clear (&an);
   for (guint32 r = 1; r <= pgo_metadata_get_n_rows (md, PGO_TABLE_ASSEMBLYREF); r++)
     {
-      if (!pgo_metadata_lookup_assembly_ref (md, r, &an, error))
+      if (!_pgo_metadata_lookup_assembly_ref (md, r, &an, error))
         return FALSE;
       pgo_assembly_name_clear (&an);
     }
@@ -252,7 +255,7 @@ read_everything (PgoImage *image, GError **error)
       }
   for (guint32 r = 1; r <= pgo_metadata_get_n_rows (md, PGO_TABLE_TYPESPEC); r++)
     {
-      g_autofree char *s = pgo_metadata_format_type (md, PGO_TOKEN (PGO_TABLE_TYPESPEC, r), error);
+      g_autofree char *s = _pgo_metadata_format_type (md, PGO_TOKEN (PGO_TABLE_TYPESPEC, r), error);
 
       if (s == NULL)
         return FALSE;

@@ -22,6 +22,7 @@
 #include "pgo-evaluate.h"
 #include "pgo-nettrace-event.h"
 #include "pgo-reconstruct.h"
+#include "pgo-evaluate-private.h"
 
 /* expected block: offset, count, provenance */
 typedef struct {
@@ -32,16 +33,16 @@ typedef struct {
 
 static PgoReconstruction *
 run (const guint8 *il, gsize size, const PgoEhClause *clauses, guint n_clauses,
-     const PgoObservation *obs, guint n_obs, PgoReconstructForm form)
+     const PgoObservation *obs, guint n_obs, PgoReconstructionForm form)
 {
-  PgoReconstructOptions o;
+  PgoReconstructionOptions o;
   g_autoptr(GError) error = NULL;
   PgoReconstruction *rec;
 
-  pgo_reconstruct_options_init (&o);
+  pgo_reconstruction_options_init (&o);
   o.form = form;
   o.intervals = TRUE;
-  rec = pgo_reconstruct_method (il, size, clauses, n_clauses, obs, n_obs, &o, &error);
+  rec = pgo_reconstruction_build_from_il (il, size, clauses, n_clauses, obs, n_obs, &o, &error);
   ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
   return rec;
 }
@@ -119,17 +120,17 @@ START_TEST (test_reconstruct_diamond)
   const guint32 edges[][4] = { { E, 6, 7, 3 }, { E, 7, 0, 10 } };
   const guint32 blocks[][4] = { { B, 0, 0, 10 }, { B, 3, 0, 7 }, { B, 6, 0, 3 }, { B, 7, 0, 10 } };
   g_autoptr(PgoReconstruction) rec = run (diamond, sizeof diamond, NULL, 0, obs, 3,
-                                          PGO_RECONSTRUCT_EDGE_FORM);
+                                          PGO_RECONSTRUCTION_FORM_EDGE);
   g_autoptr(PgoMethodProfile) bp = NULL;
   g_autoptr(GError) error = NULL;
 
   check_blocks (rec, want, 4);
   ck_assert_uint_eq (rec->calls, 10);
-  ck_assert_int_eq (rec->form, PGO_RECONSTRUCT_EDGE_FORM);
+  ck_assert_int_eq (rec->form, PGO_RECONSTRUCTION_FORM_EDGE);
   check_records (rec->profile, edges, 2);
   check_jit_ok (rec);
   ck_assert_uint_eq (rec->n_projected, 0);
-  bp = pgo_reconstruction_build_profile (rec, PGO_RECONSTRUCT_BLOCK_FORM, NULL, &error);
+  bp = pgo_reconstruction_build_profile (rec, PGO_RECONSTRUCTION_FORM_BLOCK, NULL, &error);
   ck_assert_ptr_nonnull (bp);
   check_records (bp, blocks, 4);
 }
@@ -153,9 +154,9 @@ START_TEST (test_reconstruct_shared_cfg)
   pgo_cfg_options_init (&co);
   cfg = pgo_cfg_build (&body, &co, &error);
   ck_assert_ptr_nonnull (cfg);
-  a = pgo_reconstruct_cfg (cfg, obs, 3, NULL, NULL, &error);
+  a = pgo_reconstruction_build (cfg, obs, 3, NULL, NULL, &error);
   ck_assert_ptr_nonnull (a);
-  b = pgo_reconstruct_cfg (cfg, obs2, 3, NULL, NULL, &error);
+  b = pgo_reconstruction_build (cfg, obs2, 3, NULL, NULL, &error);
   ck_assert_ptr_nonnull (b);
   ck_assert_ptr_eq (a->cfg, cfg);
   ck_assert_ptr_eq (b->cfg, cfg);
@@ -175,7 +176,7 @@ START_TEST (test_reconstruct_diamond_entry_only)
 {
   const PgoObservation obs[] = { { 0, 10 } };
   g_autoptr(PgoReconstruction) rec = run (diamond, sizeof diamond, NULL, 0, obs, 1,
-                                          PGO_RECONSTRUCT_BLOCK_FORM);
+                                          PGO_RECONSTRUCTION_FORM_BLOCK);
 
   ck_assert_int_eq (rec->blocks[1].provenance, INF);
   ck_assert_int_eq (rec->blocks[2].provenance, INF);
@@ -188,7 +189,7 @@ START_TEST (test_reconstruct_diamond_entry_only)
   ck_assert_uint_ge (rec->blocks[1].count, rec->blocks[2].count);
   ck_assert_uint_eq (rec->blocks[3].count, 10);
   ck_assert_int_eq (rec->blocks[3].provenance, EXA);
-  ck_assert_int_eq (rec->form, PGO_RECONSTRUCT_BLOCK_FORM);
+  ck_assert_int_eq (rec->form, PGO_RECONSTRUCTION_FORM_BLOCK);
   ck_assert_uint_eq (pgo_method_profile_get_n_records (rec->profile), 4);
 }
 END_TEST
@@ -215,7 +216,7 @@ START_TEST (test_reconstruct_triangle)
   /* set A: entry and the join; truth: the arm ran 0 times of 10 */
   const PgoObservation obs[] = { { 0, 10 }, { 5, 10 } };
   g_autoptr(PgoReconstruction) rec = run (triangle, sizeof triangle, NULL, 0, obs, 2,
-                                          PGO_RECONSTRUCT_EDGE_FORM);
+                                          PGO_RECONSTRUCTION_FORM_EDGE);
 
   ck_assert_uint_eq (rec->cfg->n_blocks, 3);
   ck_assert_int_eq (rec->blocks[1].provenance, INF);
@@ -253,8 +254,8 @@ START_TEST (test_reconstruct_loop)
    * BB02 -> BB03 postdom */
   const guint32 edges[][4] = { { E, 4, 8, 20 }, { E, 0xC, 0, 5 } };
   const guint32 blocks[][4] = { { B, 0, 0, 5 }, { B, 4, 0, 20 }, { B, 8, 0, 25 }, { B, 0xC, 0, 5 } };
-  g_autoptr(PgoReconstruction) rec = run (loop, sizeof loop, NULL, 0, obs, 2, PGO_RECONSTRUCT_EDGE_FORM);
-  g_autoptr(PgoMethodProfile) bp = pgo_reconstruction_build_profile (rec, PGO_RECONSTRUCT_BLOCK_FORM,
+  g_autoptr(PgoReconstruction) rec = run (loop, sizeof loop, NULL, 0, obs, 2, PGO_RECONSTRUCTION_FORM_EDGE);
+  g_autoptr(PgoMethodProfile) bp = pgo_reconstruction_build_profile (rec, PGO_RECONSTRUCTION_FORM_BLOCK,
                                                                      NULL, NULL);
 
   check_blocks (rec, want, 4);
@@ -269,8 +270,8 @@ START_TEST (test_reconstruct_loop_long)
 {
   const guint64 big = G_GUINT64_CONSTANT (0x100000005);
   const PgoObservation obs[] = { { 0, 1 }, { 4, big } };
-  g_autoptr(PgoReconstruction) rec = run (loop, sizeof loop, NULL, 0, obs, 2, PGO_RECONSTRUCT_EDGE_FORM);
-  g_autoptr(PgoMethodProfile) bp = pgo_reconstruction_build_profile (rec, PGO_RECONSTRUCT_BLOCK_FORM,
+  g_autoptr(PgoReconstruction) rec = run (loop, sizeof loop, NULL, 0, obs, 2, PGO_RECONSTRUCTION_FORM_EDGE);
+  g_autoptr(PgoMethodProfile) bp = pgo_reconstruction_build_profile (rec, PGO_RECONSTRUCTION_FORM_BLOCK,
                                                                      NULL, NULL);
   gsize nv;
 
@@ -303,7 +304,7 @@ START_TEST (test_reconstruct_switch)
   const WantBlock want[] = { { 0, 10, OBS }, { 0xE, 1, EXA }, { 0x10, 6, OBS }, { 0x12, 3, OBS } };
   /* every successor has refs 1: all tree; the three returns are pseudo */
   const guint32 edges[][4] = { { E, 0xE, 0, 1 }, { E, 0x10, 0, 6 }, { E, 0x12, 0, 3 } };
-  g_autoptr(PgoReconstruction) rec = run (sw, sizeof sw, NULL, 0, obs, 3, PGO_RECONSTRUCT_EDGE_FORM);
+  g_autoptr(PgoReconstruction) rec = run (sw, sizeof sw, NULL, 0, obs, 3, PGO_RECONSTRUCTION_FORM_EDGE);
 
   check_blocks (rec, want, 4);
   check_records (rec->profile, edges, 3);
@@ -333,8 +334,8 @@ START_TEST (test_reconstruct_try_catch)
                                 { B, 0xC, 0, 1000 }, { B, 0x10, 0, 5000 }, { B, 0x1A, 0, 6000 },
                                 { B, 0x20, 0, 1000 }, { B, 0x26, 0, 0 }, { B, 0x2B, 0, 1000 } };
   g_autoptr(PgoReconstruction) rec = run (example, sizeof example, example_eh, 1, obs, 6,
-                                          PGO_RECONSTRUCT_EDGE_FORM);
-  g_autoptr(PgoMethodProfile) bp = pgo_reconstruction_build_profile (rec, PGO_RECONSTRUCT_BLOCK_FORM,
+                                          PGO_RECONSTRUCTION_FORM_EDGE);
+  g_autoptr(PgoMethodProfile) bp = pgo_reconstruction_build_profile (rec, PGO_RECONSTRUCTION_FORM_BLOCK,
                                                                      NULL, NULL);
 
   check_blocks (rec, want, 9);
@@ -355,7 +356,7 @@ START_TEST (test_reconstruct_try_catch_projection)
   const PgoObservation obs[] = { { 0, 1000 }, { 0xA, 300 }, { 0xC, 1000 }, { 0x10, 5000 },
                                  { 0x1A, 6000 }, { 0x26, 30 }, { 0x2B, 1000 } };
   g_autoptr(PgoReconstruction) rec = run (example, sizeof example, example_eh, 1, obs, 7,
-                                          PGO_RECONSTRUCT_EDGE_FORM);
+                                          PGO_RECONSTRUCTION_FORM_EDGE);
 
   ck_assert_uint_eq (rec->blocks[7].count, 30);
   ck_assert_int_eq (rec->blocks[7].provenance, OBS);
@@ -400,8 +401,8 @@ START_TEST (test_reconstruct_try_finally)
   g_autoptr(PgoReconstruction) rec = NULL;
   g_autoptr(PgoMethodProfile) bp = NULL;
 
-  rec = run (fin, sizeof fin, fin_eh, 1, obs, 3, PGO_RECONSTRUCT_EDGE_FORM);
-  bp = pgo_reconstruction_build_profile (rec, PGO_RECONSTRUCT_BLOCK_FORM, NULL, NULL);
+  rec = run (fin, sizeof fin, fin_eh, 1, obs, 3, PGO_RECONSTRUCTION_FORM_EDGE);
+  bp = pgo_reconstruction_build_profile (rec, PGO_RECONSTRUCTION_FORM_BLOCK, NULL, NULL);
   /* the arm's value is the prior's choice; pin it before comparing */
   ck_assert_uint_le (rec->blocks[2].count, 10);
   ck_assert_uint_eq (rec->blocks[4].min, 10);
@@ -434,7 +435,7 @@ END_TEST
 START_TEST (test_reconstruct_try_finally_exceptional)
 {
   const PgoObservation obs[] = { { 0, 10 }, { 7, 10 }, { 9, 12 }, { 0xE, 10 } };
-  g_autoptr(PgoReconstruction) rec = run (fin, sizeof fin, fin_eh, 1, obs, 4, PGO_RECONSTRUCT_EDGE_FORM);
+  g_autoptr(PgoReconstruction) rec = run (fin, sizeof fin, fin_eh, 1, obs, 4, PGO_RECONSTRUCTION_FORM_EDGE);
 
   ck_assert_uint_eq (rec->blocks[4].count, 12);
   ck_assert_int_eq (rec->blocks[4].provenance, OBS);
@@ -449,7 +450,7 @@ START_TEST (test_reconstruct_repair)
 {
   const PgoObservation obs[] = { { 0, 10 }, { 6, 3 }, { 7, 9 } };
   g_autoptr(PgoReconstruction) rec = run (diamond, sizeof diamond, NULL, 0, obs, 3,
-                                          PGO_RECONSTRUCT_EDGE_FORM);
+                                          PGO_RECONSTRUCTION_FORM_EDGE);
 
   /* cheapest repair: one call that never returned (an escape from the
    * entry block to the exit) rather than changing an observation */
@@ -471,20 +472,20 @@ START_TEST (test_reconstruct_errors)
   g_autoptr(GError) error = NULL;
   PgoReconstruction *rec;
 
-  rec = pgo_reconstruct_method (bad, sizeof bad, NULL, 0, obs, 1, NULL, &error);
+  rec = pgo_reconstruction_build_from_il (bad, sizeof bad, NULL, 0, obs, 1, NULL, &error);
   ck_assert_ptr_null (rec);
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "CORRUPT");
   ck_assert_str_eq (error->message, "branch target 0x42 out of range at IL offset 0x0");
   g_clear_error (&error);
 
-  rec = pgo_reconstruct_method (diamond, sizeof diamond, NULL, 0, obs, PGO_RECONSTRUCT_MAX_OBSERVATIONS + 1,
+  rec = pgo_reconstruction_build_from_il (diamond, sizeof diamond, NULL, 0, obs, PGO_RECONSTRUCT_MAX_OBSERVATIONS + 1,
                                 NULL, &error);
   ck_assert_ptr_null (rec);
   pgo_assert_error (error, PGO_ERROR_LIMIT, "LIMIT");
   g_clear_error (&error);
 
   /* an offset outside the code is ignored and counted */
-  rec = pgo_reconstruct_method (diamond, sizeof diamond, NULL, 0, obs, 2, NULL, &error);
+  rec = pgo_reconstruction_build_from_il (diamond, sizeof diamond, NULL, 0, obs, 2, NULL, &error);
   ck_assert_ptr_nonnull (rec);
   ck_assert_uint_eq (rec->n_ignored, 1);
   pgo_reconstruction_free (rec);
@@ -498,10 +499,10 @@ START_TEST (test_reconstruct_overlap)
   const guint64 z[] = { 0, 0, 0 };
 
   /* section 5: 16000 / 16030 */
-  ck_assert_double_eq_tol (pgo_block_overlap (a, b, 9), 16000.0 / 16030.0, 1e-12);
-  ck_assert_double_eq (pgo_block_overlap (z, z, 3), 1.0);
-  ck_assert_double_eq (pgo_block_overlap (a, z, 3), 0.0);
-  ck_assert_double_eq (pgo_block_overlap (a, a, 9), 1.0);
+  ck_assert_double_eq_tol (_pgo_block_overlap (a, b, 9), 16000.0 / 16030.0, 1e-12);
+  ck_assert_double_eq (_pgo_block_overlap (z, z, 3), 1.0);
+  ck_assert_double_eq (_pgo_block_overlap (a, z, 3), 0.0);
+  ck_assert_double_eq (_pgo_block_overlap (a, a, 9), 1.0);
 }
 END_TEST
 
@@ -520,8 +521,8 @@ START_TEST (test_reconstruct_evaluation)
   g_autoptr(PgoEvaluation) ev = pgo_evaluation_new (PGO_PROBES_A);
   g_autoptr(GError) error = NULL;
   g_autofree char *line = NULL;
-  const PgoEvalMethod *m;
-  PgoEvalSummary sum;
+  const PgoEvaluationMethod *m;
+  PgoEvaluationSummary sum;
 
   for (guint i = 0; i < G_N_ELEMENTS (dense); i++)
     {
@@ -574,7 +575,7 @@ roundtrip_fixture (const char *name, guint *n_methods, guint *n_checked)
   g_autofree char *dll_path = pgo_check_data_path (dll);
   g_autoptr(GBytes) bytes = pgo_check_load (trace);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) list = pgo_nettrace_read_profiles (bytes, NULL, &error);
+  g_autoptr(GPtrArray) list = pgo_nettrace_profiles_read (bytes, NULL, &error);
   g_autoptr(PgoBodyResolver) resolver = pgo_body_resolver_new ();
 
   ck_assert_msg (list != NULL, "%s", error ? error->message : "?");
@@ -593,14 +594,14 @@ roundtrip_fixture (const char *name, guint *n_methods, guint *n_checked)
           g_autoptr(PgoCfg) cfg = NULL;
           g_autoptr(GArray) obs = NULL;
           g_autoptr(PgoReconstruction) rec = NULL;
-          g_autofree char *mname = pgo_evaluation_method_name (pgo_method_profile_get_id (p));
+          g_autofree char *mname = pgo_method_id_to_string (pgo_method_profile_get_id (p));
 
           pgo_cfg_options_init (&co);
           cfg = pgo_cfg_build (&body, &co, &error);
           ck_assert_msg (cfg != NULL, "%s: %s", mname, error ? error->message : "?");
-          obs = pgo_reconstruct_observations (p, cfg, TRUE, (PgoProbeSet) set, &width);
+          obs = pgo_observations_from_profile (p, cfg, TRUE, (PgoProbeSet) set, &width);
           ck_assert_int_eq (width, PGO_FLOW_COUNTER_U32);
-          rec = pgo_reconstruct_body (&body, (PgoObservation *) obs->data, obs->len, NULL,
+          rec = pgo_reconstruction_build_from_body (&body, (PgoObservation *) obs->data, obs->len, NULL,
                                       pgo_method_profile_get_id (p), &error);
           ck_assert_msg (rec != NULL, "%s: %s", mname, error ? error->message : "?");
           ck_assert_msg ((rec->jit_status == PGO_JIT_SOLVE_OK

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pgo-check.h"
+#include "pgo-textpgo-private.h"
 
 static const char *const dumps[] = {
   "branches/edge.pgo.txt", "branches/block.pgo.txt",
@@ -112,7 +113,7 @@ START_TEST (test_textpgo_fixture_dumps)
 
   again = pgo_text_pgo_parse (g_bytes_get_data (written, NULL), g_bytes_get_size (written), &error);
   ck_assert_msg (again != NULL, "%s: %s", name, error ? error->message : "?");
-  ck_assert (pgo_text_pgo_equal (pgo, again));
+  ck_assert (_pgo_text_pgo_equal (pgo, again));
 }
 END_TEST
 
@@ -370,10 +371,10 @@ build_golden (void)
   guint64 handles[3];
   guint64 mhandles[2];
 
-  handles[0] = pgo_text_pgo_intern_handle (pgo, "Resource, disposal, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null");
-  handles[1] = pgo_text_pgo_intern_handle (pgo, "NULL");
+  handles[0] = _pgo_text_pgo_intern_handle (pgo, "Resource, disposal, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null");
+  handles[1] = _pgo_text_pgo_intern_handle (pgo, "NULL");
   handles[2] = 17; /* any of the runtime's unknown handles 1..33 */
-  mhandles[0] = pgo_text_pgo_intern_handle (pgo, "Run|@|Program, app, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null");
+  mhandles[0] = _pgo_text_pgo_intern_handle (pgo, "Run|@|Program, app, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null");
   mhandles[1] = handles[0]; /* one table for type and method names */
   ck_assert (pgo_method_profile_add (p, &version, NULL, 0, &error));
   ck_assert (pgo_method_profile_add (p, &block, count, 1, &error));
@@ -402,7 +403,7 @@ START_TEST (test_textpgo_write_golden)
 
   back = pgo_text_pgo_parse ((const guint8 *) golden, strlen (golden), &error);
   ck_assert_msg (back != NULL, "%s", error ? error->message : "?");
-  ck_assert (pgo_text_pgo_equal (pgo, back));
+  ck_assert (_pgo_text_pgo_equal (pgo, back));
   m = pgo_text_pgo_get_method (back, 0);
   ck_assert_uint_eq (m->line, 2);
   ck_assert_uint_eq (m->method_hash, 0x80000001u);
@@ -423,7 +424,7 @@ START_TEST (test_textpgo_write_golden)
     *strstr (changed, "25000") = '3';
     other = pgo_text_pgo_parse ((const guint8 *) changed, strlen (changed), &error);
     ck_assert_ptr_nonnull (other);
-    ck_assert (!pgo_text_pgo_equal (pgo, other));
+    ck_assert (!_pgo_text_pgo_equal (pgo, other));
   }
 }
 END_TEST
@@ -443,7 +444,7 @@ START_TEST (test_textpgo_crlf)
     }
   b = pgo_text_pgo_parse ((const guint8 *) crlf->str, crlf->len, &error);
   ck_assert_msg (b != NULL, "%s", error ? error->message : "?");
-  ck_assert (pgo_text_pgo_equal (a, b));
+  ck_assert (_pgo_text_pgo_equal (a, b));
 }
 END_TEST
 
@@ -484,10 +485,10 @@ START_TEST (test_textpgo_write_errors)
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "wide FourByte");
 
   /* Handle names: interning is stable; unknown values name nothing. */
-  ck_assert_uint_eq (pgo_text_pgo_intern_handle (pgo, "X"), PGO_TEXT_PGO_HANDLE_NAMED);
-  ck_assert_uint_eq (pgo_text_pgo_intern_handle (pgo, "Y"), PGO_TEXT_PGO_HANDLE_NAMED + 1);
-  ck_assert_uint_eq (pgo_text_pgo_intern_handle (pgo, "X"), PGO_TEXT_PGO_HANDLE_NAMED);
-  ck_assert_uint_eq (pgo_text_pgo_intern_handle (pgo, "UNKNOWN"), PGO_TEXT_PGO_HANDLE_UNKNOWN);
+  ck_assert_uint_eq (_pgo_text_pgo_intern_handle (pgo, "X"), PGO_TEXT_PGO_HANDLE_NAMED);
+  ck_assert_uint_eq (_pgo_text_pgo_intern_handle (pgo, "Y"), PGO_TEXT_PGO_HANDLE_NAMED + 1);
+  ck_assert_uint_eq (_pgo_text_pgo_intern_handle (pgo, "X"), PGO_TEXT_PGO_HANDLE_NAMED);
+  ck_assert_uint_eq (_pgo_text_pgo_intern_handle (pgo, "UNKNOWN"), PGO_TEXT_PGO_HANDLE_UNKNOWN);
   ck_assert_str_eq (pgo_text_pgo_get_handle_name (pgo, 33), "UNKNOWN");
   ck_assert_ptr_null (pgo_text_pgo_get_handle_name (pgo, 34));
   ck_assert_ptr_null (pgo_text_pgo_get_handle_name (pgo, PGO_TEXT_PGO_HANDLE_NAMED + 2));

@@ -19,6 +19,9 @@
 #include "pgo-check.h"
 
 #include <string.h>
+#include "pgo-pe-private.h"
+#include "pgo-cursor-private.h"
+#include "pgo-webcil-private.h"
 
 static PgoImage *
 image_from (GByteArray *buf, GError **error)
@@ -90,21 +93,21 @@ START_TEST (test_webcil_real_wasm)
   g_autofree char *guid = NULL;
 
   ck_assert_int_eq (pgo_image_get_format (image), PGO_IMAGE_WEBCIL);
-  ck_assert_int_eq (pgo_image_get_webcil_version (image, &minor, &wrapper), 0);
+  ck_assert_int_eq (_pgo_image_get_webcil_version (image, &minor, &wrapper), 0);
   ck_assert_int_eq (minor, 0);
   ck_assert_int_eq (wrapper, 0);
-  data = pgo_image_get_data (image, &size);
-  ck_assert (pgo_webcil_find_payload (data, size, &off, &len, NULL, NULL));
+  data = _pgo_image_get_data (image, &size);
+  ck_assert (_pgo_webcil_find_payload (data, size, &off, &len, NULL, NULL));
   ck_assert_uint_eq (off, 0xAC);
   ck_assert_uint_eq (len, 0x144C);
   ck_assert_uint_eq (off % 4, 0);
-  ck_assert_uint_eq (pgo_image_get_n_sections (image), 3);
+  ck_assert_uint_eq (_pgo_image_get_n_sections (image), 3);
   /* Sections: RVAs of the PE, data right after 28 + 3 * 16 header bytes. */
-  ck_assert_uint_eq (pgo_image_get_section (image, 0)->virtual_address, 0x2000);
-  ck_assert_uint_eq (pgo_image_get_section (image, 0)->raw_size, 0xE00);
-  ck_assert_uint_eq (pgo_image_get_section (image, 0)->file_offset, 0xAC + 76);
-  ck_assert_uint_eq (pgo_image_get_section (image, 1)->virtual_address, 0x4000);
-  ck_assert_uint_eq (pgo_image_get_cli_header (image)->metadata_rva, 0x2364);
+  ck_assert_uint_eq (_pgo_image_get_section (image, 0)->virtual_address, 0x2000);
+  ck_assert_uint_eq (_pgo_image_get_section (image, 0)->raw_size, 0xE00);
+  ck_assert_uint_eq (_pgo_image_get_section (image, 0)->file_offset, 0xAC + 76);
+  ck_assert_uint_eq (_pgo_image_get_section (image, 1)->virtual_address, 0x4000);
+  ck_assert_uint_eq (_pgo_image_get_cli_header (image)->metadata_rva, 0x2364);
   /* The debug directory survives with its CodeView entry. */
   ck_assert (pgo_image_lookup_code_view (image, &cv, NULL));
   guid = pgo_guid_to_string (cv.guid);
@@ -121,10 +124,10 @@ START_TEST (test_webcil_real_bare)
   g_autoptr(PgoImage) image = open_data ("data/pe/sample32.webcil");
   int wrapper = -2;
 
-  ck_assert_int_eq (pgo_image_get_webcil_version (image, NULL, &wrapper), 0);
+  ck_assert_int_eq (_pgo_image_get_webcil_version (image, NULL, &wrapper), 0);
   ck_assert_int_eq (wrapper, -1);
-  ck_assert_uint_eq (pgo_image_get_section (image, 0)->file_offset, 76);
-  ck_assert_uint_eq (pgo_image_get_section (image, 2)->file_offset, 76 + 0xE00 + 0x400);
+  ck_assert_uint_eq (_pgo_image_get_section (image, 0)->file_offset, 76);
+  ck_assert_uint_eq (_pgo_image_get_section (image, 2)->file_offset, 76 + 0xE00 + 0x400);
   assert_same_bodies (pe, image);
 }
 END_TEST
@@ -153,7 +156,7 @@ START_TEST (test_webcil_real_fixtures)
         continue;
       pe = open_data (dll_rel);
       wasm = open_data (wasm_rel);
-      ck_assert_int_eq (pgo_image_get_webcil_version (wasm, NULL, &wrapper), 0);
+      ck_assert_int_eq (_pgo_image_get_webcil_version (wasm, NULL, &wrapper), 0);
       ck_assert_int_eq (wrapper, 0);
       assert_same_bodies_n (pe, wasm, 0);
       n++;
@@ -177,14 +180,14 @@ make_v1_payload (GBytes *v0)
   memcpy (&n, p + 8, 2);
   g_byte_array_append (out, p, 28);
   out->data[4] = 1; /* VersionMajor 1 */
-  pgo_append_u32 (out, 0); /* TableBase */
+  _pgo_bytes_append_u32 (out, 0); /* TableBase */
   for (guint i = 0; i < n; i++)
     {
       guint32 ptr;
 
       g_byte_array_append (out, p + 28 + 16 * i, 12);
       memcpy (&ptr, p + 28 + 16 * i + 12, 4);
-      pgo_append_u32 (out, ptr + 4);
+      _pgo_bytes_append_u32 (out, ptr + 4);
     }
   g_byte_array_append (out, p + 28 + 16 * n, size - 28 - 16 * n);
   return out;
@@ -193,15 +196,15 @@ make_v1_payload (GBytes *v0)
 static void
 append_section (GByteArray *out, guint8 id, GByteArray *content)
 {
-  pgo_append_u8 (out, id);
-  pgo_append_varuint64 (out, content->len);
+  _pgo_bytes_append_u8 (out, id);
+  _pgo_bytes_append_varuint64 (out, content->len);
   g_byte_array_append (out, content->data, content->len);
 }
 
 static void
 append_name (GByteArray *out, const char *name)
 {
-  pgo_append_varuint64 (out, strlen (name));
+  _pgo_bytes_append_varuint64 (out, strlen (name));
   g_byte_array_append (out, (const guint8 *) name, strlen (name));
 }
 
@@ -219,49 +222,49 @@ make_wrapper (const guint8 *payload, gsize len, int version, guint32 declared)
 
   g_byte_array_append (out, (const guint8 *) "\0asm\1\0\0\0", 8);
   /* imports: memory, and for v1 the stackPointer and imageBase globals */
-  pgo_append_varuint64 (imports, 1 + n_imported);
+  _pgo_bytes_append_varuint64 (imports, 1 + n_imported);
   append_name (imports, "webcil");
   append_name (imports, "memory");
-  pgo_append_u8 (imports, 2);      /* memory */
-  pgo_append_u8 (imports, 0);      /* limits: min only */
-  pgo_append_u8 (imports, 1);
+  _pgo_bytes_append_u8 (imports, 2);      /* memory */
+  _pgo_bytes_append_u8 (imports, 0);      /* limits: min only */
+  _pgo_bytes_append_u8 (imports, 1);
   for (guint i = 0; i < n_imported; i++)
     {
       append_name (imports, "env");
       append_name (imports, i == 0 ? "stackPointer" : "imageBase");
-      pgo_append_u8 (imports, 3);    /* global */
-      pgo_append_u8 (imports, 0x7F); /* i32 */
-      pgo_append_u8 (imports, i == 0);
+      _pgo_bytes_append_u8 (imports, 3);    /* global */
+      _pgo_bytes_append_u8 (imports, 0x7F); /* i32 */
+      _pgo_bytes_append_u8 (imports, i == 0);
     }
   append_section (out, 2, imports);
   /* global webcilVersion = i32.const version */
-  pgo_append_u8 (globals, 1);
-  pgo_append_u8 (globals, 0x7F);
-  pgo_append_u8 (globals, 0);
-  pgo_append_u8 (globals, 0x41);
-  pgo_append_u8 (globals, version);
-  pgo_append_u8 (globals, 0x0B);
+  _pgo_bytes_append_u8 (globals, 1);
+  _pgo_bytes_append_u8 (globals, 0x7F);
+  _pgo_bytes_append_u8 (globals, 0);
+  _pgo_bytes_append_u8 (globals, 0x41);
+  _pgo_bytes_append_u8 (globals, version);
+  _pgo_bytes_append_u8 (globals, 0x0B);
   append_section (out, 6, globals);
-  pgo_append_u8 (exports, 1);
+  _pgo_bytes_append_u8 (exports, 1);
   append_name (exports, "webcilVersion");
-  pgo_append_u8 (exports, 3);
-  pgo_append_u8 (exports, n_imported);
+  _pgo_bytes_append_u8 (exports, 3);
+  _pgo_bytes_append_u8 (exports, n_imported);
   append_section (out, 7, exports);
   /* data: segment 0 = size (+ table size for v1), segment 1 = payload */
-  pgo_append_u8 (data, 2);
-  pgo_append_u8 (data, 1);                     /* passive */
-  pgo_append_u8 (data, version == 1 ? 8 : 4);
-  pgo_append_u32 (data, declared);
+  _pgo_bytes_append_u8 (data, 2);
+  _pgo_bytes_append_u8 (data, 1);                     /* passive */
+  _pgo_bytes_append_u8 (data, version == 1 ? 8 : 4);
+  _pgo_bytes_append_u32 (data, declared);
   if (version == 1)
-    pgo_append_u32 (data, 0x40);               /* tableSize */
+    _pgo_bytes_append_u32 (data, 0x40);               /* tableSize */
   if (version == 2)
     {
-      pgo_append_u8 (data, 0);                 /* active, memory 0 */
+      _pgo_bytes_append_u8 (data, 0);                 /* active, memory 0 */
       g_byte_array_append (data, (const guint8 *) "\x23\x00\x0B", 3); /* global.get 0; end */
     }
   else
-    pgo_append_u8 (data, 1);                   /* passive */
-  pgo_append_varuint64 (data, len);
+    _pgo_bytes_append_u8 (data, 1);                   /* passive */
+  _pgo_bytes_append_varuint64 (data, len);
   g_byte_array_append (data, payload, len);
   append_section (out, 11, data);
   return out;
@@ -276,8 +279,8 @@ START_TEST (test_webcil_spec_v1_header)
   g_autoptr(PgoImage) image = image_from (v1, &error);
 
   ck_assert_msg (image != NULL, "%s", error ? error->message : "");
-  ck_assert_int_eq (pgo_image_get_webcil_version (image, NULL, NULL), 1);
-  ck_assert_uint_eq (pgo_image_get_section (image, 0)->file_offset, 80);
+  ck_assert_int_eq (_pgo_image_get_webcil_version (image, NULL, NULL), 1);
+  ck_assert_uint_eq (_pgo_image_get_section (image, 0)->file_offset, 80);
   assert_same_bodies (pe, image);
 }
 END_TEST
@@ -300,7 +303,7 @@ START_TEST (test_webcil_spec_wrappers)
       int wrapper = -2;
 
       ck_assert_msg (image != NULL, "wrapper %d: %s", version, error ? error->message : "");
-      ck_assert_int_eq (pgo_image_get_webcil_version (image, NULL, &wrapper), version == 1);
+      ck_assert_int_eq (_pgo_image_get_webcil_version (image, NULL, &wrapper), version == 1);
       ck_assert_int_eq (wrapper, version);
       assert_same_bodies (pe, image);
     }
@@ -381,7 +384,7 @@ START_TEST (test_webcil_wrapper_errors)
   ck_assert (pgo_image_new_from_bytes (b1, &error) == NULL);
   pgo_assert_error (error, PGO_ERROR_BAD_MAGIC, "no data section");
   g_clear_error (&error);
-  ck_assert (!pgo_webcil_find_payload (native, sizeof native, &off, &plen, NULL, &error));
+  ck_assert (!_pgo_webcil_find_payload (native, sizeof native, &off, &plen, NULL, &error));
   pgo_assert_error (error, PGO_ERROR_BAD_MAGIC, "one segment: dotnet.native.wasm");
   ck_assert_uint_eq (off, 5);
   ck_assert (pgo_image_new_from_bytes (b2, NULL) == NULL);

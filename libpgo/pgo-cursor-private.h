@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-cursor.h: a bounds-checked reader over borrowed bytes, and the
+ * pgo-cursor-private.h: a bounds-checked reader over borrowed bytes, and the
  * matching append helpers for writers.
  *
  * Input: a (data, size) window, usually a GBytes from GMappedFile.
@@ -26,7 +26,7 @@ G_BEGIN_DECLS
  * PgoCursor:
  *
  * A read position inside a window of borrowed bytes. Stack-allocate it and
- * set it up with pgo_cursor_init(); it owns nothing.
+ * set it up with _pgo_cursor_init(); it owns nothing.
  */
 typedef struct {
   const guint8 *data;   /* first byte of the window (borrowed) */
@@ -35,13 +35,13 @@ typedef struct {
   guint64       base;   /* absolute offset of data[0], used in messages */
 } PgoCursor;
 
-void     pgo_cursor_init        (PgoCursor    *c,
+void     _pgo_cursor_init        (PgoCursor    *c,
                                  const void   *data,
                                  gsize         size,
                                  guint64       base);
-void     pgo_cursor_init_bytes  (PgoCursor    *c,
+void     _pgo_cursor_init_bytes  (PgoCursor    *c,
                                  GBytes       *bytes);
-gboolean pgo_cursor_truncated   (const PgoCursor *c,
+gboolean _pgo_cursor_truncated   (const PgoCursor *c,
                                  gsize         need,
                                  const char   *what,
                                  GError      **error);
@@ -60,13 +60,13 @@ pgo_cursor_remaining (const PgoCursor *c)
   return c->size - c->off;
 }
 
-gboolean pgo_cursor_seek        (PgoCursor *c, gsize off, GError **error);
-gboolean pgo_cursor_skip        (PgoCursor *c, gsize len, GError **error);
-gboolean pgo_cursor_read_bytes  (PgoCursor *c, gsize len,
+gboolean _pgo_cursor_seek        (PgoCursor *c, gsize off, GError **error);
+gboolean _pgo_cursor_skip        (PgoCursor *c, gsize len, GError **error);
+gboolean _pgo_cursor_read_bytes  (PgoCursor *c, gsize len,
                                  const guint8 **out_data, GError **error);
-gboolean pgo_cursor_sub         (PgoCursor *c, gsize len,
+gboolean _pgo_cursor_sub         (PgoCursor *c, gsize len,
                                  PgoCursor *out_sub, GError **error);
-gboolean pgo_cursor_align       (PgoCursor *c, gsize alignment, GError **error);
+gboolean _pgo_cursor_align       (PgoCursor *c, gsize alignment, GError **error);
 
 /* Fixed-size little-endian reads: the fast path is inline, failures are not. */
 #define PGO_CURSOR_DEFINE_LE(name, type, n)                                 \
@@ -74,7 +74,7 @@ static inline gboolean                                                      \
 pgo_cursor_read_##name (PgoCursor *c, type *out, GError **error)            \
 {                                                                           \
   if (G_UNLIKELY (n > c->size - c->off))                                    \
-    return pgo_cursor_truncated (c, n, #name, error);                       \
+    return _pgo_cursor_truncated (c, n, #name, error);                       \
   type v;                                                                   \
   memcpy (&v, c->data + c->off, n);                                         \
   c->off += n;                                                              \
@@ -95,27 +95,27 @@ PGO_CURSOR_DEFINE_LE (i64, gint64, 8)
 #endif
 #undef PGO_CURSOR_DEFINE_LE
 
-gboolean pgo_cursor_read_ecma_uint (PgoCursor *c, guint32 *out, GError **error);
-gboolean pgo_cursor_read_ecma_int  (PgoCursor *c, gint32 *out, GError **error);
-gboolean pgo_cursor_read_pgo_int   (PgoCursor *c, gint64 *out, GError **error);
-gboolean pgo_cursor_read_varuint32 (PgoCursor *c, guint32 *out, GError **error);
-gboolean pgo_cursor_read_varuint64 (PgoCursor *c, guint64 *out, GError **error);
-gboolean pgo_cursor_read_utf16z    (PgoCursor *c, char **out_utf8, GError **error);
-gboolean pgo_cursor_read_utf16     (PgoCursor *c, gsize n_units,
+gboolean _pgo_cursor_read_ecma_uint (PgoCursor *c, guint32 *out, GError **error);
+gboolean _pgo_cursor_read_ecma_int  (PgoCursor *c, gint32 *out, GError **error);
+gboolean _pgo_cursor_read_pgo_int   (PgoCursor *c, gint64 *out, GError **error);
+gboolean _pgo_cursor_read_varuint32 (PgoCursor *c, guint32 *out, GError **error);
+gboolean _pgo_cursor_read_varuint64 (PgoCursor *c, guint64 *out, GError **error);
+gboolean _pgo_cursor_read_utf16z    (PgoCursor *c, char **out_utf8, GError **error);
+gboolean _pgo_cursor_read_utf16     (PgoCursor *c, gsize n_units,
                                     char **out_utf8, GError **error);
 
-char    *pgo_utf16le_to_utf8       (const guint8 *data, gsize n_units);
+char    *_pgo_utf16le_to_utf8       (const guint8 *data, gsize n_units);
 
 /* Writers: append to a GByteArray (little-endian unless named otherwise). */
-void     pgo_append_u8          (GByteArray *buf, guint8 v);
-void     pgo_append_u16         (GByteArray *buf, guint16 v);
-void     pgo_append_u32         (GByteArray *buf, guint32 v);
-void     pgo_append_u64         (GByteArray *buf, guint64 v);
-void     pgo_append_ecma_uint   (GByteArray *buf, guint32 v);
-void     pgo_append_ecma_int    (GByteArray *buf, gint32 v);
-void     pgo_append_pgo_int     (GByteArray *buf, gint64 v);
-void     pgo_append_varuint64   (GByteArray *buf, guint64 v);
-void     pgo_append_utf16z      (GByteArray *buf, const char *utf8);
-gsize    pgo_encode_pgo_int     (gint64 v, guint8 out[9]);
+void     _pgo_bytes_append_u8          (GByteArray *buf, guint8 v);
+void     _pgo_bytes_append_u16         (GByteArray *buf, guint16 v);
+void     _pgo_bytes_append_u32         (GByteArray *buf, guint32 v);
+void     _pgo_bytes_append_u64         (GByteArray *buf, guint64 v);
+void     _pgo_bytes_append_ecma_uint   (GByteArray *buf, guint32 v);
+void     _pgo_bytes_append_ecma_int    (GByteArray *buf, gint32 v);
+void     _pgo_bytes_append_pgo_int     (GByteArray *buf, gint64 v);
+void     _pgo_bytes_append_varuint64   (GByteArray *buf, guint64 v);
+void     _pgo_bytes_append_utf16z      (GByteArray *buf, const char *utf8);
+gsize    _pgo_bytes_encode_pgo_int     (gint64 v, guint8 out[9]);
 
 G_END_DECLS

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-il.h: the CIL instruction decoder: opcodes as data, one instruction
+ * pgo-il-private.h: the CIL instruction decoder: opcodes as data, one instruction
  * at a time with its decoded operand, switch tables and prefixes.
  *
  * SPEC: ECMA-335 III.1.2 (opcode encoding), III.1.7 (branches), III.2
@@ -110,7 +110,7 @@ typedef struct {
  * PgoIlIter:
  *
  * Walks a method body instruction by instruction; set it up with
- * pgo_il_iter_init().  Owns nothing.
+ * _pgo_il_iter_init().  Owns nothing.
  */
 typedef struct {
   const guint8 *il;            /* IL bytes (borrowed) */
@@ -120,17 +120,17 @@ typedef struct {
   guint32       prefix_offset; /* where the pending prefixes began */
 } PgoIlIter;
 
-const char     *pgo_opcode_get_name     (PgoOpcode opcode);
-guint16         pgo_opcode_get_encoding (PgoOpcode opcode);
-PgoOperandKind  pgo_opcode_get_operand  (PgoOpcode opcode);
-PgoFlowKind     pgo_opcode_get_flow     (PgoOpcode opcode);
-gboolean        pgo_opcode_lookup       (guint16 encoding, PgoOpcode *out_opcode);
+const char     *_pgo_opcode_get_name     (PgoOpcode opcode);
+guint16         _pgo_opcode_get_encoding (PgoOpcode opcode);
+PgoOperandKind  _pgo_opcode_get_operand  (PgoOpcode opcode);
+PgoFlowKind     _pgo_opcode_get_flow     (PgoOpcode opcode);
+gboolean        _pgo_opcode_lookup       (guint16 encoding, PgoOpcode *out_opcode);
 
-gboolean pgo_il_decode        (const guint8 *il, guint32 il_size, guint32 il_offset,
+gboolean _pgo_il_decode        (const guint8 *il, guint32 il_size, guint32 il_offset,
                                PgoIlInstr *out, GError **error);
-gint64   pgo_il_switch_target (const PgoIlInstr *instr, guint32 i);
+gint64   _pgo_il_switch_target (const PgoIlInstr *instr, guint32 i);
 
-void     pgo_il_iter_init     (PgoIlIter *iter, const guint8 *il, guint32 il_size);
-gboolean pgo_il_iter_next     (PgoIlIter *iter, PgoIlInstr *out, GError **error);
+void     _pgo_il_iter_init     (PgoIlIter *iter, const guint8 *il, guint32 il_size);
+gboolean _pgo_il_iter_next     (PgoIlIter *iter, PgoIlInstr *out, GError **error);
 
 G_END_DECLS

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-assembly-set.h: the assemblies of one directory (a publish folder, a
+ * pgo-assembly-set-private.h: the assemblies of one directory (a publish folder, a
  * browser app's _framework folder with fingerprinted .wasm names, or the
  * installed shared runtime), indexed by simple name and identity.
  *
@@ -19,17 +19,17 @@ G_BEGIN_DECLS
 
 typedef struct _PgoAssemblySet PgoAssemblySet;
 
-PgoAssemblySet *pgo_assembly_set_open         (const char *dir, GError **error);
-void            pgo_assembly_set_free         (PgoAssemblySet *set);
-guint           pgo_assembly_set_get_n_files  (PgoAssemblySet *set);
-guint           pgo_assembly_set_get_n_parsed (PgoAssemblySet *set);
-PgoMetadata    *pgo_assembly_set_lookup       (PgoAssemblySet *set, const char *simple_name,
+PgoAssemblySet *_pgo_assembly_set_open         (const char *dir, GError **error);
+void            _pgo_assembly_set_free         (PgoAssemblySet *set);
+guint           _pgo_assembly_set_get_n_files  (PgoAssemblySet *set);
+guint           _pgo_assembly_set_get_n_parsed (PgoAssemblySet *set);
+PgoMetadata    *_pgo_assembly_set_lookup       (PgoAssemblySet *set, const char *simple_name,
                                                GError **error);
-PgoMetadata    *pgo_assembly_set_lookup_module (PgoAssemblySet *set, const PgoModuleId *id,
+PgoMetadata    *_pgo_assembly_set_lookup_module (PgoAssemblySet *set, const PgoModuleId *id,
                                                 GError **error);
-PgoMetadata    *pgo_assembly_set_lookup_mvid  (PgoAssemblySet *set, const guint8 mvid[16],
+PgoMetadata    *_pgo_assembly_set_lookup_mvid  (PgoAssemblySet *set, const guint8 mvid[16],
                                                GError **error);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoAssemblySet, pgo_assembly_set_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoAssemblySet, _pgo_assembly_set_free)
 
 G_END_DECLS

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-signature-private.h: the library-internal part of pgo-signature.h (not installed).
+ */
+#pragma once
+
+#include "pgo-signature.h"
+
+G_BEGIN_DECLS
+
+char    *_pgo_metadata_format_type       (PgoMetadata *md, guint32 token, GError **error);
+char    *_pgo_metadata_format_type_blob  (PgoMetadata *md, const guint8 *blob, gsize len,
+                                         GError **error);
+gboolean _pgo_metadata_lookup_method     (PgoMetadata *md, const char *type_name,
+                                         const char *name, const char *params,
+                                         const char *ret, guint32 *out_token,
+                                         GError **error);
+gboolean _pgo_metadata_resolve_method    (PgoMetadata *md, guint32 token,
+                                         guint32 *out_method_token, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# exports.sh: the symbols libpgo.so exports are exactly the committed list
+# libpgo/libpgo.sym, and each of them is documented in libpgo(3).
+#
+# Adding a public function is then a deliberate, visible change: add it to
+# the list and to the manual page.
+# Output: CONFORMANCE lines; exit 1 on any difference.
+set -u
+top=${PGO_TEST_DATA:-tests}/..
+build=${PGO_BUILDDIR:-.}
+list=$top/libpgo/libpgo.sym
+page=$top/man/libpgo.3
+lib=$build/libpgo/.libs/libpgo.so
+
+[ -f "$lib" ] || { echo "FAIL: $lib not built"; exit 1; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+nm -D --defined-only "$lib" | awk '{ print $NF }' | grep -v '^_' \
+  | grep -v -x -e _init -e _fini | sort -u >"$tmp/built"
+grep -v '^#' "$list" | sed '/^$/d' | sort -u >"$tmp/listed"
+
+rc=0
+if ! diff -u "$tmp/listed" "$tmp/built" >"$tmp/diff"; then
+  echo "FAIL: exported symbols differ from libpgo/libpgo.sym (- listed, + exported):"
+  sed -n 's/^[-+]\([a-z_].*\)/  &/p' "$tmp/diff"
+  rc=1
+fi
+n=$(wc -l <"$tmp/listed")
+same=$(comm -12 "$tmp/listed" "$tmp/built" | wc -l)
+echo "CONFORMANCE exports-listed: $same/$n"
+
+# Each listed symbol appears in the page as a function (\fBname\fR (...) or
+# .BI/.B name), not just anywhere in the text.
+undoc=0
+while IFS= read -r s; do
+  grep -q -E "(^|[^a-z_])$s( |\\\\|$|\()" "$page" || { echo "FAIL: $s is not documented in man/libpgo.3"; undoc=$((undoc + 1)); }
+done <"$tmp/listed"
+echo "CONFORMANCE exports-documented: $((n - undoc))/$n"
+[ "$undoc" = 0 ] || rc=1
+exit $rc

@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# man-pages.sh: every manual page renders without a groff warning, and
+# every SPEC: citation in the sources names a section of one of them.
+#
+# A citation reads  SPEC: page(N) "Section title"  where the title is a
+# .SH or .SS heading of man/page.N (case as written in the page).
+# Output: CONFORMANCE lines; exit 1 on a warning or a dangling citation,
+# 77 (SKIP) without groff.
+set -u
+top=${PGO_TEST_DATA:-tests}/..
+command -v groff >/dev/null 2>&1 || { echo "SKIP: groff not found"; exit 77; }
+rc=0
+
+pages=0 clean=0
+for page in "$top"/man/*.[1-8]; do
+  pages=$((pages + 1))
+  warn=$(LC_ALL=C groff -ww -z -t -man -Tutf8 "$page" 2>&1)
+  if [ -n "$warn" ]; then
+    echo "FAIL: $(basename "$page"): $warn"
+    rc=1
+  else
+    clean=$((clean + 1))
+  fi
+done
+echo "CONFORMANCE man-pages-render: $clean/$pages"
+
+# The headings of every page, as "page(N) title" lines.
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+for page in "$top"/man/*.[1-8]; do
+  base=$(basename "$page")
+  name=${base%.*} sec=${base##*.}
+  sed -n 's/^\.S[HS] *//p' "$page" | sed 's/^"\(.*\)"$/\1/' \
+    | sed "s/^/$name($sec) /" >>"$tmp/headings"
+done
+
+# Every citation in the sources: file:line, page(N), "title".
+(cd "$top" && grep -rn -o -E 'SPEC: [a-z0-9-]+\([1-8]\) "[^"]+"' \
+   --include='*.c' --include='*.h' --include='*.def' --include='*.sh' \
+   --include='*.mk' --include='*.cs' --include='*.py' \
+   libpgo nettrace-reader reconstruct mibc-writer tools tests 2>/dev/null) \
+  | sed 's/SPEC: \([^ ]*\) "\(.*\)"$/\1 \2/' >"$tmp/cites"
+total=0 ok=0
+while IFS= read -r line; do
+  where=${line%%:SPEC*}
+  where=$(printf '%s' "$line" | cut -d: -f1-2)
+  ref=$(printf '%s' "$line" | cut -d: -f3-)
+  total=$((total + 1))
+  if grep -q -x -F "$ref" "$tmp/headings"; then
+    ok=$((ok + 1))
+  else
+    echo "FAIL: $where: no section for SPEC: $ref"
+    rc=1
+  fi
+done <"$tmp/cites"
+echo "CONFORMANCE spec-citations: $ok/$total"
+
+# A SPEC: tag that is not of that form cannot be followed.
+bad=$(cd "$top" && grep -rn -E 'SPEC:' --include='*.c' --include='*.h' --include='*.def' \
+        libpgo nettrace-reader reconstruct mibc-writer tools 2>/dev/null \
+      | grep -v -E 'SPEC: [a-z0-9-]+\([1-8]\) "[^"]+"')
+if [ -n "$bad" ]; then
+  printf 'FAIL: SPEC: tag without a page(N) "section":\n%s\n' "$bad"
+  rc=1
+fi
+exit $rc
