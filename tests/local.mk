@@ -173,6 +173,7 @@ EXTRA_DIST += $(conformance_tests) \
 	tests/conformance/accuracy.sh \
 	tests/conformance/srm/SrmDump.csproj \
 	tests/conformance/srm/Program.cs \
+	tests/conformance/srm/Names.cs \
 	tests/conformance/traceevent/Program.cs \
 	tests/conformance/traceevent/nettrace-dump.csproj \
 	$(NULL)

@@ -32,7 +32,8 @@ tool="$builddir/tests/conformance/mibc-tool"
 work="$builddir/tests/conformance/mibc-conformance"
 rm -rf "$work"
 mkdir -p "$work/project" "$work/mibc" "$work/dump"
-cp "$srcdir/conformance/mibc/MibcDump.csproj" "$srcdir/conformance/mibc/Program.cs" "$work/project/"
+cp "$srcdir/conformance/mibc/MibcDump.csproj" "$srcdir/conformance/mibc/Program.cs" \
+   "$srcdir/conformance/srm/Names.cs" "$work/project/"
 chmod -R u+w "$work/project"
 if ! "$DOTNET" build -c Release -o "$work/bin" "$work/project" >"$work/build.log" 2>&1; then
   cat "$work/build.log"

@@ -36,7 +36,8 @@ tool="$builddir/tools/pgo-reconstruct"
 work="$builddir/tests/conformance-srm"
 rm -rf "$work"
 mkdir -p "$work/project" "$work/srm" "$work/pgo" "$work/records"
-cp "$srcdir/conformance/srm/SrmDump.csproj" "$srcdir/conformance/srm/Program.cs" "$work/project/"
+cp "$srcdir/conformance/srm/SrmDump.csproj" "$srcdir/conformance/srm/Program.cs" \
+   "$srcdir/conformance/srm/Names.cs" "$work/project/"
 chmod -R u+w "$work/project"
 if ! "$DOTNET" build -c Release -o "$work/bin" "$work/project" >"$work/build.log" 2>&1; then
   cat "$work/build.log"
