@@ -6,8 +6,9 @@
  * Input: the bytes from a MethodDef's RVA to the end of its section.
  * Output: a PgoMethodBody (pgo-body.h).
  *
- * SPEC: ECMA-335 II.25.4 (method headers), II.25.4.5/II.25.4.6 (sections
- * and clauses); ecma335.md section 4.
+ * ECMA-335 II.25.4 (method headers), II.25.4.5/II.25.4.6 (sections and
+ * clauses).
+ * SPEC: pgo-assembly(5) "Tiny header", "Fat header", "Extra data sections", "Exception clauses"
  *
  * Tiny header (1 byte):  bits 0-1 = 2, bits 2-7 = CodeSize (0..63).
  * Fat header (12 bytes, 4-aligned):
@@ -100,7 +101,7 @@ read_sections (PgoCursor *c, GArray *clauses, GError **error)
       if (n == PGO_BODY_MAX_SECTIONS)
         return _pgo_error_fail (error, PGO_ERROR_LIMIT, "more than %u data sections after the IL",
                                 PGO_BODY_MAX_SECTIONS);
-      /* SPEC: II.25.4.5: sections are 4-byte aligned. */
+      /* SPEC: pgo-assembly(5) "Extra data sections" (II.25.4.5): sections are 4-byte aligned. */
       if (c->off % 4 && !_pgo_cursor_skip (c, 4 - c->off % 4, error))
         return FALSE;
       at = pgo_cursor_tell (c);

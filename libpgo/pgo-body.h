@@ -3,7 +3,8 @@
  * pgo-body.h: a method body, the hub type from the assembly reader to the
  * CFG builder: IL bytes (a zero-copy slice of the image) plus EH clauses.
  *
- * SPEC: ECMA-335 II.25.4 (method header), II.25.4.6 (exception clauses).
+ * ECMA-335 II.25.4 (method header), II.25.4.6 (exception clauses).
+ * SPEC: pgo-assembly(5) "Tiny header", "Fat header", "Exception clauses"
  */
 #pragma once
 

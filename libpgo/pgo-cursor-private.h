@@ -4,8 +4,9 @@
  * matching append helpers for writers.
  *
  * Input: a (data, size) window, usually a GBytes from GMappedFile.
- * Output: little-endian integers, ECMA-335 compressed integers (II.23.2),
- * the PGO blob's big-endian compressed integers (nettrace.md section 5.2),
+ * Output: little-endian integers, ECMA-335 compressed integers (II.23.2,
+ * SPEC: pgo-assembly(5) "Compressed integers"),
+ * the PGO blob's big-endian compressed integers (SPEC: nettrace(5) "Blob integers"),
  * LEB128 varints (nettrace compressed headers) and UTF-16LE strings.
  *
  * Every read checks "len > size - off" before touching a byte and fails

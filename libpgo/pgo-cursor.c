@@ -7,13 +7,13 @@
  *
  * Encodings read here:
  *
- *   ECMA-335 compressed unsigned (SPEC: II.23.2)
+ *   ECMA-335 compressed unsigned (II.23.2; SPEC: pgo-assembly(5) "Compressed integers")
  *     0bbbbbbb                      1 byte,  7-bit value
  *     10bbbbbb bbbbbbbb             2 bytes, 14-bit value, big-endian
  *     110bbbbb x3                   4 bytes, 29-bit value, big-endian
  *   ECMA-335 compressed signed: the unsigned form of the value rotated
  *     left by one inside its 7/14/29-bit field (sign in bit 0).
- *   PGO blob integers (nettrace.md 5.2, pgo_formatprocessing.h)
+ *   PGO blob integers (pgo_formatprocessing.h; SPEC: nettrace(5) "Blob integers")
  *     0bbbbbbs                      1 byte,  v = b >> 1, sign-extend from bit 6 when s
  *     10bbbbbb bbbbbbbs             2 bytes, 14-bit field, same rule
  *     0xC1 + 8 bytes                big-endian int64
@@ -142,7 +142,8 @@ _pgo_cursor_align (PgoCursor *c, gsize alignment, GError **error)
   return TRUE;
 }
 
-/* _pgo_cursor_read_ecma_uint: SPEC: II.23.2 compressed unsigned integer. */
+/* _pgo_cursor_read_ecma_uint: ECMA-335 II.23.2 compressed unsigned integer
+ * (SPEC: pgo-assembly(5) "Compressed integers"). */
 gboolean
 _pgo_cursor_read_ecma_uint (PgoCursor *c, guint32 *out, GError **error)
 {
@@ -176,7 +177,8 @@ _pgo_cursor_read_ecma_uint (PgoCursor *c, guint32 *out, GError **error)
   return TRUE;
 }
 
-/* _pgo_cursor_read_ecma_int: SPEC: II.23.2 compressed signed integer (rotated sign bit). */
+/* _pgo_cursor_read_ecma_int: ECMA-335 II.23.2 compressed signed integer (rotated
+ * sign bit; SPEC: pgo-assembly(5) "Compressed integers"). */
 gboolean
 _pgo_cursor_read_ecma_int (PgoCursor *c, gint32 *out, GError **error)
 {
@@ -196,7 +198,8 @@ _pgo_cursor_read_ecma_int (PgoCursor *c, gint32 *out, GError **error)
   return TRUE;
 }
 
-/* _pgo_cursor_read_pgo_int: the PGO blob's signed integer (nettrace.md 5.2). */
+/* _pgo_cursor_read_pgo_int: the PGO blob's signed integer
+ * (SPEC: nettrace(5) "Blob integers"). */
 gboolean
 _pgo_cursor_read_pgo_int (PgoCursor *c, gint64 *out, GError **error)
 {
@@ -383,7 +386,8 @@ _pgo_bytes_append_u64 (GByteArray *buf, guint64 v)
   _pgo_bytes_append_u32 (buf, (guint32) (v >> 32));
 }
 
-/* _pgo_bytes_append_ecma_uint: SPEC: II.23.2; 'v' must be at most 0x1FFFFFFF. */
+/* _pgo_bytes_append_ecma_uint: II.23.2 (SPEC: pgo-assembly(5) "Compressed integers");
+ * 'v' must be at most 0x1FFFFFFF. */
 void
 _pgo_bytes_append_ecma_uint (GByteArray *buf, guint32 v)
 {
@@ -402,7 +406,8 @@ _pgo_bytes_append_ecma_uint (GByteArray *buf, guint32 v)
     }
 }
 
-/* _pgo_bytes_append_ecma_int: SPEC: II.23.2 signed; 'v' in -2^28 .. 2^28-1.
+/* _pgo_bytes_append_ecma_int: II.23.2 signed
+ * (SPEC: pgo-assembly(5) "Compressed integers"); 'v' in -2^28 .. 2^28-1.
  * The width follows the value's range, not the size of the rotated field. */
 void
 _pgo_bytes_append_ecma_int (GByteArray *buf, gint32 v)

@@ -3,8 +3,9 @@
  * pgo-il-private.h: the CIL instruction decoder: opcodes as data, one instruction
  * at a time with its decoded operand, switch tables and prefixes.
  *
- * SPEC: ECMA-335 III.1.2 (opcode encoding), III.1.7 (branches), III.2
- * (prefixes), III.3.66 (switch).
+ * ECMA-335 III.1.2 (opcode encoding), III.1.7 (branches), III.2 (prefixes),
+ * III.3.66 (switch).
+ * SPEC: pgo-assembly(5) "Opcode encoding", "Branch targets", "Prefixes"
  */
 #pragma once
 
@@ -28,7 +29,8 @@ typedef enum {
 /**
  * PgoOperandKind:
  *
- * The inline operand of an opcode (ECMA-335 III.1.2 / opcode.def "oprType").
+ * The inline operand of an opcode (ECMA-335 III.1.2 / opcode.def "oprType";
+ * SPEC: pgo-assembly(5) "Opcode encoding").
  */
 typedef enum {
   PGO_OPERAND_NONE,   /* no operand */

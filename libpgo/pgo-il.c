@@ -6,7 +6,8 @@
  * Input: IL bytes (data, size) and an offset.
  * Output: PgoIlInstr values (opcode, decoded operand, next offset).
  *
- * Instruction layout (ECMA-335 III.1.2, III.1.9):
+ * Instruction layout (ECMA-335 III.1.2, III.1.9;
+ * SPEC: pgo-assembly(5) "Opcode encoding", "Branch targets"):
  *
  *   OFFSET  SIZE     DESCRIPTION
  *   0       1        opcode byte, or 0xFE escape

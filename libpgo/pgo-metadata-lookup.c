@@ -8,9 +8,9 @@
  * Input: a PgoMetadata (pgo-metadata.c). Output: tokens, PgoAssemblyName,
  * PgoModuleId.
  *
- * SPEC: ECMA-335 II.22.37 (TypeDef.MethodList), II.22.32 (NestedClass),
- * II.22.2 and II.22.5 (Assembly, AssemblyRef), II.6.2.1.3 (public key
- * token).
+ * ECMA-335 II.22.37 (TypeDef.MethodList), II.22.32 (NestedClass), II.22.2
+ * and II.22.5 (Assembly, AssemblyRef), II.6.2.1.3 (public key token).
+ * SPEC: pgo-assembly(5) "Member lists and owners", "Module and assembly identity"
  */
 #include "config.h"
 
@@ -19,7 +19,8 @@
 
 #include <string.h>
 
-/* build_method_owners: MethodDef rid -> owning TypeDef rid, one pass (II.22.37). */
+/* build_method_owners: MethodDef rid -> owning TypeDef rid, one pass (II.22.37;
+ * SPEC: pgo-assembly(5) "Member lists and owners"). */
 static gboolean
 build_method_owners (PgoMetadata *md, GError **error)
 {
@@ -153,7 +154,8 @@ pgo_assembly_name_to_string (const PgoAssemblyName *name)
   return g_string_free (s, FALSE);
 }
 
-/* key_token: the public key token of 'key' (II.6.2.1.3): the last 8 bytes
+/* key_token: the public key token of 'key' (II.6.2.1.3;
+ * SPEC: pgo-assembly(5) "Module and assembly identity"): the last 8 bytes
  * of its SHA-1, in reverse order. */
 static void
 key_token (const guint8 *key, gsize len, guint8 out[8])

@@ -9,8 +9,8 @@
  * Input: the bytes of a metadata root (usually through a PgoImage).
  * Output: a PgoMetadata.
  *
- * SPEC: ECMA-335 II.24.2 (root, streams, heaps), II.24.2.6 (#~), II.22
- * (tables); ecma335.md section 2.
+ * ECMA-335 II.24.2 (root, streams, heaps), II.24.2.6 (#~), II.22 (tables).
+ * SPEC: pgo-assembly(5) "Metadata root", "Stream headers", "Heaps", "Table stream header", "Index widths", "Table columns"
  *
  * Metadata root:
  *   offset  size  field
@@ -102,7 +102,8 @@ list_ptr_table (guint8 table)
     }
 }
 
-/* column_width: the width of column 'i' given the row counts (II.24.2.6). */
+/* column_width: the width of column 'i' given the row counts (II.24.2.6;
+ * SPEC: pgo-assembly(5) "Index widths"). */
 static guint8
 column_width (PgoMetadata *md, const ColumnInfo *ci)
 {
@@ -443,7 +444,7 @@ _pgo_metadata_is_uncompressed (PgoMetadata *md)
  * _pgo_table_get_name:
  * @table: a table number
  *
- * Returns: (transfer none): the II.22 name of @table, or "?" if unknown.
+ * Returns: (transfer none): the II.22 name of @table (SPEC: pgo-assembly(5) "Table columns"), or "?" if unknown.
  */
 const char *
 _pgo_table_get_name (PgoTable table)
@@ -593,7 +594,7 @@ _pgo_metadata_decode_coded (PgoMetadata *md, PgoCodedIndex kind, guint32 value,
  * @out_end: (out): one past the last list index
  * @error: return location for a #GError
  *
- * The range of list indexes row @rid owns (II.22: up to the next row's
+ * The range of list indexes row @rid owns (II.22, SPEC: pgo-assembly(5) "Member lists and owners": up to the next row's
  * start, or to the end of the target). The indexes are into the Ptr
  * table when that has rows, else into the target table.
  *
@@ -619,7 +620,7 @@ _pgo_metadata_lookup_list (PgoMetadata *md, PgoColumn list_col, guint32 rid,
   n = md->rows[ptr] ? md->rows[ptr] : md->rows[target];
   first = _pgo_metadata_col (md, ci->table, list_col, rid);
   end = rid < md->rows[ci->table] ? _pgo_metadata_col (md, ci->table, list_col, rid + 1) : n + 1;
-  /* II.22: a list may be empty, with a start one past the last row. */
+  /* II.22 (SPEC: pgo-assembly(5) "Member lists and owners"): a list may be empty, with a start one past the last row. */
   if (first == 0 || first > n + 1)
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s of row %u is %u, outside 1..%u",
                             ci->name, rid, first, n + 1);
@@ -772,7 +773,8 @@ _pgo_metadata_lookup_user_string (PgoMetadata *md, guint32 index, char **out_utf
   c.off = index;
   if (!_pgo_cursor_read_ecma_uint (&c, &len, error) || !_pgo_cursor_read_bytes (&c, len, &p, error))
     return FALSE;
-  /* N bytes: UTF-16LE code units, then one flag byte (II.24.2.4). */
+  /* N bytes: UTF-16LE code units, then one flag byte (II.24.2.4;
+   * SPEC: pgo-assembly(5) "Heaps"). */
   *out_utf8 = _pgo_utf16le_to_utf8 (p, len / 2);
   return TRUE;
 }

@@ -18,12 +18,12 @@ G_BEGIN_DECLS
 
 /* Named limits on counts read from metadata (PGO_ERROR_LIMIT). */
 #define PGO_METADATA_MAX_STREAMS 64     /* stream headers in the root */
-#define PGO_METADATA_MAX_ROWS    0x00FFFFFF  /* RID mask (II.22) */
+#define PGO_METADATA_MAX_ROWS    0x00FFFFFF  /* RID mask (II.22; SPEC: pgo-assembly(5) "Tokens") */
 
 /**
  * PgoTable:
  *
- * Table numbers, as in the high byte of a token (II.22).
+ * Table numbers, as in the high byte of a token (II.22; SPEC: pgo-assembly(5) "Tokens").
  */
 typedef enum {
 #define PGO_TABLE(id, number, name) PGO_TABLE_##id = number,
@@ -46,7 +46,7 @@ typedef enum {
 /**
  * PgoCodedIndex:
  *
- * The coded-index kinds of II.24.2.6.
+ * The coded-index kinds of II.24.2.6 (SPEC: pgo-assembly(5) "Coded indexes").
  */
 typedef enum {
 #define PGO_CODED(id, bits, n, ...) PGO_CODED_##id,

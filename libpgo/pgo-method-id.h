@@ -7,7 +7,8 @@
  * (the Module table's GUID; not in traces) and by its PDB identity (the
  * CodeView GUID and age, which the runtime's ModuleLoad events carry).
  * A method is a module plus a MethodDef token, optionally with a name and a
- * signature in the canonical form of ecma335.md section 3.4.
+ * signature in the canonical form
+ * (SPEC: pgo-assembly(5) "Canonical method names").
  */
 #pragma once
 

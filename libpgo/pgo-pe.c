@@ -6,8 +6,8 @@
  *
  * Input: (data, size) of a whole file. Output: a PgoImage.
  *
- * SPEC: ECMA-335 II.25.2 (PE headers), II.25.3 (sections), II.25.3.3 (CLI
- * header); ecma335.md section 1.
+ * ECMA-335 II.25.2 (PE headers), II.25.3 (sections), II.25.3.3 (CLI header).
+ * SPEC: pgo-assembly(5) "DOS and COFF headers", "Optional header", "Data directories", "Section table", "RVA to file offset", "CLI header"
  *
  *   offset            size  field
  *   0x00              2     "MZ"

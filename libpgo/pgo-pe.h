@@ -45,7 +45,8 @@ typedef struct {
 /**
  * PgoCliHeader:
  *
- * The fields of the 72-byte CLI header (ECMA-335 II.25.3.3) we use.
+ * The fields of the 72-byte CLI header (ECMA-335 II.25.3.3) we use
+ * (SPEC: pgo-assembly(5) "CLI header").
  */
 typedef struct {
   guint16 major_runtime_version;

@@ -9,7 +9,8 @@
  *   { kind, il_offset, count, other }  count x u64 (none when kind & 0xF == 0)
  *
  * Kind values are the runtime's PgoInstrumentationKind (corjit.h,
- * PgoFormat.cs; mibc.md section 3, nettrace.md section 5.4).
+ * PgoFormat.cs; SPEC: mibc(5) "Instrumentation kinds";
+ * SPEC: nettrace(5) "Instrumentation kinds").
  */
 #pragma once
 

@@ -5,8 +5,9 @@
  *
  * Input: a PgoMetadata, tokens and #Blob signatures. Output: strings.
  *
- * SPEC: ECMA-335 II.23.2 (signatures), II.23.1.16 (element types),
- * II.22.38 (TypeRef), II.22.32 (NestedClass); ecma335.md section 3.
+ * ECMA-335 II.23.2 (signatures), II.23.1.16 (element types), II.22.38
+ * (TypeRef), II.22.32 (NestedClass).
+ * SPEC: pgo-assembly(5) "Element types", "Signature grammar", "Canonical method names", "Member lists and owners"
  *
  *   MethodSig := callconv [GenParamCount] ParamCount RetType Param* [SENTINEL Param+]
  *   callconv  := kind (low 4 bits: 0-5, 9 methods) | 0x10 GENERIC | 0x20 HASTHIS
@@ -15,7 +16,8 @@
  *                PTR Type | BYREF Type | SZARRAY Type | ARRAY Type shape |
  *                GENERICINST (CLASS|VALUETYPE) TypeDefOrRefEncoded n Type{n} |
  *                VAR n | MVAR n | FNPTR MethodSig)
- * Integers are ECMA compressed (big-endian, II.23.2).
+ * Integers are ECMA compressed (big-endian, II.23.2;
+ * SPEC: pgo-assembly(5) "Compressed integers").
  */
 #include "config.h"
 
@@ -229,7 +231,8 @@ append_type_token (Sig *s, guint32 token, gboolean allow_spec, GString *out, GEr
   return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "token 0x%08x is not a type", token);
 }
 
-/* read_tdore: a TypeDefOrRefOrSpecEncoded value as a token (II.23.2.8). */
+/* read_tdore: a TypeDefOrRefOrSpecEncoded value as a token (II.23.2.8;
+ * SPEC: pgo-assembly(5) "Signature grammar"). */
 static gboolean
 read_tdore (Sig *s, guint32 *out_token, GError **error)
 {

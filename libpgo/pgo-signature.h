@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  *
  * pgo-signature.h: names of types and methods, and method signatures in
- * the canonical form of ecma335.md section 3.4.
+ * the canonical form (SPEC: pgo-assembly(5) "Canonical method names").
  *
  * Input: a PgoMetadata and a token (TypeDef, TypeRef, TypeSpec, MethodDef,
  * MemberRef, MethodSpec). Output: strings such as
@@ -22,7 +22,8 @@
  * method definition prints its own parameters, <!!0,!!1>, so that M() and
  * M<T>() differ; a MethodSpec prints its instantiation. A MemberRef on a
  * ModuleRef (a global function of another module) has owner "[module]".
- * These extend ecma335.md section 3.4 where it is silent or ambiguous.
+ * These extend the canonical form
+ * (SPEC: pgo-assembly(5) "Canonical method names") where it is silent or ambiguous.
  */
 #pragma once
 

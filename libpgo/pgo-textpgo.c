@@ -6,7 +6,7 @@
  *         DOTNET_PGODataPath (PgoManager::WritePgoData), or a PgoTextPgo.
  * Output: a PgoTextPgo, or the bytes of a dump.
  *
- * Layout (dotnet/runtime src/coreclr/vm/pgo.cpp; interpreter.md 3.4).  Every
+ * Layout (dotnet/runtime src/coreclr/vm/pgo.cpp; SPEC: pgo-text(5) "Header line", "Method header line", "Name lines", "Schema lines", "Value lines", "Trailer line").  Every
  * line ends with "\n"; numbers are printf "%u" (decimal, u32) or "0x%08X":
  *
  *   LINE                                                      REPEAT

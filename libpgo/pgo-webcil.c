@@ -7,7 +7,8 @@
  * Input: (data, size) of a .wasm file or a bare Webcil payload.
  * Output: the PgoImage fields (sections, CLI header, debug directory).
  *
- * SPEC: dotnet/runtime docs/design/mono/webcil.md; ecma335.md section 7.
+ * dotnet/runtime docs/design/mono/webcil.md.
+ * SPEC: pgo-assembly(5) "WebAssembly wrapper", "Wrapper versions", "Locating the payload", "Webcil header", "Webcil sections", "Webcil RVA mapping"
  *
  * .wasm wrapper: "\0asm" 01 00 00 00, then sections (id u8, size uleb32).
  * The data section (id 11) holds count (uleb) segments; segment 0 is the

@@ -7,8 +7,10 @@
  * Input: rows, strings, blobs and IL from pgo-mibc-writer.c. Output: the
  * image bytes.
  *
- * SPEC: ECMA-335 II.24 (metadata root, streams, heaps), II.22 (tables),
- * II.25 (PE file format), II.25.4 (method bodies); mibc.md section 4.
+ * ECMA-335 II.24 (metadata root, streams, heaps), II.22 (tables), II.25 (PE
+ * file format), II.25.4 (method bodies).
+ * SPEC: pgo-assembly(5) "DOS and COFF headers", "Optional header", "Section table", "CLI header", "Metadata root", "Stream headers", "Heaps", "Table columns", "Tiny header", "Fat header"
+ * SPEC: mibc(5) "Assembly identity", "Metadata content", "Method bodies"
  *
  *   FILE OFFSET  SIZE   DESCRIPTION
  *   0x000        128    DOS header and stub, e_lfanew = 0x80
@@ -76,7 +78,8 @@ static const CodedDesc coded[] = {
 };
 #undef T
 
-/* The SRM DOS header and stub (mibc.md appendix A, offsets 0x00..0x7F). */
+/* The SRM DOS header and stub, offsets 0x00..0x7F
+ * (SPEC: pgo-assembly(5) "DOS and COFF headers"). */
 static const guint8 dos_header[128] = {
   0x4D, 0x5A, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00,
   0xB8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
@@ -177,7 +180,8 @@ _pgo_mibc_image_string (PgoMibcImage *img, const char *str)
   return at;
 }
 
-/* us_final_byte: the trailing byte of a #US entry (II.24.2.4): 1 when a
+/* us_final_byte: the trailing byte of a #US entry (II.24.2.4;
+ * SPEC: pgo-assembly(5) "Heaps"): 1 when a
  * code unit needs more than its low byte to be handled as text. */
 static guint8
 us_final_byte (const gunichar2 *units, glong n)
@@ -254,7 +258,7 @@ _pgo_mibc_image_n_rows (PgoMibcImage *img, PgoTable table)
 guint32
 _pgo_mibc_image_add_body (PgoMibcImage *img, const guint8 *il, gsize len)
 {
-  /* SPEC: II.25.4.2 tiny header; II.25.4.3 fat header. */
+  /* SPEC: pgo-assembly(5) "Tiny header", "Fat header" (II.25.4.2, II.25.4.3). */
   if (len < 64)
     {
       guint32 rva = MIBC_IL_RVA + img->il->len;
@@ -273,7 +277,8 @@ _pgo_mibc_image_add_body (PgoMibcImage *img, const guint8 *il, gsize len)
   return rva;
 }
 
-/* _pgo_mibc_coded: the coded-index value of 'token' for 'kind' (II.24.2.6);
+/* _pgo_mibc_coded: the coded-index value of 'token' for 'kind' (II.24.2.6;
+ * SPEC: pgo-assembly(5) "Coded indexes");
  * the token's table must be one of the kind's tags. */
 guint32
 _pgo_mibc_coded (PgoCodedIndex kind, guint32 token)
@@ -286,7 +291,8 @@ _pgo_mibc_coded (PgoCodedIndex kind, guint32 token)
   g_assert_not_reached ();
 }
 
-/* _pgo_mibc_append_i4: 'v' with SRM's shortest ldc.i4 form (mibc.md 1.3). */
+/* _pgo_mibc_append_i4: 'v' with SRM's shortest ldc.i4 form
+ * (SPEC: mibc(5) "Constants in IL"). */
 void
 _pgo_mibc_append_i4 (GByteArray *il, gint32 v)
 {
@@ -352,7 +358,8 @@ pad4 (GByteArray *buf)
     _pgo_bytes_append_u8 (buf, 0);
 }
 
-/* table_stream: the #~ stream (II.24.2.6), padded to 4. */
+/* table_stream: the #~ stream (II.24.2.6), padded to 4
+ * (SPEC: pgo-assembly(5) "Table stream header"). */
 static GByteArray *
 table_stream (PgoMibcImage *img, const HeapWidths *hw)
 {
@@ -393,7 +400,8 @@ table_stream (PgoMibcImage *img, const HeapWidths *hw)
   return s;
 }
 
-/* metadata_root: the metadata (II.24.2.1) with an all-zero MVID; sets
+/* metadata_root: the metadata (II.24.2.1;
+ * SPEC: pgo-assembly(5) "Metadata root") with an all-zero MVID; sets
  * 'out_mvid_off' to the offset of the MVID inside it. */
 static GByteArray *
 metadata_root (PgoMibcImage *img, gsize *out_mvid_off)
@@ -511,7 +519,8 @@ pe_headers (GByteArray *pe, guint32 text_size, guint32 timestamp)
     _pgo_bytes_append_u8 (pe, 0);
 }
 
-/* cli_header: the 72-byte CLI header (II.25.3.3). */
+/* cli_header: the 72-byte CLI header (II.25.3.3;
+ * SPEC: pgo-assembly(5) "CLI header"). */
 static void
 cli_header (GByteArray *pe, guint32 md_rva, guint32 md_size)
 {

@@ -14,7 +14,7 @@
 
 G_BEGIN_DECLS
 
-/* IL opcodes the .mibc format uses (mibc.md section 1.3). */
+/* IL opcodes the .mibc format uses (SPEC: mibc(5) "Constants in IL"). */
 #define MIBC_OP_LDC_I4_M1 0x15
 #define MIBC_OP_LDC_I4_0  0x16
 #define MIBC_OP_LDC_I4_S  0x1F

@@ -8,7 +8,8 @@
  * MethodSpec) the record names and, when a lookup finds the defining
  * assembly, resolved to its MethodDef token.
  *
- * SPEC: mibc.md sections 1.4-1.11 and 2; the walk follows crossgen2's
+ * SPEC: mibc(5) "Reader algorithm", "Group filter", "Record state machine", "Compressed form";
+ * the walk follows crossgen2's
  * parser (MIbcProfileParser.cs):
  *
  *   AssemblyDictionary   ldstr name (first after a pop); ldtoken group; pop

@@ -7,7 +7,8 @@
  * token, and a lookup that finds each module's metadata. Output: the .mibc
  * bytes, plain or zipped (pgo-mibc-zip.c).
  *
- * SPEC: mibc.md section 1. The assembly defines only <Module> and global
+ * SPEC: mibc(5) "Metadata content", "AssemblyDictionary", "Group names", "Group methods", "Method records".
+ * The assembly defines only <Module> and global
  * methods whose never-executed IL carries the data:
  *
  *   MethodDef             IL
@@ -26,7 +27,8 @@
  * (TODO(mibc): instantiations as TypeSpec/MethodSpec when profiles carry them).
  *
  * Each schema record is written as five longs (mask 15, IL offset, kind,
- * count, other) and its values (mibc.md 1.9): FourByte values as the int32
+ * count, other) and its values
+ * (SPEC: mibc(5) "Schema records", "Handle values"): FourByte values as the int32
  * of their 32 bits, EightByte values as ldc.i4 or ldc.i8, handles as 0
  * (null) or an "unknown" id below 0x01000000: the trace's handle when it is
  * one already, otherwise (hash & 0x7FFFFF) | 0x800000 as dotnet-pgo does.
@@ -44,7 +46,7 @@
 #include "pgo-signature.h"
 #include "pgo-metadata-private.h"
 
-/* ECMA-335 II.23.1.16 element types the signature copier meets. */
+/* ECMA-335 II.23.1.16 (SPEC: pgo-assembly(5) "Element types") element types the signature copier meets. */
 enum {
   ET_PTR = 0x0F, ET_BYREF = 0x10, ET_VALUETYPE = 0x11, ET_CLASS = 0x12, ET_VAR = 0x13,
   ET_ARRAY = 0x14, ET_GENERICINST = 0x15, ET_FNPTR = 0x1B, ET_SZARRAY = 0x1D, ET_MVAR = 0x1E,
@@ -242,7 +244,8 @@ ref_type (Writer *w, PgoMetadata *md, guint32 token, int depth, guint32 *out_tok
 }
 
 /* copy_type_token: a TypeDefOrRef coded index read from 'c', appended to
- * 'out' re-encoded for the .mibc (II.23.2.8). */
+ * 'out' re-encoded for the .mibc (II.23.2.8;
+ * SPEC: pgo-assembly(5) "Signature grammar"). */
 static gboolean
 copy_type_token (Writer *w, PgoMetadata *md, PgoCursor *c, GByteArray *out, int depth,
                  GError **error)
@@ -274,7 +277,8 @@ copy_uint (PgoCursor *c, GByteArray *out, guint32 *out_value, GError **error)
 static gboolean copy_method_sig (Writer *w, PgoMetadata *md, PgoCursor *c, GByteArray *out,
                                  int depth, GError **error);
 
-/* copy_array_shape: the ArrayShape of II.23.2.13, unchanged. */
+/* copy_array_shape: the ArrayShape of II.23.2.13, unchanged
+ * (SPEC: pgo-assembly(5) "Signature grammar"). */
 static gboolean
 copy_array_shape (PgoCursor *c, GByteArray *out, GError **error)
 {
@@ -298,7 +302,7 @@ copy_array_shape (PgoCursor *c, GByteArray *out, GError **error)
   return TRUE;
 }
 
-/* copy_type: one Type (II.23.2.12), with custom modifiers, from 'c' to
+/* copy_type: one Type (II.23.2.12; SPEC: pgo-assembly(5) "Signature grammar"), with custom modifiers, from 'c' to
  * 'out', re-encoding every type token for the .mibc. */
 static gboolean
 copy_type (Writer *w, PgoMetadata *md, PgoCursor *c, GByteArray *out, int depth, GError **error)
@@ -344,7 +348,8 @@ copy_type (Writer *w, PgoMetadata *md, PgoCursor *c, GByteArray *out, int depth,
     }
 }
 
-/* copy_method_sig: a MethodDefSig/MethodRefSig (II.23.2.1-2) from 'c' to 'out'. */
+/* copy_method_sig: a MethodDefSig/MethodRefSig (II.23.2.1-2) from 'c' to
+ * 'out' (SPEC: pgo-assembly(5) "Signature grammar"). */
 static gboolean
 copy_method_sig (Writer *w, PgoMetadata *md, PgoCursor *c, GByteArray *out, int depth,
                  GError **error)
@@ -455,7 +460,8 @@ handle_id (guint64 v)
 }
 
 /* append_schema: the instrumentation data of 'p' between the Start and End
- * markers, as absolute longs with mask 15 (mibc.md 1.9). */
+ * markers, as absolute longs with mask 15
+ * (SPEC: mibc(5) "Schema records"). */
 static void
 append_schema (Writer *w, GByteArray *il, const PgoMethodProfile *p)
 {
@@ -529,7 +535,8 @@ add_method (Writer *w, const char *name, const guint8 *il, gsize len)
 }
 
 /* add_fixed_rows: Module, Assembly, <Module>, the System.__Canon reference
- * and the void() signature, in the real emitter's order (mibc.md 1.2). */
+ * and the void() signature, in the real emitter's order
+ * (SPEC: mibc(5) "Metadata content"). */
 static void
 add_fixed_rows (Writer *w, const char *name)
 {

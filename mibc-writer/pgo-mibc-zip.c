@@ -6,7 +6,8 @@
  * Input: the PE bytes (writer) or the archive (reader). Output: the
  * archive, or the entry's bytes.
  *
- * SPEC: PKWARE APPNOTE.TXT 4.3 (the layout below); mibc.md section 2.
+ * PKWARE APPNOTE.TXT 4.3 (the layout below).
+ * SPEC: mibc(5) "Compressed form"
  *
  *   OFFSET  SIZE  DESCRIPTION
  *   0       30    local file header: 50 4B 03 04, version 20, flags 0,

@@ -4,7 +4,8 @@
  *
  * Input (writer): PgoMethodProfiles with identities, and a way to find the
  * metadata of the assemblies that define the methods. Output: a .mibc file,
- * plain (a PE/ECMA-335 assembly) or zipped; see mibc.md sections 1 and 2.
+ * plain (a PE/ECMA-335 assembly) or zipped
+ * (SPEC: mibc(5) "Raw form", "Compressed form").
  * The reader turns plain and zipped .mibc files, ours and dotnet-pgo's,
  * back into PgoMethodProfiles.
  */

@@ -7,7 +7,8 @@
  * Input: a reassembled blob (or a PgoMethodProfile to encode). Output:
  * PgoSchemaRecord + values appended to a PgoMethodProfile (or the blob).
  *
- * Blob layout (nettrace.md 5.2-5.3, pgo.cpp SchemaWriterFunctor), every
+ * Blob layout (pgo.cpp SchemaWriterFunctor;
+ * SPEC: nettrace(5) "Blob integers", "Blob records", "Blob values"), every
  * integer a pgo-int (signed, shortest form):
  *
  *   FIELD        DESCRIPTION
@@ -64,7 +65,7 @@ blob_read_fields (PgoCursor *c, BlobState *s, guint64 at, GError **error)
     return blob_partial (error);
   if (mask == 0 || (mask & ~(gint64) 0xF) != 0)
     return _pgo_nettrace_corrupt (error, at, "bad PGO schema mask %" G_GINT64_FORMAT, mask);
-  /* SPEC: nettrace.md 5.3: deltas add to the previous record, i32 arithmetic. */
+  /* SPEC: nettrace(5) "Blob records": deltas add to the previous record, i32 arithmetic. */
   for (guint bit = 0; bit < G_N_ELEMENTS (fields); bit++)
     {
       gint64 d = 0;
@@ -153,12 +154,12 @@ blob_read_values (PgoCursor *c, BlobState *s, guint64 at, GArray *values, GError
  * @base: absolute offset of @data[0] for messages (0 if it has none)
  * @profile: records are appended to it
  *
- * Decodes nettrace.md 5.3. Running out of bytes before the terminator is
+ * Decodes the blob (SPEC: nettrace(5) "Blob records"). Running out of bytes before the terminator is
  * PGO_ERROR_TRUNCATED ("partial instrumentation data"); a zero mask or
  * unknown mask bits are PGO_ERROR_CORRUPT. Bytes after the terminator are
  * ignored, as the runtime's readers do. Count is taken from the data
  * whatever it is: the runtime writes 32-slot histogram tables, but the
- * format does not fix the size (nettrace.md 9).
+ * format does not fix the size (SPEC: nettrace(5) "Instrumentation kinds").
  */
 gboolean
 _pgo_nettrace_blob_parse (const guint8 *data, gsize len, guint64 base, PgoMethodProfile *profile,
@@ -256,8 +257,8 @@ blob_write_values (GByteArray *b, BlobState *s, guint32 kind, const guint64 *v, 
 /**
  * _pgo_nettrace_blob_encode:
  *
- * Encodes @profile as the runtime does (nettrace.md 5.3, pgo.cpp
- * SchemaWriterFunctor): shortest integer forms, only changed fields in the
+ * Encodes @profile as the runtime does (pgo.cpp SchemaWriterFunctor;
+ * SPEC: nettrace(5) "Blob records", "Blob values"): shortest integer forms, only changed fields in the
  * mask, FourByte values as signed 32-bit, then the terminator (mask 2,
  * delta -kind). Two identical consecutive records (which the runtime never
  * writes) get mask 1 with delta 0 instead of the ambiguous mask 0.

@@ -6,7 +6,7 @@
  * Input: one block's content (a cursor with absolute offsets).
  * Output: event rows (PgoNettraceEvent), metadata records in the reader.
  *
- * EventBlock / V4-V5 MetadataBlock content (nettrace.md 2.1):
+ * EventBlock / V4-V5 MetadataBlock content (SPEC: nettrace(5) "Event block header"):
  *
  *   OFFSET  SIZE  DESCRIPTION
  *   0       2     u16 HeaderSize, including this field (>= 20)
@@ -15,19 +15,20 @@
  *   12      8     i64 MaxTimestamp
  *   20      ...   HeaderSize - 20 reserved bytes, then rows to the end
  *
- * Compressed row (nettrace.md 2.3): u8 flags, then when flag 0x01
+ * Compressed row (SPEC: nettrace(5) "Compressed event header"): u8 flags, then when flag 0x01
  * varuint32 MetadataId; 0x02 varuint32 seq delta - 1, varuint64 capture
  * thread, varuint32 processor; 0x04 varuint64 thread; 0x08 varuint32
  * stack id; always varuint64 timestamp delta; V4/V5: 0x10 GUID activity,
  * 0x20 GUID related activity; V6: 0x10 varuint32 label list id; 0x40 is
  * "sorted"; 0x80 varuint32 payload size; then the payload.
  *
- * Uncompressed V4/V5 row (nettrace.md 2.2): u32 EventSize, u32 MetadataId
+ * Uncompressed V4/V5 row (SPEC: nettrace(5) "Uncompressed event header"): u32 EventSize, u32 MetadataId
  * (bit 31 = not sorted), u32 seq, u64 thread, u64 capture thread, u32
  * processor, u32 stack id, i64 timestamp, GUID activity, GUID related,
  * u32 PayloadSize, payload, padding; the next row is at 4 + EventSize.
  *
- * V4/V5 metadata record (payload of a metadata row, nettrace.md 3.1-3.2):
+ * V4/V5 metadata record (payload of a metadata row,
+ * SPEC: nettrace(5) "V4 and V5 metadata records", "V5 metadata tags"):
  *   i32 MetadataId, utf16z provider, i32 EventId, utf16z EventName,
  *   i64 Keywords, i32 Version, i32 Level, [i32 FieldCount, fields],
  *   then V5 tags { i32 size, u8 kind (1 OpCode, 2 V2Params), payload }.
@@ -39,7 +40,7 @@
 #include <string.h>
 #include "pgo-cursor-private.h"
 
-/* Compressed header flags (nettrace.md 2.3). */
+/* Compressed header flags (SPEC: nettrace(5) "Compressed event header"). */
 #define ROW_METADATA_ID   0x01
 #define ROW_CAPTURE_INFO  0x02
 #define ROW_THREAD_ID     0x04
@@ -111,7 +112,7 @@ _pgo_nettrace_begin_event_block (PgoNettraceReader *reader, PgoCursor *content,
   if (!pgo_cursor_read_u16 (content, &header_size, error)
       || !pgo_cursor_read_u16 (content, &flags, error))
     return in_block (error, what, start);
-  /* SPEC: nettrace.md 2.1: HeaderSize includes itself; TraceEvent rejects < 20. */
+  /* SPEC: nettrace(5) "Event block header": HeaderSize includes itself; TraceEvent rejects < 20. */
   if (header_size < 20)
     return _pgo_nettrace_corrupt (error, start, "%s header size %u is below 20", what, header_size);
   if (!_pgo_cursor_skip (content, header_size - 4, error))
@@ -131,7 +132,7 @@ _pgo_nettrace_begin_event_block (PgoNettraceReader *reader, PgoCursor *content,
   reader->block = *content;
   reader->block_kind = kind;
   reader->compressed = (flags & 1) != 0;
-  /* SPEC: nettrace.md 2.9: the compressed-header state restarts at every block. */
+  /* SPEC: nettrace(5) "Header state per block": the compressed-header state restarts at every block. */
   memset (&reader->state, 0, sizeof reader->state);
   return TRUE;
 }
@@ -162,7 +163,7 @@ note_sequence (PgoNettraceReader *reader, guint64 capture_thread, guint32 seq)
     }
   reader->seq_thread = capture_thread;
   reader->seq_last = last;
-  /* SPEC: nettrace.md 2.4: a previous number of 0 means a recycled thread id. */
+  /* SPEC: nettrace(5) "Sequence numbers": a previous number of 0 means a recycled thread id. */
   if (*last != 0 && seq != *last + 1 && seq != *last)
     reader->stats.n_dropped_events += (guint32) (seq - *last - 1);
   *last = seq;
@@ -207,7 +208,7 @@ read_row_compressed (PgoNettraceReader *reader, PgoNettraceEvent *ev, GError **e
   guint64 ts_delta = 0;
   if (!read_varuint64 (c, &ts_delta, error))
     return FALSE;
-  /* SPEC: nettrace.md 2.3: u64 wraparound; deltas can be "negative". */
+  /* SPEC: nettrace(5) "Compressed event header": u64 wraparound; deltas can be "negative". */
   s->timestamp += ts_delta;
   if (!v6)
     {
@@ -273,7 +274,7 @@ read_row_uncompressed (PgoNettraceReader *reader, PgoNettraceEvent *ev, GError *
   if (event_size > pgo_cursor_remaining (c))
     return _pgo_nettrace_corrupt (error, row_start, "event row size %u runs past the end of its block "
                     "(%" G_GSIZE_FORMAT " bytes left)", event_size, pgo_cursor_remaining (c));
-  /* SPEC: nettrace.md 2.2: the next row starts at row_start + 4 + EventSize
+  /* SPEC: nettrace(5) "Uncompressed event header": the next row starts at row_start + 4 + EventSize
    * (EventSize includes the padding). */
   if (!_pgo_cursor_sub (c, event_size, &row, error))
     return FALSE;
@@ -316,7 +317,7 @@ read_row_uncompressed (PgoNettraceReader *reader, PgoNettraceEvent *ev, GError *
   ev->processor_number = s->processor_number;
   ev->stack_id = s->stack_id;
   ev->timestamp = s->timestamp;
-  /* SPEC: nettrace.md 2.2 / 7.7: bit 31 set means NOT sorted. */
+  /* SPEC: nettrace(5) "Uncompressed event header", "Sorted bit sense": bit 31 set means NOT sorted. */
   ev->is_sorted = (raw_id & 0x80000000u) == 0;
   ev->activity_id = s->activity_id;
   ev->related_activity_id = s->related_activity_id;
@@ -372,7 +373,8 @@ metadata_same (const PgoNettraceMetadata *a, const PgoNettraceMetadata *b)
 }
 
 /* add_metadata: takes 'm'. An identical redefinition is ignored; a
- * different one is an error (TraceEvent rejects it too, nettrace.md 7.8). */
+ * different one is an error (TraceEvent rejects it too,
+ * SPEC: nettrace(5) "Metadata identity"). */
 static gboolean
 add_metadata (PgoNettraceReader *reader, PgoNettraceMetadata *m, guint64 offset, GError **error)
 {
@@ -432,7 +434,8 @@ _pgo_nettrace_clear_metadata (PgoNettraceReader *reader)
   reader->last_meta = NULL;
 }
 
-/* skip_v1_field: one V1 field description (nettrace.md 3.1), with nesting. */
+/* skip_v1_field: one V1 field description
+ * (SPEC: nettrace(5) "V4 and V5 metadata records"), with nesting. */
 static gboolean
 skip_v1_field (PgoCursor *c, guint depth, GError **error)
 {
@@ -498,7 +501,7 @@ _pgo_nettrace_define_metadata_v5 (PgoNettraceReader *reader, const guint8 *paylo
   m->level = level;
   m->keywords = keywords;
 
-  /* SPEC: nettrace.md 3.1: a record may end right after Level. */
+  /* SPEC: nettrace(5) "V4 and V5 metadata records": a record may end right after Level. */
   if (pgo_cursor_remaining (&c) >= 4)
     {
       gint32 n_fields = 0;
@@ -515,7 +518,7 @@ _pgo_nettrace_define_metadata_v5 (PgoNettraceReader *reader, const guint8 *paylo
             _pgo_nettrace_metadata_free (m);
             return in_block (error, "metadata record", base);
           }
-      /* SPEC: nettrace.md 3.2: V5 tags fill the rest of the payload. */
+      /* SPEC: nettrace(5) "V5 metadata tags": V5 tags fill the rest of the payload. */
       while (pgo_cursor_remaining (&c) > 0)
         {
           gint32 tag_len = 0;
@@ -557,7 +560,8 @@ read_str8 (PgoCursor *c, char **out, GError **error)
   return TRUE;
 }
 
-/* _pgo_nettrace_read_metadata_v6: a V6 metadata block (nettrace.md 3.3). */
+/* _pgo_nettrace_read_metadata_v6: a V6 metadata block
+ * (SPEC: nettrace(5) "V6 metadata rows"). */
 gboolean
 _pgo_nettrace_read_metadata_v6 (PgoNettraceReader *reader, PgoCursor *content, GError **error)
 {
@@ -597,7 +601,8 @@ _pgo_nettrace_read_metadata_v6 (PgoNettraceReader *reader, PgoCursor *content, G
       m->event_name = g_steal_pointer (&name);
       m->event_id = event_id;
       m->n_fields = n_fields;
-      /* Optional metadata; absent entries keep the defaults 0 (nettrace.md 3.3). */
+      /* Optional metadata; absent entries keep the defaults 0
+         (SPEC: nettrace(5) "V6 metadata rows"). */
       guint16 opt_size = 0;
       PgoCursor opt;
       if (pgo_cursor_remaining (&row) >= 2)
@@ -637,7 +642,8 @@ _pgo_nettrace_read_metadata_v6 (PgoNettraceReader *reader, PgoCursor *content, G
   return TRUE;
 }
 
-/* _pgo_nettrace_read_stack_block: validates a stack block (nettrace.md 2.6).
+/* _pgo_nettrace_read_stack_block: validates a stack block
+ * (SPEC: nettrace(5) "Stack blocks").
  * Stacks are not kept: nothing here needs them. */
 gboolean
 _pgo_nettrace_read_stack_block (PgoNettraceReader *reader, PgoCursor *content, GError **error)
@@ -662,7 +668,8 @@ _pgo_nettrace_read_stack_block (PgoNettraceReader *reader, PgoCursor *content, G
   return TRUE;
 }
 
-/* _pgo_nettrace_read_sp_block: a sequence point (nettrace.md 2.7, 2.9). */
+/* _pgo_nettrace_read_sp_block: a sequence point
+ * (SPEC: nettrace(5) "Sequence point blocks"). */
 gboolean
 _pgo_nettrace_read_sp_block (PgoNettraceReader *reader, PgoCursor *content, GError **error)
 {
@@ -688,7 +695,7 @@ _pgo_nettrace_read_sp_block (PgoNettraceReader *reader, PgoCursor *content, GErr
               || !_pgo_cursor_read_varuint32 (content, &seq, error))
             return in_block (error, "sequence point block", start);
         }
-      /* SPEC: nettrace.md 2.9: flag 2 flushes the metadata cache. */
+      /* SPEC: nettrace(5) "Sequence point blocks": flag 2 flushes the metadata cache. */
       if (flags & 2)
         _pgo_nettrace_clear_metadata (reader);
     }
@@ -696,7 +703,8 @@ _pgo_nettrace_read_sp_block (PgoNettraceReader *reader, PgoCursor *content, GErr
     {
       if (count > pgo_cursor_remaining (content) / 12)
         return _pgo_nettrace_corrupt (error, start + 8, "sequence point thread count %u exceeds the block", count);
-      /* Metadata is kept: V4/V5 ids are unique per file (nettrace.md 2.9). */
+      /* Metadata is kept: V4/V5 ids are unique per file
+         (SPEC: nettrace(5) "Sequence point blocks"). */
     }
   reader->stats.n_sequence_points++;
   return TRUE;

@@ -6,8 +6,8 @@
  * identities (pgo-nettrace-profiles.c).
  *
  * Input: events from pgo-nettrace.h. Output: PgoMethodProfile lists.
- * Layouts: nettrace.md sections 4 and 5 (ClrEtwAll.man, eventtrace.cpp,
- * pgo.cpp, pgo_formatprocessing.h).
+ * Layouts: ClrEtwAll.man, eventtrace.cpp, pgo.cpp, pgo_formatprocessing.h;
+ * SPEC: nettrace(5) "CLR EVENTS", "PGO DATA"
  */
 #pragma once
 
@@ -28,7 +28,7 @@ G_BEGIN_DECLS
  * PgoClrEventKind:
  *
  * The CLR events this stage decodes, whatever the provider (runtime or
- * rundown ids differ; nettrace.md 4.2).
+ * rundown ids differ; SPEC: nettrace(5) "Event identifiers").
  */
 typedef enum {
   PGO_CLR_EVENT_OTHER = 0,
@@ -97,7 +97,7 @@ typedef struct {
   guint64  start_address;
   guint32  size;
   guint32  method_token;
-  guint32  method_flags;           /* tier/flags word (nettrace.md 4.4) */
+  guint32  method_flags;           /* tier/flags word (SPEC: nettrace(5) "MethodLoad payload") */
   char    *method_namespace;       /* verbose only */
   char    *method_name;
   char    *method_signature;

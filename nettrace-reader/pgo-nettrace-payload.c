@@ -6,7 +6,8 @@
  * Input: event rows from the reader (pgo-nettrace.h). Output: the
  * PgoClr* structs of pgo-nettrace-event.h.
  *
- * Payloads (nettrace.md 4.3; all packed, ids u64):
+ * Payloads (all packed, ids u64;
+ * SPEC: nettrace(5) "Instrumentation data payload", "MethodDetails payload", "BulkType payload", "ModuleLoad payload", "AssemblyLoad payload", "MethodLoad payload"):
  *
  *   JitInstrumentationDataVerbose (298 v0)
  *   OFFSET  SIZE  DESCRIPTION
@@ -58,7 +59,7 @@ payload_error (GError **error, const char *what, const PgoNettraceEvent *ev)
 int
 _pgo_clr_event_classify (const PgoNettraceMetadata *m)
 {
-  /* SPEC: nettrace.md 3.5: CLR events are identified by provider + id. */
+  /* SPEC: nettrace(5) "Runtime events without fields": CLR events are identified by provider + id. */
   if (g_ascii_strcasecmp (m->provider, PGO_NETTRACE_PROVIDER_RUNTIME) == 0)
     switch (m->event_id)
       {
@@ -75,7 +76,7 @@ _pgo_clr_event_classify (const PgoNettraceMetadata *m)
   if (g_ascii_strcasecmp (m->provider, PGO_NETTRACE_PROVIDER_RUNDOWN) == 0)
     switch (m->event_id)
       {
-      /* SPEC: nettrace.md 4.2: rundown shifts ids: 153/154 modules, 155/156 assemblies. */
+      /* SPEC: nettrace(5) "Event identifiers": rundown shifts ids: 153/154 modules, 155/156 assemblies. */
       case 141: case 142: return PGO_CLR_EVENT_METHOD_LOAD;
       case 143: case 144: return PGO_CLR_EVENT_METHOD_LOAD_VERBOSE;
       case 153: case 154: return PGO_CLR_EVENT_MODULE_LOAD;
@@ -160,8 +161,10 @@ init_payload (PgoCursor *c, const PgoNettraceEvent *ev)
  * @out: (out caller-allocates): filled on success; clear with
  *   _pgo_clr_module_load_clear()
  *
- * Fields past the ones the version defines are ignored (nettrace.md 7.9).
- * The runtime writes version 2; version 3 (NativeBuildID, nettrace.md 9)
+ * Fields past the ones the version defines are ignored
+ * (SPEC: nettrace(5) "Payload conventions").
+ * The runtime writes version 2; version 3 (NativeBuildID,
+ * SPEC: nettrace(5) "ModuleLoad payload")
  * only appends a string, which this reader ignores.
  */
 gboolean
@@ -303,7 +306,7 @@ _pgo_clr_method_load_clear (PgoClrMethodLoad *m)
  *
  * LAMESPEC: TraceEvent's JitInstrumentationDataVerboseTraceData reads
  * MethodToken at offset 24 and the strings from 28, two bytes early
- * (nettrace.md 4.3): token 0x06000006 comes out as 0x60000, and its Data
+ * (SPEC: nettrace(5) "TraceEvent event 298 offsets"): token 0x06000006 comes out as 0x60000, and its Data
  * starts inside the signature. This reader follows the manifest layout
  * (ClrEtwAll.man), which matches the bytes the runtime writes: the token
  * at 26, the UTF-16 names from 30, and Data right after the third string,
@@ -368,7 +371,7 @@ _pgo_clr_bulk_type_foreach (const PgoNettraceEvent *ev,
   init_payload (&c, ev);
   if (!pgo_cursor_read_u32 (&c, &count, error) || !pgo_cursor_read_u16 (&c, &clr, error))
     return payload_error (error, "BulkType", ev);
-  /* SPEC: nettrace.md 4.3: a record has at least 25 + 2 + 4 bytes. */
+  /* SPEC: nettrace(5) "BulkType payload": a record has at least 25 + 2 + 4 bytes. */
   if (count > pgo_cursor_remaining (&c) / 31)
     return _pgo_nettrace_corrupt (error, ev->payload_offset, "BulkType count %u exceeds the payload", count);
   for (guint32 i = 0; i < count; i++)

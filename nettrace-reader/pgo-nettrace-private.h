@@ -28,7 +28,8 @@ typedef enum {
   BLOCK_METADATA,
 } PgoNettraceBlockKind;
 
-/* Compressed-header decoder state (nettrace.md 2.3); zeroed per block. */
+/* Compressed-header decoder state; zeroed per block
+ * (SPEC: nettrace(5) "Compressed event header", "Header state per block"). */
 typedef struct {
   guint32 metadata_id;
   guint32 sequence_number;

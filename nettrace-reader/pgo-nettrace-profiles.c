@@ -8,10 +8,11 @@
  * Input: the events of a PgoNettraceReader. Output: PgoNettraceProfiles
  * (PgoMethodProfile list, method handles, blobs, notes).
  *
- * Resolution (nettrace.md 5.5): MethodDetails gives the token and type of a
+ * Resolution (SPEC: nettrace(5) "Method resolution"): MethodDetails gives the token and type of a
  * MethodID, BulkType the module of a type, ModuleLoad the assembly of a
  * module and AssemblyLoad its name; the verbose instrumentation event and
- * MethodLoad carry fallback ids. Chunks (nettrace.md 5.7) are keyed by
+ * MethodLoad carry fallback ids. Chunks
+ * (SPEC: nettrace(5) "Chunk reassembly") are keyed by
  * MethodID; MethodFlags holds the chunk index, with 0x80000000 on the last.
  */
 #include "config.h"
@@ -348,7 +349,7 @@ take_module_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GError 
   mi->has_pdb = m.has_pdb;
   memcpy (mi->pdb_guid, m.pdb_guid, 16);
   mi->pdb_age = m.pdb_age;
-  /* SPEC: nettrace.md 7.12: rundown repeats modules; keep the first. */
+  /* SPEC: nettrace(5) "Method resolution": rundown repeats modules; keep the first. */
   if (!id_table_put (self->modules, mi))
     module_info_free (mi);
   _pgo_clr_module_load_clear (&m);
@@ -430,7 +431,7 @@ take_instrumentation_data (PgoNettraceProfiles *self, const PgoNettraceEvent *ev
  * with 'error' set on a malformed payload.
  * ClrInstanceID is not filtered on: it differs between runtimes and
  * platforms (0 from .NET 10 on Linux, 5 or 9 from .NET 5 and 6 on
- * Windows; nettrace.md 9), so no
+ * Windows; SPEC: nettrace(5) "ClrInstanceID values"), so no
  * constant can be assumed; one trace holds one runtime. */
 static gboolean
 take_event (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GError **error)
@@ -508,7 +509,7 @@ module_identity (PgoNettraceProfiles *self, guint64 module_id)
 }
 
 /* resolve_method: the identity of 'in', through MethodDetails -> BulkType ->
- * ModuleLoad -> AssemblyLoad (nettrace.md 5.5), falling back to the ids the
+ * ModuleLoad -> AssemblyLoad (SPEC: nettrace(5) "Method resolution"), falling back to the ids the
  * verbose event and MethodLoad carry. NULL (with a drop reason) when the
  * method cannot be mapped to metadata. */
 static PgoMethodId *
@@ -534,7 +535,7 @@ resolve_method (PgoNettraceProfiles *self, InstrInfo *in)
     profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: MethodDetails token 0x%08x differs from the "
           "instrumentation event's 0x%08x; using MethodDetails", in->method_id, d->token, in->token);
 
-  /* SPEC: nettrace.md 5.5/7.15: dynamic methods (token 0) have no metadata. */
+  /* SPEC: nettrace(5) "Method resolution": dynamic methods (token 0) have no metadata. */
   if (token == 0)
     {
       profile_drop (self, in, "dynamic method (token 0) cannot be mapped to metadata");
@@ -660,7 +661,7 @@ build_profiles (PgoNettraceProfiles *self)
  * @error: return location for a #GError
  *
  * Reads the remaining events, reassembles each method's PGO chunks
- * (nettrace.md 5.7, with the relaxations noted at add_chunk), decodes the
+ * (SPEC: nettrace(5) "Chunk reassembly", with the relaxations noted at add_chunk), decodes the
  * blobs and resolves each method to module + token. A truncated trace gives
  * the profiles of the methods whose chunks all lie in complete blocks, and a
  * note with the reader's warning.
@@ -786,7 +787,7 @@ describe_type (PgoNettraceProfiles *self, guint64 handle, guint depth)
 {
   if (handle == 0)
     return g_strdup ("(empty)");
-  /* SPEC: nettrace.md 5.4: 1..33 are "unknown handle" sentinels. */
+  /* SPEC: nettrace(5) "Handle values": 1..33 are "unknown handle" sentinels. */
   if (handle <= 33)
     return g_strdup ("(unknown)");
   TypeInfo *t = g_hash_table_lookup (self->types, &handle);

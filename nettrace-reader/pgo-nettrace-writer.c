@@ -6,7 +6,7 @@
  *
  * Input: events. Output: bytes on a GOutputStream.
  *
- * Layout written (nettrace.md 1.2, 2.1, 2.3, 2.6, 2.7):
+ * Layout written (SPEC: nettrace(5) "Writer output"):
  *
  *   OFFSET  SIZE  DESCRIPTION
  *   0       8     "Nettrace"
@@ -24,7 +24,7 @@
  * thread or processor changed. Like the runtime on Unix, whose rows all
  * carry processor 0xFFFFFFFF, rows carry processor 0xFFFFFFFF, so the first
  * metadata row of a block sets flag 0x02 with sequence delta 0xFFFFFFFF
- * (nettrace.md 2.3); metadata rows have sequence number 0 and capture
+ * (SPEC: nettrace(5) "Sequence numbers"); metadata rows have sequence number 0 and capture
  * thread 0; events have capture thread = thread and stack id 1, and the
  * first event of each block is flagged sorted.
  */
@@ -158,7 +158,8 @@ flush_blocks (PgoNettraceWriter *w, GError **error)
   return flush_output (w, FALSE, error);
 }
 
-/* add_row: appends a compressed row to 'b' (nettrace.md 2.3, ep-block.c). */
+/* add_row: appends a compressed row to 'b' (ep-block.c;
+ * SPEC: nettrace(5) "Compressed event header"). */
 static void
 add_row (Block *b, const PgoNettraceHeaderState *row, gboolean sorted, const guint8 *payload)
 {
@@ -265,7 +266,7 @@ pgo_nettrace_writer_free (PgoNettraceWriter *w)
  * pgo_nettrace_writer_define_event:
  *
  * Adds a metadata record as the runtime synthesizes it for native events
- * (nettrace.md 3.1, 3.5): no fields, no tags.
+ * (SPEC: nettrace(5) "Runtime events without fields"): no fields, no tags.
  *
  * Returns: the new metadata id.
  */
@@ -346,7 +347,7 @@ pgo_nettrace_writer_write_event (PgoNettraceWriter *w, guint32 metadata_id, cons
  * pgo_nettrace_writer_write_sequence_point:
  *
  * Flushes the pending blocks and writes an SPBlock with the one thread's
- * sequence number (nettrace.md 2.7). Stack ids restart afterwards.
+ * sequence number (SPEC: nettrace(5) "Sequence point blocks"). Stack ids restart afterwards.
  */
 gboolean
 pgo_nettrace_writer_write_sequence_point (PgoNettraceWriter *w, GError **error)
@@ -487,7 +488,7 @@ pgo_nettrace_writer_write_bulk_type (PgoNettraceWriter *w, const PgoClrBulkTypeR
  *
  * Writes JitInstrumentationDataVerbose (298) events carrying @blob in
  * pieces of at most 40,000 bytes; MethodFlags is the chunk index, with
- * 0x80000000 on the last piece (pgo.cpp, nettrace.md 5.1).
+ * 0x80000000 on the last piece (pgo.cpp; SPEC: nettrace(5) "Chunking").
  */
 gboolean
 pgo_nettrace_writer_write_pgo_data (PgoNettraceWriter *w, guint64 method_id, guint64 module_id,

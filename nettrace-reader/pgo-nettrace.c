@@ -6,7 +6,7 @@
  * Input: the trace bytes. Output: the trace header, and the event rows
  * through pgo_nettrace_reader_next_event().
  *
- * V4/V5 stream (nettrace.md 1.2):
+ * V4/V5 stream (SPEC: nettrace(5) "FastSerialization objects"):
  *
  *   OFFSET  SIZE  DESCRIPTION
  *   0       8     "Nettrace"
@@ -17,12 +17,12 @@
  *                   i32 version, i32 min reader version,
  *                   i32 name length, name, u8 0x06,
  *                   payload, u8 0x06
- *                 "Trace" payload: 48 bytes (nettrace.md 1.4)
+ *                 "Trace" payload: 48 bytes (SPEC: nettrace(5) "Trace object")
  *                 block payload: i32 size, 0-3 zero bytes so that the
  *                   content starts at a multiple of 4, content[size]
  *   end     1     u8 0x01 (NullReference) where the next object would start
  *
- * V6 stream (nettrace.md 1.3):
+ * V6 stream (SPEC: nettrace(5) "V6 block framing"):
  *
  *   OFFSET  SIZE  DESCRIPTION
  *   0       8     "Nettrace"
@@ -35,7 +35,8 @@
  *                 8 label list, others skipped
  *
  * The runtime's file sessions write V4 (this header, "Trace" object
- * version 4); V6 is read as the format document describes it (nettrace.md 9).
+ * version 4); V6 is read as the format document describes it
+ * (SPEC: nettrace(5) "Version detection").
  *
  * A block whose declared size runs past the end of the data is where a
  * cut-off trace stops: the reader returns everything before it, records a
@@ -57,7 +58,7 @@ static const char FAST_SERIALIZATION[20] = "!FastSerialization.1";
 #define V6_HEADER_SIZE  20
 #define V4_TRACE_PAYLOAD 48
 
-/* FastSerialization tags (nettrace.md 1.2). */
+/* FastSerialization tags (SPEC: nettrace(5) "FastSerialization objects"). */
 #define TAG_NULL_REFERENCE       0x01
 #define TAG_BEGIN_OBJECT         0x04
 #define TAG_BEGIN_PRIVATE_OBJECT 0x05
@@ -116,7 +117,7 @@ stop_truncated (PgoNettraceReader *reader, guint64 offset, const char *what)
 
 /* read_trace_info_v4: the 48-byte Trace payload at 'p' (known present).
  * On Linux the runtime writes QPCFrequency 1000000000: ticks are
- * nanoseconds (nettrace.md 9, "Linux tick frequency"). */
+ * nanoseconds (SPEC: nettrace(5) "Tick frequency"). */
 static void
 read_trace_info_v4 (PgoNettraceReader *reader, const guint8 *p)
 {
@@ -228,7 +229,7 @@ read_block_framing_v4 (PgoNettraceReader *reader, guint64 obj_start, const guint
   if (block_size < 0)
     return _pgo_nettrace_corrupt (error, reader->pos, "negative %.*s size %d", (int) name_len, name,
                                   block_size);
-  /* SPEC: nettrace.md 1.2: padding to a multiple of 4 from the stream start. */
+  /* SPEC: nettrace(5) "Block padding": padding to a multiple of 4 from the stream start. */
   if (!_pgo_cursor_align (&c, 4, NULL)
       || !_pgo_cursor_sub (&c, block_size, out_content, NULL)
       || !pgo_cursor_read_u8 (&c, &end, NULL))
@@ -269,7 +270,8 @@ take_block_v4 (PgoNettraceReader *reader, const guint8 *name, gsize name_len, Pg
   if (name_is (name, name_len, "SPBlock"))
     return _pgo_nettrace_read_sp_block (reader, content, error);
   /* LAMESPEC: TraceEvent throws on unknown object types; an object
-   * with the block framing can be skipped safely (nettrace.md 1.2). */
+   * with the block framing can be skipped safely
+   * (SPEC: nettrace(5) "Unknown objects"). */
   reader->stats.n_other_blocks++;
   return TRUE;
 }
@@ -371,7 +373,7 @@ next_block_v6 (PgoNettraceReader *reader, GError **error)
             return FALSE;
           break;
         default:
-          /* SPEC: nettrace.md 1.3: unknown kinds are skipped by size. */
+          /* SPEC: nettrace(5) "V6 block framing": unknown kinds are skipped by size. */
           if (!_pgo_nettrace_read_v6_other (reader, kind, &content, error))
             return FALSE;
           break;
@@ -379,7 +381,7 @@ next_block_v6 (PgoNettraceReader *reader, GError **error)
     }
 }
 
-/* read_trace_block_v6: the V6 Trace block (nettrace.md 1.4). */
+/* read_trace_block_v6: the V6 Trace block (SPEC: nettrace(5) "V6 trace block"). */
 static gboolean
 read_trace_block_v6 (PgoNettraceReader *reader, PgoCursor *c, GError **error)
 {

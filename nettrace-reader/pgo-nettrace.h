@@ -8,7 +8,8 @@
  * payload as a zero-copy slice of the input; the metadata each event
  * refers to; block counts; and, for a cut-off trace, where it stopped.
  *
- * Format: nettrace.md sections 1-3 (perfview NetTraceFormat.md and
+ * Format: SPEC: nettrace(5) "STREAM VERSIONS", "TRACE HEADER", "EVENT ROWS", "METADATA"
+ * (perfview NetTraceFormat.md and
  * NetTraceFormat_v5.md; dotnet/runtime ep-file.c and ep-block.c).
  */
 #pragma once
@@ -30,7 +31,7 @@ typedef enum {
 /**
  * PgoNettraceTraceInfo:
  *
- * The trace header (nettrace.md 1.4). V6 keeps the V4 fields it has as
+ * The trace header (SPEC: nettrace(5) "Trace object", "V6 trace block"). V6 keeps the V4 fields it has as
  * key/value pairs; missing ones are 0.
  */
 typedef struct {
@@ -47,7 +48,8 @@ typedef struct {
  * PgoNettraceMetadata:
  *
  * One metadata record: what a metadata id names. CoreCLR's native events
- * have an empty event_name and no fields (nettrace.md 3.5); decode them by
+ * have an empty event_name and no fields (SPEC: nettrace(5) "Runtime events without fields");
+ * decode them by
  * (provider, event_id, version).
  */
 typedef struct {

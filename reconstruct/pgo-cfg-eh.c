@@ -12,7 +12,7 @@
  * 10.0.12: fgbasic.cpp (fgFindBasicBlocks), jiteh.cpp (fgNormalizeEH,
  * Case1/Case2, ehGetMostNestedRegionIndex).
  *
- * SPEC: reconstruction.md section 1.
+ * SPEC: pgo-jit(7) "EH boundaries", "EH regions", "Rarity", "EH normalization".
  */
 #include "config.h"
 
@@ -213,7 +213,7 @@ eh_regions (Builder *b, guint32 x)
           if (catch_typ == CT_FAULT && bb->kind == PGO_BLOCK_EHFINALLYRET)
             bb->kind = PGO_BLOCK_EHFAULTRET;
         }
-      /* SPEC 1.4: every non-entry block of a catch, filtered-catch or
+      /* SPEC: pgo-jit(7) "Rarity": every non-entry block of a catch, filtered-catch or
        * fault handler runs rarely; finally bodies do not */
       if (id != e->hnd_beg && catch_typ != CT_FINALLY)
         bb->flags |= PGO_BLOCK_FLAG_RARE;

@@ -19,7 +19,7 @@
  * own profiles (the fixtures' .nettrace traces, tests/cfg-trace-conform.c)
  * are marked CONFIRMED.
  *
- * SPEC: reconstruction.md section 1.
+ * SPEC: pgo-jit(7) "BLOCK FORMATION".
  */
 #include "config.h"
 
@@ -101,7 +101,7 @@ check_target (Builder *b, gint64 target, guint32 at, GError **error)
 }
 
 /* Notes 't', a branch target of the instruction at 's', as a probe
- * candidate of sets A and B (interpreter.md 1.2, 1.3). */
+ * candidate of sets A and B (SPEC: pgo-inference(7) "Probe sets"). */
 static void
 note_probe (Builder *b, guint32 t, guint32 s)
 {
@@ -138,7 +138,7 @@ find_jump_targets (Builder *b, GError **error)
           if (!check_target (b, in.operand.target, in.il_offset, error))
             return FALSE;
           note_probe (b, (guint32) in.operand.target, in.il_offset);
-          /* SPEC 1.2: br/leave 0 add nothing under early block merging.
+          /* SPEC: pgo-jit(7) "Branch to next": br/leave 0 add nothing under early block merging.
        * CONFIRMED on runtime 10.0.12 for Tier0-instrumented compiles: no
        * block counter at the target of a br.s 0 (CultureData.get_LCID). */
           if (zero && !is_cond_branch (in.opcode) && b->opt.early_block_merging)
@@ -199,7 +199,7 @@ append_block (Builder *b, PgoBlockKind kind, guint32 start, guint32 end)
 {
   guint32 id = _pgo_cfg_add_block (b, kind, start, end, NONE);
 
-  /* SPEC 1.4: BasicBlock::New marks THROW blocks run rarely */
+  /* SPEC: pgo-jit(7) "Rarity": BasicBlock::New marks THROW blocks run rarely */
   if (kind == PGO_BLOCK_THROW)
     BB (b, id)->flags |= PGO_BLOCK_FLAG_RARE;
   return id;
@@ -221,13 +221,13 @@ block_end (Builder *b, const PgoIlInstr *in, gboolean prev_tail, gboolean *ends,
     }
   else if (is_leave (in->opcode))
     {
-      *kind = PGO_BLOCK_LEAVE; /* SPEC 1.3: leave 0 still ends the block */
+      *kind = PGO_BLOCK_LEAVE; /* SPEC: pgo-jit(7) "Branch to next": leave 0 still ends the block */
       *target_off = (guint32) in->operand.target;
     }
   else if (is_br (in->opcode))
     {
       if (in->operand.target == next && b->opt.early_block_merging)
-        *ends = FALSE; /* SPEC 1.3: br 0 is a no-op */
+        *ends = FALSE; /* SPEC: pgo-jit(7) "Branch to next": br 0 is a no-op */
       else
         {
           *kind = PGO_BLOCK_ALWAYS;
@@ -399,7 +399,7 @@ set_succ (PgoCfg *cfg, PgoBlock *pb, const Bb *bb, const guint32 *index_of)
       pb->succ[0] = index_of[bb->target];
       break;
     case PGO_BLOCK_COND:
-      /* SPEC 1.4 / block.cpp: false (next) first, then true; one if equal */
+      /* SPEC: pgo-jit(7) "Successor order" (block.cpp): false (next) first, then true; one if equal */
       pb->n_succ = bb->target == bb->false_tgt ? 1 : 2;
       pb->succ = g_new (guint32, pb->n_succ);
       pb->succ[0] = index_of[bb->false_tgt];
@@ -543,9 +543,9 @@ builder_clear (Builder *b)
  * @options: (nullable): build options, NULL for pgo_cfg_options_init()'s
  * @error: return location for a #PGO_ERROR
  *
- * Forms the JIT's blocks for @body (reconstruction.md section 1), runs
- * the JIT's spanning-forest walk (section 2.3) and derives the inference
- * graph (section 3.1).
+ * Forms the JIT's blocks for @body (SPEC: pgo-jit(7) "BLOCK FORMATION"),
+ * runs the JIT's spanning-forest walk (SPEC: pgo-jit(7) "Spanning-tree walk")
+ * and derives the inference graph (SPEC: pgo-inference(7) "Graph arcs").
  *
  * Returns: (transfer full) (nullable): the graph, or NULL with
  * PGO_ERROR_CORRUPT/TRUNCATED for IL the JIT would reject as bad code
@@ -722,7 +722,7 @@ _pgo_cfg_lookup_key (const PgoCfg *cfg, gint32 key, guint32 *out_block)
  * @cfg: a graph
  * @set: which probe set
  *
- * The interpreter's probe offsets (interpreter.md 1.2/1.3): set A is
+ * The interpreter's probe offsets (SPEC: pgo-inference(7) "Probe sets"): set A is
  * offset 0 plus every target of a conditional branch, br, leave or switch
  * case (br/leave 0 included: the interpreter splits there even though the
  * JIT does not); set B is offset 0 plus every target t of such a branch at

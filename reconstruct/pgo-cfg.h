@@ -5,7 +5,8 @@
  * its schema keys, a replica of the JIT's edge-count reconstruction, the
  * interpreter's probe sets, and the exception model the flow solver needs.
  *
- * SPEC: reconstruction.md sections 1-3.1; interpreter.md section 1.
+ * SPEC: pgo-jit(7) "BLOCK FORMATION", "EDGE INSTRUMENTATION"
+ * SPEC: pgo-inference(7) "PROBES", "FLOW MODEL"
  *
  * Model (what a consumer sees):
  *  - blocks[0..n_blocks) in JIT list order.  blocks[i].num is the bbNum:
@@ -17,7 +18,8 @@
  *  - each block's successors (succ, n_succ) in the order the JIT's
  *    BasicBlock::GetSucc() yields them; for SWITCH the order depends on
  *    PgoCfgOptions.switch_succ (the one version-dependent detail).
- *  - edges[0..n_edges): the graph for count inference (section 3.1):
+ *  - edges[0..n_edges): the graph for count inference
+ *    (SPEC: pgo-inference(7) "Graph arcs"):
  *    normal successor edges with duplicate counts merged, leave summary
  *    arcs, endfilter arcs (both outcomes of a filter), exceptional arcs,
  *    and arcs to and from the virtual node PGO_CFG_VIRTUAL (method
@@ -119,7 +121,7 @@ typedef struct {
 /**
  * PgoEdgeKind:
  *
- * The arcs of the inference graph (reconstruction.md section 3.1).
+ * The arcs of the inference graph (SPEC: pgo-inference(7) "Graph arcs").
  */
 typedef enum {
   PGO_EDGE_NORMAL,        /* fall-through, branch, switch: src -> dst (dup = occurrences) */

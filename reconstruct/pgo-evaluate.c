@@ -5,7 +5,7 @@
  *
  * Input: dense block-count profiles (BasicBlockIntCount/LongCount per
  * block start, as the JIT's block mode writes them for every imported
- * block), method bodies, a probe set (interpreter.md 1.2, 1.3).
+ * block), method bodies, a probe set (SPEC: pgo-inference(7) "Probe sets").
  * Output: PgoEvaluationMethod rows and a PgoEvaluationSummary.
  *
  * Per method: the truth is densified over the JIT's IL blocks (a block the
@@ -18,9 +18,9 @@
  *   - determined: blocks the solver calls observed or exact; each must
  *     equal the truth (the exact-determined figure);
  *   - overlap: compare-mibc's formula sum_b min(c1/T1, c2/T2), 1 when both
- *     totals are 0 and 0 when one is (mibc.md 5.4);
+ *     totals are 0 and 0 when one is (SPEC: mibc(5) "Block overlap");
  *   - zero-fill: the same for the status quo, a block-count schema with
- *     the probes only, every other block 0 (reconstruction.md 2.2: the JIT
+ *     the probes only, every other block 0 (SPEC: pgo-jit(7) "Block incorporation": the JIT
  *     gives a block without a record weight 0);
  *   - determined mass: truth counts of determined blocks / all truth.
  * Summaries weight each method's overlap by its truth total.
@@ -100,7 +100,7 @@ pgo_evaluation_free (PgoEvaluation *ev)
  * @b: (array length=n): counts of profile 2, same blocks
  * @n: number of blocks
  *
- * dotnet-pgo compare-mibc's block overlap (mibc.md 5.4).
+ * dotnet-pgo compare-mibc's block overlap (SPEC: mibc(5) "Block overlap").
  *
  * Returns: sum_i min(a_i / T_a, b_i / T_b); 1 if both totals are 0, 0 if
  *   exactly one is.
@@ -436,7 +436,7 @@ pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvaluationSumm
  * @out_exceptional: (out): whether @block_truth shows caught exceptions
  *   (a catch, filter or fault entered): the JIT's edge model has no
  *   exception flow, so its block weights legitimately differ there
- *   (reconstruction.md 2.3)
+ *   (SPEC: pgo-jit(7) "Edge reconstruction")
  * @error: return location for a #GError
  *
  * Returns: TRUE, or FALSE with @error set if @body is malformed.

@@ -9,7 +9,8 @@
  * the truth, dotnet-pgo's block overlap of the reconstruction and of the
  * zero-filled status quo, and the determined mass.
  *
- * SPEC: reconstruction.md 4; mibc.md 5.4 (compare-mibc's overlap).
+ * SPEC: pgo-inference(7) "EVALUATION"
+ * SPEC: mibc(5) "Block overlap" (compare-mibc's overlap)
  */
 #pragma once
 

@@ -12,18 +12,20 @@
  * over U = b(n) = sum(K into n) - sum(K out of n).  An unknown arc with a
  * lower bound l is solved as x - l >= 0, l being routed like known flow.
  *
- * 1. BRIDGE-SOLVE (reconstruction.md 3.2), O(V + E): one iterative
+ * 1. BRIDGE-SOLVE (SPEC: pgo-inference(7) "Bridge test"), O(V + E): one iterative
  *    Tarjan low-link DFS over the undirected multigraph of U accumulates
  *    subtree sums of b; a bridge joining subtree S to the rest carries
  *    exactly |sum_S b|, with the sign of its orientation.  A component
  *    whose sum is not 0, or a negative bridge, means the observations are
  *    inconsistent.
- * 2. Min-cost flow over the non-bridge arcs of U only (3.3): each arc gets
+ * 2. Min-cost flow over the non-bridge arcs of U only
+ *    (SPEC: pgo-inference(7) "Network simplex"): each arc gets
  *    a prior xbar from the caller's JIT-heuristic likelihoods propagated
  *    from the determined counts, and costs |x - xbar| with separate
  *    increase/decrease weights (exceptional arcs: expensive increase).
  *    The solver is in pgo-flow-mcf.c.
- * 3. Residual SCC test (3.2, "sharper"): with the optimal x, build the
+ * 3. Residual SCC test, the "sharper" one
+ *    (SPEC: pgo-inference(7) "Residual SCC test"): with the optimal x, build the
  *    residual digraph of U (forward always, reverse when x > 0); any other
  *    non-negative solution differs from x by a sum of residual cycles, so
  *    an arc is fixed iff no residual cycle uses one of its directions
@@ -567,7 +569,8 @@ scc_fix (const FlowProblem *p, const wide *x, const guint *arcs, guint n,
  * residual directions exist, both directions are strong bridges of their
  * SCC: then the only residual cycle through either direction is the
  * trivial one with the other, so x cannot move.  (The plain "different
- * SCCs" test of reconstruction.md 3.2 misses these: an arc with x > 0 is
+ * SCCs" test (SPEC: pgo-inference(7) "Residual SCC test", "Strong bridge rule")
+ * misses these: an arc with x > 0 is
  * always in one SCC with its own reverse.)  Strong bridges = flow-graph
  * bridges of the SCC from a root, forward or reversed (Italiano, Laura,
  * Santaroni 2012). */

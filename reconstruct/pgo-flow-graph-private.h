@@ -21,8 +21,8 @@ G_BEGIN_DECLS
 #define PGO_FLOW_MAX_ARCS  (1u << 20)
 /* Largest per-unit cost accepted in PgoFlowOptions. */
 #define PGO_FLOW_MAX_COST  (1 << 24)
-/* The JIT's heuristic likelihoods (AssignLikelihoodCond/Switch, SPEC:
- * reconstruction.md 2.5), for callers that turn a CFG into arcs: a
+/* The JIT's heuristic likelihoods (AssignLikelihoodCond/Switch,
+ * SPEC: pgo-jit(7) "Likelihood heuristics"), for callers that turn a CFG into arcs: a
  * conditional's jump target and fall-through, a loop back edge and its
  * exit, a successor that returns, a successor that throws; a switch gives
  * each case 1/n times its duplicate count. */

@@ -7,7 +7,7 @@
  * Input: nodes, arcs, observations and lower bounds from the caller.
  * Output: a PgoFlowGraph; per solve, a FlowProblem.
  *
- * Model (SPEC: reconstruction.md 3.1).  Node v is split into v_in -> v_out;
+ * Model (SPEC: pgo-inference(7) "Split nodes", "Virtual entry and exit", "Graph arcs").  Node v is split into v_in -> v_out;
  * the count arc a_v carries the block count; a graph arc u -> v becomes
  * u_out -> v_in.  Internal arc ids: [0, n) count arcs, [n, n + m) graph
  * arcs, then repair-only "escape" arcs v_out -> exit_in.
@@ -156,7 +156,7 @@ _pgo_flow_graph_observe_arc (PgoFlowGraph *graph, guint arc, guint64 count,
  *
  * Declares that an unobserved arc carried at least @lower (for example a
  * finally body's entry arc, which carries at least the leaves that cross
- * it once those are known: reconstruction.md 3.1).  Exactness and
+ * it once those are known: SPEC: pgo-inference(7) "Finally lower bound").  Exactness and
  * intervals are then relative to this bound.  Ignored on observed arcs.
  */
 void

@@ -7,7 +7,7 @@
  * non-negative costs.
  * Output: an optimal flow per arc, or FALSE when no feasible flow exists.
  *
- * Solver (reconstruction.md 3.3): primal network simplex with a
+ * Solver (SPEC: pgo-inference(7) "Network simplex"): primal network simplex with a
  * big-M artificial start, block search pivoting and the strongly-feasible-
  * tree leaving rule.  Why: its pivots are combinatorial, so in practice
  * their number does not grow with the size of the counts (up to 2^64),

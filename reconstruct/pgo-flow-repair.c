@@ -8,7 +8,7 @@
  * Output: the same problem with repaired known values and escape arcs,
  * and one PgoFlowAdjustment per change.
  *
- * Repair (reconstruction.md 3.3): (a) wrap pass: a feasibility
+ * Repair (SPEC: pgo-inference(7) "Inconsistent input", "Counter wrap", "Soft repair"): (a) wrap pass: a feasibility
  * min-cost flow in which only 32-bit observations can rise cheaply; a
  * rise >= 2^31 is taken as k wraps (k = rise / 2^32 rounded); (b) a soft
  * min-cost flow in which every observation may rise (lost increments,

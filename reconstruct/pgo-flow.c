@@ -8,7 +8,7 @@
  * Output: a PgoFlowSolution: one count per node and arc, provenance,
  * optional intervals, and the repairs applied to inconsistent input.
  *
- * Model (reconstruction.md 3.1): each node is split into an in and
+ * Model (SPEC: pgo-inference(7) "Split nodes", "Graph arcs"): each node is split into an in and
  * an out vertex joined by its count arc (pgo-flow-graph.c).  Observed
  * arcs are known; the rest must conserve flow around them.
  *
@@ -443,7 +443,7 @@ _pgo_flow_solution_read_arcs (const PgoFlowSolution *solution, const guint *arcs
  *   negative value for nodes without a record (virtual nodes never get one)
  * @error: return location for a #GError
  *
- * Appends the dense block form (reconstruction.md 2.6 (a)): one
+ * Appends the dense block form (SPEC: pgo-inference(7) "Block form"): one
  * BasicBlockIntCount record per distinct IL offset, in node order (a
  * second node at the same offset, such as an EH normalization block, adds
  * nothing: the JIT takes the first record), or BasicBlockLongCount records
@@ -493,7 +493,7 @@ _pgo_flow_solution_add_block_records (const PgoFlowSolution *solution,
  * Appends one EdgeIntCount record per edge (EdgeLongCount throughout when
  * any value reaches 2^32) with the arc's count read off the circulation.
  * For the JIT the circulation must first be projected onto its model
- * graph (reconstruction.md 3.5), which is the caller's job.
+ * graph (SPEC: pgo-inference(7) "Model projection"), which is the caller's job.
  *
  * Returns: %TRUE, or %FALSE with @error set if @profile refuses a record
  */

@@ -5,7 +5,7 @@
  * edge-profiling mode, the schema keys of those edges, and the JIT's own
  * reconstruction of block and edge counts from them
  * (EfficientEdgeCountReconstructor: Prepare, walk, Solve).  It also derives
- * the inference graph with exceptional arcs (reconstruction.md 3.1).
+ * the inference graph with exceptional arcs (SPEC: pgo-inference(7) "Graph arcs").
  *
  * Input: a PgoCfg whose blocks are built (pgo-cfg.c).
  * Output: PgoCfg.walk, PgoCfg.edges; PgoJitSolution from counts.
@@ -34,7 +34,8 @@
  * fed an edge profile, reproduces the block counters of a run with the
  * same executions.
  *
- * SPEC: reconstruction.md 2.3, 3.1.
+ * SPEC: pgo-jit(7) "Spanning-tree walk"
+ * SPEC: pgo-inference(7) "Graph arcs"
  */
 #include "config.h"
 
@@ -766,7 +767,8 @@ add_filter_false_edges (const PgoCfg *cfg, GArray *edges)
     }
 }
 
-/* Builds cfg->edges: the graph of reconstruction.md 3.1. */
+/* Builds cfg->edges: the inference graph
+ * (SPEC: pgo-inference(7) "Graph arcs"). */
 void
 _pgo_cfg_build_edges (PgoCfg *cfg)
 {

@@ -9,7 +9,7 @@
  * of inconsistent input; the edge-form records with the JIT solver
  * replica's verdict; a PgoMethodProfile of the chosen form.
  *
- * Flow graph (reconstruction.md 3.1), from PgoCfg.edges, arc i = edge i:
+ * Flow graph (SPEC: pgo-inference(7) "Graph arcs"), from PgoCfg.edges, arc i = edge i:
  *   nodes   0..n_blocks-1: the blocks, in list order;
  *           n_blocks: the virtual exit X (its count: the calls);
  *           one virtual node per finally/fault clause, so that its count
@@ -26,7 +26,7 @@
  * lower bound on the clause's entry arc once a first solve has determined
  * every crossing leave; then the graph is solved again.
  *
- * Edge form (3.5): the model graph M of the JIT's reconstructor has the
+ * Edge form (SPEC: pgo-inference(7) "Model projection"): the model graph M of the JIT's reconstructor has the
  * walk's edges only (tree and non-tree, pseudo edges closing the loops)
  * and no exception flow.  The projection solves M observing every block's
  * reconstructed count, and 0 in catch, fault and filter bodies (their
@@ -86,7 +86,7 @@ pgo_reconstruction_form_to_string (PgoReconstructionForm form)
 }
 
 /* The JIT's heuristic likelihood of normal arc 'e' (AssignLikelihoodCond/
- * Switch, reconstruction.md 2.5). */
+ * Switch, SPEC: pgo-jit(7) "Likelihood heuristics"). */
 static double
 arc_likelihood (const PgoCfg *cfg, const PgoEdge *e)
 {

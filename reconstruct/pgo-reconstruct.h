@@ -11,7 +11,7 @@
  * Input: a PgoMethodBody (or IL bytes and EH clauses), (IL offset, count)
  * pairs.  Output: a PgoReconstruction.
  *
- * SPEC: reconstruction.md 2.6, 3.1-3.5.
+ * SPEC: pgo-inference(7) "Graph arcs", "Conservation equations", "Intervals", "Provenance", "Model projection", "Replica check", "Block form"
  */
 #pragma once
 

@@ -6,7 +6,7 @@
  * Input: a CfgMethod (see cfg-compare.h) and its block-run counterpart.
  * Output: DIFF lines on stdout; the CfgTally.
  *
- * Difference classes (runtime 10.0.12, reconstruction.md 2.3):
+ * Difference classes (runtime 10.0.12, SPEC: pgo-jit(7) "Folded branches"):
  *  - block mode, S_JIT blocks without a counter that the IL reaches: the
  *    importer folded a conditional branch on a JIT-time constant and never
  *    imported the other arm (no block is created, no counter placed);
@@ -175,7 +175,8 @@ solve_and_compare (const PgoCfg *cfg, const CfgMethod *m, const CfgMethod *bm, g
   if (bm == NULL)
     return 1;
   /* The JIT's model has no exception edges: a caught exception makes the
-   * block counts legitimately differ (reconstruction.md 2.3). */
+   * block counts legitimately differ
+   * (SPEC: pgo-jit(7) "Edge reconstruction"). */
   for (guint i = 0; i < bm->records->len; i++)
     {
       const PgoEdgeCount *r = &g_array_index (bm->records, PgoEdgeCount, i);

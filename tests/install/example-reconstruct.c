@@ -6,7 +6,8 @@
  * count is.  Built against the installed library (tests/install/example.sh:
  * cc $(pkg-config --cflags --libs libpgo)).
  *
- * Input: the method of reconstruction.md section 5 (loops, a diamond, a
+ * Input: the worked example's method (SPEC: pgo-inference(7) "Example method";
+ * loops, a diamond, a
  * try/catch) and its probe-set A counts.  Output: one line per block
  * (offset, count, provenance, interval), then the schema records.
  */

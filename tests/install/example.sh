@@ -4,7 +4,7 @@
 # example.sh: installs the build into a scratch DESTDIR, builds
 # tests/install/example-reconstruct.c against the INSTALLED headers and library
 # with "pkg-config --cflags --libs libpgo", runs it and checks its output
-# (the worked example of reconstruction.md section 5).
+# (the worked example, SPEC: pgo-inference(7) "WORKED EXAMPLE").
 #
 # Input: $PGO_BUILDDIR (a configured build), $PGO_CC, $PGO_PREFIX, $PGO_LIBDIR
 # (the expanded install libdir), $PGO_SAN_FLAGS (a sanitizer build's

@@ -5,7 +5,8 @@
  *
  * Each case is a hand-written IL body, commented per instruction, with its
  * blocks, successors, bbRefs, regions and non-tree edges worked out by hand
- * from reconstruction.md sections 1-2 (derivations next to each case).
+ * from SPEC: pgo-jit(7) "BLOCK FORMATION", "EDGE INSTRUMENTATION"
+ * (derivations next to each case).
  *
  * Rendering used in the expectations:
  *   block:  "[start,end)[#bbNum] KIND rN tT hH {rare,int,unr} >succ-positions"
@@ -126,7 +127,7 @@ static const guint8 il_diamond[] = {
   0x2A,       /* 0A ret */
 };
 
-/* Loop (interpreter.md 1.7).  T = {10, 06}.  BB1 br -> BB3; BB2 body falls
+/* Loop (SPEC: pgo-inference(7) "Probe set example").  T = {10, 06}.  BB1 br -> BB3; BB2 body falls
  * into BB3 (the test, COND true 06 false 16).  refs BB3 = 2.  Walk: BB1 ->
  * BB3 tree; BB3 forks (BB2, BB4 in reverse order, both refs 1): tree;
  * BB4 ret pseudo; BB2 -> BB3 postdom (the back edge carries the counter). */
@@ -171,7 +172,7 @@ static const guint8 il_switch[] = {
   0x2A,                         /* 15 ret */
 };
 
-/* try/catch: reconstruction.md section 5, worked there by hand. */
+/* try/catch: SPEC: pgo-inference(7) "Example blocks", worked there by hand. */
 static const guint8 il_try_catch[] = {
   0x16, 0x0A, 0x03, 0x16, /* 00 ldc.i4.0; stloc.0; ldarg.1; ldc.i4.0 */
   0x31, 0x04,             /* 04 ble.s 0A */
@@ -443,7 +444,7 @@ START_TEST (test_cfg_renumbered)
 }
 END_TEST
 
-/* The tree edges of the try/catch walk, in order (reconstruction.md 5). */
+/* The tree edges of the try/catch walk, in order (SPEC: pgo-inference(7) "Example walk"). */
 START_TEST (test_cfg_walk_tree_order)
 {
   g_autoptr(PgoCfg) cfg = build (il_try_catch, sizeof il_try_catch, eh_try_catch, 1, NULL);
@@ -466,7 +467,7 @@ START_TEST (test_cfg_walk_tree_order)
 END_TEST
 
 /* Older JITs enumerate every case entry: duplicates become critical
- * non-tree edges with the keys of tree edges (reconstruction.md 2.3). */
+ * non-tree edges with the keys of tree edges (SPEC: pgo-jit(7) "Successor order"). */
 START_TEST (test_cfg_switch_all_cases)
 {
   PgoCfgOptions opt;
@@ -736,7 +737,8 @@ START_TEST (test_cfg_jit_solve_loop)
 }
 END_TEST
 
-/* The worked example's edge schema solves to its counts (section 5).  The
+/* The worked example's edge schema solves to its counts
+ * (SPEC: pgo-inference(7) "Example edge form").  The
  * catch entry BB08 gets weight 0 whatever happened at run time: the JIT's
  * model has no exception edges (a mismatch class of the block-vs-edge
  * comparison: methods that caught exceptions). */

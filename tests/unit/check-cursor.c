@@ -34,7 +34,8 @@ START_TEST (test_cursor_le_ints)
 }
 END_TEST
 
-/* ECMA-335 II.23.2 examples, as the standard lists them. */
+/* ECMA-335 II.23.2 examples, as the standard lists them
+ * (SPEC: pgo-assembly(5) "Compressed integers"). */
 static const struct {
   const char *name;
   guint8      bytes[4];
@@ -68,7 +69,7 @@ START_TEST (test_cursor_ecma_uint)
 }
 END_TEST
 
-/* ECMA-335 II.23.2 signed examples. */
+/* ECMA-335 II.23.2 signed examples (SPEC: pgo-assembly(5) "Compressed integers"). */
 static const struct {
   const char *name;
   guint8      bytes[4];
@@ -144,7 +145,8 @@ START_TEST (test_cursor_pgo_int)
 }
 END_TEST
 
-/* The worked example of interpreter.md 3.3: a whole blob's integers. */
+/* The worked example (SPEC: pgo-inference(7) "Probe blob example"): a whole
+ * blob's integers (SPEC: nettrace(5) "Blob integers"). */
 START_TEST (test_cursor_pgo_blob_example)
 {
   static const guint8 blob[] = { 0x0C, 0x80, 0x82, 0x02, 0x0A, 0x02, 0x24, 0x83, 0xDE, 0x04, 0xBF, 0x7F };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  *
  * check-flow.c: the flow solver on hand-computed graphs: the worked
- * example of reconstruction.md section 5, a diamond, a loop, a switch with
+ * example (SPEC: pgo-inference(7) "WORKED EXAMPLE"), a diamond, a loop, a switch with
  * duplicate targets, unreachable blocks, a try/finally-like shape, the
  * repairs of inconsistent input, errors and limits.
  */
@@ -68,7 +68,7 @@ assert_arc (const PgoFlowSolution *s, guint a, guint64 count,
 #define OBS(s, v, c) assert_node (s, v, c, PGO_FLOW_OBSERVED, c, c)
 #define AEXACT(s, a, c) assert_arc (s, a, c, PGO_FLOW_EXACT, c, c)
 
-/* Section 5: F(int[] a, int k).  Nodes BB01..BB09 = 0..8, X = 9. */
+/* SPEC: pgo-inference(7) "Example method": F(int[] a, int k).  Nodes BB01..BB09 = 0..8, X = 9. */
 enum { BB01, BB02, BB03, BB04, BB05, BB06, BB07, BB08, BB09, X5 };
 
 static PgoFlowGraph *
@@ -159,7 +159,8 @@ START_TEST (test_flow_worked_example_records)
   /* S_JIT per node; X has none. */
   static const gint32 offsets[] = { 0x00, 0x06, 0x0A, 0x0C, 0x10, 0x1A, 0x20, 0x26, 0x2B, -1 };
   static const guint64 dense[] = { 1000, 700, 300, 1000, 5000, 6000, 1000, 0, 1000 };
-  /* The JIT's non-tree edges of section 5: BB03->BB04, BB05->BB06,
+  /* The JIT's non-tree edges of the worked example
+   * (SPEC: pgo-inference(7) "Example walk"): BB03->BB04, BB05->BB06,
    * BB08->BB09 and the pseudo edge BB09->BB01 (its count is e12's). */
   static const guint arcs[] = { 4, 6, 10, 12 };
   static const gint32 src[] = { 0x0A, 0x10, 0x26, 0x2B };
@@ -196,7 +197,7 @@ START_TEST (test_flow_worked_example_records)
 }
 END_TEST
 
-/* Section 3.5 with the true catch count (a probe at 0x26 saw 30): the JIT
+/* SPEC: pgo-inference(7) "Model projection" with the true catch count (a probe at 0x26 saw 30): the JIT
  * model graph M has no exception arc, so projecting the reconstructed
  * flow onto M lowers the catch to 0 and leaves every main-path count. */
 START_TEST (test_flow_projection)
@@ -585,7 +586,8 @@ START_TEST (test_flow_finally_lower_bound)
   g_autoptr(PgoFlowSolution) s = NULL;
   g_autoptr(PgoFlowSolution) t = NULL;
   /* E; try { T } finally { F -> G -> K }; C.  The finally body is its own
-   * component, closed by its own virtual node Y (3.1); the leave T -> C
+   * component, closed by its own virtual node Y
+   * (SPEC: pgo-inference(7) "Finally and fault bodies"); the leave T -> C
    * crosses it, so F's entries are at least that leave's flow. */
   enum { E, T, C, F, G, K, X, Y };
   guint entry_f;

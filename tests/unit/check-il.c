@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
  * check-il.c: the opcode table and the IL decoder.
- * Instruction lengths are the "Len" column of ECMA-335 III (one row per
+ * Instruction lengths are the "Len" column of ECMA-335 III
+ * (SPEC: pgo-assembly(5) "Opcode encoding"; one row per
  * opcode, switch with zero cases); operands and errors are hand-computed.
  */
 #include "config.h"

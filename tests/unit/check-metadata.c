@@ -6,7 +6,8 @@
  * Expected values come from tests/data/pe/sample32.dll (source:
  * tests/data/pe/src/Sample.cs), cross-checked with the System.Reflection
  * .Metadata dumper of the conformance test; row sizes are hand-computed
- * from II.22 and II.24.2.6; the synthetic table streams are built below.
+ * from II.22 and II.24.2.6
+ * (SPEC: pgo-assembly(5) "Table columns", "Index widths"); the synthetic table streams are built below.
  */
 #include "config.h"
 

@@ -90,7 +90,7 @@ v4_end (GByteArray *b)
   return g_byte_array_free_to_bytes (b);
 }
 
-/* A metadata record payload (nettrace.md 3.1). */
+/* A metadata record payload (SPEC: nettrace(5) "V4 and V5 metadata records"). */
 static void
 metadata_record (GByteArray *p, gint32 id, const char *provider, gint32 event_id, gint32 version)
 {
@@ -298,7 +298,7 @@ START_TEST (test_nettrace_header_linux)
   const PgoNettraceTraceInfo *info = pgo_nettrace_reader_get_trace_info (reader);
 
   ck_assert_int_eq (pgo_nettrace_reader_get_format (reader), PGO_NETTRACE_FORMAT_V4);
-  /* Settles nettrace.md 9 "Linux tick frequency": 1e9 (ns) on Linux x64, .NET 10. */
+  /* Settles SPEC: nettrace(5) "Tick frequency": 1e9 (ns) on Linux x64, .NET 10. */
   ck_assert_int_eq (info->qpc_frequency, 1000000000);
   ck_assert_int_eq (info->pointer_size, 8);
   ck_assert_int_eq (info->process_id, 1318);

@@ -6,8 +6,10 @@
  *
  * Hand-written IL (diamond, loop, switch, try/catch, try/finally) with
  * block counts, provenance, and both schema forms worked out by hand from
- * reconstruction.md 1-3 (the try/catch method is the worked example of
- * section 5); then every app method of the fixture traces: the edge form
+ * SPEC: pgo-jit(7) "BLOCK FORMATION", "EDGE INSTRUMENTATION" and
+ * SPEC: pgo-inference(7) "FLOW MODEL", "EXACT DETERMINATION"
+ * (the try/catch method is the worked example,
+ * SPEC: pgo-inference(7) "Example method"); then every app method of the fixture traces: the edge form
  * of its probe-set reconstruction must be reproduced by the JIT solver
  * replica.
  */
@@ -312,7 +314,7 @@ START_TEST (test_reconstruct_switch)
 }
 END_TEST
 
-/* reconstruction.md section 5: loop, diamond and a try/catch. */
+/* SPEC: pgo-inference(7) "WORKED EXAMPLE": loop, diamond and a try/catch. */
 static const guint8 example[] = {
   0x16, 0x0A, 0x03, 0x16, 0x31, 0x04, 0x17, 0x0A, 0x2B, 0x02, 0x18, 0x0A, 0x16, 0x0B, 0x2B, 0x0A,
   0x06, 0x02, 0x07, 0x94, 0x58, 0x0A, 0x07, 0x17, 0x58, 0x0B, 0x07, 0x02, 0x8E, 0x69, 0x32, 0xF0,
@@ -350,7 +352,7 @@ END_TEST
 
 /* With the catch observed (30 overflows), the edge form must re-route
  * that flow as normal try exits: the catch body carries no flow in the
- * JIT's model, and its counter reads 0 (section 5's last paragraph). */
+ * JIT's model, and its counter reads 0 (SPEC: pgo-inference(7) "Example edge form"). */
 START_TEST (test_reconstruct_try_catch_projection)
 {
   const PgoObservation obs[] = { { 0, 1000 }, { 0xA, 300 }, { 0xC, 1000 }, { 0x10, 5000 },
@@ -498,7 +500,7 @@ START_TEST (test_reconstruct_overlap)
   const guint64 b[] = { 1000, 700, 300, 1000, 5000, 6000, 1000, 0, 1000 };
   const guint64 z[] = { 0, 0, 0 };
 
-  /* section 5: 16000 / 16030 */
+  /* SPEC: pgo-inference(7) "Example metrics": 16000 / 16030 */
   ck_assert_double_eq_tol (_pgo_block_overlap (a, b, 9), 16000.0 / 16030.0, 1e-12);
   ck_assert_double_eq (_pgo_block_overlap (z, z, 3), 1.0);
   ck_assert_double_eq (_pgo_block_overlap (a, z, 3), 0.0);
@@ -506,7 +508,8 @@ START_TEST (test_reconstruct_overlap)
 }
 END_TEST
 
-/* pgo_evaluation_add on section 5's method: the dense truth has 30
+/* pgo_evaluation_add on the worked example's method
+ * (SPEC: pgo-inference(7) "Example metrics"): the dense truth has 30
  * overflows caught; set A keeps 6 of its 9 offsets.  By hand: 8 blocks
  * determined (6 observed, 0x06 and 0x20 exact), all equal to the truth,
  * mass 16000 of 16030; overlap 16000/16030 (the catch gets 0); zero fill

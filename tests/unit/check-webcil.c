@@ -12,7 +12,7 @@
  * SPEC-MADE files (built below, NOT produced by any real converter):
  * Webcil header v1 (32 bytes, TableBase), wrapper v1 (size segment with a
  * table size, imported globals), wrapper v2 (active payload segment), per
- * ecma335.md section 7.
+ * SPEC: pgo-assembly(5) "WebAssembly wrapper", "Wrapper versions", "Webcil header", "Webcil sections".
  */
 #include "config.h"
 
@@ -209,7 +209,7 @@ append_name (GByteArray *out, const char *name)
 }
 
 /* SPEC-MADE: a WebAssembly module carrying 'payload' the way wrapper
- * 'version' does (ecma335.md 7.3); 'declared' is the size segment's value. */
+ * 'version' does (SPEC: pgo-assembly(5) "Wrapper versions"); 'declared' is the size segment's value. */
 static GByteArray *
 make_wrapper (const guint8 *payload, gsize len, int version, guint32 declared)
 {

@@ -43,7 +43,8 @@ valid = struct.unpack_from('<Q', dll, tables + 8)[0]
 present = [t for t in range(64) if valid >> t & 1]
 rows = {t: u32(dll, tables + 24 + 4 * i) for i, t in enumerate(present)}
 row_count_at = {t: tables + 24 + 4 * i for i, t in enumerate(present)}
-# Every index of this small sample is 2 bytes: row sizes from II.22.
+# Every index of this small sample is 2 bytes: row sizes from II.22
+# (SPEC: pgo-assembly(5) "Table columns").
 size = {0x00: 10, 0x01: 6, 0x02: 14, 0x06: 14, 0x08: 6, 0x0A: 6, 0x0C: 6, 0x0E: 6, 0x11: 2,
         0x1B: 2, 0x20: 22, 0x23: 20, 0x29: 4, 0x2A: 8, 0x2B: 4}
 start = {}
