@@ -154,3 +154,36 @@ pgo_body_resolver_lookup (PgoBodyResolver *resolver, const PgoMethodId *id,
                id->module->simple_name);
   return FALSE;
 }
+
+/**
+ * pgo_body_resolver_lookup_metadata:
+ * @resolver: a resolver
+ * @module: the module to find
+ * @error: return location for a #GError
+ *
+ * Finds a module's metadata the way pgo_body_resolver_lookup() finds a
+ * body: the first path that has it.
+ *
+ * Returns: (transfer full): the metadata, or %NULL with @error set
+ * (PGO_ERROR_NOT_FOUND when no path has the module).
+ */
+PgoMetadata *
+pgo_body_resolver_lookup_metadata (PgoBodyResolver *resolver, const PgoModuleId *module,
+                                   GError **error)
+{
+  for (guint i = 0; module && module->simple_name && i < resolver->sources->len; i++)
+    {
+      Source *s = &g_array_index (resolver->sources, Source, i);
+      PgoMetadata *md = s->md;
+
+      if (s->set)
+        md = _pgo_assembly_set_lookup_module (s->set, module, NULL);
+      else if (g_strcmp0 (s->simple_name, module->simple_name) != 0)
+        md = NULL;
+      if (md)
+        return pgo_metadata_ref (md);
+    }
+  g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "no reference has module %s",
+               module && module->simple_name ? module->simple_name : "(unnamed)");
+  return NULL;
+}

@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include "pgo-body.h"
+#include "pgo-metadata.h"
 #include "pgo-method-id.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,9 @@ gboolean         pgo_body_resolver_lookup   (PgoBodyResolver *resolver,
                                              PgoMethodBody *out_body,
                                              gboolean *out_framework,
                                              GError **error);
+PgoMetadata     *pgo_body_resolver_lookup_metadata (PgoBodyResolver *resolver,
+                                                    const PgoModuleId *module,
+                                                    GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoBodyResolver, pgo_body_resolver_free)
 

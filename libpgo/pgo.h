@@ -16,6 +16,8 @@
 #include "pgo-flow.h"
 #include "pgo-reconstruct.h"
 #include "pgo-evaluate.h"
+#include "pgo-profile-set.h"
+#include "pgo-compare.h"
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
 #include "pgo-textpgo.h"

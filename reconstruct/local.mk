@@ -20,6 +20,8 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-flow-repair.c \
 	reconstruct/pgo-reconstruct.c \
 	reconstruct/pgo-evaluate.c \
+	reconstruct/pgo-profile-set.c \
+	reconstruct/pgo-compare.c \
 	$(NULL)
 
 libpgo_include_HEADERS += \
@@ -27,6 +29,8 @@ libpgo_include_HEADERS += \
 	reconstruct/pgo-flow.h \
 	reconstruct/pgo-reconstruct.h \
 	reconstruct/pgo-evaluate.h \
+	reconstruct/pgo-profile-set.h \
+	reconstruct/pgo-compare.h \
 	$(NULL)
 
 EXTRA_DIST += reconstruct/README.md

@@ -141,6 +141,7 @@ cli_tests = \
 	tests/cli/nettrace.sh \
 	tests/cli/dump-text.sh \
 	tests/cli/reconstruct.sh \
+	tests/cli/create-mibc.sh \
 	$(NULL)
 TESTS += $(cli_tests)
 EXTRA_DIST += $(cli_tests)

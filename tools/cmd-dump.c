@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT
  *
- * cmd-dump.c: this file implements "pgo-reconstruct dump FILE.nettrace":
- * the PGO profiles a trace carries, decoded.
+ * cmd-dump.c: this file implements "pgo-reconstruct dump FILE": the PGO
+ * profiles a trace or a .mibc carries, decoded.
  *
- * Input: a .nettrace file. Output: per method its identity (module, PDB
+ * Input: a .nettrace file, or a .mibc (plain or zipped: its methods named
+ * as the file names them, tokens from --reference). Output: per method its identity (module, PDB
  * identity, token, name), then one line per schema record with its values;
  * handle values are followed by what the trace says they are. Notes
  * (duplicate or out-of-order chunks, dropped methods and why, truncation)
@@ -168,12 +169,76 @@ print_profiles (PgoNettraceProfiles *profiles, gboolean schemas, const char *pat
             pgo_nettrace_profiles_get_n_dropped (profiles));
 }
 
+/* Prints the profiles of a .mibc: per method its MethodDef token (0 when
+ * no reference defines it), name, signature and module, then its records
+ * as "  Kind(0x..) il=.. count=.. other=0x.. values". */
+static void
+print_mibc_profiles (GPtrArray *list)
+{
+  for (guint i = 0; i < list->len; i++)
+    {
+      PgoMethodProfile *p = g_ptr_array_index (list, i);
+      PgoMethodId *id = pgo_method_profile_get_id (p);
+
+      printf ("method 0x%08x %s%s in %s records=%u\n", id ? id->token : 0,
+              id && id->name ? id->name : "?", id && id->signature ? id->signature : "",
+              id && id->module ? id->module->simple_name : "?", pgo_method_profile_get_n_records (p));
+      print_schema_plain (p);
+    }
+  printf ("total: %u methods with PGO data\n", list->len);
+}
+
 /* The command line of "dump", checked. */
 typedef struct {
-  gboolean    raw;      /* --raw */
-  gboolean    schemas;  /* --schemas */
-  const char *path;     /* the FILE.nettrace argument */
+  gboolean    raw;        /* --raw */
+  gboolean    schemas;    /* --schemas */
+  char      **references; /* --reference: resolves a .mibc's methods to tokens */
+  const char *path;       /* the FILE argument */
 } DumpOptions;
+
+/* Frees what 'o' holds. */
+static void
+dump_options_clear (DumpOptions *o)
+{
+  g_clear_pointer (&o->references, g_strfreev);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DumpOptions, dump_options_clear)
+
+/* TRUE when the file at 'path' starts like a .mibc (PE or zip), so dump
+ * reads it as one; a file that cannot be read is left to the trace
+ * reader's error. */
+static gboolean
+looks_like_mibc (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
+  guint8 head[2] = { 0 };
+  gsize got = 0;
+
+  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, 2, &got, NULL, NULL) || got < 2)
+    return FALSE;
+  return memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0;
+}
+
+/* "dump FILE.mibc": reads the .mibc, resolving its methods against the
+ * --reference paths, and prints its profiles. */
+static int
+dump_mibc (DumpOptions *o)
+{
+  g_autoptr(PgoBodyResolver) resolver = NULL;
+  g_autoptr(GPtrArray) list = NULL;
+  int rc = PGO_EXIT_OK;
+
+  if (o->raw || o->schemas)
+    return pgo_tool_usage ("--raw and --schemas apply to .nettrace traces only");
+  if (o->references && !(resolver = pgo_tool_open_resolver (o->references, NULL, &rc)))
+    return rc;
+  if (!(list = pgo_tool_read_profiles (o->path, resolver, &rc)))
+    return rc;
+  print_mibc_profiles (list);
+  return pgo_tool_flush_stdout ();
+}
 
 /* Parses and checks the options into 'o'.  Returns PGO_EXIT_OK, or the
  * exit code after printing the error. */
@@ -184,17 +249,19 @@ parse_options (int *argc, char ***argv, DumpOptions *o)
     { "raw", 0, 0, G_OPTION_ARG_NONE, &o->raw, "Print raw JitInstrumentationData payloads in hex", NULL },
     { "schemas", 0, 0, G_OPTION_ARG_NONE, &o->schemas,
       "Print each method's MethodID and reassembled blob in hex before its records", NULL },
+    { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->references,
+      "Assembly or directory that defines a .mibc's methods, to name their tokens (repeatable)", "PATH" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE.nettrace");
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE.nettrace|FILE.mibc");
   int rc;
 
-  g_option_context_set_summary (context, "Print the PGO profiles a .nettrace trace carries.");
+  g_option_context_set_summary (context, "Print the PGO profiles a .nettrace trace or a .mibc carries.");
   g_option_context_add_main_entries (context, entries, NULL);
   if ((rc = pgo_tool_parse (context, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc != 2)
-    return pgo_tool_usage ("dump needs exactly one FILE.nettrace");
+    return pgo_tool_usage ("dump needs exactly one FILE");
   o->path = (*argv)[1];
   return PGO_EXIT_OK;
 }
@@ -217,7 +284,7 @@ dump_raw (PgoNettraceReader *reader, const char *path)
 int
 pgo_cmd_dump (int argc, char **argv)
 {
-  DumpOptions o = { 0 };
+  g_auto(DumpOptions) o = { 0 };
   g_autoptr(PgoNettraceReader) reader = NULL;
   g_autoptr(PgoNettraceProfiles) profiles = NULL;
   GError *error = NULL;
@@ -225,6 +292,8 @@ pgo_cmd_dump (int argc, char **argv)
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
+  if (looks_like_mibc (o.path))
+    return dump_mibc (&o);
   if (!(reader = pgo_nettrace_reader_open (o.path, &error)))
     return pgo_tool_fail (o.path, error);
   if (o.raw)

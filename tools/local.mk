@@ -13,6 +13,8 @@ tools_pgo_reconstruct_SOURCES = \
 	tools/cmd-dump.c \
 	tools/cmd-reconstruct.c \
 	tools/cmd-evaluate.c \
+	tools/cmd-export.c \
+	tools/cmd-compare.c \
 	$(NULL)
 tools_pgo_reconstruct_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 

@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdarg.h>
+#include <string.h>
 
 /* Prints "pgo-reconstruct: 'prefix''format'" on stderr, after flushing
  * stdout so the two streams keep their order on a terminal. */
@@ -196,4 +197,46 @@ pgo_tool_parse_probes (const char *text, PgoProbeSet *out)
   else
     return FALSE;
   return TRUE;
+}
+
+/* pgo_tool_lookup_metadata: a PgoMibcLookupFunc over a PgoBodyResolver
+ * given as 'user_data'. */
+PgoMetadata *
+pgo_tool_lookup_metadata (const PgoModuleId *module, gpointer user_data, GError **error)
+{
+  return pgo_body_resolver_lookup_metadata (user_data, module, error);
+}
+
+/* pgo_tool_read_profiles: the method profiles of a .nettrace trace or of
+ * a .mibc (plain or zipped) at 'path', told apart by their first bytes;
+ * a .mibc's methods are resolved against 'resolver' when it is not NULL.
+ * NULL after printing the error, with *out_rc set. */
+GPtrArray *
+pgo_tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc)
+{
+  GError *error = NULL;
+  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, &error);
+  g_autoptr(GBytes) bytes = NULL;
+  const guint8 *head;
+  gsize size;
+  GPtrArray *list;
+
+  if (!map)
+    return (*out_rc = pgo_tool_fail (path, error), NULL);
+  bytes = g_mapped_file_get_bytes (map);
+  head = g_bytes_get_data (bytes, &size);
+  if (size >= 8 && memcmp (head, "Nettrace", 8) == 0)
+    list = pgo_nettrace_profiles_read (bytes, NULL, &error);
+  else if (size >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
+    list = pgo_mibc_parse (bytes, path, resolver ? pgo_tool_lookup_metadata : NULL, resolver,
+                           &error);
+  else
+    {
+      *out_rc = PGO_EXIT_FAILURE;
+      pgo_tool_error ("%s: offset 0: neither a .nettrace trace nor a .mibc file", path);
+      return NULL;
+    }
+  if (!list)
+    return (*out_rc = pgo_tool_fail (path, error), NULL);
+  return list;
 }

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-profile-set.c: this file turns the profiles of traces into one
+ * output profile per method, in three phases: merge the profiles of each
+ * method, find its IL and form its flow graph, then make the output
+ * profile (reconstructed, as recorded, or zero-filled).
+ *
+ * Input: PgoMethodProfiles, a PgoBodyResolver.  Output: PgoMethodProfiles.
+ *
+ * SPEC: pgo-inference(7) "Output profiles"
+ */
+#include "config.h"
+
+#include "pgo-profile-set.h"
+
+#include "pgo-error.h"
+
+/**
+ * pgo_profile_set_options_init:
+ * @options: (out): the options to set
+ *
+ * Sets the defaults: reconstruct the edge form from every offset.
+ */
+void
+pgo_profile_set_options_init (PgoProfileSetOptions *options)
+{
+  *options = (PgoProfileSetOptions) { .mode = PGO_PROFILE_SET_RECONSTRUCT };
+  pgo_reconstruction_options_init (&options->reconstruction);
+}
+
+/* ---- Phase 1: merge the profiles of each method ---- */
+
+/* The key that tells methods apart: module, token and name (generic
+ * instantiations share a token but not a name). */
+static char *
+method_key (const PgoMethodProfile *p)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+
+  if (!id)
+    return g_strdup ("");
+  return g_strdup_printf ("%s|%08x|%s", id->module ? id->module->simple_name : "",
+                          id->token, id->name ? id->name : "");
+}
+
+/* TRUE when 'a' and 'b' have the same records (kind, offset, count, other). */
+static gboolean
+same_layout (const PgoMethodProfile *a, const PgoMethodProfile *b)
+{
+  guint n = pgo_method_profile_get_n_records (a);
+
+  if (n != pgo_method_profile_get_n_records (b))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      const PgoSchemaRecord *x = pgo_method_profile_get_record (a, i);
+      const PgoSchemaRecord *y = pgo_method_profile_get_record (b, i);
+
+      if (x->kind != y->kind || x->il_offset != y->il_offset || x->count != y->count
+          || x->other != y->other)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A count kind's values add; any other kind (handles, histograms of
+ * handles) keeps the first profile's values. */
+static gboolean
+kind_adds (guint32 kind)
+{
+  switch (kind)
+    {
+    case PGO_KIND_BASIC_BLOCK_INT_COUNT:
+    case PGO_KIND_BASIC_BLOCK_LONG_COUNT:
+    case PGO_KIND_EDGE_INT_COUNT:
+    case PGO_KIND_EDGE_LONG_COUNT:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* Returns a new profile: 'acc' with the values of 'p' (same layout)
+ * added to its counts, saturating at 2^64-1. */
+static PgoMethodProfile *
+add_profiles (const PgoMethodProfile *acc, const PgoMethodProfile *p, GError **error)
+{
+  PgoMethodProfile *out = pgo_method_profile_new (pgo_method_id_copy (pgo_method_profile_get_id (acc)));
+
+  for (guint i = 0; i < pgo_method_profile_get_n_records (acc); i++)
+    {
+      const PgoSchemaRecord *r = pgo_method_profile_get_record (acc, i);
+      gsize na, nb;
+      const guint64 *va = pgo_method_profile_get_values (acc, i, &na);
+      const guint64 *vb = pgo_method_profile_get_values (p, i, &nb);
+      g_autofree guint64 *sum = g_memdup2 (va, MAX (na, 1) * sizeof (guint64));
+
+      for (gsize k = 0; kind_adds (r->kind) && k < na && k < nb; k++)
+        sum[k] = va[k] > G_MAXUINT64 - vb[k] ? G_MAXUINT64 : va[k] + vb[k];
+      if (!pgo_method_profile_add (out, r, sum, na, error))
+        return (pgo_method_profile_free (out), NULL);
+    }
+  return out;
+}
+
+/* Merges 'profiles' into one profile per method, first-seen order. */
+static GPtrArray *
+merge_methods (GPtrArray *profiles, PgoProfileSetStats *st, GError **error)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < profiles->len; i++)
+    {
+      const PgoMethodProfile *p = g_ptr_array_index (profiles, i);
+      char *key = method_key (p);
+      gpointer slot;
+
+      if (!g_hash_table_lookup_extended (index, key, NULL, &slot))
+        {
+          g_hash_table_insert (index, key, GUINT_TO_POINTER (out->len));
+          g_ptr_array_add (out, pgo_method_profile_copy (p));
+          continue;
+        }
+      g_free (key);
+      PgoMethodProfile **acc = (PgoMethodProfile **) &out->pdata[GPOINTER_TO_UINT (slot)];
+      if (!same_layout (*acc, p))
+        {
+          st->n_conflicts++;
+          continue;
+        }
+      PgoMethodProfile *sum = add_profiles (*acc, p, error);
+      if (!sum)
+        return NULL;
+      pgo_method_profile_free (*acc);
+      *acc = sum;
+      st->n_merged++;
+    }
+  return g_steal_pointer (&out);
+}
+
+/* ---- Phase 3: the output profile of one method ---- */
+
+/* Appends one block-count record per (offset, count), Long kinds when a
+ * count needs more than 32 bits. */
+static gboolean
+add_block_counts (PgoMethodProfile *out, const PgoObservation *obs, guint n, GError **error)
+{
+  gboolean wide = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    wide |= obs[i].count > G_MAXUINT32;
+  for (guint i = 0; i < n; i++)
+    {
+      PgoSchemaRecord r = { wide ? PGO_KIND_BASIC_BLOCK_LONG_COUNT : PGO_KIND_BASIC_BLOCK_INT_COUNT,
+                            (gint32) obs[i].il_offset, 1, 0 };
+
+      if (!pgo_method_profile_add (out, &r, &obs[i].count, 1, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The zero-filled block form: every block start of 'cfg' (EH
+ * normalization blocks share an offset and are skipped), with the count
+ * of the observation inside that block or 0. */
+static GArray *
+zero_fill (const PgoCfg *cfg, GArray *obs)
+{
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (PgoObservation));
+  g_autofree guint64 *seen = g_new0 (guint64, cfg->n_blocks);
+
+  for (guint i = 0; i < obs->len; i++)
+    {
+      const PgoObservation *o = &g_array_index (obs, PgoObservation, i);
+
+      if (o->il_offset < cfg->il_size)
+        seen[cfg->offset_block[o->il_offset]] = o->count;
+    }
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL))
+      {
+        PgoObservation o = { cfg->blocks[b].il_offset, seen[b] };
+
+        g_array_append_val (out, o);
+      }
+  return out;
+}
+
+/* The output profile of method 'p' with flow graph 'cfg' and the
+ * observations 'obs' read off it, from counters 'width' bits wide.  NULL with 'error' set when the
+ * reconstruction fails. */
+static PgoMethodProfile *
+output_profile (const PgoMethodProfile *p, PgoCfg *cfg, GArray *obs, PgoFlowCounter width,
+                const PgoProfileSetOptions *o, GError **error)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_autoptr(PgoMethodProfile) out = NULL;
+  g_autoptr(GArray) filled = NULL;
+  PgoReconstructionOptions ro = o->reconstruction;
+  g_autoptr(PgoReconstruction) rec = NULL;
+
+  switch (o->mode)
+    {
+    case PGO_PROFILE_SET_AS_RECORDED:
+      out = pgo_method_profile_new (pgo_method_id_copy (id));
+      return add_block_counts (out, (PgoObservation *) obs->data, obs->len, error)
+               ? g_steal_pointer (&out) : NULL;
+    case PGO_PROFILE_SET_ZERO_FILL:
+      filled = zero_fill (cfg, obs);
+      out = pgo_method_profile_new (pgo_method_id_copy (id));
+      return add_block_counts (out, (PgoObservation *) filled->data, filled->len, error)
+               ? g_steal_pointer (&out) : NULL;
+    case PGO_PROFILE_SET_RECONSTRUCT:
+    default:
+      ro.width = width;
+      rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, &ro, id, error);
+      return rec ? pgo_method_profile_copy (rec->profile) : NULL;
+    }
+}
+
+/* ---- Phase 2, and the driver ---- */
+
+/* The output profile of merged method profile 'p', or NULL: left out
+ * (counted in 'st') without an error, or failed with 'error' set. */
+static PgoMethodProfile *
+build_one (const PgoMethodProfile *p, PgoBodyResolver *resolver, const PgoProfileSetOptions *o,
+           PgoProfileSetStats *st, GError **error)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_autoptr(PgoCfg) cfg = NULL;
+  g_autoptr(GArray) obs = NULL;
+  PgoMethodBody body;
+  PgoFlowCounter width;
+
+  if (o->mode == PGO_PROFILE_SET_AS_RECORDED && !o->probes_only)
+    return pgo_method_profile_copy (p);
+  if (!pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
+    return (st->n_no_body++, NULL);
+  cfg = pgo_cfg_build (&body, &o->reconstruction.cfg, NULL);
+  pgo_method_body_clear (&body);
+  if (!cfg)
+    return (st->n_bad_cfg++, NULL);
+  obs = pgo_observations_from_profile (p, cfg, o->probes_only, o->probes, &width);
+  if (obs->len == 0)
+    return (st->n_no_counts++, NULL);
+  PgoMethodProfile *out = output_profile (p, cfg, obs, width, o, error);
+  if (!out)
+    {
+      g_autofree char *name = pgo_method_id_to_string (id);
+
+      g_prefix_error (error, "%s (token 0x%08x): ", name, id ? id->token : 0);
+    }
+  return out;
+}
+
+/**
+ * pgo_profile_set_build:
+ * @profiles: (element-type PgoMethodProfile): the input profiles
+ * @resolver: finds each method's IL (not used for as-recorded output
+ *   without probes_only)
+ * @options: what to make
+ * @out_stats: (out) (optional): what was done with the input
+ * @error: return location for a #GError
+ *
+ * Merges the profiles of each method, then makes one output profile per
+ * method that has IL and block counts; the others are left out and
+ * counted in @out_stats.
+ *
+ * Returns: (transfer full) (element-type PgoMethodProfile): the output
+ * profiles, or %NULL with @error set when a reconstruction fails (the
+ * message names the method).
+ */
+GPtrArray *
+pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
+                       const PgoProfileSetOptions *options, PgoProfileSetStats *out_stats,
+                       GError **error)
+{
+  PgoProfileSetStats st = { .n_profiles = profiles->len };
+  g_autoptr(GPtrArray) merged = merge_methods (profiles, &st, error);
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+
+  if (!merged)
+    return NULL;
+  st.n_methods = merged->len;
+  for (guint i = 0; i < merged->len; i++)
+    {
+      GError *local = NULL;
+      PgoMethodProfile *p = build_one (g_ptr_array_index (merged, i), resolver, options, &st, &local);
+
+      if (local)
+        return (g_propagate_error (error, local), NULL);
+      if (p)
+        g_ptr_array_add (out, p);
+    }
+  st.n_written = out->len;
+  if (out_stats)
+    *out_stats = st;
+  return g_steal_pointer (&out);
+}

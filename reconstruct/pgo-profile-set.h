@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-profile-set.h: from the method profiles of one or more traces to
+ * the profiles a compiler is given, one per method: reconstructed (the
+ * JIT's edge schema by default), as recorded, or zero-filled.
+ *
+ * Input: PgoMethodProfiles (a trace's, or several traces' concatenated),
+ * a PgoBodyResolver that finds each method's IL.  Output: new
+ * PgoMethodProfiles, one per method, in the order methods first appear.
+ *
+ * Profiles of the same method (same module, token and name) are merged
+ * first by adding their values record by record, as dotnet-pgo merges
+ * traces; profiles whose records differ in layout keep the first one seen.
+ *
+ * SPEC: pgo-inference(7) "Output profiles"
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "pgo-body-resolver.h"
+#include "pgo-reconstruct.h"
+
+G_BEGIN_DECLS
+
+/**
+ * PgoProfileSetMode:
+ * @PGO_PROFILE_SET_RECONSTRUCT: infer every count from the block counts
+ *   and write the schema of options.reconstruction.form
+ * @PGO_PROFILE_SET_AS_RECORDED: the records as the trace holds them;
+ *   with probes_only, just the block counts at the probe set's offsets
+ * @PGO_PROFILE_SET_ZERO_FILL: one block count per block start, the
+ *   observed count where a probe is and 0 elsewhere
+ */
+typedef enum {
+  PGO_PROFILE_SET_RECONSTRUCT,
+  PGO_PROFILE_SET_AS_RECORDED,
+  PGO_PROFILE_SET_ZERO_FILL,
+} PgoProfileSetMode;
+
+/**
+ * PgoProfileSetOptions:
+ *
+ * pgo_profile_set_options_init() sets the defaults: reconstruct, every
+ * offset the trace has, the defaults of PgoReconstructionOptions.
+ */
+typedef struct {
+  PgoProfileSetMode        mode;
+  gboolean                 probes_only;    /* keep only the offsets of 'probes' */
+  PgoProbeSet              probes;
+  PgoReconstructionOptions reconstruction; /* form and flow-graph options */
+} PgoProfileSetOptions;
+
+/**
+ * PgoProfileSetStats:
+ *
+ * What pgo_profile_set_build() did with its input.
+ */
+typedef struct {
+  guint n_profiles;  /* input profiles */
+  guint n_methods;   /* distinct methods among them */
+  guint n_merged;    /* input profiles added into an earlier one */
+  guint n_conflicts; /* input profiles left out: record layout differs */
+  guint n_written;   /* output profiles */
+  guint n_no_body;   /* methods left out: no reference holds their IL */
+  guint n_no_counts; /* methods left out: no block counts to work from */
+  guint n_bad_cfg;   /* methods left out: IL the flow graph cannot be formed from */
+} PgoProfileSetStats;
+
+void       pgo_profile_set_options_init (PgoProfileSetOptions *options);
+GPtrArray *pgo_profile_set_build        (GPtrArray *profiles,
+                                         PgoBodyResolver *resolver,
+                                         const PgoProfileSetOptions *options,
+                                         PgoProfileSetStats *out_stats,
+                                         GError **error);
+
+G_END_DECLS

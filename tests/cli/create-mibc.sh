@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# create-mibc.sh: "pgo-reconstruct create-mibc", "export", "dump" of a
+# .mibc and "compare" on the hotloop fixture: what is written equals what
+# "reconstruct" prints, the same input gives the same bytes, and bad input
+# gives a one-line error, a non-zero exit and no output file.
+set -u
+tool=${PGO_BUILDDIR:-.}/tools/pgo-reconstruct
+tests=${PGO_TEST_DATA:-tests}
+data=$tests/fixtures/data
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/create-mibc.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect CODE NAME ARGS...: runs the tool, checks its exit status.
+expect () {
+  want=$1 name=$2
+  shift 2
+  "$tool" "$@" > "$tmp/out" 2> "$tmp/err"
+  got=$?
+  [ "$got" = "$want" ] || fail "$name: exit $got, expected $want; stderr: $(cat "$tmp/err")"
+}
+has () { grep -qFx -- "$2" "$tmp/out" || fail "$1: no line '$2'"; }
+err_has () { grep -qF -- "$2" "$tmp/err" || fail "$1: stderr lacks '$2': $(cat "$tmp/err")"; }
+one_line () { [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "$1: error is not one line: $(cat "$tmp/err")"; }
+
+dll=$data/hotloop/hotloop.dll
+block=$data/hotloop/block.nettrace
+edge=$data/hotloop/edge.nettrace
+
+# The main job: probe set B, edge form.  The three app methods are written;
+# the framework methods have no IL among the references and are counted.
+expect 0 create create-mibc --trace "$block" --reference "$dll" --probes B --output "$tmp/b.mibc"
+err_has create "create-mibc: wrote 3 methods to $tmp/b.mibc; left out: "
+"$tool" reconstruct --reference "$dll" --probes B "$block" > "$tmp/recon"
+grep -c '^  record EdgeIntCount' "$tmp/recon" > "$tmp/want-records"
+
+# What dump reads back is what reconstruct printed, record for record.
+expect 0 dump dump --reference "$dll" "$tmp/b.mibc"
+has dump "method 0x06000001 Program::Spin(int32) in hotloop records=3"
+has dump "  kind=0x181 il=24 count=1 other=0x1c values=50000"
+has dump "total: 3 methods with PGO data"
+sed -n 's/^  record EdgeIntCount 0x\([0-9a-f]*\) -> 0x\([0-9a-f]*\) \([0-9]*\)$/\1 \2 \3/p' "$tmp/recon" |
+  while read -r src dst n; do
+    printf '  kind=0x181 il=%d count=1 other=0x%s values=%s\n' "0x$src" "$dst" "$n"
+  done > "$tmp/want"
+grep '^  kind=' "$tmp/out" > "$tmp/got"
+cmp -s "$tmp/want" "$tmp/got" || fail "dump: records differ from reconstruct's: $(diff "$tmp/want" "$tmp/got")"
+[ "$(wc -l < "$tmp/got")" -eq "$(cat "$tmp/want-records")" ] || fail "dump: record count"
+
+# The same input gives the same bytes, in both forms; export writes the same.
+# (The file's name is the .mibc's assembly name, so it is kept.)
+mkdir "$tmp/2" "$tmp/3" "$tmp/z2"
+expect 0 again create-mibc "$block" -r "$dll" --probes B -o "$tmp/2/b.mibc"
+cmp -s "$tmp/b.mibc" "$tmp/2/b.mibc" || fail "again: bytes differ"
+expect 0 export export --format mibc "$block" -r "$dll" --probes B -o "$tmp/3/b.mibc"
+cmp -s "$tmp/b.mibc" "$tmp/3/b.mibc" || fail "export: bytes differ from create-mibc's"
+expect 0 zip1 create-mibc "$block" -r "$dll" --probes B --compressed -o "$tmp/z1.mibc"
+expect 0 zip2 create-mibc "$block" -r "$dll" --probes B --compressed -o "$tmp/z2/z1.mibc"
+cmp -s "$tmp/z1.mibc" "$tmp/z2/z1.mibc" || fail "zip: bytes differ"
+expect 0 zipdump dump -r "$dll" "$tmp/z1.mibc"
+grep '^  kind=' "$tmp/out" > "$tmp/zgot"
+cmp -s "$tmp/got" "$tmp/zgot" || fail "zip: records differ from the plain form's"
+
+# compare: a profile against itself overlaps 1; the reconstruction's edges
+# are the JIT's own, so against the truth no method is mismatched.
+expect 0 self compare "$tmp/b.mibc" "$tmp/z1.mibc"
+has self "COMPARE methods-a=3 methods-b=3 both=3 mismatched=0 block=0 block-overlap=1.000000 edge=3 edge-overlap=1.000000"
+expect 0 truth create-mibc "$edge" -r "$dll" --as-recorded -o "$tmp/t.mibc"
+expect 0 vs-truth compare -r "$dll" "$tmp/t.mibc" "$tmp/b.mibc"
+grep -q '^COMPARE methods-a=3 methods-b=3 both=3 mismatched=0 block=0 .* edge=3 ' "$tmp/out" ||
+  fail "vs-truth: $(tail -1 "$tmp/out")"
+expect 0 vs-trace compare "$edge" "$tmp/t.mibc" --method hotloop -q
+has vs-trace "COMPARE methods-a=3 methods-b=3 both=3 mismatched=0 block=0 block-overlap=1.000000 edge=3 edge-overlap=1.000000"
+
+# Seed and zero-fill: block schemas, nothing inferred.
+expect 0 seed create-mibc "$block" -r "$dll" --probes B --as-recorded -o "$tmp/s.mibc"
+expect 0 seed-dump dump "$tmp/s.mibc"
+has seed-dump "method 0x00000000 Program::Spin(int32) in hotloop records=2"
+expect 0 zero create-mibc "$block" -r "$dll" --probes B --zero-fill -o "$tmp/zf.mibc"
+expect 0 zero-dump dump "$tmp/zf.mibc"
+has zero-dump "method 0x00000000 Program::Spin(int32) in hotloop records=7"
+has zero-dump "  kind=0x41 il=12 count=1 other=0x0 values=0"
+
+# Bad input: one line, exit 1, no output; an existing output is untouched.
+echo keep > "$tmp/keep.mibc"
+printf 'Nettrace!!!' > "$tmp/bad.nettrace"
+expect 1 bad-trace create-mibc "$tmp/bad.nettrace" -r "$dll" -o "$tmp/keep.mibc"
+err_has bad-trace "$tmp/bad.nettrace"; one_line bad-trace
+[ "$(cat "$tmp/keep.mibc")" = keep ] || fail "bad-trace: output overwritten"
+printf 'junk' > "$tmp/junk"
+expect 1 junk create-mibc "$tmp/junk" -r "$dll" -o "$tmp/out.mibc"
+err_has junk "$tmp/junk: offset 0: neither a .nettrace trace nor a .mibc file"; one_line junk
+expect 1 missing create-mibc "$tmp/none.nettrace" -r "$dll" -o "$tmp/out.mibc"
+err_has missing "$tmp/none.nettrace"; one_line missing
+expect 1 nothing create-mibc "$block" -r "$data/branches/branches.dll" -o "$tmp/out.mibc"
+err_has nothing "no method of the input has both IL in the references and block counts"
+[ -e "$tmp/out.mibc" ] && fail "failures wrote $tmp/out.mibc"
+head -c 300 "$tmp/b.mibc" > "$tmp/cut.mibc"
+expect 1 cut-dump dump "$tmp/cut.mibc"
+err_has cut-dump "$tmp/cut.mibc"; one_line cut-dump
+expect 1 disjoint compare "$tmp/b.mibc" "$data/branches/edge.nettrace" -q
+err_has disjoint "have no method in common"
+
+# Usage errors: exit 2.
+expect 2 no-output create-mibc "$block" -r "$dll"
+expect 2 no-trace create-mibc -r "$dll" -o "$tmp/out.mibc"
+expect 2 no-ref create-mibc "$block" -o "$tmp/out.mibc"
+expect 2 zero-needs-probes create-mibc "$block" -r "$dll" --zero-fill -o "$tmp/out.mibc"
+expect 2 both-modes create-mibc "$block" -r "$dll" --probes A --zero-fill --as-recorded -o "$tmp/out.mibc"
+expect 2 bad-form create-mibc "$block" -r "$dll" --form dense -o "$tmp/out.mibc"
+expect 2 bad-format export --format json "$block" -r "$dll" -o "$tmp/out.mibc"
+expect 2 raw-mibc dump --raw "$tmp/b.mibc"
+expect 2 compare-one compare "$tmp/b.mibc"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "create-mibc: all checks passed"

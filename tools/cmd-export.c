@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * cmd-export.c: this file implements "pgo-reconstruct create-mibc" and
+ * "pgo-reconstruct export": the profiles of traces, one per method,
+ * reconstructed (or as recorded, or zero-filled) and written as a .mibc
+ * or as the runtime's text format.
+ *
+ * Input: .nettrace traces (or .mibc files); the assemblies holding the
+ * methods' IL (--reference, --framework).  Output: one file, written
+ * atomically; a summary line on stderr.
+ * Wiring only: reconstruct/pgo-profile-set.c makes the profiles,
+ * mibc-writer/ and libpgo/pgo-textpgo.c write them.
+ */
+#include "config.h"
+
+#include "pgo-tool.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The command line of "export" and "create-mibc", checked. */
+typedef struct {
+  char               **traces;      /* --trace, then the positional arguments */
+  char               **references;  /* --reference paths */
+  char               **frameworks;  /* --framework directories */
+  char                *output;      /* --output */
+  char                *format;      /* --format as typed (export) */
+  char                *probes;      /* --probes as typed */
+  char                *form;        /* --form as typed */
+  gboolean             as_recorded; /* --as-recorded */
+  gboolean             zero_fill;   /* --zero-fill */
+  gboolean             compressed;  /* --compressed */
+  gboolean             text;        /* the format is text, else mibc */
+  PgoProfileSetOptions set;         /* what to make, parsed */
+} ExportOptions;
+
+/* Frees what 'o' holds. */
+static void
+export_options_clear (ExportOptions *o)
+{
+  g_clear_pointer (&o->traces, g_strfreev);
+  g_clear_pointer (&o->references, g_strfreev);
+  g_clear_pointer (&o->frameworks, g_strfreev);
+  g_clear_pointer (&o->output, g_free);
+  g_clear_pointer (&o->format, g_free);
+  g_clear_pointer (&o->probes, g_free);
+  g_clear_pointer (&o->form, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ExportOptions, export_options_clear)
+
+/* Appends the positional arguments argv[1..argc) to o->traces. */
+static void
+add_positional_traces (ExportOptions *o, int argc, char **argv)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+  if (o->traces)
+    g_strv_builder_addv (b, (const char **) o->traces);
+  for (int i = 1; i < argc; i++)
+    g_strv_builder_add (b, argv[i]);
+  g_strfreev (o->traces);
+  o->traces = g_strv_builder_end (b);
+}
+
+/* Checks the parsed options and fills o->set.  Returns PGO_EXIT_OK, or
+ * the exit code after printing the error. */
+static int
+check_options (ExportOptions *o)
+{
+  pgo_profile_set_options_init (&o->set);
+  if (!o->traces || !o->traces[0])
+    return pgo_tool_usage ("give at least one --trace");
+  if (!o->output)
+    return pgo_tool_usage ("give --output");
+  if (!o->references && !o->frameworks)
+    return pgo_tool_usage ("give at least one --reference or --framework");
+  if (o->format && g_strcmp0 (o->format, "mibc") != 0)
+    return pgo_tool_usage ("unknown --format '%s' (mibc)", o->format);
+  o->text = g_strcmp0 (o->format, "text") == 0;
+  if (o->text && o->compressed)
+    return pgo_tool_usage ("--compressed applies to --format mibc only");
+  if (o->probes && !pgo_tool_parse_probes (o->probes, &o->set.probes))
+    return pgo_tool_usage ("unknown --probes '%s' (A or B)", o->probes);
+  o->set.probes_only = o->probes != NULL;
+  if (o->form && g_strcmp0 (o->form, "block") == 0)
+    o->set.reconstruction.form = PGO_RECONSTRUCTION_FORM_BLOCK;
+  else if (o->form && g_strcmp0 (o->form, "edge") != 0)
+    return pgo_tool_usage ("unknown --form '%s' (edge or block)", o->form);
+  if (o->as_recorded && o->zero_fill)
+    return pgo_tool_usage ("--as-recorded and --zero-fill exclude each other");
+  if ((o->as_recorded || o->zero_fill) && o->form)
+    return pgo_tool_usage ("--form applies to reconstructed profiles only");
+  if (o->zero_fill && !o->probes)
+    return pgo_tool_usage ("--zero-fill needs --probes");
+  o->set.mode = o->as_recorded ? PGO_PROFILE_SET_AS_RECORDED
+              : o->zero_fill   ? PGO_PROFILE_SET_ZERO_FILL
+                               : PGO_PROFILE_SET_RECONSTRUCT;
+  return PGO_EXIT_OK;
+}
+
+/* Parses and checks the options of command 'mibc_only' ("create-mibc")
+ * or "export" into 'o'.  Returns PGO_EXIT_OK, or the exit code after
+ * printing the error. */
+static int
+parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
+{
+  GOptionEntry entries[] = {
+    { "trace", 't', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->traces,
+      "Trace (.nettrace) or .mibc to read (repeatable; also positional)", "FILE" },
+    { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->references,
+      "Assembly or directory with the methods' IL (repeatable)", "PATH" },
+    { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->frameworks,
+      "Framework directory (repeatable), e.g. the shared runtime's", "DIR" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "File to write", "FILE" },
+    { "probes", 0, 0, G_OPTION_ARG_STRING, &o->probes,
+      "Keep only the offsets of probe set A (branch targets) or B (loop heads)", "A|B" },
+    { "form", 0, 0, G_OPTION_ARG_STRING, &o->form, "Schema form: edge (default) or block", "FORM" },
+    { "as-recorded", 0, 0, G_OPTION_ARG_NONE, &o->as_recorded,
+      "Write the records as recorded (with --probes: the block counts at its offsets)", NULL },
+    { "zero-fill", 0, 0, G_OPTION_ARG_NONE, &o->zero_fill,
+      "Write a block count per block: the probes' counts, 0 elsewhere (needs --probes)", NULL },
+    { "compressed", 0, 0, G_OPTION_ARG_NONE, &o->compressed, "Write the zip form of .mibc", NULL },
+    { NULL }
+  };
+  GOptionEntry format_entry[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "Output format: mibc (default) or text", "FORMAT" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("[TRACE...]");
+  int rc;
+
+  g_option_context_set_summary (ctx, mibc_only
+    ? "Reconstruct every method of the traces and write a .mibc for crossgen2."
+    : "Reconstruct every method of the traces and write a .mibc, or a text\n"
+      "profile that the runtime reads with DOTNET_ReadPGOData=1.");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!mibc_only)
+    g_option_context_add_main_entries (ctx, format_entry, NULL);
+  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
+    return rc;
+  add_positional_traces (o, *argc, *argv);
+  return check_options (o);
+}
+
+/* The profiles of every input file, concatenated; NULL after printing the
+ * error, with *out_rc set. */
+static GPtrArray *
+read_inputs (ExportOptions *o, PgoBodyResolver *resolver, int *out_rc)
+{
+  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+
+  for (char **t = o->traces; *t; t++)
+    {
+      g_autoptr(GPtrArray) list = pgo_tool_read_profiles (*t, resolver, out_rc);
+
+      if (!list)
+        return NULL;
+      for (guint i = 0; i < list->len; i++)
+        g_ptr_array_add (all, g_steal_pointer (&list->pdata[i]));
+    }
+  return g_steal_pointer (&all);
+}
+
+/* Writes 'profiles' to o->output in o's format; FALSE with 'error' set.
+ * *out_skipped counts the methods the writer left out. */
+static gboolean
+write_output (ExportOptions *o, GPtrArray *profiles, PgoBodyResolver *resolver,
+              guint *out_skipped, GError **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_autofree char *base = g_path_get_basename (o->output);
+  PgoMibcOptions mo = { .name = base, .compressed = o->compressed,
+                        .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
+
+  bytes = pgo_mibc_build (profiles, &mo, out_skipped, error);
+  if (!bytes)
+    return FALSE;
+  return pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
+                                g_bytes_get_size (bytes), error);
+}
+
+/* Prints what was written and what was left out, on stderr. */
+static void
+print_summary (const char *cmd, const ExportOptions *o, const PgoProfileSetStats *st, guint skipped)
+{
+  fprintf (stderr, "%s: wrote %u methods to %s; left out: %u without IL in the references, "
+                   "%u without block counts, %u with IL no flow graph forms from, "
+                   "%u the writer could not name; %u profiles merged, %u conflicting\n",
+           cmd, st->n_written - skipped, o->output, st->n_no_body, st->n_no_counts,
+           st->n_bad_cfg, skipped, st->n_merged, st->n_conflicts);
+}
+
+/* The body of both commands; 'mibc_only' for create-mibc. */
+static int
+run_export (int argc, char **argv, gboolean mibc_only)
+{
+  g_auto(ExportOptions) o = { 0 };
+  g_autoptr(PgoBodyResolver) resolver = NULL;
+  g_autoptr(GPtrArray) in = NULL;
+  g_autoptr(GPtrArray) out = NULL;
+  g_autoptr(GError) error = NULL;
+  PgoProfileSetStats st;
+  guint skipped = 0;
+  int rc;
+
+  if ((rc = parse_options (&argc, &argv, mibc_only, &o)) != PGO_EXIT_OK)
+    return rc;
+  if (!(resolver = pgo_tool_open_resolver (o.references, o.frameworks, &rc))
+      || !(in = read_inputs (&o, resolver, &rc)))
+    return rc;
+  if (!(out = pgo_profile_set_build (in, resolver, &o.set, &st, &error)))
+    return pgo_tool_fail (o.traces[0], g_steal_pointer (&error));
+  if (out->len == 0)
+    {
+      pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
+                      " (%u methods; %u without IL)", o.traces[0], st.n_methods, st.n_no_body);
+      return PGO_EXIT_FAILURE;
+    }
+  if (!write_output (&o, out, resolver, &skipped, &error))
+    return pgo_tool_fail (o.output, g_steal_pointer (&error));
+  print_summary (mibc_only ? "create-mibc" : "export", &o, &st, skipped);
+  return PGO_EXIT_OK;
+}
+
+/* "create-mibc": the main job, named like dotnet-pgo's. */
+int
+pgo_cmd_create_mibc (int argc, char **argv)
+{
+  return run_export (argc, argv, TRUE);
+}
+
+/* "export": the same, to .mibc or to the runtime's text format. */
+int
+pgo_cmd_export (int argc, char **argv)
+{
+  return run_export (argc, argv, FALSE);
+}
