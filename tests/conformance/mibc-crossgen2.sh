@@ -5,7 +5,8 @@
 # our .mibc (plain and zipped) and its JIT reports which methods it
 # optimized with the profile.
 #
-# Per fixture: tests/conformance/mibc-tool writes the edge trace's profiles; crossgen2
+# Per fixture: "pgo-reconstruct create-mibc --probes A" reconstructs the block
+# trace's methods from the probe set A offsets (the main job); crossgen2
 # runs with --codegenopt JitDisasm=* and reads the PGO line of each
 # method's listing header: "; No PGO data", or "; with Static PGO:
 # fgCalledCount is N", or "; with Synthesized PGO: fgCalledCount is N"
@@ -16,7 +17,8 @@
 # "CONFORMANCE mibc-crossgen2: <methods compiled with the profile>/<profiled
 # methods>", counting the fixture assembly's profiled methods outside
 # generic types and generic methods (those are referenced as their typical
-# definitions, which match no instantiation crossgen2 compiles). Fails
+# definitions, which match no instantiation crossgen2 compiles; their
+# number is printed). Fails
 # when crossgen2 fails, the control run shows PGO, plain and zip differ,
 # or a counted method is compiled without its profile.
 # Exit 77 (SKIP) without dotnet, the shared framework, an x64 Linux host
@@ -42,7 +44,7 @@ if [ -z "$runtime" ]; then
   echo "SKIP: no Microsoft.NETCore.App shared framework"
   exit 77
 fi
-tool="$builddir/tests/conformance/mibc-tool"
+tool="$builddir/tools/pgo-reconstruct"
 work="$builddir/tests/conformance/mibc-crossgen2"
 rm -rf "$work"
 mkdir -p "$work/restore" "$work/mibc" "$work/out" "$work/jit"
@@ -78,16 +80,19 @@ total=0
 used=0
 static=0
 failed=0
-for trace in "$srcdir"/fixtures/data/*/edge.nettrace; do
+generic=0
+for trace in "$srcdir"/fixtures/data/*/block.nettrace; do
   name=$(basename "$(dirname "$trace")")
   for form in plain zip; do
     flag=""
-    [ "$form" = zip ] && flag=--zip
-    "$tool" write "$work/mibc/$name-$form.mibc" "$trace" $flag "$srcdir/fixtures/data/$name" \
-      "$runtime" 2>>"$work/write.log" || failed=$((failed + 1))
+    [ "$form" = zip ] && flag=--compressed
+    mkdir -p "$work/mibc/$form"
+    "$tool" create-mibc "$trace" --probes A $flag -r "$srcdir/fixtures/data/$name" \
+      --framework "$runtime" -o "$work/mibc/$form/$name.mibc" 2>>"$work/write.log" \
+      || failed=$((failed + 1))
   done
-  compile "$name" "" none && compile "$name" "$work/mibc/$name-plain.mibc" plain \
-    && compile "$name" "$work/mibc/$name-zip.mibc" zip || { failed=$((failed + 1)); continue; }
+  compile "$name" "" none && compile "$name" "$work/mibc/plain/$name.mibc" plain \
+    && compile "$name" "$work/mibc/zip/$name.mibc" zip || { failed=$((failed + 1)); continue; }
   if grep -q "PGO: " "$work/jit/$name-none.txt"; then
     echo "FAIL: $name: PGO without a .mibc"
     failed=$((failed + 1))
@@ -97,10 +102,12 @@ for trace in "$srcdir"/fixtures/data/*/edge.nettrace; do
     failed=$((failed + 1))
   fi
   # profiled methods of the fixture, less those of generic types and generic methods
-  n=$("$tool" dump "$work/mibc/$name-plain.mibc" \
-        | awk -v a="$name" '$1 == "method" && $2 == a { sub(/^method [^ ]* /, "");
-                              owner = substr($0, 1, index($0, "::") - 1)
-                              if (owner !~ /`/ && $0 !~ /<!!/) print }' | sort -u | wc -l)
+  "$tool" dump "$work/mibc/plain/$name.mibc" \
+    | awk -v a="$name" '$1 == "method" && $(NF - 1) == a { $1 = ""; $2 = ""; NF -= 3; print }' \
+    | sort -u >"$work/mibc/$name.methods"
+  n=$(awk '{ owner = substr($0, 1, index($0, "::") - 1)
+             if (owner !~ /`/ && $0 !~ /<!!/) print }' "$work/mibc/$name.methods" | wc -l)
+  generic=$((generic + $(wc -l <"$work/mibc/$name.methods") - n))
   k=$(grep -c "PGO: " "$work/jit/$name-plain.txt")
   s=$(grep -c "with Static PGO" "$work/jit/$name-plain.txt")
   echo "$name: $k of $n profiled methods compiled with the profile ($s as Static PGO)"
@@ -109,6 +116,7 @@ for trace in "$srcdir"/fixtures/data/*/edge.nettrace; do
   used=$((used + k))
   static=$((static + s))
 done
+echo "generic: $generic profiled methods of generic types or generic methods, not counted"
 echo "static: $static methods labelled Static PGO; the others say Synthesized PGO with the profile's entry count"
 echo "CONFORMANCE mibc-crossgen2: $used/$total"
 [ "$failed" -eq 0 ] && [ "$total" -gt 0 ] && [ "$used" -eq "$total" ]
