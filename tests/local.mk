@@ -327,17 +327,20 @@ tests_unit_check_mibc_LDADD = $(check_suite_ldadd)
 noinst_PROGRAMS += tests/conformance/mibc-tool
 tests_conformance_mibc_tool_SOURCES = tests/conformance/mibc-tool.c
 tests_conformance_mibc_tool_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
-TESTS += tests/conformance/mibc.sh tests/conformance/mibc-crossgen2.sh
+TESTS += tests/conformance/mibc.sh tests/conformance/mibc-crossgen2.sh \
+	tests/conformance/r2r-publish.sh
 EXTRA_DIST += \
 	tests/conformance/mibc.sh \
 	tests/conformance/mibc-crossgen2.sh \
+	tests/conformance/r2r-publish.sh \
 	tests/conformance/mibc/MibcDump.csproj \
 	tests/conformance/mibc/Program.cs \
 	tests/conformance/mibc/Crossgen2Restore.csproj \
 	$(NULL)
 clean-local: clean-local-mibc
 clean-local-mibc:
-	-rm -rf tests/conformance/mibc-conformance tests/conformance/mibc-crossgen2
+	-rm -rf tests/conformance/mibc-conformance tests/conformance/mibc-crossgen2 \
+	  tests/conformance/r2r-publish
 .PHONY: clean-local-mibc
 
 # --- structure: the exported API and the manual pages ---------------------
