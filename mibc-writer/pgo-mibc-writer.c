@@ -23,8 +23,10 @@
  * scope is an AssemblyRef with the defining assembly's identity; its
  * signature is the MethodDef signature of the source assembly with every
  * TypeDef/TypeRef/TypeSpec re-encoded as a reference from the .mibc.
- * Generic types and methods are referenced as their typical definitions
- * (TODO(mibc): instantiations as TypeSpec/MethodSpec when profiles carry them).
+ * Generic types and methods are referenced as their typical definitions:
+ * a PgoMethodId names no instantiation, so none is written as a
+ * TypeSpec/MethodSpec, and crossgen2 matches such a record to no
+ * instantiation it compiles.
  *
  * Each schema record is written as five longs (mask 15, IL offset, kind,
  * count, other) and its values
