@@ -51,6 +51,7 @@ check_PROGRAMS += \
 	tests/unit/check-flow \
 	tests/unit/check-flow-property \
 	tests/unit/check-reconstruct \
+	tests/unit/check-profile-set \
 	$(NULL)
 
 tests_unit_check_cursor_SOURCES = tests/unit/check-cursor.c $(check_suite_headers)
@@ -130,6 +131,9 @@ EXTRA_DIST += tests/unit/flow-oracle-skip.sh
 tests_unit_check_reconstruct_SOURCES = tests/unit/check-reconstruct.c $(check_suite_headers)
 tests_unit_check_reconstruct_CFLAGS = $(check_suite_cflags)
 tests_unit_check_reconstruct_LDADD = $(check_suite_ldadd)
+tests_unit_check_profile_set_SOURCES = tests/unit/check-profile-set.c $(check_suite_headers)
+tests_unit_check_profile_set_CFLAGS = $(check_suite_cflags)
+tests_unit_check_profile_set_LDADD = $(check_suite_ldadd) -lm
 
 TESTS += $(check_PROGRAMS)
 

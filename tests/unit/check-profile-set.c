@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * check-profile-set.c: tests of pgo_profile_set_build (merging, the three
+ * output kinds, what is left out) and pgo_profiles_compare (pairing,
+ * overlaps, mismatches), on the hotloop fixture's real traces.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <pgo.h>
+
+#include "pgo-check.h"
+
+/* The hotloop block trace's profiles, and a resolver over hotloop.dll. */
+typedef struct {
+  GPtrArray       *profiles;
+  PgoBodyResolver *resolver;
+} Hotloop;
+
+static void
+hotloop_open (Hotloop *h, const char *trace)
+{
+  g_autoptr(GBytes) bytes = pgo_check_load (trace);
+  g_autofree char *dll = pgo_check_data_path ("fixtures/data/hotloop/hotloop.dll");
+  g_autoptr(GError) error = NULL;
+
+  h->profiles = pgo_nettrace_profiles_read (bytes, NULL, &error);
+  ck_assert_msg (h->profiles != NULL, "%s", error ? error->message : "?");
+  h->resolver = pgo_body_resolver_new ();
+  ck_assert (pgo_body_resolver_add_path (h->resolver, dll, FALSE, &error));
+}
+
+static void
+hotloop_close (Hotloop *h)
+{
+  g_ptr_array_unref (h->profiles);
+  pgo_body_resolver_free (h->resolver);
+}
+
+/* The output profile of the method named 'name' in 'list', or fails. */
+static const PgoMethodProfile *
+find (GPtrArray *list, const char *name)
+{
+  for (guint i = 0; i < list->len; i++)
+    {
+      const PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (list, i));
+
+      if (id && g_strcmp0 (id->name, name) == 0)
+        return g_ptr_array_index (list, i);
+    }
+  ck_abort_msg ("no method %s", name);
+  return NULL;
+}
+
+/* The first value of record 'i' of 'p'. */
+static guint64
+value (const PgoMethodProfile *p, guint i)
+{
+  gsize n = 0;
+  const guint64 *v = pgo_method_profile_get_values (p, i, &n);
+
+  ck_assert_uint_ge (n, 1);
+  return v[0];
+}
+
+/* Twice the same trace: each method merged once, its counts doubled;
+ * the app's three methods have IL, the framework's do not. */
+START_TEST (test_profile_set_merge)
+{
+  Hotloop h;
+  PgoProfileSetOptions o;
+  PgoProfileSetStats st;
+  g_autoptr(GError) error = NULL;
+
+  hotloop_open (&h, "fixtures/data/hotloop/block.nettrace");
+  g_autoptr(GPtrArray) twice = g_ptr_array_new ();
+  for (guint r = 0; r < 2; r++)
+    for (guint i = 0; i < h.profiles->len; i++)
+      g_ptr_array_add (twice, g_ptr_array_index (h.profiles, i));
+  pgo_profile_set_options_init (&o);
+  o.mode = PGO_PROFILE_SET_AS_RECORDED;
+  g_autoptr(GPtrArray) out = pgo_profile_set_build (twice, h.resolver, &o, &st, &error);
+  ck_assert_msg (out != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (st.n_profiles, 2 * h.profiles->len);
+  ck_assert_uint_eq (st.n_merged + st.n_conflicts, h.profiles->len);
+  ck_assert_uint_eq (st.n_methods, out->len);
+  const PgoMethodProfile *once = find (h.profiles, "Program::Spin");
+  const PgoMethodProfile *sum = find (out, "Program::Spin");
+  ck_assert_uint_eq (pgo_method_profile_get_n_records (sum), pgo_method_profile_get_n_records (once));
+  for (guint i = 0; i < pgo_method_profile_get_n_records (once); i++)
+    ck_assert_uint_eq (value (sum, i), 2 * value (once, i));
+  hotloop_close (&h);
+}
+END_TEST
+
+/* A second profile of a method with another record layout is left out
+ * and counted; the first one is kept as it was. */
+START_TEST (test_profile_set_conflict)
+{
+  Hotloop h;
+  PgoProfileSetOptions o;
+  PgoProfileSetStats st;
+  g_autoptr(GError) error = NULL;
+
+  hotloop_open (&h, "fixtures/data/hotloop/block.nettrace");
+  const PgoMethodProfile *spin = find (h.profiles, "Program::Spin");
+  g_autoptr(PgoMethodProfile) shorter = pgo_method_profile_new (
+    pgo_method_id_copy (pgo_method_profile_get_id (spin)));
+  gsize nv;
+  const guint64 *v = pgo_method_profile_get_values (spin, 0, &nv);
+  ck_assert (pgo_method_profile_add (shorter, pgo_method_profile_get_record (spin, 0), v, nv, &error));
+  g_autoptr(GPtrArray) in = g_ptr_array_new ();
+  g_ptr_array_add (in, (gpointer) spin);
+  g_ptr_array_add (in, shorter);
+  pgo_profile_set_options_init (&o);
+  o.mode = PGO_PROFILE_SET_AS_RECORDED;
+  g_autoptr(GPtrArray) out = pgo_profile_set_build (in, h.resolver, &o, &st, &error);
+  ck_assert (out != NULL);
+  ck_assert_uint_eq (out->len, 1);
+  ck_assert_uint_eq (st.n_conflicts, 1);
+  ck_assert_uint_eq (st.n_merged, 0);
+  ck_assert (pgo_method_profile_equal (g_ptr_array_index (out, 0), spin));
+  hotloop_close (&h);
+}
+END_TEST
+
+/* Reconstructed output equals what the driver gives for each method, and
+ * methods without IL are counted, not written. */
+START_TEST (test_profile_set_reconstruct)
+{
+  Hotloop h;
+  PgoProfileSetOptions o;
+  PgoProfileSetStats st;
+  g_autoptr(GError) error = NULL;
+
+  hotloop_open (&h, "fixtures/data/hotloop/block.nettrace");
+  pgo_profile_set_options_init (&o);
+  o.probes_only = TRUE;
+  o.probes = PGO_PROBES_B;
+  g_autoptr(GPtrArray) out = pgo_profile_set_build (h.profiles, h.resolver, &o, &st, &error);
+  ck_assert_msg (out != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (out->len, 3);
+  ck_assert_uint_eq (st.n_written, 3);
+  ck_assert_uint_eq (st.n_no_body + st.n_no_counts + st.n_bad_cfg + 3, st.n_methods);
+  ck_assert_uint_gt (st.n_no_body, 0);
+  for (guint i = 0; i < out->len; i++)
+    {
+      const PgoMethodProfile *got = g_ptr_array_index (out, i);
+      const PgoMethodProfile *in = find (h.profiles, pgo_method_profile_get_id (got)->name);
+      PgoMethodBody body;
+      PgoFlowCounter width;
+
+      ck_assert (pgo_body_resolver_lookup (h.resolver, pgo_method_profile_get_id (in), &body, NULL, &error));
+      g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, &o.reconstruction.cfg, &error);
+      g_autoptr(GArray) obs = pgo_observations_from_profile (in, cfg, TRUE, PGO_PROBES_B, &width);
+      PgoReconstructionOptions ro = o.reconstruction;
+      ro.width = width;
+      g_autoptr(PgoReconstruction) rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data,
+                                                                   obs->len, &ro, NULL, &error);
+      ck_assert (rec != NULL);
+      ck_assert_uint_eq (pgo_method_profile_get_n_records (got), pgo_method_profile_get_n_records (rec->profile));
+      for (guint r = 0; r < pgo_method_profile_get_n_records (got); r++)
+        {
+          ck_assert_int_eq (pgo_method_profile_get_record (got, r)->other,
+                            pgo_method_profile_get_record (rec->profile, r)->other);
+          ck_assert_uint_eq (value (got, r), value (rec->profile, r));
+        }
+      pgo_method_body_clear (&body);
+    }
+  hotloop_close (&h);
+}
+END_TEST
+
+/* Spin with probe set B (entry 0, loop head 7): as recorded, the two
+ * probes' counts; zero-filled, all seven block starts, 0 off the probes. */
+START_TEST (test_profile_set_seed_and_zero_fill)
+{
+  static const gint32 starts[] = { 0, 7, 12, 19, 24, 28, 32 };
+  Hotloop h;
+  PgoProfileSetOptions o;
+  g_autoptr(GError) error = NULL;
+
+  hotloop_open (&h, "fixtures/data/hotloop/block.nettrace");
+  pgo_profile_set_options_init (&o);
+  o.probes_only = TRUE;
+  o.probes = PGO_PROBES_B;
+  o.mode = PGO_PROFILE_SET_AS_RECORDED;
+  g_autoptr(GPtrArray) seed = pgo_profile_set_build (h.profiles, h.resolver, &o, NULL, &error);
+  const PgoMethodProfile *s = find (seed, "Program::Spin");
+  ck_assert_uint_eq (pgo_method_profile_get_n_records (s), 2);
+  ck_assert_int_eq (pgo_method_profile_get_record (s, 1)->il_offset, 7);
+  ck_assert_uint_eq (value (s, 0), 1);
+  ck_assert_uint_eq (value (s, 1), 50000);
+  o.mode = PGO_PROFILE_SET_ZERO_FILL;
+  g_autoptr(GPtrArray) zero = pgo_profile_set_build (h.profiles, h.resolver, &o, NULL, &error);
+  const PgoMethodProfile *z = find (zero, "Program::Spin");
+  ck_assert_uint_eq (pgo_method_profile_get_n_records (z), G_N_ELEMENTS (starts));
+  for (guint i = 0; i < G_N_ELEMENTS (starts); i++)
+    {
+      const PgoSchemaRecord *r = pgo_method_profile_get_record (z, i);
+
+      ck_assert_uint_eq (r->kind, PGO_KIND_BASIC_BLOCK_INT_COUNT);
+      ck_assert_int_eq (r->il_offset, starts[i]);
+      ck_assert_uint_eq (value (z, i), starts[i] == 0 ? 1 : starts[i] == 7 ? 50000 : 0);
+    }
+  hotloop_close (&h);
+}
+END_TEST
+
+/* compare: a list against itself overlaps 1 everywhere; the edge truth
+ * against the reconstruction pairs every method with the same edges. */
+START_TEST (test_compare_self_and_truth)
+{
+  Hotloop h, truth;
+  PgoProfileSetOptions o;
+  PgoComparisonSummary s;
+  g_autoptr(GError) error = NULL;
+
+  hotloop_open (&h, "fixtures/data/hotloop/block.nettrace");
+  hotloop_open (&truth, "fixtures/data/hotloop/edge.nettrace");
+  g_autoptr(GArray) self = pgo_profiles_compare (h.profiles, h.profiles, &s);
+  guint no_counts = 0;
+  for (guint i = 0; i < h.profiles->len; i++)
+    {
+      const PgoMethodProfile *p = g_ptr_array_index (h.profiles, i);
+      gboolean any = FALSE;
+
+      for (guint r = 0; r < pgo_method_profile_get_n_records (p); r++)
+        any |= pgo_method_profile_get_record (p, r)->kind == PGO_KIND_BASIC_BLOCK_INT_COUNT;
+      no_counts += !any;
+    }
+  /* only methods without counts (class profiles alone) are mismatched */
+  ck_assert_uint_eq (s.n_both, h.profiles->len);
+  ck_assert_uint_eq (s.n_mismatched, no_counts);
+  ck_assert_uint_gt (s.n_block, 0);
+  for (guint i = 0; i < self->len; i++)
+    {
+      const PgoComparedMethod *m = &g_array_index (self, PgoComparedMethod, i);
+
+      ck_assert (m->a == m->b);
+      ck_assert (!m->has_block || m->block_overlap == 1.0);
+    }
+  ck_assert (s.block_overlap == 1.0);
+  pgo_profile_set_options_init (&o);
+  o.probes_only = TRUE;
+  g_autoptr(GPtrArray) recon = pgo_profile_set_build (h.profiles, h.resolver, &o, NULL, &error);
+  g_autoptr(GArray) vs = pgo_profiles_compare (recon, truth.profiles, &s);
+  ck_assert_uint_eq (s.n_a, 3);
+  ck_assert_uint_eq (s.n_both, 3);
+  ck_assert_uint_eq (s.n_mismatched, 0);
+  ck_assert_uint_eq (s.n_edge, 3);
+  ck_assert_uint_eq (vs->len, truth.profiles->len);
+  for (guint i = 3; i < vs->len; i++)
+    ck_assert (g_array_index (vs, PgoComparedMethod, i).a == NULL);
+  hotloop_close (&h);
+  hotloop_close (&truth);
+}
+END_TEST
+
+/* compare: a block profile against an edge profile has no count kind in
+ * common; moved keys are a mismatch; the overlap follows the formula. */
+START_TEST (test_compare_mismatch_and_formula)
+{
+  g_autoptr(PgoModuleId) mod = pgo_module_id_new ("m");
+  g_autoptr(PgoMethodProfile) a = pgo_method_profile_new (pgo_method_id_new (mod, 0x06000001, "C::M", NULL));
+  g_autoptr(PgoMethodProfile) b = pgo_method_profile_new (pgo_method_id_new (mod, 0x06000001, "C::M", NULL));
+  g_autoptr(PgoMethodProfile) e = pgo_method_profile_new (pgo_method_id_new (mod, 0x06000001, "C::M", NULL));
+  static const guint64 va[] = { 100, 40, 60 }, vb[] = { 10, 6, 4 };
+  g_autoptr(GPtrArray) la = g_ptr_array_new (), lb = g_ptr_array_new (), le = g_ptr_array_new ();
+  PgoComparisonSummary s;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      PgoSchemaRecord r = { PGO_KIND_BASIC_BLOCK_INT_COUNT, (gint32) (4 * i), 1, 0 };
+      PgoSchemaRecord x = { PGO_KIND_EDGE_INT_COUNT, (gint32) (4 * i), 1, 8 };
+
+      ck_assert (pgo_method_profile_add (a, &r, &va[i], 1, NULL));
+      ck_assert (pgo_method_profile_add (b, &r, &vb[i], 1, NULL));
+      ck_assert (pgo_method_profile_add (e, &x, &vb[i], 1, NULL));
+    }
+  g_ptr_array_add (la, a);
+  g_ptr_array_add (lb, b);
+  g_ptr_array_add (le, e);
+  g_autoptr(GArray) ab = pgo_profiles_compare (la, lb, &s);
+  /* mibc(5)'s example: totals 200 and 20, 0.5 + 0.2 + 0.2 = 0.9 */
+  ck_assert (fabs (g_array_index (ab, PgoComparedMethod, 0).block_overlap - 0.9) < 1e-12);
+  ck_assert_uint_eq (g_array_index (ab, PgoComparedMethod, 0).weight, 200);
+  g_autoptr(GArray) ae = pgo_profiles_compare (la, le, &s);
+  ck_assert_uint_eq (s.n_mismatched, 1);
+  ck_assert_str_eq (g_array_index (ae, PgoComparedMethod, 0).mismatch, "no count kind in common");
+  PgoSchemaRecord moved = { PGO_KIND_BASIC_BLOCK_INT_COUNT, 99, 1, 0 };
+  ck_assert (pgo_method_profile_add (b, &moved, &vb[0], 1, NULL));
+  g_autoptr(GArray) moved_ab = pgo_profiles_compare (la, lb, &s);
+  ck_assert_str_eq (g_array_index (moved_ab, PgoComparedMethod, 0).mismatch, "different block offsets");
+}
+END_TEST
+
+/* The resolver finds a module's metadata, or says which is missing. */
+START_TEST (test_resolver_metadata)
+{
+  Hotloop h;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoModuleId) there = pgo_module_id_new ("hotloop");
+  g_autoptr(PgoModuleId) missing = pgo_module_id_new ("nowhere");
+
+  hotloop_open (&h, "fixtures/data/hotloop/block.nettrace");
+  PgoMetadata *md = pgo_body_resolver_lookup_metadata (h.resolver, there, &error);
+  ck_assert (md != NULL);
+  pgo_metadata_unref (md);
+  ck_assert (pgo_body_resolver_lookup_metadata (h.resolver, missing, &error) == NULL);
+  pgo_assert_error (error, PGO_ERROR_NOT_FOUND, "missing module");
+  ck_assert_str_eq (error->message, "no reference has module nowhere");
+  hotloop_close (&h);
+}
+END_TEST
+
+Suite *
+pgo_check_suite (void)
+{
+  Suite *s = suite_create ("profile-set");
+  TCase *tc = tcase_create ("build");
+
+  tcase_add_test (tc, test_profile_set_merge);
+  tcase_add_test (tc, test_profile_set_conflict);
+  tcase_add_test (tc, test_profile_set_reconstruct);
+  tcase_add_test (tc, test_profile_set_seed_and_zero_fill);
+  suite_add_tcase (s, tc);
+  tc = tcase_create ("compare");
+  tcase_add_test (tc, test_compare_self_and_truth);
+  tcase_add_test (tc, test_compare_mismatch_and_formula);
+  tcase_add_test (tc, test_resolver_metadata);
+  suite_add_tcase (s, tc);
+  return s;
+}
