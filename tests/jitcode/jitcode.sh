@@ -1,0 +1,292 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# jitcode.sh: the JIT code-identity measurement.  For every profiled app
+# method of the fixture programs, the release JIT compiles it optimized
+# under each profile below and its Diffable listing is compared byte for
+# byte with its listing under the truth.
+# SPEC: pgo-inference(7) "Code identity"
+#
+# Profiles, made from the fixture traces by pgo-reconstruct:
+#   t  truth: the runtime's own edge profile of the program (edge run)
+#   a  our reconstruction from the probe set A offsets of the block run
+#   b  the same from probe set B
+#   s  the seed pipeline: the probe set A block counts as a block schema
+#   z  zero-fill: a block count per block, the probes' counts, 0 elsewhere
+#   n  no profile
+# Channels:
+#   text       the runtime's JIT, TieredCompilation off, reading the text
+#              profile (DOTNET_ReadPGOData); t is the runtime's own dump
+#   crossgen2  crossgen2 compiling the app assembly with the .mibc; t is
+#              the edge trace's records as recorded
+#
+# A method is identical under X when the listings of its name (every
+# instantiation, sorted) equal those under t; a method that no listing
+# shows under either (inlined into every caller) counts as identical.
+# The call weight of a method is its entry count in the block run.
+#
+# Usage: jitcode.sh [--channels "text crossgen2"] [--programs "NAME..."]
+#                   [--check PREFIX] [--verbose]
+#   --check PREFIX  judge call-weighted fractions against the floors
+#                   PREFIX-CHANNEL-PROFILE in tests/floors.txt, and require
+#                   the truth round trip n/n
+#   --verbose       print each method's line, not only where a differs
+# Output: JITCODE lines, one per channel and profile:
+#   JITCODE channel=C profile=X identical=k/n call-weighted=F
+# a "differs" line for each method where a differs from t, and
+#   CONFORMANCE jitcode-text-truth: k/n
+# (the truth written by our text writer, hashes computed from the
+# assemblies, gives the same code as the runtime's own dump).
+# Exit 77 (SKIP) without dotnet, the shared runtime the fixtures ran on,
+# or (crossgen2 channel) an x64 Linux host and the crossgen2 package.
+set -u
+
+channels="text crossgen2"
+programs=""
+check=""
+verbose=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --channels) channels=$2; shift 2 ;;
+    --programs) programs=$2; shift 2 ;;
+    --check) check=$2; shift 2 ;;
+    --verbose) verbose=1; shift ;;
+    *) echo "jitcode.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+
+srcdir=${PGO_TEST_DATA:-tests}
+builddir=${PGO_BUILDDIR:-.}
+data=$srcdir/fixtures/data
+tool=$builddir/tools/pgo-reconstruct
+work=$builddir/tests/jitcode/work${check:+-$check}
+profiles="t a b s z n"
+failures=0
+fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+DOTNET=${DOTNET:-}
+if [ -z "$DOTNET" ] || ! "$DOTNET" --version >/dev/null 2>&1; then
+  echo "SKIP: dotnet is not available"
+  exit 77
+fi
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+. "$srcdir/support/shared-runtime.sh"
+runtime_version=$(sed -n 's/^runtime: *\([0-9.]*\).*/\1/p' "$data/manifest.txt")
+runtime=$(shared_runtime_dir)
+if [ -z "$runtime" ] || [ "$(basename "$runtime")" != "$runtime_version" ]; then
+  echo "SKIP: the fixtures ran on Microsoft.NETCore.App $runtime_version, not installed"
+  exit 77
+fi
+[ -n "$programs" ] || programs=$(cd "$data" && for d in */; do [ -f "$d/edge.pgo.txt" ] && printf '%s ' "${d%/}"; done)
+
+rm -rf "$work"
+mkdir -p "$work"
+
+# --- crossgen2 ------------------------------------------------------------
+
+crossgen2=""
+find_crossgen2 () {
+  if [ "$(uname -s)-$(uname -m)" != Linux-x86_64 ]; then
+    echo "SKIP: crossgen2 linux-x64 needs an x86_64 Linux host"
+    return 1
+  fi
+  mkdir -p "$work/restore"
+  cp "$srcdir/conformance/mibc/Crossgen2Restore.csproj" "$work/restore/"
+  chmod -R u+w "$work/restore"
+  if ! "$DOTNET" restore "$work/restore" >"$work/restore.log" 2>&1; then
+    echo "SKIP: cannot restore the crossgen2 package"
+    return 1
+  fi
+  packages=$("$DOTNET" nuget locals global-packages --list | sed 's/^global-packages: *//')
+  crossgen2="$packages/microsoft.netcore.app.crossgen2.linux-x64/$runtime_version/tools/crossgen2"
+  [ -x "$crossgen2" ] || { echo "SKIP: no crossgen2 $runtime_version package"; return 1; }
+}
+
+# --- profiles -------------------------------------------------------------
+
+# make_profiles NAME CHANNEL: writes $work/NAME/CHANNEL/X.{txt,mibc} for
+# every profile X but n.
+make_profiles () {
+  local name=$1 channel=$2 dir=$work/$1/$2 ext fmt
+  local refs=(-r "$data/$name" --framework "$runtime")
+  mkdir -p "$dir"
+  if [ "$channel" = text ]; then ext=txt fmt=text; else ext=mibc fmt=mibc; fi
+  if [ "$channel" = text ]; then
+    cp "$data/$name/edge.pgo.txt" "$dir/t.txt"
+    "$tool" export --format text --as-recorded "${refs[@]}" -o "$dir/rt.txt" \
+      "$data/$name/edge.nettrace" 2>>"$work/export.log" || return 1
+  else
+    "$tool" export --as-recorded "${refs[@]}" -o "$dir/t.mibc" \
+      "$data/$name/edge.nettrace" 2>>"$work/export.log" || return 1
+  fi
+  local block=$data/$name/block.nettrace
+  if [ ! -f "$work/$name/mibc-a.mibc" ]; then
+    "$tool" export --as-recorded "${refs[@]}" -o "$work/$name/mibc-t.mibc" \
+      "$data/$name/edge.nettrace" 2>>"$work/export.log" || return 1
+    "$tool" export --probes A "${refs[@]}" -o "$work/$name/mibc-a.mibc" "$block" 2>>"$work/export.log" || return 1
+  fi
+  "$tool" export --format $fmt --probes A "${refs[@]}" -o "$dir/a.$ext" "$block" 2>>"$work/export.log" \
+    && "$tool" export --format $fmt --probes B "${refs[@]}" -o "$dir/b.$ext" "$block" 2>>"$work/export.log" \
+    && "$tool" export --format $fmt --probes A --as-recorded "${refs[@]}" -o "$dir/s.$ext" "$block" 2>>"$work/export.log" \
+    && "$tool" export --format $fmt --probes A --zero-fill "${refs[@]}" -o "$dir/z.$ext" "$block" 2>>"$work/export.log"
+}
+
+# --- compiling ------------------------------------------------------------
+
+# compile_text NAME X: the JIT's listings of the program run under
+# profile X, in $work/NAME/text/X.asm; the program must print what the
+# fixture run printed.
+compile_text () {
+  local name=$1 x=$2 dir=$work/$1/text bin=$work/$1/bin
+  local expected
+  expected=$(sed -n "s|^stdout $name/edge: ||p" "$data/manifest.txt")
+  local env=(DOTNET_TieredCompilation=0 DOTNET_TieredPGO=0 DOTNET_JitDisasm='*'
+             DOTNET_JitDisasmDiffable=1 DOTNET_JitStdOutFile="$dir/$x.asm")
+  [ "$x" = n ] || env+=(DOTNET_ReadPGOData=1 DOTNET_PGODataPath="$dir/$x.txt")
+  local out
+  out=$(cd "$bin" && env "${env[@]}" "$DOTNET" "$name.dll" 2>&1)
+  [ "$out" = "$expected" ] || { fail "$name/$x: the program printed '$out', not '$expected'"; return 1; }
+}
+
+# compile_crossgen2 NAME X: crossgen2's listings of the app assembly
+# compiled with profile X, in $work/NAME/crossgen2/X.asm.
+compile_crossgen2 () {
+  local name=$1 x=$2 dir=$work/$1/crossgen2
+  local mibc=()
+  [ "$x" = n ] || mibc=(--mibc "$dir/$x.mibc")
+  "$crossgen2" "$data/$name/$name.dll" -o "$dir/$x.dll" -r "$runtime/*.dll" \
+    --targetos linux --targetarch x64 -O --parallelism 1 "${mibc[@]}" \
+    --codegenopt 'JitDisasm=*' --codegenopt JitDisasmDiffable=1 \
+    --codegenopt JitStdOutFile="$dir/$x.asm" >"$dir/$x.log" 2>&1 \
+    || { fail "$name/$x: crossgen2 failed (see $dir/$x.log)"; return 1; }
+}
+
+# --- comparing ------------------------------------------------------------
+
+# The methods of a listing file, as "KEY<TAB>DIGEST<TAB>PGO": KEY is the
+# owner and method name without instantiations ("Bag`1:Push"), DIGEST the
+# md5 of the sorted listings of that name, PGO "none" when every one of
+# them says "; No PGO data", else "used".
+listing_digests () {
+  local asm=$1 split=$1.d
+  rm -rf "$split" && mkdir -p "$split"
+  [ -f "$asm" ] || : >"$asm"
+  awk -v d="$split" '
+    function key(h,   s) {
+      s = h; sub(/^; Assembly listing for method /, "", s); s = substr(s, 1, index(s, "(") - 1)
+      while (gsub(/\[[^][]*\]/, "", s)) ;
+      return s
+    }
+    /^; Assembly listing for method / { n++; f = sprintf("%s/%06d", d, n); print key($0) "\t" f > (d "/index") }
+    n { print > f }
+  ' "$asm"
+  [ -f "$split/index" ] || : >"$split/index"
+  cut -f1 "$split/index" | sort -u | while IFS= read -r key; do
+    files=$(awk -F '\t' -v k="$key" '$1 == k { print $2 }' "$split/index")
+    sum=$(for f in $files; do cat "$f"; done | sort | md5sum | cut -c1-32)
+    pgo=none
+    for f in $files; do grep -q '^; No PGO data' "$f" || pgo=used; done
+    printf '%s\t%s\t%s\n' "$key" "$sum" "$pgo"
+  done
+}
+
+# The profiled app methods of program NAME as "KEY<TAB>CALLS", from the
+# block run's full counts (calls summed over instantiations).
+app_methods () {
+  "$tool" reconstruct -r "$data/$1" "$data/$1/block.nettrace" 2>/dev/null \
+    | awk -v a="$1" '$1 == "method" && index($2, a "!") == 1 {
+        k = substr($2, length(a) + 2); gsub(/::/, ":", k)
+        while (gsub(/\[[^][]*\]/, "", k)) ;
+        for (i = 3; i <= NF; i++) if ($i ~ /^calls=/) c[k] += substr($i, 7)
+      }
+      END { for (k in c) print k "\t" c[k] }' | sort
+}
+
+# digest_of FILE KEY: the digest of KEY in a digests file, "-" when absent.
+digest_of () {
+  awk -F '\t' -v k="$2" '$1 == k { print $2; found = 1 } END { if (!found) print "-" }' "$1"
+}
+
+# why NAME CHANNEL KEY: why a's code differs from t's for method KEY:
+#   unprofiled-truth   the truth has no profile for it (the runtime does
+#                      not instrument a method whose schema would be one
+#                      counter) while ours does
+#   counts             our counts differ from the truth's (edge overlap
+#                      of the two profiles given; only inferred counts can)
+#   same-counts        the counts agree: the difference comes from the
+#                      profiles of its inlinees, or from record order
+why () {
+  local dir=$work/$1/$2 tpgo apgo ov
+  tpgo=$(awk -F '\t' -v k="$3" '$1 == k { print $3 }' "$dir/t.digests")
+  apgo=$(awk -F '\t' -v k="$3" '$1 == k { print $3 }' "$dir/a.digests")
+  if [ "$tpgo" != used ] && [ "$apgo" = used ]; then echo unprofiled-truth; return; fi
+  ov=$("$tool" compare -r "$data/$1" --method "${3#*:}" "$work/$1/mibc-t.mibc" "$work/$1/mibc-a.mibc" 2>/dev/null \
+       | awk -v a="$1" -v k="$3" '$1 == "method" { n = $2; sub(/^[^!]*!/, "", n); gsub(/::/, ":", n)
+           while (gsub(/\[[^][]*\]/, "", n)) ; if (n == k) for (i = 3; i <= NF; i++) if ($i ~ /overlap=/) { sub(/.*=/, "", $i); print $i; exit } }')
+  if [ -z "$ov" ]; then echo "counts"; elif [ "$ov" = 1.000000 ]; then echo same-counts; else echo "counts edge-overlap=$ov"; fi
+}
+
+# --- the run --------------------------------------------------------------
+
+for channel in $channels; do
+  if [ "$channel" = crossgen2 ] && [ -z "$crossgen2" ]; then
+    find_crossgen2 || { [ "$channels" = crossgen2 ] && exit 77; continue; }
+  fi
+  : >"$work/$channel.methods"
+  for name in $programs; do
+    mkdir -p "$work/$name/bin"
+    cp "$data/$name/$name.dll" "$work/$name/bin/"
+    printf '{"runtimeOptions":{"tfm":"net%s","framework":{"name":"Microsoft.NETCore.App","version":"%s"}}}\n' \
+      "${runtime_version%.*}" "$runtime_version" >"$work/$name/bin/$name.runtimeconfig.json"
+    make_profiles "$name" "$channel" || { fail "$name: export failed (see $work/export.log)"; continue; }
+    for x in $profiles $([ "$channel" = text ] && echo rt); do
+      "compile_$channel" "$name" "$x" || continue
+      listing_digests "$work/$name/$channel/$x.asm" >"$work/$name/$channel/$x.digests"
+    done
+    app_methods "$name" | while IFS="$(printf '\t')" read -r key calls; do
+      line="$name $key $calls"
+      for x in $profiles $([ "$channel" = text ] && echo rt); do
+        line="$line $(digest_of "$work/$name/$channel/$x.digests" "$key")"
+      done
+      set -- $line
+      if [ "$5" != "$4" ]; then line="$line why=$(why "$name" "$channel" "$key" | tr ' ' ,)"; fi
+      echo "$line"
+    done >>"$work/$channel.methods"
+  done
+
+  # columns: program key calls t a b s z n [rt] [why=...]
+  awk -v ch="$channel" -v verbose="$verbose" '
+    BEGIN { split("t a b s z n", p, " ") }
+    {
+      n++; total += $3
+      for (i = 2; i <= 6; i++) if ($(3 + i) == $4) { same[p[i]]++; w[p[i]] += $3 }
+      if (ch == "text") { if ($10 == $4) rt++ }
+      why = $NF ~ /^why=/ ? " " $NF : ""
+      if (verbose || $5 != $4)
+        printf "method channel=%s program=%s name=%s calls=%d a=%s b=%s s=%s z=%s n=%s%s\n", ch, $1, $2, $3,
+          $5 == $4 ? "same" : "differs", $6 == $4 ? "same" : "differs", $7 == $4 ? "same" : "differs",
+          $8 == $4 ? "same" : "differs", $9 == $4 ? "same" : "differs", why
+    }
+    END {
+      for (i = 2; i <= 6; i++)
+        printf "JITCODE channel=%s profile=%s identical=%d/%d call-weighted=%.6f\n", ch, p[i], same[p[i]], n,
+          total ? w[p[i]] / total : 0
+      if (ch == "text") printf "CONFORMANCE jitcode-text-truth: %d/%d\n", rt, n
+    }' "$work/$channel.methods" | tee "$work/$channel.summary"
+
+  n=$(wc -l <"$work/$channel.methods")
+  [ "$n" -gt 0 ] || fail "channel $channel: no method measured"
+  if [ -n "$check" ]; then
+    . "$srcdir/support/floors.sh"
+    for x in a b s z n; do
+      v=$(grep "^JITCODE channel=$channel profile=$x " "$work/$channel.summary" | sed 's/.*call-weighted=//')
+      check_floor "$check-$channel-$x" "$v" || failures=$((failures + 1))
+    done
+    if [ "$channel" = text ]; then
+      grep -q "^CONFORMANCE jitcode-text-truth: \([0-9]*\)/\1\$" "$work/$channel.summary" \
+        || fail "the truth written by our text writer compiles differently from the runtime's own dump"
+    fi
+  fi
+done
+
+[ "$failures" -eq 0 ]
