@@ -147,6 +147,7 @@ cli_tests = \
 	tests/cli/dump-text.sh \
 	tests/cli/reconstruct.sh \
 	tests/cli/create-mibc.sh \
+	tests/cli/export-text.sh \
 	$(NULL)
 TESTS += $(cli_tests)
 EXTRA_DIST += $(cli_tests)
