@@ -174,6 +174,7 @@ conformance_tests = \
 	tests/conformance/fixtures-regen.sh \
 	tests/conformance/accuracy-app.sh \
 	tests/conformance/accuracy-framework.sh \
+	tests/conformance/text-pgo-hash-framework.sh \
 	$(NULL)
 TESTS += $(conformance_tests)
 EXTRA_DIST += $(conformance_tests) \
