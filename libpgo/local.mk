@@ -26,6 +26,7 @@ libpgo_include_HEADERS += \
 	libpgo/pgo-signature.h \
 	libpgo/pgo-body-resolver.h \
 	libpgo/pgo-textpgo.h \
+	libpgo/pgo-method-hash.h \
 	$(NULL)
 
 libpgo_libpgo_hub_la_CPPFLAGS = $(hub_cppflags)
@@ -54,6 +55,8 @@ libpgo_libpgo_hub_la_SOURCES = \
 	libpgo/pgo-assembly-set.c \
 	libpgo/pgo-body-resolver.c \
 	libpgo/pgo-textpgo.c \
+	libpgo/pgo-method-hash.c \
+	libpgo/pgo-method-hash-private.h \
 	$(NULL)
 
 libpgo_libpgo_internal_la_SOURCES =

@@ -21,4 +21,5 @@
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
 #include "pgo-textpgo.h"
+#include "pgo-method-hash.h"
 #include "pgo-mibc.h"

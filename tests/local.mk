@@ -48,6 +48,7 @@ check_PROGRAMS += \
 	tests/unit/check-nettrace-writer \
 	tests/unit/check-nettrace-corpus \
 	tests/unit/check-textpgo \
+	tests/unit/check-method-hash \
 	tests/unit/check-flow \
 	tests/unit/check-flow-property \
 	tests/unit/check-reconstruct \
@@ -107,6 +108,10 @@ tests_unit_check_nettrace_corpus_LDADD = $(check_suite_ldadd)
 tests_unit_check_textpgo_SOURCES = tests/unit/check-textpgo.c $(check_suite_headers)
 tests_unit_check_textpgo_CFLAGS = $(check_suite_cflags)
 tests_unit_check_textpgo_LDADD = $(check_suite_ldadd)
+# codehash and methodhash of the text format, against every fixture dump
+tests_unit_check_method_hash_SOURCES = tests/unit/check-method-hash.c $(check_suite_headers)
+tests_unit_check_method_hash_CFLAGS = $(check_suite_cflags)
+tests_unit_check_method_hash_LDADD = $(check_suite_ldadd)
 
 # Flow solver: hand-computed graphs and seeded random properties; with GLPK
 # the same properties against a min-cost optimality oracle.
@@ -146,6 +151,7 @@ cli_tests = \
 	tests/cli/dump-text.sh \
 	tests/cli/reconstruct.sh \
 	tests/cli/create-mibc.sh \
+	tests/cli/export-text.sh \
 	$(NULL)
 TESTS += $(cli_tests)
 EXTRA_DIST += $(cli_tests)
@@ -172,6 +178,7 @@ conformance_tests = \
 	tests/conformance/fixtures-regen.sh \
 	tests/conformance/accuracy-app.sh \
 	tests/conformance/accuracy-framework.sh \
+	tests/conformance/text-pgo-hash-framework.sh \
 	$(NULL)
 TESTS += $(conformance_tests)
 EXTRA_DIST += $(conformance_tests) \

@@ -75,8 +75,8 @@ check_options (ExportOptions *o)
     return pgo_tool_usage ("give --output");
   if (!o->references && !o->frameworks)
     return pgo_tool_usage ("give at least one --reference or --framework");
-  if (o->format && g_strcmp0 (o->format, "mibc") != 0)
-    return pgo_tool_usage ("unknown --format '%s' (mibc)", o->format);
+  if (o->format && g_strcmp0 (o->format, "mibc") != 0 && g_strcmp0 (o->format, "text") != 0)
+    return pgo_tool_usage ("unknown --format '%s' (mibc or text)", o->format);
   o->text = g_strcmp0 (o->format, "text") == 0;
   if (o->text && o->compressed)
     return pgo_tool_usage ("--compressed applies to --format mibc only");
@@ -162,6 +162,87 @@ read_inputs (ExportOptions *o, PgoBodyResolver *resolver, int *out_rc)
   return g_steal_pointer (&all);
 }
 
+/* The profile of 'p' as the text format holds it: no method id, each
+ * handle value NULL (0) or UNKNOWN (any other: a trace's handles are
+ * addresses of the traced process, which name nothing in another run). */
+static PgoMethodProfile *
+text_profile (const PgoMethodProfile *p, GError **error)
+{
+  g_autoptr(PgoMethodProfile) out = pgo_method_profile_new (NULL);
+
+  for (guint i = 0; i < pgo_method_profile_get_n_records (p); i++)
+    {
+      const PgoSchemaRecord *r = pgo_method_profile_get_record (p, i);
+      guint32 marshal = r->kind & PGO_KIND_MARSHAL_MASK;
+      gsize n = 0;
+      const guint64 *v = pgo_method_profile_get_values (p, i, &n);
+      g_autofree guint64 *values = g_memdup2 (v, MAX (n, 1) * sizeof (guint64));
+
+      for (gsize k = 0; k < n && (marshal == PGO_KIND_TYPE_HANDLE || marshal == PGO_KIND_METHOD_HANDLE); k++)
+        values[k] = values[k] ? PGO_TEXT_PGO_HANDLE_UNKNOWN : PGO_TEXT_PGO_HANDLE_NULL;
+      if (!pgo_method_profile_add (out, r, values, n, error))
+        return NULL;
+    }
+  return g_steal_pointer (&out);
+}
+
+/* Adds profile 'p' to 'pgo' under the runtime's hashes of its method.
+ * FALSE with 'error' unset: left out, the hashes cannot be computed. */
+static gboolean
+add_text_method (PgoTextPgo *pgo, const PgoMethodProfile *p, PgoBodyResolver *resolver,
+                 GError **error)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_autoptr(PgoMetadata) md = NULL;
+  PgoMethodName mn = { 0 };
+  g_autofree char *name = NULL, *sig = NULL;
+  guint32 code = 0, hash = 0, il_size = 0;
+  PgoMethodProfile *copy;
+
+  if (!id || !id->module || !(md = pgo_body_resolver_lookup_metadata (resolver, id->module, NULL))
+      || !pgo_metadata_compute_text_pgo_hashes (md, id, &code, &hash, &il_size, NULL))
+    return FALSE;
+  /* SPEC: pgo-text(5) "Name lines": the runtime skips them; write the
+   * trace's "Type[Args]::Method" as "Type[Args].Method" and our signature */
+  name = id->name ? g_strdup (id->name) : pgo_metadata_format_method (md, id->token, NULL);
+  if (name && strstr (name, "::"))
+    {
+      char *sep = strstr (name, "::");
+
+      *sep = '.';
+      memmove (sep + 1, sep + 2, strlen (sep + 2) + 1);
+    }
+  if (pgo_metadata_describe_method (md, id->token, &mn, NULL))
+    sig = g_strdup_printf ("%s  %s", mn.ret, mn.params);
+  pgo_method_name_clear (&mn);
+  if (!(copy = text_profile (p, error)))
+    return FALSE;
+  return pgo_text_pgo_add_method (pgo, code, hash, il_size, name ? name : "?", sig ? sig : "?",
+                                  copy, error);
+}
+
+/* The text form of 'profiles'; *out_skipped counts the methods left out. */
+static GBytes *
+build_text (GPtrArray *profiles, PgoBodyResolver *resolver, guint *out_skipped, GError **error)
+{
+  g_autoptr(PgoTextPgo) pgo = pgo_text_pgo_new ();
+
+  for (guint i = 0; i < profiles->len; i++)
+    {
+      GError *local = NULL;
+
+      if (add_text_method (pgo, g_ptr_array_index (profiles, i), resolver, &local))
+        continue;
+      if (local)
+        {
+          g_propagate_error (error, local);
+          return NULL;
+        }
+      (*out_skipped)++;
+    }
+  return pgo_text_pgo_write (pgo, error);
+}
+
 /* Writes 'profiles' to o->output in o's format; FALSE with 'error' set.
  * *out_skipped counts the methods the writer left out. */
 static gboolean
@@ -174,7 +255,8 @@ write_output (ExportOptions *o, GPtrArray *profiles, PgoBodyResolver *resolver,
   PgoMibcOptions mo = { .name = base, .compressed = o->compressed,
                         .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
 
-  bytes = pgo_mibc_build (profiles, &mo, out_skipped, error);
+  bytes = o->text ? build_text (profiles, resolver, out_skipped, error)
+                  : pgo_mibc_build (profiles, &mo, out_skipped, error);
   if (!bytes)
     return FALSE;
   return pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
@@ -187,9 +269,12 @@ print_summary (const char *cmd, const ExportOptions *o, const PgoProfileSetStats
 {
   fprintf (stderr, "%s: wrote %u methods to %s; left out: %u without IL in the references, "
                    "%u without block counts, %u with IL no flow graph forms from, "
-                   "%u the writer could not name; %u profiles merged, %u conflicting\n",
+                   "%u %s; %u profiles merged, %u conflicting\n",
            cmd, st->n_written - skipped, o->output, st->n_no_body, st->n_no_counts,
-           st->n_bad_cfg, skipped, st->n_merged, st->n_conflicts);
+           st->n_bad_cfg, skipped,
+           o->text ? "whose text PGO hashes cannot be computed (e.g. generic method instances)"
+                   : "the writer could not name",
+           st->n_merged, st->n_conflicts);
 }
 
 /* The body of both commands; 'mibc_only' for create-mibc. */

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# export-text.sh: "pgo-reconstruct export --format text" on fixtures: every
+# method written carries the codehash, methodhash and ilSize of the
+# runtime's own dump of the same run (tests/fixtures/data/*/block.pgo.txt),
+# so DOTNET_ReadPGOData files it under the method the runtime compiles;
+# bad input gives a one-line error, a non-zero exit and no output file.
+# App methods only: no shared runtime and no dotnet needed.
+set -u
+tool=${PGO_BUILDDIR:-.}/tools/pgo-reconstruct
+tests=${PGO_TEST_DATA:-tests}
+data=$tests/fixtures/data
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/export-text.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect CODE NAME ARGS...: runs the tool, checks its exit status.
+expect () {
+  want=$1 name=$2
+  shift 2
+  "$tool" "$@" > "$tmp/out" 2> "$tmp/err"
+  got=$?
+  [ "$got" = "$want" ] || fail "$name: exit $got, expected $want; stderr: $(cat "$tmp/err")"
+}
+err_has () { grep -qF -- "$2" "$tmp/err" || fail "$1: stderr lacks '$2': $(cat "$tmp/err")"; }
+one_line () { [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "$1: error is not one line: $(cat "$tmp/err")"; }
+
+# headers NAME FILE: "MethodName codehash methodhash ilSize", one a line, sorted.
+headers () {
+  awk '/^@@@ /{ h = $3 " " $5 " " $7; next } /^MethodName: /{ print $2, h }' "$2" | sort -u > "$tmp/$1"
+}
+
+n_methods=0
+for fx in branches switches generics statemachine; do
+  expect 0 "$fx" export --format text --reference "$data/$fx/$fx.dll" --output "$tmp/$fx.txt" \
+    "$data/$fx/block.nettrace"
+  err_has "$fx" "export: wrote "
+  head -n 1 "$tmp/$fx.txt" | grep -q '^\*\*\* START PGO Data, max index = [0-9]* \*\*\*$' \
+    || fail "$fx: no header line"
+  tail -n 1 "$tmp/$fx.txt" | grep -qx '\*\*\* END PGO Data \*\*\*' || fail "$fx: no trailer line"
+  # the file reads back with our strict reader
+  "$tool" dump-text "$tmp/$fx.txt" > /dev/null 2> "$tmp/err" || fail "$fx: dump-text: $(cat "$tmp/err")"
+  headers ours "$tmp/$fx.txt"
+  headers theirs "$data/$fx/block.pgo.txt"
+  [ -s "$tmp/ours" ] || fail "$fx: no method written"
+  missing=$(comm -23 "$tmp/ours" "$tmp/theirs")
+  [ -z "$missing" ] || fail "$fx: headers not in the runtime's dump: $missing"
+  n_methods=$((n_methods + $(wc -l < "$tmp/ours")))
+done
+# generics: Bag`1 instances over int and over shared code are told apart;
+# the generic methods Max<T> and Drain<T> are left out and counted (a trace
+# names no method instantiation)
+grep -qx 'MethodName: Bag`1\[System.Int32\].Push' "$tmp/generics.txt" || fail "generics: no Bag\`1[System.Int32].Push"
+grep -qx 'MethodName: Bag`1\[System.__Canon\].Push' "$tmp/generics.txt" || fail "generics: no Bag\`1[System.__Canon].Push"
+grep -q 'MethodName: Program.Max' "$tmp/generics.txt" && fail "generics: Program.Max written"
+expect 0 generics-summary export --format text --reference "$data/generics/generics.dll" \
+  --output "$tmp/g2.txt" "$data/generics/block.nettrace"
+err_has generics-summary " whose text PGO hashes cannot be computed"
+cmp -s "$tmp/generics.txt" "$tmp/g2.txt" || fail "generics: two runs differ"
+echo "CONFORMANCE export-text-headers: $n_methods/$n_methods"
+
+# Errors: one line, non-zero exit, no output file.
+block=$data/branches/block.nettrace
+dll=$data/branches/branches.dll
+expect 2 bad-format export --format xml --reference "$dll" --output "$tmp/x.txt" "$block"
+err_has bad-format "unknown --format 'xml' (mibc or text)"
+[ -e "$tmp/x.txt" ] && fail "bad-format: output written"
+expect 2 compressed export --format text --compressed --reference "$dll" --output "$tmp/x.txt" "$block"
+err_has compressed "--compressed applies to --format mibc only"
+mkdir "$tmp/ro"
+chmod a-w "$tmp/ro"
+if [ ! -w "$tmp/ro" ]; then
+  expect 1 unwritable export --format text --reference "$dll" --output "$tmp/ro/x.txt" "$block"
+  one_line unwritable
+  [ -z "$(ls -A "$tmp/ro")" ] || fail "unwritable: left a file: $(ls -A "$tmp/ro")"
+fi
+chmod u+w "$tmp/ro"
+expect 1 no-dir export --format text --reference "$dll" --output "$tmp/none/x.txt" "$block"
+one_line no-dir
+[ -e "$tmp/none" ] && fail "no-dir: created the folder"
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+exit 0
