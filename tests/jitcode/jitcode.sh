@@ -39,6 +39,9 @@
 #   JITCODE channel=C profile=X identical=k/n call-weighted=F
 # and on the text channel the truth's counts alone (profile=h), and a
 # judged against them (profile=a reference=h): the measure of the counts;
+# "truth-without-pgo=k/n" counts the methods whose listings under the truth
+# say "; No PGO data" (on crossgen2, generic instances: it matches them to
+# no .mibc record), "truth-inlined" those no listing shows under the truth;
 # a "differs" line for each method where a differs from t, and
 #   CONFORMANCE jitcode-text-truth: k/n
 # (the truth written by our text writer, hashes computed from the
@@ -277,6 +280,8 @@ for channel in $channels; do
         line="$line $(digest_of "$work/$name/$channel/$x.digests" "$key")"
       done
       set -- $line
+      tpgo=$(awk -F '\t' -v k="$key" '$1 == k { print $3 }' "$work/$name/$channel/t.digests")
+      line="$line truth-pgo=${tpgo:-absent}"
       if [ "$5" = "$4" ]; then :
       elif [ "$channel" = text ] && [ "$5" = "${11}" ]; then line="$line why=histograms"
       else line="$line why=$(why "$name" "$channel" "$key" | tr ' ' ,)"; fi
@@ -284,11 +289,12 @@ for channel in $channels; do
     done >>"$work/$channel.methods"
   done
 
-  # columns: program key calls t a b s z n [rt h] [why=...]
+  # columns: program key calls t a b s z n [rt h] truth-pgo=... [why=...]
   awk -v ch="$channel" -v verbose="$verbose" '
     BEGIN { split("t a b s z n", p, " ") }
     {
       n++; total += $3
+      for (i = 10; i <= NF; i++) { if ($i == "truth-pgo=none") unused++; if ($i == "truth-pgo=absent") inlined++ }
       for (i = 2; i <= 6; i++) if ($(3 + i) == $4) { same[p[i]]++; w[p[i]] += $3 }
       if (ch == "text") { if ($10 == $4) rt++; if ($11 == $4) { h++; hw += $3 }; if ($5 == $11) { ah++; ahw += $3 } }
       why = $NF ~ /^why=/ ? " " $NF : ""
@@ -298,6 +304,7 @@ for channel in $channels; do
           $8 == $4 ? "same" : "differs", $9 == $4 ? "same" : "differs", why
     }
     END {
+      printf "JITCODE channel=%s truth-without-pgo=%d/%d truth-inlined=%d/%d\n", ch, unused, n, inlined, n
       for (i = 2; i <= 6; i++)
         printf "JITCODE channel=%s profile=%s identical=%d/%d call-weighted=%.6f\n", ch, p[i], same[p[i]], n,
           total ? w[p[i]] / total : 0
