@@ -8,8 +8,6 @@
 
 G_BEGIN_DECLS
 
-guint64                 _pgo_text_pgo_intern_handle    (PgoTextPgo *pgo,
-                                                       const char *name);
 gboolean                _pgo_text_pgo_equal            (const PgoTextPgo *a,
                                                        const PgoTextPgo *b);
 

@@ -110,7 +110,8 @@ pgo_text_pgo_free (PgoTextPgo *pgo)
 }
 
 /**
- * _pgo_text_pgo_intern_handle:
+ * pgo_text_pgo_intern_handle:
+ * @pgo: a dump
  * @name: a handle as the dump prints it after "TypeHandle: " or
  *   "MethodHandle: "
  *
@@ -120,7 +121,7 @@ pgo_text_pgo_free (PgoTextPgo *pgo)
  * same value for the same name).
  */
 guint64
-_pgo_text_pgo_intern_handle (PgoTextPgo *pgo, const char *name)
+pgo_text_pgo_intern_handle (PgoTextPgo *pgo, const char *name)
 {
   gpointer found;
   char *copy;
@@ -172,7 +173,7 @@ check_name (const char *what, const char *text, GError **error)
 /**
  * pgo_text_pgo_add_method:
  * @profile: (transfer full): the method's records; handle values must be
- *   values of @pgo (_pgo_text_pgo_intern_handle())
+ *   values of @pgo (pgo_text_pgo_intern_handle())
  *
  * Appends a method.  Fails with PGO_ERROR_CORRUPT, and frees @profile, when
  * @method_name or @signature contains a line break.
@@ -403,7 +404,7 @@ read_value (Reader *r, PgoTextPgo *pgo, guint marshal, guint64 *out_value, GErro
         return FALSE;
       if (*r->pos == '\0')
         return fail (r, error, "empty handle name");
-      *out_value = _pgo_text_pgo_intern_handle (pgo, r->pos);
+      *out_value = pgo_text_pgo_intern_handle (pgo, r->pos);
       return TRUE;
     default:
       g_assert_not_reached (); /* read_record rejects other marshal types */

@@ -64,6 +64,8 @@ gboolean                pgo_text_pgo_add_method       (PgoTextPgo *pgo,
                                                        GError **error);
 const char             *pgo_text_pgo_get_handle_name  (const PgoTextPgo *pgo,
                                                        guint64 value);
+guint64                 pgo_text_pgo_intern_handle    (PgoTextPgo *pgo,
+                                                       const char *name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoTextPgo, pgo_text_pgo_free)
 

@@ -15,6 +15,7 @@
 
 #include "pgo-nettrace.h"
 #include "pgo-schema.h"
+#include "pgo-metadata.h"
 
 G_BEGIN_DECLS
 
@@ -145,6 +146,14 @@ char                *pgo_nettrace_profiles_describe_type   (PgoNettraceProfiles 
 char                *pgo_nettrace_profiles_describe_method (PgoNettraceProfiles *profiles,
                                                             guint64 method_handle);
 guint                pgo_nettrace_profiles_get_n_dropped (PgoNettraceProfiles *profiles);
+
+/* Finds the metadata of a module (same shape as PgoMibcLookupFunc):
+ * (transfer full) (nullable), NULL when the module is not known. */
+typedef PgoMetadata *(*PgoNettraceLookupFunc) (const PgoModuleId *module, gpointer user_data,
+                                               GError **error);
+GHashTable          *pgo_nettrace_profiles_name_handles (PgoNettraceProfiles *profiles,
+                                                         PgoNettraceLookupFunc lookup,
+                                                         gpointer user_data);
 
 GPtrArray           *pgo_nettrace_profiles_read       (GBytes *bytes,
                                                        PgoNettraceStats *out_stats,

@@ -20,6 +20,7 @@
 #include "pgo-nettrace-event.h"
 #include "pgo-nettrace-private.h"
 #include "pgo-method-id.h"
+#include "pgo-metadata-private.h"
 
 #include <string.h>
 
@@ -29,6 +30,8 @@
 #define MAX_TABLE_ENTRIES    (1u << 24)          /* entries in each id table */
 #define MAX_DESCRIBE_DEPTH   8                   /* nesting of array element types */
 #define MAX_NOTES            100000              /* notes kept per trace */
+#define MAX_TYPE_PARAMETERS  1024                /* type arguments kept per BulkType record */
+#define MAX_HANDLE_NAME      8192                /* longest name the runtime writes (pgo.cpp) */
 
 /* ---- id tables and reassembly ------------------------------------------ */
 
@@ -64,6 +67,8 @@ typedef struct {
   guint32  flags;
   guint8   cor_element_type;
   guint64  first_parameter;   /* element type of arrays, target of byref/ptr */
+  guint32  n_parameters;      /* type arguments of instantiations, element of arrays */
+  guint64 *parameters;
   char    *name;
 } TypeInfo;
 
@@ -130,6 +135,7 @@ static void
 type_info_free (gpointer p)
 {
   TypeInfo *t = p;
+  g_free (t->parameters);
   g_free (t->name);
   g_free (t);
 }
@@ -327,6 +333,16 @@ add_bulk_type (const PgoClrBulkTypeRecord *r, gpointer user_data)
   t->cor_element_type = r->cor_element_type;
   if (r->n_type_parameters > 0)
     memcpy (&t->first_parameter, r->type_parameters, 8);
+  if (r->n_type_parameters > 0 && r->n_type_parameters <= MAX_TYPE_PARAMETERS)
+    {
+      t->n_parameters = r->n_type_parameters;
+      t->parameters = g_new (guint64, r->n_type_parameters);
+      for (guint32 k = 0; k < r->n_type_parameters; k++)
+        {
+          memcpy (&t->parameters[k], r->type_parameters + (gsize) k * 8, 8);
+          t->parameters[k] = GUINT64_FROM_LE (t->parameters[k]);
+        }
+    }
   t->name = r->name[0] ? g_strdup (r->name) : NULL;
   if (!id_table_put (self->types, t))
     type_info_free (t);
@@ -841,6 +857,258 @@ pgo_nettrace_profiles_describe_method (PgoNettraceProfiles *self, guint64 method
   guint32 token = d ? d->token : n->token;
   return g_strdup_printf ("%s::0x%08x%s%s", type ? type : "?", token, n && n->name ? " " : "",
                           n && n->name ? n->name : "");
+}
+
+/* ---- runtime names of handles ------------------------------------------ */
+
+/* SPEC: pgo-text(5) "Handle names from a trace": the state of one naming
+ * pass; metadata is looked up once per module. */
+typedef struct {
+  PgoNettraceProfiles   *self;
+  PgoNettraceLookupFunc  lookup;
+  gpointer               user_data;
+  GHashTable            *metadata;   /* ModuleID -> PgoMetadata* (NULL: not found) */
+} Namer;
+
+/* namer_metadata: (transfer none) (nullable): the metadata of module 'module_id'. */
+static PgoMetadata *
+namer_metadata (Namer *nm, guint64 module_id)
+{
+  gpointer found = NULL;
+
+  if (g_hash_table_lookup_extended (nm->metadata, &module_id, NULL, &found))
+    return found;
+  PgoModuleId *module = module_identity (nm->self, module_id);
+  PgoMetadata *md = module ? nm->lookup (module, nm->user_data, NULL) : NULL;
+  guint64 *key = g_memdup2 (&module_id, sizeof module_id);
+  g_hash_table_insert (nm->metadata, key, md);
+  return md;
+}
+
+/* append_escaped: 'name' with the characters the runtime's type name
+ * grammar reserves (",[]&*+\") escaped by a backslash, as TypeString
+ * writes them. */
+static void
+append_escaped (GString *out, const char *name)
+{
+  for (const char *p = name; *p; p++)
+    {
+      if (strchr (",[]&*+\\", *p))
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+}
+
+/* append_typedef_name: "Ns.Outer+Inner" of TypeDef 'token' of 'md'; FALSE
+ * when the metadata does not hold it. */
+static gboolean
+append_typedef_name (PgoMetadata *md, guint32 token, guint depth, GString *out)
+{
+  guint32 rid = PGO_TOKEN_RID (token), outer = 0;
+  const char *name = NULL, *ns = NULL;
+
+  if (depth > MAX_DESCRIBE_DEPTH || PGO_TOKEN_TABLE (token) != PGO_TABLE_TYPEDEF || rid == 0
+      || rid > pgo_metadata_get_n_rows (md, PGO_TABLE_TYPEDEF)
+      || !_pgo_metadata_lookup_enclosing_type (md, token, &outer, NULL)
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEDEF_NAME, rid),
+                                       &name, NULL)
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEDEF_NAMESPACE, rid),
+                                       &ns, NULL))
+    return FALSE;
+  if (outer)
+    {
+      if (!append_typedef_name (md, outer, depth + 1, out))
+        return FALSE;
+      g_string_append_c (out, '+');
+    }
+  else if (ns[0])
+    {
+      append_escaped (out, ns);
+      g_string_append_c (out, '.');
+    }
+  append_escaped (out, name);
+  return TRUE;
+}
+
+/* namer_assembly: (transfer none) (nullable): the display name of the
+ * assembly of module 'module_id', from AssemblyLoad. */
+static const char *
+namer_assembly (Namer *nm, guint64 module_id)
+{
+  ModuleInfo *m = g_hash_table_lookup (nm->self->modules, &module_id);
+  AssemblyInfo *a = m ? g_hash_table_lookup (nm->self->assemblies, &m->assembly_id) : NULL;
+
+  return a && a->name && a->name[0] ? a->name : NULL;
+}
+
+static gboolean append_type (Namer *nm, guint64 handle, guint depth, gboolean assembly, GString *out);
+
+/* append_array: "elem[]", "elem[*]" or "elem[,]" for array type 't'. */
+static gboolean
+append_array (Namer *nm, const TypeInfo *t, guint depth, GString *out)
+{
+  guint rank = (t->flags & 0x3F00) >> 8;
+
+  if (!t->first_parameter || !append_type (nm, t->first_parameter, depth + 1, FALSE, out))
+    return FALSE;
+  if (t->cor_element_type == 0x1D)        /* ELEMENT_TYPE_SZARRAY */
+    g_string_append (out, "[]");
+  else if (rank <= 1)
+    g_string_append (out, "[*]");
+  else
+    {
+      g_string_append_c (out, '[');
+      for (guint k = 1; k < rank; k++)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, ']');
+    }
+  return TRUE;
+}
+
+/* append_instantiation: "[[Arg1, Asm],[Arg2, Asm]]" for the type
+ * arguments of 't'. */
+static gboolean
+append_instantiation (Namer *nm, const TypeInfo *t, guint depth, GString *out)
+{
+  g_string_append_c (out, '[');
+  for (guint32 k = 0; k < t->n_parameters; k++)
+    {
+      g_string_append (out, k ? ",[" : "[");
+      if (!append_type (nm, t->parameters[k], depth + 1, TRUE, out))
+        return FALSE;
+      g_string_append_c (out, ']');
+    }
+  g_string_append_c (out, ']');
+  return TRUE;
+}
+
+/* element_module: the module of the innermost element type of 't', whose
+ * assembly qualifies an array's name. */
+static guint64
+element_module (Namer *nm, const TypeInfo *t)
+{
+  for (guint depth = 0; t && (t->flags & 0x8) && depth <= MAX_DESCRIBE_DEPTH; depth++)
+    t = g_hash_table_lookup (nm->self->types, &t->first_parameter);
+  return t ? t->module_id : 0;
+}
+
+/* append_type: the runtime's TypeString of type 'handle' (FormatNamespace |
+ * FormatFullInst, plus FormatAssembly when 'assembly'); FALSE when the
+ * trace or the metadata does not describe it. */
+static gboolean
+append_type (Namer *nm, guint64 handle, guint depth, gboolean assembly, GString *out)
+{
+  TypeInfo *t = handle > 33 ? g_hash_table_lookup (nm->self->types, &handle) : NULL;
+  PgoMetadata *md;
+
+  if (!t || depth > MAX_DESCRIBE_DEPTH || out->len > MAX_HANDLE_NAME)
+    return FALSE;
+  if (t->flags & 0x8)
+    {
+      if (!append_array (nm, t, depth, out))
+        return FALSE;
+    }
+  else if (!t->type_name_id || !(md = namer_metadata (nm, t->module_id))
+           || !append_typedef_name (md, t->type_name_id, 0, out)
+           || (t->n_parameters > 0 && !append_instantiation (nm, t, depth, out)))
+    return FALSE;
+  if (assembly)
+    {
+      const char *name = namer_assembly (nm, element_module (nm, t));
+      if (!name)
+        return FALSE;
+      g_string_append_printf (out, ", %s", name);
+    }
+  return TRUE;
+}
+
+/* name_method: (transfer full) (nullable): "Name|@|Type, Assembly" of
+ * method 'handle', as WritePgoData writes it. */
+static char *
+name_method (Namer *nm, guint64 handle)
+{
+  DetailsInfo *d = g_hash_table_lookup (nm->self->details, &handle);
+  TypeInfo *t = d ? g_hash_table_lookup (nm->self->types, &d->type_id) : NULL;
+  PgoMetadata *md = t ? namer_metadata (nm, t->module_id) : NULL;
+  guint32 rid = d ? PGO_TOKEN_RID (d->token) : 0;
+  const char *name = NULL;
+
+  if (!md || PGO_TOKEN_TABLE (d->token) != PGO_TABLE_METHODDEF || rid == 0
+      || rid > pgo_metadata_get_n_rows (md, PGO_TABLE_METHODDEF)
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_NAME, rid),
+                                       &name, NULL))
+    return NULL;
+  g_autoptr(GString) out = g_string_new (name);
+  g_string_append (out, "|@|");
+  if (!append_type (nm, d->type_id, 0, TRUE, out) || out->len > MAX_HANDLE_NAME)
+    return NULL;
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* name_handle: (transfer full) (nullable): the runtime's name of handle
+ * 'v' of a record of 'marshal' kind. */
+static char *
+name_handle (Namer *nm, guint marshal, guint64 v)
+{
+  if (marshal == PGO_KIND_METHOD_HANDLE)
+    return name_method (nm, v);
+  g_autoptr(GString) out = g_string_new (NULL);
+  if (!append_type (nm, v, 0, TRUE, out) || out->len > MAX_HANDLE_NAME)
+    return NULL;
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* name_profile: adds the names of the handles of 'p' to 'names'. */
+static void
+name_profile (Namer *nm, PgoMethodProfile *p, GHashTable *names)
+{
+  for (guint r = 0; r < pgo_method_profile_get_n_records (p); r++)
+    {
+      guint marshal = pgo_method_profile_get_record (p, r)->kind & PGO_KIND_MARSHAL_MASK;
+      gsize n = 0;
+      const guint64 *v = pgo_method_profile_get_values (p, r, &n);
+
+      for (gsize k = 0; k < n && (marshal == PGO_KIND_TYPE_HANDLE || marshal == PGO_KIND_METHOD_HANDLE); k++)
+        {
+          char *name;
+          /* SPEC: nettrace(5) "Handle values": 0 and 1..33 name no object. */
+          if (v[k] <= 33 || g_hash_table_contains (names, &v[k]))
+            continue;
+          if ((name = name_handle (nm, marshal, v[k])))
+            g_hash_table_insert (names, g_memdup2 (&v[k], sizeof v[k]), name);
+        }
+    }
+}
+
+/**
+ * pgo_nettrace_profiles_name_handles:
+ * @profiles: collected profiles
+ * @lookup: finds the metadata of a module
+ * @user_data: passed to @lookup
+ *
+ * Names the type and method handles of the profiles as the runtime's text
+ * dump does (SPEC: pgo-text(5) "Handle names from a trace"): BulkType gives
+ * each type's module, TypeDef token and type arguments, the metadata its
+ * name, AssemblyLoad its assembly; MethodDetails gives a method's type and
+ * token.
+ *
+ * Returns: (transfer full) (element-type guint64 utf8): handle value
+ * (a guint64 key) -> name, for every value above 33 that can be named.
+ */
+GHashTable *
+pgo_nettrace_profiles_name_handles (PgoNettraceProfiles *self, PgoNettraceLookupFunc lookup,
+                                    gpointer user_data)
+{
+  Namer nm = { self, lookup, user_data,
+               g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                      (GDestroyNotify) pgo_metadata_unref) };
+  GHashTable *names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+
+  g_return_val_if_fail (self != NULL && lookup != NULL, names);
+  for (guint i = 0; i < self->profiles->len; i++)
+    name_profile (&nm, g_ptr_array_index (self->profiles, i), names);
+  g_hash_table_unref (nm.metadata);
+  return names;
 }
 
 /**

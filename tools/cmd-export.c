@@ -31,6 +31,7 @@ typedef struct {
   gboolean             zero_fill;   /* --zero-fill */
   gboolean             compressed;  /* --compressed */
   gboolean             text;        /* the format is text, else mibc */
+  GHashTable          *names;       /* text: trace handle -> runtime name (NULL: conflicting) */
   PgoProfileSetOptions set;         /* what to make, parsed */
 } ExportOptions;
 
@@ -45,6 +46,7 @@ export_options_clear (ExportOptions *o)
   g_clear_pointer (&o->format, g_free);
   g_clear_pointer (&o->probes, g_free);
   g_clear_pointer (&o->form, g_free);
+  g_clear_pointer (&o->names, g_hash_table_unref);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ExportOptions, export_options_clear)
@@ -78,6 +80,8 @@ check_options (ExportOptions *o)
   if (o->format && g_strcmp0 (o->format, "mibc") != 0 && g_strcmp0 (o->format, "text") != 0)
     return pgo_tool_usage ("unknown --format '%s' (mibc or text)", o->format);
   o->text = g_strcmp0 (o->format, "text") == 0;
+  if (o->text)
+    o->names = pgo_tool_new_handle_names ();
   if (o->text && o->compressed)
     return pgo_tool_usage ("--compressed applies to --format mibc only");
   if (o->probes && !pgo_tool_parse_probes (o->probes, &o->set.probes))
@@ -152,7 +156,7 @@ read_inputs (ExportOptions *o, PgoBodyResolver *resolver, int *out_rc)
 
   for (char **t = o->traces; *t; t++)
     {
-      g_autoptr(GPtrArray) list = pgo_tool_read_profiles (*t, resolver, out_rc);
+      g_autoptr(GPtrArray) list = pgo_tool_read_profiles_named (*t, resolver, o->names, out_rc);
 
       if (!list)
         return NULL;
@@ -162,11 +166,12 @@ read_inputs (ExportOptions *o, PgoBodyResolver *resolver, int *out_rc)
   return g_steal_pointer (&all);
 }
 
-/* The profile of 'p' as the text format holds it: no method id, each
- * handle value NULL (0) or UNKNOWN (any other: a trace's handles are
- * addresses of the traced process, which name nothing in another run). */
+/* The profile of 'p' as the text format holds it, its handle values
+ * interned in 'pgo': no method id, each handle value NULL (0), its name in
+ * 'names' (the names the runtime writes, SPEC: pgo-text(5) "Handle names from a trace"),
+ * else UNKNOWN (a trace's handles are addresses of the traced process). */
 static PgoMethodProfile *
-text_profile (const PgoMethodProfile *p, GError **error)
+text_profile (const PgoMethodProfile *p, PgoTextPgo *pgo, GHashTable *names, GError **error)
 {
   g_autoptr(PgoMethodProfile) out = pgo_method_profile_new (NULL);
 
@@ -179,7 +184,12 @@ text_profile (const PgoMethodProfile *p, GError **error)
       g_autofree guint64 *values = g_memdup2 (v, MAX (n, 1) * sizeof (guint64));
 
       for (gsize k = 0; k < n && (marshal == PGO_KIND_TYPE_HANDLE || marshal == PGO_KIND_METHOD_HANDLE); k++)
-        values[k] = values[k] ? PGO_TEXT_PGO_HANDLE_UNKNOWN : PGO_TEXT_PGO_HANDLE_NULL;
+        {
+          const char *name = values[k] && names ? g_hash_table_lookup (names, &values[k]) : NULL;
+
+          values[k] = name ? pgo_text_pgo_intern_handle (pgo, name)
+                    : values[k] ? PGO_TEXT_PGO_HANDLE_UNKNOWN : PGO_TEXT_PGO_HANDLE_NULL;
+        }
       if (!pgo_method_profile_add (out, r, values, n, error))
         return NULL;
     }
@@ -190,7 +200,7 @@ text_profile (const PgoMethodProfile *p, GError **error)
  * FALSE with 'error' unset: left out, the hashes cannot be computed. */
 static gboolean
 add_text_method (PgoTextPgo *pgo, const PgoMethodProfile *p, PgoBodyResolver *resolver,
-                 GError **error)
+                 GHashTable *names, GError **error)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (p);
   g_autoptr(PgoMetadata) md = NULL;
@@ -215,7 +225,7 @@ add_text_method (PgoTextPgo *pgo, const PgoMethodProfile *p, PgoBodyResolver *re
   if (pgo_metadata_describe_method (md, id->token, &mn, NULL))
     sig = g_strdup_printf ("%s  %s", mn.ret, mn.params);
   pgo_method_name_clear (&mn);
-  if (!(copy = text_profile (p, error)))
+  if (!(copy = text_profile (p, pgo, names, error)))
     return FALSE;
   return pgo_text_pgo_add_method (pgo, code, hash, il_size, name ? name : "?", sig ? sig : "?",
                                   copy, error);
@@ -223,7 +233,8 @@ add_text_method (PgoTextPgo *pgo, const PgoMethodProfile *p, PgoBodyResolver *re
 
 /* The text form of 'profiles'; *out_skipped counts the methods left out. */
 static GBytes *
-build_text (GPtrArray *profiles, PgoBodyResolver *resolver, guint *out_skipped, GError **error)
+build_text (GPtrArray *profiles, PgoBodyResolver *resolver, GHashTable *names, guint *out_skipped,
+            GError **error)
 {
   g_autoptr(PgoTextPgo) pgo = pgo_text_pgo_new ();
 
@@ -231,7 +242,7 @@ build_text (GPtrArray *profiles, PgoBodyResolver *resolver, guint *out_skipped, 
     {
       GError *local = NULL;
 
-      if (add_text_method (pgo, g_ptr_array_index (profiles, i), resolver, &local))
+      if (add_text_method (pgo, g_ptr_array_index (profiles, i), resolver, names, &local))
         continue;
       if (local)
         {
@@ -255,7 +266,7 @@ write_output (ExportOptions *o, GPtrArray *profiles, PgoBodyResolver *resolver,
   PgoMibcOptions mo = { .name = base, .compressed = o->compressed,
                         .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
 
-  bytes = o->text ? build_text (profiles, resolver, out_skipped, error)
+  bytes = o->text ? build_text (profiles, resolver, o->names, out_skipped, error)
                   : pgo_mibc_build (profiles, &mo, out_skipped, error);
   if (!bytes)
     return FALSE;

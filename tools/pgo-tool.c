@@ -207,12 +207,58 @@ pgo_tool_lookup_metadata (const PgoModuleId *module, gpointer user_data, GError 
   return pgo_body_resolver_lookup_metadata (user_data, module, error);
 }
 
-/* pgo_tool_read_profiles: the method profiles of a .nettrace trace or of
- * a .mibc (plain or zipped) at 'path', told apart by their first bytes;
+/* merge_names: adds 'found' (handle -> name) to 'names'; a handle two
+ * traces name differently maps to NULL (written UNKNOWN). */
+static void
+merge_names (GHashTable *names, GHashTable *found)
+{
+  GHashTableIter it;
+  gpointer key, value, old;
+
+  g_hash_table_iter_init (&it, found);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      if (g_hash_table_lookup_extended (names, key, NULL, &old))
+        {
+          if (g_strcmp0 (old, value) != 0)
+            g_hash_table_insert (names, g_memdup2 (key, sizeof (guint64)), NULL);
+          continue;
+        }
+      g_hash_table_insert (names, g_memdup2 (key, sizeof (guint64)), g_strdup (value));
+    }
+}
+
+/* read_trace: the profiles of trace 'bytes'; when 'names' is not NULL, the
+ * runtime names of their handles are added to it. */
+static GPtrArray *
+read_trace (GBytes *bytes, PgoBodyResolver *resolver, GHashTable *names, GError **error)
+{
+  g_autoptr(PgoNettraceReader) reader = NULL;
+  g_autoptr(PgoNettraceProfiles) profiles = NULL;
+
+  if (!names)
+    return pgo_nettrace_profiles_read (bytes, NULL, error);
+  if (!(reader = pgo_nettrace_reader_new (bytes, error))
+      || !(profiles = pgo_nettrace_profiles_build (reader, error)))
+    return NULL;
+  if (resolver)
+    {
+      g_autoptr(GHashTable) found = pgo_nettrace_profiles_name_handles (profiles, pgo_tool_lookup_metadata,
+                                                                        resolver);
+      merge_names (names, found);
+    }
+  return g_ptr_array_ref (pgo_nettrace_profiles_get_profiles (profiles));
+}
+
+/* pgo_tool_read_profiles_named: the method profiles of a .nettrace trace or
+ * of a .mibc (plain or zipped) at 'path', told apart by their first bytes;
  * a .mibc's methods are resolved against 'resolver' when it is not NULL.
+ * When 'names' (guint64 handle -> name, from pgo_tool_new_handle_names) is
+ * not NULL, a trace's handles named through 'resolver' are added to it.
  * NULL after printing the error, with *out_rc set. */
 GPtrArray *
-pgo_tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc)
+pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver, GHashTable *names,
+                              int *out_rc)
 {
   GError *error = NULL;
   g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, &error);
@@ -226,7 +272,7 @@ pgo_tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc
   bytes = g_mapped_file_get_bytes (map);
   head = g_bytes_get_data (bytes, &size);
   if (size >= 8 && memcmp (head, "Nettrace", 8) == 0)
-    list = pgo_nettrace_profiles_read (bytes, NULL, &error);
+    list = read_trace (bytes, resolver, names, &error);
   else if (size >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
     list = pgo_mibc_parse (bytes, path, resolver ? pgo_tool_lookup_metadata : NULL, resolver,
                            &error);
@@ -239,4 +285,19 @@ pgo_tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc
   if (!list)
     return (*out_rc = pgo_tool_fail (path, error), NULL);
   return list;
+}
+
+/* pgo_tool_read_profiles: pgo_tool_read_profiles_named without names. */
+GPtrArray *
+pgo_tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc)
+{
+  return pgo_tool_read_profiles_named (path, resolver, NULL, out_rc);
+}
+
+/* pgo_tool_new_handle_names: (transfer full): an empty guint64 handle ->
+ * name table for pgo_tool_read_profiles_named. */
+GHashTable *
+pgo_tool_new_handle_names (void)
+{
+  return g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 }

@@ -39,6 +39,9 @@ int  pgo_tool_flush_stdout (void);
 PgoBodyResolver *pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc);
 GPtrArray       *pgo_tool_read_trace    (const char *path, int *out_rc);
 GPtrArray       *pgo_tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc);
+GPtrArray       *pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver,
+                                               GHashTable *names, int *out_rc);
+GHashTable      *pgo_tool_new_handle_names (void);
 PgoMetadata     *pgo_tool_lookup_metadata (const PgoModuleId *module, gpointer user_data,
                                            GError **error);
 gboolean         pgo_tool_parse_probes  (const char *text, PgoProbeSet *out);

@@ -7,6 +7,12 @@
 # so DOTNET_ReadPGOData files it under the method the runtime compiles;
 # bad input gives a one-line error, a non-zero exit and no output file.
 # App methods only: no shared runtime and no dotnet needed.
+# Handle names: for every method both hold, the TypeHandle/MethodHandle
+# lines of an edge-mode export equal those of the runtime's dump of the
+# same run (tests/fixtures/data/*/edge.pgo.txt).  Framework types are named
+# from the installed shared framework of the fixtures' runtime; without it,
+# only methods whose handles name no framework type are checked, and the
+# rest are counted as SKIP.
 set -u
 tool=${PGO_BUILDDIR:-.}/tools/pgo-reconstruct
 tests=${PGO_TEST_DATA:-tests}
@@ -61,6 +67,47 @@ expect 0 generics-summary export --format text --reference "$data/generics/gener
 err_has generics-summary " whose text PGO hashes cannot be computed"
 cmp -s "$tmp/generics.txt" "$tmp/g2.txt" || fail "generics: two runs differ"
 echo "CONFORMANCE export-text-headers: $n_methods/$n_methods"
+
+# Handle names (SPEC: pgo-text(5) "Handle names from a trace").
+# handle_lines FILE: "codehash methodhash<TAB>handle lines joined by |",
+# one per method, sorted.
+handle_lines () {
+  awk '/^@@@ /{ key = $3 " " $5; if (!(key in h)) h[key] = ""; next }
+       /^(TypeHandle|MethodHandle): /{ h[key] = h[key] $0 "|"; next }
+       END { for (k in h) print k "\t" h[k] }' "$1" | LC_ALL=C sort
+}
+. "$tests/support/shared-runtime.sh"
+runtime_version=$(sed -n 's/^runtime: *\([0-9.]*\).*/\1/p' "$data/manifest.txt")
+runtime=$(shared_runtime_dir)
+[ -n "$runtime" ] && [ "$(basename "$runtime")" != "$runtime_version" ] && runtime=
+tab=$(printf '\t')
+k_same=0 n_both=0 n_skipped=0
+for d in "$data"/*/; do
+  fx=$(basename "$d")
+  [ -f "$d/edge.nettrace" ] && [ -f "$d/edge.pgo.txt" ] || continue
+  set -- export --format text --as-recorded --reference "$d" --output "$tmp/h-$fx.txt"
+  [ -n "$runtime" ] && set -- "$@" --framework "$runtime"
+  expect 0 "handles-$fx" "$@" "$d/edge.nettrace"
+  handle_lines "$tmp/h-$fx.txt" > "$tmp/ours"
+  handle_lines "$d/edge.pgo.txt" > "$tmp/theirs"
+  join -t "$tab" "$tmp/ours" "$tmp/theirs" > "$tmp/both"
+  if [ -z "$runtime" ]; then
+    # a framework type's name carries its assembly's public key token
+    grep -v 'PublicKeyToken=[0-9a-f]' "$tmp/both" > "$tmp/checked"
+    n_skipped=$((n_skipped + $(wc -l < "$tmp/both") - $(wc -l < "$tmp/checked")))
+    mv "$tmp/checked" "$tmp/both"
+  fi
+  n=$(wc -l < "$tmp/both")
+  k=$(awk -F "$tab" '$2 == $3' "$tmp/both" | wc -l)
+  [ "$n" -gt 0 ] || fail "handles-$fx: no method in both files"
+  [ "$k" -eq "$n" ] || fail "handles-$fx: $((n - k)) method(s) differ: $(awk -F "$tab" '$2 != $3 { print $1; exit }' "$tmp/both")"
+  n_both=$((n_both + n)) k_same=$((k_same + k))
+done
+grep -q '^TypeHandle: System.Collections.Generic.HashSet`1+Enumerator\[\[System.Int32, ' "$tmp/h-disposal.txt" \
+  || [ -z "$runtime" ] || fail "handles: no nested generic instance named in disposal"
+[ "$n_skipped" -eq 0 ] || echo "SKIP: $n_skipped method(s) naming framework types (no Microsoft.NETCore.App $runtime_version)"
+echo "CONFORMANCE export-text-handles: $k_same/$n_both"
+[ "$k_same" -eq "$n_both" ] || fail "handles: $k_same/$n_both methods with the runtime's handle lines"
 
 # Errors: one line, non-zero exit, no output file.
 block=$data/branches/block.nettrace

@@ -371,10 +371,10 @@ build_golden (void)
   guint64 handles[3];
   guint64 mhandles[2];
 
-  handles[0] = _pgo_text_pgo_intern_handle (pgo, "Resource, disposal, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null");
-  handles[1] = _pgo_text_pgo_intern_handle (pgo, "NULL");
+  handles[0] = pgo_text_pgo_intern_handle (pgo, "Resource, disposal, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null");
+  handles[1] = pgo_text_pgo_intern_handle (pgo, "NULL");
   handles[2] = 17; /* any of the runtime's unknown handles 1..33 */
-  mhandles[0] = _pgo_text_pgo_intern_handle (pgo, "Run|@|Program, app, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null");
+  mhandles[0] = pgo_text_pgo_intern_handle (pgo, "Run|@|Program, app, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null");
   mhandles[1] = handles[0]; /* one table for type and method names */
   ck_assert (pgo_method_profile_add (p, &version, NULL, 0, &error));
   ck_assert (pgo_method_profile_add (p, &block, count, 1, &error));
@@ -485,10 +485,10 @@ START_TEST (test_textpgo_write_errors)
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "wide FourByte");
 
   /* Handle names: interning is stable; unknown values name nothing. */
-  ck_assert_uint_eq (_pgo_text_pgo_intern_handle (pgo, "X"), PGO_TEXT_PGO_HANDLE_NAMED);
-  ck_assert_uint_eq (_pgo_text_pgo_intern_handle (pgo, "Y"), PGO_TEXT_PGO_HANDLE_NAMED + 1);
-  ck_assert_uint_eq (_pgo_text_pgo_intern_handle (pgo, "X"), PGO_TEXT_PGO_HANDLE_NAMED);
-  ck_assert_uint_eq (_pgo_text_pgo_intern_handle (pgo, "UNKNOWN"), PGO_TEXT_PGO_HANDLE_UNKNOWN);
+  ck_assert_uint_eq (pgo_text_pgo_intern_handle (pgo, "X"), PGO_TEXT_PGO_HANDLE_NAMED);
+  ck_assert_uint_eq (pgo_text_pgo_intern_handle (pgo, "Y"), PGO_TEXT_PGO_HANDLE_NAMED + 1);
+  ck_assert_uint_eq (pgo_text_pgo_intern_handle (pgo, "X"), PGO_TEXT_PGO_HANDLE_NAMED);
+  ck_assert_uint_eq (pgo_text_pgo_intern_handle (pgo, "UNKNOWN"), PGO_TEXT_PGO_HANDLE_UNKNOWN);
   ck_assert_str_eq (pgo_text_pgo_get_handle_name (pgo, 33), "UNKNOWN");
   ck_assert_ptr_null (pgo_text_pgo_get_handle_name (pgo, 34));
   ck_assert_ptr_null (pgo_text_pgo_get_handle_name (pgo, PGO_TEXT_PGO_HANDLE_NAMED + 2));
