@@ -537,6 +537,78 @@ builder_clear (Builder *b)
     g_array_free (b->probes_b, TRUE);
 }
 
+/* TRUE if instruction 'op' cannot raise an exception: argument, local and
+ * constant traffic, stack shuffles, branches, compares, arithmetic without
+ * overflow checks other than division, plain conversions, and the EH
+ * control instructions.  Every other instruction, calls above all, may
+ * (ECMA-335 III, the "Exceptions" paragraph of each instruction;
+ * SPEC: pgo-inference(7) "Escape arcs"). */
+static gboolean
+cannot_throw (PgoOpcode op)
+{
+  switch (op)
+    {
+    case PGO_OP_NOP: case PGO_OP_BREAK:
+    case PGO_OP_LDARG_0: case PGO_OP_LDARG_1: case PGO_OP_LDARG_2: case PGO_OP_LDARG_3:
+    case PGO_OP_LDLOC_0: case PGO_OP_LDLOC_1: case PGO_OP_LDLOC_2: case PGO_OP_LDLOC_3:
+    case PGO_OP_STLOC_0: case PGO_OP_STLOC_1: case PGO_OP_STLOC_2: case PGO_OP_STLOC_3:
+    case PGO_OP_LDARG_S: case PGO_OP_LDARGA_S: case PGO_OP_STARG_S:
+    case PGO_OP_LDLOC_S: case PGO_OP_LDLOCA_S: case PGO_OP_STLOC_S:
+    case PGO_OP_LDARG: case PGO_OP_LDARGA: case PGO_OP_STARG:
+    case PGO_OP_LDLOC: case PGO_OP_LDLOCA: case PGO_OP_STLOC:
+    case PGO_OP_LDNULL: case PGO_OP_LDC_I4_M1: case PGO_OP_LDC_I4_0: case PGO_OP_LDC_I4_1:
+    case PGO_OP_LDC_I4_2: case PGO_OP_LDC_I4_3: case PGO_OP_LDC_I4_4: case PGO_OP_LDC_I4_5:
+    case PGO_OP_LDC_I4_6: case PGO_OP_LDC_I4_7: case PGO_OP_LDC_I4_8: case PGO_OP_LDC_I4_S:
+    case PGO_OP_LDC_I4: case PGO_OP_LDC_I8: case PGO_OP_LDC_R4: case PGO_OP_LDC_R8:
+    case PGO_OP_DUP: case PGO_OP_POP: case PGO_OP_LDSTR:
+    case PGO_OP_BR_S: case PGO_OP_BRFALSE_S: case PGO_OP_BRTRUE_S: case PGO_OP_BEQ_S:
+    case PGO_OP_BGE_S: case PGO_OP_BGT_S: case PGO_OP_BLE_S: case PGO_OP_BLT_S:
+    case PGO_OP_BNE_UN_S: case PGO_OP_BGE_UN_S: case PGO_OP_BGT_UN_S: case PGO_OP_BLE_UN_S:
+    case PGO_OP_BLT_UN_S: case PGO_OP_BR: case PGO_OP_BRFALSE: case PGO_OP_BRTRUE:
+    case PGO_OP_BEQ: case PGO_OP_BGE: case PGO_OP_BGT: case PGO_OP_BLE: case PGO_OP_BLT:
+    case PGO_OP_BNE_UN: case PGO_OP_BGE_UN: case PGO_OP_BGT_UN: case PGO_OP_BLE_UN:
+    case PGO_OP_BLT_UN: case PGO_OP_SWITCH: case PGO_OP_RET:
+    case PGO_OP_ADD: case PGO_OP_SUB: case PGO_OP_MUL: case PGO_OP_AND: case PGO_OP_OR:
+    case PGO_OP_XOR: case PGO_OP_SHL: case PGO_OP_SHR: case PGO_OP_SHR_UN: case PGO_OP_NEG:
+    case PGO_OP_NOT:
+    case PGO_OP_CONV_I1: case PGO_OP_CONV_I2: case PGO_OP_CONV_I4: case PGO_OP_CONV_I8:
+    case PGO_OP_CONV_R4: case PGO_OP_CONV_R8: case PGO_OP_CONV_U4: case PGO_OP_CONV_U8:
+    case PGO_OP_CONV_R_UN: case PGO_OP_CONV_U2: case PGO_OP_CONV_U1: case PGO_OP_CONV_I:
+    case PGO_OP_CONV_U:
+    case PGO_OP_ENDFINALLY: case PGO_OP_LEAVE: case PGO_OP_LEAVE_S:
+    case PGO_OP_CEQ: case PGO_OP_CGT: case PGO_OP_CGT_UN: case PGO_OP_CLT: case PGO_OP_CLT_UN:
+    case PGO_OP_LDFTN: case PGO_OP_ENDFILTER: case PGO_OP_SIZEOF: case PGO_OP_ARGLIST:
+    case PGO_OP_ISINST: case PGO_OP_REFANYTYPE:
+    case PGO_OP_UNALIGNED: case PGO_OP_VOLATILE: case PGO_OP_TAIL: case PGO_OP_CONSTRAINED:
+    case PGO_OP_READONLY:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* Sets PGO_BLOCK_FLAG_MAY_THROW on every block of 'cfg' holding an
+ * instruction that may raise.  The IL decoded before, so it decodes. */
+static void
+mark_may_throw (PgoCfg *cfg, const PgoMethodBody *body)
+{
+  for (guint32 i = 0; i < cfg->n_blocks; i++)
+    {
+      PgoBlock *pb = &cfg->blocks[i];
+      PgoIlIter it;
+      PgoIlInstr in;
+
+      _pgo_il_iter_init (&it, body->il, body->il_size);
+      it.offset = pb->il_offset;
+      while (it.offset < pb->il_end && _pgo_il_iter_next (&it, &in, NULL))
+        if (!cannot_throw (in.opcode))
+          {
+            pb->flags |= PGO_BLOCK_FLAG_MAY_THROW;
+            break;
+          }
+    }
+}
+
 /**
  * pgo_cfg_build:
  * @body: the method body (IL and EH clauses)
@@ -603,6 +675,7 @@ pgo_cfg_build (const PgoMethodBody *body, const PgoCfgOptions *options, GError *
   cfg->return_count = b.return_count;
   cfg->options = b.opt;
   emit (&b, cfg);
+  mark_may_throw (cfg, body);
   cfg->probes[PGO_PROBES_A] = probe_list (b.probes_a, &cfg->n_probes[PGO_PROBES_A]);
   cfg->probes[PGO_PROBES_B] = probe_list (b.probes_b, &cfg->n_probes[PGO_PROBES_B]);
   builder_clear (&b);

@@ -73,6 +73,7 @@ typedef enum {
   PGO_BLOCK_FLAG_FILTER_BEG = 1 << 4, /* first block of a filter */
   PGO_BLOCK_FLAG_VISITED    = 1 << 5, /* popped by the spanning-forest walk */
   PGO_BLOCK_FLAG_REACHABLE  = 1 << 6, /* reachable from the entry, or a handler of a reachable try */
+  PGO_BLOCK_FLAG_MAY_THROW  = 1 << 7, /* holds a call or an instruction that can raise an exception */
 } PgoBlockFlags;
 
 /**

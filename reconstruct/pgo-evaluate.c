@@ -47,7 +47,8 @@ struct _PgoEvaluation {
   PgoProbeSet probes;
   GArray *methods;     /* PgoEvaluationMethod */
   GPtrArray *skipped;  /* "name: reason" */
-  guint n_inconsistent; /* skipped because the truth is no circulation */
+  guint n_inconsistent; /* skipped: the truth is inconsistent even with escapes */
+  guint n_unreturned;   /* evaluated methods whose truth has entries without a return */
   guint n_truths_compared;    /* pgo_evaluation_compare_truths: methods compared */
   guint n_truths_agree;       /* ... whose two truths agree */
   guint n_truths_exceptional; /* methods left out: they caught exceptions */
@@ -162,14 +163,16 @@ densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gbool
   return any;
 }
 
-/* Reconstructs 'cfg' from every count of the dense truth 'dense' and sets
- * 'out_circulation' to whether no repair was needed: a thread still
- * inside the method when the profile was written (a worker loop) breaks
- * conservation, and then no count derived from the truth is meaningful.
- * FALSE with 'error' set on a solver failure. */
+/* Reconstructs 'cfg' from every count of the dense truth 'dense': sets
+ * 'out_circulation' to whether no repair was needed, and 'out_unreturned'
+ * to whether entries left without a return, placed on escape arcs: an
+ * exception escaped through a call, or a thread was inside the method, in
+ * a call, when the profile was written; the counts cannot tell which.
+ * FALSE with 'error' set on a solver failure.
+ * SPEC: pgo-inference(7) "Escape arcs", "Ground truth" */
 static gboolean
-truth_is_circulation (PgoCfg *cfg, const guint64 *dense,
-                      gboolean *out_circulation, GError **error)
+truth_balance (PgoCfg *cfg, const guint64 *dense, gboolean *out_circulation,
+               gboolean *out_unreturned, GError **error)
 {
   g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
   g_autoptr(PgoReconstruction) rec = NULL;
@@ -186,6 +189,7 @@ truth_is_circulation (PgoCfg *cfg, const guint64 *dense,
   if (!(rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
     return FALSE;
   *out_circulation = rec->n_adjustments == 0;
+  *out_unreturned = rec->escaped > 0;
   return TRUE;
 }
 
@@ -232,6 +236,13 @@ compare_blocks (const PgoCfg *cfg, PgoProbeSet probes, const PgoReconstruction *
           m->n_determined++;
           m->n_determined_ok += rb->count == dense[b];
           m->determined_mass += dense[b];
+          m->certain_mass += dense[b];
+        }
+      else if (rb->provenance == PGO_FLOW_EXACT_IF_NO_ESCAPE)
+        {
+          m->n_conditional++;
+          m->n_conditional_ok += rb->count == dense[b];
+          m->determined_mass += dense[b];
         }
       n++;
     }
@@ -272,7 +283,7 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
   PgoCfgOptions co;
   PgoReconstructionOptions ro;
   PgoEvaluationMethod m = { 0 };
-  gboolean circulation = FALSE;
+  gboolean circulation = FALSE, unreturned = FALSE;
 
   pgo_cfg_options_init (&co);
   if (!(cfg = pgo_cfg_build (body, &co, &local)))
@@ -287,17 +298,18 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
       pgo_evaluation_skip (ev, name, reason);
       return TRUE;
     }
-  if (!truth_is_circulation (cfg, dense, &circulation, error))
+  if (!truth_balance (cfg, dense, &circulation, &unreturned, error))
     {
       g_prefix_error (error, "%s: ", name);
       return FALSE;
     }
   if (!circulation)
     {
-      pgo_evaluation_skip (ev, name, "the truth is no circulation (still running when written)");
+      pgo_evaluation_skip (ev, name, "the truth's counts are inconsistent even with exceptions leaving");
       ev->n_inconsistent++;
       return TRUE;
     }
+  ev->n_unreturned += unreturned;
 
   probe_observations (cfg, ev->probes, dense, obs);
   pgo_reconstruction_options_init (&ro);
@@ -379,7 +391,7 @@ void
 pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
                             PgoEvaluationSummary *out_summary)
 {
-  long double w = 0, ov = 0, zf = 0, det = 0;
+  long double w = 0, ov = 0, zf = 0, det = 0, cert = 0;
   PgoEvaluationSummary s = { 0 };
 
   for (guint i = 0; i < ev->methods->len; i++)
@@ -391,20 +403,25 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
       s.n_methods++;
       s.n_determined += m->n_determined;
       s.n_determined_ok += m->n_determined_ok;
+      s.n_conditional += m->n_conditional;
+      s.n_conditional_ok += m->n_conditional_ok;
       s.n_jit_ok += m->jit_ok;
       w += m->truth_total;
       ov += (long double) m->truth_total * m->overlap;
       zf += (long double) m->truth_total * m->zero_fill;
       det += m->determined_mass;
+      cert += m->certain_mass;
     }
   s.n_skipped = ev->skipped->len;
   s.n_inconsistent = ev->n_inconsistent;
+  s.n_unreturned = ev->n_unreturned;
   s.n_truths_compared = ev->n_truths_compared;
   s.n_truths_agree = ev->n_truths_agree;
   s.n_truths_exceptional = ev->n_truths_exceptional;
   s.overlap = w > 0 ? (double) (ov / w) : 1.0;
   s.zero_fill = w > 0 ? (double) (zf / w) : 1.0;
   s.determined_mass = w > 0 ? (double) (det / w) : 1.0;
+  s.certain_mass = w > 0 ? (double) (cert / w) : 1.0;
   *out_summary = s;
 }
 
@@ -420,10 +437,12 @@ pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvaluationSumm
 {
   return g_strdup_printf ("ACCURACY probe-set=%c exact-determined=%" G_GUINT64_FORMAT "/%"
                           G_GUINT64_FORMAT " block-overlap=%.6f zero-fill-overlap=%.6f"
-                          " determined-mass=%.6f methods=%u",
+                          " determined-mass=%.6f conditional=%" G_GUINT64_FORMAT "/%"
+                          G_GUINT64_FORMAT " certain-mass=%.6f methods=%u",
                           ev->probes == PGO_PROBES_A ? 'A' : 'B', summary->n_determined_ok,
                           summary->n_determined, summary->overlap, summary->zero_fill,
-                          summary->determined_mass, summary->n_methods);
+                          summary->determined_mass, summary->n_conditional_ok,
+                          summary->n_conditional, summary->certain_mass, summary->n_methods);
 }
 
 /**

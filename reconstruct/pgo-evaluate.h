@@ -39,7 +39,10 @@ typedef struct {
   guint    n_determined_ok; /* ... that equal the truth */
   guint    n_adjusted;      /* observations the repair changed */
   guint64  truth_total;     /* sum of the truth's block counts */
-  guint64  determined_mass; /* truth counts of the determined blocks */
+  guint    n_conditional;   /* blocks the reconstruction called exact-if-no-escape */
+  guint    n_conditional_ok; /* ... that equal the truth */
+  guint64  determined_mass; /* truth counts of the determined blocks (any of the three) */
+  guint64  certain_mass;    /* truth counts of the observed or exact blocks */
   double   overlap;         /* block overlap, reconstruction vs truth */
   double   zero_fill;       /* block overlap, probes only (0 elsewhere) vs truth */
   gboolean jit_ok;          /* the edge form's JIT replica reproduced the model counts */
@@ -53,12 +56,17 @@ typedef struct {
 typedef struct {
   guint   n_methods;        /* evaluated */
   guint   n_skipped;        /* not evaluated (no IL, no block counts, mismatched graph) */
-  guint   n_inconsistent;   /* ... of which: the truth is no circulation */
+  guint   n_inconsistent;   /* ... of which: the truth is inconsistent even with exceptions leaving */
+  guint   n_unreturned;     /* evaluated methods whose truth has entries without a return
+                             * (an exception escaped, or a thread was inside) */
   guint64 n_determined;
   guint64 n_determined_ok;
+  guint64 n_conditional;
+  guint64 n_conditional_ok;
   double  overlap;
   double  zero_fill;
   double  determined_mass;  /* fraction of the truth's total mass */
+  double  certain_mass;     /* the same for observed and exact counts only */
   guint   n_jit_ok;         /* methods whose edge form checked out */
   guint   n_truths_compared;    /* pgo_evaluation_compare_truths: methods compared */
   guint   n_truths_agree;       /* ... whose edge and block truths agree */

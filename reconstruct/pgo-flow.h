@@ -34,12 +34,17 @@ typedef enum {
  *   observations and is non-negative has this value
  * @PGO_FLOW_INFERRED: chosen by the min-cost flow; see its interval
  * @PGO_FLOW_ADJUSTED: observed, but changed to make the input consistent
+ * @PGO_FLOW_EXACT_IF_NO_ESCAPE: exact provided no exception left the
+ *   method before the count was taken; an exception escaping through a
+ *   call or a raising instruction could make it smaller (set by the
+ *   reconstruction, never by the solver)
  */
 typedef enum {
   PGO_FLOW_OBSERVED,
   PGO_FLOW_EXACT,
   PGO_FLOW_INFERRED,
   PGO_FLOW_ADJUSTED,
+  PGO_FLOW_EXACT_IF_NO_ESCAPE,
 } PgoFlowProvenance;
 
 /**

@@ -21,7 +21,12 @@
  *           EXIT -> return;
  *           HANDLER_ENTRY / HANDLER_EXIT -> the clause's virtual node;
  *           X -> clause node (exceptional) when the body can throw out of
- *           itself, which is the only way its balance can break.
+ *           itself, which is the only way its balance can break;
+ *           in the full model only, an escape arc (exceptional) from every
+ *           block that may raise to X, after all of the above.
+ * Every method is solved without and with the escape arcs; a count is
+ * exact only if the full model fixes it, exact-if-no-escape if only the
+ * other one does (SPEC: pgo-inference(7) "Escape arcs").
  * The side constraint "finally entries >= the leaves that cross it" is a
  * lower bound on the clause's entry arc once a first solve has determined
  * every crossing leave; then the graph is solved again.
@@ -116,13 +121,24 @@ arc_likelihood (const PgoCfg *cfg, const PgoEdge *e)
   return 1.0;
 }
 
-/* TRUE if the body of finally/fault clause 'c' can be left by an
- * exception (a throw in it, or a try in it with a catch outside it). */
+/* TRUE if block 'b' lies in the handler of clause 'cl'. */
 static gboolean
-body_can_escape (const PgoCfg *cfg, guint32 c)
+in_handler (const PgoBlock *b, const PgoCfgClause *cl)
+{
+  return b->il_offset >= cl->hnd_offset && b->il_offset < cl->hnd_end && b->il_end <= cl->hnd_end;
+}
+
+/* TRUE if the body of finally/fault clause 'c' can be left by an
+ * exception: a throw in it, a try in it with a catch outside it, or, with
+ * 'escapes', any block in it that may raise. */
+static gboolean
+body_can_escape (const PgoCfg *cfg, guint32 c, gboolean escapes)
 {
   const PgoCfgClause *cl = &cfg->clauses[c];
 
+  for (guint32 b = 0; escapes && b < cfg->n_blocks; b++)
+    if ((cfg->blocks[b].flags & PGO_BLOCK_FLAG_MAY_THROW) && in_handler (&cfg->blocks[b], cl))
+      return TRUE;
   for (guint32 i = 0; i < cfg->n_edges; i++)
     {
       const PgoEdge *e = &cfg->edges[i];
@@ -131,7 +147,7 @@ body_can_escape (const PgoCfg *cfg, guint32 c)
       if (e->src == NONE || (e->kind != PGO_EDGE_EXIT && e->kind != PGO_EDGE_EXCEPTION))
         continue;
       b = &cfg->blocks[e->src];
-      if (b->il_offset < cl->hnd_offset || b->il_offset >= cl->hnd_end || b->il_end > cl->hnd_end)
+      if (!in_handler (b, cl))
         continue;
       if (e->kind == PGO_EDGE_EXIT && b->kind == PGO_BLOCK_THROW)
         return TRUE;
@@ -147,13 +163,35 @@ typedef struct {
   PgoFlowGraph *graph;
   guint32 exit;          /* X */
   guint32 *clause_node;  /* per clause: its virtual node, or NONE */
+  guint32 first_escape;  /* arc id of the first escape arc */
+  GArray *escape_block;  /* guint32 per escape arc: the block it leaves */
 } Built;
 
+/* Adds the escape arcs of 'cfg' to out->graph: one from every block that
+ * may raise (THROW blocks have their exit arc already) to X, the
+ * exception leaving the method (SPEC: pgo-inference(7) "Escape arcs"). */
+static void
+add_escape_arcs (const PgoCfg *cfg, Built *out)
+{
+  out->first_escape = _pgo_flow_graph_get_n_arcs (out->graph);
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      const PgoBlock *pb = &cfg->blocks[b];
+
+      if (!(pb->flags & PGO_BLOCK_FLAG_MAY_THROW) || pb->kind == PGO_BLOCK_THROW
+          || !(pb->flags & PGO_BLOCK_FLAG_REACHABLE))
+        continue;
+      _pgo_flow_graph_add_arc (out->graph, b, out->exit, PGO_FLOW_ARC_EXCEPTIONAL, 0.0);
+      g_array_append_val (out->escape_block, b);
+    }
+}
+
 /* Builds into 'out' the flow graph of 'cfg' (see the file comment), with
- * block observations 'obs'/'has_obs' of counter 'width'. */
+ * block observations 'obs'/'has_obs' of counter 'width', and with the
+ * escape arcs when 'escapes'. */
 static void
 build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
-             PgoFlowCounter width, Built *out)
+             PgoFlowCounter width, gboolean escapes, Built *out)
 {
   PgoFlowGraph *g = _pgo_flow_graph_new ();
 
@@ -211,12 +249,15 @@ build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
       _pgo_flow_graph_add_arc (g, s, d, kind, p);
     }
   for (guint32 c = 0; c < cfg->n_clauses; c++)
-    if (out->clause_node[c] != NONE && body_can_escape (cfg, c))
+    if (out->clause_node[c] != NONE && body_can_escape (cfg, c, escapes))
       _pgo_flow_graph_add_arc (g, out->exit, out->clause_node[c], PGO_FLOW_ARC_EXCEPTIONAL, 0.0);
+  out->graph = g;
+  out->escape_block = g_array_new (FALSE, FALSE, sizeof (guint32));
+  if (escapes)
+    add_escape_arcs (cfg, out);
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     if (has_obs[b])
       _pgo_flow_graph_observe_node (g, b, obs[b], width);
-  out->graph = g;
 }
 
 /* TRUE if provenance 'p' is observed or exact. */
@@ -440,36 +481,66 @@ map_observations (const PgoCfg *cfg, const PgoObservation *observations,
   return n_ignored;
 }
 
-/* Builds the flow graph of 'cfg' with block observations 'obs'/'has_obs'
- * and solves it, twice when finally bounds become known.  Sets 'out_exit'
- * to the virtual exit node.  Returns NULL with 'error' set on failure. */
-static PgoFlowSolution *
-solve_cfg (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
-           const PgoReconstructionOptions *options, guint *out_exit, GError **error)
-{
+/* One model of a method solved: the solution, X, and the escape arcs. */
+typedef struct {
   PgoFlowSolution *sol;
+  guint32 exit;          /* X */
+  guint32 first_escape;  /* arc id of the first escape arc */
+  GArray *escape_block;  /* guint32 per escape arc: the block it leaves */
+} Solved;
+
+static void
+solved_clear (Solved *s)
+{
+  g_clear_pointer (&s->sol, _pgo_flow_solution_free);
+  g_clear_pointer (&s->escape_block, g_array_unref);
+}
+
+/* Builds the flow graph of 'cfg' with block observations 'obs'/'has_obs',
+ * with the escape arcs when 'escapes', and solves it, twice when finally
+ * bounds become known.  FALSE with 'error' set on failure. */
+static gboolean
+solve_model (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
+             const PgoReconstructionOptions *options, gboolean escapes, Solved *out,
+             GError **error)
+{
   PgoFlowOptions fo;
   Built built = { 0 };
 
-  build_graph (cfg, obs, has_obs, options->width, &built);
+  build_graph (cfg, obs, has_obs, options->width, escapes, &built);
   _pgo_flow_options_init (&fo);
   fo.intervals = options->intervals;
-  sol = _pgo_flow_graph_solve (built.graph, &fo, error);
-  if (sol && cfg->n_clauses > 0 && set_finally_bounds (cfg, sol, built.graph))
+  out->sol = _pgo_flow_graph_solve (built.graph, &fo, error);
+  if (out->sol && cfg->n_clauses > 0 && set_finally_bounds (cfg, out->sol, built.graph))
     {
-      g_clear_pointer (&sol, _pgo_flow_solution_free);
-      sol = _pgo_flow_graph_solve (built.graph, &fo, error);
+      g_clear_pointer (&out->sol, _pgo_flow_solution_free);
+      out->sol = _pgo_flow_graph_solve (built.graph, &fo, error);
     }
   _pgo_flow_graph_free (built.graph);
   g_free (built.clause_node);
-  *out_exit = built.exit;
-  return sol;
+  out->exit = built.exit;
+  out->first_escape = built.first_escape;
+  out->escape_block = built.escape_block;
+  return out->sol != NULL;
+}
+
+/* The provenance of a count whose value and provenance 'value' come from
+ * the model without escape arcs (or from the full model, then 'full' is
+ * the same), given its provenance 'full' in the model with them: exact
+ * only if exact whatever the escape arcs carry. */
+static PgoFlowProvenance
+merge_provenance (PgoFlowProvenance value, PgoFlowProvenance full)
+{
+  if (value == PGO_FLOW_EXACT && full != PGO_FLOW_EXACT && full != PGO_FLOW_OBSERVED)
+    return PGO_FLOW_EXACT_IF_NO_ESCAPE;
+  return value;
 }
 
 /* Copies counts, provenance and intervals per block and arc, and the
- * repairs, from 'sol' into 'rec' (whose cfg is set). */
+ * repairs, from 'sol' into 'rec' (whose cfg is set); provenance merged
+ * with that of the full model's solution 'full'. */
 static void
-copy_solution (PgoReconstruction *rec, const PgoFlowSolution *sol)
+copy_solution (PgoReconstruction *rec, const PgoFlowSolution *sol, const PgoFlowSolution *full)
 {
   const PgoCfg *cfg = rec->cfg;
 
@@ -483,7 +554,8 @@ copy_solution (PgoReconstruction *rec, const PgoFlowSolution *sol)
       rb->key = cfg->blocks[b].key;
       rb->internal = (cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL) != 0;
       rb->count = _pgo_flow_solution_get_node_count (sol, b);
-      rb->provenance = _pgo_flow_solution_get_node_provenance (sol, b);
+      rb->provenance = merge_provenance (_pgo_flow_solution_get_node_provenance (sol, b),
+                                         _pgo_flow_solution_get_node_provenance (full, b));
       _pgo_flow_solution_get_node_interval (sol, b, &rb->min, &rb->max);
     }
   rec->edges = g_new0 (PgoReconstructedEdge, cfg->n_edges + 1);
@@ -492,13 +564,55 @@ copy_solution (PgoReconstruction *rec, const PgoFlowSolution *sol)
       PgoReconstructedEdge *re = &rec->edges[i];
 
       re->count = _pgo_flow_solution_get_arc_count (sol, i);
-      re->provenance = _pgo_flow_solution_get_arc_provenance (sol, i);
+      re->provenance = merge_provenance (_pgo_flow_solution_get_arc_provenance (sol, i),
+                                         _pgo_flow_solution_get_arc_provenance (full, i));
       _pgo_flow_solution_get_arc_interval (sol, i, &re->min, &re->max);
     }
   rec->n_adjustments = _pgo_flow_solution_get_n_adjustments (sol);
   rec->adjustments = g_new0 (PgoFlowAdjustment, rec->n_adjustments + 1);
   for (guint i = 0; i < rec->n_adjustments; i++)
     rec->adjustments[i] = *_pgo_flow_solution_get_adjustment (sol, i);
+}
+
+/* Reads the flow of the full model's escape arcs into 'rec'. */
+static void
+copy_escapes (PgoReconstruction *rec, const Solved *full)
+{
+  for (guint k = 0; k < full->escape_block->len; k++)
+    {
+      guint32 b = g_array_index (full->escape_block, guint32, k);
+      guint64 f = _pgo_flow_solution_get_arc_count (full->sol, full->first_escape + k);
+
+      rec->blocks[b].escaped = f;
+      rec->escaped += f;
+    }
+}
+
+/* Solves both models of 'cfg' (SPEC: pgo-inference(7) "Escape arcs") and
+ * fills 'rec': values from the model without escape arcs when the
+ * observations fit it unrepaired, else from the full model, whose escape
+ * arcs then carry the exceptions the observations prove. */
+static gboolean
+solve_cfg (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
+           const PgoReconstructionOptions *options, GError **error)
+{
+  Solved plain = { 0 }, full = { 0 };
+  const Solved *value;
+  gboolean ok;
+
+  ok = solve_model (rec->cfg, obs, has_obs, options, FALSE, &plain, error)
+       && solve_model (rec->cfg, obs, has_obs, options, TRUE, &full, error);
+  if (ok)
+    {
+      value = _pgo_flow_solution_get_n_adjustments (plain.sol) == 0 ? &plain : &full;
+      rec->calls = _pgo_flow_solution_get_node_count (value->sol, value->exit);
+      copy_solution (rec, value->sol, full.sol);
+      if (value == &full)
+        copy_escapes (rec, &full);
+    }
+  solved_clear (&plain);
+  solved_clear (&full);
+  return ok;
 }
 
 /**
@@ -532,8 +646,6 @@ pgo_reconstruction_build (PgoCfg *cfg, const PgoObservation *observations,
   g_autoptr(PgoReconstruction) rec = NULL;
   g_autofree guint64 *obs = NULL;
   g_autofree gboolean *has_obs = NULL;
-  g_autoptr(PgoFlowSolution) sol = NULL;
-  guint exit = 0;
 
   g_return_val_if_fail (cfg != NULL, NULL);
   if (!options)
@@ -554,10 +666,8 @@ pgo_reconstruction_build (PgoCfg *cfg, const PgoObservation *observations,
   obs = g_new0 (guint64, cfg->n_blocks + 1);
   has_obs = g_new0 (gboolean, cfg->n_blocks + 1);
   rec->n_ignored = map_observations (cfg, observations, n_observations, obs, has_obs);
-  if (!(sol = solve_cfg (cfg, obs, has_obs, options, &exit, error)))
+  if (!solve_cfg (rec, obs, has_obs, options, error))
     return NULL;
-  rec->calls = _pgo_flow_solution_get_node_count (sol, exit);
-  copy_solution (rec, sol);
 
   if (!project (rec, error))
     return NULL;

@@ -76,6 +76,7 @@ typedef struct {
   PgoFlowProvenance provenance; /* observed, exact, inferred, adjusted */
   guint64           min;        /* interval of an inferred count (options.intervals; */
   guint64           max;        /* else 0, PGO_FLOW_UNBOUNDED); PGO_FLOW_UNBOUNDED: no bound */
+  guint64           escaped;    /* exceptions placed as leaving the method from this block */
 } PgoReconstructedBlock;
 
 /**
@@ -103,6 +104,8 @@ typedef struct {
   guint                  n_adjustments; /* repairs of inconsistent input */
   PgoFlowAdjustment     *adjustments;  /* node ids are block indices; arc ids edge indices */
   guint                  n_ignored;    /* observations outside the code, ignored */
+  guint64                escaped;      /* exceptions leaving the method that the observations
+                                        * prove (entries without a return), summed over blocks */
   /* edge form: the projection onto the JIT's model graph */
   guint64               *model_counts; /* per block: counts the JIT should reconstruct */
   guint                  n_projected;  /* blocks whose count the projection changed */

@@ -191,13 +191,16 @@ json_methods (GString *s, const PgoEvaluation *ev)
 static void
 json_summary (GString *s, const PgoEvaluationSummary *sum, gboolean edge_truth)
 {
-  g_string_append_printf (s, "{\"methods\":%u,\"skipped\":%u,\"inconsistent_truth\":%u,\"exact_determined\":%"
-                          G_GUINT64_FORMAT ",\"determined\":%" G_GUINT64_FORMAT
+  g_string_append_printf (s, "{\"methods\":%u,\"skipped\":%u,\"inconsistent_truth\":%u,"
+                          "\"unreturned_truth\":%u,\"exact_determined\":%" G_GUINT64_FORMAT
+                          ",\"determined\":%" G_GUINT64_FORMAT ",\"conditional_ok\":%" G_GUINT64_FORMAT
+                          ",\"conditional\":%" G_GUINT64_FORMAT
                           ",\"block_overlap\":%.9g,\"zero_fill_overlap\":%.9g,"
-                          "\"determined_mass\":%.9g,\"jit_check_ok\":%u}",
-                          sum->n_methods, sum->n_skipped, sum->n_inconsistent, sum->n_determined_ok,
-                          sum->n_determined, sum->overlap, sum->zero_fill, sum->determined_mass,
-                          sum->n_jit_ok);
+                          "\"determined_mass\":%.9g,\"certain_mass\":%.9g,\"jit_check_ok\":%u}",
+                          sum->n_methods, sum->n_skipped, sum->n_inconsistent, sum->n_unreturned,
+                          sum->n_determined_ok, sum->n_determined, sum->n_conditional_ok,
+                          sum->n_conditional, sum->overlap, sum->zero_fill, sum->determined_mass,
+                          sum->certain_mass, sum->n_jit_ok);
   if (edge_truth)
     g_string_append_printf (s, ",\"truth_edge_vs_block\":{\"agree\":%u,\"methods\":%u,\"exceptional\":%u}",
                             sum->n_truths_agree, sum->n_truths_compared,
@@ -242,8 +245,11 @@ print_methods (const PgoEvaluation *ev, const PgoEvaluationSummary *sum)
               m->n_probes, exact, m->overlap, m->zero_fill, m->truth_total,
               m->jit_ok ? "ok" : "DIFFER");
     }
-  printf ("skipped: %u methods (no IL in the references, no block counts, or a truth that is"
-          " no circulation: %u)\n", sum->n_skipped, sum->n_inconsistent);
+  printf ("skipped: %u methods (no IL in the references, no block counts, or a truth whose counts"
+          " are inconsistent even with exceptions leaving: %u)\n", sum->n_skipped, sum->n_inconsistent);
+  printf ("unreturned: %u evaluated methods whose truth has entries without a return (an exception"
+          " escaped through a call, or a thread was inside a call when the trace was written)\n",
+          sum->n_unreturned);
 }
 
 /* Prints the table (unless --quiet), the ACCURACY line and the

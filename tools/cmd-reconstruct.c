@@ -168,6 +168,11 @@ print_counts (const PgoReconstruction *rec, gboolean intervals)
       print_count (what, rec->edges[i].count, rec->edges[i].provenance, rec->edges[i].min,
                    rec->edges[i].max, intervals);
     }
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    if (rec->blocks[b].escaped)
+      printf ("  escape BB%02u->X count=%" G_GUINT64_FORMAT
+              " (entries that left the method by an exception, as the counts prove)\n",
+              rec->blocks[b].num, rec->blocks[b].escaped);
 }
 
 /* Prints one line per schema record of 'p': kind, IL offset (and target

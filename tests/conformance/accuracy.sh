@@ -69,13 +69,13 @@ for probes in A B; do
   [ "${conf%/*}" = "${conf#*/}" ] || fail "probe set $probes: truth-edge-vs-block $conf"
   case $mode in
     app) methods=38 jit_want=38/38 ;;
-    framework) methods=2083 jit_want=2083/2083 ;;
+    framework) methods=2088 jit_want=2088/2088 ;;
     *) continue ;;
   esac
   [ "$(figure "$line" methods)" = "$methods" ] || fail "probe set $probes: methods $(figure "$line" methods), expected $methods"
   [ "$jit" = "$jit_want" ] || fail "probe set $probes: edge-form-jit-replica $jit, expected $jit_want"
   [ "$mode" = framework ] || [ "$conf" = 33/33 ] || fail "probe set $probes: truth-edge-vs-block $conf, expected 33/33"
-  for fig in block-overlap zero-fill-overlap determined-mass; do
+  for fig in block-overlap zero-fill-overlap determined-mass certain-mass; do
     check_floor "accuracy-$mode-$probes-$fig" "$(figure "$line" "$fig")" || failures=$((failures + 1))
   done
 done

@@ -494,6 +494,55 @@ START_TEST (test_reconstruct_errors)
 }
 END_TEST
 
+/* Check (); if (ok) return; throw new E ();  The call can raise, so an
+ * exception may leave the method between the entry and the branch.
+ * Probe set A = {0, 0xE}. */
+static const guint8 withdraw[] = {
+  0x28, 0x01, 0x00, 0x00, 0x0A, /* 00 call 0A000001 */
+  0x02,                         /* 05 ldarg.0 */
+  0x2D, 0x06,                   /* 06 brtrue.s 0E */
+  0x73, 0x02, 0x00, 0x00, 0x0A, /* 08 newobj 0A000002 */
+  0x7A,                         /* 0D throw */
+  0x2A,                         /* 0E ret */
+};
+
+/* The throw block's count follows from the probes only if no exception
+ * left through the call: exact-if-no-escape, not exact. */
+START_TEST (test_reconstruct_escape_conditional)
+{
+  const PgoObservation obs[] = { { 0, 1000 }, { 0xE, 300 } };
+  const WantBlock want[] = {
+    { 0x0, 1000, OBS }, { 0x8, 700, PGO_FLOW_EXACT_IF_NO_ESCAPE }, { 0xE, 300, OBS },
+  };
+  g_autoptr(PgoReconstruction) rec = run (withdraw, sizeof withdraw, NULL, 0, obs, 2,
+                                          PGO_RECONSTRUCTION_FORM_EDGE);
+
+  ck_assert (rec->cfg->blocks[0].flags & PGO_BLOCK_FLAG_MAY_THROW);
+  ck_assert (!(rec->cfg->blocks[2].flags & PGO_BLOCK_FLAG_MAY_THROW));
+  check_blocks (rec, want, G_N_ELEMENTS (want));
+  ck_assert_uint_eq (rec->escaped, 0);
+  ck_assert_uint_eq (rec->n_adjustments, 0);
+  check_jit_ok (rec);
+}
+END_TEST
+
+/* Dense counts that lose 100 entries: the observations prove that
+ * exceptions left, and the only place they can leave is the call. */
+START_TEST (test_reconstruct_escape_proven)
+{
+  const PgoObservation obs[] = { { 0, 1000 }, { 0x8, 600 }, { 0xE, 300 } };
+  const WantBlock want[] = { { 0x0, 1000, OBS }, { 0x8, 600, OBS }, { 0xE, 300, OBS } };
+  g_autoptr(PgoReconstruction) rec = run (withdraw, sizeof withdraw, NULL, 0, obs, 3,
+                                          PGO_RECONSTRUCTION_FORM_EDGE);
+
+  check_blocks (rec, want, G_N_ELEMENTS (want));
+  ck_assert_uint_eq (rec->n_adjustments, 0);
+  ck_assert_uint_eq (rec->escaped, 100);
+  ck_assert_uint_eq (rec->blocks[0].escaped, 100);
+  ck_assert_uint_eq (rec->calls, 1000);
+}
+END_TEST
+
 START_TEST (test_reconstruct_overlap)
 {
   const guint64 a[] = { 1000, 700, 300, 1000, 5000, 6000, 1000, 30, 1000 };
@@ -553,7 +602,8 @@ START_TEST (test_reconstruct_evaluation)
   pgo_evaluation_get_summary (ev, TRUE, &sum);
   line = pgo_evaluation_format_accuracy (ev, &sum);
   ck_assert_str_eq (line, "ACCURACY probe-set=A exact-determined=8/8 block-overlap=0.998129"
-                          " zero-fill-overlap=0.892077 determined-mass=0.998129 methods=1");
+                          " zero-fill-overlap=0.892077 determined-mass=0.998129 conditional=0/0"
+                          " certain-mass=0.998129 methods=1");
 
   /* a truth without block counts is skipped, with the reason */
   {
@@ -654,6 +704,8 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_try_catch_projection);
   tcase_add_test (tc, test_reconstruct_try_finally);
   tcase_add_test (tc, test_reconstruct_try_finally_exceptional);
+  tcase_add_test (tc, test_reconstruct_escape_conditional);
+  tcase_add_test (tc, test_reconstruct_escape_proven);
   tcase_add_test (tc, test_reconstruct_overlap);
   tcase_add_test (tc, test_reconstruct_evaluation);
   suite_add_tcase (s, tc);
