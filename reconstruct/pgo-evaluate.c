@@ -47,6 +47,7 @@ struct _PgoEvaluation {
   PgoProbeSet probes;
   GArray *methods;     /* PgoEvaluationMethod */
   GPtrArray *skipped;  /* "name: reason" */
+  guint n_skipped_by[PGO_EVALUATION_N_SKIP_REASONS]; /* skipped, per reason */
   guint n_inconsistent; /* skipped: the truth is inconsistent even with escapes */
   guint n_unreturned;   /* evaluated methods whose truth has entries without a return */
   guint n_truths_compared;    /* pgo_evaluation_compare_truths: methods compared */
@@ -128,7 +129,7 @@ _pgo_block_overlap (const guint64 *a, const guint64 *b, guint n)
 /* Dense truth per block from block-count records; FALSE with a reason. */
 static gboolean
 densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gboolean *has,
-         char **reason)
+         PgoEvaluationSkipReason *kind, char **reason)
 {
   guint n = pgo_method_profile_get_n_records (truth);
   gboolean any = FALSE;
@@ -142,6 +143,7 @@ densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gbool
 
       if (r->kind == PGO_KIND_EDGE_INT_COUNT || r->kind == PGO_KIND_EDGE_LONG_COUNT)
         {
+          *kind = PGO_EVALUATION_SKIP_EDGE_COUNTS;
           *reason = g_strdup ("edge counts, not block counts");
           return FALSE;
         }
@@ -150,6 +152,7 @@ densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gbool
       v = pgo_method_profile_get_values (truth, i, &nv);
       if (r->il_offset < 0 || !_pgo_cfg_lookup_key (cfg, r->il_offset, &b) || nv < 1)
         {
+          *kind = PGO_EVALUATION_SKIP_MISMATCHED;
           *reason = g_strdup_printf ("IL offset 0x%x starts no block", (guint32) r->il_offset);
           return FALSE;
         }
@@ -159,7 +162,10 @@ densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gbool
       any = TRUE;
     }
   if (!any)
-    *reason = g_strdup ("no block counts");
+    {
+      *kind = PGO_EVALUATION_SKIP_NO_COUNTS;
+      *reason = g_strdup ("no block counts");
+    }
   return any;
 }
 
@@ -284,18 +290,19 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
   PgoReconstructionOptions ro;
   PgoEvaluationMethod m = { 0 };
   gboolean circulation = FALSE, unreturned = FALSE;
+  PgoEvaluationSkipReason kind = PGO_EVALUATION_SKIP_NO_COUNTS;
 
   pgo_cfg_options_init (&co);
   if (!(cfg = pgo_cfg_build (body, &co, &local)))
     {
-      pgo_evaluation_skip (ev, name, local->message);
+      pgo_evaluation_skip (ev, name, PGO_EVALUATION_SKIP_BAD_IL, local->message);
       return TRUE;
     }
   dense = g_new0 (guint64, cfg->n_blocks + 1);
   has = g_new0 (gboolean, cfg->n_blocks + 1);
-  if (!densify (cfg, truth, dense, has, &reason))
+  if (!densify (cfg, truth, dense, has, &kind, &reason))
     {
-      pgo_evaluation_skip (ev, name, reason);
+      pgo_evaluation_skip (ev, name, kind, reason);
       return TRUE;
     }
   if (!truth_balance (cfg, dense, &circulation, &unreturned, error))
@@ -305,7 +312,8 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
     }
   if (!circulation)
     {
-      pgo_evaluation_skip (ev, name, "the truth's counts are inconsistent even with exceptions leaving");
+      pgo_evaluation_skip (ev, name, PGO_EVALUATION_SKIP_INCONSISTENT,
+                           "the truth's counts are inconsistent even with exceptions leaving");
       ev->n_inconsistent++;
       return TRUE;
     }
@@ -336,9 +344,32 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
  * summary's skipped total.
  */
 void
-pgo_evaluation_skip (PgoEvaluation *ev, const char *name, const char *reason)
+pgo_evaluation_skip (PgoEvaluation *ev, const char *name, PgoEvaluationSkipReason reason,
+                     const char *detail)
 {
-  g_ptr_array_add (ev->skipped, g_strdup_printf ("%s: %s", name, reason));
+  g_return_if_fail ((guint) reason < PGO_EVALUATION_N_SKIP_REASONS);
+  g_ptr_array_add (ev->skipped, g_strdup_printf ("%s: %s", name, detail));
+  ev->n_skipped_by[reason]++;
+}
+
+/**
+ * pgo_evaluation_skip_reason_to_string:
+ * @reason: a reason
+ *
+ * Returns: (nullable): a short phrase for @reason, e.g. "no IL in the
+ *   references"
+ */
+const char *
+pgo_evaluation_skip_reason_to_string (PgoEvaluationSkipReason reason)
+{
+  static const char *const names[] = {
+    "no IL in the references", "IL that forms no flow graph", "edge counts, not block counts",
+    "no block counts", "block counts off the block starts",
+    "counts inconsistent even with exceptions leaving",
+  };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == PGO_EVALUATION_N_SKIP_REASONS);
+  return (guint) reason < G_N_ELEMENTS (names) ? names[reason] : NULL;
 }
 
 /**
@@ -414,6 +445,7 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
     }
   s.n_skipped = ev->skipped->len;
   s.n_inconsistent = ev->n_inconsistent;
+  memcpy (s.n_skipped_by, ev->n_skipped_by, sizeof s.n_skipped_by);
   s.n_unreturned = ev->n_unreturned;
   s.n_truths_compared = ev->n_truths_compared;
   s.n_truths_agree = ev->n_truths_agree;
@@ -471,6 +503,7 @@ _pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth, const PgoMetho
   g_autofree guint64 *dense = NULL;
   g_autofree gboolean *has = NULL;
   g_autofree char *reason = NULL;
+  PgoEvaluationSkipReason kind;
   PgoCfgOptions co;
   gboolean agree = TRUE, all_zero = TRUE;
 
@@ -494,7 +527,7 @@ _pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth, const PgoMetho
     }
   dense = g_new0 (guint64, cfg->n_blocks + 1);
   has = g_new0 (gboolean, cfg->n_blocks + 1);
-  if (!densify (cfg, block_truth, dense, has, &reason))
+  if (!densify (cfg, block_truth, dense, has, &kind, &reason))
     {
       *out_agree = FALSE;
       *out_exceptional = FALSE;
@@ -520,6 +553,20 @@ _pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth, const PgoMetho
         agree = FALSE;
   *out_agree = agree;
   return TRUE;
+}
+
+/* TRUE if 'p' holds a record of one of the two count kinds 'a' and 'b'. */
+static gboolean
+has_kind (const PgoMethodProfile *p, PgoInstrumentationKind a, PgoInstrumentationKind b)
+{
+  for (guint i = 0; i < pgo_method_profile_get_n_records (p); i++)
+    {
+      PgoInstrumentationKind k = pgo_method_profile_get_record (p, i)->kind;
+
+      if (k == a || k == b)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /* Same module and token: instantiations of one generic method share both,
@@ -564,10 +611,16 @@ pgo_evaluation_compare_truths (PgoEvaluation *ev, const PgoMethodProfile *block_
 {
   gboolean seen = FALSE, agree = FALSE, exceptional = FALSE;
   guint first = G_MAXUINT;
+  gboolean counted = has_kind (block_truth, PGO_KIND_BASIC_BLOCK_INT_COUNT,
+                               PGO_KIND_BASIC_BLOCK_LONG_COUNT);
 
-  for (guint k = 0; !agree && k < edge_truths->len; k++)
+  /* only a pair that both carry counts can be compared */
+  for (guint k = 0; counted && !agree && k < edge_truths->len; k++)
     {
-      if (used[k] || !same_method (block_truth, g_ptr_array_index (edge_truths, k)))
+      const PgoMethodProfile *e = g_ptr_array_index (edge_truths, k);
+
+      if (used[k] || !same_method (block_truth, e)
+          || !has_kind (e, PGO_KIND_EDGE_INT_COUNT, PGO_KIND_EDGE_LONG_COUNT))
         continue;
       if (!_pgo_evaluation_truths_agree (g_ptr_array_index (edge_truths, k), block_truth, body,
                                         &agree, &exceptional, error))

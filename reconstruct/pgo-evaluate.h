@@ -49,6 +49,21 @@ typedef struct {
 } PgoEvaluationMethod;
 
 /**
+ * PgoEvaluationSkipReason:
+ *
+ * Why a method of a truth was not evaluated.
+ */
+typedef enum {
+  PGO_EVALUATION_SKIP_NO_IL,        /* no IL for it in the references */
+  PGO_EVALUATION_SKIP_BAD_IL,       /* its IL forms no flow graph */
+  PGO_EVALUATION_SKIP_EDGE_COUNTS,  /* the truth holds edge counts, not block counts */
+  PGO_EVALUATION_SKIP_NO_COUNTS,    /* the truth holds no block counts */
+  PGO_EVALUATION_SKIP_MISMATCHED,   /* a block count at an offset that starts no block */
+  PGO_EVALUATION_SKIP_INCONSISTENT, /* counts inconsistent even with exceptions leaving */
+  PGO_EVALUATION_N_SKIP_REASONS
+} PgoEvaluationSkipReason;
+
+/**
  * PgoEvaluationSummary:
  *
  * Totals over the evaluated methods; overlaps weighted by truth totals.
@@ -56,6 +71,7 @@ typedef struct {
 typedef struct {
   guint   n_methods;        /* evaluated */
   guint   n_skipped;        /* not evaluated (no IL, no block counts, mismatched graph) */
+  guint   n_skipped_by[PGO_EVALUATION_N_SKIP_REASONS]; /* ... per reason */
   guint   n_inconsistent;   /* ... of which: the truth is inconsistent even with exceptions leaving */
   guint   n_unreturned;     /* evaluated methods whose truth has entries without a return
                              * (an exception escaped, or a thread was inside) */
@@ -73,6 +89,7 @@ typedef struct {
   guint   n_truths_exceptional; /* methods left out because they caught exceptions */
 } PgoEvaluationSummary;
 
+
 typedef struct _PgoEvaluation PgoEvaluation;
 
 PgoEvaluation       *pgo_evaluation_new         (PgoProbeSet probes);
@@ -84,7 +101,9 @@ gboolean             pgo_evaluation_add         (PgoEvaluation *ev,
                                                  GError **error);
 void                 pgo_evaluation_skip        (PgoEvaluation *ev,
                                                  const char *name,
-                                                 const char *reason);
+                                                 PgoEvaluationSkipReason reason,
+                                                 const char *detail);
+const char          *pgo_evaluation_skip_reason_to_string (PgoEvaluationSkipReason reason);
 guint                pgo_evaluation_get_n_methods (const PgoEvaluation *ev);
 const PgoEvaluationMethod *pgo_evaluation_get_method  (const PgoEvaluation *ev, guint i);
 GPtrArray           *pgo_evaluation_get_skipped (const PgoEvaluation *ev);

@@ -103,7 +103,7 @@ evaluate_method (PgoEvaluation *ev, const EvalOptions *o, guint t, const PgoMeth
 
   if (!pgo_body_resolver_lookup (o->resolver, id, &body, &framework, &missing))
     {
-      pgo_evaluation_skip (ev, name, missing->message);
+      pgo_evaluation_skip (ev, name, PGO_EVALUATION_SKIP_NO_IL, missing->message);
       return TRUE;
     }
   ok = pgo_evaluation_add (ev, p, &body, framework, error);
@@ -229,6 +229,22 @@ print_json (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSu
   fputs (s->str, stdout);
 }
 
+/* Prints "skipped: N methods" with the count of each reason that occurred. */
+static void
+print_skipped (const PgoEvaluationSummary *sum)
+{
+  const char *sep = ": ";
+
+  printf ("skipped: %u methods", sum->n_skipped);
+  for (guint r = 0; r < PGO_EVALUATION_N_SKIP_REASONS; r++)
+    if (sum->n_skipped_by[r])
+      {
+        printf ("%s%u %s", sep, sum->n_skipped_by[r], pgo_evaluation_skip_reason_to_string (r));
+        sep = ", ";
+      }
+  putchar ('\n');
+}
+
 /* Prints one table row per evaluated method of 'ev', then the skipped count. */
 static void
 print_methods (const PgoEvaluation *ev, const PgoEvaluationSummary *sum)
@@ -245,8 +261,7 @@ print_methods (const PgoEvaluation *ev, const PgoEvaluationSummary *sum)
               m->n_probes, exact, m->overlap, m->zero_fill, m->truth_total,
               m->jit_ok ? "ok" : "DIFFER");
     }
-  printf ("skipped: %u methods (no IL in the references, no block counts, or a truth whose counts"
-          " are inconsistent even with exceptions leaving: %u)\n", sum->n_skipped, sum->n_inconsistent);
+  print_skipped (sum);
   printf ("unreturned: %u evaluated methods whose truth has entries without a return (an exception"
           " escaped through a call, or a thread was inside a call when the trace was written)\n",
           sum->n_unreturned);
@@ -270,6 +285,23 @@ print_text (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSu
             sum->n_truths_agree, sum->n_truths_compared, sum->n_truths_exceptional);
 }
 
+/* Says on stderr why nothing was evaluated, with the skip counts, and
+ * returns the failure exit code: figures over no method mean nothing. */
+static int
+no_method_evaluated (const EvalOptions *o, const PgoEvaluationSummary *sum)
+{
+  g_autoptr(GString) why = g_string_new (NULL);
+
+  for (guint r = 0; r < PGO_EVALUATION_N_SKIP_REASONS; r++)
+    if (sum->n_skipped_by[r])
+      g_string_append_printf (why, "%s%u %s", why->len ? ", " : "", sum->n_skipped_by[r],
+                              pgo_evaluation_skip_reason_to_string (r));
+  pgo_tool_error ("%s%s: no method was evaluated (%u skipped%s%s)", o->truth[0],
+                  o->truth[1] ? " and the other truths" : "", sum->n_skipped,
+                  why->len ? ": " : "", why->str);
+  return PGO_EXIT_FAILURE;
+}
+
 /* "evaluate": reconstructs every --truth method from its probe-set counts
  * and prints how close the result is to the dense counts. */
 int
@@ -287,6 +319,8 @@ pgo_cmd_evaluate (int argc, char **argv)
     if ((rc = evaluate_trace (ev, &o, t)) != PGO_EXIT_OK)
       return rc;
   pgo_evaluation_get_summary (ev, TRUE, &sum);
+  if (sum.n_methods == 0)
+    return no_method_evaluated (&o, &sum);
   if (o.json)
     print_json (ev, &o, &sum);
   else

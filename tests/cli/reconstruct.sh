@@ -90,4 +90,19 @@ printf 'garbage!' | dd of="$tmp/bad.nettrace" bs=1 count=8 2>/dev/null
 expect 1 bad-magic evaluate $hot --probes A --truth "$tmp/bad.nettrace"
 [ -s "$tmp/out" ] && fail "bad-magic: wrote to stdout"
 
+# an edge trace as the truth: nothing to evaluate is an error, with the
+# skip counts per reason, and no ACCURACY line over zero methods
+# shellcheck disable=SC2086
+expect 1 edge-as-truth evaluate $hot --probes A --truth "$data/hotloop/edge.nettrace"
+[ -s "$tmp/out" ] && fail "edge-as-truth: wrote to stdout"
+grep -q "edge.nettrace: no method was evaluated (.* skipped: .* edge counts, not block counts" "$tmp/err" \
+  || fail "edge-as-truth: stderr '$(cat "$tmp/err")'"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "edge-as-truth: more than one line on stderr"
+
+# the skipped line counts each reason
+# shellcheck disable=SC2086
+expect 0 skipped evaluate $hot --probes A --truth "$data/hotloop/block.nettrace"
+grep -q "^skipped: [0-9]* methods: [0-9]* no IL in the references\$" "$tmp/out" \
+  || fail "skipped: line '$(grep '^skipped' "$tmp/out")'"
+
 [ "$failures" = 0 ]

@@ -26,6 +26,14 @@ for page in "$top"/man/*.[1-8]; do
 done
 echo "CONFORMANCE man-pages-render: $clean/$pages"
 
+# A control character in a page source (a form feed where "\\f" was
+# meant, say) renders as garbage without a groff warning.
+ctl=$(LC_ALL=C grep -n -P '[\x00-\x08\x0b-\x1f\x7f]' "$top"/man/*.[1-8] 2>/dev/null | cut -c1-80)
+if [ -n "$ctl" ]; then
+  printf 'FAIL: control characters in manual pages:\n%s\n' "$ctl"
+  rc=1
+fi
+
 # The headings of every page, as "page(N) title" lines.
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
