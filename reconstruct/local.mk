@@ -19,6 +19,8 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-flow-interval.c \
 	reconstruct/pgo-flow-repair.c \
 	reconstruct/pgo-reconstruct.c \
+	reconstruct/pgo-reconstruct-private.h \
+	reconstruct/pgo-probe-plan.c \
 	reconstruct/pgo-evaluate.c \
 	reconstruct/pgo-profile-set.c \
 	reconstruct/pgo-compare.c \

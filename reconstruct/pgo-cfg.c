@@ -727,6 +727,7 @@ pgo_cfg_unref (PgoCfg *cfg)
   g_free (cfg->offset_block);
   g_free (cfg->probes[0]);
   g_free (cfg->probes[1]);
+  g_free (cfg->probes[2]);
   g_free (cfg);
 }
 
@@ -806,10 +807,53 @@ _pgo_cfg_lookup_key (const PgoCfg *cfg, gint32 key, guint32 *out_block)
 GArray *
 pgo_cfg_get_probe_offsets (const PgoCfg *cfg, PgoProbeSet set)
 {
-  GArray *a = g_array_sized_new (FALSE, FALSE, sizeof (guint32), cfg->n_probes[set]);
+  guint32 n;
+  const guint32 *probes = pgo_cfg_get_probes (cfg, set, &n);
+  GArray *a = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
 
-  g_array_append_vals (a, cfg->probes[set], cfg->n_probes[set]);
+  g_array_append_vals (a, probes, n);
   return a;
+}
+
+/**
+ * pgo_probe_set_to_char:
+ * @set: a probe set
+ *
+ * Returns: its letter: 'A', 'B' or 'P'
+ */
+char
+pgo_probe_set_to_char (PgoProbeSet set)
+{
+  return set == PGO_PROBES_A ? 'A' : set == PGO_PROBES_B ? 'B' : 'P';
+}
+
+/**
+ * pgo_cfg_get_probes:
+ * @cfg: a graph
+ * @set: which probe set
+ * @out_n: (out): the number of offsets
+ *
+ * The sorted distinct probe offsets of @set, owned by @cfg.  Set P is
+ * planned (pgo_cfg_plan_probes()) on the first request and kept, so the
+ * first call for P must not race another call on the same graph.
+ *
+ * Returns: (transfer none) (array length=out_n): the offsets
+ */
+const guint32 *
+pgo_cfg_get_probes (const PgoCfg *cfg, PgoProbeSet set, guint32 *out_n)
+{
+  g_return_val_if_fail ((guint) set <= PGO_PROBES_P, NULL);
+  if (set == PGO_PROBES_P && !cfg->planned)
+    {
+      PgoCfg *cache = (PgoCfg *) cfg;   /* a cache, not a change of the graph */
+      GArray *a = pgo_cfg_plan_probes (cfg, NULL);
+
+      cache->n_probes[PGO_PROBES_P] = a->len;
+      cache->probes[PGO_PROBES_P] = (guint32 *) (void *) g_array_free (a, FALSE);
+      cache->planned = TRUE;
+    }
+  *out_n = cfg->n_probes[set];
+  return cfg->probes[set];
 }
 
 /**

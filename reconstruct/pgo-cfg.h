@@ -205,7 +205,21 @@ typedef struct {
 typedef enum {
   PGO_PROBES_A, /* entry + targets of conditional branches, br, leave, switch cases */
   PGO_PROBES_B, /* entry + loop heads (targets t of a branch at s with t <= s) */
+  PGO_PROBES_P, /* planned: entry + the fewest heads that determine every count they can */
 } PgoProbeSet;
+
+/**
+ * PgoProbePlanStats:
+ *
+ * What pgo_cfg_plan_probes() found: the counts no set of block counts
+ * determines (the method is fully determined when all three are 0).
+ */
+typedef struct {
+  guint32 n_probes;            /* planned probes, the entry included */
+  guint32 n_open_normal;       /* normal edges left open: blocks sharing successors */
+  guint32 n_open_exceptional;  /* exceptional arcs left open: which block raised */
+  guint32 n_open_internal;     /* EH normalization blocks (no IL offset to probe) left open */
+} PgoProbePlanStats;
 
 /**
  * PgoCfg:
@@ -230,8 +244,9 @@ typedef struct {
   gboolean       walk_badcode; /* the walk hit an EH return nested in a try (JIT: bad code) */
   PgoCfgOptions  options;      /* what it was built with */
   guint32       *offset_block; /* il_size entries: block index containing each IL byte */
-  guint32        n_probes[2];  /* per PgoProbeSet: sorted distinct probe offsets */
-  guint32       *probes[2];
+  guint32        n_probes[3];  /* per PgoProbeSet: sorted distinct probe offsets; */
+  guint32       *probes[3];    /* P is planned on first use (pgo_cfg_get_probes) */
+  gboolean       planned;      /* private: probes[PGO_PROBES_P] is set */
   gint           ref_count;    /* private: see pgo_cfg_ref() and pgo_cfg_unref() */
 } PgoCfg;
 
@@ -286,6 +301,9 @@ const char     *pgo_edge_kind_to_string   (PgoEdgeKind kind);
 const char     *pgo_jit_solve_status_to_string (PgoJitSolveStatus status);
 
 GArray         *pgo_cfg_get_probe_offsets (const PgoCfg *cfg, PgoProbeSet set);
+const guint32  *pgo_cfg_get_probes        (const PgoCfg *cfg, PgoProbeSet set, guint32 *out_n);
+GArray         *pgo_cfg_plan_probes       (const PgoCfg *cfg, PgoProbePlanStats *out_stats);
+char            pgo_probe_set_to_char     (PgoProbeSet set);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoCfg, pgo_cfg_unref)
 

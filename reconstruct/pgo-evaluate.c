@@ -205,9 +205,12 @@ static void
 probe_observations (const PgoCfg *cfg, PgoProbeSet probes, const guint64 *dense,
                     GArray *obs)
 {
-  for (guint32 i = 0; i < cfg->n_probes[probes]; i++)
+  guint32 n;
+  const guint32 *offsets = pgo_cfg_get_probes (cfg, probes, &n);
+
+  for (guint32 i = 0; i < n; i++)
     {
-      PgoObservation o = { cfg->probes[probes][i], 0 };
+      PgoObservation o = { offsets[i], 0 };
 
       o.count = dense[cfg->offset_block[o.il_offset]];
       g_array_append_val (obs, o);
@@ -224,6 +227,8 @@ compare_blocks (const PgoCfg *cfg, PgoProbeSet probes, const PgoReconstruction *
   g_autofree guint64 *zero = g_new0 (guint64, cfg->n_blocks + 1);
   g_autofree guint64 *want = g_new0 (guint64, cfg->n_blocks + 1);
   guint n = 0;
+  guint32 n_offsets;
+  const guint32 *offsets = pgo_cfg_get_probes (cfg, probes, &n_offsets);
 
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     {
@@ -233,8 +238,8 @@ compare_blocks (const PgoCfg *cfg, PgoProbeSet probes, const PgoReconstruction *
         continue;
       want[n] = dense[b];
       got[n] = rb->count;
-      for (guint32 i = 0; i < cfg->n_probes[probes]; i++)
-        if (cfg->probes[probes][i] == rb->il_offset)
+      for (guint32 i = 0; i < n_offsets; i++)
+        if (offsets[i] == rb->il_offset)
           zero[n] = dense[b];
       m->truth_total += dense[b];
       if (rb->provenance == PGO_FLOW_OBSERVED || rb->provenance == PGO_FLOW_EXACT)
@@ -471,7 +476,7 @@ pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvaluationSumm
                           G_GUINT64_FORMAT " block-overlap=%.6f zero-fill-overlap=%.6f"
                           " determined-mass=%.6f conditional=%" G_GUINT64_FORMAT "/%"
                           G_GUINT64_FORMAT " certain-mass=%.6f methods=%u",
-                          ev->probes == PGO_PROBES_A ? 'A' : 'B', summary->n_determined_ok,
+                          pgo_probe_set_to_char (ev->probes), summary->n_determined_ok,
                           summary->n_determined, summary->overlap, summary->zero_fill,
                           summary->determined_mass, summary->n_conditional_ok,
                           summary->n_conditional, summary->certain_mass, summary->n_methods);

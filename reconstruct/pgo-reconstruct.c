@@ -53,6 +53,7 @@
 
 #include "pgo-reconstruct.h"
 #include "pgo-cfg-private.h"
+#include "pgo-reconstruct-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -588,6 +589,26 @@ copy_escapes (PgoReconstruction *rec, const Solved *full)
     }
 }
 
+/**
+ * _pgo_reconstruction_plain_graph:
+ * @cfg: a method's flow graph
+ *
+ * Returns: (transfer full): the inference flow graph of @cfg without
+ *   escape arcs and without observations, as the reconstruction builds it.
+ */
+PgoFlowGraph *
+_pgo_reconstruction_plain_graph (const PgoCfg *cfg)
+{
+  g_autofree guint64 *obs = g_new0 (guint64, cfg->n_blocks + 1);
+  g_autofree gboolean *has_obs = g_new0 (gboolean, cfg->n_blocks + 1);
+  Built built = { 0 };
+
+  build_graph (cfg, obs, has_obs, PGO_FLOW_COUNTER_U64, FALSE, &built);
+  g_free (built.clause_node);
+  g_array_unref (built.escape_block);
+  return built.graph;
+}
+
 /* Solves both models of 'cfg' (SPEC: pgo-inference(7) "Escape arcs") and
  * fills 'rec': values from the model without escape arcs when the
  * observations fit it unrepaired, else from the full model, whose escape
@@ -768,10 +789,12 @@ pgo_observations_from_profile (const PgoMethodProfile *profile, const PgoCfg *cf
           g_hash_table_insert (at, GUINT_TO_POINTER (o.il_offset), GUINT_TO_POINTER (vals->len));
         }
     }
-  if (probes_only && any)
-    for (guint32 i = 0; i < cfg->n_probes[probes]; i++)
+  guint32 n_offsets = 0;
+  const guint32 *offsets = probes_only && any ? pgo_cfg_get_probes (cfg, probes, &n_offsets) : NULL;
+
+  for (guint32 i = 0; i < n_offsets; i++)
       {
-        PgoObservation o = { cfg->probes[probes][i], 0 };
+        PgoObservation o = { offsets[i], 0 };
         guint idx = GPOINTER_TO_UINT (g_hash_table_lookup (at, GUINT_TO_POINTER (o.il_offset)));
 
         if (!idx && o.il_offset < cfg->il_size)

@@ -152,6 +152,7 @@ cli_tests = \
 	tests/cli/reconstruct.sh \
 	tests/cli/create-mibc.sh \
 	tests/cli/export-text.sh \
+	tests/cli/plan.sh \
 	$(NULL)
 TESTS += $(cli_tests)
 EXTRA_DIST += $(cli_tests)

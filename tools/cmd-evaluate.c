@@ -4,7 +4,7 @@
  * well a probe set's counts reconstruct a dense block-count truth.
  *
  * Input: --truth, a trace with dense block counts (the JIT's block mode);
- * the assemblies with the methods' IL; --probes A|B; optionally
+ * the assemblies with the methods' IL; --probes A|B|P; optionally
  * --edge-truth, an edge-mode trace of the same deterministic program.
  * Output: a per-method table (or --json), the ACCURACY line, and with
  * --edge-truth the CONFORMANCE truth-edge-vs-block line over app methods.
@@ -56,7 +56,7 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
       "Assembly or directory with app IL (repeatable)", "PATH" },
     { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->frameworks,
       "Framework directory (repeatable)", "DIR" },
-    { "probes", 0, 0, G_OPTION_ARG_STRING, &o->probes, "Probe set: A (branch targets) or B (loop heads)", "A|B" },
+    { "probes", 0, 0, G_OPTION_ARG_STRING, &o->probes, "Probe set: A (branch targets), B (loop heads) or P (planned)", "A|B|P" },
     { "edge-truth", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->edge_truth,
       "Edge-mode trace of the same program as the --truth in the same position:"
       " check both truths agree (repeatable)", "TRACE" },
@@ -77,7 +77,7 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
   if (!o->truth)
     return pgo_tool_usage ("--truth TRACE is required");
   if (!o->probes || !pgo_tool_parse_probes (o->probes, &o->set))
-    return pgo_tool_usage ("--probes A or --probes B is required");
+    return pgo_tool_usage ("--probes A, B or P is required");
   if (!o->references && !o->frameworks)
     return pgo_tool_usage ("give at least one --reference or --framework");
   if (!(o->resolver = pgo_tool_open_resolver (o->references, o->frameworks, &rc)))
@@ -214,7 +214,7 @@ print_json (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSu
   g_autoptr(GString) s = g_string_new ("{\"probe_set\":");
   GPtrArray *skipped = pgo_evaluation_get_skipped (ev);
 
-  g_string_append_printf (s, "\"%c\",\"methods\":", o->set == PGO_PROBES_A ? 'A' : 'B');
+  g_string_append_printf (s, "\"%c\",\"methods\":", pgo_probe_set_to_char (o->set));
   json_methods (s, ev);
   g_string_append (s, ",\"skipped\":[");
   for (guint i = 0; i < skipped->len; i++)

@@ -85,7 +85,7 @@ check_options (ExportOptions *o)
   if (o->text && o->compressed)
     return pgo_tool_usage ("--compressed applies to --format mibc only");
   if (o->probes && !pgo_tool_parse_probes (o->probes, &o->set.probes))
-    return pgo_tool_usage ("unknown --probes '%s' (A or B)", o->probes);
+    return pgo_tool_usage ("unknown --probes '%s' (A, B or P)", o->probes);
   o->set.probes_only = o->probes != NULL;
   if (o->form && g_strcmp0 (o->form, "block") == 0)
     o->set.reconstruction.form = PGO_RECONSTRUCTION_FORM_BLOCK;
@@ -118,7 +118,7 @@ parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
       "Framework directory (repeatable), e.g. the shared runtime's", "DIR" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "File to write", "FILE" },
     { "probes", 0, 0, G_OPTION_ARG_STRING, &o->probes,
-      "Keep only the offsets of probe set A (branch targets) or B (loop heads)", "A|B" },
+      "Keep only the offsets of probe set A (branch targets), B (loop heads) or P (planned)", "A|B|P" },
     { "form", 0, 0, G_OPTION_ARG_STRING, &o->form, "Schema form: edge (default) or block", "FORM" },
     { "as-recorded", 0, 0, G_OPTION_ARG_NONE, &o->as_recorded,
       "Write the records as recorded (with --probes: the block counts at its offsets)", NULL },

@@ -53,7 +53,7 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
     { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->frameworks,
       "Framework directory (repeatable), e.g. the shared runtime's", "DIR" },
     { "probes", 0, 0, G_OPTION_ARG_STRING, &o->probes,
-      "Keep only the offsets of probe set A (branch targets) or B (loop heads)", "A|B" },
+      "Keep only the offsets of probe set A (branch targets), B (loop heads) or P (planned)", "A|B|P" },
     { "form", 0, 0, G_OPTION_ARG_STRING, &o->form, "Schema form to emit: edge (default) or block", "FORM" },
     { "method", 0, 0, G_OPTION_ARG_STRING, &o->method, "Only methods whose name contains TEXT", "TEXT" },
     { "intervals", 0, 0, G_OPTION_ARG_NONE, &o->intervals, "Print [min,max] of inferred counts", NULL },
@@ -74,7 +74,7 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
     return pgo_tool_usage ("give at least one --reference or --framework");
   o->set = PGO_PROBES_A;
   if (o->probes && !pgo_tool_parse_probes (o->probes, &o->set))
-    return pgo_tool_usage ("unknown --probes '%s' (A or B)", o->probes);
+    return pgo_tool_usage ("unknown --probes '%s' (A, B or P)", o->probes);
   pgo_reconstruction_options_init (&o->ro);
   o->ro.intervals = o->intervals;
   if (o->form && g_strcmp0 (o->form, "block") == 0)

@@ -144,8 +144,11 @@ parse_hex (const char *hex, GError **error)
 static gboolean
 in_set (const PgoCfg *cfg, PgoProbeSet set, guint32 off)
 {
-  for (guint32 i = 0; i < cfg->n_probes[set]; i++)
-    if (cfg->probes[set][i] == off)
+  guint32 n;
+  const guint32 *offsets = pgo_cfg_get_probes (cfg, set, &n);
+
+  for (guint32 i = 0; i < n; i++)
+    if (offsets[i] == off)
       return TRUE;
   return FALSE;
 }

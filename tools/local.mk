@@ -15,6 +15,7 @@ tools_pgo_reconstruct_SOURCES = \
 	tools/cmd-evaluate.c \
 	tools/cmd-export.c \
 	tools/cmd-compare.c \
+	tools/cmd-plan.c \
 	$(NULL)
 tools_pgo_reconstruct_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 

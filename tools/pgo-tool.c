@@ -186,7 +186,7 @@ pgo_tool_read_trace (const char *path, int *out_rc)
   return list;
 }
 
-/* pgo_tool_parse_probes: "A" or "B" (either case) into *out; FALSE otherwise. */
+/* pgo_tool_parse_probes: "A", "B" or "P" (either case) into *out; FALSE otherwise. */
 gboolean
 pgo_tool_parse_probes (const char *text, PgoProbeSet *out)
 {
@@ -194,6 +194,8 @@ pgo_tool_parse_probes (const char *text, PgoProbeSet *out)
     *out = PGO_PROBES_A;
   else if (g_strcmp0 (text, "B") == 0 || g_strcmp0 (text, "b") == 0)
     *out = PGO_PROBES_B;
+  else if (g_strcmp0 (text, "P") == 0 || g_strcmp0 (text, "p") == 0)
+    *out = PGO_PROBES_P;
   else
     return FALSE;
   return TRUE;

@@ -3,7 +3,8 @@
 #
 # accuracy.sh: reconstruction accuracy over the fixtures' block-mode
 # traces (the JIT's dense block counts as ground truth), probe sets A and
-# B, and the agreement of the edge-mode runs' JIT reconstruction with them.
+# B and the planned set P, and the agreement of the edge-mode runs' JIT
+# reconstruction with them.
 #
 # Usage: accuracy.sh app        app methods only, IL from the fixture
 #                               dlls (make check)
@@ -51,7 +52,7 @@ done
 [ -n "$framework" ] && set -- "$@" --framework "$framework"
 [ "$mode" = full ] || set -- "$@" --quiet
 
-for probes in A B; do
+for probes in A B P; do
   out=$("$tool" evaluate --probes "$probes" "$@" 2>/dev/null)
   rc=$?
   [ "$rc" = 0 ] || fail "evaluate --probes $probes: exit $rc"
@@ -79,4 +80,13 @@ for probes in A B; do
     check_floor "accuracy-$mode-$probes-$fig" "$(figure "$line" "$fig")" || failures=$((failures + 1))
   done
 done
+# make accuracy: probes per method of P, A and B over every CoreLib method,
+# and the share that P determines completely.
+if [ "$mode" = full ] && [ -n "$framework" ]; then
+  if plan=$("$tool" plan --quiet "$framework/System.Private.CoreLib.dll"); then
+    printf '%s\n' "$plan" | sed 's/^PLAN /PLAN assembly=System.Private.CoreLib /'
+  else
+    fail "plan System.Private.CoreLib.dll"
+  fi
+fi
 [ "$failures" = 0 ]

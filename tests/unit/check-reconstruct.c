@@ -543,6 +543,77 @@ START_TEST (test_reconstruct_escape_proven)
 }
 END_TEST
 
+/* Probe set P of the diamond: the entry and one arm determine the rest. */
+START_TEST (test_plan_diamond)
+{
+  PgoMethodBody body = { .il = diamond, .il_size = sizeof diamond };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
+  g_autoptr(GArray) p = NULL;
+  g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
+  g_autoptr(PgoReconstruction) rec = NULL;
+  const guint64 truth[] = { 10, 3, 7, 10 };   /* per block: entry, then-arm, else-arm, join */
+  PgoProbePlanStats st;
+
+  ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
+  p = pgo_cfg_plan_probes (cfg, &st);
+  ck_assert_uint_eq (p->len, 2);
+  ck_assert_uint_eq (st.n_probes, 2);
+  ck_assert_uint_eq (g_array_index (p, guint32, 0), 0);
+  ck_assert_uint_eq (st.n_open_normal + st.n_open_exceptional + st.n_open_internal, 0);
+  for (guint i = 0; i < p->len; i++)
+    {
+      PgoObservation o = { g_array_index (p, guint32, i), 0 };
+
+      o.count = truth[cfg->offset_block[o.il_offset]];
+      g_array_append_val (obs, o);
+    }
+  rec = run (diamond, sizeof diamond, NULL, 0, (PgoObservation *) obs->data, obs->len,
+             PGO_RECONSTRUCTION_FORM_EDGE);
+  for (guint32 b = 0; b < rec->cfg->n_blocks; b++)
+    {
+      ck_assert_uint_eq (rec->blocks[b].count, truth[b]);
+      ck_assert (rec->blocks[b].provenance == OBS || rec->blocks[b].provenance == EXA);
+    }
+  /* the planned set is cached on the graph and read back as set P */
+  {
+    guint32 n;
+    const guint32 *q = pgo_cfg_get_probes (cfg, PGO_PROBES_P, &n);
+
+    ck_assert_uint_eq (n, p->len);
+    ck_assert_uint_eq (q[1], g_array_index (p, guint32, 1));
+  }
+}
+END_TEST
+
+/* Two switches with the same two targets: the four edges between them
+ * form a cycle that no block count can break. */
+static const guint8 shared_succ[] = {
+  0x02,                                                       /* 00 ldarg.0 */
+  0x45, 0x02, 0, 0, 0, 0x0E, 0, 0, 0, 0x10, 0, 0, 0,          /* 01 switch (1C, 1E) */
+  0x03,                                                       /* 0E ldarg.1 */
+  0x45, 0x02, 0, 0, 0, 0x00, 0, 0, 0, 0x02, 0, 0, 0,          /* 0F switch (1C, 1E) */
+  0x17, 0x2A,                                                 /* 1C ldc.i4.1; ret */
+  0x18, 0x2A,                                                 /* 1E ldc.i4.2; ret */
+};
+
+START_TEST (test_plan_shared_successors)
+{
+  PgoMethodBody body = { .il = shared_succ, .il_size = sizeof shared_succ };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
+  g_autoptr(GArray) p = NULL;
+  PgoProbePlanStats st;
+
+  ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (cfg->n_blocks, 4);
+  p = pgo_cfg_plan_probes (cfg, &st);
+  ck_assert_uint_eq (st.n_open_normal, 4);
+  ck_assert_uint_eq (st.n_open_exceptional, 0);
+  ck_assert_uint_eq (p->len, 3);   /* entry, the second switch, one of the two targets */
+}
+END_TEST
+
 START_TEST (test_reconstruct_overlap)
 {
   const guint64 a[] = { 1000, 700, 300, 1000, 5000, 6000, 1000, 30, 1000 };
@@ -706,6 +777,8 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_try_finally_exceptional);
   tcase_add_test (tc, test_reconstruct_escape_conditional);
   tcase_add_test (tc, test_reconstruct_escape_proven);
+  tcase_add_test (tc, test_plan_diamond);
+  tcase_add_test (tc, test_plan_shared_successors);
   tcase_add_test (tc, test_reconstruct_overlap);
   tcase_add_test (tc, test_reconstruct_evaluation);
   suite_add_tcase (s, tc);
