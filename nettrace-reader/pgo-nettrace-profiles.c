@@ -21,6 +21,7 @@
 #include "pgo-nettrace-private.h"
 #include "pgo-method-id.h"
 #include "pgo-metadata-private.h"
+#include "pgo-method-hash-private.h"
 
 #include <string.h>
 
@@ -755,11 +756,42 @@ decode_profile (PgoNettraceProfiles *self, InstrInfo *in, PgoMethodId *id, GByte
   return g_steal_pointer (&profile);
 }
 
+/* learn_arg_names: names the unnamed, non-generic type arguments of the
+ * owner type of 'in' from the trace's spelling of that type in the
+ * method's name, "Bag`1[System.__Canon]::Push": MethodLoadVerbose
+ * carries it even when BulkType carries no names, and a generic method's
+ * own arguments (which no name spells) are often the same types. */
+static void
+learn_arg_names (PgoNettraceProfiles *self, InstrInfo *in)
+{
+  NameInfo *n = g_hash_table_lookup (self->names, &in->method_id);
+  DetailsInfo *d = g_hash_table_lookup (self->details, &in->method_id);
+  TypeInfo *t = d ? g_hash_table_lookup (self->types, &d->type_id) : NULL;
+  const char *name = in->name ? in->name : n ? n->name : NULL;
+  g_autofree char *args = NULL;
+
+  if (!t || t->n_parameters == 0 || (t->flags & 0x8) || !name
+      || !_pgo_method_name_split_instantiation (name, &args, NULL) || !args
+      || strchr (args, '['))
+    return;
+  g_auto(GStrv) parts = g_strsplit (args, ",", -1);
+  if (g_strv_length (parts) != t->n_parameters)
+    return;
+  for (guint32 k = 0; k < t->n_parameters; k++)
+    {
+      TypeInfo *a = g_hash_table_lookup (self->types, &t->parameters[k]);
+      if (a && !a->name && !(a->flags & 0x8) && a->n_parameters == 0 && parts[k][0])
+        a->name = g_strdup (g_strstrip (parts[k]));
+    }
+}
+
 /* build_profiles: turns each method's chunks, in file order, into a profile, or
  * into a note saying why it was dropped. */
 static void
 build_profiles (PgoNettraceProfiles *self)
 {
+  for (guint i = 0; i < self->order->len; i++)
+    learn_arg_names (self, g_ptr_array_index (self->order, i));
   for (guint i = 0; i < self->order->len; i++)
     {
       InstrInfo *in = g_ptr_array_index (self->order, i);
