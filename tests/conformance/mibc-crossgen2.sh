@@ -17,8 +17,8 @@
 # "CONFORMANCE mibc-crossgen2: <methods compiled with the profile>/<profiled
 # methods>", counting every profiled method of the fixture assembly,
 # instances of generic types and generic methods included (they are
-# written as TypeSpec/MethodSpec references, SPEC: mibc(5) "Generic method
-# instances"). A profiled method is matched to the JIT's listing by
+# written as TypeSpec/MethodSpec references;
+# SPEC: mibc(5) "Generic method instances"). A profiled method is matched to the JIT's listing by
 # "Type[Args]:Method[Args]"; one crossgen2 compiles no body for at all,
 # not even without a .mibc (an instance inlined into every caller), is a
 # named exclusion, counted and printed. Fails
