@@ -5,8 +5,9 @@
  *
  * Input: the bytes of a .mibc. Output: one PgoMethodProfile per method
  * record, in file order, its identity taken from the MemberRef (or
- * MethodSpec) the record names and, when a lookup finds the defining
- * assembly, resolved to its MethodDef token.
+ * MethodSpec) the record names, with the instantiation of its TypeSpec
+ * parent and MethodSpec, and, when a lookup finds the defining assembly,
+ * resolved to its MethodDef token.
  *
  * SPEC: mibc(5) "Reader algorithm", "Group filter", "Record state machine", "Compressed form";
  * the walk follows crossgen2's
@@ -854,8 +855,10 @@ open_pe (GBytes *bytes, const char *file_name, GError **error)
  * Reads every method record. Each profile's identity names the assembly
  * and "Owner::Name" with the canonical parameter list as signature
  * (pgo-signature.h); its token is the MethodDef token when @lookup finds
- * the method, else 0. Records whose method reference does not resolve
- * inside the file are dropped, as crossgen2 drops them.
+ * the method, else 0; a generic instance carries the instantiation its
+ * TypeSpec and MethodSpec spell (pgo_method_id_set_instantiation()).
+ * Records whose method reference does not resolve inside the file are
+ * dropped, as crossgen2 drops them; a malformed instantiation blob fails.
  *
  * Returns: (transfer full) (element-type PgoMethodProfile) (nullable): the
  * profiles, or %NULL with @error set: BAD_MAGIC (neither PE nor zip),
