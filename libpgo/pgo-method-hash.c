@@ -682,19 +682,40 @@ _pgo_method_name_split_instantiation (const char *name, char **out_type_args, ch
   return TRUE;
 }
 
+/* join_runtime_names: (transfer full) (nullable): the runtime's spelling
+ * of the 'n' types of 'args', comma-separated; NULL when one has no name. */
+static char *
+join_runtime_names (PgoTypeRef *const *args, guint n)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = pgo_type_ref_to_runtime_name (args[i]);
+      if (!name)
+        return NULL;
+      if (i)
+        g_string_append_c (out, ',');
+      g_string_append (out, name);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
 /**
  * pgo_metadata_compute_text_pgo_hashes:
  * @md: the metadata of @id's module
- * @id: a method as a trace names it: its MethodDef token, and a name
- *   "Namespace.Type[Args]::Method" that gives the type's instantiation
+ * @id: a method as a trace names it: its MethodDef token and its
+ *   instantiation (or, without one, a name "Namespace.Type[Args]::Method"
+ *   that gives the type's instantiation)
  * @out_code_hash: (out): "codehash"
  * @out_method_hash: (out): "methodhash"
  * @out_il_size: (out): "ilSize"
  * @error: return location for a #GError
  *
  * The header fields of the method in the runtime's text PGO format
- * (SPEC: pgo-text(5) "Method hashes").  A trace names the type arguments
- * of a generic type's instance but not those of a generic method's.
+ * (SPEC: pgo-text(5) "Method hashes").  The type arguments of the
+ * identity's instantiation enter the hash in the runtime's spelling
+ * (pgo_type_ref_to_runtime_name()).
  *
  * Returns: %TRUE on success; PGO_ERROR_NOT_FOUND for a method without IL,
  * or with a generic type or method whose instantiation @id does not name;
@@ -708,10 +729,17 @@ pgo_metadata_compute_text_pgo_hashes (PgoMetadata *md, const PgoMethodId *id, gu
   PgoMethodBody body;
   gboolean ok;
 
+  g_autofree char *method_args = NULL;
+
   g_return_val_if_fail (md != NULL && id != NULL, FALSE);
-  if (id->name)
+  if (id->n_type_args)
+    type_args = join_runtime_names (id->type_args, id->n_type_args);
+  else if (id->name)
     _pgo_method_name_split_instantiation (id->name, &type_args, NULL);
-  if (!pgo_metadata_compute_method_hash (md, id->token, type_args, NULL, out_method_hash, error)
+  if (id->n_method_args)
+    method_args = join_runtime_names (id->method_args, id->n_method_args);
+  if (!pgo_metadata_compute_method_hash (md, id->token, type_args, method_args, out_method_hash,
+                                         error)
       || !pgo_metadata_lookup_method_body (md, id->token, &body, error))
     return FALSE;
   ok = pgo_method_body_compute_code_hash (&body, out_code_hash, error);

@@ -8,7 +8,9 @@
  * CodeView GUID and age, which the runtime's ModuleLoad events carry).
  * A method is a module plus a MethodDef token, optionally with a name and a
  * signature in the canonical form
- * (SPEC: pgo-assembly(5) "Canonical method names").
+ * (SPEC: pgo-assembly(5) "Canonical method names"), and, for an instance
+ * of a generic type or a generic method, the type arguments of the
+ * instantiation the runtime compiled (SPEC: mibc(5) "Generic method instances").
  */
 #pragma once
 
@@ -42,6 +44,49 @@ gboolean     pgo_guid_from_string       (const char *str, guint8 out_guid[16]);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoModuleId, pgo_module_id_unref)
 
 /**
+ * PgoTypeRef:
+ *
+ * A type argument of an instantiation: a small immutable tree, shared by
+ * reference. @element_type is the ECMA-335 CorElementType (II.23.1.16):
+ * a primitive (0x02-0x0E, 0x18, 0x19, 0x1C: no other field), CLASS (0x12)
+ * or VALUETYPE (0x11) for a type definition (@module, @token, @name),
+ * GENERICINST (0x15) for @element instantiated over @args, SZARRAY (0x1D)
+ * or ARRAY (0x14, @rank) of @element. Shared generic code is instantiated
+ * over the CLASS named "System.__Canon" (pgo_type_ref_is_canon()).
+ */
+typedef struct _PgoTypeRef PgoTypeRef;
+struct _PgoTypeRef {
+  gint         ref_count;     /* private; use pgo_type_ref_ref/unref */
+  guint8       element_type;  /* CorElementType, as above */
+  guint        rank;          /* ARRAY: its rank */
+  PgoModuleId *module;        /* CLASS, VALUETYPE: the defining module, or NULL */
+  guint32      token;         /* CLASS, VALUETYPE: TypeDef token, 0 when unknown */
+  char        *name;          /* CLASS, VALUETYPE: "Ns.Outer+Inner", or NULL */
+  PgoTypeRef  *element;       /* GENERICINST: the definition; arrays: the element */
+  guint        n_args;        /* GENERICINST: number of type arguments */
+  PgoTypeRef **args;          /* GENERICINST: the type arguments */
+};
+
+PgoTypeRef  *pgo_type_ref_new_primitive (guint8 element_type);
+PgoTypeRef  *pgo_type_ref_new_named     (guint8 element_type,
+                                         PgoModuleId *module,
+                                         guint32 token,
+                                         const char *name);
+PgoTypeRef  *pgo_type_ref_new_instance  (PgoTypeRef *definition,
+                                         PgoTypeRef *const *args,
+                                         guint n_args);
+PgoTypeRef  *pgo_type_ref_new_array     (PgoTypeRef *element,
+                                         guint rank);
+PgoTypeRef  *pgo_type_ref_ref           (PgoTypeRef *type);
+void         pgo_type_ref_unref         (PgoTypeRef *type);
+gboolean     pgo_type_ref_equal         (const PgoTypeRef *a, const PgoTypeRef *b);
+gboolean     pgo_type_ref_is_canon      (const PgoTypeRef *type);
+char        *pgo_type_ref_to_string     (const PgoTypeRef *type);
+char        *pgo_type_ref_to_runtime_name (const PgoTypeRef *type);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoTypeRef, pgo_type_ref_unref)
+
+/**
  * PgoMethodId:
  *
  * A method: owned by one holder; copy with pgo_method_id_copy().
@@ -51,6 +96,10 @@ typedef struct {
   guint32      token;      /* MethodDef token (0x06xxxxxx); 0 for dynamic methods */
   char        *name;       /* "Namespace.Type::Method", may be NULL */
   char        *signature;  /* canonical signature, may be NULL */
+  guint        n_type_args;    /* the owner type's instantiation; 0: none known */
+  PgoTypeRef **type_args;      /* owned references */
+  guint        n_method_args;  /* the generic method's instantiation; 0: none known */
+  PgoTypeRef **method_args;    /* owned references */
 } PgoMethodId;
 
 PgoMethodId *pgo_method_id_new          (PgoModuleId *module,
@@ -61,6 +110,11 @@ char        *pgo_method_id_to_string    (const PgoMethodId *id);
 PgoMethodId *pgo_method_id_copy         (const PgoMethodId *id);
 void         pgo_method_id_free         (PgoMethodId *id);
 gboolean     pgo_method_id_equal        (const PgoMethodId *a, const PgoMethodId *b);
+void         pgo_method_id_set_instantiation (PgoMethodId *id,
+                                              PgoTypeRef *const *type_args,
+                                              guint n_type_args,
+                                              PgoTypeRef *const *method_args,
+                                              guint n_method_args);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoMethodId, pgo_method_id_free)
 

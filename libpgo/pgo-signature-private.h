@@ -15,6 +15,8 @@ gboolean _pgo_metadata_lookup_method     (PgoMetadata *md, const char *type_name
                                          const char *name, const char *params,
                                          const char *ret, guint32 *out_token,
                                          GError **error);
+gboolean _pgo_metadata_lookup_typedef    (PgoMetadata *md, const char *type_name,
+                                         guint32 *out_token, GError **error);
 gboolean _pgo_metadata_resolve_method    (PgoMetadata *md, guint32 token,
                                          guint32 *out_method_token, GError **error);
 

@@ -865,6 +865,38 @@ _pgo_metadata_lookup_method (PgoMetadata *md, const char *type_name, const char 
 }
 
 /**
+ * _pgo_metadata_lookup_typedef:
+ * @md: metadata
+ * @type_name: the full name ("Ns.Outer/Inner"), as _pgo_metadata_format_type()
+ *   names a TypeRef
+ * @out_token: (out): the TypeDef token
+ * @error: return location for a #GError
+ *
+ * Finds a type defined in this module by its full name, as a .mibc
+ * TypeRef names it.
+ *
+ * Returns: %TRUE on success; PGO_ERROR_NOT_FOUND when no type has the name.
+ */
+gboolean
+_pgo_metadata_lookup_typedef (PgoMetadata *md, const char *type_name, guint32 *out_token,
+                              GError **error)
+{
+  for (guint32 t = 1; t <= md->rows[PGO_TABLE_TYPEDEF]; t++)
+    {
+      const char *tn = typedef_name (md, t, error);
+
+      if (tn == NULL)
+        return FALSE;
+      if (strcmp (tn, type_name) == 0)
+        {
+          *out_token = PGO_TOKEN (PGO_TABLE_TYPEDEF, t);
+          return TRUE;
+        }
+    }
+  return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no type %s", type_name);
+}
+
+/**
  * _pgo_metadata_resolve_method:
  * @md: metadata
  * @token: a MethodDef, MemberRef or MethodSpec token

@@ -5,8 +5,9 @@
  *
  * Input: the bytes of a .mibc. Output: one PgoMethodProfile per method
  * record, in file order, its identity taken from the MemberRef (or
- * MethodSpec) the record names and, when a lookup finds the defining
- * assembly, resolved to its MethodDef token.
+ * MethodSpec) the record names, with the instantiation of its TypeSpec
+ * parent and MethodSpec, and, when a lookup finds the defining assembly,
+ * resolved to its MethodDef token.
  *
  * SPEC: mibc(5) "Reader algorithm", "Group filter", "Record state machine", "Compressed form";
  * the walk follows crossgen2's
@@ -200,24 +201,417 @@ source_metadata (Reader *r, const char *name)
   return md;
 }
 
+/* ---- instantiations: the TypeSpec and MethodSpec blobs of a record -------- */
+
+/* ECMA-335 II.23.1.16 element types a type argument is built from. */
+enum {
+  ET_VALUETYPE = 0x11, ET_CLASS = 0x12, ET_VAR = 0x13, ET_ARRAY = 0x14, ET_GENERICINST = 0x15,
+  ET_SZARRAY = 0x1D, ET_MVAR = 0x1E,
+};
+
+#define MAX_ARRAY_RANK 32   /* the runtime's limit on the rank of an array */
+
+/* append_escaped: 'name' with the characters the runtime's type name
+ * grammar reserves escaped by a backslash, the spelling a PgoTypeRef's
+ * name has (pgo_type_ref_to_runtime_name()). */
+static void
+append_escaped (GString *out, const char *name)
+{
+  for (const char *p = name; *p; p++)
+    {
+      if (strchr (",[]&*+\\", *p))
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+}
+
+/* append_typeref_name: "Ns.Outer+Inner" of TypeRef 'token' of the .mibc,
+ * an enclosing TypeRef as its resolution scope giving the nesting. */
+static gboolean
+append_typeref_name (PgoMetadata *md, guint32 token, int depth, GString *out, GError **error)
+{
+  guint32 rid = PGO_TOKEN_RID (token), scope = 0;
+  const char *name, *ns;
+
+  if (depth > PGO_SIGNATURE_MAX_DEPTH)
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT, "TypeRef 0x%08x nests deeper than %d",
+                        token, PGO_SIGNATURE_MAX_DEPTH), FALSE;
+  if (!_pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
+                                  pgo_metadata_get_column (md, PGO_COL_TYPEREF_RESOLUTION_SCOPE, rid),
+                                  &scope, error)
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEREF_NAME, rid),
+                                      &name, error)
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEREF_NAMESPACE,
+                                                                   rid), &ns, error))
+    return g_prefix_error (error, "TypeRef row %u: ", rid), FALSE;
+  if (PGO_TOKEN_TABLE (scope) == PGO_TABLE_TYPEREF && PGO_TOKEN_RID (scope) != 0)
+    {
+      if (!append_typeref_name (md, scope, depth + 1, out, error))
+        return FALSE;
+      g_string_append_c (out, '+');
+    }
+  else if (ns[0])
+    {
+      append_escaped (out, ns);
+      g_string_append_c (out, '.');
+    }
+  append_escaped (out, name);
+  return TRUE;
+}
+
+/* named_type: the definition that TypeRef 'token' of the .mibc refers to,
+ * as CLASS or VALUETYPE 'et': its module and TypeDef token when the lookup
+ * finds the defining assembly and the type in it; otherwise the assembly's
+ * simple name, token 0 and the name alone, as method_id() keeps an
+ * unresolved method. System.__Canon, in whatever assembly, is the
+ * argument of shared code (pgo_type_ref_is_canon()). */
+static PgoTypeRef *
+named_type (Reader *r, guint8 et, guint32 token, GError **error)
+{
+  g_autofree char *assembly = NULL, *canonical = NULL;
+  g_autoptr(GString) name = g_string_new (NULL);
+  g_autoptr(PgoModuleId) module = NULL;
+  guint32 def = 0;
+
+  if (PGO_TOKEN_TABLE (token) != PGO_TABLE_TYPEREF || PGO_TOKEN_RID (token) == 0)
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                        "type argument 0x%08x is not a TypeRef", token), NULL;
+  if (!append_typeref_name (r->md, token, 0, name, error))
+    return NULL;
+  if (strcmp (name->str, "System.__Canon") == 0)
+    return pgo_type_ref_new_named (ET_CLASS, NULL, 0, name->str);
+  if (!scope_assembly (r->md, token, 0, &assembly, error))
+    return NULL;
+  PgoMetadata *src = source_metadata (r, assembly);
+  if (src && (canonical = _pgo_metadata_format_type (r->md, token, NULL))
+      && _pgo_metadata_lookup_typedef (src, canonical, &def, NULL))
+    module = _pgo_metadata_build_module_id (src, NULL);
+  if (!module)
+    {
+      module = pgo_module_id_new (assembly);
+      def = 0;
+    }
+  return pgo_type_ref_new_named (et, module, def, name->str);
+}
+
+/* bad_element: the error for element type 'et', just read from 'c', that
+ * no type argument starts with. */
+static gboolean
+bad_element (PgoCursor *c, guint8 et, GError **error)
+{
+  return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                      "bad element type 0x%02x of a type argument at offset 0x%" G_GINT64_MODIFIER "x",
+                      et, pgo_cursor_tell (c) - 1), FALSE;
+}
+
+/* decode_named: a TypeDefOrRef coded index (II.23.2.8) from 'c', the
+ * definition of CLASS or VALUETYPE 'et'; its token in '*out_token' when
+ * that is not NULL. */
+static gboolean
+decode_named (Reader *r, PgoCursor *c, guint8 et, PgoTypeRef **out, guint32 *out_token,
+              GError **error)
+{
+  guint64 at = pgo_cursor_tell (c);
+  guint32 coded_value = 0, token = 0;
+
+  if (!_pgo_cursor_read_ecma_uint (c, &coded_value, error))
+    return FALSE;
+  if (!_pgo_metadata_decode_coded (r->md, PGO_CODED_TYPE_DEF_OR_REF, coded_value, &token, error)
+      || !(*out = named_type (r, et, token, error)))
+    return g_prefix_error (error, "at offset 0x%" G_GINT64_MODIFIER "x: ", at), FALSE;
+  if (out_token)
+    *out_token = token;
+  return TRUE;
+}
+
+static gboolean decode_type (Reader *r, PgoCursor *c, int depth, PgoTypeRef **out,
+                             GError **error);
+
+/* decode_args: the 'n' type arguments (II.23.2.12) that follow a count read
+ * from 'c'; '*out' is NULL when one of them is open (VAR, MVAR), which no
+ * identity holds: the record then names the typical definition. */
+static gboolean
+decode_args (Reader *r, PgoCursor *c, guint32 n, int depth, GPtrArray **out, GError **error)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_type_ref_unref);
+  gboolean open = FALSE;
+
+  *out = NULL;
+  if (n == 0 || n > pgo_cursor_remaining (c))
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                        "%u type arguments with %" G_GSIZE_FORMAT " bytes left at offset 0x%"
+                        G_GINT64_MODIFIER "x", n, pgo_cursor_remaining (c), pgo_cursor_tell (c)),
+           FALSE;
+  for (guint32 i = 0; i < n; i++)
+    {
+      PgoTypeRef *t = NULL;
+      if (!decode_type (r, c, depth, &t, error))
+        return FALSE;
+      if (t)
+        g_ptr_array_add (args, t);
+      else
+        open = TRUE;
+    }
+  if (!open)
+    *out = g_steal_pointer (&args);
+  return TRUE;
+}
+
+/* decode_instance: GENERICINST (CLASS | VALUETYPE) TypeDefOrRef count
+ * Type* after its element type, from 'c'. */
+static gboolean
+decode_instance (Reader *r, PgoCursor *c, int depth, PgoTypeRef **out, GError **error)
+{
+  guint8 kind = 0;
+  guint32 n = 0;
+  g_autoptr(PgoTypeRef) def = NULL;
+  g_autoptr(GPtrArray) args = NULL;
+
+  if (!pgo_cursor_read_u8 (c, &kind, error))
+    return FALSE;
+  if (kind != ET_CLASS && kind != ET_VALUETYPE)
+    return bad_element (c, kind, error);
+  if (!decode_named (r, c, kind, &def, NULL, error) || !_pgo_cursor_read_ecma_uint (c, &n, error)
+      || !decode_args (r, c, n, depth + 1, &args, error))
+    return FALSE;
+  if (args)
+    *out = pgo_type_ref_new_instance (def, (PgoTypeRef *const *) args->pdata, args->len);
+  return TRUE;
+}
+
+/* decode_array: ARRAY Type ArrayShape (II.23.2.13) after its element type,
+ * from 'c'; the identity keeps the rank, sizes and bounds are read past. */
+static gboolean
+decode_array (Reader *r, PgoCursor *c, int depth, PgoTypeRef **out, GError **error)
+{
+  g_autoptr(PgoTypeRef) elem = NULL;
+  guint32 rank = 0, n = 0, v = 0;
+  gint32 lo = 0;
+
+  if (!decode_type (r, c, depth + 1, &elem, error) || !_pgo_cursor_read_ecma_uint (c, &rank, error))
+    return FALSE;
+  if (rank == 0 || rank > MAX_ARRAY_RANK)
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                        "array rank %u at offset 0x%" G_GINT64_MODIFIER "x", rank,
+                        pgo_cursor_tell (c) - 1), FALSE;
+  if (!_pgo_cursor_read_ecma_uint (c, &n, error))
+    return FALSE;
+  for (guint32 i = 0; i < n; i++)
+    if (!_pgo_cursor_read_ecma_uint (c, &v, error))
+      return FALSE;
+  if (!_pgo_cursor_read_ecma_uint (c, &n, error))
+    return FALSE;
+  for (guint32 i = 0; i < n; i++)
+    if (!_pgo_cursor_read_ecma_int (c, &lo, error))
+      return FALSE;
+  if (elem)
+    *out = pgo_type_ref_new_array (elem, rank);
+  return TRUE;
+}
+
+/* decode_type: one type argument (II.23.2.12) from 'c': a primitive, a
+ * definition, an instance or an array of one; '*out' stays NULL for an
+ * open type (VAR, MVAR, or built from one). */
+static gboolean
+decode_type (Reader *r, PgoCursor *c, int depth, PgoTypeRef **out, GError **error)
+{
+  guint8 et = 0;
+  guint32 n = 0;
+  g_autoptr(PgoTypeRef) elem = NULL;
+
+  *out = NULL;
+  if (depth > PGO_SIGNATURE_MAX_DEPTH)
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT,
+                        "type argument nests deeper than %d at offset 0x%" G_GINT64_MODIFIER "x",
+                        PGO_SIGNATURE_MAX_DEPTH, pgo_cursor_tell (c)), FALSE;
+  if (!pgo_cursor_read_u8 (c, &et, error))
+    return FALSE;
+  if ((*out = pgo_type_ref_new_primitive (et)))
+    return TRUE;
+  switch (et)
+    {
+    case ET_CLASS: case ET_VALUETYPE:
+      return decode_named (r, c, et, out, NULL, error);
+    case ET_VAR: case ET_MVAR:
+      return _pgo_cursor_read_ecma_uint (c, &n, error);
+    case ET_SZARRAY:
+      if (!decode_type (r, c, depth + 1, &elem, error))
+        return FALSE;
+      *out = elem ? pgo_type_ref_new_array (elem, 0) : NULL;
+      return TRUE;
+    case ET_ARRAY:
+      return decode_array (r, c, depth, out, error);
+    case ET_GENERICINST:
+      return decode_instance (r, c, depth, out, error);
+    default:
+      return bad_element (c, et, error);
+    }
+}
+
+/* typespec_args: the type arguments of TypeSpec 'rid' of the .mibc, a
+ * generic instance GENERICINST (CLASS | VALUETYPE) TypeDefOrRef count
+ * Type* (II.23.2.14), and the TypeRef of its definition; '*out' NULL when
+ * it is open. PGO_ERROR_NOT_FOUND for a TypeSpec of another shape, which
+ * names no method owner. */
+static gboolean
+typespec_args (Reader *r, guint32 rid, GPtrArray **out, guint32 *out_def, GError **error)
+{
+  const guint8 *blob;
+  gsize len = 0;
+  PgoCursor c;
+  guint8 et = 0;
+  guint32 n = 0;
+  g_autoptr(PgoTypeRef) def = NULL;
+
+  if (!_pgo_metadata_lookup_blob (r->md, pgo_metadata_get_column (r->md, PGO_COL_TYPESPEC_SIGNATURE,
+                                                                 rid), &blob, &len, error))
+    return g_prefix_error (error, "TypeSpec row %u: ", rid), FALSE;
+  _pgo_cursor_init (&c, blob, len, 0);
+  if (!pgo_cursor_read_u8 (&c, &et, error))
+    return g_prefix_error (error, "TypeSpec row %u: ", rid), FALSE;
+  if (et != ET_GENERICINST)
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND,
+                        "TypeSpec row %u is not a generic instance", rid), FALSE;
+  if (!pgo_cursor_read_u8 (&c, &et, error)
+      || ((et != ET_CLASS && et != ET_VALUETYPE) && !bad_element (&c, et, error))
+      || !decode_named (r, &c, et, &def, out_def, error) || !_pgo_cursor_read_ecma_uint (&c, &n, error)
+      || !decode_args (r, &c, n, 1, out, error))
+    return g_prefix_error (error, "TypeSpec row %u: ", rid), FALSE;
+  return TRUE;
+}
+
+/* methodspec_args: the type arguments of MethodSpec 'rid' of the .mibc,
+ * GENERICINST (0x0A) count Type* (II.23.2.15); '*out' NULL when open. */
+static gboolean
+methodspec_args (Reader *r, guint32 rid, GPtrArray **out, GError **error)
+{
+  const guint8 *blob;
+  gsize len = 0;
+  PgoCursor c;
+  guint8 conv = 0;
+  guint32 n = 0;
+
+  if (!_pgo_metadata_lookup_blob (r->md, pgo_metadata_get_column (r->md,
+                                                                 PGO_COL_METHODSPEC_INSTANTIATION,
+                                                                 rid), &blob, &len, error))
+    return g_prefix_error (error, "MethodSpec row %u: ", rid), FALSE;
+  _pgo_cursor_init (&c, blob, len, 0);
+  if (!pgo_cursor_read_u8 (&c, &conv, error))
+    return g_prefix_error (error, "MethodSpec row %u: ", rid), FALSE;
+  if (conv != 0x0A)
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                        "MethodSpec row %u: calling convention 0x%02x at offset 0x0 is not a "
+                        "generic method instance", rid, conv), FALSE;
+  if (!_pgo_cursor_read_ecma_uint (&c, &n, error) || !decode_args (r, &c, n, 1, out, error))
+    return g_prefix_error (error, "MethodSpec row %u: ", rid), FALSE;
+  return TRUE;
+}
+
+/* Generic: what a record's method token names beyond its MemberRef. */
+typedef struct {
+  GPtrArray *type_args;    /* the owner's type arguments, or NULL */
+  GPtrArray *method_args;  /* the method's type arguments, or NULL */
+  guint32    member;       /* the MemberRef of the generic definition, or 0 */
+  guint32    owner_def;    /* the TypeRef of the owner's definition, or 0 */
+} Generic;
+
+static void
+generic_clear (Generic *g)
+{
+  g_clear_pointer (&g->type_args, g_ptr_array_unref);
+  g_clear_pointer (&g->method_args, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Generic, generic_clear)
+
+/* instantiation: the type arguments of the owner and of the method that
+ * record token 'token' names, from the TypeSpec parent of its MemberRef
+ * and from its MethodSpec (each NULL when there is none, or it is open),
+ * and the references of the generic definitions. Tokens that name no
+ * row are left to method_id(), which drops them. */
+static gboolean
+instantiation (Reader *r, guint32 token, Generic *g, GError **error)
+{
+  guint32 rid = PGO_TOKEN_RID (token), parent = 0;
+
+  if (PGO_TOKEN_TABLE (token) == PGO_TABLE_METHODSPEC && rid != 0
+      && rid <= pgo_metadata_get_n_rows (r->md, PGO_TABLE_METHODSPEC))
+    {
+      if (!_pgo_metadata_decode_coded (r->md, PGO_CODED_METHOD_DEF_OR_REF,
+                                      pgo_metadata_get_column (r->md, PGO_COL_METHODSPEC_METHOD, rid),
+                                      &token, error))
+        return g_prefix_error (error, "MethodSpec row %u: ", rid), FALSE;
+      if (!methodspec_args (r, rid, &g->method_args, error))
+        return FALSE;
+      rid = PGO_TOKEN_RID (token);
+    }
+  if (PGO_TOKEN_TABLE (token) != PGO_TABLE_MEMBERREF || rid == 0
+      || rid > pgo_metadata_get_n_rows (r->md, PGO_TABLE_MEMBERREF))
+    return TRUE;
+  g->member = token;
+  if (!_pgo_metadata_decode_coded (r->md, PGO_CODED_MEMBER_REF_PARENT,
+                                  pgo_metadata_get_column (r->md, PGO_COL_MEMBERREF_CLASS, rid),
+                                  &parent, error))
+    return g_prefix_error (error, "MemberRef row %u: ", rid), FALSE;
+  if (PGO_TOKEN_TABLE (parent) == PGO_TABLE_TYPESPEC && PGO_TOKEN_RID (parent) != 0)
+    return typespec_args (r, PGO_TOKEN_RID (parent), &g->type_args, &g->owner_def, error);
+  return TRUE;
+}
+
+/* definition_def: the MethodDef of 'src' that record token 'token' is an
+ * instance of or names: looked up by the generic definition, the owner's
+ * definition and the MemberRef's own signature, when 'g' says the token
+ * is an instance; else by 'mn', the token's own description. */
+static gboolean
+definition_def (Reader *r, PgoMetadata *src, guint32 token, const Generic *g,
+                const PgoMethodName *mn, guint32 *out_def)
+{
+  PgoMethodName key = { 0 };
+  gboolean found;
+
+  if (!g->member || (g->member == token && !g->owner_def))
+    return _pgo_metadata_lookup_method (src, mn->owner, mn->name, mn->params, mn->ret, out_def,
+                                        NULL);
+  if (!pgo_metadata_describe_method (r->md, g->member, &key, NULL))
+    return FALSE;
+  if (g->owner_def)
+    {
+      g_free (key.owner);
+      key.owner = _pgo_metadata_format_type (r->md, g->owner_def, NULL);
+    }
+  found = key.owner && _pgo_metadata_lookup_method (src, key.owner, key.name, key.params, key.ret,
+                                                    out_def, NULL);
+  pgo_method_name_clear (&key);
+  return found;
+}
+
 /* method_id: the identity of method 'token' of the .mibc: its assembly and
- * name, and its MethodDef token when the lookup finds the assembly and the
- * method in it (token 0 otherwise). NULL with @error set when the token
- * does not name a method reference. */
+ * name, its MethodDef token when the lookup finds the assembly and the
+ * method in it (token 0 otherwise), and the instantiation its TypeSpec
+ * and MethodSpec spell. NULL with @error set, and '*out_fatal' TRUE when
+ * a signature blob or coded index of the instantiation is malformed,
+ * FALSE when the token just names no method reference that resolves. */
 static PgoMethodId *
-method_id (Reader *r, guint32 token, GError **error)
+method_id (Reader *r, guint32 token, gboolean *out_fatal, GError **error)
 {
   g_autofree char *assembly = NULL;
+  g_auto(Generic) g = { 0 };
   PgoMethodName mn = { 0 };
   guint32 def = 0;
 
+  *out_fatal = FALSE;
+  if (!instantiation (r, token, &g, error))
+    {
+      *out_fatal = !g_error_matches (*error, PGO_ERROR, PGO_ERROR_NOT_FOUND);
+      return NULL;
+    }
   if (!scope_assembly (r->md, token, 0, &assembly, error)
       || !pgo_metadata_describe_method (r->md, token, &mn, error))
     return NULL;
   g_autofree char *name = g_strconcat (mn.owner, "::", mn.name, NULL);
   g_autoptr(PgoModuleId) module = NULL;
   PgoMetadata *src = source_metadata (r, assembly);
-  if (src && _pgo_metadata_lookup_method (src, mn.owner, mn.name, mn.params, mn.ret, &def, NULL))
+  if (src && definition_def (r, src, token, &g, &mn, &def))
     module = _pgo_metadata_build_module_id (src, NULL);
   if (!module)
     {
@@ -226,6 +620,10 @@ method_id (Reader *r, guint32 token, GError **error)
     }
   PgoMethodId *id = pgo_method_id_new (module, def, name, mn.params);
   pgo_method_name_clear (&mn);
+  pgo_method_id_set_instantiation (id, g.type_args ? (PgoTypeRef *const *) g.type_args->pdata : NULL,
+                                   g.type_args ? g.type_args->len : 0,
+                                   g.method_args ? (PgoTypeRef *const *) g.method_args->pdata : NULL,
+                                   g.method_args ? g.method_args->len : 0);
   return id;
 }
 
@@ -235,10 +633,16 @@ static gboolean
 finish_record (Reader *r, Record *rec, GError **error)
 {
   g_autoptr(GError) local = NULL;
+  gboolean fatal = FALSE;
 
   if (rec->method == 0)
     return TRUE;
-  g_autoptr(PgoMethodId) id = method_id (r, rec->method, &local);
+  g_autoptr(PgoMethodId) id = method_id (r, rec->method, &fatal, &local);
+  if (!id && fatal)
+    {
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "method 0x%08x: ", rec->method);
+      return FALSE;
+    }
   if (!id)
     {
       g_debug ("mibc: record for 0x%08x dropped: %s", rec->method, local->message);
@@ -451,8 +855,10 @@ open_pe (GBytes *bytes, const char *file_name, GError **error)
  * Reads every method record. Each profile's identity names the assembly
  * and "Owner::Name" with the canonical parameter list as signature
  * (pgo-signature.h); its token is the MethodDef token when @lookup finds
- * the method, else 0. Records whose method reference does not resolve
- * inside the file are dropped, as crossgen2 drops them.
+ * the method, else 0; a generic instance carries the instantiation its
+ * TypeSpec and MethodSpec spell (pgo_method_id_set_instantiation()).
+ * Records whose method reference does not resolve inside the file are
+ * dropped, as crossgen2 drops them; a malformed instantiation blob fails.
  *
  * Returns: (transfer full) (element-type PgoMethodProfile) (nullable): the
  * profiles, or %NULL with @error set: BAD_MAGIC (neither PE nor zip),

@@ -23,10 +23,15 @@
  * scope is an AssemblyRef with the defining assembly's identity; its
  * signature is the MethodDef signature of the source assembly with every
  * TypeDef/TypeRef/TypeSpec re-encoded as a reference from the .mibc.
- * Generic types and methods are referenced as their typical definitions:
- * a PgoMethodId names no instantiation, so none is written as a
- * TypeSpec/MethodSpec, and crossgen2 matches such a record to no
- * instantiation it compiles.
+ * A method of a generic type's instance is a MemberRef whose parent is a
+ * TypeSpec GENERICINST of the owner over the identity's type arguments;
+ * a generic method's instance is a MethodSpec on that MemberRef. Type
+ * arguments are TypeRefs (through AssemblyRefs) of their definitions,
+ * primitives by their element type, and System.__Canon, the argument of
+ * shared code, is the TypeRef System.__Canon in the AssemblyRef
+ * System.Private.Canon that crossgen2 resolves to its canonical type
+ * (SPEC: mibc(5) "Generic method instances", "Shared generic code").
+ * A profile without an instantiation is written on the typical definition.
  *
  * Each schema record is written as five longs (mask 15, IL offset, kind,
  * count, other) and its values
@@ -62,6 +67,8 @@ typedef struct {
   GHashTable           *type_refs;   /* "scope|ns|name" -> TypeRef token */
   GHashTable           *member_refs; /* "parent|name|sig" -> MemberRef token */
   GHashTable           *type_specs;  /* blob index -> TypeSpec token */
+  GHashTable           *method_specs; /* "method|blob" -> MethodSpec token */
+  guint32               canon;       /* TypeRef System.__Canon */
   GHashTable           *sources;     /* simple name -> PgoMetadata, or absent */
   GHashTable           *groups;      /* group name -> GByteArray of record IL */
   guint32               sig_void;    /* blob 00 00 01 of every global method */
@@ -372,33 +379,196 @@ copy_method_sig (Writer *w, PgoMetadata *md, PgoCursor *c, GByteArray *out, int 
   return TRUE;
 }
 
-/* source_metadata: the metadata of the module of 'id', looked up once per
- * simple name. Returns NULL with @error set when it cannot be found. */
+/* module_metadata: the metadata of 'module', looked up once per simple
+ * name. Returns NULL with @error set when it cannot be found. */
 static PgoMetadata *
-source_metadata (Writer *w, const PgoMethodId *id, GError **error)
+module_metadata (Writer *w, const PgoModuleId *module, GError **error)
 {
   PgoMetadata *md;
 
-  if (!id->module || !id->module->simple_name)
-    return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND,
-                        "method 0x%08x has no module", id->token), NULL;
-  if (g_hash_table_lookup_extended (w->sources, id->module->simple_name, NULL, (gpointer *) &md))
+  if (!module || !module->simple_name)
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "no module"), NULL;
+  if (g_hash_table_lookup_extended (w->sources, module->simple_name, NULL, (gpointer *) &md))
     {
       if (!md)
         g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "assembly %s not found",
-                     id->module->simple_name);
+                     module->simple_name);
       return md;
     }
-  md = w->opts->lookup (id->module, w->opts->user_data, error);
-  g_hash_table_insert (w->sources, g_strdup (id->module->simple_name), md);
+  md = w->opts->lookup (module, w->opts->user_data, error);
+  g_hash_table_insert (w->sources, g_strdup (module->simple_name), md);
   return md;
 }
 
-/* method_ref: the MemberRef for MethodDef 'token' of 'md', created on first
- * use: owner TypeRef, name, re-encoded signature. */
-static gboolean
-method_ref (Writer *w, PgoMetadata *md, guint32 token, guint32 *out_token, GError **error)
+/* source_metadata: the metadata of the module of 'id'. */
+static PgoMetadata *
+source_metadata (Writer *w, const PgoMethodId *id, GError **error)
 {
+  if (!id->module)
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND,
+                        "method 0x%08x has no module", id->token), NULL;
+  return module_metadata (w, id->module, error);
+}
+
+/* typedef_is_named: TRUE when TypeDef or TypeRef 'token' of 'md' is 'ns'.'name'. */
+static gboolean
+typedef_is_named (PgoMetadata *md, guint32 token, const char *ns, const char *name)
+{
+  guint32 rid = PGO_TOKEN_RID (token);
+  gboolean def = PGO_TOKEN_TABLE (token) == PGO_TABLE_TYPEDEF;
+  const char *n = NULL, *s = NULL;
+
+  if ((!def && PGO_TOKEN_TABLE (token) != PGO_TABLE_TYPEREF) || rid == 0
+      || rid > pgo_metadata_get_n_rows (md, PGO_TOKEN_TABLE (token))
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, def ? PGO_COL_TYPEDEF_NAME
+                                                                       : PGO_COL_TYPEREF_NAME, rid),
+                                       &n, NULL)
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, def ? PGO_COL_TYPEDEF_NAMESPACE
+                                                                       : PGO_COL_TYPEREF_NAMESPACE,
+                                                                   rid), &s, NULL))
+    return FALSE;
+  return strcmp (n, name) == 0 && strcmp (s, ns) == 0;
+}
+
+/* typedef_element_type: VALUETYPE for TypeDef 'token' of 'md' when it
+ * extends System.ValueType or System.Enum, else CLASS (II.23.2.12). */
+static guint8
+typedef_element_type (PgoMetadata *md, guint32 token)
+{
+  guint32 base = 0;
+
+  if (!_pgo_metadata_decode_coded (md, PGO_CODED_TYPE_DEF_OR_REF,
+                                  pgo_metadata_get_column (md, PGO_COL_TYPEDEF_EXTENDS,
+                                                           PGO_TOKEN_RID (token)), &base, NULL)
+      || PGO_TOKEN_RID (base) == 0)
+    return ET_CLASS;
+  return typedef_is_named (md, base, "System", "ValueType")
+         || typedef_is_named (md, base, "System", "Enum") ? ET_VALUETYPE : ET_CLASS;
+}
+
+/* encode_type_ref: type argument 't' as a Type of a signature
+ * (II.23.2.12) referring to .mibc TypeRefs
+ * (SPEC: mibc(5) "Generic method instances", "Shared generic code"). */
+static gboolean
+encode_type_ref (Writer *w, const PgoTypeRef *t, GByteArray *out, int depth, GError **error)
+{
+  guint32 tok = 0;
+  PgoMetadata *md;
+
+  if (depth > PGO_SIGNATURE_MAX_DEPTH)
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT,
+                        "type argument nests deeper than %d", PGO_SIGNATURE_MAX_DEPTH), FALSE;
+  switch (t->element_type)
+    {
+    case ET_CLASS: case ET_VALUETYPE:
+      if (pgo_type_ref_is_canon (t))
+        tok = w->canon;
+      else if (!(md = module_metadata (w, t->module, error))
+               || !ref_type (w, md, t->token, depth, &tok, error))
+        return FALSE;
+      else if (typedef_is_named (md, t->token, "System", "__Canon"))
+        tok = w->canon;
+      _pgo_bytes_append_u8 (out, t->element_type);
+      _pgo_bytes_append_ecma_uint (out, _pgo_mibc_coded (PGO_CODED_TYPE_DEF_OR_REF, tok));
+      return TRUE;
+    case ET_GENERICINST:
+      _pgo_bytes_append_u8 (out, ET_GENERICINST);
+      if (!encode_type_ref (w, t->element, out, depth + 1, error))
+        return FALSE;
+      _pgo_bytes_append_ecma_uint (out, t->n_args);
+      for (guint i = 0; i < t->n_args; i++)
+        if (!encode_type_ref (w, t->args[i], out, depth + 1, error))
+          return FALSE;
+      return TRUE;
+    case ET_SZARRAY:
+      _pgo_bytes_append_u8 (out, ET_SZARRAY);
+      return encode_type_ref (w, t->element, out, depth + 1, error);
+    case ET_ARRAY:
+      _pgo_bytes_append_u8 (out, ET_ARRAY);
+      if (!encode_type_ref (w, t->element, out, depth + 1, error))
+        return FALSE;
+      _pgo_bytes_append_ecma_uint (out, t->rank);   /* rank, no sizes, no lower bounds */
+      _pgo_bytes_append_ecma_uint (out, 0);
+      _pgo_bytes_append_ecma_uint (out, 0);
+      return TRUE;
+    default:
+      _pgo_bytes_append_u8 (out, t->element_type);  /* a primitive */
+      return TRUE;
+    }
+}
+
+/* type_spec: the TypeSpec of signature 'sig', created on first use. */
+static guint32
+type_spec (Writer *w, const GByteArray *sig)
+{
+  guint32 index = _pgo_mibc_image_blob (w->img, sig->data, sig->len);
+  gpointer tok = g_hash_table_lookup (w->type_specs, GUINT_TO_POINTER (index));
+
+  if (!tok)
+    {
+      guint32 row[1] = { index };
+      tok = GUINT_TO_POINTER (PGO_TOKEN (PGO_TABLE_TYPESPEC,
+                                         _pgo_mibc_image_add_row (w->img, PGO_TABLE_TYPESPEC,
+                                                                  row, 1)));
+      g_hash_table_insert (w->type_specs, GUINT_TO_POINTER (index), tok);
+    }
+  return GPOINTER_TO_UINT (tok);
+}
+
+/* instance_parent: the TypeSpec GENERICINST of owner 'owner' (TypeDef of
+ * 'md', referenced as TypeRef 'parent') over the type arguments of 'id'. */
+static gboolean
+instance_parent (Writer *w, PgoMetadata *md, guint32 owner, const PgoMethodId *id,
+                 guint32 *inout_parent, GError **error)
+{
+  g_autoptr(GByteArray) sig = g_byte_array_new ();
+
+  _pgo_bytes_append_u8 (sig, ET_GENERICINST);
+  _pgo_bytes_append_u8 (sig, typedef_element_type (md, owner));
+  _pgo_bytes_append_ecma_uint (sig, _pgo_mibc_coded (PGO_CODED_TYPE_DEF_OR_REF, *inout_parent));
+  _pgo_bytes_append_ecma_uint (sig, id->n_type_args);
+  for (guint i = 0; i < id->n_type_args; i++)
+    if (!encode_type_ref (w, id->type_args[i], sig, 1, error))
+      return FALSE;
+  *inout_parent = type_spec (w, sig);
+  return TRUE;
+}
+
+/* method_spec: the MethodSpec of MemberRef 'method' over the method type
+ * arguments of 'id' (II.23.2.15: GENERICINST 0x0A, count, types). */
+static gboolean
+method_spec (Writer *w, const PgoMethodId *id, guint32 method, guint32 *out_token, GError **error)
+{
+  g_autoptr(GByteArray) sig = g_byte_array_new ();
+
+  _pgo_bytes_append_u8 (sig, 0x0A);
+  _pgo_bytes_append_ecma_uint (sig, id->n_method_args);
+  for (guint i = 0; i < id->n_method_args; i++)
+    if (!encode_type_ref (w, id->method_args[i], sig, 1, error))
+      return FALSE;
+  guint32 index = _pgo_mibc_image_blob (w->img, sig->data, sig->len);
+  g_autofree char *key = g_strdup_printf ("%08x|%u", method, index);
+  gpointer tok = g_hash_table_lookup (w->method_specs, key);
+  if (!tok)
+    {
+      guint32 row[2] = { _pgo_mibc_coded (PGO_CODED_METHOD_DEF_OR_REF, method), index };
+      tok = GUINT_TO_POINTER (PGO_TOKEN (PGO_TABLE_METHODSPEC,
+                                         _pgo_mibc_image_add_row (w->img, PGO_TABLE_METHODSPEC,
+                                                                  row, 2)));
+      g_hash_table_insert (w->method_specs, g_steal_pointer (&key), tok);
+    }
+  *out_token = GPOINTER_TO_UINT (tok);
+  return TRUE;
+}
+
+/* method_ref: the MemberRef for MethodDef 'token' of 'md', created on first
+ * use: owner TypeRef (or the TypeSpec of its instance over the type
+ * arguments of 'id'), name, re-encoded signature; a MethodSpec over the
+ * method type arguments of 'id' when it has them. */
+static gboolean
+method_ref (Writer *w, PgoMetadata *md, const PgoMethodId *id, guint32 *out_token, GError **error)
+{
+  guint32 token = id->token;
   guint32 rid = PGO_TOKEN_RID (token), owner = 0, parent = 0;
   const char *name;
   const guint8 *blob;
@@ -412,6 +582,7 @@ method_ref (Writer *w, PgoMetadata *md, guint32 token, guint32 *out_token, GErro
                         "token 0x%08x is not a MethodDef of this assembly", token), FALSE;
   if (!_pgo_metadata_lookup_method_owner (md, token, &owner, error)
       || !ref_type (w, md, owner, 0, &parent, error)
+      || (id->n_type_args && !instance_parent (w, md, owner, id, &parent, error))
       || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_NAME, rid),
                                       &name, error)
       || !_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_SIGNATURE,
@@ -432,6 +603,8 @@ method_ref (Writer *w, PgoMetadata *md, guint32 token, guint32 *out_token, GErro
                                                                   row, 3)));
       g_hash_table_insert (w->member_refs, g_steal_pointer (&key), tok);
     }
+  if (id->n_method_args)
+    return method_spec (w, id, GPOINTER_TO_UINT (tok), out_token, error);
   *out_token = GPOINTER_TO_UINT (tok);
   return TRUE;
 }
@@ -505,7 +678,7 @@ add_profile (Writer *w, const PgoMethodProfile *p, GError **error)
 
   if (!id)
     return g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "profile has no method"), FALSE;
-  if (!(md = source_metadata (w, id, error)) || !method_ref (w, md, id->token, &token, error))
+  if (!(md = source_metadata (w, id, error)) || !method_ref (w, md, id, &token, error))
     return FALSE;
   g_autofree char *group = g_strconcat (id->module->simple_name, ";", NULL);
   GByteArray *il = g_hash_table_lookup (w->groups, group);
@@ -551,7 +724,7 @@ add_fixed_rows (Writer *w, const char *name)
   _pgo_mibc_image_add_row (w->img, PGO_TABLE_MODULE, module, 5);
   _pgo_mibc_image_add_row (w->img, PGO_TABLE_ASSEMBLY, assembly, 9);
   _pgo_mibc_image_add_row (w->img, PGO_TABLE_TYPEDEF, module_type, 6);
-  type_ref (w, asm_ref (w, &canon), "System", "__Canon");
+  w->canon = type_ref (w, asm_ref (w, &canon), "System", "__Canon");
   w->sig_void = _pgo_mibc_image_blob (w->img, sig_void, sizeof sig_void);
 }
 
@@ -624,6 +797,7 @@ writer_clear (Writer *w)
   g_hash_table_unref (w->type_refs);
   g_hash_table_unref (w->member_refs);
   g_hash_table_unref (w->type_specs);
+  g_hash_table_unref (w->method_specs);
   g_hash_table_unref (w->sources);
   g_hash_table_unref (w->groups);
 }
@@ -659,6 +833,7 @@ pgo_mibc_build (GPtrArray *profiles, const PgoMibcOptions *options, guint *out_n
     .type_refs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL),
     .member_refs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL),
     .type_specs = g_hash_table_new (NULL, NULL),
+    .method_specs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL),
     .sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                       (GDestroyNotify) pgo_metadata_unref),
     .groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,

@@ -154,6 +154,9 @@ typedef PgoMetadata *(*PgoNettraceLookupFunc) (const PgoModuleId *module, gpoint
 GHashTable          *pgo_nettrace_profiles_name_handles (PgoNettraceProfiles *profiles,
                                                          PgoNettraceLookupFunc lookup,
                                                          gpointer user_data);
+void                 pgo_nettrace_profiles_name_types   (PgoNettraceProfiles *profiles,
+                                                         PgoNettraceLookupFunc lookup,
+                                                         gpointer user_data);
 
 GPtrArray           *pgo_nettrace_profiles_read       (GBytes *bytes,
                                                        PgoNettraceStats *out_stats,

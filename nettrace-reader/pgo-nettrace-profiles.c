@@ -21,6 +21,7 @@
 #include "pgo-nettrace-private.h"
 #include "pgo-method-id.h"
 #include "pgo-metadata-private.h"
+#include "pgo-method-hash-private.h"
 
 #include <string.h>
 
@@ -58,6 +59,8 @@ typedef struct {
   guint64  method_id;         /* key */
   guint64  type_id;
   guint32  token;
+  guint32  n_parameters;      /* the method's own type arguments */
+  guint64 *parameters;        /* their type handles */
 } DetailsInfo;
 
 typedef struct {
@@ -129,6 +132,14 @@ assembly_info_free (gpointer p)
   AssemblyInfo *a = p;
   g_free (a->name);
   g_free (a);
+}
+
+static void
+details_info_free (gpointer p)
+{
+  DetailsInfo *d = p;
+  g_free (d->parameters);
+  g_free (d);
 }
 
 static void
@@ -401,8 +412,18 @@ take_method_details (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GErr
   di->method_id = d.method_id;
   di->type_id = d.type_id;
   di->token = d.method_token;
+  if (d.n_type_parameters > 0 && d.n_type_parameters <= MAX_TYPE_PARAMETERS)
+    {
+      di->n_parameters = d.n_type_parameters;
+      di->parameters = g_new (guint64, d.n_type_parameters);
+      for (guint32 k = 0; k < d.n_type_parameters; k++)
+        {
+          memcpy (&di->parameters[k], d.type_parameters + (gsize) k * 8, 8);
+          di->parameters[k] = GUINT64_FROM_LE (di->parameters[k]);
+        }
+    }
   if (!id_table_put (self->details, di))
-    g_free (di);
+    details_info_free (di);
   return TRUE;
 }
 
@@ -524,6 +545,102 @@ module_identity (PgoNettraceProfiles *self, guint64 module_id)
   return m->identity;
 }
 
+/* definition_name: (transfer full) (nullable): BulkType name 'name' without
+ * the bracketed type arguments of an instance: "Bag`1[System.Int32]" ->
+ * "Bag`1". */
+static char *
+definition_name (const char *name)
+{
+  if (!name)
+    return NULL;
+  for (const char *p = name; *p; p++)
+    if (*p == '\\' && p[1])
+      p++;
+    else if (*p == '[')
+      return g_strndup (name, (gsize) (p - name));
+  return g_strdup (name);
+}
+
+static PgoTypeRef *type_ref_of (PgoNettraceProfiles *self, guint64 handle, guint depth);
+
+/* type_refs_of: (transfer full) (nullable): the types of the 'n' handles
+ * of 'handles', as a GPtrArray of PgoTypeRef; NULL when one is not described. */
+static GPtrArray *
+type_refs_of (PgoNettraceProfiles *self, const guint64 *handles, guint32 n, guint depth)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_type_ref_unref);
+
+  for (guint32 k = 0; k < n; k++)
+    {
+      PgoTypeRef *t = type_ref_of (self, handles[k], depth);
+      if (!t)
+        return NULL;
+      g_ptr_array_add (out, t);
+    }
+  return g_steal_pointer (&out);
+}
+
+/* type_ref_of: (transfer full) (nullable): type handle 'handle' as BulkType
+ * describes it: its CorElementType, module, TypeDef token, name, type
+ * arguments and array rank (SPEC: nettrace(5) "Method resolution"); NULL
+ * when the trace does not describe it. A primitive CorElementType names a
+ * primitive only when the name agrees (an enum reports its underlying type). */
+static PgoTypeRef *
+type_ref_of (PgoNettraceProfiles *self, guint64 handle, guint depth)
+{
+  TypeInfo *t = handle > 33 ? g_hash_table_lookup (self->types, &handle) : NULL;
+
+  if (!t || depth > MAX_DESCRIBE_DEPTH)
+    return NULL;
+  if (t->flags & 0x8)
+    {
+      g_autoptr(PgoTypeRef) elem = type_ref_of (self, t->first_parameter, depth + 1);
+      guint rank = (t->flags & 0x3F00) >> 8;
+
+      if (!elem)
+        return NULL;
+      return pgo_type_ref_new_array (elem, t->cor_element_type == 0x1D ? 0 : MAX (rank, 1));
+    }
+  g_autoptr(PgoTypeRef) prim = pgo_type_ref_new_primitive (t->cor_element_type);
+  g_autofree char *prim_name = prim ? pgo_type_ref_to_runtime_name (prim) : NULL;
+  if (prim && (!t->name || g_strcmp0 (t->name, prim_name) == 0))
+    return g_steal_pointer (&prim);
+  if (!t->type_name_id || PGO_TOKEN_TABLE (t->type_name_id) != PGO_TABLE_TYPEDEF)
+    return NULL;
+  g_autofree char *name = definition_name (t->name);
+  g_autoptr(PgoTypeRef) def = pgo_type_ref_new_named (t->cor_element_type == 0x11 || prim ? 0x11 : 0x12,
+                                                      module_identity (self, t->module_id),
+                                                      t->type_name_id, name);
+  if (t->n_parameters == 0)
+    return g_steal_pointer (&def);
+  g_autoptr(GPtrArray) args = type_refs_of (self, t->parameters, t->n_parameters, depth + 1);
+  if (!args)
+    return NULL;
+  return pgo_type_ref_new_instance (def, (PgoTypeRef *const *) args->pdata, args->len);
+}
+
+/* set_instantiation: the instantiation of 'id' from MethodDetails 'd': the
+ * type arguments of its owner type and its own, each left out when the
+ * trace does not describe every argument
+ * (SPEC: mibc(5) "Generic method instances"). */
+static void
+set_instantiation (PgoNettraceProfiles *self, const DetailsInfo *d, PgoMethodId *id)
+{
+  TypeInfo *t = d ? g_hash_table_lookup (self->types, &d->type_id) : NULL;
+  g_autoptr(GPtrArray) type_args = NULL, method_args = NULL;
+
+  if (!d)
+    return;
+  if (t && !(t->flags & 0x8) && t->n_parameters > 0)
+    type_args = type_refs_of (self, t->parameters, t->n_parameters, 0);
+  if (d->n_parameters > 0)
+    method_args = type_refs_of (self, d->parameters, d->n_parameters, 0);
+  pgo_method_id_set_instantiation (id, type_args ? (PgoTypeRef *const *) type_args->pdata : NULL,
+                                   type_args ? type_args->len : 0,
+                                   method_args ? (PgoTypeRef *const *) method_args->pdata : NULL,
+                                   method_args ? method_args->len : 0);
+}
+
 /* resolve_method: the identity of 'in', through MethodDetails -> BulkType ->
  * ModuleLoad -> AssemblyLoad (SPEC: nettrace(5) "Method resolution"), falling back to the ids the
  * verbose event and MethodLoad carry. NULL (with a drop reason) when the
@@ -576,7 +693,9 @@ resolve_method (PgoNettraceProfiles *self, InstrInfo *in)
         }
     }
   const char *name = in->name ? in->name : n ? n->name : NULL;
-  return pgo_method_id_new (module, token, name, NULL);
+  PgoMethodId *id = pgo_method_id_new (module, token, name, NULL);
+  set_instantiation (self, d, id);
+  return id;
 }
 
 /* check_chunks: drops 'in' unless its chunks run from 0 to a chunk flagged
@@ -637,11 +756,42 @@ decode_profile (PgoNettraceProfiles *self, InstrInfo *in, PgoMethodId *id, GByte
   return g_steal_pointer (&profile);
 }
 
+/* learn_arg_names: names the unnamed, non-generic type arguments of the
+ * owner type of 'in' from the trace's spelling of that type in the
+ * method's name, "Bag`1[System.__Canon]::Push": MethodLoadVerbose
+ * carries it even when BulkType carries no names, and a generic method's
+ * own arguments (which no name spells) are often the same types. */
+static void
+learn_arg_names (PgoNettraceProfiles *self, InstrInfo *in)
+{
+  NameInfo *n = g_hash_table_lookup (self->names, &in->method_id);
+  DetailsInfo *d = g_hash_table_lookup (self->details, &in->method_id);
+  TypeInfo *t = d ? g_hash_table_lookup (self->types, &d->type_id) : NULL;
+  const char *name = in->name ? in->name : n ? n->name : NULL;
+  g_autofree char *args = NULL;
+
+  if (!t || t->n_parameters == 0 || (t->flags & 0x8) || !name
+      || !_pgo_method_name_split_instantiation (name, &args, NULL) || !args
+      || strchr (args, '['))
+    return;
+  g_auto(GStrv) parts = g_strsplit (args, ",", -1);
+  if (g_strv_length (parts) != t->n_parameters)
+    return;
+  for (guint32 k = 0; k < t->n_parameters; k++)
+    {
+      TypeInfo *a = g_hash_table_lookup (self->types, &t->parameters[k]);
+      if (a && !a->name && !(a->flags & 0x8) && a->n_parameters == 0 && parts[k][0])
+        a->name = g_strdup (g_strstrip (parts[k]));
+    }
+}
+
 /* build_profiles: turns each method's chunks, in file order, into a profile, or
  * into a note saying why it was dropped. */
 static void
 build_profiles (PgoNettraceProfiles *self)
 {
+  for (guint i = 0; i < self->order->len; i++)
+    learn_arg_names (self, g_ptr_array_index (self->order, i));
   for (guint i = 0; i < self->order->len; i++)
     {
       InstrInfo *in = g_ptr_array_index (self->order, i);
@@ -693,7 +843,7 @@ pgo_nettrace_profiles_build (PgoNettraceReader *reader, GError **error)
 
   self->modules = id_table_new (module_info_free);
   self->assemblies = id_table_new (assembly_info_free);
-  self->details = id_table_new (g_free);
+  self->details = id_table_new (details_info_free);
   self->types = id_table_new (type_info_free);
   self->names = id_table_new (name_info_free);
   self->instr = id_table_new (instr_info_free);
@@ -1109,6 +1259,63 @@ pgo_nettrace_profiles_name_handles (PgoNettraceProfiles *self, PgoNettraceLookup
     name_profile (&nm, g_ptr_array_index (self->profiles, i), names);
   g_hash_table_unref (nm.metadata);
   return names;
+}
+
+/* ---- names of instantiation arguments ------------------------------------ */
+
+/* name_type_ref: fills the names of the definitions in 't' that BulkType
+ * left unnamed (a trace without GCHeapAndTypeNames) from their metadata;
+ * 'cache' maps a PgoModuleId to its PgoMetadata (or NULL). */
+static void
+name_type_ref (PgoTypeRef *t, PgoNettraceLookupFunc lookup, gpointer user_data, GHashTable *cache,
+               guint depth)
+{
+  if (!t || depth > MAX_DESCRIBE_DEPTH)
+    return;
+  name_type_ref (t->element, lookup, user_data, cache, depth + 1);
+  for (guint i = 0; i < t->n_args; i++)
+    name_type_ref (t->args[i], lookup, user_data, cache, depth + 1);
+  if (t->name || !t->module || !t->token)
+    return;
+  PgoMetadata *md = NULL;
+  if (!g_hash_table_lookup_extended (cache, t->module, NULL, (gpointer *) &md))
+    {
+      md = lookup (t->module, user_data, NULL);
+      g_hash_table_insert (cache, t->module, md);
+    }
+  g_autoptr(GString) name = g_string_new (NULL);
+  if (md && append_typedef_name (md, t->token, 0, name))
+    t->name = g_string_free (g_steal_pointer (&name), FALSE);
+}
+
+/**
+ * pgo_nettrace_profiles_name_types:
+ * @profiles: collected profiles
+ * @lookup: finds the metadata of a module
+ * @user_data: passed to @lookup
+ *
+ * Names, from the metadata, the type definitions of the instantiations of
+ * the profiles' identities that the trace left unnamed (BulkType carries
+ * names only with the GCHeapAndTypeNames keyword), so that System.__Canon
+ * is told from other classes and the runtime's spelling of each type
+ * argument is known (SPEC: mibc(5) "Generic method instances").
+ */
+void
+pgo_nettrace_profiles_name_types (PgoNettraceProfiles *self, PgoNettraceLookupFunc lookup,
+                                  gpointer user_data)
+{
+  g_return_if_fail (self != NULL && lookup != NULL);
+  g_autoptr(GHashTable) cache = g_hash_table_new_full (NULL, NULL, NULL,
+                                                       (GDestroyNotify) pgo_metadata_unref);
+
+  for (guint i = 0; i < self->profiles->len; i++)
+    {
+      PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (self->profiles, i));
+      for (guint k = 0; id && k < id->n_type_args; k++)
+        name_type_ref (id->type_args[k], lookup, user_data, cache, 0);
+      for (guint k = 0; id && k < id->n_method_args; k++)
+        name_type_ref (id->method_args[k], lookup, user_data, cache, 0);
+    }
 }
 
 /**

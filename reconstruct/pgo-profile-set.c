@@ -30,8 +30,9 @@ pgo_profile_set_options_init (PgoProfileSetOptions *options)
 
 /* ---- Phase 1: merge the profiles of each method ---- */
 
-/* The key that tells methods apart: module, token and name (generic
- * instantiations share a token but not a name). */
+/* The key that tells methods apart: module, token and name with the
+ * instantiation (generic instances share a token, and those of a generic
+ * method share a name too). */
 static char *
 method_key (const PgoMethodProfile *p)
 {
@@ -39,8 +40,9 @@ method_key (const PgoMethodProfile *p)
 
   if (!id)
     return g_strdup ("");
+  g_autofree char *name = id->name ? pgo_method_id_to_string (id) : NULL;
   return g_strdup_printf ("%s|%08x|%s", id->module ? id->module->simple_name : "",
-                          id->token, id->name ? id->name : "");
+                          id->token, name ? name : "");
 }
 
 /* TRUE when 'a' and 'b' have the same records (kind, offset, count, other). */

@@ -121,7 +121,10 @@ print_method_header (PgoNettraceProfiles *profiles, guint index)
   PgoMethodProfile *p = g_ptr_array_index (pgo_nettrace_profiles_get_profiles (profiles), index);
   PgoMethodId *id = pgo_method_profile_get_id (p);
 
-  printf ("method 0x%08x %s", id ? id->token : 0, id && id->name ? id->name : "?");
+  g_autofree char *full = id && id->name ? pgo_method_id_to_string (id) : NULL;
+
+  /* an instantiation is printed as pgo_method_id_to_string() spells it */
+  printf ("method 0x%08x %s", id ? id->token : 0, full ? strchr (full, '!') + 1 : "?");
   if (id && id->module)
     {
       printf (" in %s", id->module->simple_name[0] ? id->module->simple_name : "?");
@@ -180,8 +183,12 @@ print_mibc_profiles (GPtrArray *list)
       PgoMethodProfile *p = g_ptr_array_index (list, i);
       PgoMethodId *id = pgo_method_profile_get_id (p);
 
+      g_autofree char *full = id && id->name ? pgo_method_id_to_string (id) : NULL;
+      const char *name = full ? strchr (full, '!') + 1 : "?";
+
+      /* an instantiation is printed as pgo_method_id_to_string() spells it */
       printf ("method 0x%08x %s%s in %s records=%u\n", id ? id->token : 0,
-              id && id->name ? id->name : "?", id && id->signature ? id->signature : "",
+              name, id && id->signature ? id->signature : "",
               id && id->module ? id->module->simple_name : "?", pgo_method_profile_get_n_records (p));
       print_schema_plain (p);
     }

@@ -283,7 +283,7 @@ print_summary (const char *cmd, const ExportOptions *o, const PgoProfileSetStats
                    "%u %s; %u profiles merged, %u conflicting\n",
            cmd, st->n_written - skipped, o->output, st->n_no_body, st->n_no_counts,
            st->n_bad_cfg, skipped,
-           o->text ? "whose text PGO hashes cannot be computed (e.g. generic method instances)"
+           o->text ? "whose text PGO hashes cannot be computed (e.g. an instantiation the trace does not describe)"
                    : "the writer could not name",
            st->n_merged, st->n_conflicts);
 }

@@ -238,12 +238,14 @@ read_trace (GBytes *bytes, PgoBodyResolver *resolver, GHashTable *names, GError 
   g_autoptr(PgoNettraceReader) reader = NULL;
   g_autoptr(PgoNettraceProfiles) profiles = NULL;
 
-  if (!names)
+  if (!names && !resolver)
     return pgo_nettrace_profiles_read (bytes, NULL, error);
   if (!(reader = pgo_nettrace_reader_new (bytes, error))
       || !(profiles = pgo_nettrace_profiles_build (reader, error)))
     return NULL;
   if (resolver)
+    pgo_nettrace_profiles_name_types (profiles, pgo_tool_lookup_metadata, resolver);
+  if (resolver && names)
     {
       g_autoptr(GHashTable) found = pgo_nettrace_profiles_name_handles (profiles, pgo_tool_lookup_metadata,
                                                                         resolver);

@@ -8,8 +8,9 @@
  * ASSEMBLY.dll DIR..." writes one profile per MethodDef of an assembly and
  * checks that each reads back as its MethodDef; "dump FILE.mibc"
  * prints what our reader reads. Output: for dump, one line per method,
- * "method <assembly> <Owner>::<Name><params>", then one line per schema
- * record, "  kind=0x.. il=.. count=.. other=0x.. values=a,b" (handles in
+ * "method <assembly> <Owner>::<Name><params>", for an instance the line
+ * "  instance type=<..> method=<..>" of its rebuilt instantiation, then
+ * one line per schema record, "  kind=0x.. il=.. count=.. other=0x.. values=a,b" (handles in
  * hex), the format tests/conformance/mibc/Program.cs prints.
  */
 #include "config.h"
@@ -40,6 +41,84 @@ lookup_dirs (const PgoModuleId *module, gpointer user_data, GError **error)
   return NULL;
 }
 
+/* append_type: type argument 't' in the names of ../srm/Names.cs
+ * (int32, native int, Ns.Outer/Inner, T[], T[*], T[,], G<A>), a
+ * definition as "class [assembly]Name" or "valuetype [assembly]Name",
+ * System.__Canon as "__Canon": the form Program.cs prints. */
+static void
+append_type (GString *out, const PgoTypeRef *t)
+{
+  static const char *const prim[0x1D] = {
+    [0x02] = "bool", [0x03] = "char", [0x04] = "int8", [0x05] = "uint8", [0x06] = "int16",
+    [0x07] = "uint16", [0x08] = "int32", [0x09] = "uint32", [0x0A] = "int64", [0x0B] = "uint64",
+    [0x0C] = "float32", [0x0D] = "float64", [0x0E] = "string", [0x18] = "native int",
+    [0x19] = "native uint", [0x1C] = "object",
+  };
+
+  if (pgo_type_ref_is_canon (t))
+    g_string_append (out, "__Canon");
+  else if (t->element_type == 0x11 || t->element_type == 0x12)
+    {
+      g_string_append_printf (out, "%s [%s]", t->element_type == 0x11 ? "valuetype" : "class",
+                              t->module ? t->module->simple_name : "?");
+      for (const char *p = t->name ? t->name : "?"; *p; p++)
+        if (*p == '\\' && p[1])
+          g_string_append_c (out, *++p);
+        else
+          g_string_append_c (out, *p == '+' ? '/' : *p);
+    }
+  else if (t->element_type == 0x15)
+    {
+      append_type (out, t->element);
+      for (guint i = 0; i < t->n_args; i++)
+        {
+          g_string_append_c (out, i ? ',' : '<');
+          append_type (out, t->args[i]);
+        }
+      g_string_append_c (out, '>');
+    }
+  else if (t->element_type == 0x1D || t->element_type == 0x14)
+    {
+      append_type (out, t->element);
+      g_string_append_c (out, '[');
+      if (t->element_type == 0x14 && t->rank == 1)
+        g_string_append_c (out, '*');
+      for (guint k = 1; t->element_type == 0x14 && k < t->rank; k++)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, ']');
+    }
+  else
+    g_string_append (out, t->element_type < G_N_ELEMENTS (prim) && prim[t->element_type]
+                          ? prim[t->element_type] : "?");
+}
+
+/* print_instantiation: "  instance type=<..> method=<..>" for an identity
+ * with an instantiation, each part only when it has arguments. */
+static void
+print_instantiation (const PgoMethodId *id)
+{
+  g_autoptr(GString) out = g_string_new ("  instance");
+  struct { const char *what; PgoTypeRef **args; guint n; } parts[2] = {
+    { "type", id->type_args, id->n_type_args }, { "method", id->method_args, id->n_method_args },
+  };
+
+  if (id->n_type_args == 0 && id->n_method_args == 0)
+    return;
+  for (guint k = 0; k < 2; k++)
+    {
+      if (parts[k].n == 0)
+        continue;
+      g_string_append_printf (out, " %s=", parts[k].what);
+      for (guint i = 0; i < parts[k].n; i++)
+        {
+          g_string_append_c (out, i ? ',' : '<');
+          append_type (out, parts[k].args[i]);
+        }
+      g_string_append_c (out, '>');
+    }
+  printf ("%s\n", out->str);
+}
+
 static void
 print_profiles (GPtrArray *list)
 {
@@ -49,6 +128,7 @@ print_profiles (GPtrArray *list)
       PgoMethodId *id = pgo_method_profile_get_id (p);
       printf ("method %s %s%s\n", id->module->simple_name, id->name,
               id->signature ? id->signature : "");
+      print_instantiation (id);
       for (guint r = 0; r < pgo_method_profile_get_n_records (p); r++)
         {
           const PgoSchemaRecord *rec = pgo_method_profile_get_record (p, r);

@@ -3,7 +3,8 @@
 // Program.cs: the reference side of the mibc-srm conformance test.
 //
 // Input: .mibc paths (plain PE, or zip with the entry "<file name>.dll").
-// Output: on stdout, per method record "method <assembly> <Owner>::<Name><params>"
+// Output: on stdout, per method record "method <assembly> <Owner>::<Name><params>",
+// for an instance "  instance type=<..> method=<..>" (its type arguments),
 // and one line per schema record "  kind=0x.. il=.. count=.. other=0x.. values=..",
 // the format of tests/conformance/mibc-tool dump. The walk is the one of crossgen2's
 // MIbcProfileParser: AssemblyDictionary's ldstr/ldtoken/pop groups, then
@@ -24,6 +25,47 @@ using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
 using System.Reflection.PortableExecutable;
 using System.Text;
+
+// Type arguments in the names of Names.cs, each definition with its kind
+// and the assembly its TypeRef's scope leads to; Open tells that one was a
+// generic parameter.
+sealed class InstanceArgs : ISignatureTypeProvider<string, object?>
+{
+    readonly MetadataReader r;
+    readonly Names names;
+    public bool Open { get; private set; }
+
+    public InstanceArgs(MetadataReader reader, Names n) { r = reader; names = n; }
+
+    string Assembly(EntityHandle h) => h.Kind switch
+    {
+        HandleKind.AssemblyReference => r.GetString(r.GetAssemblyReference((AssemblyReferenceHandle)h).Name),
+        HandleKind.TypeReference => Assembly((EntityHandle)r.GetTypeReference((TypeReferenceHandle)h).ResolutionScope),
+        _ => throw new BadImageFormatException("no assembly for " + h.Kind),
+    };
+
+    public string GetPrimitiveType(PrimitiveTypeCode c) => names.GetPrimitiveType(c);
+    public string GetTypeFromDefinition(MetadataReader _, TypeDefinitionHandle h, byte k)
+        => throw new BadImageFormatException("type argument names a TypeDef of the .mibc");
+    public string GetTypeFromReference(MetadataReader _, TypeReferenceHandle h, byte k)
+    {
+        var name = names.RefName(h);
+        if (name == "System.__Canon") return "__Canon";
+        return (k == 0x11 ? "valuetype [" : "class [") + Assembly(h) + "]" + name;
+    }
+    public string GetTypeFromSpecification(MetadataReader _, object? ctx, TypeSpecificationHandle h, byte k)
+        => r.GetTypeSpecification(h).DecodeSignature(this, ctx);
+    public string GetSZArrayType(string e) => names.GetSZArrayType(e);
+    public string GetArrayType(string e, ArrayShape s) => names.GetArrayType(e, s);
+    public string GetByReferenceType(string e) => names.GetByReferenceType(e);
+    public string GetPointerType(string e) => names.GetPointerType(e);
+    public string GetGenericInstantiation(string g, ImmutableArray<string> a) => names.GetGenericInstantiation(g, a);
+    public string GetGenericTypeParameter(object? c, int i) { Open = true; return names.GetGenericTypeParameter(c, i); }
+    public string GetGenericMethodParameter(object? c, int i) { Open = true; return names.GetGenericMethodParameter(c, i); }
+    public string GetFunctionPointerType(MethodSignature<string> s) => names.GetFunctionPointerType(s);
+    public string GetModifiedType(string m, string u, bool req) => u;
+    public string GetPinnedType(string e) => e;
+}
 
 static class Program
 {
@@ -115,6 +157,44 @@ static class Program
         return owner + "::" + r.GetString(mr.Name) + inst + Names.Params(sig);
     }
 
+    // The type arguments of a record's instance as the "  instance" line of
+    // mibc-tool dump prints them: the owner's from the GENERICINST TypeSpec
+    // of the MemberRef's parent, the method's from the MethodSpec, in the
+    // names of Names.cs with each definition as "class [assembly]Name" or
+    // "valuetype [assembly]Name" and System.__Canon as "__Canon"; null when
+    // the record names no instance or an argument is open (!0, !!0).
+    static string? Instance(MetadataReader r, Names names, EntityHandle h)
+    {
+        var args = new InstanceArgs(r, names);
+        var parts = new List<string>();
+        string? method = null;
+        if (h.Kind == HandleKind.MethodSpecification)
+        {
+            var ms = r.GetMethodSpecification((MethodSpecificationHandle)h);
+            method = "<" + string.Join(",", ms.DecodeSignature(args, null)) + ">";
+            h = ms.Method;
+        }
+        var mr = r.GetMemberReference((MemberReferenceHandle)h);
+        if (mr.Parent.Kind == HandleKind.TypeSpecification)
+        {
+            var b = r.GetBlobReader(r.GetTypeSpecification((TypeSpecificationHandle)mr.Parent).Signature);
+            if (b.ReadByte() == 0x15)
+            {
+                b.ReadByte();
+                b.ReadTypeHandle();
+                int n = b.ReadCompressedInteger();
+                var decoder = new SignatureDecoder<string, object?>(args, r, null);
+                var types = Enumerable.Range(0, n).Select(_ => decoder.DecodeType(ref b)).ToList();
+                parts.Add("type=<" + string.Join(",", types) + ">");
+            }
+        }
+        if (method != null)
+            parts.Add("method=" + method);
+        if (parts.Count == 0 || args.Open)
+            return null;
+        return "  instance " + string.Join(" ", parts);
+    }
+
     // PgoFormat.ParsePgoData over absolute, uncompressed longs.
     static void PrintSchema(List<long> longs, StringBuilder o)
     {
@@ -177,6 +257,8 @@ static class Program
                     if (text != null)
                     {
                         o.Append(text);
+                        if (Instance(r, names, method) is string inst)
+                            o.Append(inst).Append('\n');
                         PrintSchema(longs, o);
                     }
                 }
