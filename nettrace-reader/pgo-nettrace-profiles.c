@@ -72,7 +72,8 @@ typedef struct {
   guint64  first_parameter;   /* element type of arrays, target of byref/ptr */
   guint32  n_parameters;      /* type arguments of instantiations, element of arrays */
   guint64 *parameters;
-  char    *name;
+  char    *name;              /* BulkType's name, or NULL */
+  char    *learned;           /* a name spelled in a method name of this trace (learn_arg_names) */
 } TypeInfo;
 
 typedef struct {
@@ -148,6 +149,7 @@ type_info_free (gpointer p)
   TypeInfo *t = p;
   g_free (t->parameters);
   g_free (t->name);
+  g_free (t->learned);
   g_free (t);
 }
 
@@ -603,11 +605,12 @@ type_ref_of (PgoNettraceProfiles *self, guint64 handle, guint depth)
     }
   g_autoptr(PgoTypeRef) prim = pgo_type_ref_new_primitive (t->cor_element_type);
   g_autofree char *prim_name = prim ? pgo_type_ref_to_runtime_name (prim) : NULL;
-  if (prim && (!t->name || g_strcmp0 (t->name, prim_name) == 0))
+  const char *known = t->name ? t->name : t->learned;
+  if (prim && (!known || g_strcmp0 (known, prim_name) == 0))
     return g_steal_pointer (&prim);
   if (!t->type_name_id || PGO_TOKEN_TABLE (t->type_name_id) != PGO_TABLE_TYPEDEF)
     return NULL;
-  g_autofree char *name = definition_name (t->name);
+  g_autofree char *name = definition_name (known);
   g_autoptr(PgoTypeRef) def = pgo_type_ref_new_named (t->cor_element_type == 0x11 || prim ? 0x11 : 0x12,
                                                       module_identity (self, t->module_id),
                                                       t->type_name_id, name);
@@ -756,11 +759,14 @@ decode_profile (PgoNettraceProfiles *self, InstrInfo *in, PgoMethodId *id, GByte
   return g_steal_pointer (&profile);
 }
 
-/* learn_arg_names: names the unnamed, non-generic type arguments of the
- * owner type of 'in' from the trace's spelling of that type in the
- * method's name, "Bag`1[System.__Canon]::Push": MethodLoadVerbose
- * carries it even when BulkType carries no names, and a generic method's
- * own arguments (which no name spells) are often the same types. */
+/* learn_arg_names: learns names for the unnamed, non-generic type
+ * arguments of the owner type of 'in' from the trace's spelling of that
+ * type in the method's name, "Bag`1[System.__Canon]::Push":
+ * MethodLoadVerbose carries it even when BulkType carries no names, and a
+ * generic method's own arguments (which no name spells) are often the same
+ * types.  The names go to identities only: describe_type keeps to what
+ * BulkType says, so that its text of one type does not depend on which
+ * methods a trace happened to profile. */
 static void
 learn_arg_names (PgoNettraceProfiles *self, InstrInfo *in)
 {
@@ -780,8 +786,8 @@ learn_arg_names (PgoNettraceProfiles *self, InstrInfo *in)
   for (guint32 k = 0; k < t->n_parameters; k++)
     {
       TypeInfo *a = g_hash_table_lookup (self->types, &t->parameters[k]);
-      if (a && !a->name && !(a->flags & 0x8) && a->n_parameters == 0 && parts[k][0])
-        a->name = g_strdup (g_strstrip (parts[k]));
+      if (a && !a->name && !a->learned && !(a->flags & 0x8) && a->n_parameters == 0 && parts[k][0])
+        a->learned = g_strdup (g_strstrip (parts[k]));
     }
 }
 
