@@ -540,7 +540,15 @@ _pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth, const PgoMetho
     }
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     all_zero &= dense[b] == 0;
-  *out_exceptional = FALSE;
+  /* entries without a return (an exception escaped) are no flow of the
+   * JIT's edge model either: set apart like caught exceptions */
+  {
+    gboolean circulation = FALSE, unreturned = FALSE;
+
+    if (!truth_balance (cfg, dense, &circulation, &unreturned, error))
+      return FALSE;
+    *out_exceptional = unreturned;
+  }
   for (guint32 c = 0; c < cfg->n_clauses; c++)
     if (cfg->clauses[c].kind != PGO_EH_FINALLY
         && (dense[cfg->clauses[c].hnd_beg] > 0

@@ -280,7 +280,7 @@ print_text (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSu
   printf ("CONFORMANCE edge-form-jit-replica: %u/%u\n", sum->n_jit_ok, sum->n_methods);
   if (o->edge_truth)
     printf ("CONFORMANCE truth-edge-vs-block: %u/%u\n"
-            "# truth-edge-vs-block: %u app methods with caught exceptions left out"
+            "# truth-edge-vs-block: %u app methods with caught or escaping exceptions left out"
             " (the JIT's edge model has no exception flow)\n",
             sum->n_truths_agree, sum->n_truths_compared, sum->n_truths_exceptional);
 }

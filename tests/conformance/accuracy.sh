@@ -69,8 +69,8 @@ for probes in A B P; do
   conf=$(printf '%s\n' "$out" | sed -n 's/^CONFORMANCE truth-edge-vs-block: //p')
   [ "${conf%/*}" = "${conf#*/}" ] || fail "probe set $probes: truth-edge-vs-block $conf"
   case $mode in
-    app) methods=38 jit_want=38/38 ;;
-    framework) methods=2088 jit_want=2088/2088 ;;
+    app) methods=51 jit_want=51/51 ;;
+    framework) methods=2294 jit_want=2294/2294 ;;
     *) continue ;;
   esac
   [ "$(figure "$line" methods)" = "$methods" ] || fail "probe set $probes: methods $(figure "$line" methods), expected $methods"

@@ -226,10 +226,10 @@ START_TEST (test_fixtures_magic)
       else
         ck_abort_msg ("%s: unexpected fixture file", f->path);
     }
-  /* 10 programs x (edge, block) + hotloop's block64. */
-  ck_assert_uint_eq (n_traces, 21);
-  ck_assert_uint_eq (n_dumps, 21);
-  ck_assert_uint_eq (n_wasm, 10);
+  /* 11 programs x (edge, block) + hotloop's block64. */
+  ck_assert_uint_eq (n_traces, 23);
+  ck_assert_uint_eq (n_dumps, 23);
+  ck_assert_uint_eq (n_wasm, 11);
 }
 END_TEST
 
@@ -364,6 +364,41 @@ static const HandCount counts[] = {
   { "exceptions/block.pgo.txt", "Program.EarlyReturn", 0, BB, 0, -1, 20 },
   { "exceptions/block.pgo.txt", "Program.EarlyReturn", 0, BB, 5, -1, 10 },
   { "exceptions/block.pgo.txt", "Program.EarlyReturn", 0, BB, 14, -1, 20 }, /* finally */
+  /* escapes (header of its Program.cs): counts after a raising point fall short of the entry's. */
+  { "escapes/block.pgo.txt", "Program.Check", 0, BB, 0, -1, 35 },      /* 20 from Withdraw, 15 from Spend */
+  { "escapes/block.pgo.txt", "Program.Check", 0, BB, 8, -1, 6 },       /* throw */
+  { "escapes/block.pgo.txt", "Program.Check", 0, BB, 15, -1, 29 },
+  { "escapes/block.pgo.txt", "Program.Withdraw", 0, BB, 0, -1, 20 },
+  { "escapes/block.pgo.txt", "Program.Withdraw", 0, BB, 27, -1, 5 },   /* low++: 11th to 15th success */
+  { "escapes/block.pgo.txt", "Program.Withdraw", 0, BB, 39, -1, 15 },  /* return: 20 - 5 escapes */
+  { "escapes/block.pgo.txt", "Program.Bank", 0, BB, 23, -1, 5 },       /* amount 1000: i % 4 == 3 */
+  { "escapes/block.pgo.txt", "Program.Bank", 0, BB, 36, -1, 5 },       /* catch */
+  { "escapes/block.pgo.txt", "Program.Spend", 0, BB, 6, -1, 15 },      /* body: 5 + 10 */
+  { "escapes/block.pgo.txt", "Program.Spend", 0, BB, 32, -1, 16 },     /* test: 2 entries + 14 completed bodies */
+  { "escapes/block.pgo.txt", "Program.Spend", 0, BB, 37, -1, 1 },      /* return */
+  { "escapes/block.pgo.txt", "Program.Raise", 0, BB, 0, -1, 27 },
+  { "escapes/block.pgo.txt", "Program.Raise", 0, BB, 5, -1, 18 },
+  { "escapes/block.pgo.txt", "Program.Filtered", 0, BB, 0, -1, 12 },   /* try */
+  { "escapes/block.pgo.txt", "Program.Filtered", 0, BB, 10, -1, 8 },   /* filter */
+  { "escapes/block.pgo.txt", "Program.Filtered", 0, BB, 37, -1, 4 },   /* handler: even codes */
+  { "escapes/block.pgo.txt", "Program.Filtered", 0, BB, 42, -1, 8 },   /* return: 4 + 4; 4 escape */
+  { "escapes/block.pgo.txt", "Program.FilterDriver", 0, BB, 18, -1, 4 }, /* the rejected ones */
+  { "escapes/block.pgo.txt", "Program.Rethrows", 0, BB, 0, -1, 9 },
+  { "escapes/block.pgo.txt", "Program.Rethrows", 0, BB, 10, -1, 6 },   /* catch, rethrows */
+  { "escapes/block.pgo.txt", "Program.Rethrows", 0, BB, 25, -1, 3 },
+  { "escapes/block.pgo.txt", "Program.RethrowDriver", 0, BB, 18, -1, 6 },
+  { "escapes/block.pgo.txt", "Program.Nested", 0, BB, 0, -1, 6 },
+  { "escapes/block.pgo.txt", "Program.Nested", 0, BB, 12, -1, 6 },     /* inner finally */
+  { "escapes/block.pgo.txt", "Program.Nested", 0, BB, 25, -1, 2 },     /* r += 2 */
+  { "escapes/block.pgo.txt", "Program.Nested", 0, BB, 31, -1, 6 },     /* outer finally */
+  { "escapes/block.pgo.txt", "Program.Nested", 0, BB, 44, -1, 2 },
+  { "escapes/block.pgo.txt", "Program.LoopCatch", 0, BB, 13, -1, 3 },  /* throw: i = 1, 5, 9 */
+  { "escapes/block.pgo.txt", "Program.LoopCatch", 0, BB, 20, -1, 7 },
+  { "escapes/block.pgo.txt", "Program.LoopCatch", 0, BB, 26, -1, 3 },  /* catch */
+  { "escapes/block.pgo.txt", "Program.LoopCatch", 0, BB, 45, -1, 11 }, /* loop test */
+  { "escapes/edge.pgo.txt", "Program.Withdraw", 0, EDGE, 27, 39, 5 },
+  { "escapes/edge.pgo.txt", "Program.Withdraw", 0, EDGE, 39, 0, 15 },
+  { "escapes/edge.pgo.txt", "Program.Filtered", 0, EDGE, 37, 37, 4 },
   /* disposal */
   { "disposal/block.pgo.txt", "Program.SumList", 0, BB, 11, -1, 25 },
   { "disposal/block.pgo.txt", "Program.SumList", 0, BB, 24, -1, 5 },
@@ -464,7 +499,7 @@ START_TEST (test_fixtures_modes)
 {
   static const char *const programs[] = {
     "branches", "switches", "exceptions", "disposal", "statemachine",
-    "recursion", "generics", "iterators", "strings", "hotloop",
+    "recursion", "generics", "iterators", "strings", "hotloop", "escapes",
   };
   const char *program = programs[_i];
   g_autofree char *edge_rel = g_strdup_printf (DATA "%s/edge.pgo.txt", program);
@@ -510,7 +545,7 @@ pgo_check_suite (void)
 
   tc = tcase_create ("counts");
   tcase_add_loop_test (tc, test_fixtures_hand_counts, 0, G_N_ELEMENTS (counts));
-  tcase_add_loop_test (tc, test_fixtures_modes, 0, 10);
+  tcase_add_loop_test (tc, test_fixtures_modes, 0, 11);
   tcase_add_test (tc, test_fixtures_block64_kinds);
   suite_add_tcase (s, tc);
   return s;

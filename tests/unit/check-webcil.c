@@ -161,7 +161,7 @@ START_TEST (test_webcil_real_fixtures)
       assert_same_bodies_n (pe, wasm, 0);
       n++;
     }
-  ck_assert_uint_eq (n, 10);
+  ck_assert_uint_eq (n, 11);
 }
 END_TEST
 
