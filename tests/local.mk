@@ -27,6 +27,7 @@ EXTRA_DIST += \
 	tests/README.md \
 	tests/floors.txt \
 	tests/support/floors.sh \
+	tests/support/cli.sh \
 	tests/support/shared-runtime.sh \
 	$(NULL)
 

@@ -6,26 +6,8 @@
 # "reconstruct" prints, the same input gives the same bytes, and bad input
 # gives a one-line error, a non-zero exit and no output file.
 set -u
-tool=${PGO_BUILDDIR:-.}/tools/pgo-reconstruct
-tests=${PGO_TEST_DATA:-tests}
-data=$tests/fixtures/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/create-mibc.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect CODE NAME ARGS...: runs the tool, checks its exit status.
-expect () {
-  want=$1 name=$2
-  shift 2
-  "$tool" "$@" > "$tmp/out" 2> "$tmp/err"
-  got=$?
-  [ "$got" = "$want" ] || fail "$name: exit $got, expected $want; stderr: $(cat "$tmp/err")"
-}
-has () { grep -qFx -- "$2" "$tmp/out" || fail "$1: no line '$2'"; }
-err_has () { grep -qF -- "$2" "$tmp/err" || fail "$1: stderr lacks '$2': $(cat "$tmp/err")"; }
-one_line () { [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "$1: error is not one line: $(cat "$tmp/err")"; }
+cli_name=create-mibc
+. "${PGO_TEST_DATA:-tests}/support/cli.sh"
 
 dll=$data/hotloop/hotloop.dll
 block=$data/hotloop/block.nettrace

@@ -5,22 +5,8 @@
 # on a real runtime dump, a damaged one, a missing one, and bad usage.
 
 set -u
-tool=${PGO_BUILDDIR:-.}/tools/pgo-reconstruct
-data=${PGO_TEST_DATA:-tests}/fixtures/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dump-text.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect CODE NAME ARGS...: runs the tool, checks its exit status.
-expect () {
-  want=$1 name=$2
-  shift 2
-  "$tool" "$@" > "$tmp/out" 2> "$tmp/err"
-  got=$?
-  [ "$got" = "$want" ] || fail "$name: exit $got, expected $want; stderr: $(cat "$tmp/err")"
-}
+cli_name=dump-text
+. "${PGO_TEST_DATA:-tests}/support/cli.sh"
 
 tab=$(printf '\t')
 

@@ -14,25 +14,8 @@
 # only methods whose handles name no framework type are checked, and the
 # rest are counted as SKIP.
 set -u
-tool=${PGO_BUILDDIR:-.}/tools/pgo-reconstruct
-tests=${PGO_TEST_DATA:-tests}
-data=$tests/fixtures/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/export-text.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect CODE NAME ARGS...: runs the tool, checks its exit status.
-expect () {
-  want=$1 name=$2
-  shift 2
-  "$tool" "$@" > "$tmp/out" 2> "$tmp/err"
-  got=$?
-  [ "$got" = "$want" ] || fail "$name: exit $got, expected $want; stderr: $(cat "$tmp/err")"
-}
-err_has () { grep -qF -- "$2" "$tmp/err" || fail "$1: stderr lacks '$2': $(cat "$tmp/err")"; }
-one_line () { [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "$1: error is not one line: $(cat "$tmp/err")"; }
+cli_name=export-text
+. "${PGO_TEST_DATA:-tests}/support/cli.sh"
 
 # headers NAME FILE: "MethodName codehash methodhash ilSize", one a line, sorted.
 headers () {

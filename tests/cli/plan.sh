@@ -5,21 +5,8 @@
 # and messages.  (That P determines every block count of the fixtures is
 # judged by conformance/accuracy.sh: its determined mass is 1.)
 set -u
-tool=${PGO_BUILDDIR:-.}/tools/pgo-reconstruct
-data=${PGO_TEST_DATA:-tests}/fixtures/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/plan.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-expect () {
-  want=$1 name=$2
-  shift 2
-  "$tool" "$@" >"$tmp/out" 2>"$tmp/err"
-  got=$?
-  [ "$got" = "$want" ] || fail "$name: exit $got, expected $want; stderr: $(cat "$tmp/err")"
-}
-has () { grep -qFx -- "$2" "$tmp/out" || fail "$1: no line '$2'"; }
+cli_name=plan
+. "${PGO_TEST_DATA:-tests}/support/cli.sh"
 
 # branches: Classify's if/else chain needs the entry and its four targets;
 # Grid's nested loops need four heads, one fewer than set A.

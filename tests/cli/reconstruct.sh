@@ -5,25 +5,9 @@
 # and output on real fixture traces, a damaged trace, missing files and
 # bad usage.
 set -u
-tool=${PGO_BUILDDIR:-.}/tools/pgo-reconstruct
-tests=${PGO_TEST_DATA:-tests}
-data=$tests/fixtures/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/reconstruct.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
+cli_name=reconstruct
+. "${PGO_TEST_DATA:-tests}/support/cli.sh"
 . "$tests/support/floors.sh"
-
-# expect CODE NAME ARGS...: runs the tool, checks its exit status.
-expect () {
-  want=$1 name=$2
-  shift 2
-  "$tool" "$@" > "$tmp/out" 2> "$tmp/err"
-  got=$?
-  [ "$got" = "$want" ] || fail "$name: exit $got, expected $want; stderr: $(cat "$tmp/err")"
-}
-has () { grep -qFx -- "$2" "$tmp/out" || fail "$1: no line '$2'"; }
 
 hot="--reference $data/hotloop/hotloop.dll"
 
