@@ -265,6 +265,34 @@ compare_blocks (const PgoCfg *cfg, PgoProbeSet probes, const PgoReconstruction *
   m->jit_ok = rec->n_jit_differ == 0;
 }
 
+/* Sets '*out' to the block overlap with 'dense' of the counts that the
+ * entry count and the JIT's likelihoods alone give: what a compiler's
+ * static synthesis makes of a method, the baseline a probe set must beat.
+ * SPEC: pgo-inference(7) "Prior-only overlap" */
+static gboolean
+prior_only (PgoCfg *cfg, const guint64 *dense, double *out, GError **error)
+{
+  g_autoptr(PgoReconstruction) rec = NULL;
+  g_autofree guint64 *want = g_new0 (guint64, cfg->n_blocks + 1);
+  g_autofree guint64 *got = g_new0 (guint64, cfg->n_blocks + 1);
+  PgoObservation entry = { 0, 0 };
+  PgoReconstructionOptions ro;
+  guint n = 0;
+
+  entry.count = dense[cfg->offset_block[0]];
+  pgo_reconstruction_options_init (&ro);
+  if (!(rec = pgo_reconstruction_build (cfg, &entry, 1, &ro, NULL, error)))
+    return FALSE;
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    if (!rec->blocks[b].internal)
+      {
+        want[n] = dense[b];
+        got[n++] = rec->blocks[b].count;
+      }
+  *out = _pgo_block_overlap (want, got, n);
+  return TRUE;
+}
+
 /**
  * pgo_evaluation_add:
  * @ev: an evaluation
@@ -332,6 +360,11 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
       return FALSE;
     }
   compare_blocks (cfg, ev->probes, rec, dense, &m);
+  if (!prior_only (cfg, dense, &m.prior_only, error))
+    {
+      g_prefix_error (error, "%s: ", name);
+      return FALSE;
+    }
   m.name = g_steal_pointer (&name);
   m.framework = framework;
   m.n_probes = obs->len;
@@ -427,7 +460,7 @@ void
 pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
                             PgoEvaluationSummary *out_summary)
 {
-  long double w = 0, ov = 0, zf = 0, det = 0, cert = 0;
+  long double w = 0, ov = 0, zf = 0, po = 0, det = 0, cert = 0;
   PgoEvaluationSummary s = { 0 };
 
   for (guint i = 0; i < ev->methods->len; i++)
@@ -445,6 +478,7 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
       w += m->truth_total;
       ov += (long double) m->truth_total * m->overlap;
       zf += (long double) m->truth_total * m->zero_fill;
+      po += (long double) m->truth_total * m->prior_only;
       det += m->determined_mass;
       cert += m->certain_mass;
     }
@@ -457,6 +491,7 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
   s.n_truths_exceptional = ev->n_truths_exceptional;
   s.overlap = w > 0 ? (double) (ov / w) : 1.0;
   s.zero_fill = w > 0 ? (double) (zf / w) : 1.0;
+  s.prior_only = w > 0 ? (double) (po / w) : 1.0;
   s.determined_mass = w > 0 ? (double) (det / w) : 1.0;
   s.certain_mass = w > 0 ? (double) (cert / w) : 1.0;
   *out_summary = s;
@@ -474,10 +509,11 @@ pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvaluationSumm
 {
   return g_strdup_printf ("ACCURACY probe-set=%c exact-determined=%" G_GUINT64_FORMAT "/%"
                           G_GUINT64_FORMAT " block-overlap=%.6f zero-fill-overlap=%.6f"
-                          " determined-mass=%.6f conditional=%" G_GUINT64_FORMAT "/%"
-                          G_GUINT64_FORMAT " certain-mass=%.6f methods=%u",
+                          " prior-only-overlap=%.6f determined-mass=%.6f conditional=%"
+                          G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " certain-mass=%.6f methods=%u",
                           pgo_probe_set_to_char (ev->probes), summary->n_determined_ok,
                           summary->n_determined, summary->overlap, summary->zero_fill,
+                          summary->prior_only,
                           summary->determined_mass, summary->n_conditional_ok,
                           summary->n_conditional, summary->certain_mass, summary->n_methods);
 }

@@ -45,6 +45,7 @@ typedef struct {
   guint64  certain_mass;    /* truth counts of the observed or exact blocks */
   double   overlap;         /* block overlap, reconstruction vs truth */
   double   zero_fill;       /* block overlap, probes only (0 elsewhere) vs truth */
+  double   prior_only;      /* block overlap, entry count and the JIT's likelihoods only, vs truth */
   gboolean jit_ok;          /* the edge form's JIT replica reproduced the model counts */
 } PgoEvaluationMethod;
 
@@ -81,6 +82,7 @@ typedef struct {
   guint64 n_conditional_ok;
   double  overlap;
   double  zero_fill;
+  double  prior_only;
   double  determined_mass;  /* fraction of the truth's total mass */
   double  certain_mass;     /* the same for observed and exact counts only */
   guint   n_jit_ok;         /* methods whose edge form checked out */

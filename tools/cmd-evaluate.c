@@ -195,11 +195,12 @@ json_summary (GString *s, const PgoEvaluationSummary *sum, gboolean edge_truth)
                           "\"unreturned_truth\":%u,\"exact_determined\":%" G_GUINT64_FORMAT
                           ",\"determined\":%" G_GUINT64_FORMAT ",\"conditional_ok\":%" G_GUINT64_FORMAT
                           ",\"conditional\":%" G_GUINT64_FORMAT
-                          ",\"block_overlap\":%.9g,\"zero_fill_overlap\":%.9g,"
+                          ",\"block_overlap\":%.9g,\"zero_fill_overlap\":%.9g,\"prior_only_overlap\":%.9g,"
                           "\"determined_mass\":%.9g,\"certain_mass\":%.9g,\"jit_check_ok\":%u}",
                           sum->n_methods, sum->n_skipped, sum->n_inconsistent, sum->n_unreturned,
                           sum->n_determined_ok, sum->n_determined, sum->n_conditional_ok,
-                          sum->n_conditional, sum->overlap, sum->zero_fill, sum->determined_mass,
+                          sum->n_conditional, sum->overlap, sum->zero_fill, sum->prior_only,
+                          sum->determined_mass,
                           sum->certain_mass, sum->n_jit_ok);
   if (edge_truth)
     g_string_append_printf (s, ",\"truth_edge_vs_block\":{\"agree\":%u,\"methods\":%u,\"exceptional\":%u}",
