@@ -126,6 +126,7 @@ const char     *_pgo_opcode_get_name     (PgoOpcode opcode);
 guint16         _pgo_opcode_get_encoding (PgoOpcode opcode);
 PgoOperandKind  _pgo_opcode_get_operand  (PgoOpcode opcode);
 PgoFlowKind     _pgo_opcode_get_flow     (PgoOpcode opcode);
+guint32         _pgo_operand_get_size    (PgoOperandKind kind);
 gboolean        _pgo_opcode_lookup       (guint16 encoding, PgoOpcode *out_opcode);
 
 gboolean _pgo_il_decode        (const guint8 *il, guint32 il_size, guint32 il_offset,

@@ -51,6 +51,15 @@ static const guint8 operand_size[] = {
   [PGO_OPERAND_SIG] = 4,    [PGO_OPERAND_STRING] = 4,
 };
 
+/* _pgo_operand_get_size: the operand bytes of 'kind' (SWITCH: the count
+ * word only). */
+guint32
+_pgo_operand_get_size (PgoOperandKind kind)
+{
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (operand_size), 0);
+  return operand_size[kind];
+}
+
 /* Encoding -> opcode, built once: one-byte opcodes at [b], two-byte at [256 + b]. */
 static gint16 by_encoding[512];
 

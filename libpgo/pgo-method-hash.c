@@ -220,16 +220,8 @@ add_operand (HashAcc *a, PgoOpcode op, guint16 value, const guint8 *p, guint32 n
 static gboolean
 operand_size (PgoOpcode op, const guint8 *p, guint32 left, guint32 *out_size, guint32 *out_cases)
 {
-  static const guint8 sizes[] = {
-    [PGO_OPERAND_NONE] = 0, [PGO_OPERAND_VAR8] = 1, [PGO_OPERAND_VAR16] = 2,
-    [PGO_OPERAND_I8] = 1, [PGO_OPERAND_I32] = 4, [PGO_OPERAND_I64] = 8,
-    [PGO_OPERAND_R32] = 4, [PGO_OPERAND_R64] = 8, [PGO_OPERAND_BR8] = 1,
-    [PGO_OPERAND_BR32] = 4, [PGO_OPERAND_SWITCH] = 4, [PGO_OPERAND_METHOD] = 4,
-    [PGO_OPERAND_FIELD] = 4, [PGO_OPERAND_TYPE] = 4, [PGO_OPERAND_TOKEN] = 4,
-    [PGO_OPERAND_SIG] = 4, [PGO_OPERAND_STRING] = 4,
-  };
   PgoOperandKind kind = _pgo_opcode_get_operand (op);
-  guint32 size = sizes[kind];
+  guint32 size = _pgo_operand_get_size (kind);
 
   *out_cases = 0;
   if (left < size)

@@ -19,5 +19,6 @@ gboolean _pgo_metadata_lookup_typedef    (PgoMetadata *md, const char *type_name
                                          guint32 *out_token, GError **error);
 gboolean _pgo_metadata_resolve_method    (PgoMetadata *md, guint32 token,
                                          guint32 *out_method_token, GError **error);
+void     _pgo_type_name_append_escaped   (GString *out, const char *name);
 
 G_END_DECLS

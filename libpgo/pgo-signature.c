@@ -865,6 +865,25 @@ _pgo_metadata_lookup_method (PgoMetadata *md, const char *type_name, const char 
 }
 
 /**
+ * _pgo_type_name_append_escaped:
+ * @out: where to append
+ * @name: a namespace or a type name
+ *
+ * Appends @name with the characters the runtime's type name grammar
+ * reserves (",[]&*+\\") escaped by a backslash, as TypeString writes them.
+ */
+void
+_pgo_type_name_append_escaped (GString *out, const char *name)
+{
+  for (const char *p = name; *p; p++)
+    {
+      if (strchr (",[]&*+\\", *p))
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+}
+
+/**
  * _pgo_metadata_lookup_typedef:
  * @md: metadata
  * @type_name: the full name ("Ns.Outer/Inner"), as _pgo_metadata_format_type()

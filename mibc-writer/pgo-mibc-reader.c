@@ -211,20 +211,6 @@ enum {
 
 #define MAX_ARRAY_RANK 32   /* the runtime's limit on the rank of an array */
 
-/* append_escaped: 'name' with the characters the runtime's type name
- * grammar reserves escaped by a backslash, the spelling a PgoTypeRef's
- * name has (pgo_type_ref_to_runtime_name()). */
-static void
-append_escaped (GString *out, const char *name)
-{
-  for (const char *p = name; *p; p++)
-    {
-      if (strchr (",[]&*+\\", *p))
-        g_string_append_c (out, '\\');
-      g_string_append_c (out, *p);
-    }
-}
-
 /* append_typeref_name: "Ns.Outer+Inner" of TypeRef 'token' of the .mibc,
  * an enclosing TypeRef as its resolution scope giving the nesting. */
 static gboolean
@@ -252,10 +238,10 @@ append_typeref_name (PgoMetadata *md, guint32 token, int depth, GString *out, GE
     }
   else if (ns[0])
     {
-      append_escaped (out, ns);
+      _pgo_type_name_append_escaped (out, ns);
       g_string_append_c (out, '.');
     }
-  append_escaped (out, name);
+  _pgo_type_name_append_escaped (out, name);
   return TRUE;
 }
 

@@ -21,6 +21,7 @@
 #include "pgo-nettrace-private.h"
 #include "pgo-method-id.h"
 #include "pgo-metadata-private.h"
+#include "pgo-signature-private.h"
 #include "pgo-method-hash-private.h"
 
 #include <string.h>
@@ -1041,20 +1042,6 @@ namer_metadata (Namer *nm, guint64 module_id)
   return md;
 }
 
-/* append_escaped: 'name' with the characters the runtime's type name
- * grammar reserves (",[]&*+\") escaped by a backslash, as TypeString
- * writes them. */
-static void
-append_escaped (GString *out, const char *name)
-{
-  for (const char *p = name; *p; p++)
-    {
-      if (strchr (",[]&*+\\", *p))
-        g_string_append_c (out, '\\');
-      g_string_append_c (out, *p);
-    }
-}
-
 /* append_typedef_name: "Ns.Outer+Inner" of TypeDef 'token' of 'md'; FALSE
  * when the metadata does not hold it. */
 static gboolean
@@ -1079,10 +1066,10 @@ append_typedef_name (PgoMetadata *md, guint32 token, guint depth, GString *out)
     }
   else if (ns[0])
     {
-      append_escaped (out, ns);
+      _pgo_type_name_append_escaped (out, ns);
       g_string_append_c (out, '.');
     }
-  append_escaped (out, name);
+  _pgo_type_name_append_escaped (out, name);
   return TRUE;
 }
 

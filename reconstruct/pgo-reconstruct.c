@@ -609,10 +609,33 @@ _pgo_reconstruction_plain_graph (const PgoCfg *cfg)
   return built.graph;
 }
 
+/* TRUE if the full model of 'cfg' differs from the one without escape
+ * arcs: some block other than a THROW block may raise (an escape arc), or
+ * a block of a finally or fault body may (its body can break balance). */
+static gboolean
+has_escape_arcs (const PgoCfg *cfg)
+{
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      const PgoBlock *pb = &cfg->blocks[b];
+
+      if (!(pb->flags & PGO_BLOCK_FLAG_MAY_THROW))
+        continue;
+      if (pb->kind != PGO_BLOCK_THROW)
+        return TRUE;
+      for (guint32 c = 0; c < cfg->n_clauses; c++)
+        if ((cfg->clauses[c].kind == PGO_EH_FINALLY || cfg->clauses[c].kind == PGO_EH_FAULT)
+            && in_handler (pb, &cfg->clauses[c]))
+          return TRUE;
+    }
+  return FALSE;
+}
+
 /* Solves both models of 'cfg' (SPEC: pgo-inference(7) "Escape arcs") and
- * fills 'rec': values from the model without escape arcs when the
- * observations fit it unrepaired, else from the full model, whose escape
- * arcs then carry the exceptions the observations prove. */
+ * fills 'rec', solving once when the two are the same model: values from
+ * the model without escape arcs when the observations fit it unrepaired,
+ * else from the full model, whose escape arcs then carry the exceptions the
+ * observations prove. */
 static gboolean
 solve_cfg (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
            const PgoReconstructionOptions *options, GError **error)
@@ -621,13 +644,16 @@ solve_cfg (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
   const Solved *value;
   gboolean ok;
 
-  ok = solve_model (rec->cfg, obs, has_obs, options, FALSE, &plain, error)
-       && solve_model (rec->cfg, obs, has_obs, options, TRUE, &full, error);
+  ok = solve_model (rec->cfg, obs, has_obs, options, FALSE, &plain, error);
+  if (ok && has_escape_arcs (rec->cfg))
+    ok = solve_model (rec->cfg, obs, has_obs, options, TRUE, &full, error);
   if (ok)
     {
-      value = _pgo_flow_solution_get_n_adjustments (plain.sol) == 0 ? &plain : &full;
+      const PgoFlowSolution *with = full.sol ? full.sol : plain.sol;
+
+      value = full.sol && _pgo_flow_solution_get_n_adjustments (plain.sol) > 0 ? &full : &plain;
       rec->calls = _pgo_flow_solution_get_node_count (value->sol, value->exit);
-      copy_solution (rec, value->sol, full.sol);
+      copy_solution (rec, value->sol, with);
       if (value == &full)
         copy_escapes (rec, &full);
     }

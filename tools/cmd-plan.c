@@ -64,13 +64,10 @@ parse_options (int *argc, char ***argv, PlanOptions *o)
 /* Prints the line of one planned method. */
 static void
 print_method (PgoMetadata *md, guint32 token, const PgoCfg *cfg, const GArray *p,
-              const PgoProbePlanStats *st)
+              guint32 na, guint32 nb, const PgoProbePlanStats *st)
 {
   g_autofree char *name = pgo_metadata_format_method (md, token, NULL);
-  guint32 na, nb;
 
-  (void) pgo_cfg_get_probes (cfg, PGO_PROBES_A, &na);
-  (void) pgo_cfg_get_probes (cfg, PGO_PROBES_B, &nb);
   printf ("method 0x%08x %s blocks=%u P=%u A=%u B=%u open-normal=%u open-exceptional=%u"
           " open-internal=%u probes=", token, name ? name : "?", cfg->n_blocks, p->len, na, nb,
           st->n_open_normal, st->n_open_exceptional, st->n_open_internal);
@@ -114,7 +111,7 @@ plan_method (PgoMetadata *md, guint32 token, const PlanOptions *o, PlanTotals *t
   t->n_open[1] += st.n_open_exceptional > 0;
   t->n_open[2] += st.n_open_internal > 0;
   if (!o->quiet)
-    print_method (md, token, cfg, p, &st);
+    print_method (md, token, cfg, p, na, nb, &st);
   pgo_method_body_clear (&body);
 }
 
