@@ -155,6 +155,29 @@ pgo_body_resolver_lookup (PgoBodyResolver *resolver, const PgoMethodId *id,
   return FALSE;
 }
 
+/* The first source of 'resolver' that holds 'module', with its
+ * metadata in 'out_md' (borrowed); NULL if none does. */
+static Source *
+find_module (PgoBodyResolver *resolver, const PgoModuleId *module, PgoMetadata **out_md)
+{
+  for (guint i = 0; module && module->simple_name && i < resolver->sources->len; i++)
+    {
+      Source *s = &g_array_index (resolver->sources, Source, i);
+      PgoMetadata *md = s->md;
+
+      if (s->set)
+        md = _pgo_assembly_set_lookup_module (s->set, module, NULL);
+      else if (g_strcmp0 (s->simple_name, module->simple_name) != 0)
+        md = NULL;
+      if (md)
+        {
+          *out_md = md;
+          return s;
+        }
+    }
+  return NULL;
+}
+
 /**
  * pgo_body_resolver_lookup_metadata:
  * @resolver: a resolver
@@ -171,19 +194,28 @@ PgoMetadata *
 pgo_body_resolver_lookup_metadata (PgoBodyResolver *resolver, const PgoModuleId *module,
                                    GError **error)
 {
-  for (guint i = 0; module && module->simple_name && i < resolver->sources->len; i++)
-    {
-      Source *s = &g_array_index (resolver->sources, Source, i);
-      PgoMetadata *md = s->md;
+  PgoMetadata *md = NULL;
 
-      if (s->set)
-        md = _pgo_assembly_set_lookup_module (s->set, module, NULL);
-      else if (g_strcmp0 (s->simple_name, module->simple_name) != 0)
-        md = NULL;
-      if (md)
-        return pgo_metadata_ref (md);
-    }
+  if (find_module (resolver, module, &md))
+    return pgo_metadata_ref (md);
   g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "no reference has module %s",
                module && module->simple_name ? module->simple_name : "(unnamed)");
   return NULL;
+}
+
+/**
+ * pgo_body_resolver_is_framework:
+ * @resolver: a resolver
+ * @module: a module
+ *
+ * Returns: %TRUE if the path that holds @module (found as by
+ *   pgo_body_resolver_lookup_metadata()) was added as a framework path.
+ */
+gboolean
+pgo_body_resolver_is_framework (PgoBodyResolver *resolver, const PgoModuleId *module)
+{
+  PgoMetadata *md = NULL;
+  Source *s = find_module (resolver, module, &md);
+
+  return s && s->framework;
 }

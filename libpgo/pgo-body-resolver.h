@@ -33,6 +33,9 @@ PgoMetadata     *pgo_body_resolver_lookup_metadata (PgoBodyResolver *resolver,
                                                     const PgoModuleId *module,
                                                     GError **error);
 
+gboolean         pgo_body_resolver_is_framework (PgoBodyResolver *resolver,
+                                                 const PgoModuleId *module);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoBodyResolver, pgo_body_resolver_free)
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include "pgo-body-resolver.h"
 #include "pgo-flow.h"
 #include "pgo-reconstruct.h"
+#include "pgo-call-facts.h"
 #include "pgo-evaluate.h"
 #include "pgo-profile-set.h"
 #include "pgo-compare.h"

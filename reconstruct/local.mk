@@ -21,6 +21,7 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-reconstruct.c \
 	reconstruct/pgo-reconstruct-private.h \
 	reconstruct/pgo-probe-plan.c \
+	reconstruct/pgo-call-facts.c \
 	reconstruct/pgo-evaluate.c \
 	reconstruct/pgo-profile-set.c \
 	reconstruct/pgo-compare.c \
@@ -30,6 +31,7 @@ libpgo_include_HEADERS += \
 	reconstruct/pgo-cfg.h \
 	reconstruct/pgo-flow.h \
 	reconstruct/pgo-reconstruct.h \
+	reconstruct/pgo-call-facts.h \
 	reconstruct/pgo-evaluate.h \
 	reconstruct/pgo-profile-set.h \
 	reconstruct/pgo-compare.h \

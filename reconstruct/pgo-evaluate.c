@@ -38,6 +38,7 @@
 
 #include "pgo-error.h"
 #include "pgo-reconstruct.h"
+#include "pgo-call-facts.h"
 #include "pgo-cfg-private.h"
 #include "pgo-evaluate-private.h"
 
@@ -53,6 +54,7 @@ struct _PgoEvaluation {
   guint n_truths_compared;    /* pgo_evaluation_compare_truths: methods compared */
   guint n_truths_agree;       /* ... whose two truths agree */
   guint n_truths_exceptional; /* methods left out: they caught exceptions */
+  PgoCallFacts *calls;  /* borrowed; NULL: no call evidence */
 };
 
 /* Frees what method row 'm' holds. */
@@ -78,6 +80,21 @@ pgo_evaluation_new (PgoProbeSet probes)
   g_array_set_clear_func (ev->methods, (GDestroyNotify) eval_method_clear);
   ev->skipped = g_ptr_array_new_with_free_func (g_free);
   return ev;
+}
+
+/**
+ * pgo_evaluation_set_call_facts:
+ * @ev: an evaluation
+ * @facts: (nullable): the call facts of the truth trace being added (not
+ *   copied: keep them alive while adding its methods), or %NULL for none
+ *
+ * Makes every later pgo_evaluation_add() use the evidence of the method's
+ * calls (SPEC: pgo-inference(7) "Call evidence").
+ */
+void
+pgo_evaluation_set_call_facts (PgoEvaluation *ev, PgoCallFacts *facts)
+{
+  ev->calls = facts;
 }
 
 /**
@@ -255,6 +272,12 @@ compare_blocks (const PgoCfg *cfg, PgoProbeSet probes, const PgoReconstruction *
           m->n_conditional_ok += rb->count == dense[b];
           m->determined_mass += dense[b];
         }
+      else if (rb->provenance == PGO_FLOW_EXACT_FROM_CALLS)
+        {
+          m->n_from_calls++;
+          m->n_from_calls_ok += rb->count == dense[b];
+          m->determined_mass += dense[b];
+        }
       n++;
     }
   for (guint i = 0; i < rec->n_adjustments; i++)
@@ -318,6 +341,7 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
   g_autofree guint64 *dense = NULL;
   g_autofree gboolean *has = NULL;
   g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
+  g_autoptr(GArray) calls = NULL;
   g_autoptr(GError) local = NULL;
   PgoCfgOptions co;
   PgoReconstructionOptions ro;
@@ -354,7 +378,11 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
 
   probe_observations (cfg, ev->probes, dense, obs);
   pgo_reconstruction_options_init (&ro);
-  if (!(rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
+  if (ev->calls)
+    calls = pgo_call_facts_evidence (ev->calls, pgo_method_profile_get_id (truth), body, cfg);
+  if (!(rec = pgo_reconstruction_build_with_calls (cfg, (PgoObservation *) obs->data, obs->len,
+                                                   calls ? (PgoCallEvidence *) calls->data : NULL,
+                                                   calls ? calls->len : 0, &ro, NULL, error)))
     {
       g_prefix_error (error, "%s: ", name);
       return FALSE;
@@ -474,6 +502,8 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
       s.n_determined_ok += m->n_determined_ok;
       s.n_conditional += m->n_conditional;
       s.n_conditional_ok += m->n_conditional_ok;
+      s.n_from_calls += m->n_from_calls;
+      s.n_from_calls_ok += m->n_from_calls_ok;
       s.n_jit_ok += m->jit_ok;
       w += m->truth_total;
       ov += (long double) m->truth_total * m->overlap;
@@ -510,12 +540,14 @@ pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvaluationSumm
   return g_strdup_printf ("ACCURACY probe-set=%c exact-determined=%" G_GUINT64_FORMAT "/%"
                           G_GUINT64_FORMAT " block-overlap=%.6f zero-fill-overlap=%.6f"
                           " prior-only-overlap=%.6f determined-mass=%.6f conditional=%"
-                          G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " certain-mass=%.6f methods=%u",
+                          G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " from-calls=%" G_GUINT64_FORMAT
+                          "/%" G_GUINT64_FORMAT " certain-mass=%.6f methods=%u",
                           pgo_probe_set_to_char (ev->probes), summary->n_determined_ok,
                           summary->n_determined, summary->overlap, summary->zero_fill,
                           summary->prior_only,
                           summary->determined_mass, summary->n_conditional_ok,
-                          summary->n_conditional, summary->certain_mass, summary->n_methods);
+                          summary->n_conditional, summary->n_from_calls_ok, summary->n_from_calls,
+                          summary->certain_mass, summary->n_methods);
 }
 
 /**

@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "pgo-body.h"
+#include "pgo-call-facts.h"
 #include "pgo-cfg.h"
 #include "pgo-method-id.h"
 #include "pgo-schema.h"
@@ -41,7 +42,9 @@ typedef struct {
   guint64  truth_total;     /* sum of the truth's block counts */
   guint    n_conditional;   /* blocks the reconstruction called exact-if-no-escape */
   guint    n_conditional_ok; /* ... that equal the truth */
-  guint64  determined_mass; /* truth counts of the determined blocks (any of the three) */
+  guint    n_from_calls;    /* blocks the reconstruction called exact-from-calls */
+  guint    n_from_calls_ok; /* ... that equal the truth */
+  guint64  determined_mass; /* truth counts of the determined blocks (any of the four) */
   guint64  certain_mass;    /* truth counts of the observed or exact blocks */
   double   overlap;         /* block overlap, reconstruction vs truth */
   double   zero_fill;       /* block overlap, probes only (0 elsewhere) vs truth */
@@ -80,6 +83,8 @@ typedef struct {
   guint64 n_determined_ok;
   guint64 n_conditional;
   guint64 n_conditional_ok;
+  guint64 n_from_calls;
+  guint64 n_from_calls_ok;
   double  overlap;
   double  zero_fill;
   double  prior_only;
@@ -96,6 +101,8 @@ typedef struct _PgoEvaluation PgoEvaluation;
 
 PgoEvaluation       *pgo_evaluation_new         (PgoProbeSet probes);
 void                 pgo_evaluation_free        (PgoEvaluation *ev);
+void                 pgo_evaluation_set_call_facts (PgoEvaluation *ev,
+                                                    PgoCallFacts *facts);
 gboolean             pgo_evaluation_add         (PgoEvaluation *ev,
                                                  const PgoMethodProfile *truth,
                                                  const PgoMethodBody *body,

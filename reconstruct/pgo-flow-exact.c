@@ -673,10 +673,18 @@ solve_free (const FlowProblem *p, const PgoFlowOptions *o, const gboolean *det,
       {
         guint t = local[p->tail[a]], h = local[p->head[a]];
         /* |x - prior| = |x' - (prior - lb)|, up to a constant when the
-         * prior lies below the bound. */
+         * prior lies outside the bounds; x' <= ub - lb. */
         guint64 xbar = r->prior[a] > p->lb[a] ? r->prior[a] - p->lb[a] : 0;
+        wide room = WIDE_INF;
 
-        _pgo_flow_mcf_add (mcf, t, h, WIDE_INF, cost_inc (p, a, o), a, +1);
+        if (p->ub[a] != G_MAXUINT64)
+          {
+            wide span = p->ub[a] > p->lb[a] ? (wide) (p->ub[a] - p->lb[a]) : 0;
+
+            xbar = MIN (xbar, (guint64) span);
+            room = span - (wide) xbar;
+          }
+        _pgo_flow_mcf_add (mcf, t, h, room, cost_inc (p, a, o), a, +1);
         if (xbar > 0)
           {
             mcf->supply[t] -= xbar;
@@ -743,6 +751,11 @@ _pgo_flow_solve_exact (const FlowProblem *p, const PgoFlowOptions *o, FlowResult
     if (r->x[a] < 0 || r->x[a] + (p->known[a] ? 0 : p->lb[a]) > (wide) G_MAXUINT64)
       {
         r->why = g_strdup_printf ("arc %u exceeds 64 bits", a);
+        return FALSE;
+      }
+    else if (!p->known[a] && (guint64) (r->x[a] + p->lb[a]) > p->ub[a])
+      {
+        r->why = g_strdup_printf ("arc %u exceeds its upper bound", a);
         return FALSE;
       }
 

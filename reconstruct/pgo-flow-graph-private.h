@@ -98,6 +98,9 @@ void          _pgo_flow_graph_observe_arc (PgoFlowGraph *graph,
                                           guint arc,
                                           guint64 count,
                                           PgoFlowCounter width);
+void          _pgo_flow_graph_set_node_upper_bound (PgoFlowGraph *graph,
+                                                   guint node,
+                                                   guint64 upper);
 void          _pgo_flow_graph_set_arc_lower_bound (PgoFlowGraph *graph,
                                                   guint arc,
                                                   guint64 lower);

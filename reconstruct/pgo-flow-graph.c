@@ -59,7 +59,7 @@ _pgo_flow_graph_free (PgoFlowGraph *graph)
 guint
 _pgo_flow_graph_add_node (PgoFlowGraph *graph, PgoFlowNodeKind kind)
 {
-  FlowNode node = { kind, FALSE, 0, PGO_FLOW_COUNTER_U64 };
+  FlowNode node = { kind, FALSE, 0, PGO_FLOW_COUNTER_U64, G_MAXUINT64 };
 
   g_return_val_if_fail (graph != NULL, NONE);
   g_array_append_val (graph->nodes, node);
@@ -149,6 +149,26 @@ _pgo_flow_graph_observe_arc (PgoFlowGraph *graph, guint arc, guint64 count,
 }
 
 /**
+ * _pgo_flow_graph_set_node_upper_bound:
+ * @graph: the graph
+ * @node: node id
+ * @upper: the most entries it can have
+ *
+ * Declares that an unobserved node was entered at most @upper times (a
+ * block that runs a call at most as often as the callee was entered:
+ * SPEC: pgo-inference(7) "Call evidence").  The bound shapes the
+ * minimum-cost choice only: exactness and intervals ignore it, which
+ * never claims more than the observations give.  A bound the observations
+ * make impossible makes the solve fail.  Ignored on observed nodes.
+ */
+void
+_pgo_flow_graph_set_node_upper_bound (PgoFlowGraph *graph, guint node, guint64 upper)
+{
+  g_return_if_fail (graph != NULL && node < graph->nodes->len);
+  g_array_index (graph->nodes, FlowNode, node).upper = upper;
+}
+
+/**
  * _pgo_flow_graph_set_arc_lower_bound:
  * @graph: the graph
  * @arc: arc id
@@ -230,6 +250,7 @@ _pgo_flow_problem_free (FlowProblem *p)
   g_free (p->val);
   g_free (p->width);
   g_free (p->lb);
+  g_free (p->ub);
   g_free (p);
 }
 
@@ -254,6 +275,9 @@ _pgo_flow_problem_new (const PgoFlowGraph *g, guint n_extra)
   p->val = g_new0 (guint64, n + m + n_extra);
   p->width = g_new0 (PgoFlowCounter, n + m + n_extra);
   p->lb = g_new0 (guint64, n + m + n_extra);
+  p->ub = g_new (guint64, n + m + n_extra);
+  for (guint a = 0; a < n + m + n_extra; a++)
+    p->ub[a] = G_MAXUINT64;
   for (guint v = 0; v < n; v++)
     {
       const FlowNode *node = &g_array_index (g->nodes, FlowNode, v);
@@ -264,6 +288,7 @@ _pgo_flow_problem_new (const PgoFlowGraph *g, guint n_extra)
       p->known[v] = node->observed;
       p->val[v] = node->count;
       p->width[v] = node->width;
+      p->ub[v] = node->observed ? G_MAXUINT64 : node->upper;
     }
   for (guint e = 0; e < m; e++)
     {

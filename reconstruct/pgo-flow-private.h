@@ -30,6 +30,7 @@ typedef struct {
   gboolean observed;      /* count is an observation */
   guint64 count;          /* observed entries */
   PgoFlowCounter width;   /* counter width of the observation */
+  guint64 upper;          /* most entries an unobserved node can have (G_MAXUINT64: none) */
 } FlowNode;
 
 /* An arc as the caller described it. */
@@ -76,6 +77,7 @@ typedef struct {
   guint8 *cls;         /* CLASS_* */
   double *lik;         /* likelihood (graph arcs) */
   guint64 *lb;         /* lower bound of an unknown arc (else 0) */
+  guint64 *ub;         /* upper bound of an unknown arc (G_MAXUINT64: none) */
   gboolean *known;
   guint64 *val;        /* known value */
   PgoFlowCounter *width;

@@ -528,14 +528,14 @@ _pgo_flow_solution_add_edge_records (const PgoFlowSolution *solution,
  * pgo_flow_provenance_to_string:
  * @provenance: a provenance
  *
- * Returns: (nullable): "observed", "exact", "inferred", "adjusted" or
- *   "exact-if-no-escape"
+ * Returns: (nullable): "observed", "exact", "inferred", "adjusted",
+ *   "exact-if-no-escape" or "exact-from-calls"
  */
 const char *
 pgo_flow_provenance_to_string (PgoFlowProvenance provenance)
 {
   static const char *const names[] = { "observed", "exact", "inferred", "adjusted",
-                                       "exact-if-no-escape" };
+                                       "exact-if-no-escape", "exact-from-calls" };
 
   return (guint) provenance < G_N_ELEMENTS (names) ? names[provenance] : NULL;
 }

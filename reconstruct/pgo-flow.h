@@ -38,6 +38,9 @@ typedef enum {
  *   method before the count was taken; an exception escaping through a
  *   call or a raising instruction could make it smaller (set by the
  *   reconstruction, never by the solver)
+ * @PGO_FLOW_EXACT_FROM_CALLS: exact given the callees' entry counts
+ *   (PgoCallEvidence) and provided no exception left the method before
+ *   the count was taken (set by the reconstruction)
  */
 typedef enum {
   PGO_FLOW_OBSERVED,
@@ -45,6 +48,7 @@ typedef enum {
   PGO_FLOW_INFERRED,
   PGO_FLOW_ADJUSTED,
   PGO_FLOW_EXACT_IF_NO_ESCAPE,
+  PGO_FLOW_EXACT_FROM_CALLS,
 } PgoFlowProvenance;
 
 /**

@@ -19,12 +19,13 @@
  * pgo_profile_set_options_init:
  * @options: (out): the options to set
  *
- * Sets the defaults: reconstruct the edge form from every offset.
+ * Sets the defaults: reconstruct the edge form from every offset, with
+ * the evidence of the calls.
  */
 void
 pgo_profile_set_options_init (PgoProfileSetOptions *options)
 {
-  *options = (PgoProfileSetOptions) { .mode = PGO_PROFILE_SET_RECONSTRUCT };
+  *options = (PgoProfileSetOptions) { .mode = PGO_PROFILE_SET_RECONSTRUCT, .call_evidence = TRUE };
   pgo_reconstruction_options_init (&options->reconstruction);
 }
 
@@ -193,8 +194,8 @@ zero_fill (const PgoCfg *cfg, GArray *obs)
  * observations 'obs' read off it, from counters 'width' bits wide.  NULL with 'error' set when the
  * reconstruction fails. */
 static PgoMethodProfile *
-output_profile (const PgoMethodProfile *p, PgoCfg *cfg, GArray *obs, PgoFlowCounter width,
-                const PgoProfileSetOptions *o, GError **error)
+output_profile (const PgoMethodProfile *p, PgoCfg *cfg, GArray *obs, GArray *calls,
+                PgoFlowCounter width, const PgoProfileSetOptions *o, GError **error)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (p);
   g_autoptr(PgoMethodProfile) out = NULL;
@@ -216,7 +217,9 @@ output_profile (const PgoMethodProfile *p, PgoCfg *cfg, GArray *obs, PgoFlowCoun
     case PGO_PROFILE_SET_RECONSTRUCT:
     default:
       ro.width = width;
-      rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, &ro, id, error);
+      rec = pgo_reconstruction_build_with_calls (cfg, (PgoObservation *) obs->data, obs->len,
+                                                 calls ? (PgoCallEvidence *) calls->data : NULL,
+                                                 calls ? calls->len : 0, &ro, id, error);
       return rec ? pgo_method_profile_copy (rec->profile) : NULL;
     }
 }
@@ -226,12 +229,13 @@ output_profile (const PgoMethodProfile *p, PgoCfg *cfg, GArray *obs, PgoFlowCoun
 /* The output profile of merged method profile 'p', or NULL: left out
  * (counted in 'st') without an error, or failed with 'error' set. */
 static PgoMethodProfile *
-build_one (const PgoMethodProfile *p, PgoBodyResolver *resolver, const PgoProfileSetOptions *o,
-           PgoProfileSetStats *st, GError **error)
+build_one (const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFacts *facts,
+           const PgoProfileSetOptions *o, PgoProfileSetStats *st, GError **error)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (p);
   g_autoptr(PgoCfg) cfg = NULL;
   g_autoptr(GArray) obs = NULL;
+  g_autoptr(GArray) calls = NULL;
   PgoMethodBody body;
   PgoFlowCounter width;
 
@@ -240,13 +244,15 @@ build_one (const PgoMethodProfile *p, PgoBodyResolver *resolver, const PgoProfil
   if (!pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
     return (st->n_no_body++, NULL);
   cfg = pgo_cfg_build (&body, &o->reconstruction.cfg, NULL);
+  if (cfg && facts)
+    calls = pgo_call_facts_evidence (facts, id, &body, cfg);
   pgo_method_body_clear (&body);
   if (!cfg)
     return (st->n_bad_cfg++, NULL);
   obs = pgo_observations_from_profile (p, cfg, o->probes_only, o->probes, &width);
   if (obs->len == 0)
     return (st->n_no_counts++, NULL);
-  PgoMethodProfile *out = output_profile (p, cfg, obs, width, o, error);
+  PgoMethodProfile *out = output_profile (p, cfg, obs, calls, width, o, error);
   if (!out)
     {
       g_autofree char *name = pgo_method_id_to_string (id);
@@ -281,14 +287,21 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
   PgoProfileSetStats st = { .n_profiles = profiles->len };
   g_autoptr(GPtrArray) merged = merge_methods (profiles, &st, error);
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  g_autoptr(PgoCallFacts) facts = NULL;
 
   if (!merged)
     return NULL;
   st.n_methods = merged->len;
+  if (options->call_evidence && options->mode == PGO_PROFILE_SET_RECONSTRUCT)
+    {
+      facts = pgo_call_facts_new (resolver);
+      pgo_call_facts_add_profiles (facts, merged, &options->reconstruction.cfg);
+    }
   for (guint i = 0; i < merged->len; i++)
     {
       GError *local = NULL;
-      PgoMethodProfile *p = build_one (g_ptr_array_index (merged, i), resolver, options, &st, &local);
+      PgoMethodProfile *p = build_one (g_ptr_array_index (merged, i), resolver, facts, options, &st,
+                                       &local);
 
       if (local)
         return (g_propagate_error (error, local), NULL);

@@ -20,6 +20,7 @@
 
 #include "pgo-body-resolver.h"
 #include "pgo-reconstruct.h"
+#include "pgo-call-facts.h"
 
 G_BEGIN_DECLS
 
@@ -49,6 +50,8 @@ typedef struct {
   gboolean                 probes_only;    /* keep only the offsets of 'probes' */
   PgoProbeSet              probes;
   PgoReconstructionOptions reconstruction; /* form and flow-graph options */
+  gboolean                 call_evidence;  /* reconstruct with the evidence of the calls
+                                            * (SPEC: pgo-inference(7) "Call evidence") */
 } PgoProfileSetOptions;
 
 /**

@@ -187,12 +187,54 @@ add_escape_arcs (const PgoCfg *cfg, Built *out)
     }
 }
 
+/* TRUE if arc 'e' leaves its block by completing it: the arcs a block
+ * whose call never returns cannot take. */
+static gboolean
+completes_block (const PgoCfg *cfg, const PgoEdge *e)
+{
+  switch (e->kind)
+    {
+    case PGO_EDGE_NORMAL:
+    case PGO_EDGE_LEAVE:
+    case PGO_EDGE_HANDLER_EXIT:
+      return TRUE;
+    case PGO_EDGE_EXIT:
+      return cfg->blocks[e->src].kind != PGO_BLOCK_THROW;
+    default:
+      return FALSE;
+    }
+}
+
+/* What the call evidence adds to the model without escape arcs, per
+ * block (SPEC: pgo-inference(7) "Call evidence"). */
+typedef struct {
+  gboolean *stuck;  /* a call in it never returns: it never completes */
+  guint64  *upper;  /* it runs a call at most this often (G_MAXUINT64: no bound) */
+} CallModel;
+
+/* Observes 0 on every arc of 'g' by which a block that 'calls' marks
+ * stuck completes, and bounds the blocks 'calls' bounds. */
+static void
+apply_calls (const PgoCfg *cfg, const CallModel *calls, PgoFlowGraph *g)
+{
+  for (guint32 i = 0; calls && i < cfg->n_edges; i++)
+    {
+      const PgoEdge *e = &cfg->edges[i];
+
+      if (e->src != NONE && calls->stuck[e->src] && completes_block (cfg, e))
+        _pgo_flow_graph_observe_arc (g, i, 0, PGO_FLOW_COUNTER_U64);
+    }
+  for (guint32 b = 0; calls && b < cfg->n_blocks; b++)
+    if (calls->upper[b] != G_MAXUINT64)
+      _pgo_flow_graph_set_node_upper_bound (g, b, calls->upper[b]);
+}
+
 /* Builds into 'out' the flow graph of 'cfg' (see the file comment), with
- * block observations 'obs'/'has_obs' of counter 'width', and with the
- * escape arcs when 'escapes'. */
+ * block observations 'obs'/'has_obs' of counter 'width', the call evidence
+ * 'calls' (nullable), and with the escape arcs when 'escapes'. */
 static void
 build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
-             PgoFlowCounter width, gboolean escapes, Built *out)
+             const CallModel *calls, PgoFlowCounter width, gboolean escapes, Built *out)
 {
   PgoFlowGraph *g = _pgo_flow_graph_new ();
 
@@ -259,6 +301,7 @@ build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     if (has_obs[b])
       _pgo_flow_graph_observe_node (g, b, obs[b], width);
+  apply_calls (cfg, calls, g);
 }
 
 /* TRUE if provenance 'p' is observed or exact. */
@@ -497,18 +540,19 @@ solved_clear (Solved *s)
   g_clear_pointer (&s->escape_block, g_array_unref);
 }
 
-/* Builds the flow graph of 'cfg' with block observations 'obs'/'has_obs',
- * with the escape arcs when 'escapes', and solves it, twice when finally
- * bounds become known.  FALSE with 'error' set on failure. */
+/* Builds the flow graph of 'cfg' with block observations 'obs'/'has_obs'
+ * and the call evidence 'calls' (nullable), with the escape arcs when
+ * 'escapes', and solves it, twice when finally bounds become known.
+ * FALSE with 'error' set on failure. */
 static gboolean
 solve_model (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
-             const PgoReconstructionOptions *options, gboolean escapes, Solved *out,
-             GError **error)
+             const CallModel *calls, const PgoReconstructionOptions *options, gboolean escapes,
+             Solved *out, GError **error)
 {
   PgoFlowOptions fo;
   Built built = { 0 };
 
-  build_graph (cfg, obs, has_obs, options->width, escapes, &built);
+  build_graph (cfg, obs, has_obs, calls, options->width, escapes, &built);
   _pgo_flow_options_init (&fo);
   fo.intervals = options->intervals;
   out->sol = _pgo_flow_graph_solve (built.graph, &fo, error);
@@ -603,7 +647,7 @@ _pgo_reconstruction_plain_graph (const PgoCfg *cfg)
   g_autofree gboolean *has_obs = g_new0 (gboolean, cfg->n_blocks + 1);
   Built built = { 0 };
 
-  build_graph (cfg, obs, has_obs, PGO_FLOW_COUNTER_U64, FALSE, &built);
+  build_graph (cfg, obs, has_obs, NULL, PGO_FLOW_COUNTER_U64, FALSE, &built);
   g_free (built.clause_node);
   g_array_unref (built.escape_block);
   return built.graph;
@@ -631,6 +675,112 @@ has_escape_arcs (const PgoCfg *cfg)
   return FALSE;
 }
 
+/* Fills 'calls' from the evidence, and adds to 'obs'/'has_obs' (copies of
+ * the probes) the block counts an only caller fixes without escapes;
+ * FALSE if some evidence contradicts a probe or other evidence (an
+ * exception was raised before a call, or the facts are wrong), in which
+ * case none is used. */
+static gboolean
+observe_calls (const PgoCfg *cfg, const PgoCallEvidence *ev, guint n_ev, guint64 *obs,
+               gboolean *has_obs, CallModel *calls)
+{
+  for (guint i = 0; i < n_ev; i++)
+    {
+      guint32 b;
+
+      if (ev[i].il_offset >= cfg->il_size)
+        return FALSE;
+      b = cfg->offset_block[ev[i].il_offset];
+      switch (ev[i].kind)
+        {
+        case PGO_CALL_EVIDENCE_NEVER_ENTERED:
+        case PGO_CALL_EVIDENCE_NO_RETURN:
+          calls->stuck[b] = TRUE;
+          break;
+        case PGO_CALL_EVIDENCE_AT_MOST:
+          calls->upper[b] = MIN (calls->upper[b], ev[i].entries);
+          break;
+        case PGO_CALL_EVIDENCE_ONLY_CALLER:
+        default:
+          if (has_obs[b] && obs[b] != ev[i].entries)
+            return FALSE;
+          obs[b] = ev[i].entries;
+          has_obs[b] = TRUE;
+          break;
+        }
+    }
+  return TRUE;
+}
+
+/* The provenance of a count that is 'old' without the call evidence and
+ * 'with' given it: what the call evidence adds is exact-from-calls. */
+static PgoFlowProvenance
+calls_provenance (PgoFlowProvenance old, PgoFlowProvenance with)
+{
+  if (old == PGO_FLOW_INFERRED && (with == PGO_FLOW_EXACT || with == PGO_FLOW_OBSERVED))
+    return PGO_FLOW_EXACT_FROM_CALLS;
+  return old;
+}
+
+/* Takes the counts of 'sol', the model without escape arcs solved with
+ * the call evidence, into 'rec' (filled without it), and the provenance
+ * the evidence adds. */
+static void
+overlay_calls (PgoReconstruction *rec, const PgoFlowSolution *sol)
+{
+  const PgoCfg *cfg = rec->cfg;
+
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      PgoReconstructedBlock *rb = &rec->blocks[b];
+
+      rb->count = _pgo_flow_solution_get_node_count (sol, b);
+      rb->provenance = calls_provenance (rb->provenance,
+                                         _pgo_flow_solution_get_node_provenance (sol, b));
+      _pgo_flow_solution_get_node_interval (sol, b, &rb->min, &rb->max);
+    }
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    {
+      PgoReconstructedEdge *re = &rec->edges[i];
+
+      re->count = _pgo_flow_solution_get_arc_count (sol, i);
+      re->provenance = calls_provenance (re->provenance,
+                                         _pgo_flow_solution_get_arc_provenance (sol, i));
+      _pgo_flow_solution_get_arc_interval (sol, i, &re->min, &re->max);
+    }
+}
+
+/* Solves the model without escape arcs again with the call evidence when
+ * the observations fit that model unrepaired, and takes its counts when
+ * the evidence fits too (SPEC: pgo-inference(7) "Call evidence"). */
+static void
+solve_with_calls (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
+                  const PgoCallEvidence *calls, guint n_calls,
+                  const PgoReconstructionOptions *options)
+{
+  const PgoCfg *cfg = rec->cfg;
+  g_autofree guint64 *obs2 = g_memdup2 (obs, sizeof (guint64) * (cfg->n_blocks + 1));
+  g_autofree gboolean *has2 = g_memdup2 (has_obs, sizeof (gboolean) * (cfg->n_blocks + 1));
+  g_autofree gboolean *stuck = g_new0 (gboolean, cfg->n_blocks + 1);
+  g_autofree guint64 *upper = g_new (guint64, cfg->n_blocks + 1);
+  CallModel model = { stuck, upper };
+  Solved with = { 0 };
+  g_autoptr(GError) local = NULL;
+
+  for (guint32 b = 0; b <= cfg->n_blocks; b++)
+    upper[b] = G_MAXUINT64;
+  if (!observe_calls (cfg, calls, n_calls, obs2, has2, &model))
+    return;
+  /* evidence the observations make impossible fails this solve: not used */
+  if (solve_model (cfg, obs2, has2, &model, options, FALSE, &with, &local)
+      && _pgo_flow_solution_get_n_adjustments (with.sol) == 0)
+    {
+      overlay_calls (rec, with.sol);
+      rec->n_calls_used = n_calls;
+    }
+  solved_clear (&with);
+}
+
 /* Solves both models of 'cfg' (SPEC: pgo-inference(7) "Escape arcs") and
  * fills 'rec', solving once when the two are the same model: values from
  * the model without escape arcs when the observations fit it unrepaired,
@@ -638,15 +788,16 @@ has_escape_arcs (const PgoCfg *cfg)
  * observations prove. */
 static gboolean
 solve_cfg (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
+           const PgoCallEvidence *calls, guint n_calls,
            const PgoReconstructionOptions *options, GError **error)
 {
   Solved plain = { 0 }, full = { 0 };
-  const Solved *value;
+  const Solved *value = NULL;
   gboolean ok;
 
-  ok = solve_model (rec->cfg, obs, has_obs, options, FALSE, &plain, error);
+  ok = solve_model (rec->cfg, obs, has_obs, NULL, options, FALSE, &plain, error);
   if (ok && has_escape_arcs (rec->cfg))
-    ok = solve_model (rec->cfg, obs, has_obs, options, TRUE, &full, error);
+    ok = solve_model (rec->cfg, obs, has_obs, NULL, options, TRUE, &full, error);
   if (ok)
     {
       const PgoFlowSolution *with = full.sol ? full.sol : plain.sol;
@@ -657,6 +808,8 @@ solve_cfg (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
       if (value == &full)
         copy_escapes (rec, &full);
     }
+  if (ok && n_calls > 0 && value == &plain)
+    solve_with_calls (rec, obs, has_obs, calls, n_calls, options);
   solved_clear (&plain);
   solved_clear (&full);
   return ok;
@@ -689,6 +842,36 @@ pgo_reconstruction_build (PgoCfg *cfg, const PgoObservation *observations,
                      guint n_observations, const PgoReconstructionOptions *options,
                      const PgoMethodId *id, GError **error)
 {
+  return pgo_reconstruction_build_with_calls (cfg, observations, n_observations, NULL, 0, options,
+                                              id, error);
+}
+
+/**
+ * pgo_reconstruction_build_with_calls:
+ * @cfg: the method's flow graph (a reference is taken)
+ * @observations: (array length=n_observations): the probes
+ * @n_observations: their number
+ * @calls: (array length=n_calls) (nullable): evidence from the callees'
+ *   entry counts (pgo_call_facts_evidence())
+ * @n_calls: its number
+ * @options: (nullable): options, or %NULL for the defaults
+ * @id: (nullable): the method's identity, copied into the profile
+ * @error: return location for a #GError
+ *
+ * pgo_reconstruction_build() that also uses what the calls of the method
+ * say: when the observations fit the model without escape arcs, it is
+ * solved again with the blocks the evidence fixes, and counts determined
+ * only so are exact-from-calls.  Evidence that contradicts the
+ * observations is not used (rec->n_calls_used is 0).
+ *
+ * Returns: (transfer full): the reconstruction, or %NULL with @error set.
+ */
+PgoReconstruction *
+pgo_reconstruction_build_with_calls (PgoCfg *cfg, const PgoObservation *observations,
+                                     guint n_observations, const PgoCallEvidence *calls,
+                                     guint n_calls, const PgoReconstructionOptions *options,
+                                     const PgoMethodId *id, GError **error)
+{
   PgoReconstructionOptions defaults;
   g_autoptr(PgoReconstruction) rec = NULL;
   g_autofree guint64 *obs = NULL;
@@ -700,11 +883,11 @@ pgo_reconstruction_build (PgoCfg *cfg, const PgoObservation *observations,
       pgo_reconstruction_options_init (&defaults);
       options = &defaults;
     }
-  if (n_observations > PGO_RECONSTRUCT_MAX_OBSERVATIONS)
+  if (n_observations > PGO_RECONSTRUCT_MAX_OBSERVATIONS || n_calls > PGO_RECONSTRUCT_MAX_OBSERVATIONS)
     {
       g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT,
-                   "%u observations exceed the limit of %u", n_observations,
-                   PGO_RECONSTRUCT_MAX_OBSERVATIONS);
+                   "%u observations and %u call facts exceed the limit of %u each", n_observations,
+                   n_calls, PGO_RECONSTRUCT_MAX_OBSERVATIONS);
       return NULL;
     }
   rec = g_new0 (PgoReconstruction, 1);
@@ -713,7 +896,7 @@ pgo_reconstruction_build (PgoCfg *cfg, const PgoObservation *observations,
   obs = g_new0 (guint64, cfg->n_blocks + 1);
   has_obs = g_new0 (gboolean, cfg->n_blocks + 1);
   rec->n_ignored = map_observations (cfg, observations, n_observations, obs, has_obs);
-  if (!solve_cfg (rec, obs, has_obs, options, error))
+  if (!solve_cfg (rec, obs, has_obs, calls, n_calls, options, error))
     return NULL;
 
   if (!project (rec, error))

@@ -38,6 +38,37 @@ typedef struct {
 } PgoObservation;
 
 /**
+ * PgoCallEvidenceKind:
+ * @PGO_CALL_EVIDENCE_NEVER_ENTERED: the callee never ran, so no execution
+ *   of the block completed it
+ * @PGO_CALL_EVIDENCE_NO_RETURN: the callee cannot return (every path of
+ *   its IL throws), so no execution of the block completed it
+ * @PGO_CALL_EVIDENCE_ONLY_CALLER: the call is the callee's only caller, so
+ *   the block ran past it as often as the callee was entered
+ * @PGO_CALL_EVIDENCE_AT_MOST: the block ran past the call at most as often
+ *   as the callee was entered; it shapes the inferred counts only
+ *
+ * SPEC: pgo-inference(7) "Call evidence"
+ */
+typedef enum {
+  PGO_CALL_EVIDENCE_NEVER_ENTERED,
+  PGO_CALL_EVIDENCE_NO_RETURN,
+  PGO_CALL_EVIDENCE_ONLY_CALLER,
+  PGO_CALL_EVIDENCE_AT_MOST,
+} PgoCallEvidenceKind;
+
+/**
+ * PgoCallEvidence:
+ *
+ * What a callee's entry count says about the block holding a call site.
+ */
+typedef struct {
+  guint32             il_offset; /* the call instruction */
+  PgoCallEvidenceKind kind;
+  guint64             entries;   /* ONLY_CALLER, AT_MOST: the callee's entries */
+} PgoCallEvidence;
+
+/**
  * PgoReconstructionForm:
  * @PGO_RECONSTRUCTION_FORM_EDGE: EdgeIntCount/EdgeLongCount records on the
  *   JIT's non-tree edges (the default)
@@ -104,6 +135,8 @@ typedef struct {
   guint                  n_adjustments; /* repairs of inconsistent input */
   PgoFlowAdjustment     *adjustments;  /* node ids are block indices; arc ids edge indices */
   guint                  n_ignored;    /* observations outside the code, ignored */
+  guint                  n_calls_used; /* call evidence items the solve used (0: none given,
+                                        * or they contradicted the observations) */
   guint64                escaped;      /* exceptions leaving the method that the observations
                                         * prove (entries without a return), summed over blocks */
   /* edge form: the projection onto the JIT's model graph */
@@ -128,6 +161,14 @@ PgoReconstruction *pgo_reconstruction_build_from_body   (const PgoMethodBody *bo
 PgoReconstruction *pgo_reconstruction_build    (PgoCfg *cfg,
                                            const PgoObservation *observations,
                                            guint n_observations,
+                                           const PgoReconstructionOptions *options,
+                                           const PgoMethodId *id,
+                                           GError **error);
+PgoReconstruction *pgo_reconstruction_build_with_calls (PgoCfg *cfg,
+                                           const PgoObservation *observations,
+                                           guint n_observations,
+                                           const PgoCallEvidence *calls,
+                                           guint n_calls,
                                            const PgoReconstructionOptions *options,
                                            const PgoMethodId *id,
                                            GError **error);

@@ -27,6 +27,7 @@ typedef struct {
   PgoProbeSet      set;          /* --probes, parsed */
   gboolean         json;         /* --json */
   gboolean         quiet;        /* --quiet */
+  gboolean         no_calls;     /* --no-call-evidence */
   PgoBodyResolver *resolver;     /* over 'references' and 'frameworks' */
 } EvalOptions;
 
@@ -62,6 +63,8 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
       " check both truths agree (repeatable)", "TRACE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print JSON instead of a table", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Print the summary lines only", NULL },
+    { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
+      "Do not use the callees' entry counts as evidence", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("");
@@ -123,16 +126,25 @@ evaluate_method (PgoEvaluation *ev, const EvalOptions *o, guint t, const PgoMeth
 }
 
 /* Adds every method of --truth trace number 't' (and of its --edge-truth
- * twin) to 'ev'.  Returns PGO_EXIT_OK, or the exit code after the error. */
+ * twin) to 'ev', with the evidence of the calls unless --no-call-evidence
+ * (what it found is added to 'total').  Returns PGO_EXIT_OK, or the exit
+ * code after the error. */
 static int
-evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t)
+evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsStats *total)
 {
   g_autoptr(GPtrArray) list = NULL, edges = NULL;
   g_autofree gboolean *used = NULL;
+  g_autoptr(PgoCallFacts) facts = NULL;
   int rc;
 
   if (!(list = pgo_tool_read_trace (o->truth[t], &rc)))
     return rc;
+  if (!o->no_calls)
+    {
+      facts = pgo_call_facts_new (o->resolver);
+      pgo_call_facts_add_profiles (facts, list, NULL);
+    }
+  pgo_evaluation_set_call_facts (ev, facts);
   if (o->edge_truth && !(edges = pgo_tool_read_trace (o->edge_truth[t], &rc)))
     return rc;
   used = g_new0 (gboolean, edges ? edges->len + 1 : 1);
@@ -142,6 +154,19 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t)
 
       if (!evaluate_method (ev, o, t, g_ptr_array_index (list, i), edges, used, &error))
         return pgo_tool_fail (o->truth[t], error);
+    }
+  pgo_evaluation_set_call_facts (ev, NULL);
+  if (facts)
+    {
+      PgoCallFactsStats st;
+
+      pgo_call_facts_get_stats (facts, &st);
+      total->n_sites += st.n_sites;
+      total->n_resolved += st.n_resolved;
+      total->n_never_entered += st.n_never_entered;
+      total->n_no_return += st.n_no_return;
+      total->n_only_caller += st.n_only_caller;
+      total->n_at_most += st.n_at_most;
     }
   return PGO_EXIT_OK;
 }
@@ -268,16 +293,22 @@ print_methods (const PgoEvaluation *ev, const PgoEvaluationSummary *sum)
           sum->n_unreturned);
 }
 
-/* Prints the table (unless --quiet), the ACCURACY line and the
+/* Prints the table (unless --quiet), the ACCURACY line, the CALLS line
+ * of the call evidence 'calls' (unless --no-call-evidence) and the
  * CONFORMANCE lines of 'ev' and its summary 'sum'. */
 static void
-print_text (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSummary *sum)
+print_text (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSummary *sum,
+            const PgoCallFactsStats *calls)
 {
   g_autofree char *line = pgo_evaluation_format_accuracy (ev, sum);
 
   if (!o->quiet)
     print_methods (ev, sum);
   printf ("%s\n", line);
+  if (!o->no_calls)
+    printf ("CALLS sites=%u resolved=%u never-entered=%u no-return=%u only-caller=%u"
+            " at-most=%u\n", calls->n_sites, calls->n_resolved, calls->n_never_entered,
+            calls->n_no_return, calls->n_only_caller, calls->n_at_most);
   printf ("CONFORMANCE edge-form-jit-replica: %u/%u\n", sum->n_jit_ok, sum->n_methods);
   if (o->edge_truth)
     printf ("CONFORMANCE truth-edge-vs-block: %u/%u\n"
@@ -311,13 +342,14 @@ pgo_cmd_evaluate (int argc, char **argv)
   g_auto(EvalOptions) o = { 0 };
   g_autoptr(PgoEvaluation) ev = NULL;
   PgoEvaluationSummary sum;
+  PgoCallFactsStats calls = { 0 };
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
   ev = pgo_evaluation_new (o.set);
   for (guint t = 0; o.truth[t]; t++)
-    if ((rc = evaluate_trace (ev, &o, t)) != PGO_EXIT_OK)
+    if ((rc = evaluate_trace (ev, &o, t, &calls)) != PGO_EXIT_OK)
       return rc;
   pgo_evaluation_get_summary (ev, TRUE, &sum);
   if (sum.n_methods == 0)
@@ -325,6 +357,6 @@ pgo_cmd_evaluate (int argc, char **argv)
   if (o.json)
     print_json (ev, &o, &sum);
   else
-    print_text (ev, &o, &sum);
+    print_text (ev, &o, &sum, &calls);
   return pgo_tool_flush_stdout ();
 }

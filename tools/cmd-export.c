@@ -30,6 +30,7 @@ typedef struct {
   gboolean             as_recorded; /* --as-recorded */
   gboolean             zero_fill;   /* --zero-fill */
   gboolean             compressed;  /* --compressed */
+  gboolean             no_calls;    /* --no-call-evidence */
   gboolean             text;        /* the format is text, else mibc */
   GHashTable          *names;       /* text: trace handle -> runtime name (NULL: conflicting) */
   PgoProfileSetOptions set;         /* what to make, parsed */
@@ -87,6 +88,7 @@ check_options (ExportOptions *o)
   if (o->probes && !pgo_tool_parse_probes (o->probes, &o->set.probes))
     return pgo_tool_usage ("unknown --probes '%s' (A, B or P)", o->probes);
   o->set.probes_only = o->probes != NULL;
+  o->set.call_evidence = !o->no_calls;
   if (o->form && g_strcmp0 (o->form, "block") == 0)
     o->set.reconstruction.form = PGO_RECONSTRUCTION_FORM_BLOCK;
   else if (o->form && g_strcmp0 (o->form, "edge") != 0)
@@ -125,6 +127,8 @@ parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
     { "zero-fill", 0, 0, G_OPTION_ARG_NONE, &o->zero_fill,
       "Write a block count per block: the probes' counts, 0 elsewhere (needs --probes)", NULL },
     { "compressed", 0, 0, G_OPTION_ARG_NONE, &o->compressed, "Write the zip form of .mibc", NULL },
+    { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
+      "Do not use the callees' entry counts as evidence", NULL },
     { NULL }
   };
   GOptionEntry format_entry[] = {

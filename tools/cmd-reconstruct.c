@@ -24,6 +24,7 @@ typedef struct {
   char                 *form;       /* --form as typed */
   char                 *method;     /* --method: only names containing this */
   gboolean              intervals;  /* --intervals */
+  gboolean              no_calls;   /* --no-call-evidence */
   const char           *trace;      /* the TRACE argument */
   PgoProbeSet           set;        /* --probes, parsed */
   PgoReconstructionOptions ro;         /* from --form and --intervals */
@@ -57,6 +58,8 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
     { "form", 0, 0, G_OPTION_ARG_STRING, &o->form, "Schema form to emit: edge (default) or block", "FORM" },
     { "method", 0, 0, G_OPTION_ARG_STRING, &o->method, "Only methods whose name contains TEXT", "TEXT" },
     { "intervals", 0, 0, G_OPTION_ARG_NONE, &o->intervals, "Print [min,max] of inferred counts", NULL },
+    { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
+      "Do not use the callees' entry counts as evidence", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE.nettrace");
@@ -89,12 +92,13 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
  * flow graph that cannot be formed, no block counts); NULL with 'error'
  * set when the reconstruction fails. */
 static PgoReconstruction *
-reconstruct_method (ReconOptions *o, PgoBodyResolver *resolver, const PgoMethodProfile *p,
-                    const char *name, GError **error)
+reconstruct_method (ReconOptions *o, PgoBodyResolver *resolver, PgoCallFacts *facts,
+                    const PgoMethodProfile *p, const char *name, GError **error)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (p);
   g_autoptr(PgoCfg) cfg = NULL;
   g_autoptr(GArray) obs = NULL;
+  g_autoptr(GArray) calls = NULL;
   g_autoptr(GError) local = NULL;
   PgoReconstruction *rec = NULL;
   PgoMethodBody body;
@@ -107,7 +111,11 @@ reconstruct_method (ReconOptions *o, PgoBodyResolver *resolver, const PgoMethodP
   else if ((obs = pgo_observations_from_profile (p, cfg, o->probes != NULL, o->set,
                                                 &o->ro.width))->len > 0)
     {
-      rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, &o->ro, id, error);
+      if (facts)
+        calls = pgo_call_facts_evidence (facts, id, &body, cfg);
+      rec = pgo_reconstruction_build_with_calls (cfg, (PgoObservation *) obs->data, obs->len,
+                                                 calls ? (PgoCallEvidence *) calls->data : NULL,
+                                                 calls ? calls->len : 0, &o->ro, id, error);
       if (!rec)
         g_prefix_error (error, "%s (token 0x%08x): ", name, id ? id->token : 0);
     }
@@ -213,6 +221,8 @@ print_reconstruction (const PgoReconstruction *rec, const char *name, guint32 to
               a->on_arc ? "edge" : "node", a->index, pgo_flow_adjustment_kind_to_string (a->kind),
               a->observed, a->adjusted);
     }
+  if (rec->n_calls_used > 0)
+    printf ("  calls evidence=%u\n", rec->n_calls_used);
   print_records (rec->profile);
   if (rec->form == PGO_RECONSTRUCTION_FORM_EDGE)
     printf ("  check projection-moved=%u blocks (%" G_GUINT64_FORMAT ") jit-solver=%s differ=%u\n",
@@ -227,6 +237,7 @@ pgo_cmd_reconstruct (int argc, char **argv)
   g_auto(ReconOptions) o = { 0 };
   g_autoptr(PgoBodyResolver) resolver = NULL;
   g_autoptr(GPtrArray) list = NULL;
+  g_autoptr(PgoCallFacts) facts = NULL;
   guint n_done = 0, n_skipped = 0;
   int rc;
 
@@ -235,6 +246,11 @@ pgo_cmd_reconstruct (int argc, char **argv)
   if (!(resolver = pgo_tool_open_resolver (o.references, o.frameworks, &rc))
       || !(list = pgo_tool_read_trace (o.trace, &rc)))
     return rc;
+  if (!o.no_calls)
+    {
+      facts = pgo_call_facts_new (resolver);
+      pgo_call_facts_add_profiles (facts, list, &o.ro.cfg);
+    }
   for (guint i = 0; i < list->len; i++)
     {
       const PgoMethodProfile *p = g_ptr_array_index (list, i);
@@ -245,7 +261,7 @@ pgo_cmd_reconstruct (int argc, char **argv)
 
       if (o.method && !strstr (name, o.method))
         continue;
-      if (!(rec = reconstruct_method (&o, resolver, p, name, &error)) && error)
+      if (!(rec = reconstruct_method (&o, resolver, facts, p, name, &error)) && error)
         return pgo_tool_fail (o.trace, error);
       if (!rec)
         n_skipped++;

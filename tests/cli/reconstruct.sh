@@ -49,6 +49,25 @@ expect 0 json evaluate --json --truth "$data/hotloop/block.nettrace" $hot --prob
 grep -q '"summary":{"methods":3,' "$tmp/out" || fail "json: no summary"
 grep -q '^{"probe_set":"B","methods":\[{"name":"hotloop!' "$tmp/out" || fail "json: no methods"
 
+# escapes' Bank calls Withdraw, Withdraw's only caller, in a loop of 20
+# under a try: with probe set B (entry, loop head) the block of the call
+# is free, and Withdraw's 20 entries pin it.
+esc="--reference $data/escapes/escapes.dll"
+# shellcheck disable=SC2086
+expect 0 calls reconstruct $esc --probes B --method Program::Bank "$data/escapes/block.nettrace"
+has calls "  block BB06 il=0x001c count=20 exact-from-calls"
+has calls "  calls evidence=1"
+# shellcheck disable=SC2086
+expect 0 no-calls reconstruct $esc --probes B --method Program::Bank --no-call-evidence \
+  "$data/escapes/block.nettrace"
+has no-calls "  block BB06 il=0x001c count=20 inferred"
+grep -q 'calls evidence' "$tmp/out" && fail "no-calls: evidence used"
+# shellcheck disable=SC2086
+expect 0 evaluate-calls evaluate --quiet --truth "$data/escapes/block.nettrace" $esc --probes B
+grep -q '^ACCURACY .* from-calls=1/1 ' "$tmp/out" || fail "evaluate-calls: from-calls is not 1/1"
+grep -q '^CALLS sites=[0-9]* resolved=[0-9]* never-entered=0 no-return=0 only-caller=[1-9]' "$tmp/out" \
+  || fail "evaluate-calls: no only-caller evidence counted"
+
 # usage errors: exit 2
 expect 2 no-trace reconstruct $hot
 expect 2 no-reference reconstruct "$data/hotloop/block.nettrace"

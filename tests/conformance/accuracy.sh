@@ -62,6 +62,10 @@ for probes in A B P; do
   k=$(printf '%s\n' "$line" | sed -n 's/.*exact-determined=\([0-9]*\)\/.*/\1/p')
   n=$(printf '%s\n' "$line" | sed -n 's/.*exact-determined=[0-9]*\/\([0-9]*\) .*/\1/p')
   [ -n "$k" ] && [ "$k" = "$n" ] || fail "probe set $probes: exact-determined $k/$n"
+  # and so must every count called exact-from-calls: the fixture programs
+  # raise no exception in a block before a call that gives evidence
+  calls=$(printf '%s\n' "$line" | sed -n 's/.* from-calls=\([0-9]*\/[0-9]*\) .*/\1/p')
+  [ -n "$calls" ] && [ "${calls%/*}" = "${calls#*/}" ] || fail "probe set $probes: from-calls $calls"
   # the edge form of every method, fed to the JIT solver replica, gives
   # back the counts it was made from
   jit=$(printf '%s\n' "$out" | sed -n 's/^CONFORMANCE edge-form-jit-replica: //p')

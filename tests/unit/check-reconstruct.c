@@ -543,6 +543,86 @@ START_TEST (test_reconstruct_escape_proven)
 }
 END_TEST
 
+/* if (!x) Helper (); return;  Probe set A = {0, 8}: the call block's
+ * count is free in [0, entries] without evidence from the call. */
+static const guint8 guarded_call[] = {
+  0x02,                         /* 00 ldarg.0 */
+  0x2C, 0x05,                   /* 01 brfalse.s 08 */
+  0x28, 0x01, 0x00, 0x00, 0x0A, /* 03 call 0A000001 */
+  0x2A,                         /* 08 ret */
+};
+
+/* Reconstructs guarded_call from 'obs' with call evidence 'ev'. */
+static PgoReconstruction *
+run_with_call (const PgoObservation *obs, guint n_obs, const PgoCallEvidence *ev)
+{
+  PgoMethodBody body = { .il = guarded_call, .il_size = sizeof guarded_call };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
+  PgoReconstruction *rec;
+
+  ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
+  rec = pgo_reconstruction_build_with_calls (cfg, obs, n_obs, ev, 1, NULL, NULL, &error);
+  ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
+  return rec;
+}
+
+/* A callee that cannot return (or never ran): the block is never
+ * completed, so with no escape it never ran; the branch is determined. */
+START_TEST (test_reconstruct_call_no_return)
+{
+  const PgoObservation obs[] = { { 0, 100 }, { 8, 100 } };
+  const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_NO_RETURN, 0 };
+  const WantBlock want[] = {
+    { 0x0, 100, OBS }, { 0x3, 0, PGO_FLOW_EXACT_FROM_CALLS }, { 0x8, 100, OBS },
+  };
+  g_autoptr(PgoReconstruction) rec = run_with_call (obs, 2, &ev);
+  g_autoptr(PgoReconstruction) plain = run (guarded_call, sizeof guarded_call, NULL, 0, obs, 2,
+                                            PGO_RECONSTRUCTION_FORM_EDGE);
+
+  ck_assert_int_eq (plain->blocks[1].provenance, PGO_FLOW_INFERRED);
+  check_blocks (rec, want, G_N_ELEMENTS (want));
+  ck_assert_uint_eq (rec->n_calls_used, 1);
+  check_jit_ok (rec);
+}
+END_TEST
+
+/* The call is its callee's only caller: the block ran as often as the
+ * callee was entered. */
+START_TEST (test_reconstruct_call_only_caller)
+{
+  const PgoObservation obs[] = { { 0, 100 }, { 8, 100 } };
+  const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_ONLY_CALLER, 30 };
+  const WantBlock want[] = {
+    { 0x0, 100, OBS }, { 0x3, 30, PGO_FLOW_EXACT_FROM_CALLS }, { 0x8, 100, OBS },
+  };
+  g_autoptr(PgoReconstruction) rec = run_with_call (obs, 2, &ev);
+
+  check_blocks (rec, want, G_N_ELEMENTS (want));
+  ck_assert_uint_eq (rec->n_calls_used, 1);
+}
+END_TEST
+
+/* Evidence that contradicts a probe (the call block was counted 50 times
+ * but never completed, or its only callee entered 30 times) is not used. */
+START_TEST (test_reconstruct_call_contradicted)
+{
+  const PgoObservation obs[] = { { 0, 100 }, { 3, 50 }, { 8, 100 } };
+  const PgoCallEvidence evs[] = {
+    { 3, PGO_CALL_EVIDENCE_NEVER_ENTERED, 0 }, { 3, PGO_CALL_EVIDENCE_ONLY_CALLER, 30 },
+  };
+  const WantBlock want[] = { { 0x0, 100, OBS }, { 0x3, 50, OBS }, { 0x8, 100, OBS } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (evs); i++)
+    {
+      g_autoptr(PgoReconstruction) rec = run_with_call (obs, 3, &evs[i]);
+
+      check_blocks (rec, want, G_N_ELEMENTS (want));
+      ck_assert_uint_eq (rec->n_calls_used, 0);
+    }
+}
+END_TEST
+
 /* Probe set P of the diamond: the entry and one arm determine the rest. */
 START_TEST (test_plan_diamond)
 {
@@ -679,7 +759,7 @@ START_TEST (test_reconstruct_evaluation)
     g_autofree char *want = g_strdup_printf ("ACCURACY probe-set=A exact-determined=8/8 block-overlap=0.998129"
                                              " zero-fill-overlap=0.892077 prior-only-overlap=%.6f"
                                              " determined-mass=0.998129 conditional=0/0"
-                                             " certain-mass=0.998129 methods=1", sum.prior_only);
+                                             " from-calls=0/0 certain-mass=0.998129 methods=1", sum.prior_only);
     ck_assert_str_eq (line, want);
   }
 
@@ -784,6 +864,9 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_try_finally_exceptional);
   tcase_add_test (tc, test_reconstruct_escape_conditional);
   tcase_add_test (tc, test_reconstruct_escape_proven);
+  tcase_add_test (tc, test_reconstruct_call_no_return);
+  tcase_add_test (tc, test_reconstruct_call_only_caller);
+  tcase_add_test (tc, test_reconstruct_call_contradicted);
   tcase_add_test (tc, test_plan_diamond);
   tcase_add_test (tc, test_plan_shared_successors);
   tcase_add_test (tc, test_reconstruct_overlap);
