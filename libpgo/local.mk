@@ -61,10 +61,10 @@ libpgo_libpgo_hub_la_SOURCES = \
 
 libpgo_libpgo_internal_la_SOURCES =
 libpgo_libpgo_internal_la_LIBADD = $(libpgo_stage_libs) $(libpgo_test_support_libs) \
-	$(GLIB_LIBS) -lm
+	$(GLIB_LIBS) $(SQLITE_LIBS) -lm
 
 libpgo_libpgo_la_SOURCES =
-libpgo_libpgo_la_LIBADD = $(libpgo_stage_libs) $(GLIB_LIBS) -lm
+libpgo_libpgo_la_LIBADD = $(libpgo_stage_libs) $(GLIB_LIBS) $(SQLITE_LIBS) -lm
 libpgo_libpgo_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBPGO_LT_VERSION) \
 	-export-symbols-regex '^pgo_' -no-undefined
 

@@ -14,6 +14,7 @@
 #include "pgo-assembly-set-private.h"
 #include "pgo-error.h"
 #include "pgo-metadata.h"
+#include "pgo-metadata-private.h"
 #include "pgo-pe.h"
 
 /* One path given to the resolver. */
@@ -201,6 +202,25 @@ pgo_body_resolver_lookup_metadata (PgoBodyResolver *resolver, const PgoModuleId 
   g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "no reference has module %s",
                module && module->simple_name ? module->simple_name : "(unnamed)");
   return NULL;
+}
+
+/**
+ * pgo_body_resolver_get_module_id:
+ * @resolver: a resolver
+ * @module: a module
+ *
+ * Returns: (transfer full) (nullable): the identity (name, MVID, PDB GUID
+ *   and age) of the module of the references that would give @module's
+ *   bodies, or %NULL when no path holds it or its identity cannot be read.
+ */
+PgoModuleId *
+pgo_body_resolver_get_module_id (PgoBodyResolver *resolver, const PgoModuleId *module)
+{
+  PgoMetadata *md = NULL;
+
+  if (!find_module (resolver, module, &md))
+    return NULL;
+  return _pgo_metadata_build_module_id (md, NULL);
 }
 
 /**

@@ -35,6 +35,8 @@ PgoMetadata     *pgo_body_resolver_lookup_metadata (PgoBodyResolver *resolver,
 
 gboolean         pgo_body_resolver_is_framework (PgoBodyResolver *resolver,
                                                  const PgoModuleId *module);
+PgoModuleId     *pgo_body_resolver_get_module_id (PgoBodyResolver *resolver,
+                                                  const PgoModuleId *module);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoBodyResolver, pgo_body_resolver_free)
 

@@ -13,6 +13,7 @@
 #include "pgo-metadata.h"
 #include "pgo-signature.h"
 #include "pgo-body-resolver.h"
+#include "pgo-store.h"
 #include "pgo-flow.h"
 #include "pgo-reconstruct.h"
 #include "pgo-call-facts.h"

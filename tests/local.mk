@@ -54,7 +54,12 @@ check_PROGRAMS += \
 	tests/unit/check-flow-property \
 	tests/unit/check-reconstruct \
 	tests/unit/check-profile-set \
+	tests/unit/check-store \
 	$(NULL)
+
+tests_unit_check_store_SOURCES = tests/unit/check-store.c $(check_suite_headers)
+tests_unit_check_store_CFLAGS = $(check_suite_cflags) $(SQLITE_CFLAGS) -I$(top_srcdir)/libpgo/store
+tests_unit_check_store_LDADD = $(check_suite_ldadd) $(SQLITE_LIBS)
 
 tests_unit_check_cursor_SOURCES = tests/unit/check-cursor.c $(check_suite_headers)
 tests_unit_check_cursor_CFLAGS = $(check_suite_cflags)
@@ -154,6 +159,7 @@ cli_tests = \
 	tests/cli/create-mibc.sh \
 	tests/cli/export-text.sh \
 	tests/cli/plan.sh \
+	tests/cli/store.sh \
 	$(NULL)
 TESTS += $(cli_tests)
 EXTRA_DIST += $(cli_tests)
@@ -358,5 +364,5 @@ clean-local-mibc:
 
 # --- structure: the exported API and the manual pages ---------------------
 
-TESTS += tests/structure/exports.sh tests/structure/man-pages.sh
-EXTRA_DIST += tests/structure/exports.sh tests/structure/man-pages.sh
+TESTS += tests/structure/exports.sh tests/structure/man-pages.sh tests/structure/help-options.sh
+EXTRA_DIST += tests/structure/exports.sh tests/structure/man-pages.sh tests/structure/help-options.sh

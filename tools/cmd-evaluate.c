@@ -116,7 +116,7 @@ evaluate_method (PgoEvaluation *ev, const EvalOptions *o, guint t, const PgoMeth
                                                 &agree, error)))
         g_prefix_error (error, "%s (token 0x%08x), edge truth %s: ", name,
                         id ? id->token : 0, o->edge_truth[t]);
-      else if (compared && !agree)
+      else if (compared && !agree && !o->quiet)
         pgo_tool_warning ("%s: %s (token 0x%08x): the edge run's JIT reconstruction"
                           " differs from the block run of %s", o->edge_truth[t], name,
                           id ? id->token : 0, o->truth[t]);
@@ -127,17 +127,20 @@ evaluate_method (PgoEvaluation *ev, const EvalOptions *o, guint t, const PgoMeth
 
 /* Adds every method of --truth trace number 't' (and of its --edge-truth
  * twin) to 'ev', with the evidence of the calls unless --no-call-evidence
- * (what it found is added to 'total').  Returns PGO_EXIT_OK, or the exit
- * code after the error. */
+ * (what it found is added to 'total'), and its "modules:" line to
+ * 'modules'.  Returns PGO_EXIT_OK, or the exit code after the error. */
 static int
-evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsStats *total)
+evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsStats *total,
+                GString *modules)
 {
   g_autoptr(GPtrArray) list = NULL, edges = NULL;
   g_autofree gboolean *used = NULL;
   g_autoptr(PgoCallFacts) facts = NULL;
   int rc;
 
-  if (!(list = pgo_tool_read_trace (o->truth[t], &rc)))
+  if (!(list = pgo_tool_read_trace (o->truth[t], &rc))
+      || !pgo_tool_match_modules (o->truth[t], list, o->resolver, o->frameworks != NULL,
+                                  modules, &rc))
     return rc;
   if (!o->no_calls)
     {
@@ -343,13 +346,14 @@ pgo_cmd_evaluate (int argc, char **argv)
   g_autoptr(PgoEvaluation) ev = NULL;
   PgoEvaluationSummary sum;
   PgoCallFactsStats calls = { 0 };
+  g_autoptr(GString) modules = g_string_new (NULL);
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
   ev = pgo_evaluation_new (o.set);
   for (guint t = 0; o.truth[t]; t++)
-    if ((rc = evaluate_trace (ev, &o, t, &calls)) != PGO_EXIT_OK)
+    if ((rc = evaluate_trace (ev, &o, t, &calls, modules)) != PGO_EXIT_OK)
       return rc;
   pgo_evaluation_get_summary (ev, TRUE, &sum);
   if (sum.n_methods == 0)
@@ -357,6 +361,9 @@ pgo_cmd_evaluate (int argc, char **argv)
   if (o.json)
     print_json (ev, &o, &sum);
   else
-    print_text (ev, &o, &sum, &calls);
+    {
+      fputs (modules->str, stdout);
+      print_text (ev, &o, &sum, &calls);
+    }
   return pgo_tool_flush_stdout ();
 }

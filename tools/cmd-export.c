@@ -21,6 +21,7 @@
 /* The command line of "export" and "create-mibc", checked. */
 typedef struct {
   char               **traces;      /* --trace, then the positional arguments */
+  char               **stores;      /* --store */
   char               **references;  /* --reference paths */
   char               **frameworks;  /* --framework directories */
   char                *output;      /* --output */
@@ -41,6 +42,7 @@ static void
 export_options_clear (ExportOptions *o)
 {
   g_clear_pointer (&o->traces, g_strfreev);
+  g_clear_pointer (&o->stores, g_strfreev);
   g_clear_pointer (&o->references, g_strfreev);
   g_clear_pointer (&o->frameworks, g_strfreev);
   g_clear_pointer (&o->output, g_free);
@@ -72,8 +74,8 @@ static int
 check_options (ExportOptions *o)
 {
   pgo_profile_set_options_init (&o->set);
-  if (!o->traces || !o->traces[0])
-    return pgo_tool_usage ("give at least one --trace");
+  if ((!o->traces || !o->traces[0]) && !o->stores)
+    return pgo_tool_usage ("give at least one --trace or --store");
   if (!o->output)
     return pgo_tool_usage ("give --output");
   if (!o->references && !o->frameworks)
@@ -114,6 +116,8 @@ parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
   GOptionEntry entries[] = {
     { "trace", 't', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->traces,
       "Trace (.nettrace) or .mibc to read (repeatable; also positional)", "FILE" },
+    { "store", 's', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->stores,
+      "Profile store to read every trace of (repeatable)", "STORE" },
     { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->references,
       "Assembly or directory with the methods' IL (repeatable)", "PATH" },
     { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->frameworks,
@@ -151,18 +155,30 @@ parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
   return check_options (o);
 }
 
-/* The profiles of every input file, concatenated; NULL after printing the
- * error, with *out_rc set. */
+/* The profiles of every input file, concatenated, with each file's
+ * "modules:" line appended to 'modules'; NULL after printing the error,
+ * with *out_rc set. */
 static GPtrArray *
-read_inputs (ExportOptions *o, PgoBodyResolver *resolver, int *out_rc)
+read_inputs (ExportOptions *o, PgoBodyResolver *resolver, GString *modules, int *out_rc)
 {
   g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
 
-  for (char **t = o->traces; *t; t++)
+  for (char **t = o->stores; t && *t; t++)
+    {
+      g_autoptr(GPtrArray) list = pgo_tool_read_store (*t, out_rc);
+
+      if (!list || !pgo_tool_match_modules (*t, list, resolver, o->frameworks != NULL, modules,
+                                            out_rc))
+        return NULL;
+      for (guint i = 0; i < list->len; i++)
+        g_ptr_array_add (all, g_steal_pointer (&list->pdata[i]));
+    }
+  for (char **t = o->traces; t && *t; t++)
     {
       g_autoptr(GPtrArray) list = pgo_tool_read_profiles_named (*t, resolver, o->names, out_rc);
 
-      if (!list)
+      if (!list || !pgo_tool_match_modules (*t, list, resolver, o->frameworks != NULL, modules,
+                                            out_rc))
         return NULL;
       for (guint i = 0; i < list->len; i++)
         g_ptr_array_add (all, g_steal_pointer (&list->pdata[i]));
@@ -292,6 +308,13 @@ print_summary (const char *cmd, const ExportOptions *o, const PgoProfileSetStats
            st->n_merged, st->n_conflicts);
 }
 
+/* The first input named on the command line, for messages. */
+static const char *
+first_input (const ExportOptions *o)
+{
+  return o->traces && o->traces[0] ? o->traces[0] : o->stores[0];
+}
+
 /* The body of both commands; 'mibc_only' for create-mibc. */
 static int
 run_export (int argc, char **argv, gboolean mibc_only)
@@ -302,25 +325,30 @@ run_export (int argc, char **argv, gboolean mibc_only)
   g_autoptr(GPtrArray) out = NULL;
   g_autoptr(GError) error = NULL;
   PgoProfileSetStats st;
+  g_autoptr(GString) modules = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
   guint skipped = 0;
   int rc;
 
   if ((rc = parse_options (&argc, &argv, mibc_only, &o)) != PGO_EXIT_OK)
     return rc;
   if (!(resolver = pgo_tool_open_resolver (o.references, o.frameworks, &rc))
-      || !(in = read_inputs (&o, resolver, &rc)))
+      || !(in = read_inputs (&o, resolver, modules, &rc)))
     return rc;
   if (!(out = pgo_profile_set_build (in, resolver, &o.set, &st, &error)))
-    return pgo_tool_fail (o.traces[0], g_steal_pointer (&error));
+    return pgo_tool_fail (first_input (&o), g_steal_pointer (&error));
   if (out->len == 0)
     {
       pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
-                      " (%u methods; %u without IL)", o.traces[0], st.n_methods, st.n_no_body);
+                      " (%u methods; %u without IL)", first_input (&o), st.n_methods, st.n_no_body);
       return PGO_EXIT_FAILURE;
     }
   if (!write_output (&o, out, resolver, &skipped, &error))
     return pgo_tool_fail (o.output, g_steal_pointer (&error));
   print_summary (mibc_only ? "create-mibc" : "export", &o, &st, skipped);
+  lines = g_strsplit (modules->str, "\n", -1);
+  for (char **l = lines; *l && **l; l++)
+    fprintf (stderr, "%s: %s\n", mibc_only ? "create-mibc" : "export", *l);
   return PGO_EXIT_OK;
 }
 

@@ -25,6 +25,7 @@ typedef struct {
   char                 *method;     /* --method: only names containing this */
   gboolean              intervals;  /* --intervals */
   gboolean              no_calls;   /* --no-call-evidence */
+  gboolean              verbose;    /* --verbose */
   const char           *trace;      /* the TRACE argument */
   PgoProbeSet           set;        /* --probes, parsed */
   PgoReconstructionOptions ro;         /* from --form and --intervals */
@@ -60,6 +61,7 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
     { "intervals", 0, 0, G_OPTION_ARG_NONE, &o->intervals, "Print [min,max] of inferred counts", NULL },
     { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
       "Do not use the callees' entry counts as evidence", NULL },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose, "Name each skipped method and why", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE.nettrace");
@@ -87,13 +89,25 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
   return PGO_EXIT_OK;
 }
 
+/* Why a method of the trace was not reconstructed. */
+typedef enum {
+  SKIP_NO_IL,
+  SKIP_BAD_IL,
+  SKIP_NO_COUNTS,
+  N_SKIPS
+} Skip;
+
+static const char *const skip_names[N_SKIPS] = {
+  "no IL in the references", "IL that forms no flow graph", "no block counts",
+};
+
 /* Reconstructs profile 'p' (named 'name') of the trace, with its IL from
- * 'resolver'.  NULL without an error when the method is skipped (no IL, a
- * flow graph that cannot be formed, no block counts); NULL with 'error'
- * set when the reconstruction fails. */
+ * 'resolver'.  NULL without an error when the method is skipped, with
+ * the reason in 'skip' (no IL, a flow graph that cannot be formed, no
+ * block counts); NULL with 'error' set when the reconstruction fails. */
 static PgoReconstruction *
 reconstruct_method (ReconOptions *o, PgoBodyResolver *resolver, PgoCallFacts *facts,
-                    const PgoMethodProfile *p, const char *name, GError **error)
+                    const PgoMethodProfile *p, const char *name, Skip *skip, GError **error)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (p);
   g_autoptr(PgoCfg) cfg = NULL;
@@ -103,13 +117,16 @@ reconstruct_method (ReconOptions *o, PgoBodyResolver *resolver, PgoCallFacts *fa
   PgoReconstruction *rec = NULL;
   PgoMethodBody body;
 
+  *skip = SKIP_NO_IL;
   if (!pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
     return NULL;
+  *skip = SKIP_BAD_IL;
   if (!(cfg = pgo_cfg_build (&body, &o->ro.cfg, &local)))
     pgo_tool_warning ("%s: %s (token 0x%08x): %s", o->trace, name, id ? id->token : 0,
                       local->message);
-  else if ((obs = pgo_observations_from_profile (p, cfg, o->probes != NULL, o->set,
-                                                &o->ro.width))->len > 0)
+  else if ((*skip = SKIP_NO_COUNTS,
+            obs = pgo_observations_from_profile (p, cfg, o->probes != NULL, o->set,
+                                                 &o->ro.width))->len > 0)
     {
       if (facts)
         calls = pgo_call_facts_evidence (facts, id, &body, cfg);
@@ -229,6 +246,22 @@ print_reconstruction (const PgoReconstruction *rec, const char *name, guint32 to
             rec->n_projected, rec->projected_mass, pgo_jit_solve_status_to_string (rec->jit_status), rec->n_jit_differ);
 }
 
+/* Prints "skipped: N reason, ..." for the reasons that occurred. */
+static void
+print_skips (const guint *n_by)
+{
+  const char *sep = "skipped: ";
+
+  for (guint r = 0; r < N_SKIPS; r++)
+    if (n_by[r])
+      {
+        printf ("%s%u %s", sep, n_by[r], skip_names[r]);
+        sep = ", ";
+      }
+  if (sep[0] == ',')
+    putchar ('\n');
+}
+
 /* "reconstruct": infers every count of each method of the trace that has
  * IL and block counts, and prints each as soon as it is done. */
 int
@@ -238,13 +271,16 @@ pgo_cmd_reconstruct (int argc, char **argv)
   g_autoptr(PgoBodyResolver) resolver = NULL;
   g_autoptr(GPtrArray) list = NULL;
   g_autoptr(PgoCallFacts) facts = NULL;
-  guint n_done = 0, n_skipped = 0;
+  g_autoptr(GString) modules = NULL;
+  guint n_done = 0, n_skipped = 0, n_by[N_SKIPS] = { 0 };
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
   if (!(resolver = pgo_tool_open_resolver (o.references, o.frameworks, &rc))
-      || !(list = pgo_tool_read_trace (o.trace, &rc)))
+      || !(list = pgo_tool_read_trace (o.trace, &rc))
+      || !pgo_tool_match_modules (o.trace, list, resolver, o.frameworks != NULL,
+                                  (modules = g_string_new (NULL)), &rc))
     return rc;
   if (!o.no_calls)
     {
@@ -258,19 +294,32 @@ pgo_cmd_reconstruct (int argc, char **argv)
       g_autofree char *name = pgo_method_id_to_string (id);
       g_autoptr(PgoReconstruction) rec = NULL;
       GError *error = NULL;
+      Skip skip = SKIP_NO_IL;
 
       if (o.method && !strstr (name, o.method))
         continue;
-      if (!(rec = reconstruct_method (&o, resolver, facts, p, name, &error)) && error)
+      if (!(rec = reconstruct_method (&o, resolver, facts, p, name, &skip, &error)) && error)
         return pgo_tool_fail (o.trace, error);
       if (!rec)
-        n_skipped++;
+        {
+          n_skipped++;
+          n_by[skip]++;
+          if (o.verbose)
+            printf ("skipped %s token=0x%08x: %s\n", name, id ? id->token : 0, skip_names[skip]);
+        }
       else
         {
           print_reconstruction (rec, name, id ? id->token : 0, o.intervals);
           n_done++;
         }
     }
+  if (o.method && n_done + n_skipped == 0)
+    {
+      pgo_tool_error ("%s: --method '%s' matches no method of the trace", o.trace, o.method);
+      return PGO_EXIT_FAILURE;
+    }
   printf ("total: %u methods reconstructed, %u without IL or block counts\n", n_done, n_skipped);
+  print_skips (n_by);
+  fputs (modules->str, stdout);
   return pgo_tool_flush_stdout ();
 }

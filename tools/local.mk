@@ -16,6 +16,7 @@ tools_pgo_reconstruct_SOURCES = \
 	tools/cmd-export.c \
 	tools/cmd-compare.c \
 	tools/cmd-plan.c \
+	tools/cmd-store.c \
 	$(NULL)
 tools_pgo_reconstruct_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 

@@ -168,22 +168,226 @@ GPtrArray *
 pgo_tool_read_trace (const char *path, int *out_rc)
 {
   GError *error = NULL;
-  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, &error);
+  g_autoptr(GMappedFile) map = NULL;
   g_autoptr(GBytes) bytes = NULL;
+  PgoNettraceStats st;
   GPtrArray *list;
 
-  if (!map)
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      pgo_tool_error ("%s: is a directory, not a trace", path);
+      *out_rc = PGO_EXIT_FAILURE;
+      return NULL;
+    }
+  if (!(map = g_mapped_file_new (path, FALSE, &error)))
     {
       *out_rc = pgo_tool_fail (path, error);
       return NULL;
     }
   bytes = g_mapped_file_get_bytes (map);
-  if (!(list = pgo_nettrace_profiles_read (bytes, NULL, &error)))
+  if (!(list = pgo_nettrace_profiles_read (bytes, &st, &error)))
     {
       *out_rc = pgo_tool_fail (path, error);
       return NULL;
     }
+  if (st.truncated)
+    pgo_tool_warning ("%s: truncated: the trace stops at offset 0x%" G_GINT64_MODIFIER "x;"
+                      " kept the %u method profiles before it", path, st.truncated_offset, list->len);
+  if (list->len == 0)
+    {
+      pgo_tool_error ("%s: no method profile in the trace (no JitInstrumentationDataVerbose"
+                      " event%s)", path, st.truncated ? " before the cut" : "");
+      g_ptr_array_unref (list);
+      *out_rc = PGO_EXIT_FAILURE;
+      return NULL;
+    }
   return list;
+}
+
+/* "pdb GUID/AGE mvid MVID", what 'm' knows of its build. */
+static char *
+describe_build (const PgoModuleId *m)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  if (m->has_pdb)
+    {
+      g_autofree char *g = pgo_guid_to_string (m->pdb_guid);
+
+      g_string_append_printf (s, "pdb %s/%u", g, m->pdb_age);
+    }
+  if (m->has_mvid)
+    {
+      g_autofree char *g = pgo_guid_to_string (m->mvid);
+
+      g_string_append_printf (s, "%smvid %s", s->len ? " " : "", g);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* One module of a trace as pgo_tool_match_modules counts it. */
+typedef struct {
+  const PgoModuleId *id;  /* the first profile's */
+  guint n_methods;
+} TraceModule;
+
+/* Appends to 'out' the names of the 'n' modules of 'mods' with the most
+ * methods first, at most three, with their method counts. */
+static void
+append_module_names (GString *out, GPtrArray *mods)
+{
+  for (guint i = 0; i < mods->len && i < 3; i++)
+    {
+      const TraceModule *m = g_ptr_array_index (mods, i);
+
+      g_string_append_printf (out, "%s%s: %u", i ? ", " : "", m->id->simple_name, m->n_methods);
+    }
+  if (mods->len > 3)
+    g_string_append_printf (out, " and %u more", mods->len - 3);
+}
+
+static gint
+by_methods_desc (gconstpointer a, gconstpointer b)
+{
+  const TraceModule *x = *(const TraceModule *const *) a, *y = *(const TraceModule *const *) b;
+
+  return x->n_methods != y->n_methods ? (x->n_methods < y->n_methods ? 1 : -1)
+                                      : g_strcmp0 (x->id->simple_name, y->id->simple_name);
+}
+
+/* TRUE if 'name' is an assembly of the shared framework. */
+static gboolean
+framework_name (const char *name)
+{
+  return g_str_has_prefix (name, "System.") || g_str_has_prefix (name, "Microsoft.")
+         || g_strcmp0 (name, "System") == 0 || g_strcmp0 (name, "netstandard") == 0
+         || g_strcmp0 (name, "mscorlib") == 0;
+}
+
+/* Counts the methods of 'profiles' per module, in 'mods' (TraceModule). */
+static GPtrArray *
+count_modules (GPtrArray *profiles)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *mods = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < profiles->len; i++)
+    {
+      const PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (profiles, i));
+      TraceModule *m;
+
+      if (!id || !id->module || !id->module->simple_name)
+        continue;
+      if (!(m = g_hash_table_lookup (seen, id->module->simple_name)))
+        {
+          m = g_new0 (TraceModule, 1);
+          m->id = id->module;
+          g_hash_table_insert (seen, id->module->simple_name, m);
+          g_ptr_array_add (mods, m);
+        }
+      m->n_methods++;
+    }
+  g_ptr_array_sort (mods, by_methods_desc);
+  return mods;
+}
+
+/* pgo_tool_match_modules: appends to 'out' the line "modules: PATH: M of
+ * N methods matched a reference by module", for the trace at 'path'
+ * ('profiles') against 'resolver', naming the modules no reference holds
+ * (with a hint at --framework when they are the framework's and
+ * 'have_framework' is FALSE); warns on stderr, with both identities, of a
+ * module whose name matches but whose build differs.  Returns FALSE after
+ * the error (*out_rc set) when no method matched. */
+gboolean
+pgo_tool_match_modules (const char *path, GPtrArray *profiles, PgoBodyResolver *resolver,
+                        gboolean have_framework, GString *out, int *out_rc)
+{
+  g_autoptr(GPtrArray) mods = count_modules (profiles);
+  g_autoptr(GPtrArray) missing = g_ptr_array_new ();
+  g_autoptr(GString) names = g_string_new (NULL);
+  guint matched = 0, total = 0, n_missing = 0, fw = 0;
+
+  for (guint i = 0; i < mods->len; i++)
+    {
+      const TraceModule *m = g_ptr_array_index (mods, i);
+      g_autoptr(PgoModuleId) ref = pgo_body_resolver_get_module_id (resolver, m->id);
+
+      total += m->n_methods;
+      if (!ref)
+        {
+          g_ptr_array_add (missing, (gpointer) m);
+          n_missing += m->n_methods;
+          fw += framework_name (m->id->simple_name);
+          continue;
+        }
+      matched += m->n_methods;
+      if (!pgo_module_id_equal (m->id, ref))
+        {
+          g_autofree char *a = describe_build (m->id), *b = describe_build (ref);
+
+          pgo_tool_warning ("%s: module %s: the trace's build (%s) is not the reference's (%s)",
+                            path, m->id->simple_name, a, b);
+        }
+    }
+  append_module_names (names, missing);
+  if (matched == 0)
+    {
+      pgo_tool_error ("%s: no method of the trace matched a reference by module (the trace's"
+                      " modules: %s)", path, names->len ? names->str : "none");
+      *out_rc = PGO_EXIT_FAILURE;
+      return FALSE;
+    }
+  g_string_append_printf (out, "modules: %s: %u of %u methods matched a reference by module",
+                          path, matched, total);
+  if (missing->len)
+    g_string_append_printf (out, "; %u methods of %u modules no reference holds (%s)%s", n_missing,
+                            missing->len, names->str,
+                            fw && !have_framework ? "; give --framework DIR for the framework's" : "");
+  g_string_append_c (out, '\n');
+  return TRUE;
+}
+
+/* pgo_tool_read_store: every trace's raw profiles of the store at 'path';
+ * NULL after printing the error, with *out_rc set (also when it holds no
+ * profile). */
+GPtrArray *
+pgo_tool_read_store (const char *path, int *out_rc)
+{
+  GError *error = NULL;
+  g_autoptr(PgoStore) store = pgo_store_open (path, FALSE, &error);
+  GPtrArray *list;
+
+  if (!store || !(list = pgo_store_read_profiles (store, &error)))
+    {
+      *out_rc = pgo_tool_fail (NULL, error);
+      return NULL;
+    }
+  if (list->len == 0)
+    {
+      pgo_tool_error ("%s: the store holds no method profile", path);
+      g_ptr_array_unref (list);
+      *out_rc = PGO_EXIT_FAILURE;
+      return NULL;
+    }
+  return list;
+}
+
+/* pgo_tool_hash_file: the SHA-256 of the file at 'path' in hex; NULL after
+ * printing the error. */
+char *
+pgo_tool_hash_file (const char *path)
+{
+  GError *error = NULL;
+  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, &error);
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (!map)
+    {
+      pgo_tool_fail (path, error);
+      return NULL;
+    }
+  bytes = g_mapped_file_get_bytes (map);
+  return g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
 }
 
 /* pgo_tool_parse_probes: "A", "B" or "P" (either case) into *out; FALSE otherwise. */
@@ -271,6 +475,12 @@ pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver, GHash
   gsize size;
   GPtrArray *list;
 
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      pgo_tool_error ("%s: is a directory, not a trace or a .mibc file", path);
+      g_clear_error (&error);
+      return (*out_rc = PGO_EXIT_FAILURE, NULL);
+    }
   if (!map)
     return (*out_rc = pgo_tool_fail (path, error), NULL);
   bytes = g_mapped_file_get_bytes (map);

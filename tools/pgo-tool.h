@@ -38,6 +38,11 @@ int  pgo_tool_flush_stdout (void);
 /* Inputs of reconstruct and evaluate. */
 PgoBodyResolver *pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc);
 GPtrArray       *pgo_tool_read_trace    (const char *path, int *out_rc);
+GPtrArray       *pgo_tool_read_store    (const char *path, int *out_rc);
+char            *pgo_tool_hash_file     (const char *path);
+gboolean         pgo_tool_match_modules (const char *path, GPtrArray *profiles,
+                                         PgoBodyResolver *resolver, gboolean have_framework,
+                                         GString *out, int *out_rc);
 GPtrArray       *pgo_tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc);
 GPtrArray       *pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver,
                                                GHashTable *names, int *out_rc);

@@ -68,6 +68,46 @@ grep -q '^ACCURACY .* from-calls=1/1 ' "$tmp/out" || fail "evaluate-calls: from-
 grep -q '^CALLS sites=[0-9]* resolved=[0-9]* never-entered=0 no-return=0 only-caller=[1-9]' "$tmp/out" \
   || fail "evaluate-calls: no only-caller evidence counted"
 
+# Matching the trace against the references: the counts per module, the
+# framework's modules named with a hint, and each skipped method named
+# with --verbose; a reference that matches nothing is an error.
+br="--reference $data/branches/branches.dll"
+# shellcheck disable=SC2086
+expect 0 modules reconstruct $br --verbose "$data/branches/block.nettrace"
+has modules "total: 2 methods reconstructed, 195 without IL or block counts"
+has modules "skipped: 195 no IL in the references"
+has modules "modules: $data/branches/block.nettrace: 2 of 197 methods matched a reference by module; 195 methods of 2 modules no reference holds (System.Private.CoreLib: 170, System.Console: 25); give --framework DIR for the framework's"
+[ "$(grep -c '^skipped System\.[A-Za-z.]*!.* token=0x06[0-9a-f]*: no IL in the references$' "$tmp/out")" = 195 ] \
+  || fail "modules: --verbose does not name the 195 skipped methods"
+# shellcheck disable=SC2086
+expect 1 wrong-app reconstruct $hot "$data/branches/block.nettrace"
+err_has wrong-app "$data/branches/block.nettrace: no method of the trace matched a reference by module (the trace's modules: System.Private.CoreLib: 170, System.Console: 25, branches: 2)"
+one_line wrong-app
+# shellcheck disable=SC2086
+expect 1 no-such-method reconstruct $br --method NoSuchMethod "$data/branches/block.nettrace"
+err_has no-such-method "--method 'NoSuchMethod' matches no method of the trace"
+one_line no-such-method
+# shellcheck disable=SC2086
+expect 1 directory reconstruct $br "$data/branches"
+err_has directory "$data/branches: is a directory, not a trace"
+one_line directory
+# A trace cut short: a warning names the offset and what was kept; with
+# nothing kept the run fails and says why.
+head -c 600000 "$data/branches/block.nettrace" > "$tmp/cut.nettrace"
+# shellcheck disable=SC2086
+expect 0 cut reconstruct $br "$tmp/cut.nettrace"
+err_has cut "$tmp/cut.nettrace: truncated: the trace stops at offset 0x7ddba; kept the 197 method profiles before it"
+has cut "total: 2 methods reconstructed, 195 without IL or block counts"
+head -c 30000 "$data/branches/block.nettrace" > "$tmp/cut0.nettrace"
+# shellcheck disable=SC2086
+expect 1 cut-empty reconstruct $br "$tmp/cut0.nettrace"
+err_has cut-empty "$tmp/cut0.nettrace: truncated: the trace stops at offset 0x71d; kept the 0 method profiles before it"
+err_has cut-empty "$tmp/cut0.nettrace: no method profile in the trace (no JitInstrumentationDataVerbose event before the cut)"
+# shellcheck disable=SC2086
+expect 1 cut-evaluate evaluate --truth "$tmp/cut0.nettrace" $br --probes A
+err_has cut-evaluate "no method profile in the trace"
+grep -q '^ACCURACY' "$tmp/out" && fail "cut-evaluate: printed figures"
+
 # usage errors: exit 2
 expect 2 no-trace reconstruct $hot
 expect 2 no-reference reconstruct "$data/hotloop/block.nettrace"

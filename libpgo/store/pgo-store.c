@@ -1,0 +1,692 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-store.c: the profile store (SPEC: pgo-store(5) "Schema").  The one
+ * file of the toolkit that talks to SQLite.
+ *
+ * Input: a store path; method profiles with the trace they came from.
+ * Output: the raw records back, in an order that depends only on what is
+ * stored, never on the order it was stored in; stores folded together.
+ *
+ * Every change is one transaction: a trace is ingested wholly or not at
+ * all, and a trace already present (same content hash) is never counted
+ * twice.  The file is in WAL mode with a busy timeout, so readers work
+ * while one writer ingests.
+ */
+#include "config.h"
+
+#include "pgo-store-private.h"
+
+#include <sqlite3.h>
+#include <string.h>
+
+#include "pgo-error.h"
+#include "pgo-body.h"
+
+/* 'PGOS': PRAGMA application_id of a store. */
+#define STORE_APPLICATION_ID 0x50474F53
+#define BUSY_TIMEOUT_MS 5000
+
+struct _PgoStore {
+  sqlite3 *db;
+  char *path;
+};
+
+static const char schema_v1[] =
+  "CREATE TABLE traces ("
+  "  id INTEGER PRIMARY KEY,"
+  "  source TEXT NOT NULL,"
+  "  hash TEXT NOT NULL UNIQUE,"
+  "  ingested TEXT NOT NULL);"
+  "CREATE TABLE modules ("
+  "  id INTEGER PRIMARY KEY,"
+  "  name TEXT NOT NULL,"
+  "  mvid TEXT NOT NULL,"
+  "  pdb TEXT NOT NULL,"
+  "  path TEXT NOT NULL,"
+  "  UNIQUE (name, mvid, pdb));"
+  "CREATE TABLE methods ("
+  "  id INTEGER PRIMARY KEY,"
+  "  module INTEGER NOT NULL REFERENCES modules (id),"
+  "  token INTEGER NOT NULL,"
+  "  name TEXT NOT NULL,"
+  "  signature TEXT NOT NULL,"
+  "  type_args TEXT NOT NULL,"
+  "  method_args TEXT NOT NULL,"
+  "  il_size INTEGER NOT NULL,"
+  "  il_hash TEXT NOT NULL,"
+  "  UNIQUE (module, token, name, type_args, method_args, il_hash));"
+  "CREATE TABLE records ("
+  "  trace INTEGER NOT NULL REFERENCES traces (id),"
+  "  method INTEGER NOT NULL REFERENCES methods (id),"
+  "  seq INTEGER NOT NULL,"
+  "  kind INTEGER NOT NULL,"
+  "  il_offset INTEGER NOT NULL,"
+  "  other INTEGER NOT NULL,"
+  "  vals BLOB NOT NULL,"
+  "  PRIMARY KEY (trace, method, seq));";
+
+/* Sets 'error' to "PATH: what: SQLite's message" and returns FALSE. */
+static gboolean
+fail_db (PgoStore *s, const char *what, GError **error)
+{
+  int code = sqlite3_errcode (s->db);
+
+  g_set_error (error, PGO_ERROR,
+               code == SQLITE_NOTADB || code == SQLITE_CORRUPT ? PGO_ERROR_CORRUPT : PGO_ERROR_STORE,
+               "%s: %s: %s", s->path, what, sqlite3_errmsg (s->db));
+  return FALSE;
+}
+
+static gboolean
+exec (PgoStore *s, const char *sql, const char *what, GError **error)
+{
+  if (sqlite3_exec (s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+    return fail_db (s, what, error);
+  return TRUE;
+}
+
+/* exec() of 'sql', made by sqlite3_mprintf() and freed here. */
+static gboolean
+exec_free (PgoStore *s, char *sql, const char *what, GError **error)
+{
+  gboolean ok = sql && exec (s, sql, what, error);
+
+  if (!sql)
+    g_set_error (error, PGO_ERROR, PGO_ERROR_STORE, "%s: %s: out of memory", s->path, what);
+  sqlite3_free (sql);
+  return ok;
+}
+
+/* The integer that 'sql' (one row, one column) gives, in 'out'. */
+static gboolean
+query_int (PgoStore *s, const char *sql, gint64 *out, GError **error)
+{
+  sqlite3_stmt *st = NULL;
+  gboolean ok;
+
+  if (sqlite3_prepare_v2 (s->db, sql, -1, &st, NULL) != SQLITE_OK)
+    return fail_db (s, "cannot read the store", error);
+  ok = sqlite3_step (st) == SQLITE_ROW;
+  if (ok)
+    *out = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  return ok || fail_db (s, "cannot read the store", error);
+}
+
+/* Creates the schema of an empty file. */
+static gboolean
+create_schema (PgoStore *s, GError **error)
+{
+  g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA application_id = %d;"
+                                          " PRAGMA user_version = %d; COMMIT;",
+                                          schema_v1, STORE_APPLICATION_ID,
+                                          PGO_STORE_SCHEMA_VERSION);
+
+  if (exec (s, sql, "cannot create the store", error))
+    return TRUE;
+  sqlite3_exec (s->db, "ROLLBACK", NULL, NULL, NULL);
+  return FALSE;
+}
+
+/* Checks that 's' is a store this library reads, creating the schema of
+ * an empty file when 'create'. */
+static gboolean
+check_schema (PgoStore *s, gboolean create, GError **error)
+{
+  gint64 app = 0, version = 0, n_tables = 0;
+
+  if (!query_int (s, "PRAGMA application_id", &app, error)
+      || !query_int (s, "PRAGMA user_version", &version, error)
+      || !query_int (s, "SELECT count(*) FROM sqlite_master", &n_tables, error))
+    return FALSE;
+  if (app == 0 && version == 0 && n_tables == 0)
+    {
+      if (create)
+        return create_schema (s, error);
+      g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "%s: an empty file, not a store", s->path);
+      return FALSE;
+    }
+  if (app != STORE_APPLICATION_ID)
+    {
+      g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                   "%s: an SQLite database, but not a pgo-tools store", s->path);
+      return FALSE;
+    }
+  if (version > PGO_STORE_SCHEMA_VERSION)
+    {
+      g_set_error (error, PGO_ERROR, PGO_ERROR_UNSUPPORTED_VERSION,
+                   "%s: a store of schema version %" G_GINT64_FORMAT ", newer than the %d this"
+                   " version reads", s->path, version, PGO_STORE_SCHEMA_VERSION);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * pgo_store_open:
+ * @path: the store file
+ * @create: create it (with the schema) when it does not exist or is empty
+ * @error: return location for a #GError
+ *
+ * Opens a store for reading and writing, in WAL mode with a busy timeout.
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set naming
+ *   @path: not a store, a store of a newer schema, or SQLite's reason.
+ */
+PgoStore *
+pgo_store_open (const char *path, gboolean create, GError **error)
+{
+  g_autoptr(PgoStore) s = g_new0 (PgoStore, 1);
+  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+
+  s->path = g_strdup (path);
+  if (!create && !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "%s: no such store", path);
+      return NULL;
+    }
+  if (sqlite3_open_v2 (path, &s->db, flags, NULL) != SQLITE_OK)
+    return (fail_db (s, "cannot open the store", error), NULL);
+  sqlite3_busy_timeout (s->db, BUSY_TIMEOUT_MS);
+  if (!check_schema (s, create, error)
+      || !exec (s, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;",
+                "cannot set up the store", error))
+    return NULL;
+  return g_steal_pointer (&s);
+}
+
+/**
+ * pgo_store_close:
+ * @store: (nullable): a store
+ */
+void
+pgo_store_close (PgoStore *store)
+{
+  if (!store)
+    return;
+  sqlite3_close (store->db);
+  g_free (store->path);
+  g_free (store);
+}
+
+/* ---- ingest ----------------------------------------------------------- */
+
+/* The prepared statements of one ingest. */
+typedef struct {
+  sqlite3_stmt *module_add, *module_get, *method_add, *method_get, *record_add;
+} Ingest;
+
+static void
+ingest_clear (Ingest *in)
+{
+  sqlite3_finalize (in->module_add);
+  sqlite3_finalize (in->module_get);
+  sqlite3_finalize (in->method_add);
+  sqlite3_finalize (in->method_get);
+  sqlite3_finalize (in->record_add);
+}
+
+static gboolean
+ingest_prepare (PgoStore *s, Ingest *in, GError **error)
+{
+  static const char *const sql[] = {
+    "INSERT OR IGNORE INTO modules (name, mvid, pdb, path) VALUES (?1, ?2, ?3, ?4)",
+    "SELECT id FROM modules WHERE name = ?1 AND mvid = ?2 AND pdb = ?3",
+    "INSERT OR IGNORE INTO methods (module, token, name, signature, type_args, method_args,"
+    " il_size, il_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    "SELECT id FROM methods WHERE module = ?1 AND token = ?2 AND name = ?3 AND type_args = ?5"
+    " AND method_args = ?6 AND il_hash = ?8",
+    "INSERT INTO records (trace, method, seq, kind, il_offset, other, vals)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+  };
+  sqlite3_stmt **out[] = { &in->module_add, &in->module_get, &in->method_add, &in->method_get,
+                           &in->record_add };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sql); i++)
+    if (sqlite3_prepare_v2 (s->db, sql[i], -1, out[i], NULL) != SQLITE_OK)
+      return fail_db (s, "cannot prepare the ingest", error);
+  return TRUE;
+}
+
+/* Runs 'st' (an insert) and resets it. */
+static gboolean
+step_done (PgoStore *s, sqlite3_stmt *st, GError **error)
+{
+  gboolean ok = sqlite3_step (st) == SQLITE_DONE;
+
+  sqlite3_reset (st);
+  return ok || fail_db (s, "cannot write the store", error);
+}
+
+/* Runs 'st' (a one-row select) into 'out' and resets it. */
+static gboolean
+step_id (PgoStore *s, sqlite3_stmt *st, gint64 *out, GError **error)
+{
+  gboolean ok = sqlite3_step (st) == SQLITE_ROW;
+
+  if (ok)
+    *out = sqlite3_column_int64 (st, 0);
+  sqlite3_reset (st);
+  return ok || fail_db (s, "cannot read back a row", error);
+}
+
+static void
+bind_text (sqlite3_stmt *st, int i, const char *text)
+{
+  sqlite3_bind_text (st, i, text ? text : "", -1, SQLITE_TRANSIENT);
+}
+
+/* The row id of module 'm', added when new. */
+static gboolean
+module_row (PgoStore *s, Ingest *in, const PgoModuleId *m, gint64 *out, GError **error)
+{
+  g_autofree char *mvid = m->has_mvid ? pgo_guid_to_string (m->mvid) : g_strdup ("");
+  g_autofree char *guid = m->has_pdb ? pgo_guid_to_string (m->pdb_guid) : NULL;
+  g_autofree char *pdb = guid ? g_strdup_printf ("%s/%u", guid, m->pdb_age) : g_strdup ("");
+
+  for (int k = 0; k < 2; k++)
+    {
+      sqlite3_stmt *st = k ? in->module_get : in->module_add;
+
+      bind_text (st, 1, m->simple_name);
+      bind_text (st, 2, mvid);
+      bind_text (st, 3, pdb);
+      if (!k)
+        bind_text (st, 4, m->il_path);
+    }
+  return step_done (s, in->module_add, error) && step_id (s, in->module_get, out, error);
+}
+
+/* The IL size and SHA-256 of the body of 'id', when a reference has it. */
+static void
+il_identity (PgoBodyResolver *resolver, const PgoMethodId *id, gint64 *size, char **hash)
+{
+  PgoMethodBody body;
+
+  *size = -1;
+  *hash = g_strdup ("");
+  if (!resolver || !pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
+    return;
+  *size = body.il_size;
+  g_free (*hash);
+  *hash = g_compute_checksum_for_data (G_CHECKSUM_SHA256, body.il, body.il_size);
+  pgo_method_body_clear (&body);
+}
+
+/* The row id of method 'id' of module row 'module', added when new. */
+static gboolean
+method_row (PgoStore *s, Ingest *in, gint64 module, const PgoMethodId *id,
+            PgoBodyResolver *resolver, gint64 *out, GError **error)
+{
+  g_autofree char *targs = _pgo_store_types_to_text (id->type_args, id->n_type_args);
+  g_autofree char *margs = _pgo_store_types_to_text (id->method_args, id->n_method_args);
+  g_autofree char *il_hash = NULL;
+  gint64 il_size;
+
+  il_identity (resolver, id, &il_size, &il_hash);
+  for (int k = 0; k < 2; k++)
+    {
+      sqlite3_stmt *st = k ? in->method_get : in->method_add;
+
+      sqlite3_bind_int64 (st, 1, module);
+      sqlite3_bind_int64 (st, 2, id->token);
+      bind_text (st, 3, id->name);
+      if (!k)
+        {
+          bind_text (st, 4, id->signature);
+          sqlite3_bind_int64 (st, 7, il_size);
+        }
+      bind_text (st, 5, targs);
+      bind_text (st, 6, margs);
+      bind_text (st, 8, il_hash);
+    }
+  return step_done (s, in->method_add, error) && step_id (s, in->method_get, out, error);
+}
+
+/* Adds the records of 'p' (method row 'method') to trace row 'trace'. */
+static gboolean
+add_records (PgoStore *s, Ingest *in, gint64 trace, gint64 method, const PgoMethodProfile *p,
+             GError **error)
+{
+  for (guint i = 0; i < pgo_method_profile_get_n_records (p); i++)
+    {
+      const PgoSchemaRecord *r = pgo_method_profile_get_record (p, i);
+      gsize n = 0;
+      const guint64 *v = pgo_method_profile_get_values (p, i, &n);
+      g_autofree guint64 *le = g_new (guint64, n + 1);
+
+      for (gsize k = 0; k < n; k++)
+        le[k] = GUINT64_TO_LE (v[k]);
+      sqlite3_bind_int64 (in->record_add, 1, trace);
+      sqlite3_bind_int64 (in->record_add, 2, method);
+      sqlite3_bind_int64 (in->record_add, 3, i);
+      sqlite3_bind_int64 (in->record_add, 4, r->kind);
+      sqlite3_bind_int64 (in->record_add, 5, r->il_offset);
+      sqlite3_bind_int64 (in->record_add, 6, r->other);
+      sqlite3_bind_blob64 (in->record_add, 7, le, n * sizeof (guint64), SQLITE_TRANSIENT);
+      if (!step_done (s, in->record_add, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Adds trace row 'source'/'hash' and its profiles inside a transaction. */
+static gboolean
+ingest_rows (PgoStore *s, const char *source, const char *hash, GPtrArray *profiles,
+             PgoBodyResolver *resolver, GError **error)
+{
+  Ingest in = { 0 };
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *when = g_date_time_format_iso8601 (now);
+  gint64 trace;
+  gboolean ok = exec_free (s, sqlite3_mprintf ("INSERT INTO traces (source, hash, ingested)"
+                                               " VALUES (%Q, %Q, %Q)", source, hash, when),
+                           "cannot add the trace", error)
+                && ingest_prepare (s, &in, error);
+
+  trace = sqlite3_last_insert_rowid (s->db);
+  for (guint i = 0; ok && i < profiles->len; i++)
+    {
+      const PgoMethodProfile *p = g_ptr_array_index (profiles, i);
+      const PgoMethodId *id = pgo_method_profile_get_id (p);
+      gint64 module, method;
+
+      if (!id || !id->module || !id->module->simple_name)
+        continue;
+      ok = module_row (s, &in, id->module, &module, error)
+           && method_row (s, &in, module, id, resolver, &method, error)
+           && add_records (s, &in, trace, method, p, error);
+    }
+  ingest_clear (&in);
+  return ok;
+}
+
+/**
+ * pgo_store_ingest:
+ * @store: a store
+ * @source: where the trace came from (its path), as it will be reported
+ * @content_hash: the SHA-256 of the trace's bytes, in hex
+ * @profiles: (element-type PgoMethodProfile): the trace's method profiles
+ * @resolver: (nullable): finds the methods' IL, whose size and hash are
+ *   kept so that methods whose IL changed are never mixed
+ * @out_added: (out) (optional): %FALSE when a trace of the same hash was
+ *   already there (nothing is added)
+ * @error: return location for a #GError
+ *
+ * Adds the raw records of every profile with a module, in one
+ * transaction: on failure nothing of the trace is kept.
+ *
+ * Returns: %TRUE, or %FALSE with @error set.
+ */
+gboolean
+pgo_store_ingest (PgoStore *store, const char *source, const char *content_hash,
+                  GPtrArray *profiles, PgoBodyResolver *resolver, gboolean *out_added,
+                  GError **error)
+{
+  char *sql = sqlite3_mprintf ("SELECT count(*) FROM traces WHERE hash = %Q", content_hash);
+  gint64 have = 0;
+  gboolean found;
+
+  if (!exec (store, "BEGIN IMMEDIATE", "cannot start the ingest", error))
+    return (sqlite3_free (sql), FALSE);
+  found = sql && query_int (store, sql, &have, error);
+  sqlite3_free (sql);
+  if (!found
+      || (!have && !ingest_rows (store, source, content_hash, profiles, resolver, error))
+      || !exec (store, "COMMIT", "cannot commit the ingest", error))
+    {
+      sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
+      return FALSE;
+    }
+  if (out_added)
+    *out_added = !have;
+  return TRUE;
+}
+
+/* ---- read back ---------------------------------------------------------- */
+
+/* The columns of the read query, in order. */
+enum { C_HASH, C_MODULE, C_MVID, C_PDB, C_PATH, C_TOKEN, C_NAME, C_SIG, C_TARGS, C_MARGS,
+       C_IL_HASH, C_KIND, C_OFFSET, C_OTHER, C_VALS };
+
+static const char read_sql[] =
+  "SELECT t.hash, mo.name, mo.mvid, mo.pdb, mo.path, m.token, m.name, m.signature, m.type_args,"
+  " m.method_args, m.il_hash, r.kind, r.il_offset, r.other, r.vals"
+  " FROM records r JOIN methods m ON r.method = m.id JOIN modules mo ON m.module = mo.id"
+  " JOIN traces t ON r.trace = t.id"
+  " ORDER BY mo.name, mo.mvid, mo.pdb, m.token, m.name, m.type_args, m.method_args, m.il_hash,"
+  " t.hash, r.seq";
+
+static const char *
+col_text (sqlite3_stmt *st, int c)
+{
+  const unsigned char *t = sqlite3_column_text (st, c);
+
+  return t ? (const char *) t : "";
+}
+
+/* The module of the current row. */
+static PgoModuleId *
+row_module (sqlite3_stmt *st)
+{
+  PgoModuleId *m = pgo_module_id_new (col_text (st, C_MODULE));
+  g_auto(GStrv) pdb = g_strsplit (col_text (st, C_PDB), "/", 2);
+
+  m->has_mvid = pgo_guid_from_string (col_text (st, C_MVID), m->mvid);
+  if (pdb[0] && pdb[1] && pgo_guid_from_string (pdb[0], m->pdb_guid))
+    {
+      m->has_pdb = TRUE;
+      m->pdb_age = (guint32) g_ascii_strtoull (pdb[1], NULL, 10);
+    }
+  if (col_text (st, C_PATH)[0])
+    m->il_path = g_strdup (col_text (st, C_PATH));
+  return m;
+}
+
+/* The method identity of the current row, or NULL with 'error' set when
+ * its instantiation text is malformed. */
+static PgoMethodId *
+row_method (PgoStore *s, sqlite3_stmt *st, GError **error)
+{
+  g_autoptr(PgoModuleId) m = row_module (st);
+  g_autoptr(GPtrArray) targs = NULL, margs = NULL;
+  PgoMethodId *id;
+
+  if (!_pgo_store_types_from_text (col_text (st, C_TARGS), &targs, error)
+      || !_pgo_store_types_from_text (col_text (st, C_MARGS), &margs, error))
+    {
+      g_prefix_error (error, "%s: ", s->path);
+      return NULL;
+    }
+  id = pgo_method_id_new (m, (guint32) sqlite3_column_int64 (st, C_TOKEN),
+                          col_text (st, C_NAME)[0] ? col_text (st, C_NAME) : NULL,
+                          col_text (st, C_SIG)[0] ? col_text (st, C_SIG) : NULL);
+  pgo_method_id_set_instantiation (id, (PgoTypeRef *const *) targs->pdata, targs->len,
+                                   (PgoTypeRef *const *) margs->pdata, margs->len);
+  return id;
+}
+
+/* The key that starts a new profile: the trace and the method. */
+static char *
+row_key (sqlite3_stmt *st)
+{
+  GString *k = g_string_new (NULL);
+
+  for (int c = C_HASH; c <= C_IL_HASH; c++)
+    g_string_append_printf (k, "%s\x1f", col_text (st, c));
+  return g_string_free (k, FALSE);
+}
+
+/* Adds the record of the current row to 'p'. */
+static gboolean
+row_record (PgoStore *s, sqlite3_stmt *st, PgoMethodProfile *p, GError **error)
+{
+  int bytes = sqlite3_column_bytes (st, C_VALS);
+  const guint8 *blob = sqlite3_column_blob (st, C_VALS);
+  gsize n = (gsize) bytes / sizeof (guint64);
+  g_autofree guint64 *v = g_new (guint64, n + 1);
+  PgoSchemaRecord r = { (guint32) sqlite3_column_int64 (st, C_KIND),
+                        (gint32) sqlite3_column_int64 (st, C_OFFSET), (gint32) n,
+                        (gint32) sqlite3_column_int64 (st, C_OTHER) };
+
+  if (bytes % sizeof (guint64) != 0)
+    {
+      g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT, "%s: a record of %d bytes of values",
+                   s->path, bytes);
+      return FALSE;
+    }
+  for (gsize k = 0; k < n; k++)
+    {
+      guint64 x;
+
+      memcpy (&x, blob + k * sizeof x, sizeof x);
+      v[k] = GUINT64_FROM_LE (x);
+    }
+  if (!pgo_method_profile_add (p, &r, v, n, error))
+    {
+      g_prefix_error (error, "%s: ", s->path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * pgo_store_read_profiles:
+ * @store: a store
+ * @error: return location for a #GError
+ *
+ * Returns every trace's profile of every method, raw, ordered by module,
+ * method and trace hash: the same content gives the same list whatever
+ * order it was ingested or merged in.  Summing them (the profile set does)
+ * is the merge.
+ *
+ * Returns: (transfer full) (element-type PgoMethodProfile): the profiles,
+ *   or %NULL with @error set.
+ */
+GPtrArray *
+pgo_store_read_profiles (PgoStore *store, GError **error)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  g_autofree char *last = NULL;
+  sqlite3_stmt *st = NULL;
+  PgoMethodProfile *cur = NULL;
+  int rc;
+
+  if (sqlite3_prepare_v2 (store->db, read_sql, -1, &st, NULL) != SQLITE_OK)
+    return (fail_db (store, "cannot read the store", error), NULL);
+  while ((rc = sqlite3_step (st)) == SQLITE_ROW)
+    {
+      g_autofree char *key = row_key (st);
+
+      if (!last || strcmp (key, last) != 0)
+        {
+          PgoMethodId *id = row_method (store, st, error);
+
+          if (!id)
+            break;
+          cur = pgo_method_profile_new (id);
+          g_ptr_array_add (out, cur);
+          g_free (last);
+          last = g_steal_pointer (&key);
+        }
+      if (!row_record (store, st, cur, error))
+        break;
+    }
+  sqlite3_finalize (st);
+  if (rc != SQLITE_DONE)
+    {
+      if (rc != SQLITE_ROW)
+        fail_db (store, "cannot read the store", error);
+      return NULL;
+    }
+  return g_steal_pointer (&out);
+}
+
+/* ---- merge and statistics ---------------------------------------------- */
+
+static const char merge_sql[] =
+  "INSERT OR IGNORE INTO modules (name, mvid, pdb, path)"
+  " SELECT name, mvid, pdb, path FROM src.modules;"
+  "INSERT OR IGNORE INTO methods (module, token, name, signature, type_args, method_args,"
+  " il_size, il_hash)"
+  " SELECT mo.id, m.token, m.name, m.signature, m.type_args, m.method_args, m.il_size, m.il_hash"
+  " FROM src.methods m JOIN src.modules smo ON m.module = smo.id"
+  " JOIN main.modules mo ON mo.name = smo.name AND mo.mvid = smo.mvid AND mo.pdb = smo.pdb;"
+  "CREATE TEMP TABLE new_traces AS SELECT id AS src_id, source, hash, ingested FROM src.traces"
+  " WHERE hash NOT IN (SELECT hash FROM main.traces);"
+  "INSERT INTO main.traces (source, hash, ingested)"
+  " SELECT source, hash, ingested FROM temp.new_traces ORDER BY hash;"
+  "INSERT INTO main.records (trace, method, seq, kind, il_offset, other, vals)"
+  " SELECT t.id, m.id, r.seq, r.kind, r.il_offset, r.other, r.vals"
+  " FROM src.records r JOIN temp.new_traces nt ON r.trace = nt.src_id"
+  " JOIN main.traces t ON t.hash = nt.hash"
+  " JOIN src.methods sm ON r.method = sm.id JOIN src.modules smo ON sm.module = smo.id"
+  " JOIN main.modules mo ON mo.name = smo.name AND mo.mvid = smo.mvid AND mo.pdb = smo.pdb"
+  " JOIN main.methods m ON m.module = mo.id AND m.token = sm.token AND m.name = sm.name"
+  "  AND m.type_args = sm.type_args AND m.method_args = sm.method_args"
+  "  AND m.il_hash = sm.il_hash;";
+
+/**
+ * pgo_store_merge:
+ * @store: the store to fold into
+ * @other_path: another store file (checked as pgo_store_open() checks it)
+ * @out_n_added: (out) (optional): traces of @other_path that @store did
+ *   not have (by content hash), now added
+ * @error: return location for a #GError
+ *
+ * Adds every trace of @other_path that @store lacks, with its records, in
+ * one transaction.  A union of traces: merging is associative and
+ * commutative, and merging a store twice adds nothing.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (nothing is changed).
+ */
+gboolean
+pgo_store_merge (PgoStore *store, const char *other_path, guint *out_n_added, GError **error)
+{
+  g_autoptr(PgoStore) other = pgo_store_open (other_path, FALSE, error);
+  gint64 before = 0, after = 0;
+  gboolean ok;
+
+  if (!other)
+    return FALSE;
+  g_clear_pointer (&other, pgo_store_close);
+  if (!exec_free (store, sqlite3_mprintf ("ATTACH DATABASE %Q AS src", other_path),
+                  "cannot attach the other store", error))
+    return FALSE;
+  ok = exec (store, "BEGIN IMMEDIATE", "cannot start the merge", error)
+       && query_int (store, "SELECT count(*) FROM main.traces", &before, error)
+       && exec (store, merge_sql, "cannot merge", error)
+       && query_int (store, "SELECT count(*) FROM main.traces", &after, error)
+       && exec (store, "DROP TABLE temp.new_traces; COMMIT", "cannot commit the merge", error);
+  if (!ok)
+    sqlite3_exec (store->db, "ROLLBACK; DROP TABLE IF EXISTS temp.new_traces", NULL, NULL, NULL);
+  sqlite3_exec (store->db, "DETACH DATABASE src", NULL, NULL, NULL);
+  if (ok && out_n_added)
+    *out_n_added = (guint) (after - before);
+  return ok;
+}
+
+/**
+ * pgo_store_get_stats:
+ * @store: a store
+ * @out_stats: (out caller-allocates): what it holds
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE, or %FALSE with @error set.
+ */
+gboolean
+pgo_store_get_stats (PgoStore *store, PgoStoreStats *out_stats, GError **error)
+{
+  gint64 t = 0, mo = 0, me = 0, r = 0;
+
+  if (!query_int (store, "SELECT count(*) FROM traces", &t, error)
+      || !query_int (store, "SELECT count(*) FROM modules", &mo, error)
+      || !query_int (store, "SELECT count(*) FROM methods", &me, error)
+      || !query_int (store, "SELECT count(*) FROM records", &r, error))
+    return FALSE;
+  out_stats->n_traces = (guint) t;
+  out_stats->n_modules = (guint) mo;
+  out_stats->n_methods = (guint) me;
+  out_stats->n_records = (guint64) r;
+  return TRUE;
+}

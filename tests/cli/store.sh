@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# store.sh: "ingest", "merge" and "export --store" on real fixture traces:
+# a trace ingested once however often it is given, a store exported as
+# its traces are, merges in any order exporting the same bytes, and the
+# files that are not stores refused in one line.
+set -u
+cli_name=store
+. "${PGO_TEST_DATA:-tests}/support/cli.sh"
+
+br="--reference $data/branches/branches.dll"
+ho="--reference $data/hotloop/hotloop.dll"
+sw="--reference $data/switches/switches.dll"
+
+# shellcheck disable=SC2086
+expect 0 ingest ingest --store "$tmp/a.store" $br "$data/branches/block.nettrace"
+has ingest "ingested $data/branches/block.nettrace: 197 method profiles"
+has ingest "store $tmp/a.store: 1 traces, 3 modules, 197 methods, 1566 records"
+# the same content again: nothing added
+# shellcheck disable=SC2086
+expect 0 again ingest --store "$tmp/a.store" $br "$data/branches/block.nettrace"
+has again "already in the store: $data/branches/block.nettrace (the same content was ingested before)"
+has again "store $tmp/a.store: 1 traces, 3 modules, 197 methods, 1566 records"
+
+# a store exports what its trace exports
+mkdir "$tmp/s" "$tmp/t"
+# shellcheck disable=SC2086
+expect 0 export-store create-mibc --store "$tmp/a.store" $br --probes A -o "$tmp/s/o.mibc"
+err_has export-store "create-mibc: modules: $tmp/a.store: 2 of 197 methods matched a reference by module"
+# shellcheck disable=SC2086
+expect 0 export-trace create-mibc $br --probes A -o "$tmp/t/o.mibc" "$data/branches/block.nettrace"
+cmp -s "$tmp/s/o.mibc" "$tmp/t/o.mibc" || fail "export-store: differs from the trace's .mibc"
+
+# merges of three stores in three orders, one with repeats, export the
+# same bytes; the traces of each are counted once
+# shellcheck disable=SC2086
+expect 0 ingest-b ingest --store "$tmp/b.store" $ho "$data/hotloop/block.nettrace"
+# shellcheck disable=SC2086
+expect 0 ingest-c ingest --store "$tmp/c.store" $sw "$data/switches/block.nettrace"
+expect 0 merge-abc merge -o "$tmp/abc.store" "$tmp/a.store" "$tmp/b.store" "$tmp/c.store"
+has merge-abc "merged $tmp/c.store: 1 traces added"
+expect 0 merge-cab merge -o "$tmp/cab.store" "$tmp/c.store" "$tmp/a.store" "$tmp/b.store"
+expect 0 merge-bca merge -o "$tmp/bca.store" "$tmp/b.store" "$tmp/c.store" "$tmp/a.store" "$tmp/b.store"
+has merge-bca "merged $tmp/b.store: 0 traces added"
+expect 0 merge-nested merge -o "$tmp/nested.store" "$tmp/cab.store" "$tmp/abc.store"
+has merge-nested "merged $tmp/abc.store: 0 traces added"
+for m in abc cab bca nested; do
+  mkdir "$tmp/$m"
+  # shellcheck disable=SC2086
+  expect 0 "export-$m" create-mibc --store "$tmp/$m.store" $br $ho $sw --probes B -o "$tmp/$m/o.mibc"
+  grep -q "^create-mibc: wrote 8 methods" "$tmp/err" || fail "export-$m: $(head -n 1 "$tmp/err")"
+done
+for m in cab bca nested; do
+  cmp -s "$tmp/abc/o.mibc" "$tmp/$m/o.mibc" || fail "merge $m: exports other bytes than abc"
+done
+[ -e "$tmp/abc.store.tmp-"* ] 2>/dev/null && fail "merge left a temporary file"
+
+# not stores: one line each, exit 1, nothing written
+printf 'not a database, not at all, and long enough to be read as a header...............' > "$tmp/junk.store"
+expect 1 junk create-mibc --store "$tmp/junk.store" $br -o "$tmp/junk.mibc"
+err_has junk "$tmp/junk.store: cannot read the store: file is not a database"; one_line junk
+[ -e "$tmp/junk.mibc" ] && fail "junk: wrote output"
+expect 1 merge-junk merge -o "$tmp/m.store" "$tmp/junk.store"
+one_line merge-junk
+[ -e "$tmp/m.store" ] && fail "merge-junk: wrote output"
+expect 1 no-store create-mibc --store "$tmp/none.store" $br -o "$tmp/none.mibc"
+err_has no-store "$tmp/none.store: no such store"; one_line no-store
+# shellcheck disable=SC2086
+expect 1 ingest-dir ingest --store "$tmp/d.store" $br "$data/branches"
+err_has ingest-dir "$data/branches: is a directory, not a trace"; one_line ingest-dir
+expect 2 ingest-usage ingest "$data/branches/block.nettrace"
+expect 2 merge-usage merge "$tmp/a.store"
+[ "$failures" = 0 ]
