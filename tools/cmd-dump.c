@@ -228,6 +228,49 @@ looks_like_mibc (const char *path)
   return memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0;
 }
 
+/* TRUE if the file at 'path' starts like an SQLite database. */
+static gboolean
+looks_like_store (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
+  guint8 head[16] = { 0 };
+  gsize got = 0;
+
+  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, 16, &got, NULL, NULL) || got < 16)
+    return FALSE;
+  return memcmp (head, "SQLite format 3", 16) == 0;
+}
+
+/* "dump STORE": the store's counts, its traces, then every trace's raw
+ * profiles as a .mibc's are printed. */
+static int
+dump_store (DumpOptions *o)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoStore) store = NULL;
+  g_autoptr(GPtrArray) traces = NULL, list = NULL;
+  PgoStoreStats st;
+
+  if (o->raw || o->schemas || o->references)
+    return pgo_tool_usage ("--raw, --schemas and --reference do not apply to a store");
+  if (!(store = pgo_store_open (o->path, FALSE, &error))
+      || !pgo_store_get_stats (store, &st, &error)
+      || !(traces = pgo_store_list_traces (store, &error))
+      || !(list = pgo_store_read_profiles (store, &error)))
+    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+  printf ("store %s: %u traces, %u modules, %u methods, %" G_GUINT64_FORMAT " records\n", o->path,
+          st.n_traces, st.n_modules, st.n_methods, st.n_records);
+  for (guint i = 0; i < traces->len; i++)
+    {
+      const PgoStoreTrace *t = g_ptr_array_index (traces, i);
+
+      printf ("trace %s %s ingested=%s methods=%u\n", t->hash, t->source, t->ingested, t->n_methods);
+    }
+  print_mibc_profiles (list);
+  return pgo_tool_flush_stdout ();
+}
+
 /* "dump FILE.mibc": reads the .mibc, resolving its methods against the
  * --reference paths, and prints its profiles. */
 static int
@@ -260,10 +303,10 @@ parse_options (int *argc, char ***argv, DumpOptions *o)
       "Assembly or directory that defines a .mibc's methods, to name their tokens (repeatable)", "PATH" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE.nettrace|FILE.mibc");
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE.nettrace|FILE.mibc|STORE");
   int rc;
 
-  g_option_context_set_summary (context, "Print the PGO profiles a .nettrace trace or a .mibc carries.");
+  g_option_context_set_summary (context, "Print the PGO profiles a .nettrace trace, a .mibc or a store carries.");
   g_option_context_add_main_entries (context, entries, NULL);
   if ((rc = pgo_tool_parse (context, argc, argv)) != PGO_EXIT_OK)
     return rc;
@@ -301,6 +344,8 @@ pgo_cmd_dump (int argc, char **argv)
     return rc;
   if (looks_like_mibc (o.path))
     return dump_mibc (&o);
+  if (looks_like_store (o.path))
+    return dump_store (&o);
   if (!(reader = pgo_nettrace_reader_open (o.path, &error)))
     return pgo_tool_fail (o.path, error);
   if (o.raw)

@@ -667,6 +667,57 @@ pgo_store_merge (PgoStore *store, const char *other_path, guint *out_n_added, GE
 }
 
 /**
+ * pgo_store_trace_free:
+ * @trace: (nullable): a trace row
+ */
+void
+pgo_store_trace_free (PgoStoreTrace *trace)
+{
+  if (!trace)
+    return;
+  g_free (trace->source);
+  g_free (trace->hash);
+  g_free (trace->ingested);
+  g_free (trace);
+}
+
+/**
+ * pgo_store_list_traces:
+ * @store: a store
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type PgoStoreTrace): the traces, by
+ *   content hash, or %NULL with @error set.
+ */
+GPtrArray *
+pgo_store_list_traces (PgoStore *store, GError **error)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_store_trace_free);
+  sqlite3_stmt *st = NULL;
+  int rc;
+
+  if (sqlite3_prepare_v2 (store->db,
+                          "SELECT t.source, t.hash, t.ingested,"
+                          " (SELECT count(DISTINCT method) FROM records r WHERE r.trace = t.id)"
+                          " FROM traces t ORDER BY t.hash", -1, &st, NULL) != SQLITE_OK)
+    return (fail_db (store, "cannot read the store", error), NULL);
+  while ((rc = sqlite3_step (st)) == SQLITE_ROW)
+    {
+      PgoStoreTrace *t = g_new0 (PgoStoreTrace, 1);
+
+      t->source = g_strdup (col_text (st, 0));
+      t->hash = g_strdup (col_text (st, 1));
+      t->ingested = g_strdup (col_text (st, 2));
+      t->n_methods = (guint) sqlite3_column_int64 (st, 3);
+      g_ptr_array_add (out, t);
+    }
+  sqlite3_finalize (st);
+  if (rc != SQLITE_DONE)
+    return (fail_db (store, "cannot read the store", error), NULL);
+  return g_steal_pointer (&out);
+}
+
+/**
  * pgo_store_get_stats:
  * @store: a store
  * @out_stats: (out caller-allocates): what it holds

@@ -34,6 +34,20 @@ typedef struct {
   guint64 n_records;     /* raw schema records over all traces */
 } PgoStoreStats;
 
+/**
+ * PgoStoreTrace:
+ *
+ * One ingested trace.
+ */
+typedef struct {
+  char   *source;     /* the path it was ingested from */
+  char   *hash;       /* SHA-256 of its bytes, hex */
+  char   *ingested;   /* when, ISO 8601 */
+  guint   n_methods;  /* method profiles it gave */
+} PgoStoreTrace;
+
+void pgo_store_trace_free (PgoStoreTrace *trace);
+
 typedef struct _PgoStore PgoStore;
 
 PgoStore  *pgo_store_open          (const char *path,
@@ -52,6 +66,8 @@ GPtrArray *pgo_store_read_profiles (PgoStore *store,
 gboolean   pgo_store_merge         (PgoStore *store,
                                     const char *other_path,
                                     guint *out_n_added,
+                                    GError **error);
+GPtrArray *pgo_store_list_traces   (PgoStore *store,
                                     GError **error);
 gboolean   pgo_store_get_stats     (PgoStore *store,
                                     PgoStoreStats *out_stats,

@@ -23,6 +23,13 @@ expect 0 again ingest --store "$tmp/a.store" $br "$data/branches/block.nettrace"
 has again "already in the store: $data/branches/block.nettrace (the same content was ingested before)"
 has again "store $tmp/a.store: 1 traces, 3 modules, 197 methods, 1566 records"
 
+# dump: the counts, the trace, its profiles
+expect 0 dump dump "$tmp/a.store"
+has dump "store $tmp/a.store: 1 traces, 3 modules, 197 methods, 1566 records"
+grep -q "^trace [0-9a-f]\{64\} $data/branches/block.nettrace ingested=20[0-9-]*T[0-9:.]*Z methods=197\$" "$tmp/out" \
+  || fail "dump: no trace line"
+[ "$(grep -c '^method ' "$tmp/out")" = 197 ] || fail "dump: not 197 methods"
+
 # a store exports what its trace exports
 mkdir "$tmp/s" "$tmp/t"
 # shellcheck disable=SC2086
