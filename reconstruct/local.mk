@@ -21,6 +21,8 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-reconstruct.c \
 	reconstruct/pgo-reconstruct-private.h \
 	reconstruct/pgo-probe-plan.c \
+	reconstruct/pgo-priors.c \
+	reconstruct/pgo-priors-private.h \
 	reconstruct/pgo-evaluate.c \
 	reconstruct/pgo-profile-set.c \
 	reconstruct/pgo-compare.c \
