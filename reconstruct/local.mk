@@ -22,6 +22,8 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-reconstruct-private.h \
 	reconstruct/pgo-probe-plan.c \
 	reconstruct/pgo-call-facts.c \
+	reconstruct/pgo-priors.c \
+	reconstruct/pgo-priors-private.h \
 	reconstruct/pgo-evaluate.c \
 	reconstruct/pgo-profile-set.c \
 	reconstruct/pgo-compare.c \

@@ -672,6 +672,7 @@ pgo_cfg_build (const PgoMethodBody *body, const PgoCfgOptions *options, GError *
   cfg = g_new0 (PgoCfg, 1);
   cfg->ref_count = 1;
   cfg->il_size = body->il_size;
+  cfg->il = g_memdup2 (body->il, body->il_size);
   cfg->return_count = b.return_count;
   cfg->options = b.opt;
   emit (&b, cfg);
@@ -725,6 +726,7 @@ pgo_cfg_unref (PgoCfg *cfg)
   g_free (cfg->finally_list);
   g_free (cfg->walk);
   g_free (cfg->offset_block);
+  g_free (cfg->il);
   g_free (cfg->probes[0]);
   g_free (cfg->probes[1]);
   g_free (cfg->probes[2]);

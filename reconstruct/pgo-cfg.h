@@ -247,6 +247,7 @@ typedef struct {
   guint32        n_probes[3];  /* per PgoProbeSet: sorted distinct probe offsets; */
   guint32       *probes[3];    /* P is planned on first use (pgo_cfg_get_probes) */
   gboolean       planned;      /* private: probes[PGO_PROBES_P] is set */
+  guint8        *il;           /* a copy of the il_size IL bytes (the static priors decode them) */
   gint           ref_count;    /* private: see pgo_cfg_ref() and pgo_cfg_unref() */
 } PgoCfg;
 

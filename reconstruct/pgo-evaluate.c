@@ -41,11 +41,15 @@
 #include "pgo-call-facts.h"
 #include "pgo-cfg-private.h"
 #include "pgo-evaluate-private.h"
+#include "pgo-priors-private.h"
 
 /* ---- accuracy ---------------------------------------------------------- */
 
 struct _PgoEvaluation {
   PgoProbeSet probes;
+  PgoPriorModel priors;   /* the reconstruction's prior model */
+  gboolean tally;         /* tally the static heuristics against the truths */
+  PgoPriorTally prior_tally;
   GArray *methods;     /* PgoEvaluationMethod */
   GPtrArray *skipped;  /* "name: reason" */
   guint n_skipped_by[PGO_EVALUATION_N_SKIP_REASONS]; /* skipped, per reason */
@@ -76,6 +80,7 @@ pgo_evaluation_new (PgoProbeSet probes)
   PgoEvaluation *ev = g_new0 (PgoEvaluation, 1);
 
   ev->probes = probes;
+  ev->priors = PGO_PRIORS_DEFAULT;
   ev->methods = g_array_new (FALSE, TRUE, sizeof (PgoEvaluationMethod));
   g_array_set_clear_func (ev->methods, (GDestroyNotify) eval_method_clear);
   ev->skipped = g_ptr_array_new_with_free_func (g_free);
@@ -289,11 +294,12 @@ compare_blocks (const PgoCfg *cfg, PgoProbeSet probes, const PgoReconstruction *
 }
 
 /* Sets '*out' to the block overlap with 'dense' of the counts that the
- * entry count and the JIT's likelihoods alone give: what a compiler's
- * static synthesis makes of a method, the baseline a probe set must beat.
+ * entry count and the likelihoods of prior model 'priors' alone give:
+ * what a compiler's static synthesis makes of a method, the baseline a
+ * probe set must beat.
  * SPEC: pgo-inference(7) "Prior-only overlap" */
 static gboolean
-prior_only (PgoCfg *cfg, const guint64 *dense, double *out, GError **error)
+prior_only (PgoCfg *cfg, const guint64 *dense, PgoPriorModel priors, double *out, GError **error)
 {
   g_autoptr(PgoReconstruction) rec = NULL;
   g_autofree guint64 *want = g_new0 (guint64, cfg->n_blocks + 1);
@@ -304,6 +310,7 @@ prior_only (PgoCfg *cfg, const guint64 *dense, double *out, GError **error)
 
   entry.count = dense[cfg->offset_block[0]];
   pgo_reconstruction_options_init (&ro);
+  ro.priors = priors;
   if (!(rec = pgo_reconstruction_build (cfg, &entry, 1, &ro, NULL, error)))
     return FALSE;
   for (guint32 b = 0; b < cfg->n_blocks; b++)
@@ -314,6 +321,52 @@ prior_only (PgoCfg *cfg, const guint64 *dense, double *out, GError **error)
       }
   *out = _pgo_block_overlap (want, got, n);
   return TRUE;
+}
+
+/**
+ * pgo_evaluation_set_priors:
+ * @ev: an evaluation
+ * @priors: the prior model of its reconstructions
+ *
+ * Sets the prior model the probe set's reconstructions use (the default
+ * is PGO_PRIORS_DEFAULT); the prior-only overlaps are of both models.
+ */
+void
+pgo_evaluation_set_priors (PgoEvaluation *ev, PgoPriorModel priors)
+{
+  ev->priors = priors;
+}
+
+/**
+ * pgo_evaluation_set_prior_tally:
+ * @ev: an evaluation
+ * @tally: whether to tally the static heuristics
+ *
+ * With @tally, each method added also scores the static branch
+ * heuristics against the splits its truth determines (the calibration,
+ * SPEC: pgo-inference(7) "Prior calibration"); see
+ * pgo_evaluation_format_prior_tally().
+ */
+void
+pgo_evaluation_set_prior_tally (PgoEvaluation *ev, gboolean tally)
+{
+  ev->tally = tally;
+}
+
+/**
+ * pgo_evaluation_format_prior_tally:
+ * @ev: an evaluation
+ *
+ * Returns: (transfer full): one "PRIOR-TALLY" line per heuristic, each
+ *   ending in a newline: the branches it applied to, its hit rate, the
+ *   plain, logarithmic and execution-weighted shares of its predicted
+ *   successor, the calibrated rate and the rate in use; then a
+ *   "PRIOR-RATES" line with the calibrated rates
+ */
+char *
+pgo_evaluation_format_prior_tally (const PgoEvaluation *ev)
+{
+  return _pgo_prior_tally_format (&ev->prior_tally);
 }
 
 /**
@@ -378,6 +431,7 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
 
   probe_observations (cfg, ev->probes, dense, obs);
   pgo_reconstruction_options_init (&ro);
+  ro.priors = ev->priors;
   if (ev->calls)
     calls = pgo_call_facts_evidence (ev->calls, pgo_method_profile_get_id (truth), body, cfg);
   if (!(rec = pgo_reconstruction_build_with_calls (cfg, (PgoObservation *) obs->data, obs->len,
@@ -388,7 +442,9 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
       return FALSE;
     }
   compare_blocks (cfg, ev->probes, rec, dense, &m);
-  if (!prior_only (cfg, dense, &m.prior_only, error))
+  if (!prior_only (cfg, dense, PGO_PRIORS_JIT, &m.prior_only, error)
+      || !prior_only (cfg, dense, PGO_PRIORS_EVIDENCE, &m.prior_only_evidence, error)
+      || (ev->tally && !_pgo_prior_tally_add_truth (&ev->prior_tally, cfg, dense, error)))
     {
       g_prefix_error (error, "%s: ", name);
       return FALSE;
@@ -488,7 +544,7 @@ void
 pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
                             PgoEvaluationSummary *out_summary)
 {
-  long double w = 0, ov = 0, zf = 0, po = 0, det = 0, cert = 0;
+  long double w = 0, ov = 0, zf = 0, po = 0, pe = 0, det = 0, cert = 0;
   PgoEvaluationSummary s = { 0 };
 
   for (guint i = 0; i < ev->methods->len; i++)
@@ -509,6 +565,7 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
       ov += (long double) m->truth_total * m->overlap;
       zf += (long double) m->truth_total * m->zero_fill;
       po += (long double) m->truth_total * m->prior_only;
+      pe += (long double) m->truth_total * m->prior_only_evidence;
       det += m->determined_mass;
       cert += m->certain_mass;
     }
@@ -522,6 +579,7 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
   s.overlap = w > 0 ? (double) (ov / w) : 1.0;
   s.zero_fill = w > 0 ? (double) (zf / w) : 1.0;
   s.prior_only = w > 0 ? (double) (po / w) : 1.0;
+  s.prior_only_evidence = w > 0 ? (double) (pe / w) : 1.0;
   s.determined_mass = w > 0 ? (double) (det / w) : 1.0;
   s.certain_mass = w > 0 ? (double) (cert / w) : 1.0;
   *out_summary = s;
@@ -539,12 +597,13 @@ pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvaluationSumm
 {
   return g_strdup_printf ("ACCURACY probe-set=%c exact-determined=%" G_GUINT64_FORMAT "/%"
                           G_GUINT64_FORMAT " block-overlap=%.6f zero-fill-overlap=%.6f"
-                          " prior-only-overlap=%.6f determined-mass=%.6f conditional=%"
+                          " prior-only-overlap=%.6f prior-only-evidence-overlap=%.6f"
+                          " determined-mass=%.6f conditional=%"
                           G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " from-calls=%" G_GUINT64_FORMAT
                           "/%" G_GUINT64_FORMAT " certain-mass=%.6f methods=%u",
                           pgo_probe_set_to_char (ev->probes), summary->n_determined_ok,
                           summary->n_determined, summary->overlap, summary->zero_fill,
-                          summary->prior_only,
+                          summary->prior_only, summary->prior_only_evidence,
                           summary->determined_mass, summary->n_conditional_ok,
                           summary->n_conditional, summary->n_from_calls_ok, summary->n_from_calls,
                           summary->certain_mass, summary->n_methods);

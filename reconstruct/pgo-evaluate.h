@@ -20,6 +20,7 @@
 #include "pgo-call-facts.h"
 #include "pgo-cfg.h"
 #include "pgo-method-id.h"
+#include "pgo-reconstruct.h"
 #include "pgo-schema.h"
 
 G_BEGIN_DECLS
@@ -49,6 +50,7 @@ typedef struct {
   double   overlap;         /* block overlap, reconstruction vs truth */
   double   zero_fill;       /* block overlap, probes only (0 elsewhere) vs truth */
   double   prior_only;      /* block overlap, entry count and the JIT's likelihoods only, vs truth */
+  double   prior_only_evidence; /* the same with the evidence model's priors */
   gboolean jit_ok;          /* the edge form's JIT replica reproduced the model counts */
 } PgoEvaluationMethod;
 
@@ -87,7 +89,8 @@ typedef struct {
   guint64 n_from_calls_ok;
   double  overlap;
   double  zero_fill;
-  double  prior_only;
+  double  prior_only;       /* the JIT's likelihoods */
+  double  prior_only_evidence; /* the evidence model's priors */
   double  determined_mass;  /* fraction of the truth's total mass */
   double  certain_mass;     /* the same for observed and exact counts only */
   guint   n_jit_ok;         /* methods whose edge form checked out */
@@ -103,6 +106,11 @@ PgoEvaluation       *pgo_evaluation_new         (PgoProbeSet probes);
 void                 pgo_evaluation_free        (PgoEvaluation *ev);
 void                 pgo_evaluation_set_call_facts (PgoEvaluation *ev,
                                                     PgoCallFacts *facts);
+void                 pgo_evaluation_set_priors  (PgoEvaluation *ev,
+                                                 PgoPriorModel priors);
+void                 pgo_evaluation_set_prior_tally (PgoEvaluation *ev,
+                                                     gboolean tally);
+char                *pgo_evaluation_format_prior_tally (const PgoEvaluation *ev);
 gboolean             pgo_evaluation_add         (PgoEvaluation *ev,
                                                  const PgoMethodProfile *truth,
                                                  const PgoMethodBody *body,

@@ -14,8 +14,10 @@
  *           n_blocks: the virtual exit X (its count: the calls);
  *           one virtual node per finally/fault clause, so that its count
  *           is the number of times the body ran;
- *   arcs    NORMAL, LEAVE, FILTER_RET -> normal, likelihood from the JIT's
- *           heuristics (a switch case: duplicates / cases);
+ *   arcs    NORMAL, LEAVE, FILTER_RET -> normal, likelihood from the
+ *           prior model: the JIT's heuristics, or the evidence priors at
+ *           two-way conditionals; a switch case: duplicates / cases
+ *           (SPEC: pgo-inference(7) "Static branch priors");
  *           EXCEPTION -> exceptional; FILTER_FALSE -> exceptional (to X
  *           when the exception leaves the method); ENTRY -> entry;
  *           EXIT -> return;
@@ -45,7 +47,8 @@
  * fall-through arm is none, so the arm's count is free in [0, entries]
  * and the JIT's 0.52 fall-through prior puts about half there (in the
  * framework these arms are mostly argument checks that call throw helpers
- * and never run); and the exit split of a loop with a second exit (a
+ * and never run, which the evidence priors' helper-call heuristic
+ * expects); and the exit split of a loop with a second exit (a
  * "break").  Neither is determined by set A's counts; only more probes
  * (the fall-through successors) would settle them.
  */
@@ -60,6 +63,7 @@
 
 #include "pgo-error.h"
 #include "pgo-flow-graph-private.h"
+#include "pgo-priors-private.h"
 
 #define NONE PGO_CFG_VIRTUAL
 
@@ -76,7 +80,39 @@ pgo_reconstruction_options_init (PgoReconstructionOptions *options)
   options->form = PGO_RECONSTRUCTION_FORM_EDGE;
   options->width = PGO_FLOW_COUNTER_U64;
   options->intervals = FALSE;
+  options->priors = PGO_PRIORS_DEFAULT;
   pgo_cfg_options_init (&options->cfg);
+}
+
+/**
+ * pgo_prior_model_to_string:
+ * @model: a prior model
+ *
+ * Returns: (transfer none): "jit" or "evidence".
+ */
+const char *
+pgo_prior_model_to_string (PgoPriorModel model)
+{
+  return model == PGO_PRIORS_EVIDENCE ? "evidence" : "jit";
+}
+
+/**
+ * pgo_prior_model_from_string:
+ * @text: "jit" or "evidence"
+ * @out_model: (out): the model
+ *
+ * Returns: TRUE, or FALSE (and @out_model untouched) for any other text.
+ */
+gboolean
+pgo_prior_model_from_string (const char *text, PgoPriorModel *out_model)
+{
+  if (g_strcmp0 (text, "jit") == 0)
+    *out_model = PGO_PRIORS_JIT;
+  else if (g_strcmp0 (text, "evidence") == 0)
+    *out_model = PGO_PRIORS_EVIDENCE;
+  else
+    return FALSE;
+  return TRUE;
 }
 
 /**
@@ -91,10 +127,13 @@ pgo_reconstruction_form_to_string (PgoReconstructionForm form)
   return form == PGO_RECONSTRUCTION_FORM_BLOCK ? "block" : "edge";
 }
 
-/* The JIT's heuristic likelihood of normal arc 'e' (AssignLikelihoodCond/
- * Switch, SPEC: pgo-jit(7) "Likelihood heuristics"). */
+/* The likelihood of normal arc 'e' under prior model 'priors': the
+ * JIT's heuristics (AssignLikelihoodCond/Switch,
+ * SPEC: pgo-jit(7) "Likelihood heuristics"), or for a two-way
+ * conditional the evidence model
+ * (SPEC: pgo-inference(7) "Static branch priors"). */
 static double
-arc_likelihood (const PgoCfg *cfg, const PgoEdge *e)
+arc_likelihood (const PgoCfg *cfg, const PgoEdge *e, PgoPriorModel priors)
 {
   const PgoBlock *b = &cfg->blocks[e->src];
 
@@ -102,6 +141,13 @@ arc_likelihood (const PgoCfg *cfg, const PgoEdge *e)
     return 1.0;
   if (b->kind == PGO_BLOCK_SWITCH)
     return (double) e->dup / (double) b->n_cases;
+  if (b->kind == PGO_BLOCK_COND && b->n_succ == 2 && b->succ[0] != b->target
+      && priors == PGO_PRIORS_EVIDENCE)
+    {
+      double p = _pgo_priors_jump (cfg, e->src);
+
+      return e->dst == b->target ? p : 1.0 - p;
+    }
   if (b->kind == PGO_BLOCK_COND && b->n_succ == 2 && b->succ[0] != b->target)
     {
       guint32 next = b->succ[0], jump = b->target;
@@ -231,10 +277,12 @@ apply_calls (const PgoCfg *cfg, const CallModel *calls, PgoFlowGraph *g)
 
 /* Builds into 'out' the flow graph of 'cfg' (see the file comment), with
  * block observations 'obs'/'has_obs' of counter 'width', the call evidence
- * 'calls' (nullable), and with the escape arcs when 'escapes'. */
+ * 'calls' (nullable), the likelihoods of prior model 'priors', and with the
+ * escape arcs when 'escapes'. */
 static void
 build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
-             const CallModel *calls, PgoFlowCounter width, gboolean escapes, Built *out)
+             const CallModel *calls, PgoFlowCounter width, PgoPriorModel priors,
+             gboolean escapes, Built *out)
 {
   PgoFlowGraph *g = _pgo_flow_graph_new ();
 
@@ -257,7 +305,7 @@ build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
       switch (e->kind)
         {
         case PGO_EDGE_NORMAL:
-          p = arc_likelihood (cfg, e);
+          p = arc_likelihood (cfg, e, priors);
           break;
         case PGO_EDGE_LEAVE:
         case PGO_EDGE_FILTER_RET:
@@ -552,7 +600,7 @@ solve_model (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
   PgoFlowOptions fo;
   Built built = { 0 };
 
-  build_graph (cfg, obs, has_obs, calls, options->width, escapes, &built);
+  build_graph (cfg, obs, has_obs, calls, options->width, options->priors, escapes, &built);
   _pgo_flow_options_init (&fo);
   fo.intervals = options->intervals;
   out->sol = _pgo_flow_graph_solve (built.graph, &fo, error);
@@ -647,7 +695,7 @@ _pgo_reconstruction_plain_graph (const PgoCfg *cfg)
   g_autofree gboolean *has_obs = g_new0 (gboolean, cfg->n_blocks + 1);
   Built built = { 0 };
 
-  build_graph (cfg, obs, has_obs, NULL, PGO_FLOW_COUNTER_U64, FALSE, &built);
+  build_graph (cfg, obs, has_obs, NULL, PGO_FLOW_COUNTER_U64, PGO_PRIORS_JIT, FALSE, &built);
   g_free (built.clause_node);
   g_array_unref (built.escape_block);
   return built.graph;

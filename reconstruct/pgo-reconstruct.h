@@ -24,6 +24,10 @@
 
 G_BEGIN_DECLS
 
+/* The prior model of pgo_reconstruction_options_init(), chosen by the
+ * held-out evaluation (SPEC: pgo-inference(7) "Prior calibration"). */
+#define PGO_PRIORS_DEFAULT PGO_PRIORS_EVIDENCE
+
 /* Largest number of observations accepted for one method. */
 #define PGO_RECONSTRUCT_MAX_OBSERVATIONS (1u << 20)
 
@@ -81,16 +85,33 @@ typedef enum {
 } PgoReconstructionForm;
 
 /**
+ * PgoPriorModel:
+ * @PGO_PRIORS_JIT: the JIT's own heuristic likelihoods
+ *   (SPEC: pgo-jit(7) "Likelihood heuristics")
+ * @PGO_PRIORS_EVIDENCE: the Ball-Larus heuristics with calibrated hit
+ *   rates, combined by Dempster-Shafer
+ *   (SPEC: pgo-inference(7) "Static branch priors")
+ *
+ * Where the min-cost flow places the counts the observations leave free.
+ */
+typedef enum {
+  PGO_PRIORS_JIT,
+  PGO_PRIORS_EVIDENCE,
+} PgoPriorModel;
+
+/**
  * PgoReconstructionOptions:
  *
  * pgo_reconstruction_options_init() sets the defaults: edge form, 64-bit
- * counters, no intervals, the CFG options of runtime 10.0.12.
+ * counters, no intervals, the CFG options of runtime 10.0.12, the
+ * default prior model (PGO_PRIORS_DEFAULT).
  */
 typedef struct {
   PgoReconstructionForm form;   /* which schema to emit */
   PgoFlowCounter     width;  /* counter width of the observations */
   gboolean           intervals; /* compute [min, max] for inferred counts */
   PgoCfgOptions      cfg;    /* how to form the JIT's blocks */
+  PgoPriorModel      priors; /* the priors of the splits the counts leave free */
 } PgoReconstructionOptions;
 
 /**
@@ -152,6 +173,9 @@ typedef struct {
 } PgoReconstruction;
 
 void               pgo_reconstruction_options_init (PgoReconstructionOptions *options);
+const char        *pgo_prior_model_to_string (PgoPriorModel model);
+gboolean           pgo_prior_model_from_string (const char *text,
+                                                PgoPriorModel *out_model);
 PgoReconstruction *pgo_reconstruction_build_from_body   (const PgoMethodBody *body,
                                            const PgoObservation *observations,
                                            guint n_observations,

@@ -191,6 +191,7 @@ conformance_tests = \
 TESTS += $(conformance_tests)
 EXTRA_DIST += $(conformance_tests) \
 	tests/conformance/accuracy.sh \
+	tests/conformance/prior-calibrate.sh \
 	tests/conformance/srm/SrmDump.csproj \
 	tests/conformance/srm/Program.cs \
 	tests/conformance/srm/Names.cs \
@@ -204,6 +205,13 @@ accuracy: all
 	PGO_TEST_DATA='$(abs_top_srcdir)/tests' PGO_BUILDDIR='$(abs_top_builddir)' \
 	  DOTNET='$(DOTNET)' $(SHELL) $(top_srcdir)/tests/conformance/accuracy.sh full
 .PHONY: accuracy
+
+# make calibrate-priors: the evidence priors' calibration tallies and
+# their measurement on the held-out fixture programs.
+calibrate-priors: all
+	PGO_TEST_DATA='$(abs_top_srcdir)/tests' PGO_BUILDDIR='$(abs_top_builddir)' \
+	  DOTNET='$(DOTNET)' $(SHELL) $(top_srcdir)/tests/conformance/prior-calibrate.sh
+.PHONY: calibrate-priors
 
 # The traceevent script's log goes beside it in the build tree: make sure
 # the folder exists in a fresh VPATH build.

@@ -24,6 +24,9 @@ typedef struct {
   char           **references;   /* --reference paths (app IL) */
   char           **frameworks;   /* --framework directories */
   char            *probes;       /* --probes as typed */
+  char            *priors;       /* --priors as typed */
+  PgoPriorModel    prior_model;  /* --priors, parsed */
+  gboolean         prior_tally;  /* --prior-tally (hidden): the calibration tallies */
   PgoProbeSet      set;          /* --probes, parsed */
   gboolean         json;         /* --json */
   gboolean         quiet;        /* --quiet */
@@ -40,6 +43,7 @@ eval_options_clear (EvalOptions *o)
   g_clear_pointer (&o->references, g_strfreev);
   g_clear_pointer (&o->frameworks, g_strfreev);
   g_clear_pointer (&o->probes, g_free);
+  g_clear_pointer (&o->priors, g_free);
   g_clear_pointer (&o->resolver, pgo_body_resolver_free);
 }
 
@@ -61,6 +65,10 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
     { "edge-truth", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->edge_truth,
       "Edge-mode trace of the same program as the --truth in the same position:"
       " check both truths agree (repeatable)", "TRACE" },
+    { "priors", 0, 0, G_OPTION_ARG_STRING, &o->priors,
+      "Priors of the splits the counts leave free: jit or evidence", "jit|evidence" },
+    { "prior-tally", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o->prior_tally,
+      "Print the static branch heuristics' tallies against the truths", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print JSON instead of a table", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Print the summary lines only", NULL },
     { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
@@ -81,6 +89,9 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
     return pgo_tool_usage ("--truth TRACE is required");
   if (!o->probes || !pgo_tool_parse_probes (o->probes, &o->set))
     return pgo_tool_usage ("--probes A, B or P is required");
+  o->prior_model = PGO_PRIORS_DEFAULT;
+  if ((rc = pgo_tool_parse_priors (o->priors, &o->prior_model)) != PGO_EXIT_OK)
+    return rc;
   if (!o->references && !o->frameworks)
     return pgo_tool_usage ("give at least one --reference or --framework");
   if (!(o->resolver = pgo_tool_open_resolver (o->references, o->frameworks, &rc)))
@@ -224,10 +235,12 @@ json_summary (GString *s, const PgoEvaluationSummary *sum, gboolean edge_truth)
                           ",\"determined\":%" G_GUINT64_FORMAT ",\"conditional_ok\":%" G_GUINT64_FORMAT
                           ",\"conditional\":%" G_GUINT64_FORMAT
                           ",\"block_overlap\":%.9g,\"zero_fill_overlap\":%.9g,\"prior_only_overlap\":%.9g,"
+                          "\"prior_only_evidence_overlap\":%.9g,"
                           "\"determined_mass\":%.9g,\"certain_mass\":%.9g,\"jit_check_ok\":%u}",
                           sum->n_methods, sum->n_skipped, sum->n_inconsistent, sum->n_unreturned,
                           sum->n_determined_ok, sum->n_determined, sum->n_conditional_ok,
                           sum->n_conditional, sum->overlap, sum->zero_fill, sum->prior_only,
+                          sum->prior_only_evidence,
                           sum->determined_mass,
                           sum->certain_mass, sum->n_jit_ok);
   if (edge_truth)
@@ -352,6 +365,8 @@ pgo_cmd_evaluate (int argc, char **argv)
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
   ev = pgo_evaluation_new (o.set);
+  pgo_evaluation_set_priors (ev, o.prior_model);
+  pgo_evaluation_set_prior_tally (ev, o.prior_tally);
   for (guint t = 0; o.truth[t]; t++)
     if ((rc = evaluate_trace (ev, &o, t, &calls, modules)) != PGO_EXIT_OK)
       return rc;
@@ -364,6 +379,12 @@ pgo_cmd_evaluate (int argc, char **argv)
     {
       fputs (modules->str, stdout);
       print_text (ev, &o, &sum, &calls);
+    }
+  if (o.prior_tally)
+    {
+      g_autofree char *tally = pgo_evaluation_format_prior_tally (ev);
+
+      fputs (tally, stdout);
     }
   return pgo_tool_flush_stdout ();
 }

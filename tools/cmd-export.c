@@ -28,6 +28,7 @@ typedef struct {
   char                *format;      /* --format as typed (export) */
   char                *probes;      /* --probes as typed */
   char                *form;        /* --form as typed */
+  char                *priors;      /* --priors as typed */
   gboolean             as_recorded; /* --as-recorded */
   gboolean             zero_fill;   /* --zero-fill */
   gboolean             compressed;  /* --compressed */
@@ -49,6 +50,7 @@ export_options_clear (ExportOptions *o)
   g_clear_pointer (&o->format, g_free);
   g_clear_pointer (&o->probes, g_free);
   g_clear_pointer (&o->form, g_free);
+  g_clear_pointer (&o->priors, g_free);
   g_clear_pointer (&o->names, g_hash_table_unref);
 }
 
@@ -91,6 +93,8 @@ check_options (ExportOptions *o)
     return pgo_tool_usage ("unknown --probes '%s' (A, B or P)", o->probes);
   o->set.probes_only = o->probes != NULL;
   o->set.call_evidence = !o->no_calls;
+  if (pgo_tool_parse_priors (o->priors, &o->set.reconstruction.priors) != PGO_EXIT_OK)
+    return PGO_EXIT_USAGE;
   if (o->form && g_strcmp0 (o->form, "block") == 0)
     o->set.reconstruction.form = PGO_RECONSTRUCTION_FORM_BLOCK;
   else if (o->form && g_strcmp0 (o->form, "edge") != 0)
@@ -126,6 +130,8 @@ parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
     { "probes", 0, 0, G_OPTION_ARG_STRING, &o->probes,
       "Keep only the offsets of probe set A (branch targets), B (loop heads) or P (planned)", "A|B|P" },
     { "form", 0, 0, G_OPTION_ARG_STRING, &o->form, "Schema form: edge (default) or block", "FORM" },
+    { "priors", 0, 0, G_OPTION_ARG_STRING, &o->priors,
+      "Priors of the splits the counts leave free: jit or evidence", "jit|evidence" },
     { "as-recorded", 0, 0, G_OPTION_ARG_NONE, &o->as_recorded,
       "Write the records as recorded (with --probes: the block counts at its offsets)", NULL },
     { "zero-fill", 0, 0, G_OPTION_ARG_NONE, &o->zero_fill,

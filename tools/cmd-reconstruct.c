@@ -22,6 +22,7 @@ typedef struct {
   char                **frameworks; /* --framework directories */
   char                 *probes;     /* --probes as typed; NULL keeps every offset */
   char                 *form;       /* --form as typed */
+  char                 *priors;     /* --priors as typed */
   char                 *method;     /* --method: only names containing this */
   gboolean              intervals;  /* --intervals */
   gboolean              no_calls;   /* --no-call-evidence */
@@ -39,6 +40,7 @@ recon_options_clear (ReconOptions *o)
   g_clear_pointer (&o->frameworks, g_strfreev);
   g_clear_pointer (&o->probes, g_free);
   g_clear_pointer (&o->form, g_free);
+  g_clear_pointer (&o->priors, g_free);
   g_clear_pointer (&o->method, g_free);
 }
 
@@ -57,6 +59,8 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
     { "probes", 0, 0, G_OPTION_ARG_STRING, &o->probes,
       "Keep only the offsets of probe set A (branch targets), B (loop heads) or P (planned)", "A|B|P" },
     { "form", 0, 0, G_OPTION_ARG_STRING, &o->form, "Schema form to emit: edge (default) or block", "FORM" },
+    { "priors", 0, 0, G_OPTION_ARG_STRING, &o->priors,
+      "Priors of the splits the counts leave free: jit or evidence", "jit|evidence" },
     { "method", 0, 0, G_OPTION_ARG_STRING, &o->method, "Only methods whose name contains TEXT", "TEXT" },
     { "intervals", 0, 0, G_OPTION_ARG_NONE, &o->intervals, "Print [min,max] of inferred counts", NULL },
     { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
@@ -82,6 +86,8 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
     return pgo_tool_usage ("unknown --probes '%s' (A, B or P)", o->probes);
   pgo_reconstruction_options_init (&o->ro);
   o->ro.intervals = o->intervals;
+  if ((rc = pgo_tool_parse_priors (o->priors, &o->ro.priors)) != PGO_EXIT_OK)
+    return rc;
   if (o->form && g_strcmp0 (o->form, "block") == 0)
     o->ro.form = PGO_RECONSTRUCTION_FORM_BLOCK;
   else if (o->form && g_strcmp0 (o->form, "edge") != 0)

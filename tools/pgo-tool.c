@@ -390,6 +390,17 @@ pgo_tool_hash_file (const char *path)
   return g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
 }
 
+/* pgo_tool_parse_priors: --priors 'text' ("jit" or "evidence"; NULL
+ * keeps *out) into *out.  Returns PGO_EXIT_OK, or the usage exit code
+ * after printing the error. */
+int
+pgo_tool_parse_priors (const char *text, PgoPriorModel *out)
+{
+  if (text && !pgo_prior_model_from_string (text, out))
+    return pgo_tool_usage ("unknown --priors '%s' (jit or evidence)", text);
+  return PGO_EXIT_OK;
+}
+
 /* pgo_tool_parse_probes: "A", "B" or "P" (either case) into *out; FALSE otherwise. */
 gboolean
 pgo_tool_parse_probes (const char *text, PgoProbeSet *out)

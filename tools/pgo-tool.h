@@ -50,6 +50,7 @@ GHashTable      *pgo_tool_new_handle_names (void);
 PgoMetadata     *pgo_tool_lookup_metadata (const PgoModuleId *module, gpointer user_data,
                                            GError **error);
 gboolean         pgo_tool_parse_probes  (const char *text, PgoProbeSet *out);
+int              pgo_tool_parse_priors  (const char *text, PgoPriorModel *out);
 
 /* Commands, one file each (tools/cmd-*.c); listed in tools/commands.def. */
 #define PGO_COMMAND(name, fn, summary) int fn (int argc, char **argv);

@@ -231,6 +231,58 @@ START_TEST (test_reconstruct_triangle)
 }
 END_TEST
 
+/* if (!a) ThrowHelper (5); return: a then-arm with the shape of a throw
+ * helper's call site.  Set A leaves the arm free; the JIT's priors put
+ * about half the entries there, the evidence priors less
+ * (SPEC: pgo-inference(7) "Static branch priors"); the observed and
+ * exact counts are the same under both. */
+static const guint8 helper_arm[] = {
+  0x02,                         /* 00 ldarg.0 */
+  0x2D, 0x06,                   /* 01 brtrue.s 09 */
+  0x1B,                         /* 03 ldc.i4.5 */
+  0x28, 0x01, 0x00, 0x00, 0x0A, /* 04 call 0x0A000001 */
+  0x2A,                         /* 09 ret */
+};
+
+/* Reconstructs helper_arm from set A's counts with prior model 'priors'. */
+static PgoReconstruction *
+run_helper_arm (PgoPriorModel priors)
+{
+  const PgoObservation obs[] = { { 0, 100 }, { 9, 100 } };
+  PgoReconstructionOptions o;
+  g_autoptr(GError) error = NULL;
+  PgoReconstruction *rec;
+
+  pgo_reconstruction_options_init (&o);
+  o.priors = priors;
+  rec = pgo_reconstruction_build_from_il (helper_arm, sizeof helper_arm, NULL, 0, obs, 2, &o, &error);
+  ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
+  return rec;
+}
+
+START_TEST (test_reconstruct_priors)
+{
+  g_autoptr(PgoReconstruction) jit = run_helper_arm (PGO_PRIORS_JIT);
+  g_autoptr(PgoReconstruction) ev = run_helper_arm (PGO_PRIORS_EVIDENCE);
+  PgoPriorModel m = PGO_PRIORS_JIT;
+
+  ck_assert_uint_eq (jit->cfg->n_blocks, 3);
+  ck_assert_int_eq (ev->blocks[1].provenance, INF);
+  ck_assert_uint_ge (jit->blocks[1].count, 45);
+  ck_assert_uint_lt (ev->blocks[1].count, 30);
+  for (guint32 b = 0; b < jit->cfg->n_blocks; b++)
+    if (jit->blocks[b].provenance == OBS || jit->blocks[b].provenance == EXA)
+      {
+        ck_assert_int_eq (ev->blocks[b].provenance, jit->blocks[b].provenance);
+        ck_assert_uint_eq (ev->blocks[b].count, jit->blocks[b].count);
+      }
+  check_jit_ok (ev);
+  ck_assert (pgo_prior_model_from_string ("evidence", &m) && m == PGO_PRIORS_EVIDENCE);
+  ck_assert (!pgo_prior_model_from_string ("static", &m) && m == PGO_PRIORS_EVIDENCE);
+  ck_assert_str_eq (pgo_prior_model_to_string (PGO_PRIORS_JIT), "jit");
+}
+END_TEST
+
 /* i = 0; while (i < a) i++; return i. */
 static const guint8 loop[] = {
   0x16,             /* 00 ldc.i4.0 */
@@ -755,11 +807,14 @@ START_TEST (test_reconstruct_evaluation)
   /* the entry count spread by the JIT's likelihoods does worse than the
    * probes and better than nothing */
   ck_assert (m->prior_only > 0.0 && m->prior_only < m->overlap);
+  ck_assert (m->prior_only_evidence > 0.0 && m->prior_only_evidence < m->overlap);
   {
     g_autofree char *want = g_strdup_printf ("ACCURACY probe-set=A exact-determined=8/8 block-overlap=0.998129"
                                              " zero-fill-overlap=0.892077 prior-only-overlap=%.6f"
+                                             " prior-only-evidence-overlap=%.6f"
                                              " determined-mass=0.998129 conditional=0/0"
-                                             " from-calls=0/0 certain-mass=0.998129 methods=1", sum.prior_only);
+                                             " from-calls=0/0 certain-mass=0.998129 methods=1", sum.prior_only,
+                                             sum.prior_only_evidence);
     ck_assert_str_eq (line, want);
   }
 
@@ -855,6 +910,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_diamond_entry_only);
   tcase_add_test (tc, test_reconstruct_shared_cfg);
   tcase_add_test (tc, test_reconstruct_triangle);
+  tcase_add_test (tc, test_reconstruct_priors);
   tcase_add_test (tc, test_reconstruct_loop);
   tcase_add_test (tc, test_reconstruct_loop_long);
   tcase_add_test (tc, test_reconstruct_switch);

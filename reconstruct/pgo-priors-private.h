@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-priors-private.h: the evidence-based static branch priors, internal
+ * to the library (not installed).
+ *
+ * Input: a method's flow graph (its blocks and the IL bytes it keeps) and
+ * one two-way conditional block.  Output: which of the Ball-Larus
+ * heuristics apply to it and which successor each predicts, and the
+ * probability of the jump that their calibrated hit rates give when
+ * combined by Dempster-Shafer; and the tallies that calibrate the rates.
+ *
+ * SPEC: pgo-inference(7) "Static branch priors"
+ */
+#pragma once
+
+#include "pgo-cfg.h"
+
+G_BEGIN_DECLS
+
+/**
+ * PgoPriorHeuristic:
+ *
+ * The heuristics, each predicting one successor of a conditional block.
+ */
+typedef enum {
+  PGO_PRIOR_LOOP_BRANCH,  /* a back edge is taken */
+  PGO_PRIOR_LOOP_EXIT,    /* an edge leaving a loop is not taken */
+  PGO_PRIOR_COMPARE_EQ,   /* an equality comparison is false */
+  PGO_PRIOR_COMPARE_SIGN, /* a comparison "< 0" or "<= 0" is false */
+  PGO_PRIOR_POINTER,      /* a reference is not null */
+  PGO_PRIOR_ZERO_TEST,    /* brtrue/brfalse on any other value: it is not zero */
+  PGO_PRIOR_CALL,         /* a successor that calls, not post-dominating, is not taken */
+  PGO_PRIOR_RETURN,       /* a successor that returns is not taken */
+  PGO_PRIOR_GUARD,        /* a successor that reads the compared variable is taken */
+  PGO_PRIOR_STORE,        /* a successor that stores, not post-dominating, is not taken */
+  PGO_PRIOR_THROW,        /* a successor that throws is not taken */
+  PGO_PRIOR_HELPER,       /* a successor that only pushes arguments and calls is not taken */
+  PGO_PRIOR_FALLTHROUGH,  /* none of the above applies: the fall-through is taken */
+  PGO_PRIOR_N_HEURISTICS
+} PgoPriorHeuristic;
+
+/* What a heuristic says about a block: it does not apply, or it predicts
+ * the fall-through (next) or the jump (target). */
+typedef enum {
+  PGO_PRIOR_NONE = -1,
+  PGO_PRIOR_NEXT = 0,
+  PGO_PRIOR_JUMP = 1,
+} PgoPriorPrediction;
+
+/**
+ * PgoPriorTally:
+ *
+ * Per heuristic, over the executed conditional blocks whose split the
+ * truth determines: branches it applied to, those where its successor
+ * took more than half, the sum of its successor's shares, the
+ * executions of its successor and of the branch, and the shares
+ * weighted by the logarithm of the branch's executions.
+ */
+typedef struct {
+  guint64 n[PGO_PRIOR_N_HEURISTICS];
+  guint64 hits[PGO_PRIOR_N_HEURISTICS];
+  double  share[PGO_PRIOR_N_HEURISTICS];
+  guint64 predicted[PGO_PRIOR_N_HEURISTICS];
+  guint64 executed[PGO_PRIOR_N_HEURISTICS];
+  double  log_weight[PGO_PRIOR_N_HEURISTICS]; /* sum of log2 (1 + executions) */
+  double  log_share[PGO_PRIOR_N_HEURISTICS];  /* the shares weighted so */
+} PgoPriorTally;
+
+const char *_pgo_prior_heuristic_name (PgoPriorHeuristic h);
+gboolean    _pgo_priors_predict       (const PgoCfg *cfg,
+                                      guint32 block,
+                                      PgoPriorPrediction out[PGO_PRIOR_N_HEURISTICS]);
+double      _pgo_priors_jump          (const PgoCfg *cfg,
+                                      guint32 block);
+void        _pgo_prior_tally_add      (PgoPriorTally *tally,
+                                      const PgoCfg *cfg,
+                                      guint32 block,
+                                      guint64 next_count,
+                                      guint64 jump_count);
+gboolean    _pgo_prior_tally_add_truth (PgoPriorTally *tally,
+                                       PgoCfg *cfg,
+                                       const guint64 *dense,
+                                       GError **error);
+char       *_pgo_prior_tally_format   (const PgoPriorTally *tally);
+
+G_END_DECLS

@@ -1,0 +1,609 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-priors.c: This file computes the evidence-based static prior of a
+ * two-way conditional block: the Ball-Larus heuristics that apply to its
+ * IL, each predicting one successor with a hit rate calibrated on dense
+ * truths, combined by Dempster-Shafer as Wu and Larus combine them.
+ *
+ * Input: a PgoCfg (blocks, successors, the IL bytes it keeps) and a
+ * PGO_BLOCK_COND block whose two successors differ.  Output: per
+ * heuristic the successor it predicts (or none), the combined probability
+ * that the jump is taken, and tallies of the predictions against known
+ * splits (the calibration).
+ *
+ * SPEC: pgo-inference(7) "Static branch priors", "Prior calibration"
+ *
+ * A successor "post-dominates" the block here when every path from the
+ * other successor reaches it before leaving the method (the join of an
+ * if-then triangle); the call and store heuristics do not apply to it.
+ * Loops are the IL spans of back edges (a branch to an offset at or
+ * before its own), as the probe planner counts loop depth.
+ */
+#include "config.h"
+
+#include "pgo-priors-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "pgo-il-private.h"
+#include "pgo-reconstruct.h"
+
+#define NONE PGO_CFG_VIRTUAL
+
+/* No heuristic is certain: a rate of 0 or 1 would fix the split whatever
+ * the others say (and two opposite ones would not combine). */
+#define PGO_PRIOR_MIN_RATE 0.005
+
+/* The hit rate of each heuristic, as "evaluate --prior-tally" prints it
+ * (PRIOR-RATES) over the calibration programs: the share of its
+ * predicted successor over the executed branches it applies to, each
+ * weighted by the logarithm of its executions, smoothed towards 1/2.
+ * SPEC: pgo-inference(7) "Prior calibration" (the programs, the tool,
+ * tests/conformance/prior-calibrate.sh). */
+static const double hit_rate[PGO_PRIOR_N_HEURISTICS] = {
+  [PGO_PRIOR_LOOP_BRANCH] = 0.6342,
+  [PGO_PRIOR_LOOP_EXIT] = 0.7654,
+  [PGO_PRIOR_COMPARE_EQ] = 0.5693,
+  [PGO_PRIOR_COMPARE_SIGN] = 0.5914,
+  [PGO_PRIOR_POINTER] = 0.0695,
+  [PGO_PRIOR_ZERO_TEST] = 0.4933,
+  [PGO_PRIOR_CALL] = 0.5124,
+  [PGO_PRIOR_RETURN] = 0.5295,
+  [PGO_PRIOR_GUARD] = 0.6410,
+  [PGO_PRIOR_STORE] = 0.4639,
+  [PGO_PRIOR_THROW] = 0.9614,
+  [PGO_PRIOR_HELPER] = 0.8025,
+  [PGO_PRIOR_FALLTHROUGH] = 0.5609,
+};
+
+/**
+ * _pgo_prior_heuristic_name:
+ * @h: a heuristic
+ *
+ * Returns: (transfer none): its name, e.g. "loop-branch"
+ */
+const char *
+_pgo_prior_heuristic_name (PgoPriorHeuristic h)
+{
+  static const char *const names[] = {
+    "loop-branch", "loop-exit", "compare-eq", "compare-sign", "pointer", "zero-test",
+    "call", "return", "guard", "store", "throw", "helper-call", "fall-through",
+  };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == PGO_PRIOR_N_HEURISTICS);
+  return (guint) h < G_N_ELEMENTS (names) ? names[h] : "?";
+}
+
+/* Decodes the instructions of block 'b' of 'cfg' into 'out' (empty for
+ * an internal block or a graph without IL). */
+static void
+block_instrs (const PgoCfg *cfg, guint32 b, GArray *out)
+{
+  const PgoBlock *pb = &cfg->blocks[b];
+  PgoIlIter it;
+  PgoIlInstr in;
+
+  g_array_set_size (out, 0);
+  if (!cfg->il)
+    return;
+  _pgo_il_iter_init (&it, cfg->il, cfg->il_size);
+  it.offset = pb->il_offset;
+  while (it.offset < pb->il_end && _pgo_il_iter_next (&it, &in, NULL))
+    if (_pgo_opcode_get_flow (in.opcode) != PGO_FLOW_META)
+      g_array_append_val (out, in);
+}
+
+/* The opcode of 'in' with the short branch forms mapped to the long ones. */
+static PgoOpcode
+long_form (const PgoIlInstr *in)
+{
+  static const PgoOpcode map[][2] = {
+    { PGO_OP_BRFALSE_S, PGO_OP_BRFALSE }, { PGO_OP_BRTRUE_S, PGO_OP_BRTRUE },
+    { PGO_OP_BEQ_S, PGO_OP_BEQ },         { PGO_OP_BGE_S, PGO_OP_BGE },
+    { PGO_OP_BGT_S, PGO_OP_BGT },         { PGO_OP_BLE_S, PGO_OP_BLE },
+    { PGO_OP_BLT_S, PGO_OP_BLT },         { PGO_OP_BNE_UN_S, PGO_OP_BNE_UN },
+    { PGO_OP_BGE_UN_S, PGO_OP_BGE_UN },   { PGO_OP_BGT_UN_S, PGO_OP_BGT_UN },
+    { PGO_OP_BLE_UN_S, PGO_OP_BLE_UN },   { PGO_OP_BLT_UN_S, PGO_OP_BLT_UN },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    if (in->opcode == map[i][0])
+      return map[i][1];
+  return in->opcode;
+}
+
+/* TRUE if 'in' pushes the constant zero (integer or floating). */
+static gboolean
+is_zero (const PgoIlInstr *in)
+{
+  switch (in->opcode)
+    {
+    case PGO_OP_LDC_I4_0:
+      return TRUE;
+    case PGO_OP_LDC_I4_S:
+    case PGO_OP_LDC_I4:
+    case PGO_OP_LDC_I8:
+      return in->operand.i == 0;
+    case PGO_OP_LDC_R4:
+    case PGO_OP_LDC_R8:
+      return in->operand.r == 0.0;
+    default:
+      return FALSE;
+    }
+}
+
+/* The variable that 'in' loads (or takes the address of): 0x10000 + the
+ * argument, 0x20000 + the local; 0 if it loads none. */
+static guint32
+loaded_var (const PgoIlInstr *in)
+{
+  switch (in->opcode)
+    {
+    case PGO_OP_LDARG_0: case PGO_OP_LDARG_1: case PGO_OP_LDARG_2: case PGO_OP_LDARG_3:
+      return 0x10000u + (guint32) (in->opcode - PGO_OP_LDARG_0);
+    case PGO_OP_LDLOC_0: case PGO_OP_LDLOC_1: case PGO_OP_LDLOC_2: case PGO_OP_LDLOC_3:
+      return 0x20000u + (guint32) (in->opcode - PGO_OP_LDLOC_0);
+    case PGO_OP_LDARG_S: case PGO_OP_LDARG: case PGO_OP_LDARGA_S: case PGO_OP_LDARGA:
+      return 0x10000u + (guint32) in->operand.i;
+    case PGO_OP_LDLOC_S: case PGO_OP_LDLOC: case PGO_OP_LDLOCA_S: case PGO_OP_LDLOCA:
+      return 0x20000u + (guint32) in->operand.i;
+    default:
+      return 0;
+    }
+}
+
+/* The variable that 'in' stores, in loaded_var()'s numbering, or 0. */
+static guint32
+stored_var (const PgoIlInstr *in)
+{
+  switch (in->opcode)
+    {
+    case PGO_OP_STLOC_0: case PGO_OP_STLOC_1: case PGO_OP_STLOC_2: case PGO_OP_STLOC_3:
+      return 0x20000u + (guint32) (in->opcode - PGO_OP_STLOC_0);
+    case PGO_OP_STLOC_S: case PGO_OP_STLOC:
+      return 0x20000u + (guint32) in->operand.i;
+    case PGO_OP_STARG_S: case PGO_OP_STARG:
+      return 0x10000u + (guint32) in->operand.i;
+    default:
+      return 0;
+    }
+}
+
+/* TRUE if 'in' calls (call, callvirt, calli, newobj). */
+static gboolean
+is_call (const PgoIlInstr *in)
+{
+  return in->opcode == PGO_OP_CALL || in->opcode == PGO_OP_CALLVIRT || in->opcode == PGO_OP_CALLI
+         || in->opcode == PGO_OP_NEWOBJ;
+}
+
+/* TRUE if 'in' stores to memory (a field, an array element, through a
+ * pointer); a store to a local or an argument is not one. */
+static gboolean
+is_store (const PgoIlInstr *in)
+{
+  switch (in->opcode)
+    {
+    case PGO_OP_STFLD: case PGO_OP_STSFLD: case PGO_OP_STOBJ: case PGO_OP_CPOBJ:
+    case PGO_OP_INITOBJ: case PGO_OP_STIND_REF: case PGO_OP_STIND_I1: case PGO_OP_STIND_I2:
+    case PGO_OP_STIND_I4: case PGO_OP_STIND_I8: case PGO_OP_STIND_R4: case PGO_OP_STIND_R8:
+    case PGO_OP_STIND_I: case PGO_OP_STELEM_I: case PGO_OP_STELEM_I1: case PGO_OP_STELEM_I2:
+    case PGO_OP_STELEM_I4: case PGO_OP_STELEM_I8: case PGO_OP_STELEM_R4: case PGO_OP_STELEM_R8:
+    case PGO_OP_STELEM_REF: case PGO_OP_STELEM:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* TRUE if 'in' pushes an argument without side effects: a constant, a
+ * string, a token, an argument, a local or a field. */
+static gboolean
+is_push (const PgoIlInstr *in)
+{
+  if (loaded_var (in) || in->opcode == PGO_OP_LDNULL || in->opcode == PGO_OP_LDSTR
+      || in->opcode == PGO_OP_LDTOKEN || in->opcode == PGO_OP_LDFLD || in->opcode == PGO_OP_LDSFLD)
+    return TRUE;
+  return in->opcode >= PGO_OP_LDC_I4_M1 && in->opcode <= PGO_OP_LDC_R8;
+}
+
+/* TRUE if 'v' is the shape of a throw helper's call site: arguments
+ * pushed, then one static call (then at most a branch on). */
+static gboolean
+helper_shape (const GArray *v)
+{
+  guint n = v->len;
+
+  if (n > 0 && _pgo_opcode_get_flow (g_array_index (v, PgoIlInstr, n - 1).opcode) == PGO_FLOW_BRANCH)
+    n--;
+  if (n == 0 || g_array_index (v, PgoIlInstr, n - 1).opcode != PGO_OP_CALL)
+    return FALSE;
+  for (guint i = 0; i + 1 < n; i++)
+    if (!is_push (&g_array_index (v, PgoIlInstr, i)))
+      return FALSE;
+  return TRUE;
+}
+
+/* TRUE if some instruction of 'v' satisfies 'pred'. */
+static gboolean
+any_instr (const GArray *v, gboolean (*pred) (const PgoIlInstr *))
+{
+  for (guint i = 0; i < v->len; i++)
+    if (pred (&g_array_index (v, PgoIlInstr, i)))
+      return TRUE;
+  return FALSE;
+}
+
+/* TRUE if 'v' reads variable 'var' before any store to it. */
+static gboolean
+reads_var (const GArray *v, guint32 var)
+{
+  for (guint i = 0; var && i < v->len; i++)
+    {
+      const PgoIlInstr *in = &g_array_index (v, PgoIlInstr, i);
+
+      if (loaded_var (in) == var)
+        return TRUE;
+      if (stored_var (in) == var)
+        return FALSE;
+    }
+  return FALSE;
+}
+
+/* TRUE if every path from block 'from' reaches block 's' before leaving
+ * the method (a block without successors, a return or a throw). */
+static gboolean
+all_paths_reach (const PgoCfg *cfg, guint32 from, guint32 s)
+{
+  g_autofree gboolean *seen = g_new0 (gboolean, cfg->n_blocks + 1);
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  g_array_append_val (stack, from);
+  seen[from] = seen[s] = TRUE;
+  while (stack->len > 0)
+    {
+      guint32 b = g_array_index (stack, guint32, stack->len - 1);
+      const PgoBlock *pb = &cfg->blocks[b];
+
+      g_array_set_size (stack, stack->len - 1);
+      if (pb->n_succ == 0 || pb->kind == PGO_BLOCK_RETURN || pb->kind == PGO_BLOCK_THROW)
+        return FALSE;
+      for (guint32 k = 0; k < pb->n_succ; k++)
+        if (!seen[pb->succ[k]])
+          {
+            seen[pb->succ[k]] = TRUE;
+            g_array_append_val (stack, pb->succ[k]);
+          }
+    }
+  return TRUE;
+}
+
+/* TRUE if block 'b' lies in the span of a back edge that does not hold
+ * block 'out'; with b's successors 'out' and another, the edge to 'out'
+ * leaves a loop the other stays in when this holds for 'out' only. */
+static gboolean
+leaves_loop (const PgoCfg *cfg, guint32 b, guint32 out)
+{
+  guint32 at = cfg->blocks[b].il_offset, to = cfg->blocks[out].il_offset;
+
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    {
+      const PgoEdge *e = &cfg->edges[i];
+      guint32 lo, hi;
+
+      if (e->kind != PGO_EDGE_NORMAL || e->src == NONE || e->dst == NONE)
+        continue;
+      lo = cfg->blocks[e->dst].il_offset;
+      hi = cfg->blocks[e->src].il_offset;
+      if (lo <= hi && at >= lo && at <= hi && (to < lo || to > hi))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The prediction of a heuristic that holds for successor 'next' ('n')
+ * and 'jump' ('j') and predicts against the one it holds for: none when
+ * it holds for both or neither. */
+static PgoPriorPrediction
+avoid (gboolean n, gboolean j)
+{
+  if (n == j)
+    return PGO_PRIOR_NONE;
+  return n ? PGO_PRIOR_JUMP : PGO_PRIOR_NEXT;
+}
+
+/* The compare heuristics from the branch 'br' and the two instructions
+ * before it ('p1' the nearer; either may be NULL): fills 'out'. */
+static void
+predict_compare (const PgoIlInstr *br, const PgoIlInstr *p1, const PgoIlInstr *p2,
+                 PgoPriorPrediction *out)
+{
+  PgoOpcode op = long_form (br);
+  gboolean null1 = p1 && p1->opcode == PGO_OP_LDNULL, null2 = p2 && p2->opcode == PGO_OP_LDNULL;
+
+  switch (op)
+    {
+    case PGO_OP_BEQ:
+    case PGO_OP_BNE_UN:
+      out[null1 || null2 ? PGO_PRIOR_POINTER : PGO_PRIOR_COMPARE_EQ]
+        = op == PGO_OP_BEQ ? PGO_PRIOR_NEXT : PGO_PRIOR_JUMP;
+      break;
+    case PGO_OP_BLT: case PGO_OP_BLE: case PGO_OP_BLT_UN: case PGO_OP_BLE_UN:
+      if (p1 && is_zero (p1))
+        out[PGO_PRIOR_COMPARE_SIGN] = PGO_PRIOR_NEXT;
+      break;
+    case PGO_OP_BGT: case PGO_OP_BGE: case PGO_OP_BGT_UN: case PGO_OP_BGE_UN:
+      if (p1 && is_zero (p1))
+        out[PGO_PRIOR_COMPARE_SIGN] = PGO_PRIOR_JUMP;
+      break;
+    case PGO_OP_BRTRUE:
+    case PGO_OP_BRFALSE:
+      {
+        gboolean t = op == PGO_OP_BRTRUE;
+
+        if (p1 && p1->opcode == PGO_OP_CEQ)
+          out[null2 ? PGO_PRIOR_POINTER : PGO_PRIOR_COMPARE_EQ] = t ? PGO_PRIOR_NEXT : PGO_PRIOR_JUMP;
+        else if (p1 && p1->opcode == PGO_OP_CGT_UN && null2)
+          out[PGO_PRIOR_POINTER] = t ? PGO_PRIOR_JUMP : PGO_PRIOR_NEXT;
+        else if (p1 && p1->opcode == PGO_OP_ISINST)
+          out[PGO_PRIOR_POINTER] = t ? PGO_PRIOR_JUMP : PGO_PRIOR_NEXT;
+        else if (!p1 || (p1->opcode != PGO_OP_CGT && p1->opcode != PGO_OP_CLT
+                         && p1->opcode != PGO_OP_CGT_UN && p1->opcode != PGO_OP_CLT_UN))
+          out[PGO_PRIOR_ZERO_TEST] = t ? PGO_PRIOR_JUMP : PGO_PRIOR_NEXT;
+      }
+      break;
+    default:
+      break;
+    }
+}
+
+/* The variable a branch compares, from the instructions before it. */
+static guint32
+compared_var (const PgoIlInstr *br, const PgoIlInstr *p1, const PgoIlInstr *p2)
+{
+  PgoOpcode op = long_form (br);
+
+  if (!p1)
+    return 0;
+  if (op == PGO_OP_BRTRUE || op == PGO_OP_BRFALSE || loaded_var (p1))
+    return loaded_var (p1);
+  return p2 ? loaded_var (p2) : 0;
+}
+
+/* The heuristics that look at the successors' code and shape. */
+static void
+predict_successors (const PgoCfg *cfg, guint32 b, guint32 var, PgoPriorPrediction *out)
+{
+  const PgoBlock *pb = &cfg->blocks[b];
+  guint32 next = pb->succ[0], jump = pb->target;
+  const PgoBlock *bn = &cfg->blocks[next], *bj = &cfg->blocks[jump];
+  g_autoptr(GArray) vn = g_array_new (FALSE, FALSE, sizeof (PgoIlInstr));
+  g_autoptr(GArray) vj = g_array_new (FALSE, FALSE, sizeof (PgoIlInstr));
+  gboolean pd_n = all_paths_reach (cfg, jump, next), pd_j = all_paths_reach (cfg, next, jump);
+
+  block_instrs (cfg, next, vn);
+  block_instrs (cfg, jump, vj);
+  out[PGO_PRIOR_THROW] = avoid (bn->kind == PGO_BLOCK_THROW, bj->kind == PGO_BLOCK_THROW);
+  out[PGO_PRIOR_RETURN] = avoid (bn->kind == PGO_BLOCK_RETURN, bj->kind == PGO_BLOCK_RETURN);
+  out[PGO_PRIOR_HELPER] = avoid (!pd_n && helper_shape (vn), !pd_j && helper_shape (vj));
+  out[PGO_PRIOR_CALL] = avoid (!pd_n && any_instr (vn, is_call), !pd_j && any_instr (vj, is_call));
+  out[PGO_PRIOR_STORE] = avoid (!pd_n && any_instr (vn, is_store), !pd_j && any_instr (vj, is_store));
+  /* guard: taken towards the successor that reads the compared variable */
+  out[PGO_PRIOR_GUARD] = avoid (!pd_j && reads_var (vj, var), !pd_n && reads_var (vn, var));
+  if (bj->il_offset <= pb->il_offset)
+    out[PGO_PRIOR_LOOP_BRANCH] = PGO_PRIOR_JUMP;
+  else
+    out[PGO_PRIOR_LOOP_EXIT] = avoid (leaves_loop (cfg, b, next), leaves_loop (cfg, b, jump));
+}
+
+/**
+ * _pgo_priors_predict:
+ * @cfg: a flow graph
+ * @block: a block index
+ * @out: (out caller-allocates): per heuristic its prediction
+ *
+ * SPEC: pgo-inference(7) "Static branch priors"
+ *
+ * Returns: FALSE (and @out all PGO_PRIOR_NONE) unless @block is a
+ *   conditional block with two different successors.
+ */
+gboolean
+_pgo_priors_predict (const PgoCfg *cfg, guint32 block, PgoPriorPrediction out[PGO_PRIOR_N_HEURISTICS])
+{
+  const PgoBlock *pb = &cfg->blocks[block];
+  g_autoptr(GArray) v = g_array_new (FALSE, FALSE, sizeof (PgoIlInstr));
+  const PgoIlInstr *br, *p1 = NULL, *p2 = NULL;
+  gboolean any = FALSE;
+
+  for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
+    out[h] = PGO_PRIOR_NONE;
+  if (pb->kind != PGO_BLOCK_COND || pb->n_succ != 2 || pb->succ[0] == pb->target)
+    return FALSE;
+  block_instrs (cfg, block, v);
+  br = v->len > 0 ? &g_array_index (v, PgoIlInstr, v->len - 1) : NULL;
+  if (br && v->len > 1)
+    p1 = &g_array_index (v, PgoIlInstr, v->len - 2);
+  if (br && v->len > 2)
+    p2 = &g_array_index (v, PgoIlInstr, v->len - 3);
+  if (br)
+    predict_compare (br, p1, p2, out);
+  predict_successors (cfg, block, br ? compared_var (br, p1, p2) : 0, out);
+  for (guint h = 0; h < PGO_PRIOR_FALLTHROUGH; h++)
+    any |= out[h] != PGO_PRIOR_NONE;
+  if (!any)
+    out[PGO_PRIOR_FALLTHROUGH] = PGO_PRIOR_NEXT;
+  return TRUE;
+}
+
+/**
+ * _pgo_priors_jump:
+ * @cfg: a flow graph
+ * @block: a conditional block with two different successors
+ *
+ * Combines the hit rates of the heuristics that apply to @block by
+ * Dempster-Shafer (SPEC: pgo-inference(7) "Static branch priors"): with
+ * two outcomes, evidence q for the jump turns belief p into
+ * pq / (pq + (1-p)(1-q)), from p = 1/2.
+ *
+ * Returns: the probability that the jump is taken
+ */
+double
+_pgo_priors_jump (const PgoCfg *cfg, guint32 block)
+{
+  PgoPriorPrediction pred[PGO_PRIOR_N_HEURISTICS];
+  double p = 0.5;
+
+  if (!_pgo_priors_predict (cfg, block, pred))
+    return 0.5;
+  for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
+    {
+      double q;
+
+      if (pred[h] == PGO_PRIOR_NONE)
+        continue;
+      q = CLAMP (hit_rate[h], PGO_PRIOR_MIN_RATE, 1.0 - PGO_PRIOR_MIN_RATE);
+      q = pred[h] == PGO_PRIOR_JUMP ? q : 1.0 - q;
+      p = p * q / (p * q + (1.0 - p) * (1.0 - q));
+    }
+  return p;
+}
+
+/**
+ * _pgo_prior_tally_add:
+ * @tally: the tallies to add to
+ * @cfg: a flow graph
+ * @block: a conditional block
+ * @next_count: the truth's count of its fall-through edge
+ * @jump_count: ... and of its jump
+ *
+ * Scores each heuristic that applies to @block against the known split;
+ * a branch that never ran, or not a two-way one, adds nothing.
+ */
+void
+_pgo_prior_tally_add (PgoPriorTally *tally, const PgoCfg *cfg, guint32 block,
+                      guint64 next_count, guint64 jump_count)
+{
+  PgoPriorPrediction pred[PGO_PRIOR_N_HEURISTICS];
+  guint64 total = next_count + jump_count;
+
+  if (total == 0 || !_pgo_priors_predict (cfg, block, pred))
+    return;
+  for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
+    {
+      guint64 c;
+
+      if (pred[h] == PGO_PRIOR_NONE)
+        continue;
+      c = pred[h] == PGO_PRIOR_JUMP ? jump_count : next_count;
+      tally->n[h]++;
+      tally->hits[h] += 2 * c > total;
+      tally->share[h] += (double) c / (double) total;
+      tally->predicted[h] += c;
+      tally->executed[h] += total;
+      tally->log_weight[h] += log2 (1.0 + (double) total);
+      tally->log_share[h] += log2 (1.0 + (double) total) * (double) c / (double) total;
+    }
+}
+
+/* The reconstructed flow of the normal arc from block 'b' to 't' of
+ * 'rec', into '*out'; FALSE unless it is observed or exact. */
+static gboolean
+exact_arc (const PgoReconstruction *rec, guint32 b, guint32 t, guint64 *out)
+{
+  const PgoCfg *cfg = rec->cfg;
+
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    if (cfg->edges[i].kind == PGO_EDGE_NORMAL && cfg->edges[i].src == b && cfg->edges[i].dst == t)
+      {
+        *out = rec->edges[i].count;
+        return rec->edges[i].provenance == PGO_FLOW_OBSERVED
+               || rec->edges[i].provenance == PGO_FLOW_EXACT;
+      }
+  return FALSE;
+}
+
+/**
+ * _pgo_prior_tally_add_truth:
+ * @tally: the tallies to add to
+ * @cfg: a method's flow graph
+ * @dense: (array): the dense truth, a count per block of @cfg
+ * @error: return location for a #GError
+ *
+ * Adds every conditional block of @cfg whose split @dense determines:
+ * the truth observed at every block, each split exact
+ * (SPEC: pgo-inference(7) "Prior calibration").
+ *
+ * Returns: TRUE, or FALSE with @error set on a solver failure.
+ */
+gboolean
+_pgo_prior_tally_add_truth (PgoPriorTally *tally, PgoCfg *cfg, const guint64 *dense, GError **error)
+{
+  g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
+  g_autoptr(PgoReconstruction) rec = NULL;
+
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL))
+      {
+        PgoObservation o = { cfg->blocks[b].il_offset, dense[b] };
+
+        g_array_append_val (obs, o);
+      }
+  if (!(rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, NULL, NULL, error)))
+    return FALSE;
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      const PgoBlock *pb = &cfg->blocks[b];
+      guint64 next, jump;
+
+      if (pb->kind == PGO_BLOCK_COND && pb->n_succ == 2 && pb->succ[0] != pb->target
+          && exact_arc (rec, b, pb->succ[0], &next) && exact_arc (rec, b, pb->target, &jump))
+        _pgo_prior_tally_add (tally, cfg, b, next, jump);
+    }
+  return TRUE;
+}
+
+/* The calibrated hit rate of heuristic 'h' from 'tally': the share of
+ * its successor over the branches it applied to, each weighted by
+ * log2 (1 + its executions), with one pseudo-branch of weight 2 at 1/2
+ * so that a heuristic seen on few branches stays near 1/2. */
+static double
+calibrated_rate (const PgoPriorTally *tally, guint h)
+{
+  return (tally->log_share[h] + 1.0) / (tally->log_weight[h] + 2.0);
+}
+
+/**
+ * _pgo_prior_tally_format:
+ * @tally: tallies
+ *
+ * Returns: (transfer full): one "PRIOR-TALLY" line per heuristic: the
+ *   branches, the share of them it predicted right, the mean share of
+ *   its successor, that share weighted by the logarithm of executions,
+ *   the share of executions it predicted, the calibrated rate and the
+ *   rate in use; then "PRIOR-RATES" with the calibrated rates in order.
+ */
+char *
+_pgo_prior_tally_format (const PgoPriorTally *tally)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
+    {
+      double n = (double) MAX (tally->n[h], 1);
+
+      g_string_append_printf (s, "PRIOR-TALLY heuristic=%s branches=%" G_GUINT64_FORMAT
+                              " hit-rate=%.4f mean-share=%.4f log-share=%.4f dynamic-share=%.4f"
+                              " calibrated=%.4f in-use=%.4f\n",
+                              _pgo_prior_heuristic_name (h), tally->n[h],
+                              (double) tally->hits[h] / n, tally->share[h] / n,
+                              tally->log_share[h] / MAX (tally->log_weight[h], 1e-9),
+                              (double) tally->predicted[h] / (double) MAX (tally->executed[h], 1),
+                              calibrated_rate (tally, h), hit_rate[h]);
+    }
+  g_string_append (s, "PRIOR-RATES");
+  for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
+    g_string_append_printf (s, "%c%.4f", h ? ',' : ' ', calibrated_rate (tally, h));
+  g_string_append_c (s, '\n');
+  return g_string_free (s, FALSE);
+}
