@@ -226,6 +226,42 @@ START_TEST (test_store_refused)
 }
 END_TEST
 
+/* A writer holding the store: readers still read what was committed (WAL),
+ * and an ingest waits, then fails in one line naming the store, keeping
+ * nothing of its trace. */
+START_TEST (test_store_locked)
+{
+  g_autofree char *dir = g_dir_make_tmp ("pgo-store-XXXXXX", NULL);
+  g_autofree char *path = store_with (dir, "s", "fixtures/data/hotloop/block.nettrace", "h1");
+  g_autoptr(GPtrArray) more = load ("fixtures/data/branches/block.nettrace");
+  g_autoptr(GPtrArray) first = load ("fixtures/data/hotloop/block.nettrace");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoStore) s = pgo_store_open (path, FALSE, &error);
+  g_autoptr(GPtrArray) seen = NULL;
+  PgoStoreStats st;
+  sqlite3 *db = NULL;
+  gboolean added = TRUE;
+
+  ck_assert_int_eq (sqlite3_open (path, &db), SQLITE_OK);
+  ck_assert_int_eq (sqlite3_exec (db, "BEGIN IMMEDIATE; DELETE FROM records;", NULL, NULL, NULL),
+                    SQLITE_OK);
+  seen = pgo_store_read_profiles (s, &error);
+  ck_assert_msg (seen != NULL && seen->len == first->len, "a reader did not see the committed profiles");
+  ck_assert (!pgo_store_ingest (s, "more", "h2", more, NULL, &added, &error));
+  ck_assert_msg (strstr (error->message, path) && strstr (error->message, "locked"), "%s",
+                 error->message);
+  ck_assert (!strchr (error->message, '\n'));
+  ck_assert_int_eq (sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close (db);
+  ck_assert (pgo_store_get_stats (s, &st, NULL));
+  ck_assert_uint_eq (st.n_traces, 1);
+  ck_assert_uint_eq (st.n_methods, first->len);
+  g_clear_pointer (&s, pgo_store_close);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+END_TEST
+
 /* The instantiation text: every kind of type reads back equal, and damaged
  * text fails with the offset. */
 START_TEST (test_store_types_text)
@@ -267,6 +303,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_store_roundtrip);
   tcase_add_test (tc, test_store_merge_orders);
   tcase_add_test (tc, test_store_refused);
+  tcase_add_test (tc, test_store_locked);
   tcase_add_test (tc, test_store_types_text);
   suite_add_tcase (s, tc);
   return s;
