@@ -42,6 +42,8 @@ libpgo_libpgo_hub_la_SOURCES = \
 	libpgo/pgo-error-private.h \
 	libpgo/pgo-cursor.c \
 	libpgo/pgo-method-id.c \
+	libpgo/pgo-type-text.c \
+	libpgo/pgo-type-text-private.h \
 	libpgo/pgo-schema.c \
 	libpgo/pgo-il.c \
 	libpgo/pgo-pe.c \
@@ -61,10 +63,10 @@ libpgo_libpgo_hub_la_SOURCES = \
 
 libpgo_libpgo_internal_la_SOURCES =
 libpgo_libpgo_internal_la_LIBADD = $(libpgo_stage_libs) $(libpgo_test_support_libs) \
-	$(GLIB_LIBS) $(SQLITE_LIBS) -lm
+	$(GLIB_LIBS) $(SQLITE_LIBS) $(XML_LIBS) -lm
 
 libpgo_libpgo_la_SOURCES =
-libpgo_libpgo_la_LIBADD = $(libpgo_stage_libs) $(GLIB_LIBS) $(SQLITE_LIBS) -lm
+libpgo_libpgo_la_LIBADD = $(libpgo_stage_libs) $(GLIB_LIBS) $(SQLITE_LIBS) $(XML_LIBS) -lm
 libpgo_libpgo_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBPGO_LT_VERSION) \
 	-export-symbols-regex '^pgo_' -no-undefined
 

@@ -14,6 +14,7 @@
 #include "pgo-signature.h"
 #include "pgo-body-resolver.h"
 #include "pgo-store.h"
+#include "pgo-xml.h"
 #include "pgo-flow.h"
 #include "pgo-reconstruct.h"
 #include "pgo-call-facts.h"

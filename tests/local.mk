@@ -160,6 +160,7 @@ cli_tests = \
 	tests/cli/export-text.sh \
 	tests/cli/plan.sh \
 	tests/cli/store.sh \
+	tests/cli/xml.sh \
 	$(NULL)
 TESTS += $(cli_tests)
 EXTRA_DIST += $(cli_tests)

@@ -242,6 +242,20 @@ looks_like_store (const char *path)
   return memcmp (head, "SQLite format 3", 16) == 0;
 }
 
+/* TRUE if the file at 'path' starts like an XML document. */
+static gboolean
+looks_like_xml (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
+  guint8 head[5] = { 0 };
+  gsize got = 0;
+
+  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, 5, &got, NULL, NULL) || got < 5)
+    return FALSE;
+  return memcmp (head, "<?xml", 5) == 0;
+}
+
 /* "dump STORE": the store's counts, its traces, then every trace's raw
  * profiles as a .mibc's are printed. */
 static int
@@ -282,6 +296,7 @@ dump_mibc (DumpOptions *o)
 
   if (o->raw || o->schemas)
     return pgo_tool_usage ("--raw and --schemas apply to .nettrace traces only");
+  /* an XML document is read as a .mibc is: pgo_tool_read_profiles tells them apart */
   if (o->references && !(resolver = pgo_tool_open_resolver (o->references, NULL, &rc)))
     return rc;
   if (!(list = pgo_tool_read_profiles (o->path, resolver, &rc)))
@@ -346,6 +361,8 @@ pgo_cmd_dump (int argc, char **argv)
     return dump_mibc (&o);
   if (looks_like_store (o.path))
     return dump_store (&o);
+  if (looks_like_xml (o.path))
+    return dump_mibc (&o);
   if (!(reader = pgo_nettrace_reader_open (o.path, &error)))
     return pgo_tool_fail (o.path, error);
   if (o.raw)

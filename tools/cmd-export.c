@@ -33,7 +33,8 @@ typedef struct {
   gboolean             zero_fill;   /* --zero-fill */
   gboolean             compressed;  /* --compressed */
   gboolean             no_calls;    /* --no-call-evidence */
-  gboolean             text;        /* the format is text, else mibc */
+  gboolean             text;        /* the format is text */
+  gboolean             xml;         /* the format is XML (else mibc) */
   GHashTable          *names;       /* text: trace handle -> runtime name (NULL: conflicting) */
   PgoProfileSetOptions set;         /* what to make, parsed */
 } ExportOptions;
@@ -82,9 +83,13 @@ check_options (ExportOptions *o)
     return pgo_tool_usage ("give --output");
   if (!o->references && !o->frameworks)
     return pgo_tool_usage ("give at least one --reference or --framework");
-  if (o->format && g_strcmp0 (o->format, "mibc") != 0 && g_strcmp0 (o->format, "text") != 0)
-    return pgo_tool_usage ("unknown --format '%s' (mibc or text)", o->format);
+  if (o->format && g_strcmp0 (o->format, "mibc") != 0 && g_strcmp0 (o->format, "text") != 0
+      && g_strcmp0 (o->format, "xml") != 0)
+    return pgo_tool_usage ("unknown --format '%s' (mibc, text or xml)", o->format);
   o->text = g_strcmp0 (o->format, "text") == 0;
+  o->xml = g_strcmp0 (o->format, "xml") == 0;
+  if (o->xml && o->compressed)
+    return pgo_tool_usage ("--compressed applies to --format mibc only");
   if (o->text)
     o->names = pgo_tool_new_handle_names ();
   if (o->text && o->compressed)
@@ -142,7 +147,7 @@ parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
     { NULL }
   };
   GOptionEntry format_entry[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "Output format: mibc (default) or text", "FORMAT" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "Output format: mibc (default), text or xml", "FORMAT" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("[TRACE...]");
@@ -292,8 +297,11 @@ write_output (ExportOptions *o, GPtrArray *profiles, PgoBodyResolver *resolver,
   PgoMibcOptions mo = { .name = base, .compressed = o->compressed,
                         .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
 
-  bytes = o->text ? build_text (profiles, resolver, o->names, out_skipped, error)
-                  : pgo_mibc_build (profiles, &mo, out_skipped, error);
+  if (o->xml)
+    bytes = pgo_profiles_to_xml (profiles, error);
+  else
+    bytes = o->text ? build_text (profiles, resolver, o->names, out_skipped, error)
+                    : pgo_mibc_build (profiles, &mo, out_skipped, error);
   if (!bytes)
     return FALSE;
   return pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),

@@ -501,10 +501,17 @@ pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver, GHash
   else if (size >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
     list = pgo_mibc_parse (bytes, path, resolver ? pgo_tool_lookup_metadata : NULL, resolver,
                            &error);
+  else if (size >= 5 && memcmp (head, "<?xml", 5) == 0)
+    {
+      if ((list = pgo_profiles_from_xml (bytes, path, &error)))
+        return list;
+      return (*out_rc = pgo_tool_fail (NULL, error), NULL);
+    }
   else
     {
       *out_rc = PGO_EXIT_FAILURE;
-      pgo_tool_error ("%s: offset 0: neither a .nettrace trace nor a .mibc file", path);
+      pgo_tool_error ("%s: offset 0: neither a .nettrace trace, a .mibc file nor an XML profile"
+                      " document", path);
       return NULL;
     }
   if (!list)

@@ -318,8 +318,8 @@ static gboolean
 method_row (PgoStore *s, Ingest *in, gint64 module, const PgoMethodId *id,
             PgoBodyResolver *resolver, gint64 *out, GError **error)
 {
-  g_autofree char *targs = _pgo_store_types_to_text (id->type_args, id->n_type_args);
-  g_autofree char *margs = _pgo_store_types_to_text (id->method_args, id->n_method_args);
+  g_autofree char *targs = _pgo_type_refs_to_text (id->type_args, id->n_type_args);
+  g_autofree char *margs = _pgo_type_refs_to_text (id->method_args, id->n_method_args);
   g_autofree char *il_hash = NULL;
   gint64 il_size;
 
@@ -492,8 +492,8 @@ row_method (PgoStore *s, sqlite3_stmt *st, GError **error)
   g_autoptr(GPtrArray) targs = NULL, margs = NULL;
   PgoMethodId *id;
 
-  if (!_pgo_store_types_from_text (col_text (st, C_TARGS), &targs, error)
-      || !_pgo_store_types_from_text (col_text (st, C_MARGS), &margs, error))
+  if (!_pgo_type_refs_from_text (col_text (st, C_TARGS), &targs, error)
+      || !_pgo_type_refs_from_text (col_text (st, C_MARGS), &margs, error))
     {
       g_prefix_error (error, "%s: ", s->path);
       return NULL;

@@ -97,8 +97,8 @@ echo "CONFORMANCE export-text-handles: $k_same/$n_both"
 # Errors: one line, non-zero exit, no output file.
 block=$data/branches/block.nettrace
 dll=$data/branches/branches.dll
-expect 2 bad-format export --format xml --reference "$dll" --output "$tmp/x.txt" "$block"
-err_has bad-format "unknown --format 'xml' (mibc or text)"
+expect 2 bad-format export --format json --reference "$dll" --output "$tmp/x.txt" "$block"
+err_has bad-format "unknown --format 'json' (mibc, text or xml)"
 [ -e "$tmp/x.txt" ] && fail "bad-format: output written"
 expect 2 compressed export --format text --compressed --reference "$dll" --output "$tmp/x.txt" "$block"
 err_has compressed "--compressed applies to --format mibc only"

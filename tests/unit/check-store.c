@@ -273,12 +273,12 @@ START_TEST (test_store_types_text)
   g_autoptr(PgoTypeRef) sz = pgo_type_ref_new_array (inst, 0);
   g_autoptr(PgoTypeRef) md = pgo_type_ref_new_array (i4, 2);
   PgoTypeRef *all[] = { i4, list, inst, sz, md };
-  g_autofree char *text = _pgo_store_types_to_text (all, G_N_ELEMENTS (all));
+  g_autofree char *text = _pgo_type_refs_to_text (all, G_N_ELEMENTS (all));
   g_autoptr(GPtrArray) back = NULL;
   g_autoptr(GError) error = NULL;
   const char *bad[] = { "q", "p", "n12.5.9:Lib", "g2(p08p08)", "g1(p08", "a0.p08", "s", "p1ff" };
 
-  ck_assert (_pgo_store_types_from_text (text, &back, &error));
+  ck_assert (_pgo_type_refs_from_text (text, &back, &error));
   ck_assert_uint_eq (back->len, G_N_ELEMENTS (all));
   for (guint i = 0; i < back->len; i++)
     ck_assert (pgo_type_ref_equal (all[i], g_ptr_array_index (back, i)));
@@ -287,7 +287,7 @@ START_TEST (test_store_types_text)
       g_autoptr(GPtrArray) none = NULL;
       g_autoptr(GError) e = NULL;
 
-      ck_assert_msg (!_pgo_store_types_from_text (bad[i], &none, &e), "'%s' accepted", bad[i]);
+      ck_assert_msg (!_pgo_type_refs_from_text (bad[i], &none, &e), "'%s' accepted", bad[i]);
       ck_assert (strstr (e->message, "offset"));
     }
 }

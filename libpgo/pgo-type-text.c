@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-store-types.c: the text form in which the store keeps a method's
- * instantiation (SPEC: pgo-store(5) "Instantiations").
+ * pgo-type-text.c: the text form of a method's instantiation, in which the
+ * store and the XML interchange keep it.
+ * SPEC: pgo-store(5) "Instantiations"
  *
  * Input: PgoTypeRef trees, or their text read back from a store file.
  * Output: the text, or the trees; malformed text fails with the offset.
@@ -18,7 +19,7 @@
  */
 #include "config.h"
 
-#include "pgo-store-private.h"
+#include "pgo-type-text-private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,14 +74,14 @@ append_type (GString *out, const PgoTypeRef *t)
 }
 
 /**
- * _pgo_store_types_to_text:
+ * _pgo_type_refs_to_text:
  * @types: (array length=n): type references
  * @n: their number
  *
  * Returns: (transfer full): their text form, "" for none.
  */
 char *
-_pgo_store_types_to_text (PgoTypeRef *const *types, guint n)
+_pgo_type_refs_to_text (PgoTypeRef *const *types, guint n)
 {
   GString *out = g_string_new (NULL);
 
@@ -229,15 +230,15 @@ read_type (Reader *r, guint depth)
 }
 
 /**
- * _pgo_store_types_from_text:
- * @text: text made by _pgo_store_types_to_text()
+ * _pgo_type_refs_from_text:
+ * @text: text made by _pgo_type_refs_to_text()
  * @out: (out): a new array of PgoTypeRef references
  * @error: return location for a #GError
  *
  * Returns: %TRUE, or %FALSE with PGO_ERROR_CORRUPT naming the offset.
  */
 gboolean
-_pgo_store_types_from_text (const char *text, GPtrArray **out, GError **error)
+_pgo_type_refs_from_text (const char *text, GPtrArray **out, GError **error)
 {
   g_autoptr(GPtrArray) types = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_type_ref_unref);
   Reader r = { text, strlen (text), 0, NULL };
