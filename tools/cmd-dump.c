@@ -212,48 +212,28 @@ dump_options_clear (DumpOptions *o)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DumpOptions, dump_options_clear)
 
-/* TRUE when the file at 'path' starts like a .mibc (PE or zip), so dump
- * reads it as one; a file that cannot be read is left to the trace
- * reader's error. */
-static gboolean
-looks_like_mibc (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
-  guint8 head[2] = { 0 };
-  gsize got = 0;
+/* The kind of file at 'path', told by its first bytes: a .mibc (PE or
+ * zip), a store (SQLite), an XML document, or else a trace (a file that
+ * cannot be read is left to the trace reader's error). */
+typedef enum { INPUT_TRACE, INPUT_MIBC, INPUT_STORE, INPUT_XML } InputKind;
 
-  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, 2, &got, NULL, NULL) || got < 2)
-    return FALSE;
-  return memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0;
-}
-
-/* TRUE if the file at 'path' starts like an SQLite database. */
-static gboolean
-looks_like_store (const char *path)
+static InputKind
+input_kind (const char *path)
 {
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
   guint8 head[16] = { 0 };
   gsize got = 0;
 
-  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, 16, &got, NULL, NULL) || got < 16)
-    return FALSE;
-  return memcmp (head, "SQLite format 3", 16) == 0;
-}
-
-/* TRUE if the file at 'path' starts like an XML document. */
-static gboolean
-looks_like_xml (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
-  guint8 head[5] = { 0 };
-  gsize got = 0;
-
-  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, 5, &got, NULL, NULL) || got < 5)
-    return FALSE;
-  return memcmp (head, "<?xml", 5) == 0;
+  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &got, NULL, NULL))
+    return INPUT_TRACE;
+  if (got >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
+    return INPUT_MIBC;
+  if (got == 16 && memcmp (head, "SQLite format 3", 16) == 0)
+    return INPUT_STORE;
+  if (got >= 5 && memcmp (head, "<?xml", 5) == 0)
+    return INPUT_XML;
+  return INPUT_TRACE;
 }
 
 /* "dump STORE": the store's counts, its traces, then every trace's raw
@@ -264,17 +244,14 @@ dump_store (DumpOptions *o)
   g_autoptr(GError) error = NULL;
   g_autoptr(PgoStore) store = NULL;
   g_autoptr(GPtrArray) traces = NULL, list = NULL;
-  PgoStoreStats st;
 
   if (o->raw || o->schemas || o->references)
     return pgo_tool_usage ("--raw, --schemas and --reference do not apply to a store");
   if (!(store = pgo_store_open (o->path, FALSE, &error))
-      || !pgo_store_get_stats (store, &st, &error)
+      || !pgo_tool_print_store_stats (store, o->path, &error)
       || !(traces = pgo_store_list_traces (store, &error))
       || !(list = pgo_store_read_profiles (store, &error)))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));
-  printf ("store %s: %u traces, %u modules, %u methods, %" G_GUINT64_FORMAT " records\n", o->path,
-          st.n_traces, st.n_modules, st.n_methods, st.n_records);
   for (guint i = 0; i < traces->len; i++)
     {
       const PgoStoreTrace *t = g_ptr_array_index (traces, i);
@@ -296,7 +273,6 @@ dump_mibc (DumpOptions *o)
 
   if (o->raw || o->schemas)
     return pgo_tool_usage ("--raw and --schemas apply to .nettrace traces only");
-  /* an XML document is read as a .mibc is: pgo_tool_read_profiles tells them apart */
   if (o->references && !(resolver = pgo_tool_open_resolver (o->references, NULL, &rc)))
     return rc;
   if (!(list = pgo_tool_read_profiles (o->path, resolver, &rc)))
@@ -357,12 +333,17 @@ pgo_cmd_dump (int argc, char **argv)
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (looks_like_mibc (o.path))
-    return dump_mibc (&o);
-  if (looks_like_store (o.path))
-    return dump_store (&o);
-  if (looks_like_xml (o.path))
-    return dump_mibc (&o);
+  switch (input_kind (o.path))
+    {
+    case INPUT_MIBC:
+    case INPUT_XML: /* pgo_tool_read_profiles tells the two apart */
+      return dump_mibc (&o);
+    case INPUT_STORE:
+      return dump_store (&o);
+    case INPUT_TRACE:
+    default:
+      break;
+    }
   if (!(reader = pgo_nettrace_reader_open (o.path, &error)))
     return pgo_tool_fail (o.path, error);
   if (o.raw)

@@ -57,20 +57,6 @@ export_options_clear (ExportOptions *o)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ExportOptions, export_options_clear)
 
-/* Appends the positional arguments argv[1..argc) to o->traces. */
-static void
-add_positional_traces (ExportOptions *o, int argc, char **argv)
-{
-  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
-
-  if (o->traces)
-    g_strv_builder_addv (b, (const char **) o->traces);
-  for (int i = 1; i < argc; i++)
-    g_strv_builder_add (b, argv[i]);
-  g_strfreev (o->traces);
-  o->traces = g_strv_builder_end (b);
-}
-
 /* Checks the parsed options and fills o->set.  Returns PGO_EXIT_OK, or
  * the exit code after printing the error. */
 static int
@@ -162,7 +148,7 @@ parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
     g_option_context_add_main_entries (ctx, format_entry, NULL);
   if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
-  add_positional_traces (o, *argc, *argv);
+  o->traces = pgo_tool_add_positional (o->traces, *argc, *argv);
   return check_options (o);
 }
 

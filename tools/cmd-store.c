@@ -35,20 +35,6 @@ ingest_options_clear (IngestOptions *o)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (IngestOptions, ingest_options_clear)
 
-/* Returns 'a' with the strings argv[1..argc) appended. */
-static char **
-add_positional (char **a, int argc, char **argv)
-{
-  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
-
-  if (a)
-    g_strv_builder_addv (b, (const char **) a);
-  for (int i = 1; i < argc; i++)
-    g_strv_builder_add (b, argv[i]);
-  g_strfreev (a);
-  return g_strv_builder_end (b);
-}
-
 static int
 parse_ingest (int *argc, char ***argv, IngestOptions *o)
 {
@@ -70,7 +56,7 @@ parse_ingest (int *argc, char ***argv, IngestOptions *o)
   g_option_context_add_main_entries (ctx, entries, NULL);
   if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
-  o->traces = add_positional (o->traces, *argc, *argv);
+  o->traces = pgo_tool_add_positional (o->traces, *argc, *argv);
   if (!o->traces[0])
     return pgo_tool_usage ("give at least one --trace");
   if (!o->store)
@@ -107,17 +93,15 @@ ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, 
   return PGO_EXIT_OK;
 }
 
-/* Prints "store PATH: T traces, M modules, N methods, R records". */
+/* Prints the store line of 'store' (pgo_tool_print_store_stats) and
+ * flushes; the exit code. */
 static int
 print_store_stats (PgoStore *store, const char *path)
 {
   g_autoptr(GError) error = NULL;
-  PgoStoreStats st;
 
-  if (!pgo_store_get_stats (store, &st, &error))
+  if (!pgo_tool_print_store_stats (store, path, &error))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));
-  printf ("store %s: %u traces, %u modules, %u methods, %" G_GUINT64_FORMAT " records\n", path,
-          st.n_traces, st.n_modules, st.n_methods, st.n_records);
   return pgo_tool_flush_stdout ();
 }
 

@@ -372,6 +372,35 @@ pgo_tool_read_store (const char *path, int *out_rc)
   return list;
 }
 
+/* pgo_tool_print_store_stats: prints "store PATH: T traces, M modules, N
+ * methods, R records" for 'store'; FALSE with 'error' set. */
+gboolean
+pgo_tool_print_store_stats (PgoStore *store, const char *path, GError **error)
+{
+  PgoStoreStats st;
+
+  if (!pgo_store_get_stats (store, &st, error))
+    return FALSE;
+  printf ("store %s: %u traces, %u modules, %u methods, %" G_GUINT64_FORMAT " records\n", path,
+          st.n_traces, st.n_modules, st.n_methods, st.n_records);
+  return TRUE;
+}
+
+/* pgo_tool_add_positional: (transfer full): 'list' (freed) with the
+ * positional arguments argv[1..argc) appended. */
+char **
+pgo_tool_add_positional (char **list, int argc, char **argv)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+  if (list)
+    g_strv_builder_addv (b, (const char **) list);
+  for (int i = 1; i < argc; i++)
+    g_strv_builder_add (b, argv[i]);
+  g_strfreev (list);
+  return g_strv_builder_end (b);
+}
+
 /* pgo_tool_hash_file: the SHA-256 of the file at 'path' in hex; NULL after
  * printing the error. */
 char *

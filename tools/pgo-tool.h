@@ -40,6 +40,8 @@ PgoBodyResolver *pgo_tool_open_resolver (char **references, char **frameworks, i
 GPtrArray       *pgo_tool_read_trace    (const char *path, int *out_rc);
 GPtrArray       *pgo_tool_read_store    (const char *path, int *out_rc);
 char            *pgo_tool_hash_file     (const char *path);
+gboolean         pgo_tool_print_store_stats (PgoStore *store, const char *path, GError **error);
+char           **pgo_tool_add_positional (char **list, int argc, char **argv);
 gboolean         pgo_tool_match_modules (const char *path, GPtrArray *profiles,
                                          PgoBodyResolver *resolver, gboolean have_framework,
                                          GString *out, int *out_rc);
