@@ -27,6 +27,7 @@ libpgo_include_HEADERS += \
 	libpgo/pgo-body-resolver.h \
 	libpgo/pgo-textpgo.h \
 	libpgo/pgo-method-hash.h \
+	libpgo/pgo-diagram.h \
 	$(NULL)
 
 libpgo_libpgo_hub_la_CPPFLAGS = $(hub_cppflags)
@@ -59,6 +60,8 @@ libpgo_libpgo_hub_la_SOURCES = \
 	libpgo/pgo-textpgo.c \
 	libpgo/pgo-method-hash.c \
 	libpgo/pgo-method-hash-private.h \
+	libpgo/pgo-diagram.c \
+	libpgo/pgo-diagram-private.h \
 	$(NULL)
 
 libpgo_libpgo_internal_la_SOURCES =

@@ -15,6 +15,8 @@
 #include "pgo-body-resolver.h"
 #include "pgo-store.h"
 #include "pgo-xml.h"
+#include "pgo-diagram.h"
+#include "pgo-render.h"
 #include "pgo-flow.h"
 #include "pgo-reconstruct.h"
 #include "pgo-call-facts.h"

@@ -859,6 +859,26 @@ pgo_cfg_get_probes (const PgoCfg *cfg, PgoProbeSet set, guint32 *out_n)
 }
 
 /**
+ * pgo_cfg_is_probe:
+ * @cfg: a flow graph
+ * @set: a probe set
+ * @il_offset: an IL offset
+ *
+ * Returns: %TRUE when @il_offset is a probe of @set in @cfg
+ */
+gboolean
+pgo_cfg_is_probe (const PgoCfg *cfg, PgoProbeSet set, guint32 il_offset)
+{
+  guint32 n;
+  const guint32 *offsets = pgo_cfg_get_probes (cfg, set, &n);
+
+  for (guint32 i = 0; i < n; i++)
+    if (offsets[i] == il_offset)
+      return TRUE;
+  return FALSE;
+}
+
+/**
  * pgo_block_kind_to_string:
  * @kind: a block kind
  *

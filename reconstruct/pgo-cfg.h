@@ -303,6 +303,7 @@ const char     *pgo_jit_solve_status_to_string (PgoJitSolveStatus status);
 
 GArray         *pgo_cfg_get_probe_offsets (const PgoCfg *cfg, PgoProbeSet set);
 const guint32  *pgo_cfg_get_probes        (const PgoCfg *cfg, PgoProbeSet set, guint32 *out_n);
+gboolean        pgo_cfg_is_probe          (const PgoCfg *cfg, PgoProbeSet set, guint32 il_offset);
 GArray         *pgo_cfg_plan_probes       (const PgoCfg *cfg, PgoProbePlanStats *out_stats);
 char            pgo_probe_set_to_char     (PgoProbeSet set);
 

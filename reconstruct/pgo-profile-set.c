@@ -220,6 +220,8 @@ output_profile (const PgoMethodProfile *p, PgoCfg *cfg, GArray *obs, GArray *cal
       rec = pgo_reconstruction_build_with_calls (cfg, (PgoObservation *) obs->data, obs->len,
                                                  calls ? (PgoCallEvidence *) calls->data : NULL,
                                                  calls ? calls->len : 0, &ro, id, error);
+      if (rec && o->visit)
+        o->visit (id, rec, o->visit_data);
       return rec ? pgo_method_profile_copy (rec->profile) : NULL;
     }
 }

@@ -40,6 +40,17 @@ typedef enum {
 } PgoProfileSetMode;
 
 /**
+ * PgoProfileSetVisitFunc:
+ * @id: the method
+ * @rec: its reconstruction, which lives only for the call
+ * @user_data: PgoProfileSetOptions.visit_data
+ *
+ * Called for each method reconstructed, before its output profile is kept.
+ */
+typedef void (*PgoProfileSetVisitFunc) (const PgoMethodId *id, const PgoReconstruction *rec,
+                                        gpointer user_data);
+
+/**
  * PgoProfileSetOptions:
  *
  * pgo_profile_set_options_init() sets the defaults: reconstruct, every
@@ -52,6 +63,8 @@ typedef struct {
   PgoReconstructionOptions reconstruction; /* form and flow-graph options */
   gboolean                 call_evidence;  /* reconstruct with the evidence of the calls
                                             * (SPEC: pgo-inference(7) "Call evidence") */
+  PgoProfileSetVisitFunc   visit;          /* reconstruct mode: sees each reconstruction; NULL: none */
+  gpointer                 visit_data;
 } PgoProfileSetOptions;
 
 /**

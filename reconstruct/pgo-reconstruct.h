@@ -18,6 +18,7 @@
 #include <glib.h>
 
 #include "pgo-body.h"
+#include "pgo-diagram.h"
 #include "pgo-cfg.h"
 #include "pgo-flow.h"
 #include "pgo-schema.h"
@@ -215,6 +216,12 @@ PgoMethodProfile  *pgo_reconstruction_build_profile (const PgoReconstruction *re
                                                      GError **error);
 void               pgo_reconstruction_free (PgoReconstruction *rec);
 const char        *pgo_reconstruction_form_to_string (PgoReconstructionForm form);
+PgoDiagram        *pgo_cfg_to_diagram (const PgoCfg *cfg,
+                                       const char *title);
+PgoDiagram        *pgo_reconstruction_to_diagram (const PgoReconstruction *rec,
+                                                  const char *title);
+void               pgo_reconstruction_summarize (const PgoReconstruction *rec,
+                                                 PgoMethodSummary *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoReconstruction, pgo_reconstruction_free)
 

@@ -55,7 +55,12 @@ check_PROGRAMS += \
 	tests/unit/check-reconstruct \
 	tests/unit/check-profile-set \
 	tests/unit/check-store \
+	tests/unit/check-render \
 	$(NULL)
+
+tests_unit_check_render_SOURCES = tests/unit/check-render.c $(check_suite_headers)
+tests_unit_check_render_CFLAGS = $(check_suite_cflags) $(XML_CFLAGS)
+tests_unit_check_render_LDADD = $(check_suite_ldadd) $(XML_LIBS)
 
 tests_unit_check_store_SOURCES = tests/unit/check-store.c $(check_suite_headers)
 tests_unit_check_store_CFLAGS = $(check_suite_cflags) $(SQLITE_CFLAGS) -I$(top_srcdir)/libpgo/store
@@ -161,6 +166,8 @@ cli_tests = \
 	tests/cli/plan.sh \
 	tests/cli/store.sh \
 	tests/cli/xml.sh \
+	tests/cli/report.sh \
+	tests/cli/report-browser.sh \
 	$(NULL)
 TESTS += $(cli_tests)
 EXTRA_DIST += $(cli_tests)
@@ -375,3 +382,4 @@ clean-local-mibc:
 
 TESTS += tests/structure/exports.sh tests/structure/man-pages.sh tests/structure/help-options.sh
 EXTRA_DIST += tests/structure/exports.sh tests/structure/man-pages.sh tests/structure/help-options.sh
+CLEANFILES += tests/report-screenshot.png

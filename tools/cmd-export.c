@@ -20,19 +20,14 @@
 
 /* The command line of "export" and "create-mibc", checked. */
 typedef struct {
-  char               **traces;      /* --trace, then the positional arguments */
-  char               **stores;      /* --store */
-  char               **references;  /* --reference paths */
-  char               **frameworks;  /* --framework directories */
+  PgoToolInputs        in;          /* --trace, --store, --reference, --framework */
+  PgoToolRecon         recon;       /* --probes, --priors, --no-call-evidence */
   char                *output;      /* --output */
   char                *format;      /* --format as typed (export) */
-  char                *probes;      /* --probes as typed */
   char                *form;        /* --form as typed */
-  char                *priors;      /* --priors as typed */
   gboolean             as_recorded; /* --as-recorded */
   gboolean             zero_fill;   /* --zero-fill */
   gboolean             compressed;  /* --compressed */
-  gboolean             no_calls;    /* --no-call-evidence */
   gboolean             text;        /* the format is text */
   gboolean             xml;         /* the format is XML (else mibc) */
   GHashTable          *names;       /* text: trace handle -> runtime name (NULL: conflicting) */
@@ -43,15 +38,11 @@ typedef struct {
 static void
 export_options_clear (ExportOptions *o)
 {
-  g_clear_pointer (&o->traces, g_strfreev);
-  g_clear_pointer (&o->stores, g_strfreev);
-  g_clear_pointer (&o->references, g_strfreev);
-  g_clear_pointer (&o->frameworks, g_strfreev);
+  pgo_tool_inputs_clear (&o->in);
+  pgo_tool_recon_clear (&o->recon);
   g_clear_pointer (&o->output, g_free);
   g_clear_pointer (&o->format, g_free);
-  g_clear_pointer (&o->probes, g_free);
   g_clear_pointer (&o->form, g_free);
-  g_clear_pointer (&o->priors, g_free);
   g_clear_pointer (&o->names, g_hash_table_unref);
 }
 
@@ -63,12 +54,8 @@ static int
 check_options (ExportOptions *o)
 {
   pgo_profile_set_options_init (&o->set);
-  if ((!o->traces || !o->traces[0]) && !o->stores)
-    return pgo_tool_usage ("give at least one --trace or --store");
   if (!o->output)
     return pgo_tool_usage ("give --output");
-  if (!o->references && !o->frameworks)
-    return pgo_tool_usage ("give at least one --reference or --framework");
   if (o->format && g_strcmp0 (o->format, "mibc") != 0 && g_strcmp0 (o->format, "text") != 0
       && g_strcmp0 (o->format, "xml") != 0)
     return pgo_tool_usage ("unknown --format '%s' (mibc, text or xml)", o->format);
@@ -80,11 +67,7 @@ check_options (ExportOptions *o)
     o->names = pgo_tool_new_handle_names ();
   if (o->text && o->compressed)
     return pgo_tool_usage ("--compressed applies to --format mibc only");
-  if (o->probes && !pgo_tool_parse_probes (o->probes, &o->set.probes))
-    return pgo_tool_usage ("unknown --probes '%s' (A, B or P)", o->probes);
-  o->set.probes_only = o->probes != NULL;
-  o->set.call_evidence = !o->no_calls;
-  if (pgo_tool_parse_priors (o->priors, &o->set.reconstruction.priors) != PGO_EXIT_OK)
+  if (pgo_tool_recon_check (&o->recon, &o->set) != PGO_EXIT_OK)
     return PGO_EXIT_USAGE;
   if (o->form && g_strcmp0 (o->form, "block") == 0)
     o->set.reconstruction.form = PGO_RECONSTRUCTION_FORM_BLOCK;
@@ -94,7 +77,7 @@ check_options (ExportOptions *o)
     return pgo_tool_usage ("--as-recorded and --zero-fill exclude each other");
   if ((o->as_recorded || o->zero_fill) && o->form)
     return pgo_tool_usage ("--form applies to reconstructed profiles only");
-  if (o->zero_fill && !o->probes)
+  if (o->zero_fill && !o->recon.probes)
     return pgo_tool_usage ("--zero-fill needs --probes");
   o->set.mode = o->as_recorded ? PGO_PROFILE_SET_AS_RECORDED
               : o->zero_fill   ? PGO_PROFILE_SET_ZERO_FILL
@@ -109,27 +92,13 @@ static int
 parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
 {
   GOptionEntry entries[] = {
-    { "trace", 't', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->traces,
-      "Trace (.nettrace) or .mibc to read (repeatable; also positional)", "FILE" },
-    { "store", 's', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->stores,
-      "Profile store to read every trace of (repeatable)", "STORE" },
-    { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->references,
-      "Assembly or directory with the methods' IL (repeatable)", "PATH" },
-    { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->frameworks,
-      "Framework directory (repeatable), e.g. the shared runtime's", "DIR" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "File to write", "FILE" },
-    { "probes", 0, 0, G_OPTION_ARG_STRING, &o->probes,
-      "Keep only the offsets of probe set A (branch targets), B (loop heads) or P (planned)", "A|B|P" },
     { "form", 0, 0, G_OPTION_ARG_STRING, &o->form, "Schema form: edge (default) or block", "FORM" },
-    { "priors", 0, 0, G_OPTION_ARG_STRING, &o->priors,
-      "Priors of the splits the counts leave free: jit or evidence", "jit|evidence" },
     { "as-recorded", 0, 0, G_OPTION_ARG_NONE, &o->as_recorded,
       "Write the records as recorded (with --probes: the block counts at its offsets)", NULL },
     { "zero-fill", 0, 0, G_OPTION_ARG_NONE, &o->zero_fill,
       "Write a block count per block: the probes' counts, 0 elsewhere (needs --probes)", NULL },
     { "compressed", 0, 0, G_OPTION_ARG_NONE, &o->compressed, "Write the zip form of .mibc", NULL },
-    { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
-      "Do not use the callees' entry counts as evidence", NULL },
     { NULL }
   };
   GOptionEntry format_entry[] = {
@@ -146,41 +115,12 @@ parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!mibc_only)
     g_option_context_add_main_entries (ctx, format_entry, NULL);
-  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
+  pgo_tool_inputs_add_entries (ctx, &o->in);
+  pgo_tool_recon_add_entries (ctx, &o->recon);
+  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK
+      || (rc = pgo_tool_inputs_check (&o->in, *argc, *argv)) != PGO_EXIT_OK)
     return rc;
-  o->traces = pgo_tool_add_positional (o->traces, *argc, *argv);
   return check_options (o);
-}
-
-/* The profiles of every input file, concatenated, with each file's
- * "modules:" line appended to 'modules'; NULL after printing the error,
- * with *out_rc set. */
-static GPtrArray *
-read_inputs (ExportOptions *o, PgoBodyResolver *resolver, GString *modules, int *out_rc)
-{
-  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
-
-  for (char **t = o->stores; t && *t; t++)
-    {
-      g_autoptr(GPtrArray) list = pgo_tool_read_store (*t, out_rc);
-
-      if (!list || !pgo_tool_match_modules (*t, list, resolver, o->frameworks != NULL, modules,
-                                            out_rc))
-        return NULL;
-      for (guint i = 0; i < list->len; i++)
-        g_ptr_array_add (all, g_steal_pointer (&list->pdata[i]));
-    }
-  for (char **t = o->traces; t && *t; t++)
-    {
-      g_autoptr(GPtrArray) list = pgo_tool_read_profiles_named (*t, resolver, o->names, out_rc);
-
-      if (!list || !pgo_tool_match_modules (*t, list, resolver, o->frameworks != NULL, modules,
-                                            out_rc))
-        return NULL;
-      for (guint i = 0; i < list->len; i++)
-        g_ptr_array_add (all, g_steal_pointer (&list->pdata[i]));
-    }
-  return g_steal_pointer (&all);
 }
 
 /* The profile of 'p' as the text format holds it, its handle values
@@ -308,13 +248,6 @@ print_summary (const char *cmd, const ExportOptions *o, const PgoProfileSetStats
            st->n_merged, st->n_conflicts);
 }
 
-/* The first input named on the command line, for messages. */
-static const char *
-first_input (const ExportOptions *o)
-{
-  return o->traces && o->traces[0] ? o->traces[0] : o->stores[0];
-}
-
 /* The body of both commands; 'mibc_only' for create-mibc. */
 static int
 run_export (int argc, char **argv, gboolean mibc_only)
@@ -332,15 +265,16 @@ run_export (int argc, char **argv, gboolean mibc_only)
 
   if ((rc = parse_options (&argc, &argv, mibc_only, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(resolver = pgo_tool_open_resolver (o.references, o.frameworks, &rc))
-      || !(in = read_inputs (&o, resolver, modules, &rc)))
+  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc))
+      || !(in = pgo_tool_read_inputs (o.in.stores, o.in.traces, resolver, o.in.frameworks != NULL,
+                                         o.names, modules, &rc)))
     return rc;
   if (!(out = pgo_profile_set_build (in, resolver, &o.set, &st, &error)))
-    return pgo_tool_fail (first_input (&o), g_steal_pointer (&error));
+    return pgo_tool_fail (pgo_tool_inputs_first (&o.in), g_steal_pointer (&error));
   if (out->len == 0)
     {
       pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
-                      " (%u methods; %u without IL)", first_input (&o), st.n_methods, st.n_no_body);
+                      " (%u methods; %u without IL)", pgo_tool_inputs_first (&o.in), st.n_methods, st.n_no_body);
       return PGO_EXIT_FAILURE;
     }
   if (!write_output (&o, out, resolver, &skipped, &error))

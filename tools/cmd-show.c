@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT
  *
  * cmd-show.c: this file implements "pgo-reconstruct show": one method's
- * flow graph as the JIT forms it, as text or as Graphviz DOT.
+ * flow graph as the JIT forms it, as text, Graphviz DOT or SVG; with a
+ * trace, every block and edge with its reconstructed count, coloured by
+ * provenance.
  *
  * Input: a method of an assembly (--assembly FILE --method M), or a body
- * given as IL hex (--il-hex, with --eh clauses).
+ * given as IL hex (--il-hex, with --eh clauses); optionally a trace or a
+ * store holding the method's counts.
  * Output: blocks (IL range, kind, bbRefs, regions, probe marks), edges
- * (tree / non-tree with schema keys) on stdout.
+ * (tree / non-tree with schema keys), or the picture, on stdout.
+ * Wiring only: reconstruct/ forms and reconstructs, libpgo/render/ draws.
  */
 #include "config.h"
 
@@ -20,7 +24,7 @@
  * 'out_body' with pgo_method_body_clear() before dropping *out_md. */
 static int
 load_from_assembly (const char *path, const char *sel, PgoMetadata **out_md,
-                    PgoMethodBody *out_body, char **out_title)
+                    PgoMethodBody *out_body, char **out_title, guint32 *out_token)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(PgoImage) image = pgo_image_open (path, &error);
@@ -48,6 +52,7 @@ load_from_assembly (const char *path, const char *sel, PgoMetadata **out_md,
                            sel, found, path);
   if (!pgo_metadata_lookup_method_body (md, token, out_body, &error))
     return pgo_tool_fail (path, g_steal_pointer (&error));
+  *out_token = token;
   *out_title = pgo_metadata_format_method (md, token, NULL);
   if (*out_title == NULL)
     *out_title = g_strdup_printf ("0x%08x", token);
@@ -140,19 +145,6 @@ parse_hex (const char *hex, GError **error)
   return g_steal_pointer (&out);
 }
 
-/* TRUE when IL offset 'off' is a probe of probe set 'set' of 'cfg'. */
-static gboolean
-in_set (const PgoCfg *cfg, PgoProbeSet set, guint32 off)
-{
-  guint32 n;
-  const guint32 *offsets = pgo_cfg_get_probes (cfg, set, &n);
-
-  for (guint32 i = 0; i < n; i++)
-    if (offsets[i] == off)
-      return TRUE;
-  return FALSE;
-}
-
 /* The " tryN hndN" regions block 'b' lies in, as a new string (empty if none). */
 static char *
 region_string (const PgoBlock *b)
@@ -184,8 +176,8 @@ print_text (const PgoCfg *cfg)
               internal ? "I|" : "", internal ? b->num : (guint32) b->key,
               region, (b->flags & PGO_BLOCK_FLAG_RARE) ? " rare" : "",
               (b->flags & PGO_BLOCK_FLAG_REACHABLE) ? "" : " unreachable",
-              !internal && in_set (cfg, PGO_PROBES_A, b->il_offset) ? " probeA" : "",
-              !internal && in_set (cfg, PGO_PROBES_B, b->il_offset) ? " probeB" : "");
+              !internal && pgo_cfg_is_probe (cfg, PGO_PROBES_A, b->il_offset) ? " probeA" : "",
+              !internal && pgo_cfg_is_probe (cfg, PGO_PROBES_B, b->il_offset) ? " probeB" : "");
       for (guint32 s = 0; s < b->n_succ; s++)
         printf (" BB%02u", cfg->blocks[b->succ[s]].num);
       printf ("\n");
@@ -220,8 +212,8 @@ print_dot (const PgoCfg *cfg, const char *title)
       const PgoBlock *b = &cfg->blocks[i];
       g_autofree char *region = region_string (b);
       gboolean internal = (b->flags & PGO_BLOCK_FLAG_INTERNAL) != 0;
-      gboolean a = !internal && in_set (cfg, PGO_PROBES_A, b->il_offset);
-      gboolean pb = !internal && in_set (cfg, PGO_PROBES_B, b->il_offset);
+      gboolean a = !internal && pgo_cfg_is_probe (cfg, PGO_PROBES_A, b->il_offset);
+      gboolean pb = !internal && pgo_cfg_is_probe (cfg, PGO_PROBES_B, b->il_offset);
 
       printf ("  BB%02u [label=\"BB%02u [%04x..%04x)\\n%s refs %u%s%s%s%s\"%s%s];\n",
               b->num, b->num, b->il_offset, b->il_end, pgo_block_kind_to_string (b->kind),
@@ -260,6 +252,12 @@ typedef struct {
   char         *il_hex;        /* --il-hex HEX as typed */
   char        **eh;            /* --eh clauses as typed, with --il-hex */
   char         *format;        /* --format as typed */
+  char         *trace;         /* --trace: counts from this trace, .mibc or XML file */
+  char         *store;         /* --store: counts from this profile store */
+  char        **frameworks;    /* --framework directories */
+  PgoToolRecon  recon;         /* --probes, --priors, --no-call-evidence */
+  gboolean      svg;           /* --format svg */
+  PgoProfileSetOptions set;    /* how to reconstruct, from --probes, --priors */
   char         *switch_order;  /* --switch-succ as typed */
   gboolean      debuggable;    /* --debuggable */
   gboolean      dot;           /* --format dot */
@@ -277,6 +275,10 @@ show_options_clear (ShowOptions *o)
   g_clear_pointer (&o->il_hex, g_free);
   g_clear_pointer (&o->eh, g_strfreev);
   g_clear_pointer (&o->format, g_free);
+  g_clear_pointer (&o->trace, g_free);
+  g_clear_pointer (&o->store, g_free);
+  g_clear_pointer (&o->frameworks, g_strfreev);
+  pgo_tool_recon_clear (&o->recon);
   g_clear_pointer (&o->switch_order, g_free);
   g_clear_pointer (&o->il, g_byte_array_unref);
   g_clear_pointer (&o->clauses, g_array_unref);
@@ -327,7 +329,13 @@ parse_options (int *argc, char ***argv, ShowOptions *o)
     { "il-hex", 0, 0, G_OPTION_ARG_STRING, &o->il_hex, "Or the method's IL bytes in hex", "HEX" },
     { "eh", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->eh,
       "An EH clause, in table order (repeatable)", "KIND:TRY:TRYLEN:HND:HNDLEN[:FILTER]" },
-    { "format", 0, 0, G_OPTION_ARG_STRING, &o->format, "Output: text (default) or dot", "FORMAT" },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &o->format, "Output: text (default), dot or svg", "FORMAT" },
+    { "trace", 't', 0, G_OPTION_ARG_FILENAME, &o->trace,
+      "Show the counts reconstructed from this trace, .mibc or XML file", "FILE" },
+    { "store", 's', 0, G_OPTION_ARG_FILENAME, &o->store,
+      "Show the counts reconstructed from this profile store", "STORE" },
+    { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->frameworks,
+      "Framework directory for call evidence (repeatable)", "DIR" },
     { "switch-succ", 0, 0, G_OPTION_ARG_STRING, &o->switch_order,
       "Switch successor order: unique (default, runtime 10) or all", "ORDER" },
     { "debuggable", 0, 0, G_OPTION_ARG_NONE, &o->debuggable,
@@ -337,6 +345,7 @@ parse_options (int *argc, char ***argv, ShowOptions *o)
   int rc;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
+  pgo_tool_recon_add_entries (ctx, &o->recon);
   g_option_context_set_summary (ctx,
     "Forms the basic blocks of one method exactly as RyuJIT does before\n"
     "importation and prints them with the JIT's spanning-tree edges and the\n"
@@ -351,9 +360,21 @@ parse_options (int *argc, char ***argv, ShowOptions *o)
     return pgo_tool_usage ("--assembly and --method go together");
   if (o->assembly && o->eh)
     return pgo_tool_usage ("--eh goes with --il-hex; an assembly has the clauses");
-  if (o->format && strcmp (o->format, "text") != 0 && strcmp (o->format, "dot") != 0)
-    return pgo_tool_usage ("unknown --format '%s' (text or dot)", o->format);
+  if (o->format && strcmp (o->format, "text") != 0 && strcmp (o->format, "dot") != 0
+      && strcmp (o->format, "svg") != 0)
+    return pgo_tool_usage ("unknown --format '%s' (text, dot or svg)", o->format);
   o->dot = o->format && strcmp (o->format, "dot") == 0;
+  o->svg = o->format && strcmp (o->format, "svg") == 0;
+  if ((o->trace || o->store) && !o->assembly)
+    return pgo_tool_usage ("--trace and --store need --assembly: the counts name the method by token");
+  if (o->trace && o->store)
+    return pgo_tool_usage ("give --trace or --store, not both");
+  if (!o->trace && !o->store
+      && (o->recon.probes || o->recon.priors || o->recon.no_calls || o->frameworks))
+    return pgo_tool_usage ("--probes, --priors, --no-call-evidence and --framework go with --trace or --store");
+  pgo_profile_set_options_init (&o->set);
+  if ((rc = pgo_tool_recon_check (&o->recon, &o->set)) != PGO_EXIT_OK)
+    return rc;
   return parse_body_options (o);
 }
 
@@ -361,7 +382,7 @@ parse_options (int *argc, char ***argv, ShowOptions *o)
  * (NULL for --il-hex) goes to *out_title.  Returns PGO_EXIT_OK, or the
  * exit code after printing the error. */
 static int
-build_cfg (const ShowOptions *o, char **out_title, PgoCfg **out_cfg)
+build_cfg (ShowOptions *o, char **out_title, guint32 *out_token, PgoCfg **out_cfg)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(PgoMetadata) md = NULL;
@@ -370,8 +391,10 @@ build_cfg (const ShowOptions *o, char **out_title, PgoCfg **out_cfg)
 
   if (o->assembly)
     {
-      if ((rc = load_from_assembly (o->assembly, o->method, &md, &body, out_title)) != PGO_EXIT_OK)
+      if ((rc = load_from_assembly (o->assembly, o->method, &md, &body, out_title, out_token))
+          != PGO_EXIT_OK)
         return rc;
+      o->set.reconstruction.cfg = o->cfg;
     }
   else
     {
@@ -392,20 +415,112 @@ build_cfg (const ShowOptions *o, char **out_title, PgoCfg **out_cfg)
   return PGO_EXIT_OK;
 }
 
+/* The method a --trace or --store is searched for, and its picture. */
+typedef struct {
+  const char *module; /* the assembly's simple name */
+  guint32     token;
+  const char *title;
+  PgoDiagram *diagram;
+} Wanted;
+
+/* PgoProfileSetVisitFunc: draws the wanted method's reconstruction. */
+static void
+draw_wanted (const PgoMethodId *id, const PgoReconstruction *rec, gpointer user_data)
+{
+  Wanted *w = user_data;
+
+  if (id && id->token == w->token && id->module && g_strcmp0 (id->module->simple_name, w->module) == 0
+      && !w->diagram)
+    w->diagram = pgo_reconstruction_to_diagram (rec, w->title);
+}
+
+/* The picture of method 'token' ('title') reconstructed from o->trace or
+ * o->store into *out; PGO_EXIT_OK, or the exit code after the error. */
+static int
+draw_counts (ShowOptions *o, guint32 token, const char *title, PgoDiagram **out)
+{
+  char *refs[] = { o->assembly, NULL }, *one[] = { o->trace ? o->trace : o->store, NULL };
+  g_autoptr(PgoBodyResolver) resolver = NULL;
+  g_autoptr(GPtrArray) in = NULL, res = NULL;
+  g_autoptr(GString) modules = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoMetadata) md = NULL;
+  PgoAssemblyName an = { 0 };
+  Wanted w = { NULL, token, title, NULL };
+  int rc;
+
+  if (!(resolver = pgo_tool_open_resolver (refs, o->frameworks, &rc))
+      || !(in = pgo_tool_read_inputs (o->store ? one : NULL, o->trace ? one : NULL, resolver,
+                                      o->frameworks != NULL, NULL, modules, &rc)))
+    return rc;
+  g_autoptr(PgoImage) image = pgo_image_open (o->assembly, NULL);
+  if (image && (md = pgo_metadata_new (image, NULL)))
+    pgo_metadata_lookup_assembly_name (md, &an, NULL);
+  w.module = an.name;
+  o->set.visit = draw_wanted;
+  o->set.visit_data = &w;
+  res = pgo_profile_set_build (in, resolver, &o->set, NULL, &error);
+  pgo_assembly_name_clear (&an);
+  if (!res)
+    return pgo_tool_fail (one[0], g_steal_pointer (&error));
+  if (!w.diagram)
+    {
+      pgo_tool_error ("%s: no block counts of %s (token 0x%08x) of %s", one[0], title, token, o->assembly);
+      return PGO_EXIT_FAILURE;
+    }
+  *out = w.diagram;
+  return PGO_EXIT_OK;
+}
+
+/* Prints 'd' in o's format. */
+static int
+print_diagram (const ShowOptions *o, const PgoDiagram *d)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) svg = NULL;
+  g_autofree char *text = NULL;
+
+  if (o->svg)
+    {
+      if (!(svg = pgo_diagram_to_svg (d, &error)))
+        return pgo_tool_fail (NULL, g_steal_pointer (&error));
+      fwrite (g_bytes_get_data (svg, NULL), 1, g_bytes_get_size (svg), stdout);
+    }
+  else
+    {
+      text = o->dot ? pgo_diagram_to_dot (d) : pgo_diagram_to_text (d);
+      fputs (text, stdout);
+    }
+  return pgo_tool_flush_stdout ();
+}
+
 /* "show": forms one method's flow graph as the JIT does and prints it as
- * text or Graphviz DOT. */
+ * text, Graphviz DOT or SVG; with --trace or --store, with its counts. */
 int
 pgo_cmd_show (int argc, char **argv)
 {
   g_auto(ShowOptions) o = { 0 };
   g_autofree char *title = NULL;
   g_autoptr(PgoCfg) cfg = NULL;
+  g_autoptr(PgoDiagram) diagram = NULL;
+  guint32 token = 0;
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if ((rc = build_cfg (&o, &title, &cfg)) != PGO_EXIT_OK)
+  if ((rc = build_cfg (&o, &title, &token, &cfg)) != PGO_EXIT_OK)
     return rc;
+  if (o.trace || o.store)
+    {
+      if ((rc = draw_counts (&o, token, title, &diagram)) != PGO_EXIT_OK)
+        return rc;
+      return print_diagram (&o, diagram);
+    }
+  if (o.svg)
+    {
+      diagram = pgo_cfg_to_diagram (cfg, title ? title : "method");
+      return print_diagram (&o, diagram);
+    }
   if (o.dot)
     print_dot (cfg, title ? title : "method");
   else
@@ -414,5 +529,5 @@ pgo_cmd_show (int argc, char **argv)
         printf ("# %s\n", title);
       print_text (cfg);
     }
-  return PGO_EXIT_OK;
+  return pgo_tool_flush_stdout ();
 }

@@ -17,6 +17,7 @@ tools_pgo_reconstruct_SOURCES = \
 	tools/cmd-compare.c \
 	tools/cmd-plan.c \
 	tools/cmd-store.c \
+	tools/cmd-report.c \
 	$(NULL)
 tools_pgo_reconstruct_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 

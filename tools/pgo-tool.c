@@ -562,3 +562,111 @@ pgo_tool_new_handle_names (void)
 {
   return g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 }
+
+/* The profiles of every store in 'stores' and every file in 'traces'
+ * (traces, .mibc, XML), concatenated, each file's "modules:" line
+ * appended to 'modules'; 'names' as pgo_tool_read_profiles_named() takes
+ * it.  NULL after printing the error, with *out_rc set. */
+GPtrArray *
+pgo_tool_read_inputs (char **stores, char **traces, PgoBodyResolver *resolver,
+                      gboolean have_framework, GHashTable *names, GString *modules, int *out_rc)
+{
+  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+
+  for (guint pass = 0; pass < 2; pass++)
+    for (char **t = pass == 0 ? stores : traces; t && *t; t++)
+      {
+        g_autoptr(GPtrArray) list = pass == 0 ? pgo_tool_read_store (*t, out_rc)
+                                              : pgo_tool_read_profiles_named (*t, resolver, names, out_rc);
+
+        if (!list || !pgo_tool_match_modules (*t, list, resolver, have_framework, modules, out_rc))
+          return NULL;
+        for (guint i = 0; i < list->len; i++)
+          g_ptr_array_add (all, g_steal_pointer (&list->pdata[i]));
+      }
+  return g_steal_pointer (&all);
+}
+
+/* Adds the input options to 'ctx', filling 'in'. */
+void
+pgo_tool_inputs_add_entries (GOptionContext *ctx, PgoToolInputs *in)
+{
+  GOptionEntry entries[] = {
+    { "trace", 't', 0, G_OPTION_ARG_FILENAME_ARRAY, &in->traces,
+      "Trace (.nettrace), .mibc or XML profiles to read (repeatable; also positional)", "FILE" },
+    { "store", 's', 0, G_OPTION_ARG_FILENAME_ARRAY, &in->stores,
+      "Profile store to read every trace of (repeatable)", "STORE" },
+    { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &in->references,
+      "Assembly or directory with the methods' IL (repeatable)", "PATH" },
+    { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &in->frameworks,
+      "Framework directory (repeatable), e.g. the shared runtime's", "DIR" },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+}
+
+/* Appends the positional arguments to the traces and checks that there
+ * is input and IL to read.  PGO_EXIT_OK, or PGO_EXIT_USAGE after the error. */
+int
+pgo_tool_inputs_check (PgoToolInputs *in, int argc, char **argv)
+{
+  in->traces = pgo_tool_add_positional (in->traces, argc, argv);
+  if ((!in->traces || !in->traces[0]) && !in->stores)
+    return pgo_tool_usage ("give at least one --trace or --store");
+  if (!in->references && !in->frameworks)
+    return pgo_tool_usage ("give at least one --reference or --framework");
+  return PGO_EXIT_OK;
+}
+
+void
+pgo_tool_inputs_clear (PgoToolInputs *in)
+{
+  g_clear_pointer (&in->traces, g_strfreev);
+  g_clear_pointer (&in->stores, g_strfreev);
+  g_clear_pointer (&in->references, g_strfreev);
+  g_clear_pointer (&in->frameworks, g_strfreev);
+}
+
+/* The first input named on the command line, for messages. */
+const char *
+pgo_tool_inputs_first (const PgoToolInputs *in)
+{
+  return in->traces && in->traces[0] ? in->traces[0] : in->stores ? in->stores[0] : "input";
+}
+
+/* Adds the reconstruction options to 'ctx', filling 'r'. */
+void
+pgo_tool_recon_add_entries (GOptionContext *ctx, PgoToolRecon *r)
+{
+  GOptionEntry entries[] = {
+    { "probes", 0, 0, G_OPTION_ARG_STRING, &r->probes,
+      "Keep only the offsets of probe set A (branch targets), B (loop heads) or P (planned)", "A|B|P" },
+    { "priors", 0, 0, G_OPTION_ARG_STRING, &r->priors,
+      "Priors of the splits the counts leave free: jit or evidence", "jit|evidence" },
+    { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &r->no_calls,
+      "Do not use the callees' entry counts as evidence", NULL },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+}
+
+/* Sets the probe set, priors and call evidence of 'set' from 'r'.
+ * PGO_EXIT_OK, or PGO_EXIT_USAGE after the error. */
+int
+pgo_tool_recon_check (const PgoToolRecon *r, PgoProfileSetOptions *set)
+{
+  if (r->probes && !pgo_tool_parse_probes (r->probes, &set->probes))
+    return pgo_tool_usage ("unknown --probes '%s' (A, B or P)", r->probes);
+  set->probes_only = r->probes != NULL;
+  set->call_evidence = !r->no_calls;
+  return pgo_tool_parse_priors (r->priors, &set->reconstruction.priors);
+}
+
+void
+pgo_tool_recon_clear (PgoToolRecon *r)
+{
+  g_clear_pointer (&r->probes, g_free);
+  g_clear_pointer (&r->priors, g_free);
+}

@@ -48,11 +48,39 @@ gboolean         pgo_tool_match_modules (const char *path, GPtrArray *profiles,
 GPtrArray       *pgo_tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc);
 GPtrArray       *pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver,
                                                GHashTable *names, int *out_rc);
+GPtrArray       *pgo_tool_read_inputs   (char **stores, char **traces, PgoBodyResolver *resolver,
+                                         gboolean have_framework, GHashTable *names,
+                                         GString *modules, int *out_rc);
 GHashTable      *pgo_tool_new_handle_names (void);
 PgoMetadata     *pgo_tool_lookup_metadata (const PgoModuleId *module, gpointer user_data,
                                            GError **error);
 gboolean         pgo_tool_parse_probes  (const char *text, PgoProbeSet *out);
 int              pgo_tool_parse_priors  (const char *text, PgoPriorModel *out);
+
+/* The options that name profile inputs: --trace (and the positional
+ * arguments), --store, --reference, --framework. */
+typedef struct {
+  char **traces;
+  char **stores;
+  char **references;
+  char **frameworks;
+} PgoToolInputs;
+
+void pgo_tool_inputs_add_entries (GOptionContext *ctx, PgoToolInputs *in);
+int  pgo_tool_inputs_check       (PgoToolInputs *in, int argc, char **argv);
+void pgo_tool_inputs_clear       (PgoToolInputs *in);
+const char *pgo_tool_inputs_first (const PgoToolInputs *in);
+
+/* The options of a reconstruction: --probes, --priors, --no-call-evidence. */
+typedef struct {
+  char    *probes;
+  char    *priors;
+  gboolean no_calls;
+} PgoToolRecon;
+
+void pgo_tool_recon_add_entries (GOptionContext *ctx, PgoToolRecon *r);
+int  pgo_tool_recon_check       (const PgoToolRecon *r, PgoProfileSetOptions *set);
+void pgo_tool_recon_clear       (PgoToolRecon *r);
 
 /* Commands, one file each (tools/cmd-*.c); listed in tools/commands.def. */
 #define PGO_COMMAND(name, fn, summary) int fn (int argc, char **argv);

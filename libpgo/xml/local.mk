@@ -1,5 +1,5 @@
-# libpgo/xml/local.mk: the XML interchange form of profiles, the one part
-# of the toolkit that links libxml2; its schema is built in as a GResource
+# libpgo/xml/local.mk: the XML interchange form of profiles (with
+# libpgo/render/, the parts of the toolkit that link libxml2); its schema is built in as a GResource
 # and installed for other tools.
 
 noinst_LTLIBRARIES += libpgo/xml/libpgo-xml.la

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  *
  * pgo-xml.c: method profiles to and from their XML form, with libxml2.
- * The one file of the toolkit that includes libxml2's headers.
+ * With libpgo/render/, the only parts of the toolkit that include libxml2.
  * SPEC: pgo-xml(5) "Document"
  *
  * Input: profiles; or a document's bytes.  Output: the document (the same

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-render.h: pictures of flow graphs and the HTML report.
+ *
+ * Input: PgoDiagrams (pgo-diagram.h), one per method, and each method's
+ * numbers.  Output: a standalone SVG document per diagram; or a report
+ * directory whose index.xhtml ranks the methods by weight and by inferred
+ * share and draws each one's flow graph inline.
+ *
+ * SPEC: pgo-reconstruct(1) "Pictures", "Report"
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "pgo-diagram.h"
+
+G_BEGIN_DECLS
+
+typedef struct _PgoReport PgoReport;
+
+GBytes    *pgo_diagram_to_svg     (const PgoDiagram *diagram,
+                                   GError **error);
+char      *pgo_diagram_to_dot     (const PgoDiagram *diagram);
+char      *pgo_diagram_to_text    (const PgoDiagram *diagram);
+
+PgoReport *pgo_report_new         (const char *title);
+void       pgo_report_free        (PgoReport *report);
+void       pgo_report_add_method  (PgoReport *report,
+                                   const char *name,
+                                   const PgoMethodSummary *summary,
+                                   PgoDiagram *diagram);
+void       pgo_report_get_totals  (const PgoReport *report,
+                                   PgoMethodSummary *out_total,
+                                   guint *out_n_methods);
+GBytes    *pgo_report_to_xhtml    (const PgoReport *report,
+                                   GError **error);
+gboolean   pgo_report_write       (const PgoReport *report,
+                                   const char *dir,
+                                   char **out_path,
+                                   GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoReport, pgo_report_free)
+
+G_END_DECLS

@@ -1,0 +1,636 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-svg.c: lays a diagram out and draws it as SVG, with libxml2's
+ * writer.  SPEC: pgo-reconstruct(1) "Pictures"
+ *
+ * The layout is the listing's own order: boxes stand in one column in
+ * block order, so the picture reads like the IL.  An arrow to the next box
+ * runs straight down between them; an arrow forward past it runs in a lane
+ * right of the column, and one backward (a loop) in a lane left of it.
+ * Lanes are shared by arrows whose row spans do not meet, shortest spans
+ * innermost, so nested loops nest.  Each box side spreads the arrows it
+ * meets over its height, ordered by the row of their other end, so that
+ * arrows do not cross at the box.
+ *
+ * Input: a PgoDiagram.  Output: SVG elements written to 'w'; drawing the
+ * same diagram writes the same bytes.
+ */
+#include "config.h"
+
+#include "pgo-render.h"
+#include "pgo-render-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "pgo-error.h"
+
+#define FONT_PX   12
+#define SMALL_PX  10
+#define CHAR_W    7.3  /* advance of one monospace character at FONT_PX */
+#define LINE_H    15
+#define PAD       6
+#define GAP       30   /* between two boxes: room for a straight arrow and its count */
+#define LANE_W    14
+#define PORT_H    12   /* least distance of two arrow ends on one box side */
+#define MARGIN    16
+#define HEADER_H  48   /* title and legend */
+#define MIN_BOX_W 120.0
+#define LABEL_W   (8 * CHAR_W) /* room right of the outermost lane for counts */
+
+/* ---- styles ------------------------------------------------------------- */
+
+/* Provenance classes in legend order; SPEC: pgo-inference(7) "Provenance". */
+static const PgoRenderStyle styles[] = {
+  { "observed",           "#1f5f9e", "#dbe9f7", "observed at a probe" },
+  { "adjusted",           "#b03a2e", "#f6d5d2", "observed, adjusted to fit" },
+  { "exact",              "#2a7d36", "#dcf1de", "exact" },
+  { "exact-if-no-escape", "#6f8a16", "#eef3d6", "exact if no exception escapes" },
+  { "exact-from-calls",   "#11807f", "#d5f0f0", "exact given the callees' entries" },
+  { "inferred",           "#c46a12", "#fbe8d3", "inferred (min-cost flow)" },
+  { "structure",          "#4d4d4d", "#f4f4f4", "no counts" },
+};
+
+/* The style of 'klass'; an unknown class is drawn as "structure". */
+const PgoRenderStyle *
+_pgo_render_style (const char *klass)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (styles); i++)
+    if (g_strcmp0 (styles[i].klass, klass) == 0)
+      return &styles[i];
+  return &styles[G_N_ELEMENTS (styles) - 1];
+}
+
+/* Every style, in legend order. */
+const PgoRenderStyle *
+_pgo_render_styles (guint *out_n)
+{
+  *out_n = G_N_ELEMENTS (styles);
+  return styles;
+}
+
+/* ---- layout ------------------------------------------------------------- */
+
+typedef enum { SIDE_DOWN, SIDE_RIGHT, SIDE_LEFT, N_SIDES } Side;
+
+typedef struct {
+  double  y, h;     /* top and height; every box has the column's x and width */
+  char  **lines;    /* name line, then the label's lines */
+} BoxPlace;
+
+typedef struct {
+  Side   side;
+  guint  lane;      /* SIDE_RIGHT, SIDE_LEFT: 0 is next to the column */
+  double ys, yd;    /* port heights at the source and the target box */
+} ArrowPlace;
+
+typedef struct {
+  const PgoDiagram *d;
+  BoxPlace         *boxes;
+  ArrowPlace       *arrows;
+  guint             n_lanes[N_SIDES];
+  gboolean          used[G_N_ELEMENTS (styles)]; /* styles the legend shows */
+  double            box_x, box_w, width, height;
+} Layout;
+
+static const PgoDiagramBox *
+box_at (const PgoDiagram *d, guint i)
+{
+  return &g_array_index (d->boxes, PgoDiagramBox, i);
+}
+
+static const PgoDiagramArrow *
+arrow_at (const PgoDiagram *d, guint i)
+{
+  return &g_array_index (d->arrows, PgoDiagramArrow, i);
+}
+
+/* Phase 1: which side each arrow runs on.  Only the first ordinary arrow
+ * from a box to the next one runs straight down; any other would lie on it. */
+static void
+choose_sides (Layout *l)
+{
+  g_autofree gboolean *down_taken = g_new0 (gboolean, l->d->boxes->len);
+
+  for (guint i = 0; i < l->d->arrows->len; i++)
+    {
+      const PgoDiagramArrow *a = arrow_at (l->d, i);
+
+      if (a->dst == a->src + 1 && !a->exceptional && !down_taken[a->src])
+        {
+          down_taken[a->src] = TRUE;
+          l->arrows[i].side = SIDE_DOWN;
+        }
+      else
+        l->arrows[i].side = a->dst > a->src ? SIDE_RIGHT : SIDE_LEFT;
+    }
+}
+
+/* Rows arrow 'i' spans, lowest first. */
+static void
+arrow_span (const Layout *l, guint i, guint *lo, guint *hi)
+{
+  const PgoDiagramArrow *a = arrow_at (l->d, i);
+
+  *lo = MIN (a->src, a->dst);
+  *hi = MAX (a->src, a->dst);
+}
+
+static const Layout *sort_layout;
+
+/* Shorter spans first, then by their first row, then by index. */
+static int
+by_span (gconstpointer pa, gconstpointer pb)
+{
+  guint a = *(const guint *) pa, b = *(const guint *) pb, alo, ahi, blo, bhi;
+
+  arrow_span (sort_layout, a, &alo, &ahi);
+  arrow_span (sort_layout, b, &blo, &bhi);
+  if (ahi - alo != bhi - blo)
+    return ahi - alo < bhi - blo ? -1 : 1;
+  if (alo != blo)
+    return alo < blo ? -1 : 1;
+  return a < b ? -1 : a > b;
+}
+
+/* Phase 2: a lane per side arrow, the innermost whose arrows' spans do not
+ * meet its own.  lanes[k] lists the arrows of lane k. */
+static void
+assign_lanes (Layout *l, Side side)
+{
+  g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GPtrArray) lanes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
+  for (guint i = 0; i < l->d->arrows->len; i++)
+    if (l->arrows[i].side == side)
+      g_array_append_val (order, i);
+  sort_layout = l;
+  g_array_sort (order, by_span);
+  for (guint k = 0; k < order->len; k++)
+    {
+      guint i = g_array_index (order, guint, k), lo, hi, lane;
+
+      arrow_span (l, i, &lo, &hi);
+      for (lane = 0; lane < lanes->len; lane++)
+        {
+          GArray *in = g_ptr_array_index (lanes, lane);
+          gboolean meets = FALSE;
+
+          for (guint j = 0; j < in->len && !meets; j++)
+            {
+              guint olo, ohi;
+
+              arrow_span (l, g_array_index (in, guint, j), &olo, &ohi);
+              meets = lo <= ohi && olo <= hi;
+            }
+          if (!meets)
+            break;
+        }
+      if (lane == lanes->len)
+        g_ptr_array_add (lanes, g_array_new (FALSE, FALSE, sizeof (guint)));
+      g_array_append_val ((GArray *) g_ptr_array_index (lanes, lane), i);
+      l->arrows[i].lane = lane;
+    }
+  l->n_lanes[side] = lanes->len;
+}
+
+/* The most arrows that meet one side of each box, into 'out'. */
+static void
+count_side_ends (const Layout *l, guint *out)
+{
+  g_autofree guint *n = g_new0 (guint, 2 * (gsize) l->d->boxes->len);
+
+  for (guint i = 0; i < l->d->arrows->len; i++)
+    {
+      const PgoDiagramArrow *a = arrow_at (l->d, i);
+      guint side = l->arrows[i].side == SIDE_RIGHT ? 0 : 1;
+
+      if (l->arrows[i].side == SIDE_DOWN)
+        continue;
+      n[2 * (gsize) a->src + side]++;
+      n[2 * (gsize) a->dst + side]++;
+    }
+  for (guint b = 0; b < l->d->boxes->len; b++)
+    out[b] = MAX (n[2 * (gsize) b], n[2 * (gsize) b + 1]);
+}
+
+/* Phase 3: the column's width, each box's lines, height and top.  A box
+ * is tall enough for its lines and for the arrows that meet one side of
+ * it to stand PORT_H apart, so that their counts do not overlap. */
+static void
+place_boxes (Layout *l)
+{
+  double y = HEADER_H + MARGIN;
+  gsize widest = 0;
+  g_autofree guint *ends = g_new0 (guint, MAX (l->d->boxes->len, 1));
+
+  count_side_ends (l, ends);
+
+  for (guint i = 0; i < l->d->boxes->len; i++)
+    {
+      const PgoDiagramBox *b = box_at (l->d, i);
+      BoxPlace *p = &l->boxes[i];
+      g_autofree char *text = b->label[0] ? g_strconcat (b->name, "\n", b->label, NULL)
+                                          : g_strdup (b->name);
+
+      p->lines = g_strsplit (text, "\n", -1);
+      for (char **s = p->lines; *s; s++)
+        widest = MAX (widest, (gsize) g_utf8_strlen (*s, -1));
+      p->h = MAX (g_strv_length (p->lines) * LINE_H + 2 * PAD - 3, (ends[i] + 1) * PORT_H);
+      p->y = y;
+      y += p->h + GAP;
+    }
+  l->box_w = MAX (MIN_BOX_W, widest * CHAR_W + 2 * PAD);
+  l->box_x = MARGIN + l->n_lanes[SIDE_LEFT] * LANE_W + (l->n_lanes[SIDE_LEFT] ? LABEL_W : 0);
+  l->width = l->box_x + l->box_w + LABEL_W + l->n_lanes[SIDE_RIGHT] * LANE_W + MARGIN;
+  l->width = MAX (l->width, 560.0);
+  l->height = y - GAP + MARGIN;
+}
+
+/* One arrow end on a box side: the arrow, whether it leaves there, and
+ * the row of its other end. */
+typedef struct {
+  guint    arrow;
+  gboolean leaves;
+  guint    other;
+} Port;
+
+/* Ports from the top: other ends above first, upward-nearest first. */
+static int
+by_other_end (gconstpointer pa, gconstpointer pb)
+{
+  const Port *a = pa, *b = pb;
+
+  if (a->other != b->other)
+    return a->other < b->other ? -1 : 1;
+  if (a->leaves != b->leaves)
+    return a->leaves ? -1 : 1;
+  return a->arrow < b->arrow ? -1 : a->arrow > b->arrow;
+}
+
+/* Phase 4: the height at which each side arrow meets its two boxes. */
+static void
+place_ports (Layout *l)
+{
+  guint n = l->d->boxes->len;
+  g_autofree GArray **ports = g_new0 (GArray *, 2 * (gsize) n);
+
+  for (guint i = 0; i < l->d->arrows->len; i++)
+    {
+      const PgoDiagramArrow *a = arrow_at (l->d, i);
+      guint side = l->arrows[i].side == SIDE_RIGHT ? 0 : 1;
+      Port ends[2] = { { i, TRUE, a->dst }, { i, FALSE, a->src } };
+      guint at[2] = { a->src, a->dst };
+
+      if (l->arrows[i].side == SIDE_DOWN)
+        continue;
+      for (guint e = 0; e < 2; e++)
+        {
+          GArray **slot = &ports[2 * (gsize) at[e] + side];
+
+          if (!*slot)
+            *slot = g_array_new (FALSE, FALSE, sizeof (Port));
+          g_array_append_val (*slot, ends[e]);
+        }
+    }
+  for (gsize s = 0; s < 2 * (gsize) n; s++)
+    {
+      const BoxPlace *b = &l->boxes[s / 2];
+
+      if (!ports[s])
+        continue;
+      g_array_sort (ports[s], by_other_end);
+      for (guint k = 0; k < ports[s]->len; k++)
+        {
+          const Port *p = &g_array_index (ports[s], Port, k);
+          double y = b->y + b->h * (k + 1) / (ports[s]->len + 1);
+
+          if (p->leaves)
+            l->arrows[p->arrow].ys = y;
+          else
+            l->arrows[p->arrow].yd = y;
+        }
+      g_array_unref (ports[s]);
+    }
+}
+
+/* The advance of legend entry 's'. */
+static double
+legend_advance (const PgoRenderStyle *s)
+{
+  return 16 + strlen (s->meaning) * SMALL_PX * 0.61 + 14;
+}
+
+/* Phase 5: the styles the diagram uses, for the legend, which the picture
+ * is made wide enough to hold. */
+static void
+find_used_styles (Layout *l)
+{
+  double w = 2 * MARGIN;
+
+  for (guint i = 0; i < l->d->boxes->len; i++)
+    l->used[_pgo_render_style (box_at (l->d, i)->klass) - styles] = TRUE;
+  for (guint i = 0; i < l->d->arrows->len; i++)
+    l->used[_pgo_render_style (arrow_at (l->d, i)->klass) - styles] = TRUE;
+  for (guint s = 0; s < G_N_ELEMENTS (styles); s++)
+    if (l->used[s])
+      w += legend_advance (&styles[s]);
+  l->width = MAX (l->width, w);
+}
+
+static void
+layout_clear (Layout *l)
+{
+  for (guint i = 0; l->boxes && i < l->d->boxes->len; i++)
+    g_strfreev (l->boxes[i].lines);
+  g_free (l->boxes);
+  g_free (l->arrows);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Layout, layout_clear)
+
+/* Lays out 'd' into 'l'. */
+static void
+layout (Layout *l, const PgoDiagram *d)
+{
+  l->d = d;
+  l->boxes = g_new0 (BoxPlace, MAX (d->boxes->len, 1));
+  l->arrows = g_new0 (ArrowPlace, MAX (d->arrows->len, 1));
+  choose_sides (l);
+  assign_lanes (l, SIDE_RIGHT);
+  assign_lanes (l, SIDE_LEFT);
+  place_boxes (l);
+  place_ports (l);
+  find_used_styles (l);
+}
+
+/* ---- drawing ------------------------------------------------------------ */
+
+/* Writes attribute 'name' as printf would format 'fmt'. */
+static int G_GNUC_PRINTF (3, 4)
+attrf (xmlTextWriterPtr w, const char *name, const char *fmt, ...)
+{
+  va_list ap;
+  g_autofree char *v = NULL;
+
+  va_start (ap, fmt);
+  v = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  return xmlTextWriterWriteAttribute (w, _pgo_x (name), _pgo_x (v)) < 0 ? -1 : 0;
+}
+
+/* Writes <text x y ...>s</text>; 'anchor' and 'weight' may be NULL. */
+static int
+text (xmlTextWriterPtr w, double x, double y, int px, const char *anchor, const char *weight,
+      const char *fill, const char *s)
+{
+  if (xmlTextWriterStartElement (w, _pgo_x ("text")) < 0 || attrf (w, "x", "%.1f", x) < 0
+      || attrf (w, "y", "%.1f", y) < 0)
+    return -1;
+  if (px != FONT_PX && attrf (w, "font-size", "%d", px) < 0)
+    return -1;
+  if (anchor && attrf (w, "text-anchor", "%s", anchor) < 0)
+    return -1;
+  if (weight && attrf (w, "font-weight", "%s", weight) < 0)
+    return -1;
+  if (fill && attrf (w, "fill", "%s", fill) < 0)
+    return -1;
+  if (xmlTextWriterWriteString (w, _pgo_x (s)) < 0)
+    return -1;
+  return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
+}
+
+/* Writes a <title> child (a tooltip) when 's' is set. */
+static int
+tooltip (xmlTextWriterPtr w, const char *s)
+{
+  if (!s)
+    return 0;
+  return xmlTextWriterWriteElement (w, _pgo_x ("title"), _pgo_x (s)) < 0 ? -1 : 0;
+}
+
+/* The title and one legend entry per class the diagram uses. */
+static int
+draw_header (xmlTextWriterPtr w, const Layout *l)
+{
+  double x = MARGIN;
+
+  if (text (w, MARGIN, MARGIN + 4, 14, NULL, "bold", NULL, l->d->title) < 0)
+    return -1;
+  for (guint s = 0; s < G_N_ELEMENTS (styles); s++)
+    {
+      if (!l->used[s])
+        continue;
+      if (xmlTextWriterStartElement (w, _pgo_x ("rect")) < 0 || attrf (w, "x", "%.1f", x) < 0
+          || attrf (w, "y", "%d", MARGIN + 16) < 0 || attrf (w, "width", "12") < 0
+          || attrf (w, "height", "12") < 0 || attrf (w, "fill", "%s", styles[s].fill) < 0
+          || attrf (w, "stroke", "%s", styles[s].stroke) < 0 || xmlTextWriterEndElement (w) < 0
+          || text (w, x + 16, MARGIN + 26, SMALL_PX, NULL, NULL, NULL, styles[s].meaning) < 0)
+        return -1;
+      x += legend_advance (&styles[s]);
+    }
+  return 0;
+}
+
+/* The stroke width of an arrow carrying 'count': wider for hotter flow. */
+static double
+stroke_width (guint64 count)
+{
+  if (count == PGO_DIAGRAM_NO_COUNT)
+    return 1.2;
+  return 1.0 + MIN (4.0, log10 (1.0 + (double) count) * 0.6);
+}
+
+/* The path of arrow 'i', and the tip of its head and the way it points
+ * (+1 right, -1 left, 0 down) in *tip_x, *tip_y, *dir. */
+static char *
+arrow_path (const Layout *l, guint i, double *tip_x, double *tip_y, int *dir)
+{
+  const PgoDiagramArrow *a = arrow_at (l->d, i);
+  const ArrowPlace *p = &l->arrows[i];
+  const BoxPlace *s = &l->boxes[a->src], *t = &l->boxes[a->dst];
+  double right = l->box_x + l->box_w, lane;
+
+  if (p->side == SIDE_DOWN)
+    {
+      double x = l->box_x + l->box_w / 2;
+
+      *tip_x = x, *tip_y = t->y, *dir = 0;
+      return g_strdup_printf ("M%.1f %.1fV%.1f", x, s->y + s->h, t->y - 6);
+    }
+  if (p->side == SIDE_RIGHT)
+    {
+      lane = right + LANE_W * (p->lane + 1);
+      *tip_x = right, *tip_y = p->yd, *dir = -1;
+      return g_strdup_printf ("M%.1f %.1fH%.1fV%.1fH%.1f", right, p->ys, lane, p->yd, right + 6);
+    }
+  lane = l->box_x - LANE_W * (p->lane + 1);
+  *tip_x = l->box_x, *tip_y = p->yd, *dir = 1;
+  return g_strdup_printf ("M%.1f %.1fH%.1fV%.1fH%.1f", l->box_x, p->ys, lane, p->yd, l->box_x - 6);
+}
+
+/* The arrowhead at (x, y) pointing 'dir' (see arrow_path). */
+static int
+draw_head (xmlTextWriterPtr w, double x, double y, int dir, const char *color)
+{
+  g_autofree char *pts = dir == 0
+    ? g_strdup_printf ("%.1f,%.1f %.1f,%.1f %.1f,%.1f", x, y, x - 4, y - 7, x + 4, y - 7)
+    : g_strdup_printf ("%.1f,%.1f %.1f,%.1f %.1f,%.1f", x, y, x - 7 * dir, y - 4, x - 7 * dir, y + 4);
+
+  if (xmlTextWriterStartElement (w, _pgo_x ("polygon")) < 0 || attrf (w, "points", "%s", pts) < 0
+      || attrf (w, "fill", "%s", color) < 0)
+    return -1;
+  return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
+}
+
+/* Where arrow 'i's count is written, and its anchor. */
+static void
+count_place (const Layout *l, guint i, double *x, double *y, const char **anchor)
+{
+  const PgoDiagramArrow *a = arrow_at (l->d, i);
+  const ArrowPlace *p = &l->arrows[i];
+
+  *anchor = NULL;
+  if (p->side == SIDE_DOWN)
+    {
+      *x = l->box_x + l->box_w / 2 + 5;
+      *y = l->boxes[a->src].y + l->boxes[a->src].h + GAP / 2.0 + 3;
+    }
+  else if (p->side == SIDE_RIGHT)
+    {
+      *x = l->box_x + l->box_w + 3;
+      *y = p->ys - 3;
+    }
+  else
+    {
+      *x = l->box_x - 3;
+      *y = p->ys - 3;
+      *anchor = "end";
+    }
+}
+
+/* Arrow 'i': its path, head, count and tooltip, in its class's colour;
+ * an exception's flow dashed, an arrow that carries nothing faint. */
+static int
+draw_arrow (xmlTextWriterPtr w, const Layout *l, guint i)
+{
+  const PgoDiagramArrow *a = arrow_at (l->d, i);
+  const PgoRenderStyle *st = _pgo_render_style (a->klass);
+  double tx, ty, cx, cy;
+  int dir;
+  const char *anchor;
+  g_autofree char *d = arrow_path (l, i, &tx, &ty, &dir);
+
+  if (xmlTextWriterStartElement (w, _pgo_x ("g")) < 0 || (a->count == 0 && attrf (w, "opacity", "0.45") < 0)
+      || tooltip (w, a->tooltip) < 0 || xmlTextWriterStartElement (w, _pgo_x ("path")) < 0
+      || attrf (w, "d", "%s", d) < 0 || attrf (w, "fill", "none") < 0
+      || attrf (w, "stroke", "%s", st->stroke) < 0
+      || attrf (w, "stroke-width", "%.2f", stroke_width (a->count)) < 0
+      || (a->exceptional && attrf (w, "stroke-dasharray", "5 3") < 0)
+      || xmlTextWriterEndElement (w) < 0 || draw_head (w, tx, ty, dir, st->stroke) < 0)
+    return -1;
+  if (a->count != PGO_DIAGRAM_NO_COUNT)
+    {
+      g_autofree char *c = g_strdup_printf ("%" G_GUINT64_FORMAT, a->count);
+
+      count_place (l, i, &cx, &cy, &anchor);
+      if (text (w, cx, cy, SMALL_PX, anchor, NULL, st->stroke, c) < 0)
+        return -1;
+    }
+  return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
+}
+
+/* Box 'i': a rounded rectangle in its class's colours, the name in bold,
+ * then the label's lines. */
+static int
+draw_box (xmlTextWriterPtr w, const Layout *l, guint i)
+{
+  const PgoDiagramBox *b = box_at (l->d, i);
+  const BoxPlace *p = &l->boxes[i];
+  const PgoRenderStyle *st = _pgo_render_style (b->klass);
+
+  if (xmlTextWriterStartElement (w, _pgo_x ("g")) < 0 || tooltip (w, b->tooltip) < 0
+      || xmlTextWriterStartElement (w, _pgo_x ("rect")) < 0 || attrf (w, "x", "%.1f", l->box_x) < 0
+      || attrf (w, "y", "%.1f", p->y) < 0 || attrf (w, "width", "%.1f", l->box_w) < 0
+      || attrf (w, "height", "%.1f", p->h) < 0 || attrf (w, "rx", "4") < 0
+      || attrf (w, "fill", "%s", st->fill) < 0 || attrf (w, "stroke", "%s", st->stroke) < 0
+      || attrf (w, "stroke-width", "1.5") < 0 || xmlTextWriterEndElement (w) < 0)
+    return -1;
+  for (guint k = 0; p->lines[k]; k++)
+    if (text (w, l->box_x + PAD, p->y + PAD + 9 + k * LINE_H, FONT_PX, NULL, k == 0 ? "bold" : NULL,
+              "#1a1a1a", p->lines[k]) < 0)
+      return -1;
+  return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
+}
+
+/* Writes 'd' as an <svg> element (in the SVG namespace) at the writer's
+ * position, which may be inside another document.  Returns -1 when the
+ * writer fails. */
+int
+_pgo_render_write_svg (xmlTextWriterPtr w, const PgoDiagram *d)
+{
+  g_auto(Layout) l = { 0 };
+
+  layout (&l, d);
+  if (xmlTextWriterStartElement (w, _pgo_x ("svg")) < 0
+      || attrf (w, "xmlns", "http://www.w3.org/2000/svg") < 0
+      || attrf (w, "width", "%.0f", ceil (l.width)) < 0 || attrf (w, "height", "%.0f", ceil (l.height)) < 0
+      || attrf (w, "viewBox", "0 0 %.0f %.0f", ceil (l.width), ceil (l.height)) < 0
+      || attrf (w, "font-family", "DejaVu Sans Mono, monospace") < 0
+      || attrf (w, "font-size", "%d", FONT_PX) < 0 || attrf (w, "class", "pgo-cfg") < 0
+      || tooltip (w, d->title) < 0 || draw_header (w, &l) < 0)
+    return -1;
+  for (guint i = 0; i < d->arrows->len; i++)
+    if (draw_arrow (w, &l, i) < 0)
+      return -1;
+  for (guint i = 0; i < d->boxes->len; i++)
+    if (draw_box (w, &l, i) < 0)
+      return -1;
+  return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
+}
+
+/* Writes an XML document, indented, whose body 'body' writes; 'what'
+ * names it in the error when the writer fails. */
+GBytes *
+_pgo_render_document (PgoRenderBody body, gconstpointer data, const char *what, GError **error)
+{
+  xmlBufferPtr buf = xmlBufferCreate ();
+  xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory (buf, 0) : NULL;
+  gboolean ok = w && xmlTextWriterSetIndent (w, 1) >= 0
+                && xmlTextWriterStartDocument (w, "1.0", "UTF-8", NULL) >= 0
+                && body (w, data) >= 0 && xmlTextWriterEndDocument (w) >= 0;
+  GBytes *out = NULL;
+
+  if (w)
+    xmlFreeTextWriter (w);
+  if (ok)
+    out = g_bytes_new (xmlBufferContent (buf), xmlBufferLength (buf));
+  else
+    g_set_error (error, PGO_ERROR, PGO_ERROR_FAILED, "cannot write %s", what);
+  if (buf)
+    xmlBufferFree (buf);
+  return out;
+}
+
+static int
+svg_body (xmlTextWriterPtr w, gconstpointer data)
+{
+  return _pgo_render_write_svg (w, data);
+}
+
+/**
+ * pgo_diagram_to_svg:
+ * @diagram: a diagram
+ * @error: return location for a #GError
+ *
+ * Lays @diagram out and draws it as a standalone SVG document.
+ *
+ * Returns: (transfer full) (nullable): the document, or %NULL with @error set
+ */
+GBytes *
+pgo_diagram_to_svg (const PgoDiagram *diagram, GError **error)
+{
+  g_autofree char *what = g_strdup_printf ("the SVG of %s", diagram->title);
+
+  return _pgo_render_document (svg_body, diagram, what, error);
+}
