@@ -212,30 +212,6 @@ dump_options_clear (DumpOptions *o)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DumpOptions, dump_options_clear)
 
-/* The kind of file at 'path', told by its first bytes: a .mibc (PE or
- * zip), a store (SQLite), an XML document, or else a trace (a file that
- * cannot be read is left to the trace reader's error). */
-typedef enum { INPUT_TRACE, INPUT_MIBC, INPUT_STORE, INPUT_XML } InputKind;
-
-static InputKind
-input_kind (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
-  guint8 head[16] = { 0 };
-  gsize got = 0;
-
-  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &got, NULL, NULL))
-    return INPUT_TRACE;
-  if (got >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
-    return INPUT_MIBC;
-  if (got == 16 && memcmp (head, "SQLite format 3", 16) == 0)
-    return INPUT_STORE;
-  if (got >= 5 && memcmp (head, "<?xml", 5) == 0)
-    return INPUT_XML;
-  return INPUT_TRACE;
-}
-
 /* "dump STORE": the store's counts, its traces, then every trace's raw
  * profiles as a .mibc's are printed. */
 static int
@@ -333,14 +309,14 @@ pgo_cmd_dump (int argc, char **argv)
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  switch (input_kind (o.path))
+  switch (pgo_tool_input_kind (o.path))
     {
-    case INPUT_MIBC:
-    case INPUT_XML: /* pgo_tool_read_profiles tells the two apart */
+    case PGO_TOOL_INPUT_MIBC:
+    case PGO_TOOL_INPUT_XML: /* pgo_tool_read_profiles tells the two apart */
       return dump_mibc (&o);
-    case INPUT_STORE:
+    case PGO_TOOL_INPUT_STORE:
       return dump_store (&o);
-    case INPUT_TRACE:
+    case PGO_TOOL_INPUT_TRACE:
     default:
       break;
     }

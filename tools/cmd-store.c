@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
  * cmd-store.c: this file implements "pgo-reconstruct ingest" (traces into
- * a profile store) and "merge" (stores into one).
+ * a profile store) and "merge" (stores into one, or .mibc and XML profiles
+ * summed into one file).
  *
  * Input: traces and the assemblies with their IL; stores.  Output: a store
  * file, and one line per input saying what was added.
@@ -127,53 +128,180 @@ pgo_cmd_ingest (int argc, char **argv)
   return print_store_stats (store, o.store);
 }
 
-/* "merge": stores folded into a new one, written whole or not at all. */
-int
-pgo_cmd_merge (int argc, char **argv)
+/* The command line of "merge". */
+typedef struct {
+  char  *output;     /* --output */
+  char **references; /* --reference: the methods of .mibc inputs */
+  char **frameworks; /* --framework */
+  int    n_inputs;
+  char **inputs;     /* the positional arguments (borrowed) */
+  gboolean stores;   /* the inputs are stores (else .mibc or XML files) */
+} MergeOptions;
+
+static void
+merge_options_clear (MergeOptions *o)
 {
-  g_autofree char *output = NULL;
+  g_clear_pointer (&o->output, g_free);
+  g_clear_pointer (&o->references, g_strfreev);
+  g_clear_pointer (&o->frameworks, g_strfreev);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (MergeOptions, merge_options_clear)
+
+/* Parses and checks the options into 'o'.  An --output named .mibc or
+ * .xml merges profile files; any other, stores.  Returns PGO_EXIT_OK, or the exit code after the
+ * error. */
+static int
+parse_merge (int *argc, char ***argv, MergeOptions *o)
+{
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Store to write (replaced)", "STORE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
+      "Store, .mibc or .xml file to write (replaced)", "FILE" },
+    { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->references,
+      "Assembly or directory with the methods of .mibc inputs (repeatable)", "PATH" },
+    { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->frameworks,
+      "Framework directory (repeatable), e.g. the shared runtime's", "DIR" },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("STORE...");
-  g_autoptr(PgoStore) store = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *tmp = NULL;
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("STORE...|PROFILE...");
   int rc;
 
   g_option_context_set_summary (ctx, "Fold profile stores into one: the union of their traces,\n"
-                                     "each counted once, in any order with the same result.");
+                                     "each counted once, in any order with the same result.\n"
+                                     "Or sum .mibc (or XML) profiles method by method into one file.");
   g_option_context_add_main_entries (ctx, entries, NULL);
-  if ((rc = pgo_tool_parse (ctx, &argc, &argv)) != PGO_EXIT_OK)
+  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
-  if (argc < 2)
-    return pgo_tool_usage ("give at least one STORE to merge");
-  if (!output)
+  if (*argc < 2)
+    return pgo_tool_usage ("give at least one STORE or profile file to merge");
+  if (!o->output)
     return pgo_tool_usage ("give --output");
-  tmp = g_strdup_printf ("%s.tmp-%d", output, (int) getpid ());
+  o->n_inputs = *argc - 1;
+  o->inputs = *argv + 1;
+  o->stores = !g_str_has_suffix (o->output, ".mibc") && !g_str_has_suffix (o->output, ".xml");
+  for (int i = 0; i < o->n_inputs; i++)
+    {
+      PgoToolInputKind k = pgo_tool_input_kind (o->inputs[i]);
+
+      if (o->stores && (k == PGO_TOOL_INPUT_MIBC || k == PGO_TOOL_INPUT_XML))
+        return pgo_tool_usage ("%s: a profile file merges into a .mibc or .xml --output, not a store",
+                               o->inputs[i]);
+      if (!o->stores && k == PGO_TOOL_INPUT_STORE)
+        return pgo_tool_usage ("%s: a store merges into a store (an --output not named .mibc or .xml)",
+                               o->inputs[i]);
+    }
+  if (!o->stores && !o->references && !o->frameworks)
+    return pgo_tool_usage ("give at least one --reference or --framework: the methods of a .mibc are"
+                           " written by their assemblies");
+  return PGO_EXIT_OK;
+}
+
+/* Folds the stores of 'o' into a new store written whole or not at all. */
+static int
+merge_stores (const MergeOptions *o)
+{
+  g_autoptr(PgoStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = g_strdup_printf ("%s.tmp-%d", o->output, (int) getpid ());
+  int rc;
+
   if (!(store = pgo_store_open (tmp, TRUE, &error)))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));
-  for (int i = 1; i < argc; i++)
+  for (int i = 0; i < o->n_inputs; i++)
     {
       guint added = 0;
 
-      if (!pgo_store_merge (store, argv[i], &added, &error))
+      if (!pgo_store_merge (store, o->inputs[i], &added, &error))
         {
           g_clear_pointer (&store, pgo_store_close);
           g_unlink (tmp);
           return pgo_tool_fail (NULL, g_steal_pointer (&error));
         }
-      printf ("merged %s: %u traces added\n", argv[i], added);
+      printf ("merged %s: %u traces added\n", o->inputs[i], added);
     }
-  if ((rc = print_store_stats (store, output)) != PGO_EXIT_OK)
+  if ((rc = print_store_stats (store, o->output)) != PGO_EXIT_OK)
     return rc;
   g_clear_pointer (&store, pgo_store_close);
-  if (g_rename (tmp, output) != 0)
+  if (g_rename (tmp, o->output) != 0)
     {
-      pgo_tool_error ("%s: cannot write: %s", output, g_strerror (errno));
+      pgo_tool_error ("%s: cannot write: %s", o->output, g_strerror (errno));
       g_unlink (tmp);
       return PGO_EXIT_FAILURE;
     }
   return PGO_EXIT_OK;
+}
+
+/* Method order of a merged file: by module, token and name, so that the
+ * order of the inputs does not show. */
+static int
+by_method (gconstpointer pa, gconstpointer pb)
+{
+  const PgoMethodId *a = pgo_method_profile_get_id (*(PgoMethodProfile *const *) pa);
+  const PgoMethodId *b = pgo_method_profile_get_id (*(PgoMethodProfile *const *) pb);
+  g_autofree char *x = pgo_method_id_to_string (a), *y = pgo_method_id_to_string (b);
+  int c = g_strcmp0 (a && a->module ? a->module->simple_name : "", b && b->module ? b->module->simple_name : "");
+
+  if (c)
+    return c;
+  if ((a ? a->token : 0) != (b ? b->token : 0))
+    return (a ? a->token : 0) < (b ? b->token : 0) ? -1 : 1;
+  return g_strcmp0 (x, y);
+}
+
+/* Sums the .mibc and XML profiles of 'o' method by method, record by
+ * record, and writes them as one file of the output's kind. */
+static int
+merge_profiles (const MergeOptions *o)
+{
+  g_autoptr(PgoBodyResolver) resolver = NULL;
+  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  g_autoptr(GPtrArray) out = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = g_path_get_basename (o->output);
+  PgoProfileSetOptions set;
+  PgoProfileSetStats st;
+  guint skipped = 0;
+  int rc;
+
+  if (!(resolver = pgo_tool_open_resolver (o->references, o->frameworks, &rc)))
+    return rc;
+  for (int i = 0; i < o->n_inputs; i++)
+    {
+      g_autoptr(GPtrArray) list = pgo_tool_read_profiles (o->inputs[i], resolver, &rc);
+
+      if (!list)
+        return rc;
+      printf ("read %s: %u method profiles\n", o->inputs[i], list->len);
+      for (guint k = 0; k < list->len; k++)
+        g_ptr_array_add (all, g_steal_pointer (&list->pdata[k]));
+    }
+  pgo_profile_set_options_init (&set);
+  set.mode = PGO_PROFILE_SET_AS_RECORDED;
+  if (!(out = pgo_profile_set_build (all, resolver, &set, &st, &error)))
+    return pgo_tool_fail (o->inputs[0], g_steal_pointer (&error));
+  g_ptr_array_sort (out, by_method);
+  PgoMibcOptions mo = { .name = base, .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
+  bytes = g_str_has_suffix (o->output, ".xml") ? pgo_profiles_to_xml (out, &error)
+                                               : pgo_mibc_build (out, &mo, &skipped, &error);
+  if (!bytes || !pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
+                                        g_bytes_get_size (bytes), &error))
+    return pgo_tool_fail (o->output, g_steal_pointer (&error));
+  printf ("wrote %s: %u methods (%u profiles summed into others, %u with another record layout"
+          " left out, %u the writer could not name)\n", o->output, out->len - skipped, st.n_merged,
+          st.n_conflicts, skipped);
+  return pgo_tool_flush_stdout ();
+}
+
+/* "merge": stores folded into a new one; or .mibc and XML profiles summed
+ * into one file.  Either is written whole or not at all. */
+int
+pgo_cmd_merge (int argc, char **argv)
+{
+  g_auto(MergeOptions) o = { 0 };
+  int rc;
+
+  if ((rc = parse_merge (&argc, &argv, &o)) != PGO_EXIT_OK)
+    return rc;
+  return o.stores ? merge_stores (&o) : merge_profiles (&o);
 }

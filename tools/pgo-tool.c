@@ -525,6 +525,8 @@ pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver, GHash
     return (*out_rc = pgo_tool_fail (path, error), NULL);
   bytes = g_mapped_file_get_bytes (map);
   head = g_bytes_get_data (bytes, &size);
+  if (size >= 16 && memcmp (head, "SQLite format 3", 16) == 0)
+    return pgo_tool_read_store (path, out_rc);
   if (size >= 8 && memcmp (head, "Nettrace", 8) == 0)
     list = read_trace (bytes, resolver, names, &error);
   else if (size >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
@@ -539,8 +541,8 @@ pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver, GHash
   else
     {
       *out_rc = PGO_EXIT_FAILURE;
-      pgo_tool_error ("%s: offset 0: neither a .nettrace trace, a .mibc file nor an XML profile"
-                      " document", path);
+      pgo_tool_error ("%s: offset 0: neither a .nettrace trace, a .mibc file, a profile store"
+                      " nor an XML profile document", path);
       return NULL;
     }
   if (!list)
@@ -669,4 +671,26 @@ pgo_tool_recon_clear (PgoToolRecon *r)
 {
   g_clear_pointer (&r->probes, g_free);
   g_clear_pointer (&r->priors, g_free);
+}
+
+/* The kind of file at 'path', told by its first bytes: a .mibc (PE or
+ * zip), a store (SQLite), an XML document, or else a trace (a file that
+ * cannot be read is left to the trace reader's error). */
+PgoToolInputKind
+pgo_tool_input_kind (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
+  guint8 head[16] = { 0 };
+  gsize got = 0;
+
+  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &got, NULL, NULL))
+    return PGO_TOOL_INPUT_TRACE;
+  if (got >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
+    return PGO_TOOL_INPUT_MIBC;
+  if (got == 16 && memcmp (head, "SQLite format 3", 16) == 0)
+    return PGO_TOOL_INPUT_STORE;
+  if (got >= 5 && memcmp (head, "<?xml", 5) == 0)
+    return PGO_TOOL_INPUT_XML;
+  return PGO_TOOL_INPUT_TRACE;
 }

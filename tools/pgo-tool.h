@@ -57,6 +57,16 @@ PgoMetadata     *pgo_tool_lookup_metadata (const PgoModuleId *module, gpointer u
 gboolean         pgo_tool_parse_probes  (const char *text, PgoProbeSet *out);
 int              pgo_tool_parse_priors  (const char *text, PgoPriorModel *out);
 
+/* The kind of an input file, told by its first bytes. */
+typedef enum {
+  PGO_TOOL_INPUT_TRACE, /* a .nettrace, or a file that cannot be read (left to the trace reader) */
+  PGO_TOOL_INPUT_MIBC,  /* PE or zip */
+  PGO_TOOL_INPUT_STORE, /* SQLite */
+  PGO_TOOL_INPUT_XML,
+} PgoToolInputKind;
+
+PgoToolInputKind pgo_tool_input_kind (const char *path);
+
 /* The options that name profile inputs: --trace (and the positional
  * arguments), --store, --reference, --framework. */
 typedef struct {

@@ -75,7 +75,7 @@ err_has bad-trace "$tmp/bad.nettrace"; one_line bad-trace
 [ "$(cat "$tmp/keep.mibc")" = keep ] || fail "bad-trace: output overwritten"
 printf 'junk' > "$tmp/junk"
 expect 1 junk create-mibc "$tmp/junk" -r "$dll" -o "$tmp/out.mibc"
-err_has junk "$tmp/junk: offset 0: neither a .nettrace trace, a .mibc file nor an XML profile document"; one_line junk
+err_has junk "$tmp/junk: offset 0: neither a .nettrace trace, a .mibc file, a profile store nor an XML profile document"; one_line junk
 expect 1 missing create-mibc "$tmp/none.nettrace" -r "$dll" -o "$tmp/out.mibc"
 err_has missing "$tmp/none.nettrace"; one_line missing
 expect 1 nothing create-mibc "$block" -r "$data/branches/branches.dll" -o "$tmp/out.mibc"

@@ -63,6 +63,30 @@ for m in cab bca nested; do
 done
 [ -e "$tmp/abc.store.tmp-"* ] 2>/dev/null && fail "merge left a temporary file"
 
+# .mibc files sum method by method, record by record, in any order: the
+# branches fixture's probe-A .mibc twice doubles each count (Classify's
+# five edge counts 29 58 29 56 28, Grid's 200 5 10 1, in tests/cli/report.sh)
+expect 0 mibc-a create-mibc --probes A $br -o "$tmp/pa.mibc" "$data/branches/block.nettrace"
+expect 0 mibc-b create-mibc --probes B $ho -o "$tmp/pb.mibc" "$data/hotloop/block.nettrace"
+expect 0 merge-mibc merge -o "$tmp/aa.mibc" $br "$tmp/pa.mibc" "$tmp/pa.mibc"
+has merge-mibc "read $tmp/pa.mibc: 2 method profiles"
+has merge-mibc "wrote $tmp/aa.mibc: 2 methods (2 profiles summed into others, 0 with another record layout left out, 0 the writer could not name)"
+expect 0 dump-aa dump "$tmp/aa.mibc"
+[ "$(sed -n 's/.*values=//p' "$tmp/out" | tr '\n' ' ')" = "58 116 58 112 56 400 10 20 2 " ] \
+  || fail "merge-mibc: counts $(sed -n 's/.*values=//p' "$tmp/out" | tr '\n' ' ')"
+# shellcheck disable=SC2086
+mkdir -p "$tmp/ab" "$tmp/ba"
+# shellcheck disable=SC2086
+expect 0 merge-ab merge -o "$tmp/ab/m.mibc" $br $ho "$tmp/pa.mibc" "$tmp/pb.mibc"
+# shellcheck disable=SC2086
+expect 0 merge-ba merge -o "$tmp/ba/m.mibc" $br $ho "$tmp/pb.mibc" "$tmp/pa.mibc"
+cmp -s "$tmp/ab/m.mibc" "$tmp/ba/m.mibc" || fail "merge of .mibc files: the order shows in the output"
+expect 2 merge-mixed merge -o "$tmp/x.mibc" $br "$tmp/pa.mibc" "$tmp/a.store"
+err_has merge-mixed "$tmp/a.store: a store merges into a store"
+expect 2 merge-mixed2 merge -o "$tmp/x.store" "$tmp/a.store" "$tmp/pa.mibc"
+expect 2 merge-noref merge -o "$tmp/x.mibc" "$tmp/pa.mibc"
+[ -e "$tmp/x.mibc" ] && fail "merge-noref: wrote output"
+
 # not stores: one line each, exit 1, nothing written
 printf 'not a database, not at all, and long enough to be read as a header...............' > "$tmp/junk.store"
 expect 1 junk create-mibc --store "$tmp/junk.store" $br -o "$tmp/junk.mibc"
