@@ -167,6 +167,7 @@ cli_tests = \
 	tests/cli/store.sh \
 	tests/cli/xml.sh \
 	tests/cli/report.sh \
+	tests/cli/json.sh \
 	tests/cli/report-browser.sh \
 	$(NULL)
 TESTS += $(cli_tests)

@@ -20,6 +20,7 @@ typedef struct {
   char      **references; /* --reference paths */
   char       *method;     /* --method: only names containing this */
   gboolean    quiet;      /* --quiet: the summary only */
+  gboolean    json;       /* --json */
   const char *paths[2];   /* A and B */
 } CompareOptions;
 
@@ -42,12 +43,13 @@ parse_options (int *argc, char ***argv, CompareOptions *o)
       "Assembly or directory defining a .mibc's methods, to pair them by token (repeatable)", "PATH" },
     { "method", 0, 0, G_OPTION_ARG_STRING, &o->method, "Only methods whose name contains TEXT", "TEXT" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Print the summary line only", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the comparison as one JSON object", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("A B");
   int rc;
 
-  g_option_context_set_summary (ctx, "Compare two profiles (.nettrace or .mibc) method by method:\n"
+  g_option_context_set_summary (ctx, "Compare two profiles (.nettrace, .mibc, XML or a store) method by method:\n"
                                      "block and edge overlap, as dotnet-pgo compare-mibc computes them.");
   g_option_context_add_main_entries (ctx, entries, NULL);
   if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
@@ -95,6 +97,58 @@ print_method (const PgoComparedMethod *m)
     }
 }
 
+/* Appends one method's comparison to 's' as a JSON object. */
+static void
+json_method (GString *s, const PgoComparedMethod *m)
+{
+  const PgoMethodProfile *p = m->a ? m->a : m->b;
+  g_autofree char *name = pgo_method_id_to_string (pgo_method_profile_get_id (p));
+
+  g_string_append (s, "{\"name\":");
+  pgo_tool_json_string (s, name);
+  if (!m->a || !m->b)
+    g_string_append_printf (s, ",\"only_in\":\"%s\"}", m->a ? "A" : "B");
+  else if (m->mismatch)
+    {
+      g_string_append (s, ",\"mismatched\":");
+      pgo_tool_json_string (s, m->mismatch);
+      g_string_append_c (s, '}');
+    }
+  else
+    {
+      g_string_append_printf (s, ",\"weight\":%" G_GUINT64_FORMAT, m->weight);
+      if (m->has_block)
+        g_string_append_printf (s, ",\"block_overlap\":%.9g", m->block_overlap);
+      if (m->has_edge)
+        g_string_append_printf (s, ",\"edge_overlap\":%.9g", m->edge_overlap);
+      g_string_append_c (s, '}');
+    }
+}
+
+/* Prints the comparison as one object {"a", "b", "methods", "summary"}. */
+static void
+print_json (const CompareOptions *o, GArray *methods, const PgoComparisonSummary *sum)
+{
+  g_autoptr(GString) s = g_string_new ("{\"a\":");
+
+  pgo_tool_json_string (s, o->paths[0]);
+  g_string_append (s, ",\"b\":");
+  pgo_tool_json_string (s, o->paths[1]);
+  g_string_append (s, ",\"methods\":[");
+  for (guint i = 0; !o->quiet && i < methods->len; i++)
+    {
+      if (i)
+        g_string_append_c (s, ',');
+      json_method (s, &g_array_index (methods, PgoComparedMethod, i));
+    }
+  g_string_append_printf (s, "],\"summary\":{\"methods_a\":%u,\"methods_b\":%u,\"both\":%u,"
+                          "\"mismatched\":%u,\"block\":%u,\"block_overlap\":%.9g,\"edge\":%u,"
+                          "\"edge_overlap\":%.9g}}\n", sum->n_a, sum->n_b, sum->n_both,
+                          sum->n_mismatched, sum->n_block, sum->block_overlap, sum->n_edge,
+                          sum->edge_overlap);
+  fputs (s->str, stdout);
+}
+
 /* "compare": reads both files and prints the comparison. */
 int
 pgo_cmd_compare (int argc, char **argv)
@@ -115,9 +169,12 @@ pgo_cmd_compare (int argc, char **argv)
   filter_by_name (a, o.method);
   filter_by_name (b, o.method);
   methods = pgo_profiles_compare (a, b, &s);
-  for (guint i = 0; !o.quiet && i < methods->len; i++)
+  if (o.json)
+    print_json (&o, methods, &s);
+  for (guint i = 0; !o.json && !o.quiet && i < methods->len; i++)
     print_method (&g_array_index (methods, PgoComparedMethod, i));
-  printf ("COMPARE methods-a=%u methods-b=%u both=%u mismatched=%u block=%u block-overlap=%.6f"
+  if (!o.json)
+    printf ("COMPARE methods-a=%u methods-b=%u both=%u mismatched=%u block=%u block-overlap=%.6f"
           " edge=%u edge-overlap=%.6f\n", s.n_a, s.n_b, s.n_both, s.n_mismatched, s.n_block,
           s.block_overlap, s.n_edge, s.edge_overlap);
   if (s.n_both == 0)

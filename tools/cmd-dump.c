@@ -199,6 +199,7 @@ print_mibc_profiles (GPtrArray *list)
 typedef struct {
   gboolean    raw;        /* --raw */
   gboolean    schemas;    /* --schemas */
+  gboolean    json;       /* --json */
   char      **references; /* --reference: resolves a .mibc's methods to tokens */
   const char *path;       /* the FILE argument */
 } DumpOptions;
@@ -257,6 +258,70 @@ dump_mibc (DumpOptions *o)
   return pgo_tool_flush_stdout ();
 }
 
+/* Appends method profile 'p' to 's' as a JSON object: its identity and
+ * its records; handle values as "0x.." strings, others as numbers. */
+static void
+json_profile (GString *s, const PgoMethodProfile *p)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_autofree char *name = id && id->name ? pgo_method_id_to_string (id) : NULL;
+
+  g_string_append (s, "{\"module\":");
+  pgo_tool_json_string (s, id && id->module ? id->module->simple_name : NULL);
+  g_string_append_printf (s, ",\"token\":%u,\"name\":", id ? id->token : 0);
+  pgo_tool_json_string (s, name ? strchr (name, '!') + 1 : NULL);
+  if (id && id->signature)
+    {
+      g_string_append (s, ",\"signature\":");
+      pgo_tool_json_string (s, id->signature);
+    }
+  g_string_append (s, ",\"records\":[");
+  for (guint i = 0; i < pgo_method_profile_get_n_records (p); i++)
+    {
+      const PgoSchemaRecord *r = pgo_method_profile_get_record (p, i);
+      guint32 marshal = r->kind & PGO_KIND_MARSHAL_MASK;
+      gsize n = 0;
+      const guint64 *v = pgo_method_profile_get_values (p, i, &n);
+
+      g_string_append_printf (s, "%s{\"kind\":%u,\"kind_name\":", i ? "," : "", r->kind);
+      pgo_tool_json_string (s, pgo_instrumentation_kind_to_string (r->kind));
+      g_string_append_printf (s, ",\"il\":%d,\"count\":%d,\"other\":%d,\"values\":[",
+                              r->il_offset, r->count, r->other);
+      for (gsize k = 0; k < n; k++)
+        g_string_append_printf (s, marshal >= PGO_KIND_TYPE_HANDLE ? "%s\"0x%" G_GINT64_MODIFIER "x\""
+                                                                   : "%s%" G_GUINT64_FORMAT,
+                                k ? "," : "", v[k]);
+      g_string_append (s, "]}");
+    }
+  g_string_append (s, "]}");
+}
+
+/* "dump --json": every profile of the file, whatever its kind, as one
+ * object {"file", "methods": [...], "total"}. */
+static int
+dump_json (DumpOptions *o)
+{
+  g_autoptr(PgoBodyResolver) resolver = NULL;
+  g_autoptr(GPtrArray) list = NULL;
+  g_autoptr(GString) s = g_string_new ("{\"file\":");
+  int rc;
+
+  if ((o->references && !(resolver = pgo_tool_open_resolver (o->references, NULL, &rc)))
+      || !(list = pgo_tool_read_profiles (o->path, resolver, &rc)))
+    return rc;
+  pgo_tool_json_string (s, o->path);
+  g_string_append (s, ",\"methods\":[");
+  for (guint i = 0; i < list->len; i++)
+    {
+      if (i)
+        g_string_append_c (s, ',');
+      json_profile (s, g_ptr_array_index (list, i));
+    }
+  g_string_append_printf (s, "],\"total\":%u}\n", list->len);
+  fputs (s->str, stdout);
+  return pgo_tool_flush_stdout ();
+}
+
 /* Parses and checks the options into 'o'.  Returns PGO_EXIT_OK, or the
  * exit code after printing the error. */
 static int
@@ -268,9 +333,10 @@ parse_options (int *argc, char ***argv, DumpOptions *o)
       "Print each method's MethodID and reassembled blob in hex before its records", NULL },
     { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->references,
       "Assembly or directory that defines a .mibc's methods, to name their tokens (repeatable)", "PATH" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the profiles as one JSON object", NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE.nettrace|FILE.mibc|STORE");
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE.nettrace|FILE.mibc|STORE|FILE.xml");
   int rc;
 
   g_option_context_set_summary (context, "Print the PGO profiles a .nettrace trace, a .mibc or a store carries.");
@@ -279,6 +345,8 @@ parse_options (int *argc, char ***argv, DumpOptions *o)
     return rc;
   if (*argc != 2)
     return pgo_tool_usage ("dump needs exactly one FILE");
+  if (o->json && (o->raw || o->schemas))
+    return pgo_tool_usage ("--json excludes --raw and --schemas");
   o->path = (*argv)[1];
   return PGO_EXIT_OK;
 }
@@ -309,6 +377,8 @@ pgo_cmd_dump (int argc, char **argv)
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
+  if (o.json)
+    return dump_json (&o);
   switch (pgo_tool_input_kind (o.path))
     {
     case PGO_TOOL_INPUT_MIBC:

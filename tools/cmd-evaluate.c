@@ -185,23 +185,6 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
   return PGO_EXIT_OK;
 }
 
-/* Appends 'text' to 's' as a JSON string literal. */
-static void
-json_string (GString *s, const char *text)
-{
-  g_string_append_c (s, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_printf (s, "\\%c", *p);
-      else if ((guchar) *p < 0x20)
-        g_string_append_printf (s, "\\u%04x", (guchar) *p);
-      else
-        g_string_append_c (s, *p);
-    }
-  g_string_append_c (s, '"');
-}
-
 /* Appends the JSON array of the evaluated methods of 'ev' to 's'. */
 static void
 json_methods (GString *s, const PgoEvaluation *ev)
@@ -212,7 +195,7 @@ json_methods (GString *s, const PgoEvaluation *ev)
       const PgoEvaluationMethod *m = pgo_evaluation_get_method (ev, i);
 
       g_string_append (s, i ? ",{\"name\":" : "{\"name\":");
-      json_string (s, m->name);
+      pgo_tool_json_string (s, m->name);
       g_string_append_printf (s, ",\"framework\":%s,\"blocks\":%u,\"probes\":%u,\"determined\":%u,"
                               "\"determined_ok\":%u,\"adjusted\":%u,\"truth_total\":%" G_GUINT64_FORMAT
                               ",\"determined_mass\":%" G_GUINT64_FORMAT ",\"overlap\":%.9g,"
@@ -263,7 +246,7 @@ print_json (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSu
     {
       if (i)
         g_string_append_c (s, ',');
-      json_string (s, g_ptr_array_index (skipped, i));
+      pgo_tool_json_string (s, g_ptr_array_index (skipped, i));
     }
   g_string_append (s, "],\"summary\":");
   json_summary (s, sum, o->edge_truth != NULL);

@@ -694,3 +694,20 @@ pgo_tool_input_kind (const char *path)
     return PGO_TOOL_INPUT_XML;
   return PGO_TOOL_INPUT_TRACE;
 }
+
+/* Appends 'text' to 's' as a JSON string literal. */
+void
+pgo_tool_json_string (GString *s, const char *text)
+{
+  g_string_append_c (s, '"');
+  for (const char *p = text ? text : ""; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_printf (s, "\\%c", *p);
+      else if ((guchar) *p < 0x20)
+        g_string_append_printf (s, "\\u%04x", (guchar) *p);
+      else
+        g_string_append_c (s, *p);
+    }
+  g_string_append_c (s, '"');
+}

@@ -34,6 +34,7 @@ int  pgo_tool_usage      (const char *format, ...) G_GNUC_PRINTF (1, 2);
 int  pgo_tool_parse      (GOptionContext *context, int *argc, char ***argv);
 gboolean pgo_tool_write_atomic (const char *path, const void *data, gsize len, GError **error);
 int  pgo_tool_flush_stdout (void);
+void pgo_tool_json_string  (GString *s, const char *text);
 
 /* Inputs of reconstruct and evaluate. */
 PgoBodyResolver *pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc);
