@@ -65,7 +65,9 @@ static const char schema_v1[] =
   "  vals BLOB NOT NULL,"
   "  PRIMARY KEY (trace, method, seq));";
 
-/* Sets 'error' to "PATH: what: SQLite's message" and returns FALSE. */
+/* Sets 'error' to "PATH: what: SQLite's message" and returns FALSE.  A
+ * write that failed (a full disk, a file size limit) says that the
+ * transaction left nothing behind. */
 static gboolean
 fail_db (PgoStore *s, const char *what, GError **error)
 {
@@ -73,7 +75,9 @@ fail_db (PgoStore *s, const char *what, GError **error)
 
   g_set_error (error, PGO_ERROR,
                code == SQLITE_NOTADB || code == SQLITE_CORRUPT ? PGO_ERROR_CORRUPT : PGO_ERROR_STORE,
-               "%s: %s: %s", s->path, what, sqlite3_errmsg (s->db));
+               "%s: %s: %s%s", s->path, what, sqlite3_errmsg (s->db),
+               code == SQLITE_FULL || code == SQLITE_IOERR
+                 ? " (a write failed, e.g. the disk is full; the store keeps what it held before)" : "");
   return FALSE;
 }
 
@@ -424,6 +428,7 @@ pgo_store_ingest (PgoStore *store, const char *source, const char *content_hash,
                   GError **error)
 {
   char *sql = sqlite3_mprintf ("SELECT count(*) FROM traces WHERE hash = %Q", content_hash);
+  g_autofree char *commit = g_strdup_printf ("cannot commit the ingest of %s", source);
   gint64 have = 0;
   gboolean found;
 
@@ -433,7 +438,7 @@ pgo_store_ingest (PgoStore *store, const char *source, const char *content_hash,
   sqlite3_free (sql);
   if (!found
       || (!have && !ingest_rows (store, source, content_hash, profiles, resolver, error))
-      || !exec (store, "COMMIT", "cannot commit the ingest", error))
+      || !exec (store, "COMMIT", commit, error))
     {
       sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
       return FALSE;

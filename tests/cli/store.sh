@@ -87,6 +87,22 @@ expect 2 merge-mixed2 merge -o "$tmp/x.store" "$tmp/a.store" "$tmp/pa.mibc"
 expect 2 merge-noref merge -o "$tmp/x.mibc" "$tmp/pa.mibc"
 [ -e "$tmp/x.mibc" ] && fail "merge-noref: wrote output"
 
+# a full disk during an ingest (a file size limit makes the store's writes
+# fail): one line, exit 1, and the store holds what it held before
+cp "$tmp/a.store" "$tmp/full.store"
+ge="$data/generics"
+rc=0
+(trap '' XFSZ; ulimit -f 64; exec "$tool" ingest --store "$tmp/full.store" --reference "$ge/generics.dll" \
+   "$ge/block.nettrace") >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" = 1 ] || fail "full-disk: exit $rc, expected 1"
+err_has full-disk "$tmp/full.store: cannot commit the ingest of $ge/block.nettrace"
+err_has full-disk "the store keeps what it held before"
+one_line full-disk
+expect 0 full-after dump "$tmp/full.store"
+has full-after "store $tmp/full.store: 1 traces, 3 modules, 197 methods, 1566 records"
+expect 0 full-again ingest --store "$tmp/full.store" --reference "$ge/generics.dll" "$ge/block.nettrace"
+has full-again "ingested $ge/block.nettrace: 230 method profiles"
+
 # not stores: one line each, exit 1, nothing written
 printf 'not a database, not at all, and long enough to be read as a header...............' > "$tmp/junk.store"
 expect 1 junk create-mibc --store "$tmp/junk.store" $br -o "$tmp/junk.mibc"
