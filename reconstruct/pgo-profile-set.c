@@ -309,6 +309,8 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
         return (g_propagate_error (error, local), NULL);
       if (p)
         g_ptr_array_add (out, p);
+      if (options->progress)
+        options->progress (i + 1, merged->len, options->progress_data);
     }
   st.n_written = out->len;
   if (out_stats)

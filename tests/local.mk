@@ -168,6 +168,7 @@ cli_tests = \
 	tests/cli/xml.sh \
 	tests/cli/report.sh \
 	tests/cli/json.sh \
+	tests/cli/progress.sh \
 	tests/cli/report-browser.sh \
 	$(NULL)
 TESTS += $(cli_tests)

@@ -269,6 +269,7 @@ run_export (int argc, char **argv, gboolean mibc_only)
       || !(in = pgo_tool_read_inputs (o.in.stores, o.in.traces, resolver, o.in.frameworks != NULL,
                                          o.names, modules, &rc)))
     return rc;
+  pgo_tool_show_progress (&o.set);
   if (!(out = pgo_profile_set_build (in, resolver, &o.set, &st, &error)))
     return pgo_tool_fail (pgo_tool_inputs_first (&o.in), g_steal_pointer (&error));
   if (out->len == 0)

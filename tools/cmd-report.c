@@ -129,6 +129,7 @@ pgo_cmd_report (int argc, char **argv)
   report = pgo_report_new (title);
   o.set.visit = add_method;
   o.set.visit_data = report;
+  pgo_tool_show_progress (&o.set);
   if (!(out = pgo_profile_set_build (in, resolver, &o.set, &st, &error)))
     return pgo_tool_fail (pgo_tool_inputs_first (&o.in), g_steal_pointer (&error));
   if (out->len == 0)

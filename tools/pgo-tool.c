@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Prints "pgo-reconstruct: 'prefix''format'" on stderr, after flushing
  * stdout so the two streams keep their order on a terminal. */
@@ -710,4 +711,28 @@ pgo_tool_json_string (GString *s, const char *text)
         g_string_append_c (s, *p);
     }
   g_string_append_c (s, '"');
+}
+
+/* A PgoProfileSetOptions progress function: on a terminal, one line on
+ * stderr, rewritten in place, of the methods done; cleared at the end. */
+void
+pgo_tool_progress_methods (guint done, guint total, gpointer user_data)
+{
+  (void) user_data;
+  if (done % 32 != 0 && done != total)
+    return;
+  if (done < total)
+    fprintf (stderr, "\rpgo-reconstruct: reconstructing: %u of %u methods", done, total);
+  else
+    fputs ("\r\033[K", stderr);
+  fflush (stderr);
+}
+
+/* Asks 'set' to report progress when stderr is a terminal, never else:
+ * logs and pipes get no progress lines. */
+void
+pgo_tool_show_progress (PgoProfileSetOptions *set)
+{
+  if (isatty (STDERR_FILENO))
+    set->progress = pgo_tool_progress_methods;
 }

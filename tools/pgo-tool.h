@@ -35,6 +35,8 @@ int  pgo_tool_parse      (GOptionContext *context, int *argc, char ***argv);
 gboolean pgo_tool_write_atomic (const char *path, const void *data, gsize len, GError **error);
 int  pgo_tool_flush_stdout (void);
 void pgo_tool_json_string  (GString *s, const char *text);
+void pgo_tool_progress_methods (guint done, guint total, gpointer user_data);
+void pgo_tool_show_progress (PgoProfileSetOptions *set);
 
 /* Inputs of reconstruct and evaluate. */
 PgoBodyResolver *pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc);
