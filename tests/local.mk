@@ -169,6 +169,7 @@ cli_tests = \
 	tests/cli/report.sh \
 	tests/cli/json.sh \
 	tests/cli/progress.sh \
+	tests/cli/truncated.sh \
 	tests/cli/report-browser.sh \
 	$(NULL)
 TESTS += $(cli_tests)

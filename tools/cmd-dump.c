@@ -143,12 +143,15 @@ print_method_header (PgoNettraceProfiles *profiles, guint index)
 
 /* Prints every profile of 'profiles': with 'schemas' its reassembled blob
  * in hex and its records in the neutral form, else its identity and its
- * records; then the notes (as warnings about 'path') and the total. */
+ * records; then the notes (as warnings about 'path'), the warning of a
+ * trace cut short, and the total. */
 static void
-print_profiles (PgoNettraceProfiles *profiles, gboolean schemas, const char *path)
+print_profiles (PgoNettraceReader *reader, PgoNettraceProfiles *profiles, gboolean schemas,
+                const char *path)
 {
   GPtrArray *list = pgo_nettrace_profiles_get_profiles (profiles);
   GPtrArray *notes = pgo_nettrace_profiles_get_notes (profiles);
+  const char *cut = pgo_nettrace_reader_get_warning (reader);
 
   for (guint i = 0; i < list->len; i++)
     {
@@ -166,7 +169,10 @@ print_profiles (PgoNettraceProfiles *profiles, gboolean schemas, const char *pat
       print_schema_text (profiles, i);
     }
   for (guint i = 0; i < notes->len; i++)
-    pgo_tool_warning ("%s: %s", path, (const char *) g_ptr_array_index (notes, i));
+    if (g_strcmp0 (g_ptr_array_index (notes, i), cut) != 0)
+      pgo_tool_warning ("%s: %s", path, (const char *) g_ptr_array_index (notes, i));
+  /* a trace cut short: the warning every command gives */
+  pgo_tool_warn_truncated (path, pgo_nettrace_reader_get_stats (reader), list->len);
   if (!schemas)
     printf ("total: %u methods with PGO data, %u dropped\n", list->len,
             pgo_nettrace_profiles_get_n_dropped (profiles));
@@ -396,6 +402,6 @@ pgo_cmd_dump (int argc, char **argv)
     return dump_raw (reader, o.path);
   if (!(profiles = pgo_nettrace_profiles_build (reader, &error)))
     return pgo_tool_fail (o.path, error);
-  print_profiles (profiles, o.schemas, o.path);
+  print_profiles (reader, profiles, o.schemas, o.path);
   return pgo_tool_flush_stdout ();
 }

@@ -68,7 +68,7 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose, "Name each skipped method and why", NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE.nettrace");
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE.nettrace|FILE.mibc|FILE.xml|STORE");
   int rc;
 
   g_option_context_set_summary (ctx, "Infer every block and edge count of each method of a trace,\n"
@@ -239,10 +239,21 @@ print_reconstruction (const PgoReconstruction *rec, const char *name, guint32 to
   for (guint i = 0; i < rec->n_adjustments; i++)
     {
       const PgoFlowAdjustment *a = &rec->adjustments[i];
+      char what[64], s[16], d[16];
 
-      printf ("  adjusted %s %u %s %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT "\n",
-              a->on_arc ? "edge" : "node", a->index, pgo_flow_adjustment_kind_to_string (a->kind),
-              a->observed, a->adjusted);
+      if (a->on_arc && a->index < rec->cfg->n_edges)
+        {
+          node_name (rec, rec->cfg->edges[a->index].src, s, sizeof s);
+          node_name (rec, rec->cfg->edges[a->index].dst, d, sizeof d);
+          g_snprintf (what, sizeof what, "edge %s->%s", s, d);
+        }
+      else
+        {
+          node_name (rec, a->index < rec->cfg->n_blocks ? a->index : PGO_CFG_VIRTUAL, s, sizeof s);
+          g_snprintf (what, sizeof what, "block %s", s);
+        }
+      printf ("  adjusted %s %s %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT "\n", what,
+              pgo_flow_adjustment_kind_to_string (a->kind), a->observed, a->adjusted);
     }
   if (rec->n_calls_used > 0)
     printf ("  calls evidence=%u\n", rec->n_calls_used);
@@ -284,7 +295,9 @@ pgo_cmd_reconstruct (int argc, char **argv)
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
   if (!(resolver = pgo_tool_open_resolver (o.references, o.frameworks, &rc))
-      || !(list = pgo_tool_read_trace (o.trace, &rc))
+      || !(list = pgo_tool_input_kind (o.trace) == PGO_TOOL_INPUT_TRACE
+                    ? pgo_tool_read_trace (o.trace, &rc)
+                    : pgo_tool_read_profiles (o.trace, resolver, &rc))
       || !pgo_tool_match_modules (o.trace, list, resolver, o.frameworks != NULL,
                                   (modules = g_string_new (NULL)), &rc))
     return rc;

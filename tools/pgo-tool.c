@@ -163,6 +163,16 @@ pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc)
   return g_steal_pointer (&r);
 }
 
+/* The one warning every command gives for a trace cut short: where it
+ * stops, and what was kept. */
+void
+pgo_tool_warn_truncated (const char *path, const PgoNettraceStats *st, guint kept)
+{
+  if (st->truncated)
+    pgo_tool_warning ("%s: truncated: the trace stops at offset 0x%" G_GINT64_MODIFIER "x;"
+                      " kept the %u method profiles before it", path, st->truncated_offset, kept);
+}
+
 /* pgo_tool_read_trace: the method profiles of the trace at 'path'; NULL
  * after printing the error, with *out_rc set. */
 GPtrArray *
@@ -191,9 +201,7 @@ pgo_tool_read_trace (const char *path, int *out_rc)
       *out_rc = pgo_tool_fail (path, error);
       return NULL;
     }
-  if (st.truncated)
-    pgo_tool_warning ("%s: truncated: the trace stops at offset 0x%" G_GINT64_MODIFIER "x;"
-                      " kept the %u method profiles before it", path, st.truncated_offset, list->len);
+  pgo_tool_warn_truncated (path, &st, list->len);
   if (list->len == 0)
     {
       pgo_tool_error ("%s: no method profile in the trace (no JitInstrumentationDataVerbose"
@@ -478,16 +486,17 @@ merge_names (GHashTable *names, GHashTable *found)
 /* read_trace: the profiles of trace 'bytes'; when 'names' is not NULL, the
  * runtime names of their handles are added to it. */
 static GPtrArray *
-read_trace (GBytes *bytes, PgoBodyResolver *resolver, GHashTable *names, GError **error)
+read_trace (GBytes *bytes, const char *path, PgoBodyResolver *resolver, GHashTable *names,
+            GError **error)
 {
   g_autoptr(PgoNettraceReader) reader = NULL;
   g_autoptr(PgoNettraceProfiles) profiles = NULL;
 
-  if (!names && !resolver)
-    return pgo_nettrace_profiles_read (bytes, NULL, error);
   if (!(reader = pgo_nettrace_reader_new (bytes, error))
       || !(profiles = pgo_nettrace_profiles_build (reader, error)))
     return NULL;
+  pgo_tool_warn_truncated (path, pgo_nettrace_reader_get_stats (reader),
+                  pgo_nettrace_profiles_get_profiles (profiles)->len);
   if (resolver)
     pgo_nettrace_profiles_name_types (profiles, pgo_tool_lookup_metadata, resolver);
   if (resolver && names)
@@ -499,9 +508,10 @@ read_trace (GBytes *bytes, PgoBodyResolver *resolver, GHashTable *names, GError 
   return g_ptr_array_ref (pgo_nettrace_profiles_get_profiles (profiles));
 }
 
-/* pgo_tool_read_profiles_named: the method profiles of a .nettrace trace or
- * of a .mibc (plain or zipped) at 'path', told apart by their first bytes;
- * a .mibc's methods are resolved against 'resolver' when it is not NULL.
+/* pgo_tool_read_profiles_named: the method profiles of a .nettrace trace, a
+ * .mibc (plain or zipped), a store or an XML document at 'path', told apart
+ * by their first bytes (a trace cut short is read up to where it stops,
+ * with the same warning as pgo_tool_read_trace); a .mibc's methods are resolved against 'resolver' when it is not NULL.
  * When 'names' (guint64 handle -> name, from pgo_tool_new_handle_names) is
  * not NULL, a trace's handles named through 'resolver' are added to it.
  * NULL after printing the error, with *out_rc set. */
@@ -529,7 +539,7 @@ pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver, GHash
   if (size >= 16 && memcmp (head, "SQLite format 3", 16) == 0)
     return pgo_tool_read_store (path, out_rc);
   if (size >= 8 && memcmp (head, "Nettrace", 8) == 0)
-    list = read_trace (bytes, resolver, names, &error);
+    list = read_trace (bytes, path, resolver, names, &error);
   else if (size >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
     list = pgo_mibc_parse (bytes, path, resolver ? pgo_tool_lookup_metadata : NULL, resolver,
                            &error);

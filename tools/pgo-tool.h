@@ -41,6 +41,7 @@ void pgo_tool_show_progress (PgoProfileSetOptions *set);
 /* Inputs of reconstruct and evaluate. */
 PgoBodyResolver *pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc);
 GPtrArray       *pgo_tool_read_trace    (const char *path, int *out_rc);
+void             pgo_tool_warn_truncated (const char *path, const PgoNettraceStats *st, guint kept);
 GPtrArray       *pgo_tool_read_store    (const char *path, int *out_rc);
 char            *pgo_tool_hash_file     (const char *path);
 gboolean         pgo_tool_print_store_stats (PgoStore *store, const char *path, GError **error);

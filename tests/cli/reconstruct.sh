@@ -151,6 +151,19 @@ grep -q "edge.nettrace: no method was evaluated (.* skipped: .* edge counts, not
   || fail "edge-as-truth: stderr '$(cat "$tmp/err")'"
 [ "$(wc -l <"$tmp/err")" = 1 ] || fail "edge-as-truth: more than one line on stderr"
 
+# inconsistent input, as an XML profile: Classify's block at 0x11 counted
+# 190 where its only way in, the block at 0xa, has 171; the repair raises
+# the 0xa block to 190 and names it by its block name
+br=$data/branches
+expect 0 xml-export export --format xml --as-recorded --probes A --reference "$br" -o "$tmp/b.xml" \
+  "$br/block.nettrace"
+sed 's|il-offset="17" other="0x0">113<|il-offset="17" other="0x0">190<|' "$tmp/b.xml" >"$tmp/bad.xml"
+expect 0 adjusted reconstruct --reference "$br" --method Classify "$tmp/bad.xml"
+has adjusted "  adjusted block BB03 raise 171 -> 190"
+has adjusted "  block BB03 il=0x000a count=190 adjusted"
+has adjusted "  block BB01 il=0x0000 count=200 observed"
+has adjusted "  edge BB01->BB02 normal count=10 inferred"
+
 # the skipped line counts each reason
 # shellcheck disable=SC2086
 expect 0 skipped evaluate $hot --probes A --truth "$data/hotloop/block.nettrace"
