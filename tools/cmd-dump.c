@@ -219,8 +219,35 @@ dump_options_clear (DumpOptions *o)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DumpOptions, dump_options_clear)
 
-/* "dump STORE": the store's counts, its traces, then every trace's raw
- * profiles as a .mibc's are printed. */
+/* The reconstructions kept in 'store': a line each, then its blocks. */
+static gboolean
+print_saved (PgoStore *store, GError **error)
+{
+  g_autoptr(GPtrArray) saved = pgo_store_list_saved (store, error);
+
+  if (!saved)
+    return FALSE;
+  for (guint i = 0; i < saved->len; i++)
+    {
+      const PgoStoreSaved *r = g_ptr_array_index (saved, i);
+
+      printf ("reconstruction %s settings=\"%s\" made=%s traces=%s adjustments=%u calls-used=%u"
+              " projected=%u jit-solver=%s records=%u\n", r->method, r->settings, r->made,
+              r->current ? "current" : "stale", r->n_adjustments, r->n_calls_used, r->n_projected,
+              r->jit_status, r->n_records);
+      for (guint b = 0; b < r->blocks->len; b++)
+        {
+          const PgoStoreBlockCount *c = &g_array_index (r->blocks, PgoStoreBlockCount, b);
+
+          printf ("  block BB%02u il=0x%04x count=%" G_GUINT64_FORMAT " %s\n", c->num, c->il_offset,
+                  c->count, c->provenance);
+        }
+    }
+  return TRUE;
+}
+
+/* "dump STORE": the store's counts, its traces, the reconstructions it
+ * keeps, then every trace's raw profiles as a .mibc's are printed. */
 static int
 dump_store (DumpOptions *o)
 {
@@ -241,6 +268,8 @@ dump_store (DumpOptions *o)
 
       printf ("trace %s %s ingested=%s methods=%u\n", t->hash, t->source, t->ingested, t->n_methods);
     }
+  if (!print_saved (store, &error))
+    return pgo_tool_fail (NULL, g_steal_pointer (&error));
   print_mibc_profiles (list);
   return pgo_tool_flush_stdout ();
 }

@@ -28,6 +28,7 @@ typedef struct {
   gboolean             as_recorded; /* --as-recorded */
   gboolean             zero_fill;   /* --zero-fill */
   gboolean             compressed;  /* --compressed */
+  gboolean             save;        /* --save */
   gboolean             text;        /* the format is text */
   gboolean             xml;         /* the format is XML (else mibc) */
   GHashTable          *names;       /* text: trace handle -> runtime name (NULL: conflicting) */
@@ -79,6 +80,11 @@ check_options (ExportOptions *o)
     return pgo_tool_usage ("--form applies to reconstructed profiles only");
   if (o->zero_fill && !o->recon.probes)
     return pgo_tool_usage ("--zero-fill needs --probes");
+  if (o->save && (!o->in.stores || o->in.stores[1] || (o->in.traces && o->in.traces[0])))
+    return pgo_tool_usage ("--save keeps the reconstructions in the store they are made from:"
+                           " give one --store and no trace");
+  if (o->save && (o->as_recorded || o->zero_fill))
+    return pgo_tool_usage ("--save keeps reconstructions; --as-recorded and --zero-fill make none");
   o->set.mode = o->as_recorded ? PGO_PROFILE_SET_AS_RECORDED
               : o->zero_fill   ? PGO_PROFILE_SET_ZERO_FILL
                                : PGO_PROFILE_SET_RECONSTRUCT;
@@ -99,6 +105,8 @@ parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
     { "zero-fill", 0, 0, G_OPTION_ARG_NONE, &o->zero_fill,
       "Write a block count per block: the probes' counts, 0 elsewhere (needs --probes)", NULL },
     { "compressed", 0, 0, G_OPTION_ARG_NONE, &o->compressed, "Write the zip form of .mibc", NULL },
+    { "save", 0, 0, G_OPTION_ARG_NONE, &o->save,
+      "Also keep the reconstructions, with provenance and solver statistics, in the --store", NULL },
     { NULL }
   };
   GOptionEntry format_entry[] = {
@@ -248,6 +256,79 @@ print_summary (const char *cmd, const ExportOptions *o, const PgoProfileSetStats
            st->n_merged, st->n_conflicts);
 }
 
+/* A reconstruction kept for --save: copies of what the store keeps. */
+typedef struct {
+  PgoMethodProfile *profile;
+  GArray           *blocks; /* PgoStoreBlockCount */
+  guint             n_adjustments, n_calls_used, n_projected;
+  const char       *jit_status;
+} Kept;
+
+static void
+kept_clear (gpointer p)
+{
+  Kept *k = p;
+
+  pgo_method_profile_free (k->profile);
+  g_array_unref (k->blocks);
+}
+
+/* PgoProfileSetVisitFunc: copies each reconstruction into the GArray of
+ * Kept 'user_data'. */
+static void
+keep (const PgoMethodId *id, const PgoReconstruction *rec, gpointer user_data)
+{
+  Kept k = { pgo_method_profile_copy (rec->profile),
+             g_array_sized_new (FALSE, FALSE, sizeof (PgoStoreBlockCount), rec->cfg->n_blocks),
+             rec->n_adjustments, rec->n_calls_used, rec->n_projected,
+             pgo_jit_solve_status_to_string (rec->jit_status) };
+
+  (void) id;
+  for (guint32 b = 0; b < rec->cfg->n_blocks; b++)
+    {
+      PgoStoreBlockCount c = { rec->blocks[b].num, rec->blocks[b].il_offset, rec->blocks[b].count,
+                               pgo_flow_provenance_to_string (rec->blocks[b].provenance) };
+
+      g_array_append_val (k.blocks, c);
+    }
+  g_array_append_val ((GArray *) user_data, k);
+}
+
+/* How the reconstructions of 'o' are made, as the store keeps it. */
+static char *
+settings_text (const ExportOptions *o)
+{
+  return g_strdup_printf ("probes=%s priors=%s form=%s calls=%s",
+                          o->recon.probes ? o->recon.probes : "all",
+                          pgo_prior_model_to_string (o->set.reconstruction.priors),
+                          pgo_reconstruction_form_to_string (o->set.reconstruction.form),
+                          o->set.call_evidence ? "on" : "off");
+}
+
+/* --save: keeps 'kept' in the one --store; prints what it did. */
+static int
+save_kept (const ExportOptions *o, GArray *kept, PgoBodyResolver *resolver, const char *cmd)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoStore) store = pgo_store_open (o->in.stores[0], FALSE, &error);
+  g_autofree PgoStoreReconstruction *items = g_new0 (PgoStoreReconstruction, MAX (kept->len, 1));
+  g_autofree char *settings = settings_text (o);
+
+  for (guint i = 0; i < kept->len; i++)
+    {
+      const Kept *k = &g_array_index (kept, Kept, i);
+
+      items[i] = (PgoStoreReconstruction) { k->profile, (PgoStoreBlockCount *) k->blocks->data,
+                                            k->blocks->len, k->n_adjustments, k->n_calls_used,
+                                            k->n_projected, k->jit_status };
+    }
+  if (!store || !pgo_store_save_reconstructions (store, settings, items, kept->len, resolver, &error))
+    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+  fprintf (stderr, "%s: kept %u reconstructions in %s (%s)\n", cmd, kept->len, o->in.stores[0],
+           settings);
+  return PGO_EXIT_OK;
+}
+
 /* The body of both commands; 'mibc_only' for create-mibc. */
 static int
 run_export (int argc, char **argv, gboolean mibc_only)
@@ -260,8 +341,11 @@ run_export (int argc, char **argv, gboolean mibc_only)
   PgoProfileSetStats st;
   g_autoptr(GString) modules = g_string_new (NULL);
   g_auto(GStrv) lines = NULL;
+  g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (Kept));
   guint skipped = 0;
   int rc;
+
+  g_array_set_clear_func (kept, kept_clear);
 
   if ((rc = parse_options (&argc, &argv, mibc_only, &o)) != PGO_EXIT_OK)
     return rc;
@@ -270,6 +354,11 @@ run_export (int argc, char **argv, gboolean mibc_only)
                                          o.names, modules, &rc)))
     return rc;
   pgo_tool_show_progress (&o.set);
+  if (o.save)
+    {
+      o.set.visit = keep;
+      o.set.visit_data = kept;
+    }
   if (!(out = pgo_profile_set_build (in, resolver, &o.set, &st, &error)))
     return pgo_tool_fail (pgo_tool_inputs_first (&o.in), g_steal_pointer (&error));
   if (out->len == 0)
@@ -280,6 +369,8 @@ run_export (int argc, char **argv, gboolean mibc_only)
     }
   if (!write_output (&o, out, resolver, &skipped, &error))
     return pgo_tool_fail (o.output, g_steal_pointer (&error));
+  if (o.save && (rc = save_kept (&o, kept, resolver, mibc_only ? "create-mibc" : "export")) != PGO_EXIT_OK)
+    return rc;
   print_summary (mibc_only ? "create-mibc" : "export", &o, &st, skipped);
   lines = g_strsplit (modules->str, "\n", -1);
   for (char **l = lines; *l && **l; l++)

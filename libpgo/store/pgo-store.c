@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-store.c: the profile store (SPEC: pgo-store(5) "Schema").  The one
- * file of the toolkit that talks to SQLite.
+ * pgo-store.c: the profile store (SPEC: pgo-store(5) "Schema"): opening,
+ * the schema and its migrations, ingest, read back, merge.  With
+ * pgo-store-recon.c, the only files of the toolkit that talk to SQLite.
  *
  * Input: a store path; method profiles with the trace they came from.
  * Output: the raw records back, in an order that depends only on what is
@@ -25,11 +26,6 @@
 /* 'PGOS': PRAGMA application_id of a store. */
 #define STORE_APPLICATION_ID 0x50474F53
 #define BUSY_TIMEOUT_MS 5000
-
-struct _PgoStore {
-  sqlite3 *db;
-  char *path;
-};
 
 static const char schema_v1[] =
   "CREATE TABLE traces ("
@@ -68,8 +64,8 @@ static const char schema_v1[] =
 /* Sets 'error' to "PATH: what: SQLite's message" and returns FALSE.  A
  * write that failed (a full disk, a file size limit) says that the
  * transaction left nothing behind. */
-static gboolean
-fail_db (PgoStore *s, const char *what, GError **error)
+gboolean
+_pgo_store_fail_db (PgoStore *s, const char *what, GError **error)
 {
   int code = sqlite3_errcode (s->db);
 
@@ -81,11 +77,11 @@ fail_db (PgoStore *s, const char *what, GError **error)
   return FALSE;
 }
 
-static gboolean
-exec (PgoStore *s, const char *sql, const char *what, GError **error)
+gboolean
+_pgo_store_exec (PgoStore *s, const char *sql, const char *what, GError **error)
 {
   if (sqlite3_exec (s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-    return fail_db (s, what, error);
+    return _pgo_store_fail_db (s, what, error);
   return TRUE;
 }
 
@@ -93,7 +89,7 @@ exec (PgoStore *s, const char *sql, const char *what, GError **error)
 static gboolean
 exec_free (PgoStore *s, char *sql, const char *what, GError **error)
 {
-  gboolean ok = sql && exec (s, sql, what, error);
+  gboolean ok = sql && _pgo_store_exec (s, sql, what, error);
 
   if (!sql)
     g_set_error (error, PGO_ERROR, PGO_ERROR_STORE, "%s: %s: out of memory", s->path, what);
@@ -102,31 +98,82 @@ exec_free (PgoStore *s, char *sql, const char *what, GError **error)
 }
 
 /* The integer that 'sql' (one row, one column) gives, in 'out'. */
-static gboolean
-query_int (PgoStore *s, const char *sql, gint64 *out, GError **error)
+gboolean
+_pgo_store_query_int (PgoStore *s, const char *sql, gint64 *out, GError **error)
 {
   sqlite3_stmt *st = NULL;
   gboolean ok;
 
   if (sqlite3_prepare_v2 (s->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return fail_db (s, "cannot read the store", error);
+    return _pgo_store_fail_db (s, "cannot read the store", error);
   ok = sqlite3_step (st) == SQLITE_ROW;
   if (ok)
     *out = sqlite3_column_int64 (st, 0);
   sqlite3_finalize (st);
-  return ok || fail_db (s, "cannot read the store", error);
+  return ok || _pgo_store_fail_db (s, "cannot read the store", error);
 }
+
+/* What version 2 adds: reconstructions kept with their provenance and
+ * solver statistics (SPEC: pgo-store(5) "Reconstructions"). */
+static const char schema_v2[] =
+  "CREATE TABLE reconstructions ("
+  "  id INTEGER PRIMARY KEY,"
+  "  method INTEGER NOT NULL REFERENCES methods (id),"
+  "  settings TEXT NOT NULL,"
+  "  traces TEXT NOT NULL,"
+  "  made TEXT NOT NULL,"
+  "  adjustments INTEGER NOT NULL,"
+  "  calls_used INTEGER NOT NULL,"
+  "  projected INTEGER NOT NULL,"
+  "  jit_status TEXT NOT NULL,"
+  "  UNIQUE (method, settings));"
+  "CREATE TABLE reconstructed_blocks ("
+  "  reconstruction INTEGER NOT NULL REFERENCES reconstructions (id) ON DELETE CASCADE,"
+  "  num INTEGER NOT NULL,"
+  "  il_offset INTEGER NOT NULL,"
+  "  count INTEGER NOT NULL,"
+  "  provenance TEXT NOT NULL,"
+  "  PRIMARY KEY (reconstruction, num));"
+  "CREATE TABLE reconstructed_records ("
+  "  reconstruction INTEGER NOT NULL REFERENCES reconstructions (id) ON DELETE CASCADE,"
+  "  seq INTEGER NOT NULL,"
+  "  kind INTEGER NOT NULL,"
+  "  il_offset INTEGER NOT NULL,"
+  "  other INTEGER NOT NULL,"
+  "  vals BLOB NOT NULL,"
+  "  PRIMARY KEY (reconstruction, seq));";
 
 /* Creates the schema of an empty file. */
 static gboolean
 create_schema (PgoStore *s, GError **error)
 {
-  g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA application_id = %d;"
+  g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s %s PRAGMA application_id = %d;"
                                           " PRAGMA user_version = %d; COMMIT;",
-                                          schema_v1, STORE_APPLICATION_ID,
+                                          schema_v1, schema_v2, STORE_APPLICATION_ID,
                                           PGO_STORE_SCHEMA_VERSION);
 
-  if (exec (s, sql, "cannot create the store", error))
+  if (_pgo_store_exec (s, sql, "cannot create the store", error))
+    return TRUE;
+  sqlite3_exec (s->db, "ROLLBACK", NULL, NULL, NULL);
+  return FALSE;
+}
+
+/* Brings a store of an older schema to this one, in one transaction:
+ * version 1 gets the tables of version 2.  Readers never migrate; the
+ * first write that needs the new tables does. */
+gboolean
+_pgo_store_migrate (PgoStore *s, GError **error)
+{
+  gint64 version = 0;
+  g_autofree char *sql = NULL;
+
+  if (!_pgo_store_query_int (s, "PRAGMA user_version", &version, error))
+    return FALSE;
+  if (version >= PGO_STORE_SCHEMA_VERSION)
+    return TRUE;
+  sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA user_version = %d; COMMIT;", schema_v2,
+                         PGO_STORE_SCHEMA_VERSION);
+  if (_pgo_store_exec (s, sql, "cannot migrate the store to schema version 2", error))
     return TRUE;
   sqlite3_exec (s->db, "ROLLBACK", NULL, NULL, NULL);
   return FALSE;
@@ -139,9 +186,9 @@ check_schema (PgoStore *s, gboolean create, GError **error)
 {
   gint64 app = 0, version = 0, n_tables = 0;
 
-  if (!query_int (s, "PRAGMA application_id", &app, error)
-      || !query_int (s, "PRAGMA user_version", &version, error)
-      || !query_int (s, "SELECT count(*) FROM sqlite_master", &n_tables, error))
+  if (!_pgo_store_query_int (s, "PRAGMA application_id", &app, error)
+      || !_pgo_store_query_int (s, "PRAGMA user_version", &version, error)
+      || !_pgo_store_query_int (s, "SELECT count(*) FROM sqlite_master", &n_tables, error))
     return FALSE;
   if (app == 0 && version == 0 && n_tables == 0)
     {
@@ -190,10 +237,10 @@ pgo_store_open (const char *path, gboolean create, GError **error)
       return NULL;
     }
   if (sqlite3_open_v2 (path, &s->db, flags, NULL) != SQLITE_OK)
-    return (fail_db (s, "cannot open the store", error), NULL);
+    return (_pgo_store_fail_db (s, "cannot open the store", error), NULL);
   sqlite3_busy_timeout (s->db, BUSY_TIMEOUT_MS);
   if (!check_schema (s, create, error)
-      || !exec (s, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;",
+      || !_pgo_store_exec (s, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;",
                 "cannot set up the store", error))
     return NULL;
   return g_steal_pointer (&s);
@@ -248,34 +295,34 @@ ingest_prepare (PgoStore *s, Ingest *in, GError **error)
 
   for (guint i = 0; i < G_N_ELEMENTS (sql); i++)
     if (sqlite3_prepare_v2 (s->db, sql[i], -1, out[i], NULL) != SQLITE_OK)
-      return fail_db (s, "cannot prepare the ingest", error);
+      return _pgo_store_fail_db (s, "cannot prepare the ingest", error);
   return TRUE;
 }
 
 /* Runs 'st' (an insert) and resets it. */
-static gboolean
-step_done (PgoStore *s, sqlite3_stmt *st, GError **error)
+gboolean
+_pgo_store_step_done (PgoStore *s, sqlite3_stmt *st, GError **error)
 {
   gboolean ok = sqlite3_step (st) == SQLITE_DONE;
 
   sqlite3_reset (st);
-  return ok || fail_db (s, "cannot write the store", error);
+  return ok || _pgo_store_fail_db (s, "cannot write the store", error);
 }
 
 /* Runs 'st' (a one-row select) into 'out' and resets it. */
-static gboolean
-step_id (PgoStore *s, sqlite3_stmt *st, gint64 *out, GError **error)
+gboolean
+_pgo_store_step_id (PgoStore *s, sqlite3_stmt *st, gint64 *out, GError **error)
 {
   gboolean ok = sqlite3_step (st) == SQLITE_ROW;
 
   if (ok)
     *out = sqlite3_column_int64 (st, 0);
   sqlite3_reset (st);
-  return ok || fail_db (s, "cannot read back a row", error);
+  return ok || _pgo_store_fail_db (s, "cannot read back a row", error);
 }
 
-static void
-bind_text (sqlite3_stmt *st, int i, const char *text)
+void
+_pgo_store_bind_text (sqlite3_stmt *st, int i, const char *text)
 {
   sqlite3_bind_text (st, i, text ? text : "", -1, SQLITE_TRANSIENT);
 }
@@ -292,13 +339,13 @@ module_row (PgoStore *s, Ingest *in, const PgoModuleId *m, gint64 *out, GError *
     {
       sqlite3_stmt *st = k ? in->module_get : in->module_add;
 
-      bind_text (st, 1, m->simple_name);
-      bind_text (st, 2, mvid);
-      bind_text (st, 3, pdb);
+      _pgo_store_bind_text (st, 1, m->simple_name);
+      _pgo_store_bind_text (st, 2, mvid);
+      _pgo_store_bind_text (st, 3, pdb);
       if (!k)
-        bind_text (st, 4, m->il_path);
+        _pgo_store_bind_text (st, 4, m->il_path);
     }
-  return step_done (s, in->module_add, error) && step_id (s, in->module_get, out, error);
+  return _pgo_store_step_done (s, in->module_add, error) && _pgo_store_step_id (s, in->module_get, out, error);
 }
 
 /* The IL size and SHA-256 of the body of 'id', when a reference has it. */
@@ -334,17 +381,31 @@ method_row (PgoStore *s, Ingest *in, gint64 module, const PgoMethodId *id,
 
       sqlite3_bind_int64 (st, 1, module);
       sqlite3_bind_int64 (st, 2, id->token);
-      bind_text (st, 3, id->name);
+      _pgo_store_bind_text (st, 3, id->name);
       if (!k)
         {
-          bind_text (st, 4, id->signature);
+          _pgo_store_bind_text (st, 4, id->signature);
           sqlite3_bind_int64 (st, 7, il_size);
         }
-      bind_text (st, 5, targs);
-      bind_text (st, 6, margs);
-      bind_text (st, 8, il_hash);
+      _pgo_store_bind_text (st, 5, targs);
+      _pgo_store_bind_text (st, 6, margs);
+      _pgo_store_bind_text (st, 8, il_hash);
     }
-  return step_done (s, in->method_add, error) && step_id (s, in->method_get, out, error);
+  return _pgo_store_step_done (s, in->method_add, error) && _pgo_store_step_id (s, in->method_get, out, error);
+}
+
+/* The row id of method 'id' (and of its module), added when new. */
+gboolean
+_pgo_store_method_id_row (PgoStore *s, const PgoMethodId *id, PgoBodyResolver *resolver,
+                          gint64 *out, GError **error)
+{
+  Ingest in = { 0 };
+  gint64 module;
+  gboolean ok = ingest_prepare (s, &in, error) && module_row (s, &in, id->module, &module, error)
+                && method_row (s, &in, module, id, resolver, out, error);
+
+  ingest_clear (&in);
+  return ok;
 }
 
 /* Adds the records of 'p' (method row 'method') to trace row 'trace'. */
@@ -368,7 +429,7 @@ add_records (PgoStore *s, Ingest *in, gint64 trace, gint64 method, const PgoMeth
       sqlite3_bind_int64 (in->record_add, 5, r->il_offset);
       sqlite3_bind_int64 (in->record_add, 6, r->other);
       sqlite3_bind_blob64 (in->record_add, 7, le, n * sizeof (guint64), SQLITE_TRANSIENT);
-      if (!step_done (s, in->record_add, error))
+      if (!_pgo_store_step_done (s, in->record_add, error))
         return FALSE;
     }
   return TRUE;
@@ -432,13 +493,13 @@ pgo_store_ingest (PgoStore *store, const char *source, const char *content_hash,
   gint64 have = 0;
   gboolean found;
 
-  if (!exec (store, "BEGIN IMMEDIATE", "cannot start the ingest", error))
+  if (!_pgo_store_exec (store, "BEGIN IMMEDIATE", "cannot start the ingest", error))
     return (sqlite3_free (sql), FALSE);
-  found = sql && query_int (store, sql, &have, error);
+  found = sql && _pgo_store_query_int (store, sql, &have, error);
   sqlite3_free (sql);
   if (!found
       || (!have && !ingest_rows (store, source, content_hash, profiles, resolver, error))
-      || !exec (store, "COMMIT", commit, error))
+      || !_pgo_store_exec (store, "COMMIT", commit, error))
     {
       sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
       return FALSE;
@@ -462,8 +523,8 @@ static const char read_sql[] =
   " ORDER BY mo.name, mo.mvid, mo.pdb, m.token, m.name, m.type_args, m.method_args, m.il_hash,"
   " t.hash, r.seq";
 
-static const char *
-col_text (sqlite3_stmt *st, int c)
+const char *
+_pgo_store_col_text (sqlite3_stmt *st, int c)
 {
   const unsigned char *t = sqlite3_column_text (st, c);
 
@@ -474,17 +535,17 @@ col_text (sqlite3_stmt *st, int c)
 static PgoModuleId *
 row_module (sqlite3_stmt *st)
 {
-  PgoModuleId *m = pgo_module_id_new (col_text (st, C_MODULE));
-  g_auto(GStrv) pdb = g_strsplit (col_text (st, C_PDB), "/", 2);
+  PgoModuleId *m = pgo_module_id_new (_pgo_store_col_text (st, C_MODULE));
+  g_auto(GStrv) pdb = g_strsplit (_pgo_store_col_text (st, C_PDB), "/", 2);
 
-  m->has_mvid = pgo_guid_from_string (col_text (st, C_MVID), m->mvid);
+  m->has_mvid = pgo_guid_from_string (_pgo_store_col_text (st, C_MVID), m->mvid);
   if (pdb[0] && pdb[1] && pgo_guid_from_string (pdb[0], m->pdb_guid))
     {
       m->has_pdb = TRUE;
       m->pdb_age = (guint32) g_ascii_strtoull (pdb[1], NULL, 10);
     }
-  if (col_text (st, C_PATH)[0])
-    m->il_path = g_strdup (col_text (st, C_PATH));
+  if (_pgo_store_col_text (st, C_PATH)[0])
+    m->il_path = g_strdup (_pgo_store_col_text (st, C_PATH));
   return m;
 }
 
@@ -497,15 +558,15 @@ row_method (PgoStore *s, sqlite3_stmt *st, GError **error)
   g_autoptr(GPtrArray) targs = NULL, margs = NULL;
   PgoMethodId *id;
 
-  if (!_pgo_type_refs_from_text (col_text (st, C_TARGS), &targs, error)
-      || !_pgo_type_refs_from_text (col_text (st, C_MARGS), &margs, error))
+  if (!_pgo_type_refs_from_text (_pgo_store_col_text (st, C_TARGS), &targs, error)
+      || !_pgo_type_refs_from_text (_pgo_store_col_text (st, C_MARGS), &margs, error))
     {
       g_prefix_error (error, "%s: ", s->path);
       return NULL;
     }
   id = pgo_method_id_new (m, (guint32) sqlite3_column_int64 (st, C_TOKEN),
-                          col_text (st, C_NAME)[0] ? col_text (st, C_NAME) : NULL,
-                          col_text (st, C_SIG)[0] ? col_text (st, C_SIG) : NULL);
+                          _pgo_store_col_text (st, C_NAME)[0] ? _pgo_store_col_text (st, C_NAME) : NULL,
+                          _pgo_store_col_text (st, C_SIG)[0] ? _pgo_store_col_text (st, C_SIG) : NULL);
   pgo_method_id_set_instantiation (id, (PgoTypeRef *const *) targs->pdata, targs->len,
                                    (PgoTypeRef *const *) margs->pdata, margs->len);
   return id;
@@ -518,7 +579,7 @@ row_key (sqlite3_stmt *st)
   GString *k = g_string_new (NULL);
 
   for (int c = C_HASH; c <= C_IL_HASH; c++)
-    g_string_append_printf (k, "%s\x1f", col_text (st, c));
+    g_string_append_printf (k, "%s\x1f", _pgo_store_col_text (st, c));
   return g_string_free (k, FALSE);
 }
 
@@ -578,7 +639,7 @@ pgo_store_read_profiles (PgoStore *store, GError **error)
   int rc;
 
   if (sqlite3_prepare_v2 (store->db, read_sql, -1, &st, NULL) != SQLITE_OK)
-    return (fail_db (store, "cannot read the store", error), NULL);
+    return (_pgo_store_fail_db (store, "cannot read the store", error), NULL);
   while ((rc = sqlite3_step (st)) == SQLITE_ROW)
     {
       g_autofree char *key = row_key (st);
@@ -601,7 +662,7 @@ pgo_store_read_profiles (PgoStore *store, GError **error)
   if (rc != SQLITE_DONE)
     {
       if (rc != SQLITE_ROW)
-        fail_db (store, "cannot read the store", error);
+        _pgo_store_fail_db (store, "cannot read the store", error);
       return NULL;
     }
   return g_steal_pointer (&out);
@@ -658,11 +719,11 @@ pgo_store_merge (PgoStore *store, const char *other_path, guint *out_n_added, GE
   if (!exec_free (store, sqlite3_mprintf ("ATTACH DATABASE %Q AS src", other_path),
                   "cannot attach the other store", error))
     return FALSE;
-  ok = exec (store, "BEGIN IMMEDIATE", "cannot start the merge", error)
-       && query_int (store, "SELECT count(*) FROM main.traces", &before, error)
-       && exec (store, merge_sql, "cannot merge", error)
-       && query_int (store, "SELECT count(*) FROM main.traces", &after, error)
-       && exec (store, "DROP TABLE temp.new_traces; COMMIT", "cannot commit the merge", error);
+  ok = _pgo_store_exec (store, "BEGIN IMMEDIATE", "cannot start the merge", error)
+       && _pgo_store_query_int (store, "SELECT count(*) FROM main.traces", &before, error)
+       && _pgo_store_exec (store, merge_sql, "cannot merge", error)
+       && _pgo_store_query_int (store, "SELECT count(*) FROM main.traces", &after, error)
+       && _pgo_store_exec (store, "DROP TABLE temp.new_traces; COMMIT", "cannot commit the merge", error);
   if (!ok)
     sqlite3_exec (store->db, "ROLLBACK; DROP TABLE IF EXISTS temp.new_traces", NULL, NULL, NULL);
   sqlite3_exec (store->db, "DETACH DATABASE src", NULL, NULL, NULL);
@@ -705,20 +766,20 @@ pgo_store_list_traces (PgoStore *store, GError **error)
                           "SELECT t.source, t.hash, t.ingested,"
                           " (SELECT count(DISTINCT method) FROM records r WHERE r.trace = t.id)"
                           " FROM traces t ORDER BY t.hash", -1, &st, NULL) != SQLITE_OK)
-    return (fail_db (store, "cannot read the store", error), NULL);
+    return (_pgo_store_fail_db (store, "cannot read the store", error), NULL);
   while ((rc = sqlite3_step (st)) == SQLITE_ROW)
     {
       PgoStoreTrace *t = g_new0 (PgoStoreTrace, 1);
 
-      t->source = g_strdup (col_text (st, 0));
-      t->hash = g_strdup (col_text (st, 1));
-      t->ingested = g_strdup (col_text (st, 2));
+      t->source = g_strdup (_pgo_store_col_text (st, 0));
+      t->hash = g_strdup (_pgo_store_col_text (st, 1));
+      t->ingested = g_strdup (_pgo_store_col_text (st, 2));
       t->n_methods = (guint) sqlite3_column_int64 (st, 3);
       g_ptr_array_add (out, t);
     }
   sqlite3_finalize (st);
   if (rc != SQLITE_DONE)
-    return (fail_db (store, "cannot read the store", error), NULL);
+    return (_pgo_store_fail_db (store, "cannot read the store", error), NULL);
   return g_steal_pointer (&out);
 }
 
@@ -735,10 +796,10 @@ pgo_store_get_stats (PgoStore *store, PgoStoreStats *out_stats, GError **error)
 {
   gint64 t = 0, mo = 0, me = 0, r = 0;
 
-  if (!query_int (store, "SELECT count(*) FROM traces", &t, error)
-      || !query_int (store, "SELECT count(*) FROM modules", &mo, error)
-      || !query_int (store, "SELECT count(*) FROM methods", &me, error)
-      || !query_int (store, "SELECT count(*) FROM records", &r, error))
+  if (!_pgo_store_query_int (store, "SELECT count(*) FROM traces", &t, error)
+      || !_pgo_store_query_int (store, "SELECT count(*) FROM modules", &mo, error)
+      || !_pgo_store_query_int (store, "SELECT count(*) FROM methods", &me, error)
+      || !_pgo_store_query_int (store, "SELECT count(*) FROM records", &r, error))
     return FALSE;
   out_stats->n_traces = (guint) t;
   out_stats->n_modules = (guint) mo;

@@ -8,7 +8,10 @@
  * per trace and method in a fixed order, for one reconstruction of their
  * sum; stores folded into one another.
  *
- * SPEC: pgo-store(5) "Schema", "Ingest", "Merge"
+ * Reconstructions made from a store can be kept in it, with provenance
+ * and solver statistics, and listed back.
+ *
+ * SPEC: pgo-store(5) "Schema", "Ingest", "Merge", "Reconstructions"
  */
 #pragma once
 
@@ -20,7 +23,7 @@
 G_BEGIN_DECLS
 
 /* The schema version this library writes (PRAGMA user_version). */
-#define PGO_STORE_SCHEMA_VERSION 1
+#define PGO_STORE_SCHEMA_VERSION 2
 
 /**
  * PgoStoreStats:
@@ -48,6 +51,54 @@ typedef struct {
 
 void pgo_store_trace_free (PgoStoreTrace *trace);
 
+/**
+ * PgoStoreBlockCount:
+ *
+ * One block of a kept reconstruction.
+ */
+typedef struct {
+  guint32     num;        /* bbNum */
+  guint32     il_offset;
+  guint64     count;
+  const char *provenance; /* its name, SPEC: pgo-inference(7) "Provenance" */
+} PgoStoreBlockCount;
+
+/**
+ * PgoStoreReconstruction:
+ *
+ * A reconstruction to keep: the records written for the JIT (with the
+ * method's identity), every block's count, the solver's statistics.
+ */
+typedef struct {
+  const PgoMethodProfile   *profile;
+  const PgoStoreBlockCount *blocks;
+  guint                     n_blocks;
+  guint                     n_adjustments; /* repairs of inconsistent input */
+  guint                     n_calls_used;  /* call evidence items used */
+  guint                     n_projected;   /* blocks the projection onto the JIT's moved */
+  const char               *jit_status;    /* the JIT solver replica on the records */
+} PgoStoreReconstruction;
+
+/**
+ * PgoStoreSaved:
+ *
+ * A reconstruction kept in a store, as listed back.
+ */
+typedef struct {
+  char     *method;      /* module!Type::Name and signature */
+  char     *settings;    /* how it was made */
+  char     *made;        /* when, ISO 8601 */
+  gboolean  current;     /* the store holds the traces it was made from, no more, no fewer */
+  guint     n_adjustments;
+  guint     n_calls_used;
+  guint     n_projected;
+  char     *jit_status;
+  guint     n_records;   /* records written for the JIT */
+  GArray   *blocks;      /* PgoStoreBlockCount, by bbNum */
+} PgoStoreSaved;
+
+void pgo_store_saved_free (PgoStoreSaved *saved);
+
 typedef struct _PgoStore PgoStore;
 
 PgoStore  *pgo_store_open          (const char *path,
@@ -71,6 +122,14 @@ GPtrArray *pgo_store_list_traces   (PgoStore *store,
                                     GError **error);
 gboolean   pgo_store_get_stats     (PgoStore *store,
                                     PgoStoreStats *out_stats,
+                                    GError **error);
+gboolean   pgo_store_save_reconstructions (PgoStore *store,
+                                    const char *settings,
+                                    const PgoStoreReconstruction *items,
+                                    guint n,
+                                    PgoBodyResolver *resolver,
+                                    GError **error);
+GPtrArray *pgo_store_list_saved    (PgoStore *store,
                                     GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoStore, pgo_store_close)

@@ -87,6 +87,27 @@ expect 2 merge-mixed2 merge -o "$tmp/x.store" "$tmp/a.store" "$tmp/pa.mibc"
 expect 2 merge-noref merge -o "$tmp/x.mibc" "$tmp/pa.mibc"
 [ -e "$tmp/x.mibc" ] && fail "merge-noref: wrote output"
 
+# --save keeps the reconstructions in the store, current until another
+# trace comes in; Classify's counts are the ones tests/cli/report.sh
+# derives by hand
+cp "$tmp/a.store" "$tmp/keep.store"
+# shellcheck disable=SC2086
+expect 0 save create-mibc --store "$tmp/keep.store" $br --probes A --save -o "$tmp/keep.mibc"
+err_has save "create-mibc: kept 2 reconstructions in $tmp/keep.store (probes=A priors=evidence form=edge calls=on)"
+expect 0 dump-kept dump "$tmp/keep.store"
+grep -q '^reconstruction branches!Program::Classify settings="probes=A priors=evidence form=edge calls=on" made=[0-9T:.Z-]* traces=current adjustments=0 calls-used=0 projected=0 jit-solver=ok records=5$' "$tmp/out" \
+  || fail "dump-kept: no Classify line"
+has dump-kept "  block BB02 il=0x0007 count=29 exact-if-no-escape"
+has dump-kept "  block BB08 il=0x001c count=56 exact"
+has dump-kept "store $tmp/keep.store: 1 traces, 3 modules, 197 methods, 1566 records"
+# shellcheck disable=SC2086
+expect 0 keep-more ingest --store "$tmp/keep.store" $ho "$data/hotloop/block.nettrace"
+expect 0 dump-stale dump "$tmp/keep.store"
+[ "$(grep -c '^reconstruction .* traces=stale ' "$tmp/out")" = 2 ] || fail "dump-stale: not 2 stale"
+# shellcheck disable=SC2086
+expect 2 save-trace create-mibc --store "$tmp/keep.store" $br --save -o "$tmp/k.mibc" "$data/branches/block.nettrace"
+err_has save-trace "--save keeps the reconstructions in the store they are made from"
+
 # a full disk during an ingest (a file size limit makes the store's writes
 # fail): one line, exit 1, and the store holds what it held before
 cp "$tmp/a.store" "$tmp/full.store"

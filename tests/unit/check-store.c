@@ -293,6 +293,81 @@ START_TEST (test_store_types_text)
 }
 END_TEST
 
+/* The schema version of the store at 'path'. */
+static gint64
+user_version (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  gint64 v = -1;
+
+  ck_assert_int_eq (sqlite3_open (path, &db), SQLITE_OK);
+  ck_assert_int_eq (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+  if (sqlite3_step (st) == SQLITE_ROW)
+    v = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+  return v;
+}
+
+/* A store of schema version 1 lists no reconstruction and is migrated by
+ * the first save; a second save under the same settings replaces the
+ * first; every block comes back with its count and provenance. */
+START_TEST (test_store_reconstructions)
+{
+  g_autofree char *dir = g_dir_make_tmp ("pgo-store-XXXXXX", NULL);
+  g_autofree char *path = store_with (dir, "r.pgostore", "fixtures/data/generics/block.nettrace", "h1");
+  g_autoptr(GPtrArray) profiles = read_all (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoStore) s = NULL;
+  g_autoptr(GPtrArray) saved = NULL;
+  PgoStoreBlockCount blocks[2] = { { 1, 0, 10, "observed" }, { 2, 7, 3, "inferred" } };
+  PgoStoreReconstruction r = { g_ptr_array_index (profiles, 0), blocks, 2, 1, 2, 3, "ok" };
+  const PgoStoreSaved *got;
+
+  set_pragma (path, "DROP TABLE reconstructed_records; DROP TABLE reconstructed_blocks;"
+                    " DROP TABLE reconstructions; PRAGMA user_version = 1");
+  s = pgo_store_open (path, FALSE, &error);
+  ck_assert_msg (s != NULL, "%s", error ? error->message : "?");
+  saved = pgo_store_list_saved (s, &error);
+  ck_assert (saved != NULL && saved->len == 0);
+  g_clear_pointer (&saved, g_ptr_array_unref);
+  ck_assert_msg (pgo_store_save_reconstructions (s, "probes=A", &r, 1, NULL, &error), "%s",
+                 error ? error->message : "?");
+  blocks[1].count = 4;
+  ck_assert (pgo_store_save_reconstructions (s, "probes=A", &r, 1, NULL, &error));
+  ck_assert (pgo_store_save_reconstructions (s, "probes=B", &r, 1, NULL, &error));
+  g_clear_pointer (&s, pgo_store_close);
+  ck_assert_int_eq (user_version (path), PGO_STORE_SCHEMA_VERSION);
+  s = pgo_store_open (path, FALSE, &error);
+  saved = pgo_store_list_saved (s, &error);
+  ck_assert_msg (saved != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (saved->len, 2);
+  got = g_ptr_array_index (saved, 0);
+  ck_assert_str_eq (got->settings, "probes=A");
+  ck_assert (got->current);
+  ck_assert_uint_eq (got->n_adjustments, 1);
+  ck_assert_uint_eq (got->n_calls_used, 2);
+  ck_assert_uint_eq (got->n_projected, 3);
+  ck_assert_str_eq (got->jit_status, "ok");
+  ck_assert_uint_eq (got->n_records, pgo_method_profile_get_n_records (r.profile));
+  ck_assert_uint_eq (got->blocks->len, 2);
+  ck_assert_uint_eq (g_array_index (got->blocks, PgoStoreBlockCount, 1).count, 4);
+  ck_assert_str_eq (g_array_index (got->blocks, PgoStoreBlockCount, 1).provenance, "inferred");
+  ck_assert_str_eq (((PgoStoreSaved *) g_ptr_array_index (saved, 1))->settings, "probes=B");
+  /* another trace makes them stale */
+  g_clear_pointer (&saved, g_ptr_array_unref);
+  {
+    g_autoptr(GPtrArray) more = load ("fixtures/data/branches/block.nettrace");
+    gboolean added = FALSE;
+
+    ck_assert (pgo_store_ingest (s, "b", "h2", more, NULL, &added, &error) && added);
+  }
+  saved = pgo_store_list_saved (s, &error);
+  ck_assert (!((PgoStoreSaved *) g_ptr_array_index (saved, 0))->current);
+}
+END_TEST
+
 Suite *
 pgo_check_suite (void)
 {
@@ -305,6 +380,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_store_refused);
   tcase_add_test (tc, test_store_locked);
   tcase_add_test (tc, test_store_types_text);
+  tcase_add_test (tc, test_store_reconstructions);
   suite_add_tcase (s, tc);
   return s;
 }
