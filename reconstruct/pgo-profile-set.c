@@ -15,6 +15,8 @@
 
 #include "pgo-error.h"
 
+#include <string.h>
+
 /**
  * pgo_profile_set_options_init:
  * @options: (out): the options to set
@@ -44,6 +46,64 @@ method_key (const PgoMethodProfile *p)
   g_autofree char *name = id->name ? pgo_method_id_to_string (id) : NULL;
   return g_strdup_printf ("%s|%08x|%s", id->module ? id->module->simple_name : "",
                           id->token, name ? name : "");
+}
+
+/* The build of 'p's module as text: its MVID, else its PDB identity,
+ * else "" (unknown). */
+static char *
+build_key (const PgoMethodProfile *p)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+
+  if (id && id->module && id->module->has_mvid)
+    return pgo_guid_to_string (id->module->mvid);
+  if (id && id->module && id->module->has_pdb)
+    {
+      g_autofree char *g = pgo_guid_to_string (id->module->pdb_guid);
+
+      return g_strdup_printf ("%s/%u", g, id->module->pdb_age);
+    }
+  return g_strdup ("");
+}
+
+/* TRUE when 'p's module build is known and is the one the references
+ * hold. */
+static gboolean
+reference_build (const PgoMethodProfile *p, PgoBodyResolver *resolver)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_autoptr(PgoModuleId) ref = NULL;
+
+  if (!resolver || !id || !id->module || !(id->module->has_mvid || id->module->has_pdb)
+      || !(ref = pgo_body_resolver_get_module_id (resolver, id->module)))
+    return FALSE;
+  if (id->module->has_mvid)
+    return ref->has_mvid && memcmp (id->module->mvid, ref->mvid, sizeof ref->mvid) == 0;
+  return ref->has_pdb && memcmp (id->module->pdb_guid, ref->pdb_guid, sizeof ref->pdb_guid) == 0
+         && id->module->pdb_age == ref->pdb_age;
+}
+
+/* The build each method's profiles are taken from: the references'
+ * build when a profile of it is there, else the first seen.  A method's
+ * profiles of two builds (its IL may differ) are never added together.
+ * Returns method key -> build key. */
+static GHashTable *
+choose_builds (GPtrArray *profiles, PgoBodyResolver *resolver)
+{
+  g_autoptr(GHashTable) chosen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < profiles->len; i++)
+      {
+        const PgoMethodProfile *p = g_ptr_array_index (profiles, i);
+        char *key = method_key (p);
+
+        if (!g_hash_table_contains (chosen, key) && (pass == 1 || reference_build (p, resolver)))
+          g_hash_table_insert (chosen, key, build_key (p));
+        else
+          g_free (key);
+      }
+  return g_steal_pointer (&chosen);
 }
 
 /* TRUE when 'a' and 'b' have the same records (kind, offset, count, other). */
@@ -106,18 +166,30 @@ add_profiles (const PgoMethodProfile *acc, const PgoMethodProfile *p, GError **e
   return out;
 }
 
-/* Merges 'profiles' into one profile per method, first-seen order. */
+/* Merges 'profiles' into one profile per method, first-seen order; the
+ * profiles of another build than choose_builds() took are counted in
+ * st->n_other_build and left out. */
 static GPtrArray *
-merge_methods (GPtrArray *profiles, PgoProfileSetStats *st, GError **error)
+merge_methods (GPtrArray *profiles, PgoBodyResolver *resolver, PgoProfileSetStats *st,
+               GError **error)
 {
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) builds = choose_builds (profiles, resolver);
 
   for (guint i = 0; i < profiles->len; i++)
     {
       const PgoMethodProfile *p = g_ptr_array_index (profiles, i);
       char *key = method_key (p);
+      g_autofree char *build = build_key (p);
       gpointer slot;
+
+      if (strcmp (g_hash_table_lookup (builds, key), build) != 0)
+        {
+          st->n_other_build++;
+          g_free (key);
+          continue;
+        }
 
       if (!g_hash_table_lookup_extended (index, key, NULL, &slot))
         {
@@ -287,7 +359,7 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
                        GError **error)
 {
   PgoProfileSetStats st = { .n_profiles = profiles->len };
-  g_autoptr(GPtrArray) merged = merge_methods (profiles, &st, error);
+  g_autoptr(GPtrArray) merged = merge_methods (profiles, resolver, &st, error);
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   g_autoptr(PgoCallFacts) facts = NULL;
 

@@ -80,6 +80,8 @@ typedef struct {
   guint n_methods;   /* distinct methods among them */
   guint n_merged;    /* input profiles added into an earlier one */
   guint n_conflicts; /* input profiles left out: record layout differs */
+  guint n_other_build; /* input profiles left out: another build of the method's module
+                        * (its IL may differ) than the one taken, never added to it */
   guint n_written;   /* output profiles */
   guint n_no_body;   /* methods left out: no reference holds their IL */
   guint n_no_counts; /* methods left out: no block counts to work from */

@@ -288,8 +288,8 @@ merge_profiles (const MergeOptions *o)
                                         g_bytes_get_size (bytes), &error))
     return pgo_tool_fail (o->output, g_steal_pointer (&error));
   printf ("wrote %s: %u methods (%u profiles summed into others, %u with another record layout"
-          " left out, %u the writer could not name)\n", o->output, out->len - skipped, st.n_merged,
-          st.n_conflicts, skipped);
+          " left out, %u of another build left out, %u the writer could not name)\n", o->output,
+          out->len - skipped, st.n_merged, st.n_conflicts, st.n_other_build, skipped);
   return pgo_tool_flush_stdout ();
 }
 

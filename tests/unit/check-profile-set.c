@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <string.h>
 #include <math.h>
 #include <pgo.h>
 
@@ -90,6 +91,72 @@ START_TEST (test_profile_set_merge)
   ck_assert_uint_eq (pgo_method_profile_get_n_records (sum), pgo_method_profile_get_n_records (once));
   for (guint i = 0; i < pgo_method_profile_get_n_records (once); i++)
     ck_assert_uint_eq (value (sum, i), 2 * value (once, i));
+  hotloop_close (&h);
+}
+END_TEST
+
+/* 'p' as a profile of another build of its module: the same records,
+ * another MVID. */
+static PgoMethodProfile *
+other_build_copy (const PgoMethodProfile *p)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_autoptr(PgoModuleId) m = pgo_module_id_new (id->module->simple_name);
+  PgoMethodProfile *c = pgo_method_profile_copy (p);
+
+  m->has_mvid = TRUE;
+  memcpy (m->mvid, id->module->mvid, sizeof m->mvid);
+  m->mvid[0] ^= 0xff;
+  pgo_method_profile_set_id (c, pgo_method_id_new (m, id->token, id->name, id->signature));
+  return c;
+}
+
+/* A trace of another build beside one of the references' build: the
+ * other build's profiles are left out and counted, never added in; alone,
+ * they are kept. */
+START_TEST (test_profile_set_other_build)
+{
+  Hotloop h;
+  PgoProfileSetOptions o;
+  PgoProfileSetStats st;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) others = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  g_autoptr(GPtrArray) both = g_ptr_array_new ();
+  guint n_app = 0;
+
+  hotloop_open (&h, "fixtures/data/hotloop/block.nettrace");
+  for (guint i = 0; i < h.profiles->len; i++)
+    {
+      const PgoMethodProfile *p = g_ptr_array_index (h.profiles, i);
+      const PgoMethodId *id = pgo_method_profile_get_id (p);
+
+      if (id && id->module && g_strcmp0 (id->module->simple_name, "hotloop") == 0)
+        {
+          g_ptr_array_add (others, other_build_copy (p));
+          n_app++;
+        }
+    }
+  ck_assert_uint_eq (n_app, 3);
+  for (guint i = 0; i < others->len; i++)
+    g_ptr_array_add (both, g_ptr_array_index (others, i));
+  for (guint i = 0; i < h.profiles->len; i++)
+    g_ptr_array_add (both, g_ptr_array_index (h.profiles, i));
+  pgo_profile_set_options_init (&o);
+  o.mode = PGO_PROFILE_SET_AS_RECORDED;
+  g_autoptr(GPtrArray) out = pgo_profile_set_build (both, h.resolver, &o, &st, &error);
+  ck_assert_msg (out != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (st.n_other_build, n_app);
+  ck_assert_uint_eq (st.n_merged, 0);
+  const PgoMethodProfile *once = find (h.profiles, "Program::Spin");
+  const PgoMethodProfile *got = find (out, "Program::Spin");
+  for (guint i = 0; i < pgo_method_profile_get_n_records (once); i++)
+    ck_assert_uint_eq (value (got, i), value (once, i));
+  ck_assert (pgo_module_id_equal (pgo_method_profile_get_id (got)->module,
+                                  pgo_method_profile_get_id (once)->module));
+  /* alone, the other build is what there is */
+  g_autoptr(GPtrArray) alone = pgo_profile_set_build (others, h.resolver, &o, &st, &error);
+  ck_assert_uint_eq (st.n_other_build, 0);
+  ck_assert_uint_eq (alone->len, n_app);
   hotloop_close (&h);
 }
 END_TEST
@@ -330,6 +397,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_compare_self_and_truth);
   tcase_add_test (tc, test_compare_mismatch_and_formula);
   tcase_add_test (tc, test_resolver_metadata);
+  tcase_add_test (tc, test_profile_set_other_build);
   suite_add_tcase (s, tc);
   return s;
 }
