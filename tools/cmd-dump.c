@@ -266,7 +266,10 @@ dump_store (DumpOptions *o)
     {
       const PgoStoreTrace *t = g_ptr_array_index (traces, i);
 
-      printf ("trace %s %s ingested=%s methods=%u\n", t->hash, t->source, t->ingested, t->n_methods);
+      printf ("trace %s %s ingested=%s methods=%u started=%s pid=%d pointer-size=%d processors=%d"
+              " runtime=%s\n", t->hash, t->source, t->ingested, t->n_methods,
+              t->started[0] ? t->started : "?", t->process_id, t->pointer_size, t->n_processors,
+              t->runtime[0] ? t->runtime : "?");
     }
   if (!print_saved (store, &error))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));

@@ -67,6 +67,23 @@ parse_ingest (int *argc, char ***argv, IngestOptions *o)
   return PGO_EXIT_OK;
 }
 
+/* The traced process of the trace at 'path', from its header, into
+ * 'info'; *started holds its start time's text.  Unknown fields stay 0. */
+static void
+trace_info (const char *path, PgoStoreTraceInfo *info, char **started)
+{
+  g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_open (path, NULL);
+  const PgoNettraceTraceInfo *ti = reader ? pgo_nettrace_reader_get_trace_info (reader) : NULL;
+  const gint16 *t = ti ? ti->sync_time_utc : NULL;
+
+  if (!ti)
+    return;
+  if (t[0] > 0)
+    *started = g_strdup_printf ("%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", t[0], t[1], t[3], t[4], t[5],
+                                t[6], t[7]);
+  *info = (PgoStoreTraceInfo) { *started, ti->process_id, ti->pointer_size, ti->n_processors };
+}
+
 /* Ingests trace 'path' into 'store'; prints what it did.  Returns
  * PGO_EXIT_OK, or the exit code after the error. */
 static int
@@ -77,6 +94,8 @@ ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, 
   g_autofree char *hash = NULL;
   g_autoptr(GError) error = NULL;
   gboolean added = FALSE;
+  PgoStoreTraceInfo info = { 0 };
+  g_autofree char *started = NULL;
   int rc = PGO_EXIT_OK;
 
   if (!(list = pgo_tool_read_trace (path, &rc))
@@ -84,7 +103,8 @@ ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, 
     return rc;
   if (!(hash = pgo_tool_hash_file (path)))
     return PGO_EXIT_FAILURE;
-  if (!pgo_store_ingest (store, path, hash, list, resolver, &added, &error))
+  trace_info (path, &info, &started);
+  if (!pgo_store_ingest (store, path, hash, &info, list, resolver, &added, &error))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));
   if (added)
     printf ("ingested %s: %u method profiles\n", path, list->len);

@@ -114,7 +114,8 @@ _pgo_store_query_int (PgoStore *s, const char *sql, gint64 *out, GError **error)
 }
 
 /* What version 2 adds: reconstructions kept with their provenance and
- * solver statistics (SPEC: pgo-store(5) "Reconstructions"). */
+ * solver statistics (SPEC: pgo-store(5) "Reconstructions"), and each
+ * trace's process and runtime. */
 static const char schema_v2[] =
   "CREATE TABLE reconstructions ("
   "  id INTEGER PRIMARY KEY,"
@@ -141,7 +142,12 @@ static const char schema_v2[] =
   "  il_offset INTEGER NOT NULL,"
   "  other INTEGER NOT NULL,"
   "  vals BLOB NOT NULL,"
-  "  PRIMARY KEY (reconstruction, seq));";
+  "  PRIMARY KEY (reconstruction, seq));"
+  "ALTER TABLE traces ADD COLUMN started TEXT NOT NULL DEFAULT '';"
+  "ALTER TABLE traces ADD COLUMN process_id INTEGER NOT NULL DEFAULT 0;"
+  "ALTER TABLE traces ADD COLUMN pointer_size INTEGER NOT NULL DEFAULT 0;"
+  "ALTER TABLE traces ADD COLUMN processors INTEGER NOT NULL DEFAULT 0;"
+  "ALTER TABLE traces ADD COLUMN runtime TEXT NOT NULL DEFAULT '';";
 
 /* Creates the schema of an empty file. */
 static gboolean
@@ -435,19 +441,47 @@ add_records (PgoStore *s, Ingest *in, gint64 trace, gint64 method, const PgoMeth
   return TRUE;
 }
 
+/* The runtime a trace ran on: the name of the folder CoreLib was loaded
+ * from (e.g. "10.0.12" under shared/Microsoft.NETCore.App), or "". */
+static char *
+runtime_of (GPtrArray *profiles)
+{
+  for (guint i = 0; i < profiles->len; i++)
+    {
+      const PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (profiles, i));
+
+      if (id && id->module && id->module->il_path
+          && g_strcmp0 (id->module->simple_name, "System.Private.CoreLib") == 0)
+        {
+          g_autofree char *dir = g_path_get_dirname (id->module->il_path);
+
+          return g_path_get_basename (dir);
+        }
+    }
+  return g_strdup ("");
+}
+
 /* Adds trace row 'source'/'hash' and its profiles inside a transaction. */
 static gboolean
-ingest_rows (PgoStore *s, const char *source, const char *hash, GPtrArray *profiles,
-             PgoBodyResolver *resolver, GError **error)
+ingest_rows (PgoStore *s, const char *source, const char *hash, const PgoStoreTraceInfo *info,
+             GPtrArray *profiles, PgoBodyResolver *resolver, GError **error)
 {
   Ingest in = { 0 };
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *when = g_date_time_format_iso8601 (now);
+  g_autofree char *runtime = runtime_of (profiles);
+  PgoStoreTraceInfo none = { 0 };
   gint64 trace;
-  gboolean ok = exec_free (s, sqlite3_mprintf ("INSERT INTO traces (source, hash, ingested)"
-                                               " VALUES (%Q, %Q, %Q)", source, hash, when),
-                           "cannot add the trace", error)
-                && ingest_prepare (s, &in, error);
+  gboolean ok;
+
+  info = info ? info : &none;
+  ok = exec_free (s, sqlite3_mprintf ("INSERT INTO traces (source, hash, ingested, started, process_id,"
+                                      " pointer_size, processors, runtime)"
+                                      " VALUES (%Q, %Q, %Q, %Q, %d, %d, %d, %Q)", source, hash, when,
+                                      info->started ? info->started : "", info->process_id,
+                                      info->pointer_size, info->n_processors, runtime),
+                  "cannot add the trace", error)
+       && ingest_prepare (s, &in, error);
 
   trace = sqlite3_last_insert_rowid (s->db);
   for (guint i = 0; ok && i < profiles->len; i++)
@@ -471,6 +505,7 @@ ingest_rows (PgoStore *s, const char *source, const char *hash, GPtrArray *profi
  * @store: a store
  * @source: where the trace came from (its path), as it will be reported
  * @content_hash: the SHA-256 of the trace's bytes, in hex
+ * @info: (nullable): the traced process, as the trace header gives it
  * @profiles: (element-type PgoMethodProfile): the trace's method profiles
  * @resolver: (nullable): finds the methods' IL, whose size and hash are
  *   kept so that methods whose IL changed are never mixed
@@ -485,20 +520,21 @@ ingest_rows (PgoStore *s, const char *source, const char *hash, GPtrArray *profi
  */
 gboolean
 pgo_store_ingest (PgoStore *store, const char *source, const char *content_hash,
-                  GPtrArray *profiles, PgoBodyResolver *resolver, gboolean *out_added,
-                  GError **error)
+                  const PgoStoreTraceInfo *info, GPtrArray *profiles, PgoBodyResolver *resolver,
+                  gboolean *out_added, GError **error)
 {
   char *sql = sqlite3_mprintf ("SELECT count(*) FROM traces WHERE hash = %Q", content_hash);
   g_autofree char *commit = g_strdup_printf ("cannot commit the ingest of %s", source);
   gint64 have = 0;
   gboolean found;
 
-  if (!_pgo_store_exec (store, "BEGIN IMMEDIATE", "cannot start the ingest", error))
+  if (!_pgo_store_migrate (store, error)
+      || !_pgo_store_exec (store, "BEGIN IMMEDIATE", "cannot start the ingest", error))
     return (sqlite3_free (sql), FALSE);
   found = sql && _pgo_store_query_int (store, sql, &have, error);
   sqlite3_free (sql);
   if (!found
-      || (!have && !ingest_rows (store, source, content_hash, profiles, resolver, error))
+      || (!have && !ingest_rows (store, source, content_hash, info, profiles, resolver, error))
       || !_pgo_store_exec (store, "COMMIT", commit, error))
     {
       sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
@@ -670,6 +706,8 @@ pgo_store_read_profiles (PgoStore *store, GError **error)
 
 /* ---- merge and statistics ---------------------------------------------- */
 
+/* The merge, with '%s' the process columns of the other store's traces
+ * (version 2) or their defaults (version 1). */
 static const char merge_sql[] =
   "INSERT OR IGNORE INTO modules (name, mvid, pdb, path)"
   " SELECT name, mvid, pdb, path FROM src.modules;"
@@ -678,10 +716,12 @@ static const char merge_sql[] =
   " SELECT mo.id, m.token, m.name, m.signature, m.type_args, m.method_args, m.il_size, m.il_hash"
   " FROM src.methods m JOIN src.modules smo ON m.module = smo.id"
   " JOIN main.modules mo ON mo.name = smo.name AND mo.mvid = smo.mvid AND mo.pdb = smo.pdb;"
-  "CREATE TEMP TABLE new_traces AS SELECT id AS src_id, source, hash, ingested FROM src.traces"
+  "CREATE TEMP TABLE new_traces AS SELECT id AS src_id, source, hash, ingested, %s FROM src.traces"
   " WHERE hash NOT IN (SELECT hash FROM main.traces);"
-  "INSERT INTO main.traces (source, hash, ingested)"
-  " SELECT source, hash, ingested FROM temp.new_traces ORDER BY hash;"
+  "INSERT INTO main.traces (source, hash, ingested, started, process_id, pointer_size, processors,"
+  " runtime)"
+  " SELECT source, hash, ingested, started, process_id, pointer_size, processors, runtime"
+  " FROM temp.new_traces ORDER BY hash;"
   "INSERT INTO main.records (trace, method, seq, kind, il_offset, other, vals)"
   " SELECT t.id, m.id, r.seq, r.kind, r.il_offset, r.other, r.vals"
   " FROM src.records r JOIN temp.new_traces nt ON r.trace = nt.src_id"
@@ -710,18 +750,24 @@ gboolean
 pgo_store_merge (PgoStore *store, const char *other_path, guint *out_n_added, GError **error)
 {
   g_autoptr(PgoStore) other = pgo_store_open (other_path, FALSE, error);
-  gint64 before = 0, after = 0;
+  gint64 before = 0, after = 0, version = 0;
+  g_autofree char *sql = NULL;
   gboolean ok;
 
-  if (!other)
+  if (!other || !_pgo_store_query_int (other, "PRAGMA user_version", &version, error)
+      || !_pgo_store_migrate (store, error))
     return FALSE;
   g_clear_pointer (&other, pgo_store_close);
+  sql = g_strdup_printf (merge_sql, version >= 2
+                         ? "started, process_id, pointer_size, processors, runtime"
+                         : "'' AS started, 0 AS process_id, 0 AS pointer_size, 0 AS processors,"
+                           " '' AS runtime");
   if (!exec_free (store, sqlite3_mprintf ("ATTACH DATABASE %Q AS src", other_path),
                   "cannot attach the other store", error))
     return FALSE;
   ok = _pgo_store_exec (store, "BEGIN IMMEDIATE", "cannot start the merge", error)
        && _pgo_store_query_int (store, "SELECT count(*) FROM main.traces", &before, error)
-       && _pgo_store_exec (store, merge_sql, "cannot merge", error)
+       && _pgo_store_exec (store, sql, "cannot merge", error)
        && _pgo_store_query_int (store, "SELECT count(*) FROM main.traces", &after, error)
        && _pgo_store_exec (store, "DROP TABLE temp.new_traces; COMMIT", "cannot commit the merge", error);
   if (!ok)
@@ -744,6 +790,8 @@ pgo_store_trace_free (PgoStoreTrace *trace)
   g_free (trace->source);
   g_free (trace->hash);
   g_free (trace->ingested);
+  g_free (trace->started);
+  g_free (trace->runtime);
   g_free (trace);
 }
 
@@ -758,14 +806,24 @@ pgo_store_trace_free (PgoStoreTrace *trace)
 GPtrArray *
 pgo_store_list_traces (PgoStore *store, GError **error)
 {
+  static const char list_sql_v1[] =
+    "SELECT t.source, t.hash, t.ingested,"
+    " (SELECT count(DISTINCT method) FROM records r WHERE r.trace = t.id), '', 0, 0, 0, ''"
+    " FROM traces t ORDER BY t.hash";
+  static const char list_sql_v2[] =
+    "SELECT t.source, t.hash, t.ingested,"
+    " (SELECT count(DISTINCT method) FROM records r WHERE r.trace = t.id),"
+    " t.started, t.process_id, t.pointer_size, t.processors, t.runtime"
+    " FROM traces t ORDER BY t.hash";
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_store_trace_free);
   sqlite3_stmt *st = NULL;
+  gint64 version = 0;
   int rc;
 
+  if (!_pgo_store_query_int (store, "PRAGMA user_version", &version, error))
+    return NULL;
   if (sqlite3_prepare_v2 (store->db,
-                          "SELECT t.source, t.hash, t.ingested,"
-                          " (SELECT count(DISTINCT method) FROM records r WHERE r.trace = t.id)"
-                          " FROM traces t ORDER BY t.hash", -1, &st, NULL) != SQLITE_OK)
+                          version >= 2 ? list_sql_v2 : list_sql_v1, -1, &st, NULL) != SQLITE_OK)
     return (_pgo_store_fail_db (store, "cannot read the store", error), NULL);
   while ((rc = sqlite3_step (st)) == SQLITE_ROW)
     {
@@ -775,6 +833,11 @@ pgo_store_list_traces (PgoStore *store, GError **error)
       t->hash = g_strdup (_pgo_store_col_text (st, 1));
       t->ingested = g_strdup (_pgo_store_col_text (st, 2));
       t->n_methods = (guint) sqlite3_column_int64 (st, 3);
+      t->started = g_strdup (_pgo_store_col_text (st, 4));
+      t->process_id = (gint32) sqlite3_column_int64 (st, 5);
+      t->pointer_size = (gint32) sqlite3_column_int64 (st, 6);
+      t->n_processors = (gint32) sqlite3_column_int64 (st, 7);
+      t->runtime = g_strdup (_pgo_store_col_text (st, 8));
       g_ptr_array_add (out, t);
     }
   sqlite3_finalize (st);

@@ -47,7 +47,24 @@ typedef struct {
   char   *hash;       /* SHA-256 of its bytes, hex */
   char   *ingested;   /* when, ISO 8601 */
   guint   n_methods;  /* method profiles it gave */
+  char   *started;    /* when the traced process started tracing (UTC, ISO 8601), or "" */
+  gint32  process_id;
+  gint32  pointer_size;
+  gint32  n_processors;
+  char   *runtime;    /* the runtime's version folder CoreLib was loaded from, or "" */
 } PgoStoreTrace;
+
+/**
+ * PgoStoreTraceInfo:
+ *
+ * The traced process, as a trace's header gives it; 0 or NULL: unknown.
+ */
+typedef struct {
+  const char *started;   /* UTC, ISO 8601 */
+  gint32      process_id;
+  gint32      pointer_size;
+  gint32      n_processors;
+} PgoStoreTraceInfo;
 
 void pgo_store_trace_free (PgoStoreTrace *trace);
 
@@ -108,6 +125,7 @@ void       pgo_store_close         (PgoStore *store);
 gboolean   pgo_store_ingest        (PgoStore *store,
                                     const char *source,
                                     const char *content_hash,
+                                    const PgoStoreTraceInfo *info,
                                     GPtrArray *profiles,
                                     PgoBodyResolver *resolver,
                                     gboolean *out_added,

@@ -26,8 +26,8 @@ has again "store $tmp/a.store: 1 traces, 3 modules, 197 methods, 1566 records"
 # dump: the counts, the trace, its profiles
 expect 0 dump dump "$tmp/a.store"
 has dump "store $tmp/a.store: 1 traces, 3 modules, 197 methods, 1566 records"
-grep -q "^trace [0-9a-f]\{64\} $data/branches/block.nettrace ingested=20[0-9-]*T[0-9:.]*Z methods=197\$" "$tmp/out" \
-  || fail "dump: no trace line"
+grep -q "^trace [0-9a-f]\{64\} $data/branches/block.nettrace ingested=20[0-9-]*T[0-9:.]*Z methods=197 started=2026-11-30T07:05:16.272Z pid=[0-9]* pointer-size=8 processors=[0-9]* runtime=10.0.12\$" "$tmp/out" \
+  || fail "dump: no trace line: $(grep '^trace' "$tmp/out")"
 [ "$(grep -c '^method ' "$tmp/out")" = 197 ] || fail "dump: not 197 methods"
 
 # a store exports what its trace exports
@@ -52,6 +52,9 @@ expect 0 merge-bca merge -o "$tmp/bca.store" "$tmp/b.store" "$tmp/c.store" "$tmp
 has merge-bca "merged $tmp/b.store: 0 traces added"
 expect 0 merge-nested merge -o "$tmp/nested.store" "$tmp/cab.store" "$tmp/abc.store"
 has merge-nested "merged $tmp/abc.store: 0 traces added"
+expect 0 dump-merged dump "$tmp/nested.store"
+[ "$(grep -c '^trace .* pointer-size=8 processors=[0-9]* runtime=10.0.12$' "$tmp/out")" = 3 ] \
+  || fail "dump-merged: the traces' process lines did not survive the merge"
 for m in abc cab bca nested; do
   mkdir "$tmp/$m"
   # shellcheck disable=SC2086

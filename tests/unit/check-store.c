@@ -38,7 +38,7 @@ store_with (const char *dir, const char *name, const char *trace, const char *ha
   gboolean added = FALSE;
 
   ck_assert_msg (s != NULL, "%s", error ? error->message : "?");
-  ck_assert_msg (pgo_store_ingest (s, trace, hash, p, NULL, &added, &error), "%s",
+  ck_assert_msg (pgo_store_ingest (s, trace, hash, NULL, p, NULL, &added, &error), "%s",
                  error ? error->message : "?");
   ck_assert (added);
   return path;
@@ -93,7 +93,7 @@ START_TEST (test_store_roundtrip)
     }
   ck_assert_msg (generic, "the fixture has no instantiation");
   ck_assert (pgo_store_get_stats (s, &before, &error));
-  ck_assert (pgo_store_ingest (s, "again", "h1", in, NULL, &added, &error));
+  ck_assert (pgo_store_ingest (s, "again", "h1", NULL, in, NULL, &added, &error));
   ck_assert (!added);
   ck_assert (pgo_store_get_stats (s, &after, &error));
   ck_assert_uint_eq (before.n_traces, 1);
@@ -247,7 +247,7 @@ START_TEST (test_store_locked)
                     SQLITE_OK);
   seen = pgo_store_read_profiles (s, &error);
   ck_assert_msg (seen != NULL && seen->len == first->len, "a reader did not see the committed profiles");
-  ck_assert (!pgo_store_ingest (s, "more", "h2", more, NULL, &added, &error));
+  ck_assert (!pgo_store_ingest (s, "more", "h2", NULL, more, NULL, &added, &error));
   ck_assert_msg (strstr (error->message, path) && strstr (error->message, "locked"), "%s",
                  error->message);
   ck_assert (!strchr (error->message, '\n'));
@@ -325,13 +325,23 @@ START_TEST (test_store_reconstructions)
   PgoStoreReconstruction r = { g_ptr_array_index (profiles, 0), blocks, 2, 1, 2, 3, "ok" };
   const PgoStoreSaved *got;
 
+  /* what version 1 had: no reconstruction tables, no process columns */
   set_pragma (path, "DROP TABLE reconstructed_records; DROP TABLE reconstructed_blocks;"
-                    " DROP TABLE reconstructions; PRAGMA user_version = 1");
+                    " DROP TABLE reconstructions; ALTER TABLE traces DROP COLUMN started;"
+                    " ALTER TABLE traces DROP COLUMN process_id; ALTER TABLE traces DROP COLUMN"
+                    " pointer_size; ALTER TABLE traces DROP COLUMN processors;"
+                    " ALTER TABLE traces DROP COLUMN runtime; PRAGMA user_version = 1");
   s = pgo_store_open (path, FALSE, &error);
   ck_assert_msg (s != NULL, "%s", error ? error->message : "?");
   saved = pgo_store_list_saved (s, &error);
   ck_assert (saved != NULL && saved->len == 0);
   g_clear_pointer (&saved, g_ptr_array_unref);
+  {
+    g_autoptr(GPtrArray) traces = pgo_store_list_traces (s, &error);
+
+    ck_assert_msg (traces != NULL && traces->len == 1, "%s", error ? error->message : "?");
+    ck_assert_str_eq (((PgoStoreTrace *) g_ptr_array_index (traces, 0))->runtime, "");
+  }
   ck_assert_msg (pgo_store_save_reconstructions (s, "probes=A", &r, 1, NULL, &error), "%s",
                  error ? error->message : "?");
   blocks[1].count = 4;
@@ -361,10 +371,22 @@ START_TEST (test_store_reconstructions)
     g_autoptr(GPtrArray) more = load ("fixtures/data/branches/block.nettrace");
     gboolean added = FALSE;
 
-    ck_assert (pgo_store_ingest (s, "b", "h2", more, NULL, &added, &error) && added);
+    ck_assert (pgo_store_ingest (s, "b", "h2", NULL, more, NULL, &added, &error) && added);
   }
   saved = pgo_store_list_saved (s, &error);
   ck_assert (!((PgoStoreSaved *) g_ptr_array_index (saved, 0))->current);
+  /* the migrated traces table takes the runtime of new traces */
+  {
+    g_autoptr(GPtrArray) traces = pgo_store_list_traces (s, &error);
+
+    ck_assert_uint_eq (traces->len, 2);
+    for (guint i = 0; i < traces->len; i++)
+      {
+        const PgoStoreTrace *t = g_ptr_array_index (traces, i);
+
+        ck_assert_str_eq (t->runtime, strcmp (t->hash, "h2") == 0 ? "10.0.12" : "");
+      }
+  }
 }
 END_TEST
 
