@@ -296,23 +296,11 @@ dump_mibc (DumpOptions *o)
   return pgo_tool_flush_stdout ();
 }
 
-/* Appends method profile 'p' to 's' as a JSON object: its identity and
- * its records; handle values as "0x.." strings, others as numbers. */
+/* Appends the records of 'p' to 's' as ',"records":[...]}': handle
+ * values as "0x.." strings, others as numbers; closes the object. */
 static void
-json_profile (GString *s, const PgoMethodProfile *p)
+json_records (GString *s, const PgoMethodProfile *p)
 {
-  const PgoMethodId *id = pgo_method_profile_get_id (p);
-  g_autofree char *name = id && id->name ? pgo_method_id_to_string (id) : NULL;
-
-  g_string_append (s, "{\"module\":");
-  pgo_tool_json_string (s, id && id->module ? id->module->simple_name : NULL);
-  g_string_append_printf (s, ",\"token\":%u,\"name\":", id ? id->token : 0);
-  pgo_tool_json_string (s, name ? strchr (name, '!') + 1 : NULL);
-  if (id && id->signature)
-    {
-      g_string_append (s, ",\"signature\":");
-      pgo_tool_json_string (s, id->signature);
-    }
   g_string_append (s, ",\"records\":[");
   for (guint i = 0; i < pgo_method_profile_get_n_records (p); i++)
     {
@@ -332,6 +320,59 @@ json_profile (GString *s, const PgoMethodProfile *p)
       g_string_append (s, "]}");
     }
   g_string_append (s, "]}");
+}
+
+/* Appends method profile 'p' to 's' as a JSON object: its identity and
+ * its records. */
+static void
+json_profile (GString *s, const PgoMethodProfile *p)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_autofree char *name = id && id->name ? pgo_method_id_to_string (id) : NULL;
+
+  g_string_append (s, "{\"module\":");
+  pgo_tool_json_string (s, id && id->module ? id->module->simple_name : NULL);
+  g_string_append_printf (s, ",\"token\":%u,\"name\":", id ? id->token : 0);
+  pgo_tool_json_string (s, name ? strchr (name, '!') + 1 : NULL);
+  if (id && id->signature)
+    {
+      g_string_append (s, ",\"signature\":");
+      pgo_tool_json_string (s, id->signature);
+    }
+  json_records (s, p);
+}
+
+/* "dump --json" of a text PGO dump: per method its name and signature
+ * lines, its hashes and IL size, then its records (handles as the
+ * dump's own handle numbers). */
+static int
+dump_json_text (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, &error);
+  g_autoptr(PgoTextPgo) pgo = NULL;
+  g_autoptr(GString) s = g_string_new ("{\"file\":");
+
+  if (!file || !(pgo = pgo_text_pgo_parse ((const guint8 *) g_mapped_file_get_contents (file),
+                                           g_mapped_file_get_length (file), &error)))
+    return pgo_tool_fail (path, g_steal_pointer (&error));
+  pgo_tool_json_string (s, path);
+  g_string_append (s, ",\"methods\":[");
+  for (guint i = 0; i < pgo_text_pgo_get_n_methods (pgo); i++)
+    {
+      const PgoTextPgoMethod *m = pgo_text_pgo_get_method (pgo, i);
+
+      g_string_append (s, i ? ",{\"name\":" : "{\"name\":");
+      pgo_tool_json_string (s, m->method_name);
+      g_string_append (s, ",\"signature\":");
+      pgo_tool_json_string (s, m->signature);
+      g_string_append_printf (s, ",\"code_hash\":%u,\"method_hash\":%u,\"il_size\":%u", m->code_hash,
+                              m->method_hash, m->il_size);
+      json_records (s, m->profile);
+    }
+  g_string_append_printf (s, "],\"total\":%u}\n", pgo_text_pgo_get_n_methods (pgo));
+  fputs (s->str, stdout);
+  return pgo_tool_flush_stdout ();
 }
 
 /* "dump --json": every profile of the file, whatever its kind, as one
@@ -374,7 +415,7 @@ parse_options (int *argc, char ***argv, DumpOptions *o)
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the profiles as one JSON object", NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE.nettrace|FILE.mibc|STORE|FILE.xml");
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE.nettrace|FILE.mibc|STORE|FILE.xml|FILE.txt");
   int rc;
 
   g_option_context_set_summary (context, "Print the PGO profiles a .nettrace trace, a .mibc or a store carries.");
@@ -415,6 +456,14 @@ pgo_cmd_dump (int argc, char **argv)
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
+  if (pgo_tool_input_kind (o.path) == PGO_TOOL_INPUT_TEXT)
+    {
+      char *text_argv[] = { "pgo-reconstruct dump-text", (char *) o.path, NULL };
+
+      if (o.raw || o.schemas || o.references)
+        return pgo_tool_usage ("--raw, --schemas and --reference do not apply to a text PGO dump");
+      return o.json ? dump_json_text (o.path) : pgo_cmd_dump_text (2, text_argv);
+    }
   if (o.json)
     return dump_json (&o);
   switch (pgo_tool_input_kind (o.path))
@@ -425,6 +474,7 @@ pgo_cmd_dump (int argc, char **argv)
     case PGO_TOOL_INPUT_STORE:
       return dump_store (&o);
     case PGO_TOOL_INPUT_TRACE:
+    case PGO_TOOL_INPUT_TEXT:
     default:
       break;
     }

@@ -29,6 +29,7 @@ typedef struct {
   gboolean             zero_fill;   /* --zero-fill */
   gboolean             compressed;  /* --compressed */
   gboolean             save;        /* --save */
+  gboolean             allow_format; /* export, not create-mibc: --format, or the output's suffix */
   gboolean             text;        /* the format is text */
   gboolean             xml;         /* the format is XML (else mibc) */
   GHashTable          *names;       /* text: trace handle -> runtime name (NULL: conflicting) */
@@ -62,6 +63,12 @@ check_options (ExportOptions *o)
     return pgo_tool_usage ("unknown --format '%s' (mibc, text or xml)", o->format);
   o->text = g_strcmp0 (o->format, "text") == 0;
   o->xml = g_strcmp0 (o->format, "xml") == 0;
+  if (!o->format && o->allow_format)
+    {
+      /* export names its format by the output's suffix when --format does not */
+      o->text = g_str_has_suffix (o->output, ".txt");
+      o->xml = g_str_has_suffix (o->output, ".xml");
+    }
   if (o->xml && o->compressed)
     return pgo_tool_usage ("--compressed applies to --format mibc only");
   if (o->text)
@@ -110,7 +117,7 @@ parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
     { NULL }
   };
   GOptionEntry format_entry[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "Output format: mibc (default), text or xml", "FORMAT" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "Output format: mibc, text or xml (default: by the output's suffix .txt, .xml, else mibc)", "FORMAT" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("[TRACE...]");
@@ -123,6 +130,7 @@ parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!mibc_only)
     g_option_context_add_main_entries (ctx, format_entry, NULL);
+  o->allow_format = !mibc_only;
   pgo_tool_inputs_add_entries (ctx, &o->in);
   pgo_tool_recon_add_entries (ctx, &o->recon);
   if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK

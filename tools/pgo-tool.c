@@ -685,7 +685,7 @@ pgo_tool_recon_clear (PgoToolRecon *r)
 }
 
 /* The kind of file at 'path', told by its first bytes: a .mibc (PE or
- * zip), a store (SQLite), an XML document, or else a trace (a file that
+ * zip), a store (SQLite), an XML document, a text PGO dump, or else a trace (a file that
  * cannot be read is left to the trace reader's error). */
 PgoToolInputKind
 pgo_tool_input_kind (const char *path)
@@ -703,6 +703,8 @@ pgo_tool_input_kind (const char *path)
     return PGO_TOOL_INPUT_STORE;
   if (got >= 5 && memcmp (head, "<?xml", 5) == 0)
     return PGO_TOOL_INPUT_XML;
+  if (got >= 16 && memcmp (head, "*** START PGO Da", 16) == 0)
+    return PGO_TOOL_INPUT_TEXT;
   return PGO_TOOL_INPUT_TRACE;
 }
 

@@ -67,6 +67,7 @@ typedef enum {
   PGO_TOOL_INPUT_MIBC,  /* PE or zip */
   PGO_TOOL_INPUT_STORE, /* SQLite */
   PGO_TOOL_INPUT_XML,
+  PGO_TOOL_INPUT_TEXT,  /* the runtime's text PGO format */
 } PgoToolInputKind;
 
 PgoToolInputKind pgo_tool_input_kind (const char *path);

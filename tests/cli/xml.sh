@@ -46,4 +46,17 @@ err_has cut "$tmp/cut.xml:"; err_has cut ": not well-formed XML"; one_line cut
 sed '3s/<method /<methd /' "$tmp/g.xml" | sed '0,/<\/method>/s//<\/methd>/' > "$tmp/unknown.xml"
 expect 1 unknown dump "$tmp/unknown.xml"
 err_has unknown "$tmp/unknown.xml:3: not a valid profile document"; one_line unknown
+# export names the format by the output's suffix when --format does not
+expect 0 suffix-xml export --as-recorded --reference "$data/branches/branches.dll" -o "$tmp/s.xml" \
+  "$data/branches/block.nettrace"
+head -n 1 "$tmp/s.xml" | grep -qFx '<?xml version="1.0" encoding="UTF-8"?>' || fail "suffix-xml: not XML"
+expect 0 suffix-txt export --as-recorded --reference "$data/branches/branches.dll" -o "$tmp/s.txt" \
+  "$data/branches/block.nettrace"
+head -n 1 "$tmp/s.txt" | grep -q '^\*\*\* START PGO Data, max index = ' || fail "suffix-txt: not the text format"
+# dump reads the text format too, as dump-text prints it, and as JSON
+expect 0 dump-txt dump "$data/branches/block.pgo.txt"
+"$tool" dump-text "$data/branches/block.pgo.txt" | cmp -s - "$tmp/out" || fail "dump-txt: not dump-text's lines"
+expect 0 dump-txt-json dump --json "$data/branches/block.pgo.txt"
+grep -qF '{"name":"System.Threading.Monitor.ExitIfLockTaken","signature":"void  (class System.Object,bool&)","code_hash":1473390282,"method_hash":307894140,"il_size":33,"records":[{"kind":65,"kind_name":"BasicBlockIntCount","il":0,"count":1,"other":0,"values":[1]}' "$tmp/out" \
+  || fail "dump-txt-json: first method: $(head -c 300 "$tmp/out")"
 [ "$failures" = 0 ]
