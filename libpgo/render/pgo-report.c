@@ -160,6 +160,7 @@ static const char css[] =
   "body{font-family:sans-serif;margin:1.5em;color:#1a1a1a;max-width:80em}"
   "table{border-collapse:collapse;margin-bottom:1.5em}"
   "th,td{border:1px solid #ccc;padding:.2em .5em}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+  "td.m{overflow-wrap:anywhere;max-width:40em}h3 code{overflow-wrap:anywhere}"
   "th{background:#eee}section{margin:2em 0;border-top:1px solid #ccc}"
   "div.cfg{overflow-x:auto}code{font-size:90%}"
   "span.key{display:inline-block;width:.9em;height:.9em;border:1px solid;margin:0 .3em 0 1em;vertical-align:middle}";
@@ -213,7 +214,9 @@ write_row (xmlTextWriterPtr w, guint rank, const Entry *e, guint anchor)
   g_autofree char *href = g_strdup_printf ("#m%u", anchor);
 
   if (xmlTextWriterStartElement (w, _pgo_x ("tr")) < 0 || elementf (w, "td", "n", "%u", rank) < 0
-      || xmlTextWriterStartElement (w, _pgo_x ("td")) < 0 || xmlTextWriterStartElement (w, _pgo_x ("a")) < 0
+      || xmlTextWriterStartElement (w, _pgo_x ("td")) < 0
+      || xmlTextWriterWriteAttribute (w, _pgo_x ("class"), _pgo_x ("m")) < 0
+      || xmlTextWriterStartElement (w, _pgo_x ("a")) < 0
       || xmlTextWriterWriteAttribute (w, _pgo_x ("href"), _pgo_x (href)) < 0
       || xmlTextWriterWriteElement (w, _pgo_x ("code"), _pgo_x (e->name)) < 0
       || xmlTextWriterEndElement (w) < 0 || xmlTextWriterEndElement (w) < 0
