@@ -34,6 +34,7 @@ struct _PgoDiagram {
   GArray *arrows; /* PgoDiagramArrow */
 };
 
+char       *_pgo_xml_text          (const char *s);
 PgoDiagram *_pgo_diagram_new       (const char *title);
 guint       _pgo_diagram_add_box   (PgoDiagram *d, const char *name, const char *label,
                                     const char *klass, guint64 count, const char *tooltip);

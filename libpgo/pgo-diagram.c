@@ -7,6 +7,27 @@
 
 #include "pgo-diagram-private.h"
 
+#include <string.h>
+
+/* Text for an XML document: valid UTF-8 without the control characters
+ * XML 1.0 forbids (each becomes U+FFFD); tabs and newlines stay. */
+char *
+_pgo_xml_text (const char *s)
+{
+  g_autofree char *valid = g_utf8_make_valid (s ? s : "", -1);
+  GString *out = g_string_sized_new (strlen (valid));
+
+  for (const char *p = valid; *p; p++)
+    {
+      if ((guchar) *p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
+        g_string_append (out, "\xef\xbf\xbd");
+      else
+        g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Frees what PgoDiagramBox 'p' holds. */
 static void
 box_clear (gpointer p)
 {
@@ -18,6 +39,7 @@ box_clear (gpointer p)
   g_free (b->tooltip);
 }
 
+/* Frees what PgoDiagramArrow 'p' holds. */
 static void
 arrow_clear (gpointer p)
 {
@@ -33,7 +55,7 @@ _pgo_diagram_new (const char *title)
 {
   PgoDiagram *d = g_new0 (PgoDiagram, 1);
 
-  d->title = g_strdup (title ? title : "");
+  d->title = _pgo_xml_text (title);
   d->boxes = g_array_new (FALSE, TRUE, sizeof (PgoDiagramBox));
   d->arrows = g_array_new (FALSE, TRUE, sizeof (PgoDiagramArrow));
   g_array_set_clear_func (d->boxes, box_clear);
@@ -46,8 +68,8 @@ guint
 _pgo_diagram_add_box (PgoDiagram *d, const char *name, const char *label, const char *klass,
                       guint64 count, const char *tooltip)
 {
-  PgoDiagramBox b = { g_strdup (name), g_strdup (label ? label : ""),
-                      g_strdup (klass ? klass : "structure"), g_strdup (tooltip), count };
+  PgoDiagramBox b = { _pgo_xml_text (name), _pgo_xml_text (label),
+                      g_strdup (klass ? klass : "structure"), tooltip ? _pgo_xml_text (tooltip) : NULL, count };
 
   g_array_append_val (d->boxes, b);
   return d->boxes->len - 1;
@@ -58,10 +80,11 @@ void
 _pgo_diagram_add_arrow (PgoDiagram *d, guint src, guint dst, const char *klass, guint64 count,
                         gboolean exceptional, const char *tooltip)
 {
-  PgoDiagramArrow a = { src, dst, g_strdup (klass ? klass : "structure"), g_strdup (tooltip),
-                        count, exceptional };
+  PgoDiagramArrow a;
 
   g_return_if_fail (src < d->boxes->len && dst < d->boxes->len);
+  a = (PgoDiagramArrow) { src, dst, g_strdup (klass ? klass : "structure"),
+                          tooltip ? _pgo_xml_text (tooltip) : NULL, count, exceptional };
   g_array_append_val (d->arrows, a);
 }
 
@@ -102,6 +125,20 @@ pgo_diagram_get_n_boxes (const PgoDiagram *diagram)
   return diagram->boxes->len;
 }
 
+/* a + b, saturating. */
+static guint64
+add64 (guint64 a, guint64 b)
+{
+  return a > G_MAXUINT64 - b ? G_MAXUINT64 : a + b;
+}
+
+/* a + b, saturating. */
+static guint
+add32 (guint a, guint b)
+{
+  return a > G_MAXUINT - b ? G_MAXUINT : a + b;
+}
+
 /**
  * pgo_method_summary_add:
  * @total: the running total
@@ -110,12 +147,11 @@ pgo_diagram_get_n_boxes (const PgoDiagram *diagram)
 void
 pgo_method_summary_add (PgoMethodSummary *total, const PgoMethodSummary *s)
 {
-  total->calls = total->calls > G_MAXUINT64 - s->calls ? G_MAXUINT64 : total->calls + s->calls;
-  total->weight = total->weight > G_MAXUINT64 - s->weight ? G_MAXUINT64 : total->weight + s->weight;
-  total->inferred_weight = total->inferred_weight > G_MAXUINT64 - s->inferred_weight
-                             ? G_MAXUINT64 : total->inferred_weight + s->inferred_weight;
-  total->n_blocks += s->n_blocks;
-  total->n_observed += s->n_observed;
-  total->n_exact += s->n_exact;
-  total->n_inferred += s->n_inferred;
+  total->calls = add64 (total->calls, s->calls);
+  total->weight = add64 (total->weight, s->weight);
+  total->inferred_weight = add64 (total->inferred_weight, s->inferred_weight);
+  total->n_blocks = add32 (total->n_blocks, s->n_blocks);
+  total->n_observed = add32 (total->n_observed, s->n_observed);
+  total->n_exact = add32 (total->n_exact, s->n_exact);
+  total->n_inferred = add32 (total->n_inferred, s->n_inferred);
 }

@@ -260,7 +260,7 @@ dump_store (DumpOptions *o)
   if (!(store = pgo_store_open (o->path, FALSE, &error))
       || !pgo_tool_print_store_stats (store, o->path, &error)
       || !(traces = pgo_store_list_traces (store, &error))
-      || !(list = pgo_store_read_profiles (store, &error)))
+      || !(list = pgo_store_read_profiles (store, NULL, &error)))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));
   for (guint i = 0; i < traces->len; i++)
     {

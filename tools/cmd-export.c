@@ -272,6 +272,7 @@ typedef struct {
   const char       *jit_status;
 } Kept;
 
+/* Frees what Kept 'p' holds. */
 static void
 kept_clear (gpointer p)
 {
@@ -306,16 +307,20 @@ keep (const PgoMethodId *id, const PgoReconstruction *rec, gpointer user_data)
 static char *
 settings_text (const ExportOptions *o)
 {
+  char set[2] = { pgo_probe_set_to_char (o->set.probes), 0 };
+
   return g_strdup_printf ("probes=%s priors=%s form=%s calls=%s",
-                          o->recon.probes ? o->recon.probes : "all",
+                          o->recon.probes ? set : "all",
                           pgo_prior_model_to_string (o->set.reconstruction.priors),
                           pgo_reconstruction_form_to_string (o->set.reconstruction.form),
                           o->set.call_evidence ? "on" : "off");
 }
 
-/* --save: keeps 'kept' in the one --store; prints what it did. */
+/* --save: keeps 'kept' in the one --store, marked as made from the traces
+ * of 'digest' (those read); prints what it did. */
 static int
-save_kept (const ExportOptions *o, GArray *kept, PgoBodyResolver *resolver, const char *cmd)
+save_kept (const ExportOptions *o, GArray *kept, const char *digest, PgoBodyResolver *resolver,
+           const char *cmd)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(PgoStore) store = pgo_store_open (o->in.stores[0], FALSE, &error);
@@ -330,7 +335,8 @@ save_kept (const ExportOptions *o, GArray *kept, PgoBodyResolver *resolver, cons
                                             k->blocks->len, k->n_adjustments, k->n_calls_used,
                                             k->n_projected, k->jit_status };
     }
-  if (!store || !pgo_store_save_reconstructions (store, settings, items, kept->len, resolver, &error))
+  if (!store || !pgo_store_save_reconstructions (store, settings, digest, items, kept->len, resolver,
+                                                  &error))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));
   fprintf (stderr, "%s: kept %u reconstructions in %s (%s)\n", cmd, kept->len, o->in.stores[0],
            settings);
@@ -350,6 +356,7 @@ run_export (int argc, char **argv, gboolean mibc_only)
   g_autoptr(GString) modules = g_string_new (NULL);
   g_auto(GStrv) lines = NULL;
   g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (Kept));
+  g_autofree char *digest = NULL;
   guint skipped = 0;
   int rc;
 
@@ -359,7 +366,7 @@ run_export (int argc, char **argv, gboolean mibc_only)
     return rc;
   if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc))
       || !(in = pgo_tool_read_inputs (o.in.stores, o.in.traces, resolver, o.in.frameworks != NULL,
-                                         o.names, modules, &rc)))
+                                         o.names, modules, o.save ? &digest : NULL, &rc)))
     return rc;
   pgo_tool_show_progress (&o.set);
   if (o.save)
@@ -377,7 +384,8 @@ run_export (int argc, char **argv, gboolean mibc_only)
     }
   if (!write_output (&o, out, resolver, &skipped, &error))
     return pgo_tool_fail (o.output, g_steal_pointer (&error));
-  if (o.save && (rc = save_kept (&o, kept, resolver, mibc_only ? "create-mibc" : "export")) != PGO_EXIT_OK)
+  if (o.save && (rc = save_kept (&o, kept, digest, resolver, mibc_only ? "create-mibc" : "export"))
+      != PGO_EXIT_OK)
     return rc;
   print_summary (mibc_only ? "create-mibc" : "export", &o, &st, skipped);
   lines = g_strsplit (modules->str, "\n", -1);

@@ -25,6 +25,7 @@ typedef struct {
   PgoProfileSetOptions set;   /* what to reconstruct, parsed */
 } ReportOptions;
 
+/* Frees what 'o' holds. */
 static void
 report_options_clear (ReportOptions *o)
 {
@@ -123,7 +124,7 @@ pgo_cmd_report (int argc, char **argv)
     return rc;
   if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc))
       || !(in = pgo_tool_read_inputs (o.in.stores, o.in.traces, resolver, o.in.frameworks != NULL,
-                                      NULL, modules, &rc)))
+                                      NULL, modules, NULL, &rc)))
     return rc;
   title = o.title ? g_strdup (o.title) : default_title (&o);
   report = pgo_report_new (title);
@@ -139,7 +140,7 @@ pgo_cmd_report (int argc, char **argv)
       return PGO_EXIT_FAILURE;
     }
   if (!pgo_report_write (report, o.html, &path, &error))
-    return pgo_tool_fail (o.html, g_steal_pointer (&error));
+    return pgo_tool_fail (NULL, g_steal_pointer (&error));
   print_summary (report, path);
   fputs (modules->str, stdout);
   return pgo_tool_flush_stdout ();

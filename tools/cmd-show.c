@@ -451,7 +451,7 @@ draw_counts (ShowOptions *o, guint32 token, const char *title, PgoDiagram **out)
 
   if (!(resolver = pgo_tool_open_resolver (refs, o->frameworks, &rc))
       || !(in = pgo_tool_read_inputs (o->store ? one : NULL, o->trace ? one : NULL, resolver,
-                                      o->frameworks != NULL, NULL, modules, &rc)))
+                                      o->frameworks != NULL, NULL, modules, NULL, &rc)))
     return rc;
   g_autoptr(PgoImage) image = pgo_image_open (o->assembly, NULL);
   if (image && (md = pgo_metadata_new (image, NULL)))
@@ -462,7 +462,10 @@ draw_counts (ShowOptions *o, guint32 token, const char *title, PgoDiagram **out)
   res = pgo_profile_set_build (in, resolver, &o->set, NULL, &error);
   pgo_assembly_name_clear (&an);
   if (!res)
-    return pgo_tool_fail (one[0], g_steal_pointer (&error));
+    {
+      pgo_diagram_free (w.diagram);
+      return pgo_tool_fail (one[0], g_steal_pointer (&error));
+    }
   if (!w.diagram)
     {
       pgo_tool_error ("%s: no block counts of %s (token 0x%08x) of %s", one[0], title, token, o->assembly);

@@ -158,6 +158,7 @@ typedef struct {
   gboolean stores;   /* the inputs are stores (else .mibc or XML files) */
 } MergeOptions;
 
+/* Frees what 'o' holds. */
 static void
 merge_options_clear (MergeOptions *o)
 {
@@ -216,6 +217,20 @@ parse_merge (int *argc, char ***argv, MergeOptions *o)
   return PGO_EXIT_OK;
 }
 
+/* Removes the store file 'path' and the journal files beside it. */
+static void
+unlink_store (const char *path)
+{
+  static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffix); i++)
+    {
+      g_autofree char *p = g_strconcat (path, suffix[i], NULL);
+
+      g_unlink (p);
+    }
+}
+
 /* Folds the stores of 'o' into a new store written whole or not at all. */
 static int
 merge_stores (const MergeOptions *o)
@@ -234,18 +249,22 @@ merge_stores (const MergeOptions *o)
       if (!pgo_store_merge (store, o->inputs[i], &added, &error))
         {
           g_clear_pointer (&store, pgo_store_close);
-          g_unlink (tmp);
+          unlink_store (tmp);
           return pgo_tool_fail (NULL, g_steal_pointer (&error));
         }
       printf ("merged %s: %u traces added\n", o->inputs[i], added);
     }
   if ((rc = print_store_stats (store, o->output)) != PGO_EXIT_OK)
-    return rc;
+    {
+      g_clear_pointer (&store, pgo_store_close);
+      unlink_store (tmp);
+      return rc;
+    }
   g_clear_pointer (&store, pgo_store_close);
   if (g_rename (tmp, o->output) != 0)
     {
       pgo_tool_error ("%s: cannot write: %s", o->output, g_strerror (errno));
-      g_unlink (tmp);
+      unlink_store (tmp);
       return PGO_EXIT_FAILURE;
     }
   return PGO_EXIT_OK;

@@ -17,14 +17,28 @@
 #include <string.h>
 #include <unistd.h>
 
+/* TRUE while a progress line stands on stderr, not yet cleared. */
+static gboolean progress_shown;
+
+/* Clears the progress line, if one stands. */
+static void
+clear_progress (void)
+{
+  if (progress_shown)
+    fputs ("\r\033[K", stderr);
+  progress_shown = FALSE;
+}
+
 /* Prints "pgo-reconstruct: 'prefix''format'" on stderr, after flushing
- * stdout so the two streams keep their order on a terminal. */
+ * stdout so the two streams keep their order on a terminal, and after
+ * clearing a progress line. */
 static void
 vmessage (const char *prefix, const char *format, va_list ap)
 {
   g_autofree char *msg = g_strdup_vprintf (format, ap);
 
   fflush (stdout);
+  clear_progress ();
   fprintf (stderr, "%s: %s%s\n", g_get_prgname (), prefix, msg);
 }
 
@@ -356,17 +370,18 @@ pgo_tool_match_modules (const char *path, GPtrArray *profiles, PgoBodyResolver *
   return TRUE;
 }
 
-/* pgo_tool_read_store: every trace's raw profiles of the store at 'path';
- * NULL after printing the error, with *out_rc set (also when it holds no
+/* pgo_tool_read_store: every trace's raw profiles of the store at 'path',
+ * and when 'out_digest' is not NULL the digest of the traces read; NULL
+ * after printing the error, with *out_rc set (also when it holds no
  * profile). */
 GPtrArray *
-pgo_tool_read_store (const char *path, int *out_rc)
+pgo_tool_read_store (const char *path, char **out_digest, int *out_rc)
 {
   GError *error = NULL;
   g_autoptr(PgoStore) store = pgo_store_open (path, FALSE, &error);
   GPtrArray *list;
 
-  if (!store || !(list = pgo_store_read_profiles (store, &error)))
+  if (!store || !(list = pgo_store_read_profiles (store, out_digest, &error)))
     {
       *out_rc = pgo_tool_fail (NULL, error);
       return NULL;
@@ -537,7 +552,7 @@ pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver, GHash
   bytes = g_mapped_file_get_bytes (map);
   head = g_bytes_get_data (bytes, &size);
   if (size >= 16 && memcmp (head, "SQLite format 3", 16) == 0)
-    return pgo_tool_read_store (path, out_rc);
+    return pgo_tool_read_store (path, NULL, out_rc);
   if (size >= 8 && memcmp (head, "Nettrace", 8) == 0)
     list = read_trace (bytes, path, resolver, names, &error);
   else if (size >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
@@ -579,17 +594,20 @@ pgo_tool_new_handle_names (void)
 /* The profiles of every store in 'stores' and every file in 'traces'
  * (traces, .mibc, XML), concatenated, each file's "modules:" line
  * appended to 'modules'; 'names' as pgo_tool_read_profiles_named() takes
- * it.  NULL after printing the error, with *out_rc set. */
+ * it; the digest of the first store's traces in *out_digest when it is
+ * not NULL.  NULL after printing the error, with *out_rc set. */
 GPtrArray *
 pgo_tool_read_inputs (char **stores, char **traces, PgoBodyResolver *resolver,
-                      gboolean have_framework, GHashTable *names, GString *modules, int *out_rc)
+                      gboolean have_framework, GHashTable *names, GString *modules,
+                      char **out_digest, int *out_rc)
 {
   g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
 
   for (guint pass = 0; pass < 2; pass++)
     for (char **t = pass == 0 ? stores : traces; t && *t; t++)
       {
-        g_autoptr(GPtrArray) list = pass == 0 ? pgo_tool_read_store (*t, out_rc)
+        g_autoptr(GPtrArray) list = pass == 0 ? pgo_tool_read_store (*t, t == stores ? out_digest
+                                                                                  : NULL, out_rc)
                                               : pgo_tool_read_profiles_named (*t, resolver, names, out_rc);
 
         if (!list || !pgo_tool_match_modules (*t, list, resolver, have_framework, modules, out_rc))
@@ -632,6 +650,7 @@ pgo_tool_inputs_check (PgoToolInputs *in, int argc, char **argv)
   return PGO_EXIT_OK;
 }
 
+/* Frees what 'in' holds. */
 void
 pgo_tool_inputs_clear (PgoToolInputs *in)
 {
@@ -677,6 +696,7 @@ pgo_tool_recon_check (const PgoToolRecon *r, PgoProfileSetOptions *set)
   return pgo_tool_parse_priors (r->priors, &set->reconstruction.priors);
 }
 
+/* Frees what 'r' holds. */
 void
 pgo_tool_recon_clear (PgoToolRecon *r)
 {
@@ -734,9 +754,12 @@ pgo_tool_progress_methods (guint done, guint total, gpointer user_data)
   if (done % 32 != 0 && done != total)
     return;
   if (done < total)
-    fprintf (stderr, "\rpgo-reconstruct: reconstructing: %u of %u methods", done, total);
+    {
+      fprintf (stderr, "\rpgo-reconstruct: reconstructing: %u of %u methods", done, total);
+      progress_shown = TRUE;
+    }
   else
-    fputs ("\r\033[K", stderr);
+    clear_progress ();
   fflush (stderr);
 }
 

@@ -42,7 +42,7 @@ void pgo_tool_show_progress (PgoProfileSetOptions *set);
 PgoBodyResolver *pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc);
 GPtrArray       *pgo_tool_read_trace    (const char *path, int *out_rc);
 void             pgo_tool_warn_truncated (const char *path, const PgoNettraceStats *st, guint kept);
-GPtrArray       *pgo_tool_read_store    (const char *path, int *out_rc);
+GPtrArray       *pgo_tool_read_store    (const char *path, char **out_digest, int *out_rc);
 char            *pgo_tool_hash_file     (const char *path);
 gboolean         pgo_tool_print_store_stats (PgoStore *store, const char *path, GError **error);
 char           **pgo_tool_add_positional (char **list, int argc, char **argv);
@@ -54,7 +54,7 @@ GPtrArray       *pgo_tool_read_profiles_named (const char *path, PgoBodyResolver
                                                GHashTable *names, int *out_rc);
 GPtrArray       *pgo_tool_read_inputs   (char **stores, char **traces, PgoBodyResolver *resolver,
                                          gboolean have_framework, GHashTable *names,
-                                         GString *modules, int *out_rc);
+                                         GString *modules, char **out_digest, int *out_rc);
 GHashTable      *pgo_tool_new_handle_names (void);
 PgoMetadata     *pgo_tool_lookup_metadata (const PgoModuleId *module, gpointer user_data,
                                            GError **error);

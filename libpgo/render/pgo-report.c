@@ -30,6 +30,7 @@ struct _PgoReport {
   GPtrArray *entries; /* Entry, in the order added */
 };
 
+/* Frees Entry 'p' with its diagram. */
 static void
 entry_free (gpointer p)
 {
@@ -51,7 +52,7 @@ pgo_report_new (const char *title)
 {
   PgoReport *r = g_new0 (PgoReport, 1);
 
-  r->title = g_strdup (title ? title : "pgo-tools report");
+  r->title = _pgo_xml_text (title ? title : "pgo-tools report");
   r->entries = g_ptr_array_new_with_free_func (entry_free);
   return r;
 }
@@ -83,7 +84,7 @@ pgo_report_add_method (PgoReport *report, const char *name, const PgoMethodSumma
 {
   Entry *e = g_new0 (Entry, 1);
 
-  e->name = g_strdup (name);
+  e->name = _pgo_xml_text (name);
   e->s = *summary;
   e->diagram = diagram;
   g_ptr_array_add (report->entries, e);

@@ -93,12 +93,14 @@ typedef struct {
   double            box_x, box_w, width, height;
 } Layout;
 
+/* Box 'i' of 'd'. */
 static const PgoDiagramBox *
 box_at (const PgoDiagram *d, guint i)
 {
   return &g_array_index (d->boxes, PgoDiagramBox, i);
 }
 
+/* Arrow 'i' of 'd'. */
 static const PgoDiagramArrow *
 arrow_at (const PgoDiagram *d, guint i)
 {
@@ -136,16 +138,14 @@ arrow_span (const Layout *l, guint i, guint *lo, guint *hi)
   *hi = MAX (a->src, a->dst);
 }
 
-static const Layout *sort_layout;
-
 /* Shorter spans first, then by their first row, then by index. */
 static int
-by_span (gconstpointer pa, gconstpointer pb)
+by_span (gconstpointer pa, gconstpointer pb, gpointer layout)
 {
   guint a = *(const guint *) pa, b = *(const guint *) pb, alo, ahi, blo, bhi;
 
-  arrow_span (sort_layout, a, &alo, &ahi);
-  arrow_span (sort_layout, b, &blo, &bhi);
+  arrow_span (layout, a, &alo, &ahi);
+  arrow_span (layout, b, &blo, &bhi);
   if (ahi - alo != bhi - blo)
     return ahi - alo < bhi - blo ? -1 : 1;
   if (alo != blo)
@@ -164,8 +164,7 @@ assign_lanes (Layout *l, Side side)
   for (guint i = 0; i < l->d->arrows->len; i++)
     if (l->arrows[i].side == side)
       g_array_append_val (order, i);
-  sort_layout = l;
-  g_array_sort (order, by_span);
+  g_array_sort_with_data (order, by_span, l);
   for (guint k = 0; k < order->len; k++)
     {
       guint i = g_array_index (order, guint, k), lo, hi, lane;
@@ -247,22 +246,36 @@ place_boxes (Layout *l)
   l->height = y - GAP + MARGIN;
 }
 
-/* One arrow end on a box side: the arrow, whether it leaves there, and
- * the row of its other end. */
+/* One arrow end on a box side: the arrow, whether it leaves there, the
+ * row of its other end and the row of the box. */
 typedef struct {
   guint    arrow;
   gboolean leaves;
   guint    other;
+  guint    here;
 } Port;
 
-/* Ports from the top: other ends above first, upward-nearest first. */
+/* 0 for an end whose other end is above, 1 at the same box, 2 below. */
+static int
+port_group (const Port *p)
+{
+  return p->other < p->here ? 0 : p->other == p->here ? 1 : 2;
+}
+
+/* Ports from the top.  The nearer an arrow's other end, the inner its
+ * lane.  An arrow up must meet the box above the arrows whose lanes are
+ * outside its own, and an arrow down below them, else its run to the
+ * lane crosses their vertical runs: so ends towards rows above come
+ * first, nearest first, then ends towards rows below, farthest first. */
 static int
 by_other_end (gconstpointer pa, gconstpointer pb)
 {
   const Port *a = pa, *b = pb;
 
+  if (port_group (a) != port_group (b))
+    return port_group (a) < port_group (b) ? -1 : 1;
   if (a->other != b->other)
-    return a->other < b->other ? -1 : 1;
+    return a->other > b->other ? -1 : 1;
   if (a->leaves != b->leaves)
     return a->leaves ? -1 : 1;
   return a->arrow < b->arrow ? -1 : a->arrow > b->arrow;
@@ -279,7 +292,7 @@ place_ports (Layout *l)
     {
       const PgoDiagramArrow *a = arrow_at (l->d, i);
       guint side = l->arrows[i].side == SIDE_RIGHT ? 0 : 1;
-      Port ends[2] = { { i, TRUE, a->dst }, { i, FALSE, a->src } };
+      Port ends[2] = { { i, TRUE, a->dst, a->src }, { i, FALSE, a->src, a->dst } };
       guint at[2] = { a->src, a->dst };
 
       if (l->arrows[i].side == SIDE_DOWN)
@@ -338,6 +351,7 @@ find_used_styles (Layout *l)
   l->width = MAX (l->width, w);
 }
 
+/* Frees what 'l' holds. */
 static void
 layout_clear (Layout *l)
 {
@@ -612,6 +626,7 @@ _pgo_render_document (PgoRenderBody body, gconstpointer data, const char *what, 
   return out;
 }
 
+/* PgoRenderBody: the <svg> element of diagram 'data'. */
 static int
 svg_body (xmlTextWriterPtr w, gconstpointer data)
 {

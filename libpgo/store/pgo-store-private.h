@@ -25,3 +25,4 @@ const char *_pgo_store_col_text  (sqlite3_stmt *st, int c);
 gboolean    _pgo_store_method_id_row (PgoStore *s, const PgoMethodId *id, PgoBodyResolver *resolver,
                                       gint64 *out, GError **error);
 gboolean    _pgo_store_migrate   (PgoStore *s, GError **error);
+char       *_pgo_store_traces_digest (PgoStore *s, GError **error);

@@ -19,8 +19,8 @@
 
 /* The SHA-256 of the store's trace hashes in order: what a reconstruction
  * was made from. */
-static char *
-traces_digest (PgoStore *s, GError **error)
+char *
+_pgo_store_traces_digest (PgoStore *s, GError **error)
 {
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   sqlite3_stmt *st = NULL;
@@ -44,6 +44,7 @@ typedef struct {
   sqlite3_stmt *del, *add, *block, *record;
 } Save;
 
+/* Finalizes the statements of 'sv'. */
 static void
 save_clear (Save *sv)
 {
@@ -53,6 +54,7 @@ save_clear (Save *sv)
   sqlite3_finalize (sv->record);
 }
 
+/* Prepares the statements of 'sv'. */
 static gboolean
 save_prepare (PgoStore *s, Save *sv, GError **error)
 {
@@ -138,6 +140,8 @@ save_one (PgoStore *s, Save *sv, const char *settings, const char *digest, const
  * pgo_store_save_reconstructions:
  * @store: a store
  * @settings: how they were made, e.g. "probes=A priors=evidence form=edge calls=on"
+ * @traces_digest: (nullable): what pgo_store_read_profiles() gave when the
+ *   profiles they were made from were read; NULL: the store's traces now
  * @items: (array length=n): the reconstructions, each of a method with a module
  * @n: their number
  * @resolver: (nullable): finds the methods' IL, as for pgo_store_ingest()
@@ -145,12 +149,13 @@ save_one (PgoStore *s, Save *sv, const char *settings, const char *digest, const
  *
  * Keeps @items in the store, replacing what it held for the same methods
  * and settings, in one transaction; a store of schema version 1 is
- * migrated first.  Each is marked with the store's traces at this moment.
+ * migrated first.  Each is marked with the traces it was made from: when
+ * another trace comes in, it is listed as stale.
  *
  * Returns: %TRUE, or %FALSE with @error set and nothing changed.
  */
 gboolean
-pgo_store_save_reconstructions (PgoStore *store, const char *settings,
+pgo_store_save_reconstructions (PgoStore *store, const char *settings, const char *traces_digest,
                                 const PgoStoreReconstruction *items, guint n,
                                 PgoBodyResolver *resolver, GError **error)
 {
@@ -163,7 +168,8 @@ pgo_store_save_reconstructions (PgoStore *store, const char *settings,
   if (!_pgo_store_migrate (store, error)
       || !_pgo_store_exec (store, "BEGIN IMMEDIATE", "cannot start the save", error))
     return FALSE;
-  ok = (digest = traces_digest (store, error)) && save_prepare (store, &sv, error);
+  digest = traces_digest ? g_strdup (traces_digest) : _pgo_store_traces_digest (store, error);
+  ok = digest && save_prepare (store, &sv, error);
   for (guint i = 0; ok && i < n; i++)
     {
       const PgoMethodId *id = pgo_method_profile_get_id (items[i].profile);
@@ -273,7 +279,7 @@ pgo_store_list_saved (PgoStore *store, GError **error)
     return NULL;
   if (version < 2)
     return g_steal_pointer (&out);
-  ok = (digest = traces_digest (store, error))
+  ok = (digest = _pgo_store_traces_digest (store, error))
        && (sqlite3_prepare_v2 (store->db, list_sql, -1, &st, NULL) == SQLITE_OK
            || _pgo_store_fail_db (store, "cannot read the store", error))
        && (sqlite3_prepare_v2 (store->db, "SELECT num, il_offset, count, provenance FROM"

@@ -61,6 +61,23 @@ static const char schema_v1[] =
   "  vals BLOB NOT NULL,"
   "  PRIMARY KEY (trace, method, seq));";
 
+/* TRUE when the last error of 's' is a write that failed. */
+static gboolean
+write_failed (PgoStore *s)
+{
+  switch (sqlite3_extended_errcode (s->db))
+    {
+    case SQLITE_FULL:
+    case SQLITE_IOERR_WRITE:
+    case SQLITE_IOERR_FSYNC:
+    case SQLITE_IOERR_TRUNCATE:
+    case SQLITE_IOERR_SHMSIZE:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 /* Sets 'error' to "PATH: what: SQLite's message" and returns FALSE.  A
  * write that failed (a full disk, a file size limit) says that the
  * transaction left nothing behind. */
@@ -72,11 +89,12 @@ _pgo_store_fail_db (PgoStore *s, const char *what, GError **error)
   g_set_error (error, PGO_ERROR,
                code == SQLITE_NOTADB || code == SQLITE_CORRUPT ? PGO_ERROR_CORRUPT : PGO_ERROR_STORE,
                "%s: %s: %s%s", s->path, what, sqlite3_errmsg (s->db),
-               code == SQLITE_FULL || code == SQLITE_IOERR
+               write_failed (s)
                  ? " (a write failed, e.g. the disk is full; the store keeps what it held before)" : "");
   return FALSE;
 }
 
+/* Runs 'sql'; FALSE with 'error' set as _pgo_store_fail_db() sets it. */
 gboolean
 _pgo_store_exec (PgoStore *s, const char *sql, const char *what, GError **error)
 {
@@ -171,15 +189,21 @@ gboolean
 _pgo_store_migrate (PgoStore *s, GError **error)
 {
   gint64 version = 0;
-  g_autofree char *sql = NULL;
+  g_autofree char *sql = g_strdup_printf ("%s PRAGMA user_version = %d;", schema_v2,
+                                          PGO_STORE_SCHEMA_VERSION);
+  const char *what = "cannot migrate the store to schema version 2";
 
   if (!_pgo_store_query_int (s, "PRAGMA user_version", &version, error))
     return FALSE;
   if (version >= PGO_STORE_SCHEMA_VERSION)
     return TRUE;
-  sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA user_version = %d; COMMIT;", schema_v2,
-                         PGO_STORE_SCHEMA_VERSION);
-  if (_pgo_store_exec (s, sql, "cannot migrate the store to schema version 2", error))
+  /* read the version again under the write lock: another writer may have
+   * migrated the store in between */
+  if (!_pgo_store_exec (s, "BEGIN IMMEDIATE", what, error))
+    return FALSE;
+  if (_pgo_store_query_int (s, "PRAGMA user_version", &version, error)
+      && (version >= PGO_STORE_SCHEMA_VERSION || _pgo_store_exec (s, sql, what, error))
+      && _pgo_store_exec (s, "COMMIT", what, error))
     return TRUE;
   sqlite3_exec (s->db, "ROLLBACK", NULL, NULL, NULL);
   return FALSE;
@@ -327,6 +351,7 @@ _pgo_store_step_id (PgoStore *s, sqlite3_stmt *st, gint64 *out, GError **error)
   return ok || _pgo_store_fail_db (s, "cannot read back a row", error);
 }
 
+/* Binds 'text' (NULL as "") to parameter 'i' of 'st'. */
 void
 _pgo_store_bind_text (sqlite3_stmt *st, int i, const char *text)
 {
@@ -442,21 +467,26 @@ add_records (PgoStore *s, Ingest *in, gint64 trace, gint64 method, const PgoMeth
 }
 
 /* The runtime a trace ran on: the name of the folder CoreLib was loaded
- * from (e.g. "10.0.12" under shared/Microsoft.NETCore.App), or "". */
+ * from when that folder is a shared runtime's, under
+ * Microsoft.NETCore.App (e.g. "10.0.12"), else "".  The path is the
+ * traced machine's: '/' and '\\' both separate. */
 static char *
 runtime_of (GPtrArray *profiles)
 {
   for (guint i = 0; i < profiles->len; i++)
     {
       const PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (profiles, i));
+      g_auto(GStrv) parts = NULL;
+      guint n;
 
-      if (id && id->module && id->module->il_path
-          && g_strcmp0 (id->module->simple_name, "System.Private.CoreLib") == 0)
-        {
-          g_autofree char *dir = g_path_get_dirname (id->module->il_path);
-
-          return g_path_get_basename (dir);
-        }
+      if (!id || !id->module || !id->module->il_path
+          || g_strcmp0 (id->module->simple_name, "System.Private.CoreLib") != 0)
+        continue;
+      parts = g_strsplit_set (id->module->il_path, "/\\", -1);
+      n = g_strv_length (parts);
+      if (n >= 3 && strcmp (parts[n - 3], "Microsoft.NETCore.App") == 0 && parts[n - 2][0])
+        return g_strdup (parts[n - 2]);
+      break;
     }
   return g_strdup ("");
 }
@@ -652,21 +682,9 @@ row_record (PgoStore *s, sqlite3_stmt *st, PgoMethodProfile *p, GError **error)
   return TRUE;
 }
 
-/**
- * pgo_store_read_profiles:
- * @store: a store
- * @error: return location for a #GError
- *
- * Returns every trace's profile of every method, raw, ordered by module,
- * method and trace hash: the same content gives the same list whatever
- * order it was ingested or merged in.  Summing them (the profile set does)
- * is the merge.
- *
- * Returns: (transfer full) (element-type PgoMethodProfile): the profiles,
- *   or %NULL with @error set.
- */
-GPtrArray *
-pgo_store_read_profiles (PgoStore *store, GError **error)
+/* Every record row, grouped into one profile per trace and method. */
+static GPtrArray *
+read_rows (PgoStore *store, GError **error)
 {
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   g_autofree char *last = NULL;
@@ -703,6 +721,38 @@ pgo_store_read_profiles (PgoStore *store, GError **error)
     }
   return g_steal_pointer (&out);
 }
+
+/**
+ * pgo_store_read_profiles:
+ * @store: a store
+ * @out_traces_digest: (out) (optional): the digest of the traces read,
+ *   for pgo_store_save_reconstructions()
+ * @error: return location for a #GError
+ *
+ * Returns every trace's profile of every method, raw, ordered by module,
+ * method and trace hash: the same content gives the same list whatever
+ * order it was ingested or merged in.  Summing them (the profile set does)
+ * is the merge.
+ *
+ * Returns: (transfer full) (element-type PgoMethodProfile): the profiles,
+ *   or %NULL with @error set.
+ */
+GPtrArray *
+pgo_store_read_profiles (PgoStore *store, char **out_traces_digest, GError **error)
+{
+  g_autoptr(GPtrArray) out = NULL;
+
+  /* one read transaction: the digest names exactly the traces read */
+  if (!_pgo_store_exec (store, "BEGIN", "cannot read the store", error))
+    return NULL;
+  if (!out_traces_digest || (*out_traces_digest = _pgo_store_traces_digest (store, error)))
+    out = read_rows (store, error);
+  sqlite3_exec (store->db, "COMMIT", NULL, NULL, NULL);
+  if (!out && out_traces_digest)
+    g_clear_pointer (out_traces_digest, g_free);
+  return g_steal_pointer (&out);
+}
+
 
 /* ---- merge and statistics ---------------------------------------------- */
 

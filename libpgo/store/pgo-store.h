@@ -131,6 +131,7 @@ gboolean   pgo_store_ingest        (PgoStore *store,
                                     gboolean *out_added,
                                     GError **error);
 GPtrArray *pgo_store_read_profiles (PgoStore *store,
+                                    char **out_traces_digest,
                                     GError **error);
 gboolean   pgo_store_merge         (PgoStore *store,
                                     const char *other_path,
@@ -143,6 +144,7 @@ gboolean   pgo_store_get_stats     (PgoStore *store,
                                     GError **error);
 gboolean   pgo_store_save_reconstructions (PgoStore *store,
                                     const char *settings,
+                                    const char *traces_digest,
                                     const PgoStoreReconstruction *items,
                                     guint n,
                                     PgoBodyResolver *resolver,

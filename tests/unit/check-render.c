@@ -18,6 +18,8 @@
 #include "pgo-check.h"
 #include "pgo-diagram-private.h"
 
+static PgoMethodSummary numbers (guint64 w, guint64 inf);
+
 /* Six boxes; the arrows are listed in the comments of test_render_lanes. */
 static PgoDiagram *
 lanes_diagram (void)
@@ -104,6 +106,71 @@ START_TEST (test_render_lanes)
   /* left side: the self loop inside, the longer loop outside it */
   ck_assert (l[6] > 0 && l[5] > 0 && l[5] < l[6]);
   xmlFreeDoc (doc);
+}
+END_TEST
+
+/* The height an arrow path "Mx y..." leaves its box at. */
+static double
+port_of (xmlNodePtr path)
+{
+  xmlChar *d = xmlGetProp (path, (const xmlChar *) "d");
+  double x = 0, y = -1;
+
+  if (sscanf ((const char *) d, "M%lf %lf", &x, &y) != 2)
+    y = -1;
+  xmlFree (d);
+  return y;
+}
+
+/* A switch's arrows to rows below leave its box farthest first, so that
+ * none runs across the lanes of the others. */
+START_TEST (test_render_ports)
+{
+  g_autoptr(PgoDiagram) d = _pgo_diagram_new ("ports");
+  g_autoptr(GBytes) svg = NULL;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  xmlDocPtr doc;
+
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("BB%02u", i + 1);
+
+      _pgo_diagram_add_box (d, name, "", "structure", PGO_DIAGRAM_NO_COUNT, NULL);
+    }
+  _pgo_diagram_add_arrow (d, 0, 2, "exact", 1, FALSE, NULL);
+  _pgo_diagram_add_arrow (d, 0, 3, "exact", 1, FALSE, NULL);
+  _pgo_diagram_add_arrow (d, 0, 4, "exact", 1, FALSE, NULL);
+  _pgo_diagram_add_arrow (d, 4, 1, "exact", 1, FALSE, NULL); /* up, from the bottom */
+  _pgo_diagram_add_arrow (d, 4, 0, "exact", 1, FALSE, NULL);
+  svg = pgo_diagram_to_svg (d, NULL);
+  doc = parse (svg);
+  collect (xmlDocGetRootElement (doc), "path", paths);
+  ck_assert_uint_eq (paths->len, 5);
+  ck_assert (port_of (g_ptr_array_index (paths, 2)) < port_of (g_ptr_array_index (paths, 1)));
+  ck_assert (port_of (g_ptr_array_index (paths, 1)) < port_of (g_ptr_array_index (paths, 0)));
+  /* up: the nearer one (to row 1, inner lane) leaves above the farther */
+  ck_assert (port_of (g_ptr_array_index (paths, 3)) < port_of (g_ptr_array_index (paths, 4)));
+  xmlFreeDoc (doc);
+}
+END_TEST
+
+/* Names a hostile assembly could hold (a control character, bytes that
+ * are not UTF-8) still give well-formed documents. */
+START_TEST (test_render_hostile_names)
+{
+  g_autoptr(PgoDiagram) d = _pgo_diagram_new ("bad\x01" "name\xff");
+  g_autoptr(PgoReport) r = pgo_report_new ("t\x02");
+  g_autoptr(GBytes) svg = NULL, page = NULL;
+  PgoMethodSummary n = numbers (1, 0);
+
+  _pgo_diagram_add_box (d, "BB\x1f" "01", "a\x7f<&>\xc3", "exact", 1, "tip\x03");
+  _pgo_diagram_add_box (d, "BB02", "", "exact", 1, NULL);
+  _pgo_diagram_add_arrow (d, 0, 1, "exact", 1, FALSE, "x\x04");
+  svg = pgo_diagram_to_svg (d, NULL);
+  xmlFreeDoc (parse (svg));
+  pgo_report_add_method (r, "m\x05\xfe", &n, g_steal_pointer (&d));
+  page = pgo_report_to_xhtml (r, NULL);
+  xmlFreeDoc (parse (page));
 }
 END_TEST
 
@@ -263,6 +330,8 @@ pgo_check_suite (void)
   TCase *tc = tcase_create ("render");
 
   tcase_add_test (tc, test_render_lanes);
+  tcase_add_test (tc, test_render_ports);
+  tcase_add_test (tc, test_render_hostile_names);
   tcase_add_test (tc, test_render_text_dot);
   tcase_add_test (tc, test_render_report);
   tcase_add_test (tc, test_render_report_write);

@@ -53,7 +53,7 @@ read_all (const char *path)
   GPtrArray *list;
 
   ck_assert_msg (s != NULL, "%s", error ? error->message : "?");
-  list = pgo_store_read_profiles (s, &error);
+  list = pgo_store_read_profiles (s, NULL, &error);
   ck_assert_msg (list != NULL, "%s", error ? error->message : "?");
   return list;
 }
@@ -121,7 +121,7 @@ merged (const char *dir, const char *name, const char *const *paths, guint n)
       ck_assert_msg (pgo_store_merge (s, paths[i], &added, &error), "%s",
                      error ? error->message : "?");
     }
-  list = pgo_store_read_profiles (s, &error);
+  list = pgo_store_read_profiles (s, NULL, &error);
   ck_assert (list != NULL);
   g_clear_pointer (&s, pgo_store_close);
   g_unlink (path);
@@ -245,7 +245,7 @@ START_TEST (test_store_locked)
   ck_assert_int_eq (sqlite3_open (path, &db), SQLITE_OK);
   ck_assert_int_eq (sqlite3_exec (db, "BEGIN IMMEDIATE; DELETE FROM records;", NULL, NULL, NULL),
                     SQLITE_OK);
-  seen = pgo_store_read_profiles (s, &error);
+  seen = pgo_store_read_profiles (s, NULL, &error);
   ck_assert_msg (seen != NULL && seen->len == first->len, "a reader did not see the committed profiles");
   ck_assert (!pgo_store_ingest (s, "more", "h2", NULL, more, NULL, &added, &error));
   ck_assert_msg (strstr (error->message, path) && strstr (error->message, "locked"), "%s",
@@ -342,11 +342,11 @@ START_TEST (test_store_reconstructions)
     ck_assert_msg (traces != NULL && traces->len == 1, "%s", error ? error->message : "?");
     ck_assert_str_eq (((PgoStoreTrace *) g_ptr_array_index (traces, 0))->runtime, "");
   }
-  ck_assert_msg (pgo_store_save_reconstructions (s, "probes=A", &r, 1, NULL, &error), "%s",
+  ck_assert_msg (pgo_store_save_reconstructions (s, "probes=A", NULL, &r, 1, NULL, &error), "%s",
                  error ? error->message : "?");
   blocks[1].count = 4;
-  ck_assert (pgo_store_save_reconstructions (s, "probes=A", &r, 1, NULL, &error));
-  ck_assert (pgo_store_save_reconstructions (s, "probes=B", &r, 1, NULL, &error));
+  ck_assert (pgo_store_save_reconstructions (s, "probes=A", NULL, &r, 1, NULL, &error));
+  ck_assert (pgo_store_save_reconstructions (s, "probes=B", NULL, &r, 1, NULL, &error));
   g_clear_pointer (&s, pgo_store_close);
   ck_assert_int_eq (user_version (path), PGO_STORE_SCHEMA_VERSION);
   s = pgo_store_open (path, FALSE, &error);
