@@ -21,6 +21,7 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-reconstruct.c \
 	reconstruct/pgo-reconstruct-private.h \
 	reconstruct/pgo-reconstruct-diagram.c \
+	reconstruct/pgo-synthesis.c \
 	reconstruct/pgo-probe-plan.c \
 	reconstruct/pgo-call-facts.c \
 	reconstruct/pgo-priors.c \

@@ -42,6 +42,7 @@
 #include "pgo-cfg-private.h"
 #include "pgo-evaluate-private.h"
 #include "pgo-priors-private.h"
+#include "pgo-reconstruct-private.h"
 
 /* ---- accuracy ---------------------------------------------------------- */
 
@@ -323,6 +324,27 @@ prior_only (PgoCfg *cfg, const guint64 *dense, PgoPriorModel priors, double *out
   return TRUE;
 }
 
+/* Sets '*out' to the block overlap with 'dense' of the weights the JIT's
+ * static synthesis gives from the entry count alone, rounded.
+ * SPEC: pgo-inference(7) "JIT synthesis overlap" */
+static void
+synthesis_only (PgoCfg *cfg, const guint64 *dense, double *out)
+{
+  g_autofree double *w = g_new0 (double, cfg->n_blocks + 1);
+  g_autofree guint64 *want = g_new0 (guint64, cfg->n_blocks + 1);
+  g_autofree guint64 *got = g_new0 (guint64, cfg->n_blocks + 1);
+  guint n = 0;
+
+  _pgo_synthesis_weights (cfg, (double) dense[cfg->offset_block[0]], w);
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL))
+      {
+        want[n] = dense[b];
+        got[n++] = w[b] >= (double) G_MAXUINT64 ? G_MAXUINT64 : (guint64) llround (w[b]);
+      }
+  *out = _pgo_block_overlap (want, got, n);
+}
+
 /**
  * pgo_evaluation_set_priors:
  * @ev: an evaluation
@@ -442,6 +464,7 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
       return FALSE;
     }
   compare_blocks (cfg, ev->probes, rec, dense, &m);
+  synthesis_only (cfg, dense, &m.synthesis);
   if (!prior_only (cfg, dense, PGO_PRIORS_JIT, &m.prior_only, error)
       || !prior_only (cfg, dense, PGO_PRIORS_EVIDENCE, &m.prior_only_evidence, error)
       || (ev->tally && !_pgo_prior_tally_add_truth (&ev->prior_tally, cfg, dense, error)))
@@ -544,7 +567,7 @@ void
 pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
                             PgoEvaluationSummary *out_summary)
 {
-  long double w = 0, ov = 0, zf = 0, po = 0, pe = 0, det = 0, cert = 0;
+  long double w = 0, ov = 0, zf = 0, po = 0, pe = 0, sy = 0, det = 0, cert = 0;
   PgoEvaluationSummary s = { 0 };
 
   for (guint i = 0; i < ev->methods->len; i++)
@@ -566,6 +589,7 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
       zf += (long double) m->truth_total * m->zero_fill;
       po += (long double) m->truth_total * m->prior_only;
       pe += (long double) m->truth_total * m->prior_only_evidence;
+      sy += (long double) m->truth_total * m->synthesis;
       det += m->determined_mass;
       cert += m->certain_mass;
     }
@@ -580,6 +604,7 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
   s.zero_fill = w > 0 ? (double) (zf / w) : 1.0;
   s.prior_only = w > 0 ? (double) (po / w) : 1.0;
   s.prior_only_evidence = w > 0 ? (double) (pe / w) : 1.0;
+  s.synthesis = w > 0 ? (double) (sy / w) : 1.0;
   s.determined_mass = w > 0 ? (double) (det / w) : 1.0;
   s.certain_mass = w > 0 ? (double) (cert / w) : 1.0;
   *out_summary = s;
@@ -598,12 +623,12 @@ pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvaluationSumm
   return g_strdup_printf ("ACCURACY probe-set=%c exact-determined=%" G_GUINT64_FORMAT "/%"
                           G_GUINT64_FORMAT " block-overlap=%.6f zero-fill-overlap=%.6f"
                           " prior-only-overlap=%.6f prior-only-evidence-overlap=%.6f"
-                          " determined-mass=%.6f conditional=%"
+                          " jit-synthesis-overlap=%.6f determined-mass=%.6f conditional=%"
                           G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " from-calls=%" G_GUINT64_FORMAT
                           "/%" G_GUINT64_FORMAT " certain-mass=%.6f methods=%u",
                           pgo_probe_set_to_char (ev->probes), summary->n_determined_ok,
                           summary->n_determined, summary->overlap, summary->zero_fill,
-                          summary->prior_only, summary->prior_only_evidence,
+                          summary->prior_only, summary->prior_only_evidence, summary->synthesis,
                           summary->determined_mass, summary->n_conditional_ok,
                           summary->n_conditional, summary->n_from_calls_ok, summary->n_from_calls,
                           summary->certain_mass, summary->n_methods);

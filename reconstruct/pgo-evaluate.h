@@ -51,6 +51,7 @@ typedef struct {
   double   zero_fill;       /* block overlap, probes only (0 elsewhere) vs truth */
   double   prior_only;      /* block overlap, entry count and the JIT's likelihoods only, vs truth */
   double   prior_only_evidence; /* the same with the evidence model's priors */
+  double   synthesis;       /* block overlap, the JIT's static synthesis from the entry count, vs truth */
   gboolean jit_ok;          /* the edge form's JIT replica reproduced the model counts */
 } PgoEvaluationMethod;
 
@@ -91,6 +92,7 @@ typedef struct {
   double  zero_fill;
   double  prior_only;       /* the JIT's likelihoods */
   double  prior_only_evidence; /* the evidence model's priors */
+  double  synthesis;        /* the JIT's static synthesis */
   double  determined_mass;  /* fraction of the truth's total mass */
   double  certain_mass;     /* the same for observed and exact counts only */
   guint   n_jit_ok;         /* methods whose edge form checked out */

@@ -132,8 +132,8 @@ pgo_reconstruction_form_to_string (PgoReconstructionForm form)
  * SPEC: pgo-jit(7) "Likelihood heuristics"), or for a two-way
  * conditional the evidence model
  * (SPEC: pgo-inference(7) "Static branch priors"). */
-static double
-arc_likelihood (const PgoCfg *cfg, const PgoEdge *e, PgoPriorModel priors)
+double
+_pgo_arc_likelihood (const PgoCfg *cfg, const PgoEdge *e, PgoPriorModel priors)
 {
   const PgoBlock *b = &cfg->blocks[e->src];
 
@@ -305,7 +305,7 @@ build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
       switch (e->kind)
         {
         case PGO_EDGE_NORMAL:
-          p = arc_likelihood (cfg, e, priors);
+          p = _pgo_arc_likelihood (cfg, e, priors);
           break;
         case PGO_EDGE_LEAVE:
         case PGO_EDGE_FILTER_RET:

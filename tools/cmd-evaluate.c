@@ -218,12 +218,12 @@ json_summary (GString *s, const PgoEvaluationSummary *sum, gboolean edge_truth)
                           ",\"determined\":%" G_GUINT64_FORMAT ",\"conditional_ok\":%" G_GUINT64_FORMAT
                           ",\"conditional\":%" G_GUINT64_FORMAT
                           ",\"block_overlap\":%.9g,\"zero_fill_overlap\":%.9g,\"prior_only_overlap\":%.9g,"
-                          "\"prior_only_evidence_overlap\":%.9g,"
+                          "\"prior_only_evidence_overlap\":%.9g,\"jit_synthesis_overlap\":%.9g,"
                           "\"determined_mass\":%.9g,\"certain_mass\":%.9g,\"jit_check_ok\":%u}",
                           sum->n_methods, sum->n_skipped, sum->n_inconsistent, sum->n_unreturned,
                           sum->n_determined_ok, sum->n_determined, sum->n_conditional_ok,
                           sum->n_conditional, sum->overlap, sum->zero_fill, sum->prior_only,
-                          sum->prior_only_evidence,
+                          sum->prior_only_evidence, sum->synthesis,
                           sum->determined_mass,
                           sum->certain_mass, sum->n_jit_ok);
   if (edge_truth)

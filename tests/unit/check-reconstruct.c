@@ -25,6 +25,7 @@
 #include "pgo-nettrace-event.h"
 #include "pgo-reconstruct.h"
 #include "pgo-evaluate-private.h"
+#include "pgo-reconstruct-private.h"
 
 /* expected block: offset, count, provenance */
 typedef struct {
@@ -604,6 +605,35 @@ static const guint8 guarded_call[] = {
   0x2A,                         /* 08 ret */
 };
 
+/* for (i = 0; i < n; i++) {}: a loop whose test at 0x08 jumps back, with
+ * the JIT's likelihood 0.9, to the body at 0x04. */
+static const guint8 counted_loop[] = {
+  0x16, 0x0A,                   /* 00 ldc.i4.0; stloc.0 */
+  0x2B, 0x04,                   /* 02 br.s 08 */
+  0x06, 0x17, 0x58, 0x0A,       /* 04 ldloc.0; ldc.i4.1; add; stloc.0 */
+  0x06, 0x02, 0x32, 0xF8,       /* 08 ldloc.0; ldarg.0; blt.s 04 */
+  0x2A,                         /* 0c ret */
+};
+
+/* The JIT's synthesis from 100 entries: the loop test runs 100 / (1 - 0.9)
+ * times, the body 0.9 of that, the return 100. */
+START_TEST (test_reconstruct_synthesis)
+{
+  PgoMethodBody body = { .il = counted_loop, .il_size = sizeof counted_loop };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
+  g_autofree double *w = NULL;
+
+  ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
+  w = g_new0 (double, cfg->n_blocks);
+  _pgo_synthesis_weights (cfg, 100.0, w);
+  ck_assert_double_eq_tol (w[cfg->offset_block[0x00]], 100.0, 1e-6);
+  ck_assert_double_eq_tol (w[cfg->offset_block[0x08]], 1000.0, 1e-4);
+  ck_assert_double_eq_tol (w[cfg->offset_block[0x04]], 900.0, 1e-4);
+  ck_assert_double_eq_tol (w[cfg->offset_block[0x0c]], 100.0, 1e-4);
+}
+END_TEST
+
 /* Reconstructs guarded_call from 'obs' with call evidence 'ev'. */
 static PgoReconstruction *
 run_with_call (const PgoObservation *obs, guint n_obs, const PgoCallEvidence *ev)
@@ -808,13 +838,14 @@ START_TEST (test_reconstruct_evaluation)
    * probes and better than nothing */
   ck_assert (m->prior_only > 0.0 && m->prior_only < m->overlap);
   ck_assert (m->prior_only_evidence > 0.0 && m->prior_only_evidence < m->overlap);
+  ck_assert (m->synthesis > 0.0 && m->synthesis < m->overlap);
   {
     g_autofree char *want = g_strdup_printf ("ACCURACY probe-set=A exact-determined=8/8 block-overlap=0.998129"
                                              " zero-fill-overlap=0.892077 prior-only-overlap=%.6f"
-                                             " prior-only-evidence-overlap=%.6f"
+                                             " prior-only-evidence-overlap=%.6f jit-synthesis-overlap=%.6f"
                                              " determined-mass=0.998129 conditional=0/0"
                                              " from-calls=0/0 certain-mass=0.998129 methods=1", sum.prior_only,
-                                             sum.prior_only_evidence);
+                                             sum.prior_only_evidence, sum.synthesis);
     ck_assert_str_eq (line, want);
   }
 
@@ -921,6 +952,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_escape_conditional);
   tcase_add_test (tc, test_reconstruct_escape_proven);
   tcase_add_test (tc, test_reconstruct_call_no_return);
+  tcase_add_test (tc, test_reconstruct_synthesis);
   tcase_add_test (tc, test_reconstruct_call_only_caller);
   tcase_add_test (tc, test_reconstruct_call_contradicted);
   tcase_add_test (tc, test_plan_diamond);
