@@ -28,6 +28,7 @@ libpgo_include_HEADERS += \
 	libpgo/pgo-textpgo.h \
 	libpgo/pgo-method-hash.h \
 	libpgo/pgo-diagram.h \
+	libpgo/pgo-file.h \
 	$(NULL)
 
 libpgo_libpgo_hub_la_CPPFLAGS = $(hub_cppflags)
@@ -61,6 +62,7 @@ libpgo_libpgo_hub_la_SOURCES = \
 	libpgo/pgo-method-hash.c \
 	libpgo/pgo-method-hash-private.h \
 	libpgo/pgo-diagram.c \
+	libpgo/pgo-file.c \
 	libpgo/pgo-diagram-private.h \
 	$(NULL)
 

@@ -28,6 +28,7 @@
 
 #include "pgo-pe-private.h"
 #include "pgo-error-private.h"
+#include "pgo-file.h"
 
 #include <string.h>
 #include "pgo-cursor-private.h"
@@ -365,13 +366,17 @@ pgo_image_new_from_bytes (GBytes *bytes, GError **error)
 PgoImage *
 pgo_image_open (const char *path, GError **error)
 {
-  g_autoptr(GMappedFile) mf = g_mapped_file_new (path, FALSE, error);
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GBytes) bytes = pgo_file_map (path, &local);
   PgoImage *image;
 
-  if (mf == NULL)
-    return NULL;
-  bytes = g_mapped_file_get_bytes (mf);
+  if (bytes == NULL)
+    {
+      if (local->domain == PGO_ERROR)
+        g_prefix_error (&local, "%s: ", path);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
   image = pgo_image_new_from_bytes (bytes, error);
   if (image == NULL)
     {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "pgo-error.h"
+#include "pgo-file.h"
 #include "pgo-method-id.h"
 #include "pgo-schema.h"
 #include "pgo-body.h"

@@ -30,6 +30,7 @@
 #include "config.h"
 
 #include "pgo-mibc.h"
+#include "pgo-file.h"
 #include "pgo-mibc-private.h"
 
 #include <string.h>
@@ -901,10 +902,16 @@ pgo_mibc_parse (GBytes *bytes, const char *file_name, PgoMibcLookupFunc lookup,
 GPtrArray *
 pgo_mibc_open (const char *path, PgoMibcLookupFunc lookup, gpointer user_data, GError **error)
 {
-  g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, error);
-  if (!file)
-    return NULL;
-  g_autoptr(GBytes) bytes = g_mapped_file_get_bytes (file);
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GBytes) bytes = pgo_file_map (path, &local);
+
+  if (!bytes)
+    {
+      if (local->domain == PGO_ERROR)
+        g_prefix_error (&local, "%s: ", path);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
   GPtrArray *profiles = pgo_mibc_parse (bytes, path, lookup, user_data, error);
   if (!profiles)
     g_prefix_error (error, "%s: ", path);

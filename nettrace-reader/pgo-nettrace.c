@@ -47,6 +47,7 @@
 #include "config.h"
 
 #include "pgo-nettrace-private.h"
+#include "pgo-file.h"
 
 #include <string.h>
 #include "pgo-cursor-private.h"
@@ -542,10 +543,10 @@ pgo_nettrace_reader_new (GBytes *bytes, GError **error)
 PgoNettraceReader *
 pgo_nettrace_reader_open (const char *path, GError **error)
 {
-  g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, error);
-  if (!file)
+  g_autoptr(GBytes) bytes = pgo_file_map (path, error);
+
+  if (!bytes)
     return NULL;
-  g_autoptr(GBytes) bytes = g_mapped_file_get_bytes (file);
   return pgo_nettrace_reader_new (bytes, error);
 }
 

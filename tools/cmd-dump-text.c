@@ -106,16 +106,15 @@ pgo_cmd_dump_text (int argc, char **argv)
 {
   g_auto(DumpTextOptions) o = { 0 };
   g_autoptr(GError) error = NULL;
-  g_autoptr(GMappedFile) file = NULL;
+  g_autoptr(GBytes) file = NULL;
   g_autoptr(PgoTextPgo) pgo = NULL;
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(file = g_mapped_file_new (o.path, FALSE, &error)))
+  if (!(file = pgo_file_map (o.path, &error)))
     return pgo_tool_fail (o.path, g_steal_pointer (&error));
-  pgo = pgo_text_pgo_parse ((const guint8 *) g_mapped_file_get_contents (file),
-                            g_mapped_file_get_length (file), &error);
+  pgo = pgo_text_pgo_parse (g_bytes_get_data (file, NULL), g_bytes_get_size (file), &error);
   if (!pgo)
     return pgo_tool_fail (o.path, g_steal_pointer (&error));
   print_methods (pgo, o.only);

@@ -349,12 +349,12 @@ static int
 dump_json_text (const char *path)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, &error);
+  g_autoptr(GBytes) file = pgo_file_map (path, &error);
   g_autoptr(PgoTextPgo) pgo = NULL;
   g_autoptr(GString) s = g_string_new ("{\"file\":");
 
-  if (!file || !(pgo = pgo_text_pgo_parse ((const guint8 *) g_mapped_file_get_contents (file),
-                                           g_mapped_file_get_length (file), &error)))
+  if (!file || !(pgo = pgo_text_pgo_parse (g_bytes_get_data (file, NULL), g_bytes_get_size (file),
+                                           &error)))
     return pgo_tool_fail (path, g_steal_pointer (&error));
   pgo_tool_json_string (s, path);
   g_string_append (s, ",\"methods\":[");

@@ -5,7 +5,9 @@
 # same way: one warning naming the offset where it stops and how many
 # method profiles it kept.  The branches fixture's trace cut at 600000
 # bytes stops at offset 0x7ddba after all 197 profiles; cut at 60000 it
-# keeps none, and a command with nothing to do then fails.
+# keeps none, and a command with nothing to do then fails.  A directory
+# given where a file belongs is refused by name, in one line, by every
+# command that maps its input.
 set -u
 cli_name=truncated
 . "${PGO_TEST_DATA:-tests}/support/cli.sh"
@@ -41,6 +43,17 @@ check create-mibc-0 1 create-mibc --reference "$br" -o "$tmp/o0.mibc" "$tmp/cut0
 check reconstruct-0 1 reconstruct --reference "$br" "$tmp/cut0.nettrace"
 check report-0 1 report --reference "$br" --html "$tmp/r0" "$tmp/cut0.nettrace"
 [ -e "$tmp/r0" ] && fail "report-0: made its directory"
+
+d=$tmp/adir
+mkdir -p "$d"
+for cmd in "trace-stats" "dump" "dump --json" "dump-text" "dump-assembly" "plan"; do
+  # shellcheck disable=SC2086
+  expect 1 "dir-$cmd" $cmd "$d"
+  err_has "dir-$cmd" "$d: is a directory"
+  one_line "dir-$cmd"
+done
+expect 1 dir-show show --assembly "$d" --method M
+err_has dir-show "$d: is a directory, not a file"
 
 [ "$failures" = 0 ] && echo "cli-truncated: ok"
 [ "$failures" = 0 ]
