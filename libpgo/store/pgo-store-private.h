@@ -26,3 +26,6 @@ gboolean    _pgo_store_method_id_row (PgoStore *s, const PgoMethodId *id, PgoBod
                                       gint64 *out, GError **error);
 gboolean    _pgo_store_migrate   (PgoStore *s, GError **error);
 char       *_pgo_store_traces_digest (PgoStore *s, GError **error);
+gboolean    _pgo_store_prepare_all (PgoStore *s, const char *const *sql, sqlite3_stmt **const *out,
+                                    guint n, const char *what, GError **error);
+void        _pgo_store_finalize_all (sqlite3_stmt **const *st, guint n);

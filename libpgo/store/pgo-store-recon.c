@@ -48,10 +48,9 @@ typedef struct {
 static void
 save_clear (Save *sv)
 {
-  sqlite3_finalize (sv->del);
-  sqlite3_finalize (sv->add);
-  sqlite3_finalize (sv->block);
-  sqlite3_finalize (sv->record);
+  sqlite3_stmt **const all[] = { &sv->del, &sv->add, &sv->block, &sv->record };
+
+  _pgo_store_finalize_all (all, G_N_ELEMENTS (all));
 }
 
 /* Prepares the statements of 'sv'. */
@@ -67,12 +66,10 @@ save_prepare (PgoStore *s, Save *sv, GError **error)
     "INSERT INTO reconstructed_records (reconstruction, seq, kind, il_offset, other, vals)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
   };
-  sqlite3_stmt **out[] = { &sv->del, &sv->add, &sv->block, &sv->record };
+  sqlite3_stmt **const out[] = { &sv->del, &sv->add, &sv->block, &sv->record };
 
-  for (guint i = 0; i < G_N_ELEMENTS (sql); i++)
-    if (sqlite3_prepare_v2 (s->db, sql[i], -1, out[i], NULL) != SQLITE_OK)
-      return _pgo_store_fail_db (s, "cannot prepare the save", error);
-  return TRUE;
+  G_STATIC_ASSERT (G_N_ELEMENTS (sql) == G_N_ELEMENTS (out));
+  return _pgo_store_prepare_all (s, sql, out, G_N_ELEMENTS (sql), "cannot prepare the save", error);
 }
 
 /* The block and record rows of reconstruction row 'rid'. */

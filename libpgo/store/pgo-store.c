@@ -297,16 +297,37 @@ typedef struct {
   sqlite3_stmt *module_add, *module_get, *method_add, *method_get, *record_add;
 } Ingest;
 
+/* Prepares each of the 'n' statements 'sql' into *out[i]; FALSE with
+ * 'error' set, naming 'what', when one cannot be. */
+gboolean
+_pgo_store_prepare_all (PgoStore *s, const char *const *sql, sqlite3_stmt **const *out, guint n,
+                        const char *what, GError **error)
+{
+  for (guint i = 0; i < n; i++)
+    if (sqlite3_prepare_v2 (s->db, sql[i], -1, out[i], NULL) != SQLITE_OK)
+      return _pgo_store_fail_db (s, what, error);
+  return TRUE;
+}
+
+/* Finalizes each of the 'n' statements *st[i] (NULL ones too). */
+void
+_pgo_store_finalize_all (sqlite3_stmt **const *st, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    sqlite3_finalize (*st[i]);
+}
+
+/* Finalizes the statements of 'in'. */
 static void
 ingest_clear (Ingest *in)
 {
-  sqlite3_finalize (in->module_add);
-  sqlite3_finalize (in->module_get);
-  sqlite3_finalize (in->method_add);
-  sqlite3_finalize (in->method_get);
-  sqlite3_finalize (in->record_add);
+  sqlite3_stmt **const all[] = { &in->module_add, &in->module_get, &in->method_add,
+                                 &in->method_get, &in->record_add };
+
+  _pgo_store_finalize_all (all, G_N_ELEMENTS (all));
 }
 
+/* Prepares the statements of 'in'. */
 static gboolean
 ingest_prepare (PgoStore *s, Ingest *in, GError **error)
 {
@@ -320,13 +341,11 @@ ingest_prepare (PgoStore *s, Ingest *in, GError **error)
     "INSERT INTO records (trace, method, seq, kind, il_offset, other, vals)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
   };
-  sqlite3_stmt **out[] = { &in->module_add, &in->module_get, &in->method_add, &in->method_get,
-                           &in->record_add };
+  sqlite3_stmt **const out[] = { &in->module_add, &in->module_get, &in->method_add,
+                                 &in->method_get, &in->record_add };
 
-  for (guint i = 0; i < G_N_ELEMENTS (sql); i++)
-    if (sqlite3_prepare_v2 (s->db, sql[i], -1, out[i], NULL) != SQLITE_OK)
-      return _pgo_store_fail_db (s, "cannot prepare the ingest", error);
-  return TRUE;
+  G_STATIC_ASSERT (G_N_ELEMENTS (sql) == G_N_ELEMENTS (out));
+  return _pgo_store_prepare_all (s, sql, out, G_N_ELEMENTS (sql), "cannot prepare the ingest", error);
 }
 
 /* Runs 'st' (an insert) and resets it. */
