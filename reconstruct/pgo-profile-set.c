@@ -374,8 +374,11 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
   for (guint i = 0; i < merged->len; i++)
     {
       GError *local = NULL;
-      PgoMethodProfile *p = build_one (g_ptr_array_index (merged, i), resolver, facts, options, &st,
-                                       &local);
+      const PgoMethodProfile *in = g_ptr_array_index (merged, i);
+      PgoMethodProfile *p = NULL;
+
+      if (!options->select || options->select (pgo_method_profile_get_id (in), options->visit_data))
+        p = build_one (in, resolver, facts, options, &st, &local);
 
       if (local)
         return (g_propagate_error (error, local), NULL);

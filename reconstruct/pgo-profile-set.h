@@ -65,6 +65,9 @@ typedef struct {
                                             * (SPEC: pgo-inference(7) "Call evidence") */
   PgoProfileSetVisitFunc   visit;          /* reconstruct mode: sees each reconstruction; NULL: none */
   gpointer                 visit_data;
+  gboolean               (*select) (const PgoMethodId *id, gpointer visit_data);
+                                           /* only the methods it accepts are made (every
+                                            * method still gives call evidence); NULL: all */
   void                   (*progress) (guint done, guint total, gpointer user_data);
                                            /* after each method; NULL: none */
   gpointer                 progress_data;

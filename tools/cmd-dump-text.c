@@ -100,23 +100,33 @@ parse_options (int *argc, char ***argv, DumpTextOptions *o)
   return PGO_EXIT_OK;
 }
 
+/* pgo_tool_print_text_pgo: parses the runtime text PGO dump at 'path' and
+ * prints it line by line, only the methods named 'only' when it is set;
+ * the exit code. */
+int
+pgo_tool_print_text_pgo (const char *path, const char *only)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) file = NULL;
+  g_autoptr(PgoTextPgo) pgo = NULL;
+
+  if (!(file = pgo_file_map (path, &error)))
+    return pgo_tool_fail (path, g_steal_pointer (&error));
+  pgo = pgo_text_pgo_parse (g_bytes_get_data (file, NULL), g_bytes_get_size (file), &error);
+  if (!pgo)
+    return pgo_tool_fail (path, g_steal_pointer (&error));
+  print_methods (pgo, only);
+  return pgo_tool_flush_stdout ();
+}
+
 /* "dump-text": parses a runtime text PGO dump and prints it line by line. */
 int
 pgo_cmd_dump_text (int argc, char **argv)
 {
   g_auto(DumpTextOptions) o = { 0 };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) file = NULL;
-  g_autoptr(PgoTextPgo) pgo = NULL;
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(file = pgo_file_map (o.path, &error)))
-    return pgo_tool_fail (o.path, g_steal_pointer (&error));
-  pgo = pgo_text_pgo_parse (g_bytes_get_data (file, NULL), g_bytes_get_size (file), &error);
-  if (!pgo)
-    return pgo_tool_fail (o.path, g_steal_pointer (&error));
-  print_methods (pgo, o.only);
-  return pgo_tool_flush_stdout ();
+  return pgo_tool_print_text_pgo (o.path, o.only);
 }

@@ -458,11 +458,9 @@ pgo_cmd_dump (int argc, char **argv)
     return rc;
   if (pgo_tool_input_kind (o.path) == PGO_TOOL_INPUT_TEXT)
     {
-      char *text_argv[] = { "pgo-reconstruct dump-text", (char *) o.path, NULL };
-
       if (o.raw || o.schemas || o.references)
         return pgo_tool_usage ("--raw, --schemas and --reference do not apply to a text PGO dump");
-      return o.json ? dump_json_text (o.path) : pgo_cmd_dump_text (2, text_argv);
+      return o.json ? dump_json_text (o.path) : pgo_tool_print_text_pgo (o.path, NULL);
     }
   if (o.json)
     return dump_json (&o);

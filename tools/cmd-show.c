@@ -423,14 +423,25 @@ typedef struct {
   PgoDiagram *diagram;
 } Wanted;
 
+/* PgoProfileSetOptions.select: TRUE for the wanted method only, so that
+ * only it is reconstructed. */
+static gboolean
+is_wanted (const PgoMethodId *id, gpointer user_data)
+{
+  const Wanted *w = user_data;
+
+  return id && id->token == w->token && id->module
+         && g_strcmp0 (id->module->simple_name, w->module) == 0;
+}
+
 /* PgoProfileSetVisitFunc: draws the wanted method's reconstruction. */
 static void
 draw_wanted (const PgoMethodId *id, const PgoReconstruction *rec, gpointer user_data)
 {
   Wanted *w = user_data;
 
-  if (id && id->token == w->token && id->module && g_strcmp0 (id->module->simple_name, w->module) == 0
-      && !w->diagram)
+  (void) id;
+  if (!w->diagram)
     w->diagram = pgo_reconstruction_to_diagram (rec, w->title);
 }
 
@@ -458,6 +469,7 @@ draw_counts (ShowOptions *o, guint32 token, const char *title, PgoDiagram **out)
     pgo_metadata_lookup_assembly_name (md, &an, NULL);
   w.module = an.name;
   o->set.visit = draw_wanted;
+  o->set.select = is_wanted;
   o->set.visit_data = &w;
   res = pgo_profile_set_build (in, resolver, &o->set, NULL, &error);
   pgo_assembly_name_clear (&an);

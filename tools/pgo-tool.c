@@ -523,6 +523,42 @@ read_trace (GBytes *bytes, const char *path, PgoBodyResolver *resolver, GHashTab
   return g_ptr_array_ref (pgo_nettrace_profiles_get_profiles (profiles));
 }
 
+/* The kind of input whose first bytes are 'head' ('size' of them), or
+ * PGO_TOOL_INPUT_UNKNOWN. */
+static PgoToolInputKind
+kind_of_bytes (const guint8 *head, gsize size)
+{
+  if (size >= 8 && memcmp (head, "Nettrace", 8) == 0)
+    return PGO_TOOL_INPUT_TRACE;
+  if (size >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
+    return PGO_TOOL_INPUT_MIBC;
+  if (size >= 16 && memcmp (head, "SQLite format 3", 16) == 0)
+    return PGO_TOOL_INPUT_STORE;
+  if (size >= 5 && memcmp (head, "<?xml", 5) == 0)
+    return PGO_TOOL_INPUT_XML;
+  if (size >= 16 && memcmp (head, "*** START PGO Da", 16) == 0)
+    return PGO_TOOL_INPUT_TEXT;
+  return PGO_TOOL_INPUT_UNKNOWN;
+}
+
+/* The kind of file at 'path', told by its first bytes as kind_of_bytes()
+ * tells them; a file that cannot be read, or that is of no known kind,
+ * is left to the trace reader's error. */
+PgoToolInputKind
+pgo_tool_input_kind (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
+  guint8 head[16] = { 0 };
+  gsize got = 0;
+  PgoToolInputKind kind;
+
+  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &got, NULL, NULL))
+    return PGO_TOOL_INPUT_TRACE;
+  kind = kind_of_bytes (head, got);
+  return kind == PGO_TOOL_INPUT_UNKNOWN ? PGO_TOOL_INPUT_TRACE : kind;
+}
+
 /* pgo_tool_read_profiles_named: the method profiles of a .nettrace trace, a
  * .mibc (plain or zipped), a store or an XML document at 'path', told apart
  * by their first bytes (a trace cut short is read up to where it stops,
@@ -535,37 +571,36 @@ pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver, GHash
                               int *out_rc)
 {
   GError *error = NULL;
-  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, &error);
   g_autoptr(GBytes) bytes = NULL;
-  const guint8 *head;
+  GPtrArray *list = NULL;
   gsize size;
-  GPtrArray *list;
 
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
       pgo_tool_error ("%s: is a directory, not a trace or a .mibc file", path);
-      g_clear_error (&error);
       return (*out_rc = PGO_EXIT_FAILURE, NULL);
     }
-  if (!map)
+  if (!(bytes = pgo_file_map (path, &error)))
     return (*out_rc = pgo_tool_fail (path, error), NULL);
-  bytes = g_mapped_file_get_bytes (map);
-  head = g_bytes_get_data (bytes, &size);
-  if (size >= 16 && memcmp (head, "SQLite format 3", 16) == 0)
-    return pgo_tool_read_store (path, NULL, out_rc);
-  if (size >= 8 && memcmp (head, "Nettrace", 8) == 0)
-    list = read_trace (bytes, path, resolver, names, &error);
-  else if (size >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
-    list = pgo_mibc_parse (bytes, path, resolver ? pgo_tool_lookup_metadata : NULL, resolver,
-                           &error);
-  else if (size >= 5 && memcmp (head, "<?xml", 5) == 0)
+  const guint8 *head = g_bytes_get_data (bytes, &size);
+  switch (kind_of_bytes (head, size))
     {
+    case PGO_TOOL_INPUT_STORE:
+      return pgo_tool_read_store (path, NULL, out_rc);
+    case PGO_TOOL_INPUT_TRACE:
+      list = read_trace (bytes, path, resolver, names, &error);
+      break;
+    case PGO_TOOL_INPUT_MIBC:
+      list = pgo_mibc_parse (bytes, path, resolver ? pgo_tool_lookup_metadata : NULL, resolver,
+                             &error);
+      break;
+    case PGO_TOOL_INPUT_XML:
       if ((list = pgo_profiles_from_xml (bytes, path, &error)))
         return list;
       return (*out_rc = pgo_tool_fail (NULL, error), NULL);
-    }
-  else
-    {
+    case PGO_TOOL_INPUT_TEXT:
+    case PGO_TOOL_INPUT_UNKNOWN:
+    default:
       *out_rc = PGO_EXIT_FAILURE;
       pgo_tool_error ("%s: offset 0: neither a .nettrace trace, a .mibc file, a profile store"
                       " nor an XML profile document", path);
@@ -702,30 +737,6 @@ pgo_tool_recon_clear (PgoToolRecon *r)
 {
   g_clear_pointer (&r->probes, g_free);
   g_clear_pointer (&r->priors, g_free);
-}
-
-/* The kind of file at 'path', told by its first bytes: a .mibc (PE or
- * zip), a store (SQLite), an XML document, a text PGO dump, or else a trace (a file that
- * cannot be read is left to the trace reader's error). */
-PgoToolInputKind
-pgo_tool_input_kind (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
-  guint8 head[16] = { 0 };
-  gsize got = 0;
-
-  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &got, NULL, NULL))
-    return PGO_TOOL_INPUT_TRACE;
-  if (got >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
-    return PGO_TOOL_INPUT_MIBC;
-  if (got == 16 && memcmp (head, "SQLite format 3", 16) == 0)
-    return PGO_TOOL_INPUT_STORE;
-  if (got >= 5 && memcmp (head, "<?xml", 5) == 0)
-    return PGO_TOOL_INPUT_XML;
-  if (got >= 16 && memcmp (head, "*** START PGO Da", 16) == 0)
-    return PGO_TOOL_INPUT_TEXT;
-  return PGO_TOOL_INPUT_TRACE;
 }
 
 /* Appends 'text' to 's' as a JSON string literal. */

@@ -35,6 +35,7 @@ int  pgo_tool_parse      (GOptionContext *context, int *argc, char ***argv);
 gboolean pgo_tool_write_atomic (const char *path, const void *data, gsize len, GError **error);
 int  pgo_tool_flush_stdout (void);
 void pgo_tool_json_string  (GString *s, const char *text);
+int  pgo_tool_print_text_pgo (const char *path, const char *only);
 void pgo_tool_progress_methods (guint done, guint total, gpointer user_data);
 void pgo_tool_show_progress (PgoProfileSetOptions *set);
 
@@ -68,6 +69,7 @@ typedef enum {
   PGO_TOOL_INPUT_STORE, /* SQLite */
   PGO_TOOL_INPUT_XML,
   PGO_TOOL_INPUT_TEXT,  /* the runtime's text PGO format */
+  PGO_TOOL_INPUT_UNKNOWN, /* none of these */
 } PgoToolInputKind;
 
 PgoToolInputKind pgo_tool_input_kind (const char *path);

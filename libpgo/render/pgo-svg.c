@@ -90,6 +90,7 @@ typedef struct {
   ArrowPlace       *arrows;
   guint             n_lanes[N_SIDES];
   gboolean          used[G_N_ELEMENTS (styles)]; /* styles the legend shows */
+  GArray          **ports;  /* Port, per box side: [2 * box] right, [2 * box + 1] left */
   double            box_x, box_w, width, height;
 } Layout;
 
@@ -193,59 +194,6 @@ assign_lanes (Layout *l, Side side)
   l->n_lanes[side] = lanes->len;
 }
 
-/* The most arrows that meet one side of each box, into 'out'. */
-static void
-count_side_ends (const Layout *l, guint *out)
-{
-  g_autofree guint *n = g_new0 (guint, 2 * (gsize) l->d->boxes->len);
-
-  for (guint i = 0; i < l->d->arrows->len; i++)
-    {
-      const PgoDiagramArrow *a = arrow_at (l->d, i);
-      guint side = l->arrows[i].side == SIDE_RIGHT ? 0 : 1;
-
-      if (l->arrows[i].side == SIDE_DOWN)
-        continue;
-      n[2 * (gsize) a->src + side]++;
-      n[2 * (gsize) a->dst + side]++;
-    }
-  for (guint b = 0; b < l->d->boxes->len; b++)
-    out[b] = MAX (n[2 * (gsize) b], n[2 * (gsize) b + 1]);
-}
-
-/* Phase 3: the column's width, each box's lines, height and top.  A box
- * is tall enough for its lines and for the arrows that meet one side of
- * it to stand PORT_H apart, so that their counts do not overlap. */
-static void
-place_boxes (Layout *l)
-{
-  double y = HEADER_H + MARGIN;
-  gsize widest = 0;
-  g_autofree guint *ends = g_new0 (guint, MAX (l->d->boxes->len, 1));
-
-  count_side_ends (l, ends);
-
-  for (guint i = 0; i < l->d->boxes->len; i++)
-    {
-      const PgoDiagramBox *b = box_at (l->d, i);
-      BoxPlace *p = &l->boxes[i];
-      g_autofree char *text = b->label[0] ? g_strconcat (b->name, "\n", b->label, NULL)
-                                          : g_strdup (b->name);
-
-      p->lines = g_strsplit (text, "\n", -1);
-      for (char **s = p->lines; *s; s++)
-        widest = MAX (widest, (gsize) g_utf8_strlen (*s, -1));
-      p->h = MAX (g_strv_length (p->lines) * LINE_H + 2 * PAD - 3, (ends[i] + 1) * PORT_H);
-      p->y = y;
-      y += p->h + GAP;
-    }
-  l->box_w = MAX (MIN_BOX_W, widest * CHAR_W + 2 * PAD);
-  l->box_x = MARGIN + l->n_lanes[SIDE_LEFT] * LANE_W + (l->n_lanes[SIDE_LEFT] ? LABEL_W : 0);
-  l->width = l->box_x + l->box_w + LABEL_W + l->n_lanes[SIDE_RIGHT] * LANE_W + MARGIN;
-  l->width = MAX (l->width, 560.0);
-  l->height = y - GAP + MARGIN;
-}
-
 /* One arrow end on a box side: the arrow, whether it leaves there, the
  * row of its other end and the row of the box. */
 typedef struct {
@@ -281,13 +229,14 @@ by_other_end (gconstpointer pa, gconstpointer pb)
   return a->arrow < b->arrow ? -1 : a->arrow > b->arrow;
 }
 
-/* Phase 4: the height at which each side arrow meets its two boxes. */
+/* Phase 3: the arrow ends on each box side, l->ports[2 * box + side]
+ * (side 0 right, 1 left), each sorted from the top. */
 static void
-place_ports (Layout *l)
+collect_ports (Layout *l)
 {
-  guint n = l->d->boxes->len;
-  g_autofree GArray **ports = g_new0 (GArray *, 2 * (gsize) n);
-
+  l->ports = g_new0 (GArray *, 2 * (gsize) MAX (l->d->boxes->len, 1));
+  for (gsize k = 0; k < 2 * (gsize) l->d->boxes->len; k++)
+    l->ports[k] = g_array_new (FALSE, FALSE, sizeof (Port));
   for (guint i = 0; i < l->d->arrows->len; i++)
     {
       const PgoDiagramArrow *a = arrow_at (l->d, i);
@@ -298,32 +247,63 @@ place_ports (Layout *l)
       if (l->arrows[i].side == SIDE_DOWN)
         continue;
       for (guint e = 0; e < 2; e++)
-        {
-          GArray **slot = &ports[2 * (gsize) at[e] + side];
-
-          if (!*slot)
-            *slot = g_array_new (FALSE, FALSE, sizeof (Port));
-          g_array_append_val (*slot, ends[e]);
-        }
+        g_array_append_val (l->ports[2 * (gsize) at[e] + side], ends[e]);
     }
-  for (gsize s = 0; s < 2 * (gsize) n; s++)
-    {
-      const BoxPlace *b = &l->boxes[s / 2];
+  for (gsize k = 0; k < 2 * (gsize) l->d->boxes->len; k++)
+    g_array_sort (l->ports[k], by_other_end);
+}
 
-      if (!ports[s])
-        continue;
-      g_array_sort (ports[s], by_other_end);
-      for (guint k = 0; k < ports[s]->len; k++)
+/* Phase 4: the column's width, each box's lines, height and top.  A box
+ * is tall enough for its lines and for the arrows that meet one side of
+ * it to stand PORT_H apart, so that their counts do not overlap. */
+static void
+place_boxes (Layout *l)
+{
+  double y = HEADER_H + MARGIN;
+  gsize widest = 0;
+
+  for (guint i = 0; i < l->d->boxes->len; i++)
+    {
+      const PgoDiagramBox *b = box_at (l->d, i);
+      BoxPlace *p = &l->boxes[i];
+      g_autofree char *text = b->label[0] ? g_strconcat (b->name, "\n", b->label, NULL)
+                                          : g_strdup (b->name);
+
+      p->lines = g_strsplit (text, "\n", -1);
+      for (char **s = p->lines; *s; s++)
+        widest = MAX (widest, (gsize) g_utf8_strlen (*s, -1));
+      guint ends = MAX (l->ports[2 * (gsize) i]->len, l->ports[2 * (gsize) i + 1]->len);
+
+      p->h = MAX (g_strv_length (p->lines) * LINE_H + 2 * PAD - 3, (ends + 1) * PORT_H);
+      p->y = y;
+      y += p->h + GAP;
+    }
+  l->box_w = MAX (MIN_BOX_W, widest * CHAR_W + 2 * PAD);
+  l->box_x = MARGIN + l->n_lanes[SIDE_LEFT] * LANE_W + (l->n_lanes[SIDE_LEFT] ? LABEL_W : 0);
+  l->width = l->box_x + l->box_w + LABEL_W + l->n_lanes[SIDE_RIGHT] * LANE_W + MARGIN;
+  l->width = MAX (l->width, 560.0);
+  l->height = y - GAP + MARGIN;
+}
+
+/* Phase 5: the height at which each side arrow meets its two boxes. */
+static void
+place_ports (Layout *l)
+{
+  for (gsize k = 0; k < 2 * (gsize) l->d->boxes->len; k++)
+    {
+      const BoxPlace *b = &l->boxes[k / 2];
+      GArray *ports = l->ports[k];
+
+      for (guint j = 0; j < ports->len; j++)
         {
-          const Port *p = &g_array_index (ports[s], Port, k);
-          double y = b->y + b->h * (k + 1) / (ports[s]->len + 1);
+          const Port *p = &g_array_index (ports, Port, j);
+          double y = b->y + b->h * (j + 1) / (ports->len + 1);
 
           if (p->leaves)
             l->arrows[p->arrow].ys = y;
           else
             l->arrows[p->arrow].yd = y;
         }
-      g_array_unref (ports[s]);
     }
 }
 
@@ -334,7 +314,7 @@ legend_advance (const PgoRenderStyle *s)
   return 16 + strlen (s->meaning) * SMALL_PX * 0.61 + 14;
 }
 
-/* Phase 5: the styles the diagram uses, for the legend, which the picture
+/* Phase 6: the styles the diagram uses, for the legend, which the picture
  * is made wide enough to hold. */
 static void
 find_used_styles (Layout *l)
@@ -357,6 +337,9 @@ layout_clear (Layout *l)
 {
   for (guint i = 0; l->boxes && i < l->d->boxes->len; i++)
     g_strfreev (l->boxes[i].lines);
+  for (gsize k = 0; l->ports && k < 2 * (gsize) l->d->boxes->len; k++)
+    g_array_unref (l->ports[k]);
+  g_free (l->ports);
   g_free (l->boxes);
   g_free (l->arrows);
 }
@@ -373,6 +356,7 @@ layout (Layout *l, const PgoDiagram *d)
   choose_sides (l);
   assign_lanes (l, SIDE_RIGHT);
   assign_lanes (l, SIDE_LEFT);
+  collect_ports (l);
   place_boxes (l);
   place_ports (l);
   find_used_styles (l);
