@@ -198,6 +198,7 @@ conformance_tests = \
 	tests/conformance/accuracy-app.sh \
 	tests/conformance/accuracy-framework.sh \
 	tests/conformance/text-pgo-hash-framework.sh \
+	tests/conformance/interp.sh \
 	$(NULL)
 TESTS += $(conformance_tests)
 EXTRA_DIST += $(conformance_tests) \

@@ -24,3 +24,7 @@ tools_pgo_reconstruct_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 EXTRA_DIST += tools/README.md
 
 tools_pgo_reconstruct_SOURCES += tools/cmd-dump-text.c
+
+bin_PROGRAMS += tools/pgo-interp
+tools_pgo_interp_SOURCES = tools/pgo-interp.c tools/pgo-tool.c tools/pgo-tool.h
+tools_pgo_interp_LDADD = libpgo/interp/libpgo-interp.la libpgo/libpgo-internal.la $(GLIB_LIBS) -lm

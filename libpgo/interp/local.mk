@@ -1,0 +1,16 @@
+# libpgo/interp/local.mk: the CIL interpreter behind pgo-interp(1).  It
+# is not part of libpgo: an AOT compiler linking libpgo has no use for it.
+
+noinst_LTLIBRARIES += libpgo/interp/libpgo-interp.la
+
+libpgo_interp_libpgo_interp_la_CPPFLAGS = $(hub_cppflags) -I$(top_srcdir)/libpgo/interp
+libpgo_interp_libpgo_interp_la_SOURCES = \
+	libpgo/interp/pgo-interp.h \
+	libpgo/interp/pgo-interp-private.h \
+	libpgo/interp/pgo-interp.c \
+	libpgo/interp/pgo-interp-load.c \
+	libpgo/interp/pgo-interp-transform.c \
+	libpgo/interp/pgo-interp-exec.c \
+	libpgo/interp/pgo-interp-native.c \
+	$(NULL)
+libpgo_interp_libpgo_interp_la_LIBADD = -lm

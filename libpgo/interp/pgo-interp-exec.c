@@ -1,0 +1,975 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-interp-exec.c: running the internal form.
+ * SPEC: pgo-interp(1) "Execution", "Exceptions"
+ *
+ * Each call runs in its own C frame (bounded by max_depth).  Arithmetic
+ * follows ECMA-335 III exactly and is written without undefined behaviour:
+ * wrapping arithmetic is done on unsigned integers, division checks for 0
+ * and MIN / -1, shift counts are masked as C# masks them, float-to-integer
+ * conversions saturate and send NaN to 0 as .NET does since version 9.
+ *
+ * Exceptions use the two-pass model (ECMA-335 I.12.4.2.5): pass 1 walks
+ * the frames outward from the throw and runs filters until a clause
+ * accepts; pass 2 unwinds frame by frame, running the finally and fault
+ * handlers on the way, and enters the handler.  A handler runs as a nested
+ * run of its frame ('region' is its clause), so that an exception thrown
+ * inside it is dispatched from the clauses around it.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "pgo-interp-private.h"
+#include "pgo-error-private.h"
+
+#define ENTERED  G_MAXUINT32
+#define TD_BEFOREFIELDINIT 0x00100000
+#define MD_STATIC   0x0010
+#define MD_ABSTRACT 0x0400
+
+/* ---- allocation ---- */
+
+gpointer
+_pgo_interp_alloc (Interp *I, Type *t, gsize extra)
+{
+  gsize size = (t->elem || t == I->t_string ? 16 : MAX (t->size, 8)) + extra;
+  gpointer o;
+
+  if (extra > I->opts.max_heap || I->heap + size > I->opts.max_heap)
+    return NULL;
+  I->heap += size;
+  o = g_malloc0 (size);
+  OBJ_TYPE (o) = t;
+  g_ptr_array_add (I->objects, o);
+  return o;
+}
+
+gpointer
+_pgo_interp_new_string (Interp *I, const gunichar2 *units, gint32 n)
+{
+  gpointer s = _pgo_interp_alloc (I, I->t_string, (gsize) n * 2 + 2);
+
+  if (!s)
+    return NULL;
+  STR_LEN (s) = n;
+  if (n)
+    memcpy (STR_CHARS (s), units, (gsize) n * 2);
+  return s;
+}
+
+gpointer
+_pgo_interp_new_string_utf8 (Interp *I, const char *utf8)
+{
+  glong n = 0;
+  g_autofree gunichar2 *u = g_utf8_to_utf16 (utf8, -1, NULL, &n, NULL);
+
+  return _pgo_interp_new_string (I, u, u ? (gint32) n : 0);
+}
+
+gpointer
+_pgo_interp_new_array (Interp *I, Type *array_type, gint64 n)
+{
+  Type *e = array_type->elem;
+  guint32 es = _pgo_interp_mem_size (e->is_vt ? e->kind : M_REF, e);
+  gpointer a;
+
+  if (n < 0 || (guint64) n > I->opts.max_heap / MAX (es, 1))
+    return NULL;
+  a = _pgo_interp_alloc (I, array_type, (gsize) n * es);
+  if (a)
+    ARR_LEN (a) = n;
+  return a;
+}
+
+/* ---- errors and exceptions ---- */
+
+Status
+_pgo_interp_fatal (Interp *I, Method *m, guint32 il_offset, const char *fmt, ...)
+{
+  va_list ap;
+  g_autofree char *msg = NULL;
+
+  if (I->error)
+    return ST_FATAL;
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  if (m)
+    g_set_error (&I->error, PGO_ERROR, PGO_ERROR_FAILED, "%s: IL_%04x: %s", m->full, il_offset, msg);
+  else
+    g_set_error_literal (&I->error, PGO_ERROR, PGO_ERROR_FAILED, msg);
+  return ST_FATAL;
+}
+
+static Field *
+exception_message_field (Interp *I)
+{
+  for (guint i = 0; i < I->t_exception->n_fields; i++)
+    if (strcmp (I->t_exception->fields[i].name, "_message") == 0)
+      return &I->t_exception->fields[i];
+  return NULL;
+}
+
+/* Raises a new exception of CoreLib type 'type_name' with 'message'. */
+Status
+_pgo_interp_throw_new (Interp *I, const char *type_name, const char *message)
+{
+  GError *error = NULL;
+  Type *t = _pgo_interp_corelib_type (I, type_name, &error);
+  Field *mf = exception_message_field (I);
+  gpointer o;
+
+  if (!t || !_pgo_interp_layout (t, &error))
+    {
+      g_propagate_error (&I->error, error);
+      return ST_FATAL;
+    }
+  if (!(o = _pgo_interp_alloc (I, t, 0)))
+    return _pgo_interp_fatal (I, NULL, 0, "out of memory: more than %" G_GUINT64_FORMAT " bytes of objects",
+                              I->opts.max_heap);
+  if (mf)
+    *(gpointer *) ((guint8 *) o + mf->offset) = _pgo_interp_new_string_utf8 (I, message);
+  I->exc = o;
+  I->exc_searched = FALSE;
+  return ST_THROW;
+}
+
+static gboolean
+covers (const Clause *c, guint32 pc)
+{
+  return pc >= c->try_start && pc < c->try_end;
+}
+
+static Status run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret);
+
+/* Runs the filter of clause 'i' of 'f'; TRUE if it accepts I->exc. */
+static Status
+run_filter (Interp *I, Frame *f, guint32 i, gboolean *out_accept)
+{
+  Clause *c = &f->m->code->clauses[i];
+  gpointer exc = I->exc;
+  Frame *outer_filter = I->filter_frame;
+  Slot *base = I->arena_top, r = { 0 };
+  Status st;
+
+  if (base + f->m->code->max_stack > I->arena_end)
+    return _pgo_interp_fatal (I, NULL, 0, "stack overflow: the interpreter stack is full");
+  I->arena_top += f->m->code->max_stack;
+  base[0].p = exc;
+  I->filter_frame = f;
+  st = run (I, f, c->filter_start, base + 1, (gint32) i, &r);
+  I->filter_frame = outer_filter;
+  I->arena_top = base;
+  I->exc = exc;
+  I->exc_searched = FALSE;
+  if (st == ST_FATAL)
+    return st;
+  *out_accept = st == ST_ENDFILTER && r.i != 0;
+  return ST_RETURN;
+}
+
+/* Pass 1: finds the clause that catches I->exc, from frame 'f' at 'pc'
+ * outward. */
+static Status
+search (Interp *I, Frame *f, guint32 pc)
+{
+  for (Frame *g = f; g; g = g->parent, pc = g ? g->pc : 0)
+    {
+      Code *c = g->m->code;
+
+      if (g == I->filter_frame)
+        {
+          I->exc_frame = g;
+          I->exc_clause = G_MAXUINT32;
+          I->exc_searched = TRUE;
+          return ST_RETURN;
+        }
+      for (guint32 i = 0; i < c->n_clauses; i++)
+        {
+          Clause *k = &c->clauses[i];
+          gboolean accept = FALSE;
+
+          if (!covers (k, pc))
+            continue;
+          if (k->flags == PGO_EH_CATCH)
+            accept = _pgo_interp_is_subtype (OBJ_TYPE (I->exc), k->catch_type);
+          else if (k->flags == PGO_EH_FILTER && run_filter (I, g, i, &accept) == ST_FATAL)
+            return ST_FATAL;
+          if (accept)
+            {
+              I->exc_frame = g;
+              I->exc_clause = i;
+              I->exc_searched = TRUE;
+              return ST_RETURN;
+            }
+        }
+    }
+  I->unhandled = TRUE;
+  return ST_FATAL;
+}
+
+/* Pass 2 in frame 'f' from clause 'first': runs finally and fault handlers
+ * covering 'pc' and returns the handler index to enter (in '*out_start'),
+ * or ST_THROW when the exception leaves this run. */
+static Status
+dispatch (Interp *I, Frame *f, guint32 pc, guint32 first, Slot *base, gint32 region, guint32 *out_start)
+{
+  Code *c = f->m->code;
+
+  if (!I->exc_searched && search (I, f, pc) == ST_FATAL)
+    return ST_FATAL;
+  for (guint32 i = first; i < c->n_clauses; i++)
+    {
+      Clause *k = &c->clauses[i];
+      Status st;
+      Slot r;
+
+      if (!covers (k, pc))
+        continue;
+      if (region >= 0)
+        {
+          Clause *rc = &c->clauses[region];
+          guint32 lo = rc->flags == PGO_EH_FILTER ? rc->filter_start : rc->handler_start;
+          if (k->try_start < lo || k->try_end > rc->handler_end)
+            return ST_THROW;
+        }
+      if (I->exc_frame == f && I->exc_clause == i)
+        {
+          I->exc_searched = FALSE;
+          f->caught[i] = I->exc;
+          *out_start = k->handler_start;
+          return ST_RETURN;
+        }
+      if (k->flags != PGO_EH_FINALLY && k->flags != PGO_EH_FAULT)
+        continue;
+      {
+        gpointer exc = I->exc;
+        st = run (I, f, k->handler_start, base, (gint32) i, &r);
+        if (st == ST_FATAL)
+          return st;
+        if (st == ST_ENDFINALLY)
+          I->exc = exc;
+      }
+    }
+  return ST_THROW;
+}
+
+/* ---- arithmetic helpers ---- */
+
+static gint64
+sat_i64 (double v, double lo, double hi, gint64 ilo, gint64 ihi)
+{
+  if (isnan (v))
+    return 0;
+  if (v <= lo)
+    return ilo;
+  if (v >= hi)
+    return ihi;
+  return (gint64) v;
+}
+
+static guint64
+sat_u64 (double v)
+{
+  if (isnan (v) || v <= 0)
+    return 0;
+  if (v >= 18446744073709551616.0)
+    return G_MAXUINT64;
+  return (guint64) v;
+}
+
+/* conv.* (not .ovf): 'src' is the StackKind of 'v'. */
+static Slot
+convert (Slot v, guint8 src, guint32 to)
+{
+  gboolean fl = src == S_R4 || src == S_R8;
+  Slot r;
+  gint64 i;
+
+  if (fl && to != C_R4 && to != C_R8 && to != C_R_UN)
+    {
+      if (to == C_U8)
+        {
+          r.u = sat_u64 (v.r);
+          return r;
+        }
+      if (to == C_I8)
+        {
+          r.i = sat_i64 (v.r, -9223372036854775808.0, 9223372036854775808.0, G_MININT64, G_MAXINT64);
+          return r;
+        }
+      if (to == C_U4 || to == C_U2 || to == C_U1)
+        i = (gint64) (guint32) sat_u64 (MIN (v.r, 4294967295.0));
+      else
+        i = sat_i64 (v.r, -2147483648.0, 2147483647.0, G_MININT32, G_MAXINT32);
+      v.i = i;
+    }
+  switch (to)
+    {
+    case C_I1: r.i = (gint8) (guint8) v.u; break;
+    case C_U1: r.i = (guint8) v.u; break;
+    case C_I2: r.i = (gint16) (guint16) v.u; break;
+    case C_U2: r.i = (guint16) v.u; break;
+    case C_I4: case C_U4: r.i = (gint32) (guint32) v.u; break;
+    case C_I8: r.i = v.i; break;
+    case C_U8: r.u = src == S_I4 ? (guint64) (guint32) v.u : v.u; break;
+    case C_R4: r.r = (float) (fl ? v.r : (double) v.i); break;
+    case C_R8: r.r = fl ? v.r : (double) v.i; break;
+    default: r.r = fl ? v.r : src == S_I4 ? (double) (guint32) v.u : (double) v.u; break;
+    }
+  return r;
+}
+
+/* conv.ovf.*: FALSE on overflow. */
+static gboolean
+convert_ovf (Slot v, guint8 src, guint32 to, gboolean un, Slot *out)
+{
+  static const gint64 lo[] = { G_MININT8, 0, G_MININT16, 0, G_MININT32, 0, G_MININT64, 0 };
+  static const guint64 hi[] = { G_MAXINT8, G_MAXUINT8, G_MAXINT16, G_MAXUINT16, G_MAXINT32, G_MAXUINT32,
+                                G_MAXINT64, G_MAXUINT64 };
+  gboolean fl = src == S_R4 || src == S_R8;
+
+  if (to >= C_R4)
+    {
+      *out = convert (v, src, to);
+      return TRUE;
+    }
+  if (fl)
+    {
+      double d = trunc (v.r);
+      gboolean ok = to == C_U8 ? d > -1.0 && d < 18446744073709551616.0
+                    : to == C_I8 ? d >= -9223372036854775808.0 && d < 9223372036854775808.0
+                    : d >= (double) lo[to] && d <= (double) hi[to];
+      if (isnan (d) || !ok)
+        return FALSE;
+      if (to == C_U8)
+        out->u = (guint64) d;
+      else
+        out->i = (gint64) d;
+    }
+  else if (un)
+    {
+      guint64 u = src == S_I4 ? (guint32) v.u : v.u;
+      if (u > hi[to])
+        return FALSE;
+      out->u = u;
+    }
+  else
+    {
+      gint64 s = v.i;
+      if (s < lo[to] || (s >= 0 && (guint64) s > hi[to]))
+        return FALSE;
+      out->i = s;
+    }
+  *out = convert (*out, S_I8, to);
+  return TRUE;
+}
+
+/* ---- memory ---- */
+
+static Slot
+load (MemKind k, const void *p)
+{
+  Slot s;
+
+  switch (k)
+    {
+    case M_I1: s.i = *(const gint8 *) p; break;
+    case M_U1: s.i = *(const guint8 *) p; break;
+    case M_I2: { gint16 v; memcpy (&v, p, 2); s.i = v; break; }
+    case M_U2: { guint16 v; memcpy (&v, p, 2); s.i = v; break; }
+    case M_I4: case M_U4: { gint32 v; memcpy (&v, p, 4); s.i = v; break; }
+    case M_R4: { float v; memcpy (&v, p, 4); s.r = v; break; }
+    default: memcpy (&s, p, 8); break;
+    }
+  return s;
+}
+
+static void
+store (MemKind k, void *p, Slot s)
+{
+  switch (k)
+    {
+    case M_I1: case M_U1: *(guint8 *) p = (guint8) s.u; break;
+    case M_I2: case M_U2: { guint16 v = (guint16) s.u; memcpy (p, &v, 2); break; }
+    case M_I4: case M_U4: { guint32 v = (guint32) s.u; memcpy (p, &v, 4); break; }
+    case M_R4: { float v = (float) s.r; memcpy (p, &v, 4); break; }
+    default: memcpy (p, &s, 8); break;
+    }
+}
+
+gboolean
+_pgo_interp_run_cctor (Interp *I, Type *t)
+{
+  Slot r;
+
+  if (t->cctor_state != 0 || !t->cctor)
+    return TRUE;
+  t->cctor_state = 1;
+  if (_pgo_interp_invoke (I, t->cctor, NULL, &r) != ST_RETURN)
+    return FALSE;
+  t->cctor_state = 2;
+  return TRUE;
+}
+
+/* ---- the loop ---- */
+
+#define BINOP(n, expr) case OP_##n: sp--; { Slot a = sp[-1], b = sp[0]; (void) a; (void) b; expr; } ip++; break;
+#define BRANCH(n, cond) case OP_##n: sp -= 2; if (cond) { ip = code + ip->a; STEP (); } else { ip++; } break;
+#define STEP() do { if (G_UNLIKELY (++I->steps > I->opts.max_steps) && I->opts.max_steps) { \
+                      return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "the run exceeded %" \
+                                                G_GUINT64_FORMAT " steps", I->opts.max_steps); } } while (0)
+#define RAISE(type, msg) do { f->pc = ip - code; \
+                               if (_pgo_interp_throw_new (I, type, msg) == ST_FATAL) { return ST_FATAL; } \
+                               goto on_throw; } while (0)
+#define NULLCHECK(p) do { if (G_UNLIKELY (!(p))) RAISE ("System.NullReferenceException", \
+                            "Object reference not set to an instance of an object."); } while (0)
+#define OOM() return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "out of memory: more than %" \
+                                        G_GUINT64_FORMAT " bytes of objects", I->opts.max_heap)
+
+static Status
+run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
+{
+  Code *c = f->m->code;
+  Ins *code = c->ins, *ip = code + start;
+  Slot *sp = base, *L = f->locals, *A = f->args;
+  guint32 from_clause = 0;
+
+  for (;;)
+    {
+      switch ((InterpOp) ip->op)
+        {
+        case OP_NOP: ip++; break;
+        case OP_PROBE32: c->counts32[ip->a]++; ip++; break;
+        case OP_PROBE64: c->counts64[ip->a]++; ip++; break;
+        case OP_LDC: sp->i = ip->b.i; sp++; ip++; break;
+        case OP_LDSTR: sp->p = ip->b.p; sp++; ip++; break;
+        case OP_DUP: sp[0] = sp[-1]; sp++; ip++; break;
+        case OP_POP: sp--; ip++; break;
+        case OP_LDARG: *sp++ = load (ip->kind, &A[ip->a]); ip++; break;
+        case OP_LDARG_8: *sp++ = A[ip->a]; ip++; break;
+        case OP_STARG: sp--; store (ip->kind, &A[ip->a], *sp); ip++; break;
+        case OP_LDARGA: sp->p = &A[ip->a]; sp++; ip++; break;
+        case OP_LDLOC: *sp++ = load (ip->kind, &L[ip->a]); ip++; break;
+        case OP_LDLOC_I4: sp->i = (gint32) (guint32) L[ip->a].u; sp++; ip++; break;
+        case OP_LDLOC_8: *sp++ = L[ip->a]; ip++; break;
+        case OP_STLOC: sp--; store (ip->kind, &L[ip->a], *sp); ip++; break;
+        case OP_STLOC_8: L[ip->a] = *--sp; ip++; break;
+        case OP_LDLOCA: sp->p = &L[ip->a]; sp++; ip++; break;
+        case OP_NEG_I4: sp[-1].i = (gint32) (0u - (guint32) sp[-1].u); ip++; break;
+        case OP_NEG_I8: sp[-1].u = 0u - sp[-1].u; ip++; break;
+        case OP_NEG_R: sp[-1].r = -sp[-1].r; ip++; break;
+        case OP_NOT: sp[-1].u = ~sp[-1].u; ip++; break;
+        case OP_CONV: sp[-1] = convert (sp[-1], ip->kind, ip->a); ip++; break;
+        case OP_CONV_OVF:
+          if (!convert_ovf (sp[-1], ip->kind, ip->a, ip->b.i != 0, &sp[-1]))
+            RAISE ("System.OverflowException", "Arithmetic operation resulted in an overflow.");
+          ip++;
+          break;
+        case OP_CKFINITE:
+          if (!isfinite (sp[-1].r))
+            RAISE ("System.ArithmeticException", "Function does not accept floating point Not-a-Number values.");
+          ip++;
+          break;
+        case OP_BR: ip = code + ip->a; STEP (); break;
+        case OP_BRTRUE: sp--; if (sp->u) { ip = code + ip->a; STEP (); } else ip++; break;
+        case OP_BRFALSE: sp--; if (!sp->u) { ip = code + ip->a; STEP (); } else ip++; break;
+        case OP_SWITCH:
+          sp--;
+          if ((guint32) sp->u < ip->a)
+            {
+              ip = code + ((guint32 *) ip->b.p)[(guint32) sp->u];
+              STEP ();
+            }
+          else
+            ip++;
+          break;
+        BRANCH (BEQ_I, sp[0].i == sp[1].i)
+        BRANCH (BNE_I, sp[0].i != sp[1].i)
+        BRANCH (BGE_I, sp[0].i >= sp[1].i)
+        BRANCH (BGT_I, sp[0].i > sp[1].i)
+        BRANCH (BLE_I, sp[0].i <= sp[1].i)
+        BRANCH (BLT_I, sp[0].i < sp[1].i)
+        BRANCH (BGE_U4, (guint32) sp[0].u >= (guint32) sp[1].u)
+        BRANCH (BGT_U4, (guint32) sp[0].u > (guint32) sp[1].u)
+        BRANCH (BLE_U4, (guint32) sp[0].u <= (guint32) sp[1].u)
+        BRANCH (BLT_U4, (guint32) sp[0].u < (guint32) sp[1].u)
+        BRANCH (BGE_U8, sp[0].u >= sp[1].u)
+        BRANCH (BGT_U8, sp[0].u > sp[1].u)
+        BRANCH (BLE_U8, sp[0].u <= sp[1].u)
+        BRANCH (BLT_U8, sp[0].u < sp[1].u)
+        BRANCH (BEQ_R, sp[0].r == sp[1].r)
+        BRANCH (BNE_R, !(sp[0].r == sp[1].r))
+        BRANCH (BGE_R, sp[0].r >= sp[1].r)
+        BRANCH (BGT_R, sp[0].r > sp[1].r)
+        BRANCH (BLE_R, sp[0].r <= sp[1].r)
+        BRANCH (BLT_R, sp[0].r < sp[1].r)
+        BRANCH (BGE_UN_R, !(sp[0].r < sp[1].r))
+        BRANCH (BGT_UN_R, !(sp[0].r <= sp[1].r))
+        BRANCH (BLE_UN_R, !(sp[0].r > sp[1].r))
+        BRANCH (BLT_UN_R, !(sp[0].r >= sp[1].r))
+
+        BINOP (ADD_I4, sp[-1].i = (gint32) ((guint32) a.u + (guint32) b.u))
+        BINOP (ADD_I8, sp[-1].u = a.u + b.u)
+        BINOP (ADD_R4, sp[-1].r = (float) (a.r + b.r))
+        BINOP (ADD_R8, sp[-1].r = a.r + b.r)
+        BINOP (SUB_I4, sp[-1].i = (gint32) ((guint32) a.u - (guint32) b.u))
+        BINOP (SUB_I8, sp[-1].u = a.u - b.u)
+        BINOP (SUB_R4, sp[-1].r = (float) (a.r - b.r))
+        BINOP (SUB_R8, sp[-1].r = a.r - b.r)
+        BINOP (MUL_I4, sp[-1].i = (gint32) ((guint32) a.u * (guint32) b.u))
+        BINOP (MUL_I8, sp[-1].u = a.u * b.u)
+        BINOP (MUL_R4, sp[-1].r = (float) (a.r * b.r))
+        BINOP (MUL_R8, sp[-1].r = a.r * b.r)
+        BINOP (DIV_R4, sp[-1].r = (float) (a.r / b.r))
+        BINOP (DIV_R8, sp[-1].r = a.r / b.r)
+        BINOP (REM_R4, sp[-1].r = (float) fmod (a.r, b.r))
+        BINOP (REM_R8, sp[-1].r = fmod (a.r, b.r))
+        BINOP (AND, sp[-1].u = a.u & b.u)
+        BINOP (OR, sp[-1].u = a.u | b.u)
+        BINOP (XOR, sp[-1].u = a.u ^ b.u)
+        BINOP (SHL_I4, sp[-1].i = (gint32) ((guint32) a.u << (b.u & 31)))
+        BINOP (SHL_I8, sp[-1].u = a.u << (b.u & 63))
+        BINOP (SHR_I4, sp[-1].i = (gint32) a.i >> (b.u & 31))
+        BINOP (SHR_I8, sp[-1].i = a.i >> (b.u & 63))
+        BINOP (SHR_UN_I4, sp[-1].i = (gint32) ((guint32) a.u >> (b.u & 31)))
+        BINOP (SHR_UN_I8, sp[-1].u = a.u >> (b.u & 63))
+        BINOP (CEQ_I, sp[-1].i = a.i == b.i)
+        BINOP (CEQ_R, sp[-1].i = a.r == b.r)
+        BINOP (CGT_I, sp[-1].i = a.i > b.i)
+        BINOP (CGT_R, sp[-1].i = a.r > b.r)
+        BINOP (CGT_UN_I4, sp[-1].i = (guint32) a.u > (guint32) b.u)
+        BINOP (CGT_UN_I8, sp[-1].i = a.u > b.u)
+        BINOP (CGT_UN_R, sp[-1].i = !(a.r <= b.r))
+        BINOP (CLT_I, sp[-1].i = a.i < b.i)
+        BINOP (CLT_R, sp[-1].i = a.r < b.r)
+        BINOP (CLT_UN_I4, sp[-1].i = (guint32) a.u < (guint32) b.u)
+        BINOP (CLT_UN_I8, sp[-1].i = a.u < b.u)
+        BINOP (CLT_UN_R, sp[-1].i = !(a.r >= b.r))
+
+        case OP_DIV_I4: case OP_REM_I4: case OP_DIV_I8: case OP_REM_I8:
+        case OP_DIV_UN_I4: case OP_REM_UN_I4: case OP_DIV_UN_I8: case OP_REM_UN_I8:
+          {
+            Slot a = sp[-2], b = sp[-1];
+            gboolean w = ip->op == OP_DIV_I8 || ip->op == OP_REM_I8 || ip->op == OP_DIV_UN_I8 || ip->op == OP_REM_UN_I8;
+            gboolean un = ip->op == OP_DIV_UN_I4 || ip->op == OP_REM_UN_I4 || ip->op == OP_DIV_UN_I8
+                          || ip->op == OP_REM_UN_I8;
+            gboolean rem = ip->op == OP_REM_I4 || ip->op == OP_REM_I8 || ip->op == OP_REM_UN_I4 || ip->op == OP_REM_UN_I8;
+
+            if ((w ? b.u : (guint32) b.u) == 0)
+              RAISE ("System.DivideByZeroException", "Attempted to divide by zero.");
+            sp--;
+            if (un)
+              {
+                guint64 x = w ? a.u : (guint32) a.u, y = w ? b.u : (guint32) b.u;
+                guint64 q = rem ? x % y : x / y;
+                sp[-1].i = w ? (gint64) q : (gint32) (guint32) q;
+              }
+            else if (w)
+              {
+                if (a.i == G_MININT64 && b.i == -1)
+                  {
+                    sp++;
+                    RAISE ("System.OverflowException", "Arithmetic operation resulted in an overflow.");
+                  }
+                sp[-1].i = rem ? a.i % b.i : a.i / b.i;
+              }
+            else
+              {
+                gint32 x = (gint32) a.i, y = (gint32) b.i;
+                if (x == G_MININT32 && y == -1)
+                  {
+                    sp++;
+                    RAISE ("System.OverflowException", "Arithmetic operation resulted in an overflow.");
+                  }
+                sp[-1].i = rem ? x % y : x / y;
+              }
+            ip++;
+            break;
+          }
+        case OP_ADD_OVF_I4: case OP_SUB_OVF_I4: case OP_MUL_OVF_I4:
+        case OP_ADD_OVF_I8: case OP_SUB_OVF_I8: case OP_MUL_OVF_I8:
+          {
+            gint64 a = sp[-2].i, b = sp[-1].i, r;
+            gboolean ov;
+            if (ip->op == OP_ADD_OVF_I4 || ip->op == OP_ADD_OVF_I8)
+              ov = __builtin_add_overflow (a, b, &r);
+            else if (ip->op == OP_SUB_OVF_I4 || ip->op == OP_SUB_OVF_I8)
+              ov = __builtin_sub_overflow (a, b, &r);
+            else
+              ov = __builtin_mul_overflow (a, b, &r);
+            if (ip->op == OP_ADD_OVF_I4 || ip->op == OP_SUB_OVF_I4 || ip->op == OP_MUL_OVF_I4)
+              ov = ov || r < G_MININT32 || r > G_MAXINT32;
+            if (ov)
+              RAISE ("System.OverflowException", "Arithmetic operation resulted in an overflow.");
+            sp--;
+            sp[-1].i = r;
+            ip++;
+            break;
+          }
+        case OP_ADD_OVF_UN_I4: case OP_SUB_OVF_UN_I4: case OP_MUL_OVF_UN_I4:
+        case OP_ADD_OVF_UN_I8: case OP_SUB_OVF_UN_I8: case OP_MUL_OVF_UN_I8:
+          {
+            gboolean w = ip->op == OP_ADD_OVF_UN_I8 || ip->op == OP_SUB_OVF_UN_I8 || ip->op == OP_MUL_OVF_UN_I8;
+            guint64 a = w ? sp[-2].u : (guint32) sp[-2].u, b = w ? sp[-1].u : (guint32) sp[-1].u, r;
+            gboolean ov;
+            if (ip->op == OP_ADD_OVF_UN_I4 || ip->op == OP_ADD_OVF_UN_I8)
+              ov = __builtin_add_overflow (a, b, &r);
+            else if (ip->op == OP_SUB_OVF_UN_I4 || ip->op == OP_SUB_OVF_UN_I8)
+              ov = __builtin_sub_overflow (a, b, &r);
+            else
+              ov = __builtin_mul_overflow (a, b, &r);
+            if (!w)
+              ov = ov || r > G_MAXUINT32;
+            if (ov)
+              RAISE ("System.OverflowException", "Arithmetic operation resulted in an overflow.");
+            sp--;
+            sp[-1].i = w ? (gint64) r : (gint32) (guint32) r;
+            ip++;
+            break;
+          }
+
+        case OP_CALL:
+        case OP_CALLVIRT:
+        case OP_NEWOBJ:
+          {
+            Method *cm = ip->b.p;
+            Slot r = { 0 }, *args;
+            Status st;
+
+            sp -= ip->a;
+            args = sp;
+            f->pc = ip - code;
+            if (ip->op == OP_NEWOBJ)
+              {
+                Slot *na = I->arena_top;
+                if (na + ip->a + 1 > I->arena_end)
+                  return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "stack overflow");
+                memcpy (na + 1, args, sizeof (Slot) * ip->a);
+                if (cm->owner->is_vt)
+                  na[0].p = NULL;
+                else if (!(cm->native && cm->owner == I->t_string) && !(na[0].p = _pgo_interp_alloc (I, cm->owner, 0)))
+                  OOM ();
+                I->arena_top += ip->a + 1;
+                st = _pgo_interp_invoke (I, cm, na, &r);
+                I->arena_top = na;
+                if (st == ST_RETURN && !(cm->native && (cm->owner == I->t_string || cm->owner->is_vt)))
+                  r = na[0];
+              }
+            else
+              {
+                if (ip->kind && cm->has_this)
+                  NULLCHECK (args[0].p);
+                if (ip->op == OP_CALLVIRT)
+                  cm = _pgo_interp_resolve_virtual (I, OBJ_TYPE (args[0].p), cm);
+                st = _pgo_interp_invoke (I, cm, args, &r);
+              }
+            if (G_UNLIKELY (st != ST_RETURN))
+              {
+                if (st == ST_THROW)
+                  goto on_call_throw;
+                return st;
+              }
+            if (ip->op == OP_NEWOBJ || cm->ret_kind != M_VOID)
+              *sp++ = r;
+            ip++;
+            break;
+          }
+        case OP_RET: *ret = sp[-1]; return ST_RETURN;
+        case OP_RET_VOID: return ST_RETURN;
+
+        case OP_LDFLD:
+          NULLCHECK (sp[-1].p);
+          sp[-1] = load (ip->kind, (guint8 *) sp[-1].p + ip->a);
+          ip++;
+          break;
+        case OP_LDFLDA:
+          NULLCHECK (sp[-1].p);
+          sp[-1].p = (guint8 *) sp[-1].p + ip->a;
+          ip++;
+          break;
+        case OP_STFLD:
+          sp -= 2;
+          NULLCHECK (sp[0].p);
+          store (ip->kind, (guint8 *) sp[0].p + ip->a, sp[1]);
+          ip++;
+          break;
+        case OP_LDSFLD: case OP_LDSFLDA: case OP_STSFLD:
+          {
+            Field *fd = ip->b.p;
+            if (G_UNLIKELY (fd->owner->cctor_state == 0 && fd->owner->cctor))
+              {
+                f->pc = ip - code;
+                if (!_pgo_interp_run_cctor (I, fd->owner))
+                  {
+                    if (I->error)
+                      return ST_FATAL;
+                    goto on_call_throw;
+                  }
+              }
+            if (ip->op == OP_LDSFLD)
+              *sp++ = load (ip->kind, &fd->owner->statics[fd->offset]);
+            else if (ip->op == OP_LDSFLDA)
+              (sp++)->p = &fd->owner->statics[fd->offset];
+            else
+              store (ip->kind, &fd->owner->statics[fd->offset], *--sp);
+            ip++;
+            break;
+          }
+
+        case OP_NEWARR:
+          {
+            gint64 n = sp[-1].i;
+            if (n < 0)
+              RAISE ("System.OverflowException", "Arithmetic operation resulted in an overflow.");
+            if (!(sp[-1].p = _pgo_interp_new_array (I, ip->b.p, n)))
+              OOM ();
+            ip++;
+            break;
+          }
+        case OP_LDLEN:
+          NULLCHECK (sp[-1].p);
+          sp[-1].i = ARR_LEN (sp[-1].p);
+          ip++;
+          break;
+        case OP_LDELEM: case OP_LDELEMA: case OP_STELEM:
+          {
+            Slot *s = ip->op == OP_STELEM ? sp - 3 : sp - 2;
+            gpointer arr = s[0].p;
+            guint64 idx = s[1].u;
+
+            NULLCHECK (arr);
+            if (G_UNLIKELY (idx >= (guint64) ARR_LEN (arr)))
+              RAISE ("System.IndexOutOfRangeException", "Index was outside the bounds of the array.");
+            {
+              guint8 *addr = ARR_DATA (arr) + idx * ip->a;
+              if (ip->op == OP_LDELEM)
+                s[0] = load (ip->kind, addr);
+              else if (ip->op == OP_LDELEMA)
+                s[0].p = addr;
+              else
+                {
+                  Type *et = OBJ_TYPE (arr)->elem;
+                  if (ip->kind == M_REF && s[2].p && !_pgo_interp_is_subtype (OBJ_TYPE (s[2].p), et))
+                    RAISE ("System.ArrayTypeMismatchException",
+                           "Attempted to access an element as a type incompatible with the array.");
+                  store (ip->kind, addr, s[2]);
+                }
+            }
+            sp = ip->op == OP_STELEM ? s : s + 1;
+            ip++;
+            break;
+          }
+        case OP_LDIND:
+          NULLCHECK (sp[-1].p);
+          sp[-1] = load (ip->kind, sp[-1].p);
+          ip++;
+          break;
+        case OP_STIND:
+          sp -= 2;
+          NULLCHECK (sp[0].p);
+          store (ip->kind, sp[0].p, sp[1]);
+          ip++;
+          break;
+        case OP_INITOBJ:
+          sp--;
+          memset (sp->p, 0, ip->a);
+          ip++;
+          break;
+        case OP_BOX:
+          {
+            Type *t = ip->b.p;
+            gpointer o = _pgo_interp_alloc (I, t, 8);
+            if (!o)
+              OOM ();
+            store (ip->kind, (guint8 *) o + 8, sp[-1]);
+            sp[-1].p = o;
+            ip++;
+            break;
+          }
+        case OP_UNBOX: case OP_UNBOX_ANY:
+          {
+            gpointer o = sp[-1].p;
+            Type *t = ip->b.p;
+            NULLCHECK (o);
+            if (OBJ_TYPE (o) != t && !(OBJ_TYPE (o)->is_vt && OBJ_TYPE (o)->kind == t->kind))
+              RAISE ("System.InvalidCastException", "Specified cast is not valid.");
+            if (ip->op == OP_UNBOX)
+              sp[-1].p = (guint8 *) o + 8;
+            else
+              sp[-1] = load (ip->kind, (guint8 *) o + 8);
+            ip++;
+            break;
+          }
+        case OP_ISINST:
+          if (sp[-1].p && !_pgo_interp_is_subtype (OBJ_TYPE (sp[-1].p), ip->b.p))
+            sp[-1].p = NULL;
+          ip++;
+          break;
+        case OP_CASTCLASS:
+          if (sp[-1].p && !_pgo_interp_is_subtype (OBJ_TYPE (sp[-1].p), ip->b.p))
+            RAISE ("System.InvalidCastException", "Specified cast is not valid.");
+          ip++;
+          break;
+        case OP_LDTOKEN: sp->p = ip->b.p; sp++; ip++; break;
+
+        case OP_THROW:
+          sp--;
+          NULLCHECK (sp->p);
+          I->exc = sp->p;
+          I->exc_searched = FALSE;
+          f->pc = ip - code;
+          goto on_throw;
+        case OP_RETHROW:
+          {
+            guint32 pc = ip - code;
+            gpointer e = NULL;
+            for (guint32 i = 0; i < c->n_clauses && !e; i++)
+              if (pc >= c->clauses[i].handler_start && pc < c->clauses[i].handler_end)
+                e = f->caught[i];
+            if (!e)
+              return _pgo_interp_fatal (I, f->m, c->il_offset[pc], "rethrow outside a catch handler");
+            I->exc = e;
+            I->exc_searched = FALSE;
+            f->pc = pc;
+            goto on_throw;
+          }
+        case OP_LEAVE:
+          {
+            Leave *lv = ip->b.p;
+            guint32 pc = ip - code;
+
+            for (guint32 i = 0; i < c->n_clauses; i++)
+              if (pc >= c->clauses[i].handler_start && pc < c->clauses[i].handler_end)
+                f->caught[i] = NULL;
+            for (guint32 k = 0; k < lv->n; k++)
+              {
+                Slot r;
+                Status st = run (I, f, c->clauses[lv->clauses[k]].handler_start, base, (gint32) lv->clauses[k], &r);
+                if (st == ST_FATAL)
+                  return st;
+                if (st == ST_THROW)
+                  {
+                    f->pc = pc;
+                    from_clause = lv->clauses[k] + 1;
+                    goto on_dispatch;
+                  }
+              }
+            sp = base;
+            ip = code + lv->target;
+            STEP ();
+            break;
+          }
+        case OP_ENDFINALLY: return ST_ENDFINALLY;
+        case OP_ENDFILTER: *ret = sp[-1]; return ST_ENDFILTER;
+        default:
+          return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "internal instruction %u", ip->op);
+        }
+      continue;
+
+    on_throw:
+    on_call_throw:
+      from_clause = 0;
+    on_dispatch:
+      {
+        guint32 h = 0;
+        Status st = dispatch (I, f, f->pc, from_clause, base, region, &h);
+        if (st != ST_RETURN)
+          return st;
+        sp = base;
+        sp->p = I->exc;
+        sp++;
+        ip = code + h;
+      }
+    }
+}
+
+/* ---- calls ---- */
+
+static Status
+enter (Interp *I, Method *m)
+{
+  if (!m->code)
+    {
+      GError *error = NULL;
+      if (m->translating)
+        return _pgo_interp_fatal (I, m, 0, "recursive translation");
+      m->translating = TRUE;
+      m->code = _pgo_interp_translate (I, m, &error);
+      m->translating = FALSE;
+      if (!m->code)
+        {
+          g_propagate_error (&I->error, error);
+          return ST_FATAL;
+        }
+    }
+  if ((m->flags & MD_STATIC || strcmp (m->name, ".ctor") == 0) && m->owner->cctor
+      && m->owner->cctor_state == 0 && !(m->owner->flags & TD_BEFOREFIELDINIT) && m != m->owner->cctor)
+    {
+      if (!_pgo_interp_run_cctor (I, m->owner))
+        return I->error ? ST_FATAL : ST_THROW;
+    }
+  return ST_RETURN;
+}
+
+Status
+_pgo_interp_invoke (Interp *I, Method *m, Slot *args, Slot *ret)
+{
+  Code *c;
+  Frame f = { 0 };
+  Slot *mem;
+  guint32 need;
+  Status st;
+
+  if (m->native)
+    return m->native (I, args, ret);
+  if ((m->flags & MD_ABSTRACT) || pgo_metadata_get_column (m->module->md, PGO_COL_METHODDEF_RVA,
+                                                             PGO_TOKEN_RID (m->token)) == 0)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: no IL body and no intrinsic; the interpreter does not "
+                              "implement it", m->full);
+  if ((st = enter (I, m)) != ST_RETURN)
+    return st;
+  c = m->code;
+  if (++I->depth > I->opts.max_depth)
+    {
+      I->depth--;
+      return _pgo_interp_fatal (I, m, 0, "stack overflow: more than %u nested calls", I->opts.max_depth);
+    }
+  need = c->n_args + c->n_locals + c->max_stack + c->n_clauses;
+  mem = I->arena_top;
+  if (mem + need > I->arena_end)
+    {
+      I->depth--;
+      return _pgo_interp_fatal (I, m, 0, "stack overflow: the interpreter stack is full");
+    }
+  I->arena_top += need;
+  memset (mem, 0, sizeof (Slot) * need);
+  for (guint32 i = 0; i < c->n_args; i++)
+    {
+      gboolean is_this = m->has_this && i == 0;
+      MemKind k = is_this ? M_REF : m->param_kinds[i - (m->has_this ? 1 : 0)];
+      if (k == M_R4)
+        {
+          float v = (float) args[i].r;
+          memcpy (&mem[i], &v, 4);
+        }
+      else
+        mem[i] = args[i];
+    }
+  f.m = m;
+  f.parent = I->top;
+  f.args = mem;
+  f.locals = mem + c->n_args;
+  f.stack = f.locals + c->n_locals;
+  f.caught = (gpointer *) (f.stack + c->max_stack);
+  I->top = &f;
+  st = run (I, &f, 0, f.stack, -1, ret);
+  I->top = f.parent;
+  I->arena_top = mem;
+  I->depth--;
+  if (st == ST_RETURN && m->ret_kind == M_R4)
+    ret->r = (float) ret->r;
+  return st == ST_THROW || st == ST_FATAL ? st : ST_RETURN;
+}

@@ -1,0 +1,947 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-interp-load.c: modules, types, fields and methods, loaded on first
+ * use from metadata, and references resolved across assemblies.
+ * SPEC: pgo-interp(1) "Loading"
+ *
+ * A TypeRef resolves through its AssemblyRef to the assembly of that
+ * simple name in the app's folder or a framework folder, following
+ * ExportedType forwarders (System.Runtime forwards to CoreLib).  A
+ * MemberRef resolves by name and canonical signature in its parent type
+ * and then the parent's bases.  Generic instantiations are not supported:
+ * they stop the run with an error naming the method.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "pgo-interp-private.h"
+#include "pgo-cursor-private.h"
+#include "pgo-signature-private.h"
+#include "pgo-error-private.h"
+
+/* ECMA-335 II.23.1.15 TypeAttributes, II.23.1.5 FieldAttributes,
+ * II.23.1.10 MethodAttributes, II.23.2.1 calling conventions. */
+#define TD_INTERFACE   0x0020
+#define FD_STATIC      0x0010
+#define FD_LITERAL     0x0040
+#define MD_STATIC      0x0010
+#define MD_VIRTUAL     0x0040
+#define MD_NEWSLOT     0x0100
+#define SIG_GENERIC    0x10
+#define SIG_HASTHIS    0x20
+
+/* ECMA-335 II.23.1.16 element types. */
+enum {
+  ET_VOID = 0x01, ET_BOOLEAN, ET_CHAR, ET_I1, ET_U1, ET_I2, ET_U2, ET_I4, ET_U4, ET_I8, ET_U8,
+  ET_R4, ET_R8, ET_STRING, ET_PTR, ET_BYREF, ET_VALUETYPE, ET_CLASS, ET_VAR, ET_ARRAY,
+  ET_GENERICINST, ET_TYPEDBYREF, ET_I = 0x18, ET_U = 0x19, ET_FNPTR = 0x1b, ET_OBJECT = 0x1c,
+  ET_SZARRAY = 0x1d, ET_MVAR = 0x1e, ET_CMOD_REQD = 0x1f, ET_CMOD_OPT = 0x20, ET_PINNED = 0x45,
+};
+
+static const struct {
+  guint8      et;
+  const char *name;
+  MemKind     kind;
+} primitives[] = {
+  { ET_BOOLEAN, "System.Boolean", M_U1 }, { ET_CHAR, "System.Char", M_U2 },
+  { ET_I1, "System.SByte", M_I1 },        { ET_U1, "System.Byte", M_U1 },
+  { ET_I2, "System.Int16", M_I2 },        { ET_U2, "System.UInt16", M_U2 },
+  { ET_I4, "System.Int32", M_I4 },        { ET_U4, "System.UInt32", M_U4 },
+  { ET_I8, "System.Int64", M_I8 },        { ET_U8, "System.UInt64", M_I8 },
+  { ET_R4, "System.Single", M_R4 },       { ET_R8, "System.Double", M_R8 },
+  { ET_I, "System.IntPtr", M_I8 },        { ET_U, "System.UIntPtr", M_I8 },
+};
+
+StackKind
+_pgo_interp_stack_kind (MemKind k)
+{
+  switch (k)
+    {
+    case M_I1: case M_U1: case M_I2: case M_U2: case M_I4: case M_U4:
+      return S_I4;
+    case M_I8:
+      return S_I8;
+    case M_R4:
+      return S_R4;
+    case M_R8:
+      return S_R8;
+    case M_REF:
+      return S_O;
+    default:
+      return S_NONE;
+    }
+}
+
+guint32
+_pgo_interp_mem_size (MemKind k, Type *t)
+{
+  static const guint8 sizes[] = { 0, 1, 1, 2, 2, 4, 4, 8, 4, 8, 8, 0 };
+
+  return k == M_VT ? (t ? t->size : 0) : sizes[k];
+}
+
+/* ---- modules ---- */
+
+Module *
+_pgo_interp_open_module (Interp *I, const char *path, gboolean framework, GError **error)
+{
+  g_autoptr(PgoImage) image = pgo_image_open (path, error);
+  PgoMetadata *md;
+  PgoAssemblyName an = { 0 };
+  Module *m;
+
+  if (!image || !(md = pgo_metadata_new (image, error)))
+    return NULL;
+  if (!pgo_metadata_lookup_assembly_name (md, &an, error))
+    {
+      pgo_metadata_unref (md);
+      return NULL;
+    }
+  m = g_new0 (Module, 1);
+  m->interp = I;
+  m->path = g_strdup (path);
+  m->name = g_strdup (an.name);
+  pgo_assembly_name_clear (&an);
+  m->image = g_steal_pointer (&image);
+  m->md = md;
+  m->framework = framework;
+  m->types = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->methods = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->fields = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->strings = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->id = _pgo_metadata_build_module_id (md, NULL);
+  g_ptr_array_add (I->modules, m);
+  g_hash_table_insert (I->modules_by_name, m->name, m);
+  return m;
+}
+
+Module *
+_pgo_interp_load_module (Interp *I, const char *name, GError **error)
+{
+  Module *m = g_hash_table_lookup (I->modules_by_name, name);
+  g_autofree char *file = g_strconcat (name, ".dll", NULL);
+
+  if (m)
+    return m;
+  if (I->app)
+    {
+      g_autofree char *dir = g_path_get_dirname (I->app->path);
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return _pgo_interp_open_module (I, path, FALSE, error);
+    }
+  for (char **d = I->framework_dirs; d && *d; d++)
+    {
+      g_autofree char *path = g_build_filename (*d, file, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return _pgo_interp_open_module (I, path, TRUE, error);
+    }
+  return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND,
+                          "assembly %s: not found beside the app or in a framework folder", name),
+         NULL;
+}
+
+/* "Ns.Name" of TypeDef row 'rid', with "Outer/Inner" for nested types. */
+static char *
+typedef_key (PgoMetadata *md, guint32 rid)
+{
+  const char *ns = "", *name = "";
+  guint32 outer = 0;
+
+  (void) _pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEDEF_NAMESPACE, rid),
+                                      &ns, NULL);
+  (void) _pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEDEF_NAME, rid),
+                                      &name, NULL);
+  if (_pgo_metadata_lookup_enclosing_type (md, PGO_TOKEN (PGO_TABLE_TYPEDEF, rid), &outer, NULL) && outer)
+    {
+      g_autofree char *o = typedef_key (md, PGO_TOKEN_RID (outer));
+      return g_strconcat (o, "/", name, NULL);
+    }
+  return *ns ? g_strconcat (ns, ".", name, NULL) : g_strdup (name);
+}
+
+static gboolean
+lookup_typedef (Module *m, const char *key, guint32 *out_token)
+{
+  gpointer v;
+
+  if (!m->by_name)
+    {
+      m->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      for (guint32 r = 1; r <= pgo_metadata_get_n_rows (m->md, PGO_TABLE_TYPEDEF); r++)
+        g_hash_table_insert (m->by_name, typedef_key (m->md, r),
+                             GUINT_TO_POINTER (PGO_TOKEN (PGO_TABLE_TYPEDEF, r)));
+    }
+  if (!g_hash_table_lookup_extended (m->by_name, key, NULL, &v))
+    return FALSE;
+  *out_token = GPOINTER_TO_UINT (v);
+  return TRUE;
+}
+
+/* The module an AssemblyRef row names. */
+static Module *
+assembly_ref_module (Module *m, guint32 rid, GError **error)
+{
+  PgoAssemblyName an = { 0 };
+  Module *target;
+
+  if (!_pgo_metadata_lookup_assembly_ref (m->md, rid, &an, error))
+    return NULL;
+  target = _pgo_interp_load_module (m->interp, an.name, error);
+  pgo_assembly_name_clear (&an);
+  return target;
+}
+
+/* Type 'key' of module 'm', following its ExportedType forwarders. */
+static Type *
+module_type (Module *m, const char *key, GError **error)
+{
+  guint32 token;
+
+  for (guint depth = 0; depth < 8; depth++)
+    {
+      guint32 n = pgo_metadata_get_n_rows (m->md, PGO_TABLE_EXPORTEDTYPE), r;
+      Module *next = NULL;
+
+      if (lookup_typedef (m, key, &token))
+        return _pgo_interp_type (m, token, error);
+      for (r = 1; r <= n && !next; r++)
+        {
+          const char *ns = "", *name = "";
+          guint32 impl = 0;
+          g_autofree char *k = NULL;
+
+          (void) _pgo_metadata_lookup_string (m->md, pgo_metadata_get_column (m->md, PGO_COL_EXPORTEDTYPE_NAMESPACE, r), &ns, NULL);
+          (void) _pgo_metadata_lookup_string (m->md, pgo_metadata_get_column (m->md, PGO_COL_EXPORTEDTYPE_NAME, r), &name, NULL);
+          k = *ns ? g_strconcat (ns, ".", name, NULL) : g_strdup (name);
+          if (strcmp (k, key) != 0
+              || !_pgo_metadata_decode_coded (m->md, PGO_CODED_IMPLEMENTATION,
+                                              pgo_metadata_get_column (m->md, PGO_COL_EXPORTEDTYPE_IMPLEMENTATION, r),
+                                              &impl, NULL)
+              || PGO_TOKEN_TABLE (impl) != PGO_TABLE_ASSEMBLYREF)
+            continue;
+          if (!(next = assembly_ref_module (m, PGO_TOKEN_RID (impl), error)))
+            return NULL;
+        }
+      if (!next)
+        break;
+      m = next;
+    }
+  return (void) _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "%s: no type %s", m->name, key), NULL;
+}
+
+Type *
+_pgo_interp_corelib_type (Interp *I, const char *name, GError **error)
+{
+  return module_type (I->corelib, name, error);
+}
+
+/* ---- types ---- */
+
+static Type *
+typeref (Module *m, guint32 rid, GError **error)
+{
+  const char *ns = "", *name = "";
+  guint32 scope = 0;
+  g_autofree char *key = NULL;
+
+  (void) _pgo_metadata_lookup_string (m->md, pgo_metadata_get_column (m->md, PGO_COL_TYPEREF_NAMESPACE, rid), &ns, NULL);
+  (void) _pgo_metadata_lookup_string (m->md, pgo_metadata_get_column (m->md, PGO_COL_TYPEREF_NAME, rid), &name, NULL);
+  if (!_pgo_metadata_decode_coded (m->md, PGO_CODED_RESOLUTION_SCOPE,
+                                   pgo_metadata_get_column (m->md, PGO_COL_TYPEREF_RESOLUTION_SCOPE, rid),
+                                   &scope, error))
+    return NULL;
+  key = *ns ? g_strconcat (ns, ".", name, NULL) : g_strdup (name);
+  switch (PGO_TOKEN_TABLE (scope))
+    {
+    case PGO_TABLE_ASSEMBLYREF:
+      {
+        Module *target = assembly_ref_module (m, PGO_TOKEN_RID (scope), error);
+        return target ? module_type (target, key, error) : NULL;
+      }
+    case PGO_TABLE_TYPEREF:
+      {
+        Type *outer = typeref (m, PGO_TOKEN_RID (scope), error);
+        g_autofree char *okey = NULL, *full = NULL;
+        if (!outer)
+          return NULL;
+        okey = typedef_key (outer->module->md, PGO_TOKEN_RID (outer->token));
+        full = g_strconcat (okey, "/", name, NULL);
+        return module_type (outer->module, full, error);
+      }
+    default:
+      return module_type (m, key, error);
+    }
+}
+
+static Type *
+typespec (Module *m, guint32 rid, GError **error)
+{
+  const guint8 *blob;
+  gsize len;
+  PgoCursor c;
+  MemKind k;
+
+  if (!_pgo_metadata_lookup_blob (m->md, pgo_metadata_get_column (m->md, PGO_COL_TYPESPEC_SIGNATURE, rid),
+                                  &blob, &len, error))
+    return NULL;
+  _pgo_cursor_init (&c, blob, len, 0);
+  return _pgo_interp_sig_type (m, &c, &k, error);
+}
+
+static gboolean
+is_named (Type *t, const char *name)
+{
+  return t && t->module == t->module->interp->corelib && strcmp (t->name, name) == 0;
+}
+
+static Type *
+typedef_type (Module *m, guint32 token, GError **error)
+{
+  Type *t = g_hash_table_lookup (m->types, GUINT_TO_POINTER (token));
+  guint32 rid = PGO_TOKEN_RID (token), ext = 0;
+
+  if (t)
+    return t;
+  if (rid == 0 || rid > pgo_metadata_get_n_rows (m->md, PGO_TABLE_TYPEDEF))
+    return (void) _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: bad TypeDef token 0x%08x", m->name, token), NULL;
+  t = g_new0 (Type, 1);
+  t->module = m;
+  t->token = token;
+  t->name = typedef_key (m->md, rid);
+  t->flags = pgo_metadata_get_column (m->md, PGO_COL_TYPEDEF_FLAGS, rid);
+  t->is_interface = (t->flags & TD_INTERFACE) != 0;
+  t->kind = M_REF;
+  g_hash_table_insert (m->types, GUINT_TO_POINTER (token), t);
+  if (!_pgo_metadata_decode_coded (m->md, PGO_CODED_TYPE_DEF_OR_REF,
+                                   pgo_metadata_get_column (m->md, PGO_COL_TYPEDEF_EXTENDS, rid), &ext, error))
+    return NULL;
+  if (PGO_TOKEN_RID (ext) && !(t->parent = _pgo_interp_type (m, ext, error)))
+    return NULL;
+  if ((is_named (t->parent, "System.ValueType") && !is_named (t, "System.Enum"))
+      || is_named (t->parent, "System.Enum"))
+    {
+      t->is_vt = TRUE;
+      t->kind = M_VT;
+      for (guint i = 0; i < G_N_ELEMENTS (primitives); i++)
+        if (m == m->interp->corelib && strcmp (t->name, primitives[i].name) == 0)
+          t->kind = primitives[i].kind;
+    }
+  return t;
+}
+
+Type *
+_pgo_interp_type (Module *m, guint32 token, GError **error)
+{
+  switch (PGO_TOKEN_TABLE (token))
+    {
+    case PGO_TABLE_TYPEDEF:
+      return typedef_type (m, token, error);
+    case PGO_TABLE_TYPEREF:
+      return typeref (m, PGO_TOKEN_RID (token), error);
+    case PGO_TABLE_TYPESPEC:
+      return typespec (m, PGO_TOKEN_RID (token), error);
+    default:
+      return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: token 0x%08x is not a type", m->name, token),
+             NULL;
+    }
+}
+
+Type *
+_pgo_interp_array_type (Interp *I, Type *elem)
+{
+  Type *t;
+
+  if (elem->array_of)
+    return elem->array_of;
+  t = g_new0 (Type, 1);
+  t->name = g_strconcat (elem->name, "[]", NULL);
+  t->parent = I->t_array;
+  t->kind = M_REF;
+  t->elem = elem;
+  t->laid_out = TRUE;
+  t->size = 16;
+  if (I->t_array && _pgo_interp_layout (I->t_array, NULL))
+    {
+      t->vtable = I->t_array->vtable;
+      t->n_vtable = I->t_array->n_vtable;
+    }
+  elem->array_of = t;
+  return t;
+}
+
+static Type *sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GError **error);
+
+/* GENERICINST: an instantiated class is a reference (its definition stands
+ * for it); an instantiated struct is not supported. */
+static Type *
+sig_generic_inst (Module *m, PgoCursor *c, MemKind *out_kind, GError **error)
+{
+  guint8 et = 0;
+  guint32 coded = 0, n = 0;
+  Type *def;
+
+  if (!pgo_cursor_read_u8 (c, &et, error) || !_pgo_cursor_read_ecma_uint (c, &coded, error)
+      || !_pgo_cursor_read_ecma_uint (c, &n, error))
+    return NULL;
+  for (guint32 i = 0; i < n; i++)
+    {
+      MemKind k;
+      if (!sig_type (m, c, &k, TRUE, error) && error && *error)
+        return NULL;
+    }
+  if (et != ET_CLASS)
+    return (void) _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: instantiated generic structs are not supported",
+                            m->name), NULL;
+  def = _pgo_interp_type (m, PGO_TOKEN ((coded & 3) == 0 ? PGO_TABLE_TYPEDEF
+                                        : (coded & 3) == 1 ? PGO_TABLE_TYPEREF : PGO_TABLE_TYPESPEC, coded >> 2),
+                          error);
+  *out_kind = M_REF;
+  return def;
+}
+
+static Type *
+sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GError **error)
+{
+  Interp *I = m->interp;
+  guint8 et = 0;
+  guint32 tok = 0;
+
+  *out_kind = M_VOID;
+  for (;;)
+    {
+      if (!pgo_cursor_read_u8 (c, &et, error))
+        return NULL;
+      if (et == ET_CMOD_OPT || et == ET_CMOD_REQD)
+        {
+          if (!_pgo_cursor_read_ecma_uint (c, &tok, error))
+            return NULL;
+          continue;
+        }
+      if (et != ET_PINNED)
+        break;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (primitives); i++)
+    if (primitives[i].et == et)
+      {
+        *out_kind = primitives[i].kind;
+        return _pgo_interp_corelib_type (I, primitives[i].name, error);
+      }
+  switch (et)
+    {
+    case ET_VOID:
+      return NULL;
+    case ET_STRING:
+      *out_kind = M_REF;
+      return I->t_string;
+    case ET_OBJECT:
+      *out_kind = M_REF;
+      return I->t_object;
+    case ET_BYREF:
+    case ET_PTR:
+      {
+        MemKind k;
+        if (!sig_type (m, c, &k, TRUE, error) && error && *error)
+          return NULL;
+        *out_kind = M_I8;
+        return NULL;
+      }
+    case ET_VAR:
+    case ET_MVAR:
+      if (!_pgo_cursor_read_ecma_uint (c, &tok, error))
+        return NULL;
+      if (in_generic)
+        return NULL;
+      return (void) _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: generic parameters are not supported",
+                              m->name), NULL;
+    case ET_GENERICINST:
+      return sig_generic_inst (m, c, out_kind, error);
+    case ET_CLASS:
+    case ET_VALUETYPE:
+      {
+        guint32 coded;
+        Type *t;
+        if (!_pgo_cursor_read_ecma_uint (c, &coded, error))
+          return NULL;
+        tok = PGO_TOKEN ((coded & 3) == 0 ? PGO_TABLE_TYPEDEF
+                         : (coded & 3) == 1 ? PGO_TABLE_TYPEREF : PGO_TABLE_TYPESPEC, coded >> 2);
+        if (!(t = _pgo_interp_type (m, tok, error)))
+          return NULL;
+        if (t->is_vt && !_pgo_interp_layout (t, error))
+          return NULL;
+        *out_kind = t->is_vt ? t->kind : M_REF;
+        return t;
+      }
+    case ET_SZARRAY:
+      {
+        MemKind k;
+        Type *e = sig_type (m, c, &k, in_generic, error);
+        *out_kind = M_REF;
+        if (!e)
+          return error && *error ? NULL : (in_generic ? NULL
+                 : ((void) _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: arrays of pointers are not supported",
+                                     m->name), NULL));
+        return _pgo_interp_array_type (I, e);
+      }
+    default:
+      return _pgo_error_fail (error, PGO_ERROR_FAILED,
+                              "%s: signature element type 0x%02x (multi-dimensional arrays, function "
+                              "pointers) is not supported", m->name, et),
+             NULL;
+    }
+}
+
+/* Reads one type of a signature at 'c'; '*out_kind' is how it sits in
+ * memory.  Returns the Type (CoreLib's for primitives), or NULL for void
+ * and pointers, or NULL with 'error' set. */
+Type *
+_pgo_interp_sig_type (Module *m, PgoCursor *c, MemKind *out_kind, GError **error)
+{
+  return sig_type (m, c, out_kind, FALSE, error);
+}
+
+/* ---- layout ---- */
+
+static gboolean
+layout_fields (Type *t, GError **error)
+{
+  Module *m = t->module;
+  guint32 rid = PGO_TOKEN_RID (t->token), first, end, size, align = 1, n_static = 0;
+
+  if (!_pgo_metadata_lookup_list (m->md, PGO_COL_TYPEDEF_FIELD_LIST, rid, &first, &end, error))
+    return FALSE;
+  size = t->is_vt ? 0 : (t->parent ? t->parent->size : 8);
+  t->fields = g_new0 (Field, end - first);
+  for (guint32 f = first; f < end; f++)
+    {
+      guint32 frid = _pgo_metadata_list_target (m->md, PGO_TABLE_FIELD, f);
+      guint16 flags = pgo_metadata_get_column (m->md, PGO_COL_FIELD_FLAGS, frid);
+      Field *fd = &t->fields[t->n_fields];
+      const guint8 *blob;
+      gsize len;
+      PgoCursor c;
+      guint8 b;
+      guint32 sz;
+
+      if (flags & FD_LITERAL)
+        continue;
+      if (!_pgo_metadata_lookup_blob (m->md, pgo_metadata_get_column (m->md, PGO_COL_FIELD_SIGNATURE, frid),
+                                      &blob, &len, error))
+        return FALSE;
+      _pgo_cursor_init (&c, blob, len, 0);
+      if (!pgo_cursor_read_u8 (&c, &b, error))
+        return FALSE;
+      fd->owner = t;
+      fd->token = PGO_TOKEN (PGO_TABLE_FIELD, frid);
+      (void) _pgo_metadata_lookup_string (m->md, pgo_metadata_get_column (m->md, PGO_COL_FIELD_NAME, frid),
+                                          (const char **) &fd->name, NULL);
+      {
+        GError *ferr = NULL;
+        fd->type = _pgo_interp_sig_type (m, &c, &fd->kind, &ferr);
+        if (ferr)
+          {
+            /* kept, so that offsets stay right; using it is an error */
+            fd->unsupported = g_strdup (ferr->message);
+            fd->kind = M_VT;
+            g_error_free (ferr);
+          }
+      }
+      fd->is_static = (flags & FD_STATIC) != 0;
+      g_hash_table_insert (m->fields, GUINT_TO_POINTER (PGO_TOKEN (PGO_TABLE_FIELD, frid)), fd);
+      t->n_fields++;
+      if (fd->is_static)
+        {
+          fd->offset = n_static++;
+          continue;
+        }
+      sz = fd->unsupported ? 8 : _pgo_interp_mem_size (fd->kind, fd->type);
+      sz = MAX (sz, 1);
+      {
+        guint32 a = fd->kind == M_VT && fd->type ? fd->type->align : sz;
+        a = MIN (MAX (a, 1), 8);
+        size = (size + a - 1) & ~(a - 1);
+        align = MAX (align, a);
+      }
+      fd->offset = size;
+      size += sz;
+    }
+  if (t->is_vt)
+    {
+      t->size = MAX ((size + align - 1) & ~(align - 1), 1);
+      t->align = align;
+      if (is_named (t->parent, "System.Enum"))
+        for (guint i = 0; i < t->n_fields; i++)
+          if (!t->fields[i].is_static)
+            t->kind = t->fields[i].kind;
+    }
+  else
+    t->size = (size + 7) & ~7u;
+  t->n_statics = n_static;
+  t->statics = g_new0 (Slot, MAX (n_static, 1));
+  return TRUE;
+}
+
+static gboolean
+same_slot (Method *a, Method *b)
+{
+  const char *ka = strstr (a->full, "::"), *kb = strstr (b->full, "::");
+
+  return ka && kb && strcmp (ka, kb) == 0 && a->ret_kind == b->ret_kind;
+}
+
+static gboolean
+layout_methods (Type *t, GError **error)
+{
+  Module *m = t->module;
+  guint32 first, end;
+
+  if (t->parent)
+    {
+      t->vtable = g_memdup2 (t->parent->vtable, sizeof (Method *) * MAX (t->parent->n_vtable, 1));
+      t->n_vtable = t->parent->n_vtable;
+    }
+  if (!_pgo_metadata_lookup_list (m->md, PGO_COL_TYPEDEF_METHOD_LIST, PGO_TOKEN_RID (t->token), &first, &end,
+                                  error))
+    return FALSE;
+  for (guint32 i = first; i < end; i++)
+    {
+      guint32 rid = _pgo_metadata_list_target (m->md, PGO_TABLE_METHODDEF, i);
+      Method *md = _pgo_interp_method (m, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), error);
+      gint32 slot = -1;
+
+      if (!md)
+        return FALSE;
+      if (strcmp (md->name, ".cctor") == 0)
+        t->cctor = md;
+      if (!(md->flags & MD_VIRTUAL) || t->is_interface)
+        continue;
+      if (!(md->flags & MD_NEWSLOT))
+        for (guint32 s = 0; s < t->n_vtable && slot < 0; s++)
+          if (same_slot (t->vtable[s], md))
+            slot = s;
+      if (slot < 0)
+        {
+          t->vtable = g_renew (Method *, t->vtable, t->n_vtable + 1);
+          slot = t->n_vtable++;
+        }
+      t->vtable[slot] = md;
+      md->slot = slot;
+    }
+  return TRUE;
+}
+
+static gboolean
+layout_interfaces (Type *t, GError **error)
+{
+  Module *m = t->module;
+  guint32 n = pgo_metadata_get_n_rows (m->md, PGO_TABLE_INTERFACEIMPL);
+  GPtrArray *ifaces = g_ptr_array_new ();
+
+  for (guint32 r = 1; r <= n; r++)
+    {
+      guint32 iface = 0;
+      Type *it;
+
+      if (pgo_metadata_get_column (m->md, PGO_COL_INTERFACEIMPL_CLASS, r) != PGO_TOKEN_RID (t->token))
+        continue;
+      if (!_pgo_metadata_decode_coded (m->md, PGO_CODED_TYPE_DEF_OR_REF,
+                                       pgo_metadata_get_column (m->md, PGO_COL_INTERFACEIMPL_INTERFACE, r),
+                                       &iface, error)
+          || !(it = _pgo_interp_type (m, iface, NULL)))
+        continue; /* a generic interface: unknown until generics are supported */
+      g_ptr_array_add (ifaces, it);
+    }
+  t->n_ifaces = ifaces->len;
+  t->ifaces = (Type **) g_ptr_array_free (ifaces, FALSE);
+  return TRUE;
+}
+
+gboolean
+_pgo_interp_layout (Type *t, GError **error)
+{
+  if (t->laid_out)
+    return TRUE;
+  if (t->parent && !_pgo_interp_layout (t->parent, error))
+    return FALSE;
+  t->laid_out = TRUE;
+  if (!layout_fields (t, error) || !layout_methods (t, error) || !layout_interfaces (t, error))
+    {
+      t->laid_out = FALSE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+_pgo_interp_is_subtype (Type *t, Type *of)
+{
+  if (!of)
+    return FALSE;
+  if (of == t->module->interp->t_object)
+    return TRUE;
+  if (t->elem && of->elem)
+    return !t->elem->is_vt && !of->elem->is_vt ? _pgo_interp_is_subtype (t->elem, of->elem)
+                                               : t->elem == of->elem;
+  for (Type *p = t; p; p = p->parent)
+    {
+      if (p == of)
+        return TRUE;
+      if (of->is_interface)
+        {
+          (void) _pgo_interp_layout (p, NULL);
+          for (guint i = 0; i < p->n_ifaces; i++)
+            if (p->ifaces[i] == of || _pgo_interp_is_subtype (p->ifaces[i], of))
+              return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* ---- methods and fields ---- */
+
+static gboolean
+parse_method_sig (Method *md, const guint8 *blob, gsize len, GError **error)
+{
+  PgoCursor c;
+  guint8 conv = 0;
+  guint32 n = 0, gen = 0;
+
+  _pgo_cursor_init (&c, blob, len, 0);
+  if (!pgo_cursor_read_u8 (&c, &conv, error))
+    return FALSE;
+  if ((conv & SIG_GENERIC) && !_pgo_cursor_read_ecma_uint (&c, &gen, error))
+    return FALSE;
+  if (!_pgo_cursor_read_ecma_uint (&c, &n, error))
+    return FALSE;
+  md->has_this = (conv & SIG_HASTHIS) != 0;
+  md->n_params = n;
+  if (n > 0xffff)
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: %u parameters", md->full, n);
+  md->param_kinds = g_new0 (MemKind, MAX (n, 1));
+  md->param_types = g_new0 (Type *, MAX (n, 1));
+  md->ret_type = _pgo_interp_sig_type (md->module, &c, &md->ret_kind, error);
+  if (!md->ret_type && error && *error)
+    return FALSE;
+  for (guint32 i = 0; i < n; i++)
+    {
+      md->param_types[i] = _pgo_interp_sig_type (md->module, &c, &md->param_kinds[i], error);
+      if (!md->param_types[i] && error && *error)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static Method *
+methoddef (Module *m, guint32 token, GError **error)
+{
+  Method *md = g_hash_table_lookup (m->methods, GUINT_TO_POINTER (token));
+  guint32 rid = PGO_TOKEN_RID (token), owner = 0;
+  const guint8 *blob;
+  gsize len;
+
+  if (md)
+    return md;
+  if (rid == 0 || rid > pgo_metadata_get_n_rows (m->md, PGO_TABLE_METHODDEF))
+    return (void) _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: bad MethodDef token 0x%08x", m->name, token), NULL;
+  md = g_new0 (Method, 1);
+  md->module = m;
+  md->token = token;
+  md->slot = -1;
+  md->flags = pgo_metadata_get_column (m->md, PGO_COL_METHODDEF_FLAGS, rid);
+  md->iflags = pgo_metadata_get_column (m->md, PGO_COL_METHODDEF_IMPL_FLAGS, rid);
+  (void) _pgo_metadata_lookup_string (m->md, pgo_metadata_get_column (m->md, PGO_COL_METHODDEF_NAME, rid),
+                                      (const char **) &md->name, NULL);
+  md->full = pgo_metadata_format_method (m->md, token, NULL);
+  if (!md->full)
+    md->full = g_strdup_printf ("%s!0x%08x", m->name, token);
+  g_hash_table_insert (m->methods, GUINT_TO_POINTER (token), md);
+  if (!_pgo_metadata_lookup_method_owner (m->md, token, &owner, error)
+      || !(md->owner = _pgo_interp_type (m, owner, error))
+      || !_pgo_metadata_lookup_blob (m->md, pgo_metadata_get_column (m->md, PGO_COL_METHODDEF_SIGNATURE, rid),
+                                     &blob, &len, error)
+      )
+    {
+      g_prefix_error (error, "%s: ", md->full);
+      return NULL;
+    }
+  {
+    GError *serr = NULL;
+    if (!parse_method_sig (md, blob, len, &serr))
+      {
+        /* kept for the vtable; calling it is an error */
+        md->unsupported = g_strdup (serr ? serr->message : "bad signature");
+        g_clear_error (&serr);
+      }
+  }
+  md->native = m->framework ? _pgo_interp_native_lookup (m->interp, md->full) : NULL;
+  return md;
+}
+
+/* The method of 't' or its bases named 'name' with canonical 'params'. */
+Method *
+_pgo_interp_find_method (Type *t, const char *name, const char *params)
+{
+  for (; t; t = t->parent)
+    {
+      g_autofree char *key = g_strconcat (t->name, "::", name, params, NULL);
+      Module *m = t->module;
+      guint32 first, end;
+
+      if (!m || !_pgo_metadata_lookup_list (m->md, PGO_COL_TYPEDEF_METHOD_LIST, PGO_TOKEN_RID (t->token),
+                                            &first, &end, NULL))
+        continue;
+      for (guint32 i = first; i < end; i++)
+        {
+          guint32 rid = _pgo_metadata_list_target (m->md, PGO_TABLE_METHODDEF, i);
+          PgoMethodName mn = { 0 };
+          gboolean hit;
+
+          if (!pgo_metadata_describe_method (m->md, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), &mn, NULL))
+            continue;
+          hit = strcmp (mn.name, name) == 0 && strcmp (mn.params, params) == 0;
+          pgo_method_name_clear (&mn);
+          if (hit)
+            return methoddef (m, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), NULL);
+        }
+    }
+  return NULL;
+}
+
+static Method *
+memberref_method (Module *m, guint32 token, GError **error)
+{
+  Method *md = g_hash_table_lookup (m->methods, GUINT_TO_POINTER (token));
+  guint32 parent = 0;
+  PgoMethodName mn = { 0 };
+  Type *t;
+
+  if (md)
+    return md;
+  if (!_pgo_metadata_decode_coded (m->md, PGO_CODED_MEMBER_REF_PARENT,
+                                   pgo_metadata_get_column (m->md, PGO_COL_MEMBERREF_CLASS, PGO_TOKEN_RID (token)),
+                                   &parent, error)
+      || !pgo_metadata_describe_method (m->md, token, &mn, error))
+    return NULL;
+  if (!(t = _pgo_interp_type (m, parent, error)))
+    {
+      g_prefix_error (error, "%s::%s%s: ", mn.owner, mn.name, mn.params);
+      pgo_method_name_clear (&mn);
+      return NULL;
+    }
+  md = _pgo_interp_find_method (t, mn.name, mn.params);
+  if (!md)
+    _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "%s::%s%s: not found in %s", mn.owner, mn.name, mn.params,
+                     t->module ? t->module->name : t->name);
+  else
+    g_hash_table_insert (m->methods, GUINT_TO_POINTER (token), md);
+  pgo_method_name_clear (&mn);
+  return md;
+}
+
+Method *
+_pgo_interp_method (Module *m, guint32 token, GError **error)
+{
+  switch (PGO_TOKEN_TABLE (token))
+    {
+    case PGO_TABLE_METHODDEF:
+      return methoddef (m, token, error);
+    case PGO_TABLE_MEMBERREF:
+      return memberref_method (m, token, error);
+    case PGO_TABLE_METHODSPEC:
+      return (void) _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: generic method instantiation 0x%08x is not "
+                              "supported", m->name, token), NULL;
+    default:
+      return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: token 0x%08x is not a method", m->name, token),
+             NULL;
+    }
+}
+
+Field *
+_pgo_interp_field (Module *m, guint32 token, GError **error)
+{
+  Field *f = g_hash_table_lookup (m->fields, GUINT_TO_POINTER (token));
+  guint32 owner = 0, parent = 0;
+  const char *name = NULL;
+  Type *t;
+
+  if (f)
+    return f;
+  if (PGO_TOKEN_TABLE (token) == PGO_TABLE_FIELD)
+    {
+      guint32 n = pgo_metadata_get_n_rows (m->md, PGO_TABLE_TYPEDEF);
+      /* the owner: the last TypeDef whose field list starts at or before the field */
+      for (guint32 r = 1; r <= n; r++)
+        {
+          guint32 first, end;
+          if (_pgo_metadata_lookup_list (m->md, PGO_COL_TYPEDEF_FIELD_LIST, r, &first, &end, NULL)
+              && first <= PGO_TOKEN_RID (token) && PGO_TOKEN_RID (token) < end)
+            owner = PGO_TOKEN (PGO_TABLE_TYPEDEF, r);
+        }
+      if (!owner || !(t = _pgo_interp_type (m, owner, error)) || !_pgo_interp_layout (t, error))
+        return error && *error ? NULL
+               : ((void) _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: field 0x%08x has no owner", m->name, token), NULL);
+      f = g_hash_table_lookup (m->fields, GUINT_TO_POINTER (token));
+      return f ? f : ((void) _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: field 0x%08x is a constant", m->name,
+                                       token), NULL);
+    }
+  if (PGO_TOKEN_TABLE (token) != PGO_TABLE_MEMBERREF
+      || !_pgo_metadata_decode_coded (m->md, PGO_CODED_MEMBER_REF_PARENT,
+                                      pgo_metadata_get_column (m->md, PGO_COL_MEMBERREF_CLASS, PGO_TOKEN_RID (token)),
+                                      &parent, error)
+      || !_pgo_metadata_lookup_string (m->md, pgo_metadata_get_column (m->md, PGO_COL_MEMBERREF_NAME,
+                                                                        PGO_TOKEN_RID (token)), &name, error))
+    return error && *error ? NULL
+           : ((void) _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: token 0x%08x is not a field", m->name, token), NULL);
+  if (!(t = _pgo_interp_type (m, parent, error)))
+    return NULL;
+  for (; t; t = t->parent)
+    {
+      if (!_pgo_interp_layout (t, error))
+        return NULL;
+      for (guint i = 0; i < t->n_fields; i++)
+        if (strcmp (t->fields[i].name, name) == 0)
+          {
+            g_hash_table_insert (m->fields, GUINT_TO_POINTER (token), &t->fields[i]);
+            return &t->fields[i];
+          }
+    }
+  return (void) _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "%s: field %s not found", m->name, name), NULL;
+}
+
+/* The body that runs when 'm' is called virtually on an object of 't'. */
+Method *
+_pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m)
+{
+  gpointer key;
+  Method *found = NULL;
+
+  if (!m->owner->is_interface)
+    {
+      if (m->slot < 0 || !_pgo_interp_layout (t, NULL))
+        return m;
+      return (guint32) m->slot < t->n_vtable ? t->vtable[m->slot] : m;
+    }
+  key = GSIZE_TO_POINTER (((gsize) t) ^ ((gsize) m << 1));
+  if ((found = g_hash_table_lookup (I->iface_cache, key)))
+    return found;
+  {
+    const char *sig = strstr (m->full, "::");
+    g_autofree char *name = g_strdup (m->name);
+    g_autofree char *params = g_strdup (sig ? strchr (sig, '(') : "()");
+    g_autofree char *explicit_name = g_strconcat (m->owner->name, ".", m->name, NULL);
+
+    for (Type *p = t; p && !found; p = p->parent)
+      {
+        Method *c = _pgo_interp_find_method (p, explicit_name, params);
+        if (!c)
+          c = _pgo_interp_find_method (p, name, params);
+        if (c && c->owner == p && (c->flags & MD_VIRTUAL))
+          found = c;
+      }
+  }
+  if (!found)
+    found = m;
+  g_hash_table_insert (I->iface_cache, key, found);
+  return found;
+}

@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-interp-native.c: framework methods done in C, where CoreLib reaches
+ * native code or pulls in machinery (culture data, spans, vectorized
+ * helpers) the interpreter does not run.  Each is keyed by its canonical
+ * name and behaves as the framework method does for the invariant culture.
+ * SPEC: pgo-interp(1) "Intrinsics"
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pgo-interp-private.h"
+#include "pgo-pe-private.h"
+
+#define FLUSH_AT (64 * 1024)
+
+static Status
+out_of_memory (Interp *I)
+{
+  return _pgo_interp_fatal (I, NULL, 0, "out of memory: more than %" G_GUINT64_FORMAT " bytes of objects",
+                            I->opts.max_heap);
+}
+
+static Status
+ret_string (Interp *I, Slot *r, const char *utf8)
+{
+  if (!(r->p = _pgo_interp_new_string_utf8 (I, utf8)))
+    return out_of_memory (I);
+  return ST_RETURN;
+}
+
+char *
+_pgo_interp_string_utf8 (gpointer s)
+{
+  if (!s)
+    return g_strdup ("");
+  return g_utf16_to_utf8 (STR_CHARS (s), STR_LEN (s), NULL, NULL, NULL);
+}
+
+static void
+console_write (Interp *I, gpointer s, gboolean newline)
+{
+  g_autofree char *u = _pgo_interp_string_utf8 (s);
+
+  g_string_append (I->out, u ? u : "");
+  if (newline)
+    g_string_append_c (I->out, '\n');
+  if (I->out->len > FLUSH_AT)
+    {
+      fwrite (I->out->str, 1, I->out->len, stdout);
+      g_string_truncate (I->out, 0);
+    }
+}
+
+static Status
+n_nop (Interp *I, Slot *a, Slot *r)
+{
+  (void) I, (void) a, (void) r;
+  return ST_RETURN;
+}
+
+static Status
+n_writeline_string (Interp *I, Slot *a, Slot *r)
+{
+  (void) r;
+  console_write (I, a[0].p, TRUE);
+  return ST_RETURN;
+}
+
+static Status
+n_write_string (Interp *I, Slot *a, Slot *r)
+{
+  (void) r;
+  console_write (I, a[0].p, FALSE);
+  return ST_RETURN;
+}
+
+static Status
+n_writeline (Interp *I, Slot *a, Slot *r)
+{
+  (void) a, (void) r;
+  console_write (I, NULL, TRUE);
+  return ST_RETURN;
+}
+
+static Status
+n_writeline_int32 (Interp *I, Slot *a, Slot *r)
+{
+  g_autofree char *s = g_strdup_printf ("%d", (gint32) a[0].i);
+
+  (void) r;
+  g_string_append_printf (I->out, "%s\n", s);
+  return ST_RETURN;
+}
+
+static Status
+concat (Interp *I, gpointer *parts, guint n, Slot *r)
+{
+  gint64 len = 0;
+  gunichar2 *buf;
+  gint64 at = 0;
+
+  for (guint i = 0; i < n; i++)
+    len += parts[i] ? STR_LEN (parts[i]) : 0;
+  if (len > G_MAXINT32)
+    return _pgo_interp_throw_new (I, "System.OutOfMemoryException", "Insufficient memory to continue the execution of the program.");
+  buf = g_new (gunichar2, MAX (len, 1));
+  for (guint i = 0; i < n; i++)
+    if (parts[i])
+      {
+        memcpy (buf + at, STR_CHARS (parts[i]), (gsize) STR_LEN (parts[i]) * 2);
+        at += STR_LEN (parts[i]);
+      }
+  r->p = _pgo_interp_new_string (I, buf, (gint32) len);
+  g_free (buf);
+  return r->p ? ST_RETURN : out_of_memory (I);
+}
+
+static Status
+n_concat2 (Interp *I, Slot *a, Slot *r)
+{
+  gpointer p[2] = { a[0].p, a[1].p };
+  return concat (I, p, 2, r);
+}
+
+static Status
+n_concat3 (Interp *I, Slot *a, Slot *r)
+{
+  gpointer p[3] = { a[0].p, a[1].p, a[2].p };
+  return concat (I, p, 3, r);
+}
+
+static Status
+n_concat4 (Interp *I, Slot *a, Slot *r)
+{
+  gpointer p[4] = { a[0].p, a[1].p, a[2].p, a[3].p };
+  return concat (I, p, 4, r);
+}
+
+static Status
+n_concat_array (Interp *I, Slot *a, Slot *r)
+{
+  gpointer arr = a[0].p;
+
+  if (!arr)
+    return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null. (Parameter 'values')");
+  return concat (I, (gpointer *) ARR_DATA (arr), (guint) ARR_LEN (arr), r);
+}
+
+static Status
+n_string_length (Interp *I, Slot *a, Slot *r)
+{
+  (void) I;
+  r->i = STR_LEN (a[0].p);
+  return ST_RETURN;
+}
+
+static Status
+n_string_chars (Interp *I, Slot *a, Slot *r)
+{
+  gpointer s = a[0].p;
+  guint64 i = a[1].u;
+
+  if ((guint32) i >= (guint32) STR_LEN (s))
+    return _pgo_interp_throw_new (I, "System.IndexOutOfRangeException", "Index was outside the bounds of the array.");
+  r->i = STR_CHARS (s)[(guint32) i];
+  return ST_RETURN;
+}
+
+static gboolean
+string_equal (gpointer x, gpointer y)
+{
+  if (x == y)
+    return TRUE;
+  if (!x || !y || STR_LEN (x) != STR_LEN (y))
+    return FALSE;
+  return memcmp (STR_CHARS (x), STR_CHARS (y), (gsize) STR_LEN (x) * 2) == 0;
+}
+
+static Status
+n_string_eq (Interp *I, Slot *a, Slot *r)
+{
+  (void) I;
+  r->i = string_equal (a[0].p, a[1].p);
+  return ST_RETURN;
+}
+
+static Status
+n_string_ne (Interp *I, Slot *a, Slot *r)
+{
+  (void) I;
+  r->i = !string_equal (a[0].p, a[1].p);
+  return ST_RETURN;
+}
+
+static Status
+n_string_is_null_or_empty (Interp *I, Slot *a, Slot *r)
+{
+  (void) I;
+  r->i = !a[0].p || STR_LEN (a[0].p) == 0;
+  return ST_RETURN;
+}
+
+static Status
+n_int32_to_string (Interp *I, Slot *a, Slot *r)
+{
+  gint32 v;
+  char buf[16];
+
+  memcpy (&v, a[0].p, 4);
+  g_snprintf (buf, sizeof buf, "%d", v);
+  return ret_string (I, r, buf);
+}
+
+static Status
+n_int64_to_string (Interp *I, Slot *a, Slot *r)
+{
+  gint64 v;
+  char buf[24];
+
+  memcpy (&v, a[0].p, 8);
+  g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, v);
+  return ret_string (I, r, buf);
+}
+
+static Status
+n_char_to_string (Interp *I, Slot *a, Slot *r)
+{
+  gunichar2 c;
+
+  memcpy (&c, a[0].p, 2);
+  return (r->p = _pgo_interp_new_string (I, &c, 1)) ? ST_RETURN : out_of_memory (I);
+}
+
+static Status
+n_bool_to_string (Interp *I, Slot *a, Slot *r)
+{
+  return ret_string (I, r, *(guint8 *) a[0].p ? "True" : "False");
+}
+
+/* Int32.Parse(string) for the invariant culture's integer style:
+ * whitespace, an optional sign, digits, whitespace. */
+static Status
+n_int32_parse (Interp *I, Slot *a, Slot *r)
+{
+  gpointer s = a[0].p;
+  gint32 n, i = 0;
+  gint64 v = 0;
+  gboolean neg = FALSE, digits = FALSE;
+  const gunichar2 *c;
+
+  if (!s)
+    return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null. (Parameter 's')");
+  n = STR_LEN (s);
+  c = STR_CHARS (s);
+  while (i < n && g_unichar_isspace (c[i]))
+    i++;
+  if (i < n && (c[i] == '-' || c[i] == '+'))
+    neg = c[i++] == '-';
+  for (; i < n && c[i] >= '0' && c[i] <= '9'; i++)
+    {
+      v = v * 10 + (c[i] - '0');
+      digits = TRUE;
+      if (v > (gint64) G_MAXINT32 + 1)
+        return _pgo_interp_throw_new (I, "System.OverflowException", "Value was either too large or too small for an Int32.");
+    }
+  while (i < n && g_unichar_isspace (c[i]))
+    i++;
+  if (!digits || i != n)
+    {
+      g_autofree char *u = _pgo_interp_string_utf8 (s);
+      g_autofree char *msg = g_strdup_printf ("The input string '%s' was not in a correct format.", u);
+      return _pgo_interp_throw_new (I, "System.FormatException", msg);
+    }
+  if (neg)
+    v = -v;
+  if (v > G_MAXINT32 || v < G_MININT32)
+    return _pgo_interp_throw_new (I, "System.OverflowException", "Value was either too large or too small for an Int32.");
+  r->i = (gint32) v;
+  return ST_RETURN;
+}
+
+/* RuntimeHelpers.InitializeArray(array, field handle): copies the field's
+ * FieldRVA bytes into the array. */
+static Status
+n_initialize_array (Interp *I, Slot *a, Slot *r)
+{
+  gpointer arr = a[0].p;
+  Field *f = a[1].p;
+  Module *m = f->owner->module;
+  PgoMetadata *md = m->md;
+  Type *e = OBJ_TYPE (arr)->elem;
+  gsize len = (gsize) ARR_LEN (arr) * _pgo_interp_mem_size (e->is_vt ? e->kind : M_REF, e);
+  guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_FIELDRVA);
+
+  (void) r;
+  for (guint32 row = 1; row <= n; row++)
+    if (pgo_metadata_get_column (md, PGO_COL_FIELDRVA_FIELD, row) == PGO_TOKEN_RID (f->token))
+      {
+        PgoCursor c;
+        const guint8 *data;
+        GError *error = NULL;
+
+        if (!_pgo_image_cursor_at_rva (m->image, pgo_metadata_get_column (md, PGO_COL_FIELDRVA_RVA, row), &c,
+                                       &error)
+            || !_pgo_cursor_read_bytes (&c, len, &data, &error))
+          {
+            g_propagate_prefixed_error (&I->error, error, "%s: field %s: ", m->name, f->name);
+            return ST_FATAL;
+          }
+        memcpy (ARR_DATA (arr), data, len);
+        return ST_RETURN;
+      }
+  return _pgo_interp_fatal (I, NULL, 0, "%s: field %s has no initial data", m->name, f->name);
+}
+
+static const struct {
+  const char *name;
+  Native      fn;
+} natives[] = {
+  { "System.Object::.ctor()", n_nop },
+  { "System.Console::WriteLine(string)", n_writeline_string },
+  { "System.Console::Write(string)", n_write_string },
+  { "System.Console::WriteLine()", n_writeline },
+  { "System.Console::WriteLine(int32)", n_writeline_int32 },
+  { "System.String::Concat(string,string)", n_concat2 },
+  { "System.String::Concat(string,string,string)", n_concat3 },
+  { "System.String::Concat(string,string,string,string)", n_concat4 },
+  { "System.String::Concat(string[])", n_concat_array },
+  { "System.String::get_Length()", n_string_length },
+  { "System.String::get_Chars(int32)", n_string_chars },
+  { "System.String::op_Equality(string,string)", n_string_eq },
+  { "System.String::op_Inequality(string,string)", n_string_ne },
+  { "System.String::Equals(string)", n_string_eq },
+  { "System.String::IsNullOrEmpty(string)", n_string_is_null_or_empty },
+  { "System.Int32::ToString()", n_int32_to_string },
+  { "System.Int64::ToString()", n_int64_to_string },
+  { "System.Char::ToString()", n_char_to_string },
+  { "System.Boolean::ToString()", n_bool_to_string },
+  { "System.Int32::Parse(string)", n_int32_parse },
+  { "System.Runtime.CompilerServices.RuntimeHelpers::InitializeArray(System.Array,System.RuntimeFieldHandle)",
+    n_initialize_array },
+};
+
+void
+_pgo_interp_natives_init (Interp *I)
+{
+  I->natives = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < G_N_ELEMENTS (natives); i++)
+    g_hash_table_insert (I->natives, (gpointer) natives[i].name, natives[i].fn);
+}
+
+Native
+_pgo_interp_native_lookup (Interp *I, const char *full)
+{
+  return full ? g_hash_table_lookup (I->natives, full) : NULL;
+}

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-interp-private.h: the interpreter's internal form.
+ * SPEC: pgo-interp(1) "Internal form"
+ *
+ * Values: every evaluation-stack entry and every argument or local is one
+ * 8-byte Slot.  Integers up to 32 bits are held sign-extended, native ints
+ * and int64 as 64 bits, float32 and float64 as a double (float32 values
+ * rounded to float), references and managed pointers as pointers.  In
+ * memory (fields, array elements, and the low bytes of a local's slot seen
+ * through a managed pointer) every value has its natural size.
+ *
+ * Objects: an 8-byte header (the Type), then the fields; a string holds
+ * its int32 length then UTF-16 units (CoreLib's _stringLength and
+ * _firstChar); an array its 64-bit length, then the elements.
+ */
+#pragma once
+
+#include "pgo-interp.h"
+
+#include "pgo-il-private.h"
+#include "pgo-metadata-private.h"
+#include "pgo-method-id.h"
+#include "pgo-cursor-private.h"
+
+typedef union {
+  gint64   i;
+  guint64  u;
+  double   r;
+  gpointer p;
+} Slot;
+
+/* How a value of a type sits in memory. */
+typedef enum {
+  M_VOID, M_I1, M_U1, M_I2, M_U2, M_I4, M_U4, M_I8, M_R4, M_R8, M_REF, M_VT,
+} MemKind;
+
+/* What a value is on the evaluation stack (ECMA-335 III.1.1). */
+typedef enum {
+  S_NONE, S_I4, S_I8, S_I, S_R4, S_R8, S_O, S_BYREF,
+} StackKind;
+
+typedef struct _Module Module;
+typedef struct _Type Type;
+typedef struct _Method Method;
+typedef struct _Interp Interp;
+typedef struct _Code Code;
+
+typedef struct {
+  Type   *owner;
+  char   *name;
+  MemKind kind;
+  Type   *type;        /* the field's type when it is a class or value type */
+  gboolean is_static;
+  guint32 offset;      /* instance: bytes from the object start; static: slot index */
+  guint32 token;       /* Field token */
+  char   *unsupported; /* why its type is not supported, or NULL */
+} Field;
+
+struct _Type {
+  Module  *module;     /* NULL for array types */
+  guint32  token;      /* TypeDef token */
+  char    *name;       /* canonical name, as pgo_metadata_format_method prints owners */
+  Type    *parent;
+  guint32  flags;      /* TypeAttributes */
+  gboolean is_vt;      /* value type (an enum too) */
+  gboolean is_interface;
+  MemKind  kind;       /* M_REF for classes; M_VT, or the primitive/underlying kind */
+  guint32  size;       /* instance: bytes of fields, header included for classes */
+  guint32  align;
+  Type    *elem;       /* arrays: element type */
+  Type    *array_of;   /* the SZ array type of this element type, once made */
+  Field   *fields;
+  guint32  n_fields;
+  Slot    *statics;
+  guint32  n_statics;
+  Method **vtable;
+  guint32  n_vtable;
+  Type   **ifaces;
+  guint32  n_ifaces;
+  Method  *cctor;
+  gint     cctor_state; /* 0 not run, 1 running, 2 done */
+  gboolean laid_out;
+};
+
+/* What running code ended with. */
+typedef enum {
+  ST_RETURN, ST_ENDFINALLY, ST_ENDFILTER, ST_THROW, ST_FATAL,
+} Status;
+
+typedef Status (*Native) (Interp *I, Slot *args, Slot *ret);
+
+struct _Method {
+  Module  *module;
+  Type    *owner;
+  guint32  token;
+  char    *name;
+  char    *full;        /* canonical "Owner::Name(params)" */
+  guint16  flags, iflags;
+  gboolean has_this;
+  guint32  n_params;    /* without this */
+  MemKind *param_kinds; /* n_params */
+  Type   **param_types;
+  MemKind  ret_kind;
+  Type    *ret_type;
+  gint32   slot;        /* vtable slot, or -1 */
+  Native   native;      /* intrinsic, or NULL */
+  Code    *code;        /* translated on first call */
+  gboolean translating;
+  char    *unsupported; /* why its signature is not supported, or NULL */
+};
+
+/* One internal instruction.  'a' is a small operand, 'b' a wide one. */
+typedef struct {
+  guint16 op;
+  guint8  kind;        /* MemKind of a load/store */
+  guint8  pad;
+  guint32 a;
+  union {
+    gint64   i;
+    double   r;
+    gpointer p;
+  } b;
+} Ins;
+
+typedef struct {
+  guint32 flags;         /* PgoEhKind */
+  guint32 try_start, try_end;          /* instruction indices, end exclusive */
+  guint32 handler_start, handler_end;
+  guint32 filter_start;
+  Type   *catch_type;
+} Clause;
+
+typedef struct {
+  guint32  n;
+  guint32 *clauses;      /* finally clause indices to run, in order */
+  guint32  target;
+} Leave;
+
+struct _Code {
+  Ins     *ins;
+  guint32  n_ins;
+  guint32 *il_offset;    /* per instruction, for errors */
+  Clause  *clauses;
+  guint32  n_clauses;
+  guint32  n_locals;
+  MemKind *local_kinds;
+  guint32  max_stack;
+  guint32  n_args;       /* this included */
+  /* probes */
+  guint32  n_counters;
+  guint32 *counter_offsets;
+  guint32 *counts32;
+  guint64 *counts64;
+  GPtrArray *owned;      /* switch tables and leave records */
+};
+
+struct _Module {
+  Interp      *interp;
+  char        *path;
+  char        *name;      /* simple name */
+  PgoImage    *image;
+  PgoMetadata *md;
+  gboolean     framework;
+  GHashTable  *types;     /* TypeDef token -> Type* */
+  GHashTable  *methods;   /* MethodDef token -> Method* */
+  GHashTable  *fields;    /* Field token -> Field* */
+  GHashTable  *by_name;   /* canonical type name -> TypeDef token */
+  GHashTable  *strings;   /* #US index -> interned string object */
+  PgoModuleId *id;
+};
+
+typedef struct _Frame Frame;
+struct _Frame {
+  Method  *m;
+  Frame   *parent;
+  Slot    *args;
+  Slot    *locals;
+  Slot    *stack;
+  guint32  pc;            /* instruction index of the current call or throw */
+  gpointer *caught;       /* per clause: the exception its catch handles now */
+};
+
+struct _Interp {
+  PgoInterpOptions opts;
+  GPtrArray  *modules;
+  GHashTable *modules_by_name;
+  char      **framework_dirs;
+  Module     *app;
+  Module     *corelib;
+  GError     *error;       /* set with ST_FATAL */
+  gpointer    exc;         /* the exception in flight */
+  gboolean    exc_searched;/* pass 1 found exc_frame and exc_clause */
+  Frame      *exc_frame;   /* the frame whose clause catches it */
+  guint32     exc_clause;  /* G_MAXUINT32: swallowed by a filter (exc_frame runs it) */
+  Frame      *filter_frame;/* the frame running a filter, or NULL */
+  gboolean    unhandled;   /* the run ended with an unhandled exception */
+  Frame      *top;
+  guint32     depth;
+  guint64     steps;
+  guint64     heap;
+  GPtrArray  *objects;     /* every allocation, freed with the interpreter */
+  Slot       *arena, *arena_end, *arena_top;
+  GString    *out;         /* Console output not yet written */
+  GPtrArray  *counted;     /* Methods with counters */
+  GHashTable *natives;     /* canonical name -> Native */
+  GHashTable *iface_cache; /* (type, method) -> Method */
+  /* well-known types */
+  Type *t_object, *t_string, *t_exception, *t_int32, *t_int64, *t_char, *t_bool,
+       *t_double, *t_array, *t_valuetype, *t_enum;
+};
+
+/* pgo-interp-load.c */
+Module  *_pgo_interp_load_module   (Interp *I, const char *name, GError **error);
+Module  *_pgo_interp_open_module   (Interp *I, const char *path, gboolean framework, GError **error);
+Type    *_pgo_interp_type          (Module *m, guint32 token, GError **error);
+Type    *_pgo_interp_corelib_type  (Interp *I, const char *name, GError **error);
+Type    *_pgo_interp_array_type    (Interp *I, Type *elem);
+Type    *_pgo_interp_sig_type      (Module *m, PgoCursor *c, MemKind *out_kind, GError **error);
+gboolean _pgo_interp_layout        (Type *t, GError **error);
+Method  *_pgo_interp_method        (Module *m, guint32 token, GError **error);
+Field   *_pgo_interp_field         (Module *m, guint32 token, GError **error);
+Method  *_pgo_interp_find_method   (Type *t, const char *name, const char *params);
+Method  *_pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m);
+gboolean _pgo_interp_is_subtype    (Type *t, Type *of);
+StackKind _pgo_interp_stack_kind   (MemKind k);
+guint32  _pgo_interp_mem_size      (MemKind k, Type *t);
+
+/* pgo-interp-transform.c */
+Code    *_pgo_interp_translate     (Interp *I, Method *m, GError **error);
+void     _pgo_interp_code_free     (Code *code);
+
+/* pgo-interp-exec.c */
+Status   _pgo_interp_invoke        (Interp *I, Method *m, Slot *args, Slot *ret);
+Status   _pgo_interp_throw_new     (Interp *I, const char *type_name, const char *message);
+Status   _pgo_interp_fatal         (Interp *I, Method *m, guint32 il_offset, const char *fmt, ...)
+         G_GNUC_PRINTF (4, 5);
+gpointer _pgo_interp_alloc         (Interp *I, Type *t, gsize extra);
+gpointer _pgo_interp_new_string    (Interp *I, const gunichar2 *units, gint32 n);
+gpointer _pgo_interp_new_string_utf8 (Interp *I, const char *utf8);
+gpointer _pgo_interp_new_array     (Interp *I, Type *array_type, gint64 n);
+gboolean _pgo_interp_run_cctor     (Interp *I, Type *t);
+
+/* pgo-interp-native.c */
+void     _pgo_interp_natives_init  (Interp *I);
+Native   _pgo_interp_native_lookup (Interp *I, const char *full);
+char    *_pgo_interp_string_utf8   (gpointer s);
+
+#define OBJ_TYPE(o)        (*(Type **) (o))
+#define STR_LEN(s)         (*(gint32 *) ((guint8 *) (s) + 8))
+#define STR_CHARS(s)       ((gunichar2 *) ((guint8 *) (s) + 12))
+#define ARR_LEN(a)         (*(gint64 *) ((guint8 *) (a) + 8))
+#define ARR_DATA(a)        ((guint8 *) (a) + 16)
+
+/* Conversion targets (the 'a' of OP_CONV and OP_CONV_OVF). */
+enum {
+  C_I1, C_U1, C_I2, C_U2, C_I4, C_U4, C_I8, C_U8, C_R4, C_R8, C_R_UN,
+};
+
+/* Conditional branches: signed (I), unsigned 32- and 64-bit (U4, U8) and
+ * float (R; the _UN forms are taken when unordered). */
+#define PGO_INTERP_BRANCHES(X) \
+  X (BEQ_I) X (BNE_I) X (BGE_I) X (BGT_I) X (BLE_I) X (BLT_I) \
+  X (BGE_U4) X (BGT_U4) X (BLE_U4) X (BLT_U4) \
+  X (BGE_U8) X (BGT_U8) X (BLE_U8) X (BLT_U8) \
+  X (BEQ_R) X (BNE_R) X (BGE_R) X (BGT_R) X (BLE_R) X (BLT_R) \
+  X (BGE_UN_R) X (BGT_UN_R) X (BLE_UN_R) X (BLT_UN_R)
+
+#define PGO_INTERP_BINOPS(X) \
+  X (ADD_I4) X (ADD_I8) X (ADD_R4) X (ADD_R8) \
+  X (SUB_I4) X (SUB_I8) X (SUB_R4) X (SUB_R8) \
+  X (MUL_I4) X (MUL_I8) X (MUL_R4) X (MUL_R8) \
+  X (DIV_I4) X (DIV_I8) X (DIV_R4) X (DIV_R8) X (DIV_UN_I4) X (DIV_UN_I8) \
+  X (REM_I4) X (REM_I8) X (REM_R4) X (REM_R8) X (REM_UN_I4) X (REM_UN_I8) \
+  X (AND) X (OR) X (XOR) \
+  X (SHL_I4) X (SHL_I8) X (SHR_I4) X (SHR_I8) X (SHR_UN_I4) X (SHR_UN_I8) \
+  X (ADD_OVF_I4) X (ADD_OVF_I8) X (ADD_OVF_UN_I4) X (ADD_OVF_UN_I8) \
+  X (SUB_OVF_I4) X (SUB_OVF_I8) X (SUB_OVF_UN_I4) X (SUB_OVF_UN_I8) \
+  X (MUL_OVF_I4) X (MUL_OVF_I8) X (MUL_OVF_UN_I4) X (MUL_OVF_UN_I8) \
+  X (CEQ_I) X (CEQ_R) X (CGT_I) X (CGT_R) X (CGT_UN_I4) X (CGT_UN_I8) X (CGT_UN_R) \
+  X (CLT_I) X (CLT_R) X (CLT_UN_I4) X (CLT_UN_I8) X (CLT_UN_R)
+
+typedef enum {
+  OP_NOP, OP_PROBE32, OP_PROBE64,
+  OP_LDC, OP_LDSTR, OP_DUP, OP_POP,
+  OP_LDARG, OP_STARG, OP_LDARGA, OP_LDLOC, OP_STLOC, OP_LDLOCA,
+  OP_LDLOC_I4, OP_LDLOC_8, OP_STLOC_8, OP_LDARG_8,
+  OP_NEG_I4, OP_NEG_I8, OP_NEG_R, OP_NOT, OP_CONV, OP_CONV_OVF, OP_CKFINITE,
+  OP_BR, OP_BRTRUE, OP_BRFALSE, OP_SWITCH,
+  OP_CALL, OP_CALLVIRT, OP_NEWOBJ, OP_RET, OP_RET_VOID,
+  OP_LDFLD, OP_LDFLDA, OP_STFLD, OP_LDSFLD, OP_LDSFLDA, OP_STSFLD,
+  OP_NEWARR, OP_LDLEN, OP_LDELEM, OP_LDELEMA, OP_STELEM,
+  OP_LDIND, OP_STIND, OP_INITOBJ,
+  OP_BOX, OP_UNBOX, OP_UNBOX_ANY, OP_ISINST, OP_CASTCLASS,
+  OP_THROW, OP_RETHROW, OP_LEAVE, OP_ENDFINALLY, OP_ENDFILTER,
+  OP_LDTOKEN,
+#define X(n) OP_##n,
+  PGO_INTERP_BRANCHES (X)
+  PGO_INTERP_BINOPS (X)
+#undef X
+  OP_COUNT
+} InterpOp;

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-interp.c: the interpreter's entry points: load an app, run its
+ * entry point, collect the probe counts as method profiles.
+ * SPEC: pgo-interp(1)
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pgo-interp-private.h"
+#include "pgo-error-private.h"
+#include "pgo-pe-private.h"
+
+#define ARENA_SLOTS (4u << 20)
+#define UNHANDLED_EXIT 134
+
+/**
+ * pgo_interp_options_init:
+ * @options: (out caller-allocates): options to fill
+ *
+ * No probes, no step bound, 1 GiB of objects, 10000 nested calls.
+ */
+void
+pgo_interp_options_init (PgoInterpOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->max_heap = (guint64) 1 << 30;
+  options->max_depth = 10000;
+}
+
+static gboolean
+load_well_known (Interp *I, GError **error)
+{
+  static const struct { const char *name; gsize offset; } known[] = {
+    { "System.Object", G_STRUCT_OFFSET (Interp, t_object) },
+    { "System.ValueType", G_STRUCT_OFFSET (Interp, t_valuetype) },
+    { "System.Enum", G_STRUCT_OFFSET (Interp, t_enum) },
+    { "System.String", G_STRUCT_OFFSET (Interp, t_string) },
+    { "System.Array", G_STRUCT_OFFSET (Interp, t_array) },
+    { "System.Exception", G_STRUCT_OFFSET (Interp, t_exception) },
+    { "System.Int32", G_STRUCT_OFFSET (Interp, t_int32) },
+    { "System.Int64", G_STRUCT_OFFSET (Interp, t_int64) },
+    { "System.Char", G_STRUCT_OFFSET (Interp, t_char) },
+    { "System.Boolean", G_STRUCT_OFFSET (Interp, t_bool) },
+    { "System.Double", G_STRUCT_OFFSET (Interp, t_double) },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    {
+      Type *t = _pgo_interp_corelib_type (I, known[i].name, error);
+      if (!t)
+        return FALSE;
+      G_STRUCT_MEMBER (Type *, I, known[i].offset) = t;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    if (!_pgo_interp_layout (G_STRUCT_MEMBER (Type *, I, known[i].offset), error))
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * pgo_interp_new:
+ * @assembly: the app assembly
+ * @framework_dirs: (array zero-terminated=1): folders its framework
+ *   references resolve in
+ * @options: probes and bounds
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): an interpreter ready to run @assembly, or
+ *   %NULL with @error set.
+ */
+PgoInterp *
+pgo_interp_new (const char *assembly, const char *const *framework_dirs, const PgoInterpOptions *options,
+                GError **error)
+{
+  Interp *I = g_new0 (Interp, 1);
+
+  I->opts = *options;
+  if (!I->opts.max_heap)
+    I->opts.max_heap = (guint64) 1 << 30;
+  if (!I->opts.max_depth)
+    I->opts.max_depth = 10000;
+  I->modules = g_ptr_array_new ();
+  I->modules_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  I->framework_dirs = g_strdupv ((char **) framework_dirs);
+  I->objects = g_ptr_array_new_with_free_func (g_free);
+  I->counted = g_ptr_array_new ();
+  I->iface_cache = g_hash_table_new (g_direct_hash, g_direct_equal);
+  I->out = g_string_new (NULL);
+  I->arena = g_new (Slot, ARENA_SLOTS);
+  I->arena_top = I->arena;
+  I->arena_end = I->arena + ARENA_SLOTS;
+  _pgo_interp_natives_init (I);
+  if (!(I->app = _pgo_interp_open_module (I, assembly, FALSE, error))
+      || !(I->corelib = _pgo_interp_load_module (I, "System.Private.CoreLib", error))
+      || !load_well_known (I, error))
+    {
+      pgo_interp_free ((PgoInterp *) I);
+      return NULL;
+    }
+  return (PgoInterp *) I;
+}
+
+static void
+method_free (gpointer data)
+{
+  Method *m = data;
+
+  _pgo_interp_code_free (m->code);
+  g_free (m->full);
+  g_free (m->param_kinds);
+  g_free (m->param_types);
+  g_free (m->unsupported);
+  g_free (m);
+}
+
+static void
+type_free (Type *t)
+{
+  for (guint i = 0; i < t->n_fields; i++)
+    g_free (t->fields[i].unsupported);
+  if (t->array_of)
+    {
+      type_free (t->array_of);
+    }
+  g_free (t->fields);
+  g_free (t->statics);
+  if (!t->elem)
+    g_free (t->vtable);
+  g_free (t->ifaces);
+  g_free (t->name);
+  g_free (t);
+}
+
+static void
+module_free (Module *m)
+{
+  GHashTableIter it;
+  gpointer k, v;
+  GPtrArray *methods = g_ptr_array_new_with_free_func (method_free);
+
+  /* MemberRefs share the MethodDef's Method: free each once */
+  g_hash_table_iter_init (&it, m->methods);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    if (PGO_TOKEN_TABLE (GPOINTER_TO_UINT (k)) == PGO_TABLE_METHODDEF)
+      g_ptr_array_add (methods, v);
+  g_ptr_array_free (methods, TRUE);
+  g_hash_table_iter_init (&it, m->types);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    type_free (v);
+  g_hash_table_unref (m->types);
+  g_hash_table_unref (m->methods);
+  g_hash_table_unref (m->fields);
+  g_hash_table_unref (m->strings);
+  if (m->by_name)
+    g_hash_table_unref (m->by_name);
+  if (m->id)
+    pgo_module_id_unref (m->id);
+  pgo_metadata_unref (m->md);
+  pgo_image_unref (m->image);
+  g_free (m->path);
+  g_free (m->name);
+  g_free (m);
+}
+
+/**
+ * pgo_interp_free:
+ * @interp: (nullable): an interpreter
+ */
+void
+pgo_interp_free (PgoInterp *interp)
+{
+  Interp *I = (Interp *) interp;
+
+  if (!I)
+    return;
+  for (guint i = 0; i < I->modules->len; i++)
+    module_free (g_ptr_array_index (I->modules, i));
+  g_ptr_array_free (I->modules, TRUE);
+  g_hash_table_unref (I->modules_by_name);
+  g_strfreev (I->framework_dirs);
+  g_ptr_array_free (I->objects, TRUE);
+  g_ptr_array_free (I->counted, TRUE);
+  g_hash_table_unref (I->iface_cache);
+  g_hash_table_unref (I->natives);
+  g_string_free (I->out, TRUE);
+  g_free (I->arena);
+  g_clear_error (&I->error);
+  g_free (I);
+}
+
+static void
+flush_output (Interp *I)
+{
+  fwrite (I->out->str, 1, I->out->len, stdout);
+  fflush (stdout);
+  g_string_truncate (I->out, 0);
+}
+
+/* "Unhandled exception. Type: message", as the runtime prints it. */
+static void
+report_unhandled (Interp *I)
+{
+  Type *t = OBJ_TYPE (I->exc);
+  gpointer msg = NULL;
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < I->t_exception->n_fields; i++)
+    if (strcmp (I->t_exception->fields[i].name, "_message") == 0)
+      msg = *(gpointer *) ((guint8 *) I->exc + I->t_exception->fields[i].offset);
+  text = _pgo_interp_string_utf8 (msg);
+  fprintf (stderr, "Unhandled exception. %s: %s\n", t->name, text);
+}
+
+static gpointer
+make_args (Interp *I, const char *const *args)
+{
+  guint n = args ? g_strv_length ((char **) args) : 0;
+  gpointer arr = _pgo_interp_new_array (I, _pgo_interp_array_type (I, I->t_string), n);
+
+  for (guint i = 0; arr && i < n; i++)
+    ((gpointer *) ARR_DATA (arr))[i] = _pgo_interp_new_string_utf8 (I, args[i]);
+  return arr;
+}
+
+/**
+ * pgo_interp_run_main:
+ * @interp: an interpreter
+ * @args: (array zero-terminated=1) (nullable): the program's arguments
+ * @out_exit_code: (out): what the program exits with: Main's int result or
+ *   0; 134 after an unhandled exception, as the runtime ends
+ * @error: return location for a #GError
+ *
+ * Runs the entry point; its Console output goes to stdout.
+ *
+ * Returns: %TRUE when the program ran to its end (an unhandled exception
+ *   is an end); %FALSE with @error set when the interpreter stopped it.
+ */
+gboolean
+pgo_interp_run_main (PgoInterp *interp, const char *const *args, int *out_exit_code, GError **error)
+{
+  Interp *I = (Interp *) interp;
+  const PgoCliHeader *cli = _pgo_image_get_cli_header (I->app->image);
+  Method *main;
+  Slot a[1] = { { 0 } }, r = { 0 };
+  Status st;
+
+  if (!cli || PGO_TOKEN_TABLE (cli->entry_point_token) != PGO_TABLE_METHODDEF)
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: no entry point", I->app->path);
+  if (!(main = _pgo_interp_method (I->app, cli->entry_point_token, error)))
+    return FALSE;
+  if (main->n_params == 1 && !(a[0].p = make_args (I, args)))
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "out of memory");
+  st = _pgo_interp_invoke (I, main, a, &r);
+  flush_output (I);
+  if (st == ST_FATAL && I->unhandled)
+    {
+      report_unhandled (I);
+      *out_exit_code = UNHANDLED_EXIT;
+      return TRUE;
+    }
+  if (st == ST_FATAL || st == ST_THROW)
+    {
+      if (I->error)
+        g_propagate_error (error, g_steal_pointer (&I->error));
+      else
+        _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: the run stopped", main->full);
+      return FALSE;
+    }
+  *out_exit_code = main->ret_kind == M_VOID ? 0 : (int) (gint32) r.i;
+  return TRUE;
+}
+
+/**
+ * pgo_interp_get_profiles:
+ * @interp: an interpreter that ran
+ *
+ * Returns: (transfer full) (element-type PgoMethodProfile): one profile per
+ *   method that ran with probes, in the order the methods first ran.
+ */
+GPtrArray *
+pgo_interp_get_profiles (PgoInterp *interp)
+{
+  Interp *I = (Interp *) interp;
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+
+  for (guint i = 0; i < I->counted->len; i++)
+    {
+      Method *m = g_ptr_array_index (I->counted, i);
+      Code *c = m->code;
+      PgoMethodId *id;
+      PgoMethodProfile *p;
+
+      if (!c || !m->module->id)
+        continue;
+      id = pgo_method_id_new (m->module->id, m->token, NULL, NULL);
+      p = pgo_method_profile_new (id);
+      for (guint32 k = 0; k < c->n_counters; k++)
+        {
+          PgoSchemaRecord rec = { c->counts32 ? 0x41 : 0x42, (gint32) c->counter_offsets[k], 1, 0 };
+          guint64 v = c->counts32 ? c->counts32[k] : c->counts64[k];
+          (void) pgo_method_profile_add (p, &rec, &v, 1, NULL);
+        }
+      g_ptr_array_add (out, p);
+    }
+  return out;
+}
+
+/**
+ * pgo_interp_get_app_metadata:
+ * @interp: an interpreter
+ *
+ * Returns: (transfer none): the app assembly's metadata.
+ */
+PgoMetadata *
+pgo_interp_get_app_metadata (PgoInterp *interp)
+{
+  return ((Interp *) interp)->app->md;
+}
+
+/**
+ * pgo_interp_get_module_path:
+ * @interp: an interpreter
+ * @simple_name: an assembly's simple name
+ *
+ * Returns: (transfer none) (nullable): the file the run loaded it from.
+ */
+const char *
+pgo_interp_get_module_path (PgoInterp *interp, const char *simple_name)
+{
+  Module *m = g_hash_table_lookup (((Interp *) interp)->modules_by_name, simple_name);
+
+  return m ? m->path : NULL;
+}

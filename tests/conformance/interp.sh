@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# interp.sh: pgo-interp against CoreCLR on the fixture programs.
+#   CONFORMANCE interp-output: programs whose output equals what dotnet
+#     printed (data/manifest.txt; where dotnet is present, also a live run);
+#   CONFORMANCE interp-counts: app methods whose dense block counts equal
+#     CoreCLR's block-mode counts (data/<p>/block.nettrace), over the
+#     programs that ran.
+# The counts must agree for every method compared; the number of programs
+# the interpreter runs is a floor (tests/floors.txt: interp-output).
+# SPEC: pgo-interp(1) "Conformance"
+set -u
+: "${PGO_TEST_DATA:=tests}" "${PGO_BUILDDIR:=.}"
+data="$PGO_TEST_DATA/fixtures/data"
+interp="$PGO_BUILDDIR/tools/pgo-interp"
+tool="$PGO_BUILDDIR/tools/pgo-reconstruct"
+. "$PGO_TEST_DATA/support/floors.sh"
+
+# The interpreter runs CoreLib's IL: it needs the shared runtime the
+# fixtures ran on (tests/fixtures/data/manifest.txt).
+runtime=$(sed -n 's/^runtime: *\([0-9.]*\).*/\1/p' "$data/manifest.txt")
+fw=
+if [ -n "${DOTNET:-}" ]; then
+  base=$("$DOTNET" --list-runtimes 2>/dev/null \
+    | sed -n "s/^Microsoft\.NETCore\.App $runtime \[\(.*\)\]\$/\1/p" | head -n 1)
+  [ -n "$base" ] && [ -d "$base/$runtime" ] && fw=$base/$runtime
+fi
+if [ -z "$fw" ]; then
+  echo "SKIP: shared runtime Microsoft.NETCore.App $runtime not found (DOTNET='${DOTNET:-}')"
+  exit 77
+fi
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+printf '{"runtimeOptions":{"tfm":"net10.0","framework":{"name":"Microsoft.NETCore.App","version":"%s"}}}\n' \
+  "$runtime" >"$work/runtimeconfig.json"
+
+# Per app method of trace $1 in module $2: "token il=count ..." lines.
+counts () {
+  "$tool" dump "$1" | awk -v mod="$2" '
+    /^method / { on = index($0, " in " mod " (") > 0; tok = $2; next }
+    on && /^  BasicBlock/ { for (i = 1; i <= NF; i++) if ($i ~ /^il=/) il = substr($i, 4); c[tok] = c[tok] " " il "=" $NF }
+    END { for (t in c) print t c[t] }' | sort
+}
+
+programs=0 ran=0 same_out=0 methods=0 same=0 fail=0
+for dir in "$data"/*/; do
+  p=$(basename "$dir")
+  [ -f "$dir/$p.dll" ] || continue
+  programs=$((programs + 1))
+  want=$(sed -n "s|^stdout $p/block: ||p" "$data/manifest.txt")
+  live=$("$DOTNET" exec --runtimeconfig "$work/runtimeconfig.json" "$dir/$p.dll" 2>/dev/null)
+  [ "$live" = "$want" ] || { echo "FAIL: $p: dotnet prints '$live', the manifest '$want'"; fail=1; }
+  if ! got=$("$interp" run --framework "$fw" --probes dense --trace "$work/$p.nettrace" "$dir/$p.dll" 2>"$work/err"); then
+    echo "interp: $p: $(head -n 1 "$work/err")"
+    continue
+  fi
+  ran=$((ran + 1))
+  if [ "$got" = "$want" ]; then same_out=$((same_out + 1)); else echo "FAIL: $p: printed '$got', dotnet '$want'"; fail=1; fi
+  counts "$dir/block.nettrace" "$p" >"$work/want"
+  counts "$work/$p.nettrace" "$p" >"$work/got"
+  n=$(wc -l <"$work/want")
+  k=$(comm -12 "$work/want" "$work/got" | wc -l)
+  methods=$((methods + n)) same=$((same + k))
+  [ "$k" -eq "$n" ] || { echo "FAIL: $p: dense counts differ:"; diff "$work/want" "$work/got" | head -n 8; fail=1; }
+done
+echo "CONFORMANCE interp-output: $same_out/$programs"
+echo "CONFORMANCE interp-counts: $same/$methods"
+check_floor interp-output "$same_out" || fail=1
+[ "$methods" -gt 0 ] || { echo "FAIL: no method compared"; fail=1; }
+exit $fail

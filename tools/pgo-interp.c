@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-interp: run a .NET program on the toolkit's CIL interpreter,
+ * counting block heads as the WebAssembly CoreCLR interpreter does (probe
+ * sets A, B, P) or every block (dense), and write the counts as a
+ * .nettrace.  SPEC: pgo-interp(1)
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <gio/gio.h>
+
+#include "pgo.h"
+#include "pgo-interp.h"
+#include "pgo-nettrace-writer.h"
+#include "pgo-nettrace-private.h"
+#include "pgo-tool.h"
+
+typedef struct {
+  PgoProbeSet set;
+  gboolean    dense;
+} Probes;
+
+/* The probe offsets of one method: the CFG's probe set, or every block
+ * with IL for dense mode. */
+static gboolean
+probe_offsets (PgoMetadata *md, guint32 token, const PgoMethodBody *body, GArray *out, gpointer data,
+               GError **error)
+{
+  Probes *p = data;
+  PgoCfgOptions opts;
+  g_autoptr(PgoCfg) cfg = NULL;
+
+  (void) md, (void) token;
+  pgo_cfg_options_init (&opts);
+  if (!(cfg = pgo_cfg_build (body, &opts, error)))
+    return FALSE;
+  if (p->dense)
+    {
+      for (guint32 b = 0; b < cfg->n_blocks; b++)
+        if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL)
+            && (out->len == 0 || g_array_index (out, guint32, out->len - 1) != cfg->blocks[b].il_offset))
+          g_array_append_val (out, cfg->blocks[b].il_offset);
+      return TRUE;
+    }
+  {
+    guint32 n = 0;
+    const guint32 *probes = pgo_cfg_get_probes (cfg, p->set, &n);
+    g_array_append_vals (out, probes, n);
+  }
+  return TRUE;
+}
+
+/* The newest Microsoft.NETCore.App folder of the .NET installation. */
+static char *
+default_framework (void)
+{
+  const char *roots[] = { g_getenv ("DOTNET_ROOT"), "/usr/share/dotnet", "/usr/lib/dotnet" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (roots); i++)
+    {
+      g_autofree char *dir = roots[i] ? g_build_filename (roots[i], "shared", "Microsoft.NETCore.App", NULL) : NULL;
+      g_autoptr(GDir) d = dir ? g_dir_open (dir, 0, NULL) : NULL;
+      g_autofree char *best = NULL;
+      const char *name;
+
+      while (d && (name = g_dir_read_name (d)))
+        if (!best || strverscmp (name, best) > 0)
+          {
+            g_free (best);
+            best = g_strdup (name);
+          }
+      if (best)
+        return g_build_filename (dir, best, NULL);
+    }
+  return NULL;
+}
+
+static gboolean
+write_module (PgoNettraceWriter *w, PgoInterp *interp, const PgoModuleId *mod, guint64 id, GError **error)
+{
+  const char *path = pgo_interp_get_module_path (interp, mod->simple_name);
+  g_autoptr(PgoImage) image = path ? pgo_image_open (path, error) : NULL;
+  PgoCodeView cv = { { 0 }, 0, NULL };
+  g_autofree char *assembly = g_strdup_printf ("%s, Version=0.0.0.0, Culture=neutral, PublicKeyToken=null",
+                                               mod->simple_name);
+  PgoClrAssemblyLoad a = { id + 1, 1, 0, 0, assembly, 0 };
+  PgoClrModuleLoad m = { id, id + 1, 0x8, (char *) path, (char *) "", 0, FALSE, { 0 }, 0, NULL };
+  gboolean ok;
+
+  if (!image)
+    return FALSE;
+  if (pgo_image_lookup_code_view (image, &cv, NULL))
+    {
+      m.has_pdb = TRUE;
+      memcpy (m.pdb_guid, cv.guid, 16);
+      m.pdb_age = cv.age;
+      m.pdb_build_path = cv.path;
+    }
+  ok = pgo_nettrace_writer_write_assembly_load (w, &a, error) && pgo_nettrace_writer_write_module_load (w, &m, error);
+  pgo_code_view_clear (&cv);
+  return ok;
+}
+
+/* Module loads, then per method its MethodDetails and its PGO data. */
+static gboolean
+write_trace (PgoInterp *interp, GPtrArray *profiles, GOutputStream *out, GError **error)
+{
+  g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, NULL, error);
+  g_autoptr(GHashTable) module_ids = g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (!w)
+    return FALSE;
+  for (guint i = 0; i < profiles->len; i++)
+    {
+      PgoMethodProfile *p = g_ptr_array_index (profiles, i);
+      PgoMethodId *id = pgo_method_profile_get_id (p);
+      guint64 module_id = GPOINTER_TO_SIZE (g_hash_table_lookup (module_ids, id->module->simple_name));
+      guint64 method_id = 0x7f0001000000 + 0x40 * (guint64) i;
+      PgoClrMethodDetails d;
+      g_autoptr(GBytes) blob = NULL;
+
+      if (!module_id)
+        {
+          module_id = 0x7f0000010000 + 0x100 * (guint64) g_hash_table_size (module_ids);
+          if (!write_module (w, interp, id->module, module_id, error))
+            return FALSE;
+          g_hash_table_insert (module_ids, id->module->simple_name, GSIZE_TO_POINTER (module_id));
+        }
+      d = (PgoClrMethodDetails) { method_id, module_id + 0x80, id->token, 0, module_id, NULL };
+      blob = _pgo_nettrace_blob_encode (p);
+      if (!pgo_nettrace_writer_write_method_details (w, &d, error)
+          || !pgo_nettrace_writer_write_pgo_data (w, method_id, module_id, id->token, "", "", "",
+                                                  g_bytes_get_data (blob, NULL), g_bytes_get_size (blob), error))
+        return FALSE;
+    }
+  return pgo_nettrace_writer_close (w, error);
+}
+
+static gboolean
+parse_probes (const char *text, PgoInterpOptions *opts, Probes *p)
+{
+  p->dense = FALSE;
+  if (!text || strcmp (text, "none") == 0)
+    opts->counting = PGO_INTERP_COUNT_NONE;
+  else if (strcmp (text, "dense") == 0)
+    {
+      opts->counting = PGO_INTERP_COUNT_64;
+      p->dense = TRUE;
+    }
+  else if (strlen (text) == 1 && strchr ("ABP", text[0]))
+    {
+      opts->counting = PGO_INTERP_COUNT_32;
+      p->set = text[0] == 'A' ? PGO_PROBES_A : text[0] == 'B' ? PGO_PROBES_B : PGO_PROBES_P;
+    }
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static int
+cmd_run (int argc, char **argv)
+{
+  g_autofree char *probes = NULL, *trace = NULL;
+  g_auto (GStrv) frameworks = NULL;
+  gint64 max_steps = 0, max_heap_mb = 0;
+  gint max_depth = 0;
+  GOptionEntry entries[] = {
+    { "probes", 0, 0, G_OPTION_ARG_STRING, &probes, "What to count: A, B, P, dense or none (default)", "SET" },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace, "Write the counts to this .nettrace", "OUT" },
+    { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &frameworks,
+      "Framework folder (repeatable); default: the newest shared runtime", "DIR" },
+    { "max-steps", 0, 0, G_OPTION_ARG_INT64, &max_steps, "Stop after N branches and calls (0: no bound)", "N" },
+    { "max-heap", 0, 0, G_OPTION_ARG_INT64, &max_heap_mb, "Bound the objects to N MiB (default 1024)", "N" },
+    { "max-depth", 0, 0, G_OPTION_ARG_INT, &max_depth, "Bound nested calls to N (default 10000)", "N" },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("ASSEMBLY [ARGS...]");
+  PgoInterpOptions opts;
+  Probes p = { PGO_PROBES_A, FALSE };
+  g_autoptr(PgoInterp) interp = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *fw = NULL;
+  const char *fw_dirs[2] = { NULL, NULL };
+  int exit_code = 0, rc;
+
+  g_option_context_set_summary (ctx, "Run ASSEMBLY's entry point on the interpreter, counting its probes.");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_strict_posix (ctx, TRUE);
+  if ((rc = pgo_tool_parse (ctx, &argc, &argv)) != PGO_EXIT_OK)
+    return rc;
+  if (argc < 2)
+    return pgo_tool_usage ("run: no ASSEMBLY given");
+  pgo_interp_options_init (&opts);
+  if (!parse_probes (probes, &opts, &p))
+    return pgo_tool_usage ("run: --probes %s: expected A, B, P, dense or none", probes);
+  if (trace && opts.counting == PGO_INTERP_COUNT_NONE)
+    return pgo_tool_usage ("run: --trace needs --probes A, B, P or dense");
+  if (max_steps < 0 || max_heap_mb < 0 || max_depth < 0)
+    return pgo_tool_usage ("run: bounds must not be negative");
+  opts.probes = probe_offsets;
+  opts.probes_data = &p;
+  opts.max_steps = (guint64) max_steps;
+  opts.max_heap = (guint64) max_heap_mb << 20;
+  opts.max_depth = (guint32) max_depth;
+  if (!frameworks)
+    {
+      if (!(fw = default_framework ()))
+        return pgo_tool_usage ("run: no shared runtime found; give --framework DIR");
+      fw_dirs[0] = fw;
+    }
+  if (!(interp = pgo_interp_new (argv[1], frameworks ? (const char *const *) frameworks : fw_dirs, &opts, &error)))
+    return pgo_tool_fail (argv[1], error);
+  if (!pgo_interp_run_main (interp, (const char *const *) argv + 2, &exit_code, &error))
+    return pgo_tool_fail (argv[1], error);
+  if (trace)
+    {
+      g_autoptr(GPtrArray) profiles = pgo_interp_get_profiles (interp);
+      g_autoptr(GOutputStream) mem = g_memory_output_stream_new_resizable ();
+
+      if (!write_trace (interp, profiles, mem, &error) || !g_output_stream_close (mem, NULL, &error)
+          || !pgo_tool_write_atomic (trace, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)),
+                                     g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)),
+                                     &error))
+        return pgo_tool_fail (trace, error);
+    }
+  return exit_code;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc >= 2 && (strcmp (argv[1], "--version") == 0))
+    {
+      printf ("pgo-interp %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  if (argc < 2 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "--help") == 0)
+    {
+      printf ("Usage:\n  pgo-interp run [OPTION...] ASSEMBLY [ARGS...]\n\n"
+              "Run a .NET program on the CIL interpreter, counting its block heads.\n\n"
+              "'pgo-interp run --help' describes the options.\n");
+      return argc < 2 ? 2 : 0;
+    }
+  if (strcmp (argv[1], "run") != 0)
+    return pgo_tool_usage ("unknown command '%s'; the command is 'run'", argv[1]);
+  return cmd_run (argc - 1, argv + 1);
+}
