@@ -171,9 +171,19 @@ cli_tests = \
 	tests/cli/progress.sh \
 	tests/cli/truncated.sh \
 	tests/cli/report-browser.sh \
+	tests/cli/interp.sh \
 	$(NULL)
 TESTS += $(cli_tests)
 EXTRA_DIST += $(cli_tests)
+# The interpreter's test programs (tests/interp/generate rebuilds them).
+EXTRA_DIST += \
+	tests/interp/README.md \
+	tests/interp/generate \
+	tests/interp/src/semantics/Program.cs \
+	tests/interp/src/semantics/semantics.csproj \
+	tests/interp/data/semantics.dll \
+	tests/interp/data/semantics.expected \
+	$(NULL)
 
 # --- conformance: against .NET's tools and the fixture traces -------------
 

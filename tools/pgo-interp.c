@@ -3,7 +3,7 @@
  * pgo-interp: run a .NET program on the toolkit's CIL interpreter,
  * counting block heads as the WebAssembly CoreCLR interpreter does (probe
  * sets A, B, P) or every block (dense), and write the counts as a
- * .nettrace.  SPEC: pgo-interp(1)
+ * .nettrace.  SPEC: pgo-interp(1) "Output"
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -122,6 +122,8 @@ write_trace (PgoInterp *interp, GPtrArray *profiles, GOutputStream *out, GError 
       guint64 method_id = 0x7f0001000000 + 0x40 * (guint64) i;
       PgoClrMethodDetails d;
       g_autoptr(GBytes) blob = NULL;
+      g_autofree char *owner = NULL;
+      const char *sep;
 
       if (!module_id)
         {
@@ -132,8 +134,11 @@ write_trace (PgoInterp *interp, GPtrArray *profiles, GOutputStream *out, GError 
         }
       d = (PgoClrMethodDetails) { method_id, module_id + 0x80, id->token, 0, module_id, NULL };
       blob = _pgo_nettrace_blob_encode (p);
+      sep = id->name ? strstr (id->name, "::") : NULL;
+      owner = sep ? g_strndup (id->name, sep - id->name) : g_strdup ("");
       if (!pgo_nettrace_writer_write_method_details (w, &d, error)
-          || !pgo_nettrace_writer_write_pgo_data (w, method_id, module_id, id->token, "", "", "",
+          || !pgo_nettrace_writer_write_pgo_data (w, method_id, module_id, id->token, owner,
+                                                  sep ? sep + 2 : "", id->signature ? id->signature : "",
                                                   g_bytes_get_data (blob, NULL), g_bytes_get_size (blob), error))
         return FALSE;
     }
@@ -173,7 +178,7 @@ cmd_run (int argc, char **argv)
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace, "Write the counts to this .nettrace", "OUT" },
     { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &frameworks,
       "Framework folder (repeatable); default: the newest shared runtime", "DIR" },
-    { "max-steps", 0, 0, G_OPTION_ARG_INT64, &max_steps, "Stop after N branches and calls (0: no bound)", "N" },
+    { "max-steps", 0, 0, G_OPTION_ARG_INT64, &max_steps, "Stop after N taken branches (0: no bound)", "N" },
     { "max-heap", 0, 0, G_OPTION_ARG_INT64, &max_heap_mb, "Bound the objects to N MiB (default 1024)", "N" },
     { "max-depth", 0, 0, G_OPTION_ARG_INT, &max_depth, "Bound nested calls to N (default 10000)", "N" },
     G_OPTION_ENTRY_NULL
@@ -233,6 +238,7 @@ cmd_run (int argc, char **argv)
 int
 main (int argc, char **argv)
 {
+  g_set_prgname ("pgo-interp");
   if (argc >= 2 && (strcmp (argv[1], "--version") == 0))
     {
       printf ("pgo-interp %s\n", PACKAGE_VERSION);

@@ -932,6 +932,8 @@ _pgo_interp_invoke (Interp *I, Method *m, Slot *args, Slot *ret)
   if ((st = enter (I, m)) != ST_RETURN)
     return st;
   c = m->code;
+  if ((gsize) (I->stack_base - (const char *) &f) > I->stack_room)
+    return _pgo_interp_fatal (I, m, 0, "stack overflow: the calls nested %u deep fill the C stack", I->depth);
   if (++I->depth > I->opts.max_depth)
     {
       I->depth--;

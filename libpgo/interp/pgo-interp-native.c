@@ -225,6 +225,25 @@ n_int64_to_string (Interp *I, Slot *a, Slot *r)
   return ret_string (I, r, buf);
 }
 
+#define INT_TO_STRING(fn, ctype, fmt)                           \
+  static Status                                                 \
+  fn (Interp *I, Slot *a, Slot *r)                              \
+  {                                                             \
+    ctype v;                                                    \
+    char buf[24];                                               \
+                                                                \
+    memcpy (&v, a[0].p, sizeof v);                              \
+    g_snprintf (buf, sizeof buf, fmt, v);                       \
+    return ret_string (I, r, buf);                              \
+  }
+
+INT_TO_STRING (n_uint32_to_string, guint32, "%u")
+INT_TO_STRING (n_uint64_to_string, guint64, "%" G_GUINT64_FORMAT)
+INT_TO_STRING (n_int16_to_string, gint16, "%d")
+INT_TO_STRING (n_uint16_to_string, guint16, "%u")
+INT_TO_STRING (n_sbyte_to_string, gint8, "%d")
+INT_TO_STRING (n_byte_to_string, guint8, "%u")
+
 static Status
 n_char_to_string (Interp *I, Slot *a, Slot *r)
 {
@@ -337,6 +356,12 @@ static const struct {
   { "System.String::IsNullOrEmpty(string)", n_string_is_null_or_empty },
   { "System.Int32::ToString()", n_int32_to_string },
   { "System.Int64::ToString()", n_int64_to_string },
+  { "System.UInt32::ToString()", n_uint32_to_string },
+  { "System.UInt64::ToString()", n_uint64_to_string },
+  { "System.Int16::ToString()", n_int16_to_string },
+  { "System.UInt16::ToString()", n_uint16_to_string },
+  { "System.SByte::ToString()", n_sbyte_to_string },
+  { "System.Byte::ToString()", n_byte_to_string },
   { "System.Char::ToString()", n_char_to_string },
   { "System.Boolean::ToString()", n_bool_to_string },
   { "System.Int32::Parse(string)", n_int32_parse },

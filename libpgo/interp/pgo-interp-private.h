@@ -197,6 +197,8 @@ struct _Interp {
   gboolean    unhandled;   /* the run ended with an unhandled exception */
   Frame      *top;
   guint32     depth;
+  const char *stack_base;  /* the C stack where the run began */
+  gsize       stack_room;  /* bytes of C stack nested calls may use */
   guint64     steps;
   guint64     heap;
   GPtrArray  *objects;     /* every allocation, freed with the interpreter */

@@ -2,11 +2,12 @@
  *
  * pgo-interp.c: the interpreter's entry points: load an app, run its
  * entry point, collect the probe counts as method profiles.
- * SPEC: pgo-interp(1)
+ * SPEC: pgo-interp(1) "Output", "Exceptions"
  */
 #include "config.h"
 
 #include <stdio.h>
+#include <sys/resource.h>
 #include <string.h>
 
 #include "pgo-interp-private.h"
@@ -251,6 +252,15 @@ pgo_interp_run_main (PgoInterp *interp, const char *const *args, int *out_exit_c
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: no entry point", I->app->path);
   if (!(main = _pgo_interp_method (I->app, cli->entry_point_token, error)))
     return FALSE;
+  {
+    /* nested calls recurse in C: keep 1 MiB of the stack's limit spare */
+    struct rlimit rl;
+    gsize room = 8u << 20;
+    if (getrlimit (RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+      room = (gsize) rl.rlim_cur;
+    I->stack_base = (const char *) &rl;
+    I->stack_room = room > (2u << 20) ? room - (1u << 20) : room / 2;
+  }
   if (main->n_params == 1 && !(a[0].p = make_args (I, args)))
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "out of memory");
   st = _pgo_interp_invoke (I, main, a, &r);
@@ -295,7 +305,11 @@ pgo_interp_get_profiles (PgoInterp *interp)
 
       if (!c || !m->module->id)
         continue;
-      id = pgo_method_id_new (m->module->id, m->token, NULL, NULL);
+      {
+        const char *paren = strchr (m->full, '(');
+        g_autofree char *name = paren ? g_strndup (m->full, paren - m->full) : g_strdup (m->full);
+        id = pgo_method_id_new (m->module->id, m->token, name, paren);
+      }
       p = pgo_method_profile_new (id);
       for (guint32 k = 0; k < c->n_counters; k++)
         {

@@ -2,7 +2,7 @@
  *
  * pgo-interp.h: a compact CIL interpreter that counts block heads as the
  * WebAssembly CoreCLR interpreter does, or every block (dense mode).
- * SPEC: pgo-interp(1), pgo-inference(7) "Probe sets"
+ * SPEC: pgo-interp(1) "Probe placement", "Output"
  *
  * Input: an app assembly and the framework directory its references
  * resolve in.  Output: the program's own output, and per method the counts

@@ -8,7 +8,7 @@
 #     programs that ran.
 # The counts must agree for every method compared; the number of programs
 # the interpreter runs is a floor (tests/floors.txt: interp-output).
-# SPEC: pgo-interp(1) "Conformance"
+# SPEC: pgo-interp(1) "CONFORMANCE"
 set -u
 : "${PGO_TEST_DATA:=tests}" "${PGO_BUILDDIR:=.}"
 data="$PGO_TEST_DATA/fixtures/data"

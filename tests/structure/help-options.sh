@@ -31,5 +31,17 @@ for cmd in $commands; do
     fi
   done
 done
+# pgo-interp run: its options in pgo-interp(1)
+itext=$(sed 's/\\-/-/g' "$srcdir/../man/pgo-interp.1")
+"$builddir/tools/pgo-interp" run --help >/dev/null 2>&1 || { echo "FAIL: pgo-interp run --help fails"; failures=$((failures + 1)); }
+for opt in $("$builddir/tools/pgo-interp" run --help 2>&1 | sed -n 's/^  *\(-[A-Za-z], \)\{0,1\}\(--[a-z][a-z0-9-]*\).*/\2/p' | grep -v '^--help'); do
+  total=$((total + 1))
+  if printf '%s\n' "$itext" | grep -q -- "$opt\([^a-z0-9-]\|$\)"; then
+    found=$((found + 1))
+  else
+    echo "FAIL: pgo-interp run $opt is not in pgo-interp(1)"
+    failures=$((failures + 1))
+  fi
+done
 echo "CONFORMANCE help-options-documented: $found/$total"
 [ "$failures" = 0 ]
