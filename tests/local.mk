@@ -277,8 +277,9 @@ bench_scripts += \
 	tests/bench/corelib.sh \
 	tests/bench/nettrace.sh \
 	tests/bench/flow.sh \
+	tests/bench/interp.sh \
 	$(NULL)
-EXTRA_DIST += $(bench_scripts)
+EXTRA_DIST += $(bench_scripts) tests/bench/interp/hotloop.csproj
 
 # --- fuzz targets (built by hand with clang; see each file) ----------------
 

@@ -362,12 +362,13 @@ _pgo_interp_array_type (Interp *I, Type *elem)
   t->elem = elem;
   t->laid_out = TRUE;
   t->size = 16;
+  /* set before laying out System.Array, which may ask for this type again */
+  elem->array_of = t;
   if (I->t_array && _pgo_interp_layout (I->t_array, NULL))
     {
       t->vtable = I->t_array->vtable;
       t->n_vtable = I->t_array->n_vtable;
     }
-  elem->array_of = t;
   return t;
 }
 

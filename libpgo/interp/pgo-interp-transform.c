@@ -133,7 +133,7 @@ restore_state (Tr *t, guint32 offset)
   GArray *s = g_hash_table_lookup (t->states, GUINT_TO_POINTER (offset));
 
   t->sp = 0;
-  if (s)
+  if (s && s->len)
     {
       memcpy (t->stack, s->data, sizeof (StackKind) * MIN (s->len, t->code->max_stack));
       t->sp = MIN (s->len, t->code->max_stack);

@@ -18,13 +18,10 @@ tool=${PGO_BUILDDIR:-.}/tools/pgo-interp
 prog=$tests/interp/data/semantics.dll
 expected=$tests/interp/data/semantics.expected
 
-fw=
-if [ -n "${DOTNET:-}" ]; then
-  fw=$("$DOTNET" --list-runtimes 2>/dev/null \
-    | sed -n 's/^Microsoft\.NETCore\.App \(10\.[0-9.]*\) \[\(.*\)\]$/\2\/\1/p' | tail -n 1)
-fi
+. "$tests/support/shared-runtime.sh"
+fw=$(shared_runtime_dir)
 if [ -z "$fw" ] || [ ! -f "$fw/System.Private.CoreLib.dll" ]; then
-  echo "SKIP: no .NET 10 shared runtime (DOTNET='${DOTNET:-}'); the interpreter runs CoreLib's IL"
+  echo "SKIP: no .NET shared runtime (DOTNET='${DOTNET:-}'); the interpreter runs CoreLib's IL"
   exit 77
 fi
 

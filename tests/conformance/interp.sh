@@ -44,6 +44,7 @@ counts () {
 
 programs=0 ran=0 same_out=0 methods=0 same=0 fail=0
 for dir in "$data"/*/; do
+  dir=${dir%/}
   p=$(basename "$dir")
   [ -f "$dir/$p.dll" ] || continue
   programs=$((programs + 1))
