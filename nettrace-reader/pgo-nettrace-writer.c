@@ -67,6 +67,7 @@ struct _PgoNettraceWriter {
   gboolean       need_stacks;   /* a StackBlock precedes the next EventBlock */
   gboolean       closed;
   guint32        id_runtime[400]; /* metadata ids of the typed events, by event id */
+  GHashTable    *type_ids;      /* type key -> type id of the BulkType records written */
 };
 
 /* stream_pos: the offset in the trace of the next byte written. */
@@ -259,6 +260,8 @@ pgo_nettrace_writer_free (PgoNettraceWriter *w)
   g_byte_array_unref (w->buf);
   g_byte_array_unref (w->meta.rows);
   g_byte_array_unref (w->events.rows);
+  if (w->type_ids)
+    g_hash_table_unref (w->type_ids);
   g_free (w);
 }
 
@@ -523,4 +526,105 @@ pgo_nettrace_writer_write_pgo_data (PgoNettraceWriter *w, guint64 method_id, gui
     }
   while (done < blob_len);
   return TRUE;
+}
+
+/* type_id: the id of 'type' in this trace, writing its BulkType record
+ * (and first those of its arguments) the first time it is named.
+ * SPEC: nettrace(5) "Method resolution" */
+static gboolean
+type_id (PgoNettraceWriter *w, const PgoTypeRef *type, PgoNettraceModuleFunc module_id, gpointer data,
+         guint64 *out_id, GError **error)
+{
+  g_autofree char *key = pgo_type_ref_to_string (type);
+  const PgoTypeRef *def = type->element_type == 0x15 ? type->element : type;
+  PgoClrBulkTypeRecord r = { 0 };
+  g_autofree guint8 *params = NULL;
+  gpointer v;
+
+  if (!w->type_ids)
+    w->type_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (g_hash_table_lookup_extended (w->type_ids, key, NULL, &v))
+    {
+      *out_id = (guint64) GPOINTER_TO_SIZE (v);
+      return TRUE;
+    }
+  if (type->element_type == 0x15 && type->n_args)
+    {
+      params = g_new0 (guint8, (gsize) type->n_args * 8);
+      for (guint i = 0; i < type->n_args; i++)
+        {
+          guint64 a;
+          if (!type_id (w, type->args[i], module_id, data, &a, error))
+            return FALSE;
+          memcpy (params + (gsize) i * 8, &a, 8);
+        }
+      r.n_type_parameters = type->n_args;
+      r.type_parameters = params;
+    }
+  r.type_id = 0x7f0002000000 + 0x40 * (guint64) g_hash_table_size (w->type_ids);
+  r.module_id = def->module ? module_id (def->module, data, error) : 0;
+  if (def->module && !r.module_id)
+    return FALSE;
+  r.type_name_id = def->token;
+  r.cor_element_type = def->element_type;
+  r.name = (char *) (def->name ? def->name : "");
+  if (!pgo_nettrace_writer_write_bulk_type (w, &r, 1, error))
+    return FALSE;
+  g_hash_table_insert (w->type_ids, g_steal_pointer (&key), GSIZE_TO_POINTER ((gsize) r.type_id));
+  *out_id = r.type_id;
+  return TRUE;
+}
+
+/**
+ * pgo_nettrace_writer_write_profile:
+ * @w: a writer
+ * @profile: a method profile
+ * @method_id: the method handle to give it
+ * @owner: the method's owner type (a CLASS or VALUETYPE, or a GENERICINST
+ *   of one for a method of an instantiated type)
+ * @module_id: maps a module to the module id its ModuleLoad event gave
+ * @data: for @module_id
+ * @error: return location for a #GError
+ *
+ * Writes @profile as the runtime does: the BulkType records of its owner
+ * and type arguments, MethodDetails, and its JitInstrumentationDataVerbose
+ * chunks.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean
+pgo_nettrace_writer_write_profile (PgoNettraceWriter *w, const PgoMethodProfile *profile, guint64 method_id,
+                                   const PgoTypeRef *owner, PgoNettraceModuleFunc module_id, gpointer data,
+                                   GError **error)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (profile);
+  g_autofree guint8 *margs = NULL;
+  g_autoptr(GBytes) blob = _pgo_nettrace_blob_encode (profile);
+  g_autofree char *owner_name = NULL;
+  const char *sep = id->name ? strstr (id->name, "::") : NULL;
+  PgoClrMethodDetails d = { method_id, 0, id->token, 0, 0, NULL };
+  guint64 mod;
+
+  if (!type_id (w, owner, module_id, data, &d.type_id, error)
+      || !(mod = module_id (id->module, data, error)))
+    return FALSE;
+  d.loader_module_id = mod;
+  if (id->n_method_args)
+    {
+      margs = g_new0 (guint8, (gsize) id->n_method_args * 8);
+      for (guint i = 0; i < id->n_method_args; i++)
+        {
+          guint64 a;
+          if (!type_id (w, id->method_args[i], module_id, data, &a, error))
+            return FALSE;
+          memcpy (margs + (gsize) i * 8, &a, 8);
+        }
+      d.n_type_parameters = id->n_method_args;
+      d.type_parameters = margs;
+    }
+  owner_name = sep ? g_strndup (id->name, (gsize) (sep - id->name)) : g_strdup ("");
+  return pgo_nettrace_writer_write_method_details (w, &d, error)
+         && pgo_nettrace_writer_write_pgo_data (w, method_id, mod, id->token, owner_name, sep ? sep + 2 : "",
+                                                id->signature ? id->signature : "", g_bytes_get_data (blob, NULL),
+                                                g_bytes_get_size (blob), error);
 }

@@ -68,6 +68,17 @@ gboolean pgo_nettrace_writer_write_pgo_data         (PgoNettraceWriter *writer,
                                                      gsize blob_len,
                                                      GError **error);
 
+/* The module id a ModuleLoad event gave 'module'; 0 with 'error' set. */
+typedef guint64 (*PgoNettraceModuleFunc) (const PgoModuleId *module, gpointer user_data, GError **error);
+
+gboolean pgo_nettrace_writer_write_profile          (PgoNettraceWriter *writer,
+                                                     const PgoMethodProfile *profile,
+                                                     guint64 method_id,
+                                                     const PgoTypeRef *owner,
+                                                     PgoNettraceModuleFunc module_id,
+                                                     gpointer user_data,
+                                                     GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoNettraceWriter, pgo_nettrace_writer_free)
 
 G_END_DECLS

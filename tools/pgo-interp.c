@@ -16,7 +16,6 @@
 #include "pgo.h"
 #include "pgo-interp.h"
 #include "pgo-nettrace-writer.h"
-#include "pgo-nettrace-private.h"
 #include "pgo-tool.h"
 
 typedef struct {
@@ -105,43 +104,45 @@ write_module (PgoNettraceWriter *w, PgoInterp *interp, const PgoModuleId *mod, g
   return ok;
 }
 
-/* Module loads, then per method its MethodDetails and its PGO data. */
+typedef struct {
+  PgoInterp         *interp;
+  PgoNettraceWriter *writer;
+  GHashTable        *ids;    /* simple name -> module id */
+} Modules;
+
+/* The module id of 'mod', writing its loads the first time. */
+static guint64
+module_id (const PgoModuleId *mod, gpointer data, GError **error)
+{
+  Modules *ms = data;
+  guint64 id = GPOINTER_TO_SIZE (g_hash_table_lookup (ms->ids, mod->simple_name));
+
+  if (id)
+    return id;
+  id = 0x7f0000010000 + 0x100 * (guint64) g_hash_table_size (ms->ids);
+  if (!write_module (ms->writer, ms->interp, mod, id, error))
+    return 0;
+  g_hash_table_insert (ms->ids, g_strdup (mod->simple_name), GSIZE_TO_POINTER ((gsize) id));
+  return id;
+}
+
+/* Per method profile: the loads of the modules it names, its BulkType
+ * records, MethodDetails and PGO data. */
 static gboolean
-write_trace (PgoInterp *interp, GPtrArray *profiles, GOutputStream *out, GError **error)
+write_trace (PgoInterp *interp, GOutputStream *out, GError **error)
 {
   g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, NULL, error);
-  g_autoptr(GHashTable) module_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) owners = NULL;
+  g_autoptr(GPtrArray) profiles = pgo_interp_get_profiles (interp, &owners);
+  Modules ms = { interp, w, ids };
 
   if (!w)
     return FALSE;
   for (guint i = 0; i < profiles->len; i++)
-    {
-      PgoMethodProfile *p = g_ptr_array_index (profiles, i);
-      PgoMethodId *id = pgo_method_profile_get_id (p);
-      guint64 module_id = GPOINTER_TO_SIZE (g_hash_table_lookup (module_ids, id->module->simple_name));
-      guint64 method_id = 0x7f0001000000 + 0x40 * (guint64) i;
-      PgoClrMethodDetails d;
-      g_autoptr(GBytes) blob = NULL;
-      g_autofree char *owner = NULL;
-      const char *sep;
-
-      if (!module_id)
-        {
-          module_id = 0x7f0000010000 + 0x100 * (guint64) g_hash_table_size (module_ids);
-          if (!write_module (w, interp, id->module, module_id, error))
-            return FALSE;
-          g_hash_table_insert (module_ids, id->module->simple_name, GSIZE_TO_POINTER (module_id));
-        }
-      d = (PgoClrMethodDetails) { method_id, module_id + 0x80, id->token, 0, module_id, NULL };
-      blob = _pgo_nettrace_blob_encode (p);
-      sep = id->name ? strstr (id->name, "::") : NULL;
-      owner = sep ? g_strndup (id->name, sep - id->name) : g_strdup ("");
-      if (!pgo_nettrace_writer_write_method_details (w, &d, error)
-          || !pgo_nettrace_writer_write_pgo_data (w, method_id, module_id, id->token, owner,
-                                                  sep ? sep + 2 : "", id->signature ? id->signature : "",
-                                                  g_bytes_get_data (blob, NULL), g_bytes_get_size (blob), error))
-        return FALSE;
-    }
+    if (!pgo_nettrace_writer_write_profile (w, g_ptr_array_index (profiles, i), 0x7f0001000000 + 0x40 * (guint64) i,
+                                            g_ptr_array_index (owners, i), module_id, &ms, error))
+      return FALSE;
   return pgo_nettrace_writer_close (w, error);
 }
 
@@ -223,10 +224,9 @@ cmd_run (int argc, char **argv)
     return pgo_tool_fail (argv[1], error);
   if (trace)
     {
-      g_autoptr(GPtrArray) profiles = pgo_interp_get_profiles (interp);
       g_autoptr(GOutputStream) mem = g_memory_output_stream_new_resizable ();
 
-      if (!write_trace (interp, profiles, mem, &error) || !g_output_stream_close (mem, NULL, &error)
+      if (!write_trace (interp, mem, &error) || !g_output_stream_close (mem, NULL, &error)
           || !pgo_tool_write_atomic (trace, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)),
                                      g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)),
                                      &error))

@@ -814,6 +814,21 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
           ip++;
           break;
         case OP_LDTOKEN: sp->p = ip->b.p; sp++; ip++; break;
+        case OP_DEREF_AT:
+          NULLCHECK (sp[-(gint32) ip->a].p);
+          sp[-(gint32) ip->a].p = *(gpointer *) sp[-(gint32) ip->a].p;
+          ip++;
+          break;
+        case OP_BOX_AT:
+          {
+            gpointer o = _pgo_interp_alloc (I, ip->b.p, 8);
+            if (!o)
+              OOM ();
+            store (ip->kind, (guint8 *) o + 8, load (ip->kind, sp[-(gint32) ip->a].p));
+            sp[-(gint32) ip->a].p = o;
+            ip++;
+            break;
+          }
 
         case OP_THROW:
           sp--;
@@ -924,7 +939,7 @@ _pgo_interp_invoke (Interp *I, Method *m, Slot *args, Slot *ret)
   Status st;
 
   if (m->native)
-    return m->native (I, args, ret);
+    return m->native (I, m, args, ret);
   if ((m->flags & MD_ABSTRACT) || pgo_metadata_get_column (m->module->md, PGO_COL_METHODDEF_RVA,
                                                              PGO_TOKEN_RID (m->token)) == 0)
     return _pgo_interp_fatal (I, NULL, 0, "%s: no IL body and no intrinsic; the interpreter does not "

@@ -374,32 +374,51 @@ _pgo_interp_array_type (Interp *I, Type *elem)
 
 static Type *sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GError **error);
 
-/* GENERICINST: an instantiated class is a reference (its definition stands
- * for it); an instantiated struct is not supported. */
+/* GENERICINST: the instantiation, when every argument is known; in a
+ * signature read only to skip it ('in_generic'), the definition. */
 static Type *
-sig_generic_inst (Module *m, PgoCursor *c, MemKind *out_kind, GError **error)
+sig_generic_inst (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GError **error)
 {
   guint8 et = 0;
   guint32 coded = 0, n = 0;
-  Type *def;
+  Type *def, *inst;
+  gboolean open = FALSE;
+  Type **args;
 
   if (!pgo_cursor_read_u8 (c, &et, error) || !_pgo_cursor_read_ecma_uint (c, &coded, error)
       || !_pgo_cursor_read_ecma_uint (c, &n, error))
     return NULL;
+  if (n == 0 || n > 64)
+    return (void) _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: %u generic arguments", m->name, n), NULL;
+  args = g_newa (Type *, n);
   for (guint32 i = 0; i < n; i++)
     {
       MemKind k;
-      if (!sig_type (m, c, &k, TRUE, error) && error && *error)
-        return NULL;
+      GError *aerr = NULL;
+      args[i] = sig_type (m, c, &k, in_generic, &aerr);
+      if (aerr)
+        {
+          g_propagate_error (error, aerr);
+          return NULL;
+        }
+      open = open || !args[i];
     }
-  if (et != ET_CLASS)
-    return (void) _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: instantiated generic structs are not supported",
-                            m->name), NULL;
   def = _pgo_interp_type (m, PGO_TOKEN ((coded & 3) == 0 ? PGO_TABLE_TYPEDEF
                                         : (coded & 3) == 1 ? PGO_TABLE_TYPEREF : PGO_TABLE_TYPESPEC, coded >> 2),
                           error);
-  *out_kind = M_REF;
-  return def;
+  if (!def)
+    return NULL;
+  if (open)
+    {
+      *out_kind = M_REF;
+      return def->is_vt ? NULL : def;
+    }
+  if (!(inst = _pgo_interp_instantiate (def, args, n, error)))
+    return NULL;
+  if (inst->is_vt && !_pgo_interp_layout (inst, error))
+    return NULL;
+  *out_kind = inst->is_vt ? inst->kind : M_REF;
+  return inst;
 }
 
 static Type *
@@ -450,14 +469,24 @@ sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GErro
       }
     case ET_VAR:
     case ET_MVAR:
-      if (!_pgo_cursor_read_ecma_uint (c, &tok, error))
-        return NULL;
-      if (in_generic)
-        return NULL;
-      return (void) _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: generic parameters are not supported",
-                              m->name), NULL;
+      {
+        Type **args = et == ET_VAR ? I->ctx.targs : I->ctx.margs;
+        guint32 n = et == ET_VAR ? I->ctx.n_targs : I->ctx.n_margs;
+        if (!_pgo_cursor_read_ecma_uint (c, &tok, error))
+          return NULL;
+        if (tok < n && args[tok])
+          {
+            *out_kind = args[tok]->is_vt ? args[tok]->kind : M_REF;
+            return args[tok];
+          }
+        *out_kind = M_REF;
+        if (in_generic)
+          return NULL;
+        return (void) _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: %s%u outside an instantiation",
+                                       m->name, et == ET_VAR ? "!" : "!!", tok), NULL;
+      }
     case ET_GENERICINST:
-      return sig_generic_inst (m, c, out_kind, error);
+      return sig_generic_inst (m, c, out_kind, in_generic, error);
     case ET_CLASS:
     case ET_VALUETYPE:
       {
@@ -500,6 +529,78 @@ Type *
 _pgo_interp_sig_type (Module *m, PgoCursor *c, MemKind *out_kind, GError **error)
 {
   return sig_type (m, c, out_kind, FALSE, error);
+}
+
+/* ---- instantiations ---- */
+
+static char *
+args_key (Type **args, guint32 n)
+{
+  GString *k = g_string_new (NULL);
+
+  for (guint32 i = 0; i < n; i++)
+    g_string_append_printf (k, "%p,", (void *) args[i]);
+  return g_string_free (k, FALSE);
+}
+
+static char *
+inst_name (const char *def, Type **args, guint32 n)
+{
+  GString *k = g_string_new (def);
+
+  g_string_append_c (k, '<');
+  for (guint32 i = 0; i < n; i++)
+    g_string_append_printf (k, "%s%s", i ? "," : "", args[i]->name);
+  g_string_append_c (k, '>');
+  return g_string_free (k, FALSE);
+}
+
+/* The instantiation of generic type 'def' over 'args', made once. */
+Type *
+_pgo_interp_instantiate (Type *def, Type **args, guint32 n, GError **error)
+{
+  Module *m = def->module;
+  Interp *I = m->interp;
+  g_autofree char *key = args_key (args, n);
+  Type *t;
+  guint32 ext = 0;
+  Ctx saved = I->ctx;
+
+  if (def->instances && (t = g_hash_table_lookup (def->instances, key)))
+    return t;
+  if (!def->instances)
+    def->instances = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  t = g_new0 (Type, 1);
+  t->module = m;
+  t->token = def->token;
+  t->name = inst_name (def->name, args, n);
+  t->flags = def->flags;
+  t->is_interface = def->is_interface;
+  t->is_vt = def->is_vt;
+  t->kind = def->kind;
+  t->def = def;
+  t->n_args = n;
+  t->args = g_memdup2 (args, sizeof (Type *) * n);
+  t->inst_methods = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_hash_table_insert (def->instances, g_steal_pointer (&key), t);
+  if (!_pgo_metadata_decode_coded (m->md, PGO_CODED_TYPE_DEF_OR_REF,
+                                   pgo_metadata_get_column (m->md, PGO_COL_TYPEDEF_EXTENDS, PGO_TOKEN_RID (def->token)),
+                                   &ext, error))
+    return NULL;
+  I->ctx = (Ctx) { t->args, t->n_args, NULL, 0 };
+  if (PGO_TOKEN_RID (ext))
+    t->parent = _pgo_interp_type (m, ext, error);
+  I->ctx = saved;
+  if (PGO_TOKEN_RID (ext) && !t->parent)
+    return NULL;
+  return t;
+}
+
+Ctx
+_pgo_interp_method_ctx (Method *m)
+{
+  Ctx c = { m->owner ? m->owner->args : NULL, m->owner ? m->owner->n_args : 0, m->margs, m->n_margs };
+  return c;
 }
 
 /* ---- layout ---- */
@@ -549,7 +650,8 @@ layout_fields (Type *t, GError **error)
           }
       }
       fd->is_static = (flags & FD_STATIC) != 0;
-      g_hash_table_insert (m->fields, GUINT_TO_POINTER (PGO_TOKEN (PGO_TABLE_FIELD, frid)), fd);
+      if (!t->def)
+        g_hash_table_insert (m->fields, GUINT_TO_POINTER (PGO_TOKEN (PGO_TABLE_FIELD, frid)), fd);
       t->n_fields++;
       if (fd->is_static)
         {
@@ -583,13 +685,25 @@ layout_fields (Type *t, GError **error)
   return TRUE;
 }
 
+/* TRUE if 'a' overrides 'b': same name, parameters and return. */
 static gboolean
 same_slot (Method *a, Method *b)
 {
-  const char *ka = strstr (a->full, "::"), *kb = strstr (b->full, "::");
-
-  return ka && kb && strcmp (ka, kb) == 0 && a->ret_kind == b->ret_kind;
+  if (strcmp (a->name, b->name) != 0 || a->n_params != b->n_params || a->ret_kind != b->ret_kind
+      || a->ret_type != b->ret_type || (a->unsupported != NULL) != (b->unsupported != NULL))
+    return FALSE;
+  if (a->unsupported)
+    {
+      const char *ka = strstr (a->full, "::"), *kb = strstr (b->full, "::");
+      return ka && kb && strcmp (ka, kb) == 0;
+    }
+  for (guint32 i = 0; i < a->n_params; i++)
+    if (a->param_kinds[i] != b->param_kinds[i] || a->param_types[i] != b->param_types[i])
+      return FALSE;
+  return TRUE;
 }
+
+static Method *method_of (Type *t, guint32 token, GError **error);
 
 static gboolean
 layout_methods (Type *t, GError **error)
@@ -608,11 +722,14 @@ layout_methods (Type *t, GError **error)
   for (guint32 i = first; i < end; i++)
     {
       guint32 rid = _pgo_metadata_list_target (m->md, PGO_TABLE_METHODDEF, i);
-      Method *md = _pgo_interp_method (m, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), error);
+      Method *md = method_of (t, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), error);
       gint32 slot = -1;
 
       if (!md)
         return FALSE;
+      if (!t->methods)
+        t->methods = g_ptr_array_new ();
+      g_ptr_array_add (t->methods, md);
       if (strcmp (md->name, ".cctor") == 0)
         t->cctor = md;
       if (!(md->flags & MD_VIRTUAL) || t->is_interface)
@@ -663,15 +780,23 @@ _pgo_interp_layout (Type *t, GError **error)
 {
   if (t->laid_out)
     return TRUE;
+  Interp *I;
+  Ctx saved;
+  gboolean ok;
+
   if (t->parent && !_pgo_interp_layout (t->parent, error))
     return FALSE;
+  if (!t->module)
+    return TRUE;
+  I = t->module->interp;
+  saved = I->ctx;
   t->laid_out = TRUE;
-  if (!layout_fields (t, error) || !layout_methods (t, error) || !layout_interfaces (t, error))
-    {
-      t->laid_out = FALSE;
-      return FALSE;
-    }
-  return TRUE;
+  I->ctx = (Ctx) { t->args, t->n_args, NULL, 0 };
+  ok = layout_fields (t, error) && layout_methods (t, error) && layout_interfaces (t, error);
+  I->ctx = saved;
+  if (!ok)
+    t->laid_out = FALSE;
+  return ok;
 }
 
 gboolean
@@ -779,6 +904,134 @@ methoddef (Module *m, guint32 token, GError **error)
   return md;
 }
 
+/* Method 'token' (a MethodDef of t's module) as a member of 't', which
+ * may be an instantiation: its signature is read in t's arguments. */
+static Method *
+method_of (Type *t, guint32 token, GError **error)
+{
+  Method *def, *md;
+  Interp *I;
+  Ctx saved;
+  const guint8 *blob;
+  gsize len;
+  GError *serr = NULL;
+
+  if (!t->def)
+    return methoddef (t->module, token, error);
+  if ((md = g_hash_table_lookup (t->inst_methods, GUINT_TO_POINTER (token))))
+    return md;
+  if (!(def = methoddef (t->module, token, error)))
+    return NULL;
+  I = t->module->interp;
+  md = g_new0 (Method, 1);
+  md->module = def->module;
+  md->token = token;
+  md->owner = t;
+  md->slot = -1;
+  md->flags = def->flags;
+  md->iflags = def->iflags;
+  md->name = def->name;
+  md->full = g_strdup (def->full);
+  md->native = def->native;
+  g_hash_table_insert (t->inst_methods, GUINT_TO_POINTER (token), md);
+  if (!_pgo_metadata_lookup_blob (md->module->md, pgo_metadata_get_column (md->module->md, PGO_COL_METHODDEF_SIGNATURE,
+                                                                           PGO_TOKEN_RID (token)), &blob, &len, error))
+    return NULL;
+  saved = I->ctx;
+  I->ctx = (Ctx) { t->args, t->n_args, NULL, 0 };
+  if (!parse_method_sig (md, blob, len, &serr))
+    {
+      md->unsupported = g_strdup (serr ? serr->message : "bad signature");
+      g_clear_error (&serr);
+    }
+  I->ctx = saved;
+  return md;
+}
+
+/* Generic method 'gm' instantiated over 'args', made once. */
+static Method *
+instantiate_method (Method *gm, Type **args, guint32 n, GError **error)
+{
+  Interp *I = gm->module->interp;
+  g_autofree char *key = args_key (args, n);
+  Method *md;
+  const guint8 *blob;
+  gsize len;
+  Ctx saved;
+  GError *serr = NULL;
+
+  if (gm->instances && (md = g_hash_table_lookup (gm->instances, key)))
+    return md;
+  if (!gm->instances)
+    gm->instances = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  md = g_new0 (Method, 1);
+  md->module = gm->module;
+  md->token = gm->token;
+  md->owner = gm->owner;
+  md->slot = -1;
+  md->flags = gm->flags;
+  md->iflags = gm->iflags;
+  md->name = gm->name;
+  md->full = g_strdup (gm->full);
+  md->native = gm->native;
+  md->def = gm;
+  md->n_margs = n;
+  md->margs = g_memdup2 (args, sizeof (Type *) * n);
+  g_hash_table_insert (gm->instances, g_steal_pointer (&key), md);
+  if (!_pgo_metadata_lookup_blob (md->module->md, pgo_metadata_get_column (md->module->md, PGO_COL_METHODDEF_SIGNATURE,
+                                                                           PGO_TOKEN_RID (md->token)), &blob, &len, error))
+    return NULL;
+  saved = I->ctx;
+  I->ctx = _pgo_interp_method_ctx (md);
+  g_clear_pointer (&md->unsupported, g_free);
+  if (!parse_method_sig (md, blob, len, &serr))
+    {
+      md->unsupported = g_strdup (serr ? serr->message : "bad signature");
+      g_clear_error (&serr);
+    }
+  I->ctx = saved;
+  return md;
+}
+
+/* A MethodSpec: its method, instantiated over its arguments (read in the
+ * current instantiation). */
+static Method *
+methodspec (Module *m, guint32 token, GError **error)
+{
+  guint32 rid = PGO_TOKEN_RID (token), base = 0, n = 0;
+  const guint8 *blob;
+  gsize len;
+  PgoCursor c;
+  guint8 b = 0;
+  Method *gm;
+  Type **args;
+
+  if (rid == 0 || rid > pgo_metadata_get_n_rows (m->md, PGO_TABLE_METHODSPEC)
+      || !_pgo_metadata_decode_coded (m->md, PGO_CODED_METHOD_DEF_OR_REF,
+                                      pgo_metadata_get_column (m->md, PGO_COL_METHODSPEC_METHOD, rid), &base, error)
+      || !_pgo_metadata_lookup_blob (m->md, pgo_metadata_get_column (m->md, PGO_COL_METHODSPEC_INSTANTIATION, rid),
+                                     &blob, &len, error))
+    return error && *error ? NULL
+           : ((void) _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: bad MethodSpec 0x%08x", m->name, token), NULL);
+  if (!(gm = _pgo_interp_method (m, base, error)))
+    return NULL;
+  _pgo_cursor_init (&c, blob, len, 0);
+  if (!pgo_cursor_read_u8 (&c, &b, error) || !_pgo_cursor_read_ecma_uint (&c, &n, error))
+    return NULL;
+  if (b != 0x0a || n == 0 || n > 64)
+    return (void) _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: bad MethodSpec 0x%08x", m->name, token), NULL;
+  args = g_newa (Type *, n);
+  for (guint32 i = 0; i < n; i++)
+    {
+      MemKind k;
+      if (!(args[i] = _pgo_interp_sig_type (m, &c, &k, error)))
+        return error && *error ? NULL
+               : ((void) _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: pointer type arguments are not supported",
+                                          m->name), NULL);
+    }
+  return instantiate_method (gm, args, n, error);
+}
+
 /* The method of 't' or its bases named 'name' with canonical 'params'. */
 Method *
 _pgo_interp_find_method (Type *t, const char *name, const char *params)
@@ -803,7 +1056,7 @@ _pgo_interp_find_method (Type *t, const char *name, const char *params)
           hit = strcmp (mn.name, name) == 0 && strcmp (mn.params, params) == 0;
           pgo_method_name_clear (&mn);
           if (hit)
-            return methoddef (m, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), NULL);
+            return method_of (t, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), NULL);
         }
     }
   return NULL;
@@ -834,7 +1087,7 @@ memberref_method (Module *m, guint32 token, GError **error)
   if (!md)
     _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "%s::%s%s: not found in %s", mn.owner, mn.name, mn.params,
                      t->module ? t->module->name : t->name);
-  else
+  else if (PGO_TOKEN_TABLE (parent) != PGO_TABLE_TYPESPEC)
     g_hash_table_insert (m->methods, GUINT_TO_POINTER (token), md);
   pgo_method_name_clear (&mn);
   return md;
@@ -850,8 +1103,7 @@ _pgo_interp_method (Module *m, guint32 token, GError **error)
     case PGO_TABLE_MEMBERREF:
       return memberref_method (m, token, error);
     case PGO_TABLE_METHODSPEC:
-      return (void) _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: generic method instantiation 0x%08x is not "
-                              "supported", m->name, token), NULL;
+      return methodspec (m, token, error);
     default:
       return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: token 0x%08x is not a method", m->name, token),
              NULL;
@@ -903,46 +1155,80 @@ _pgo_interp_field (Module *m, guint32 token, GError **error)
       for (guint i = 0; i < t->n_fields; i++)
         if (strcmp (t->fields[i].name, name) == 0)
           {
-            g_hash_table_insert (m->fields, GUINT_TO_POINTER (token), &t->fields[i]);
+            if (PGO_TOKEN_TABLE (parent) != PGO_TABLE_TYPESPEC)
+              g_hash_table_insert (m->fields, GUINT_TO_POINTER (token), &t->fields[i]);
             return &t->fields[i];
           }
     }
   return (void) _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "%s: field %s not found", m->name, name), NULL;
 }
 
-/* The body that runs when 'm' is called virtually on an object of 't'. */
+/* The method of 'p' that a MethodImpl row names as the body of 'decl'. */
+static Method *
+method_impl (Type *p, Method *decl)
+{
+  Module *m = p->module;
+  Interp *I = m->interp;
+  guint32 n = pgo_metadata_get_n_rows (m->md, PGO_TABLE_METHODIMPL);
+  Method *found = NULL;
+  Ctx saved = I->ctx;
+
+  I->ctx = (Ctx) { p->args, p->n_args, NULL, 0 };
+  for (guint32 r = 1; r <= n && !found; r++)
+    {
+      guint32 d = 0, b = 0;
+      Method *dm;
+
+      if (pgo_metadata_get_column (m->md, PGO_COL_METHODIMPL_CLASS, r) != PGO_TOKEN_RID (p->token)
+          || !_pgo_metadata_decode_coded (m->md, PGO_CODED_METHOD_DEF_OR_REF,
+                                          pgo_metadata_get_column (m->md, PGO_COL_METHODIMPL_METHOD_DECLARATION, r),
+                                          &d, NULL)
+          || !(dm = _pgo_interp_method (m, d, NULL)))
+        continue;
+      if (dm == decl
+          && _pgo_metadata_decode_coded (m->md, PGO_CODED_METHOD_DEF_OR_REF,
+                                         pgo_metadata_get_column (m->md, PGO_COL_METHODIMPL_METHOD_BODY, r), &b, NULL)
+          && PGO_TOKEN_TABLE (b) == PGO_TABLE_METHODDEF)
+        found = method_of (p, b, NULL);
+    }
+  I->ctx = saved;
+  return found;
+}
+
+/* The body that runs when 'm' is called virtually on an object of 't':
+ * its vtable slot for a class method; for an interface method, an explicit
+ * implementation (MethodImpl) of 't' or a base, else a public virtual
+ * method of the same name and signature, else the interface's default. */
 Method *
 _pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m)
 {
-  gpointer key;
   Method *found = NULL;
 
+  (void) I;
   if (!m->owner->is_interface)
     {
       if (m->slot < 0 || !_pgo_interp_layout (t, NULL))
         return m;
       return (guint32) m->slot < t->n_vtable ? t->vtable[m->slot] : m;
     }
-  key = GSIZE_TO_POINTER (((gsize) t) ^ ((gsize) m << 1));
-  if ((found = g_hash_table_lookup (I->iface_cache, key)))
+  if (t->dispatch && (found = g_hash_table_lookup (t->dispatch, m)))
     return found;
-  {
-    const char *sig = strstr (m->full, "::");
-    g_autofree char *name = g_strdup (m->name);
-    g_autofree char *params = g_strdup (sig ? strchr (sig, '(') : "()");
-    g_autofree char *explicit_name = g_strconcat (m->owner->name, ".", m->name, NULL);
-
-    for (Type *p = t; p && !found; p = p->parent)
-      {
-        Method *c = _pgo_interp_find_method (p, explicit_name, params);
-        if (!c)
-          c = _pgo_interp_find_method (p, name, params);
-        if (c && c->owner == p && (c->flags & MD_VIRTUAL))
-          found = c;
-      }
-  }
+  for (Type *p = t; p && !found; p = p->parent)
+    {
+      if (!p->module || !_pgo_interp_layout (p, NULL))
+        continue;
+      found = method_impl (p, m);
+      for (guint i = 0; !found && p->methods && i < p->methods->len; i++)
+        {
+          Method *c = g_ptr_array_index (p->methods, i);
+          if ((c->flags & 0x0040) && (c->flags & 0x0007) == 0x0006 && same_slot (c, m))
+            found = c;
+        }
+    }
   if (!found)
     found = m;
-  g_hash_table_insert (I->iface_cache, key, found);
+  if (!t->dispatch)
+    t->dispatch = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_hash_table_insert (t->dispatch, m, found);
   return found;
 }

@@ -55,14 +55,14 @@ console_write (Interp *I, gpointer s, gboolean newline)
 }
 
 static Status
-n_nop (Interp *I, Slot *a, Slot *r)
+n_nop (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) I, (void) a, (void) r;
   return ST_RETURN;
 }
 
 static Status
-n_writeline_string (Interp *I, Slot *a, Slot *r)
+n_writeline_string (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) r;
   console_write (I, a[0].p, TRUE);
@@ -70,7 +70,7 @@ n_writeline_string (Interp *I, Slot *a, Slot *r)
 }
 
 static Status
-n_write_string (Interp *I, Slot *a, Slot *r)
+n_write_string (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) r;
   console_write (I, a[0].p, FALSE);
@@ -78,7 +78,7 @@ n_write_string (Interp *I, Slot *a, Slot *r)
 }
 
 static Status
-n_writeline (Interp *I, Slot *a, Slot *r)
+n_writeline (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) a, (void) r;
   console_write (I, NULL, TRUE);
@@ -86,7 +86,7 @@ n_writeline (Interp *I, Slot *a, Slot *r)
 }
 
 static Status
-n_writeline_int32 (Interp *I, Slot *a, Slot *r)
+n_writeline_int32 (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   g_autofree char *s = g_strdup_printf ("%d", (gint32) a[0].i);
 
@@ -119,28 +119,28 @@ concat (Interp *I, gpointer *parts, guint n, Slot *r)
 }
 
 static Status
-n_concat2 (Interp *I, Slot *a, Slot *r)
+n_concat2 (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   gpointer p[2] = { a[0].p, a[1].p };
   return concat (I, p, 2, r);
 }
 
 static Status
-n_concat3 (Interp *I, Slot *a, Slot *r)
+n_concat3 (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   gpointer p[3] = { a[0].p, a[1].p, a[2].p };
   return concat (I, p, 3, r);
 }
 
 static Status
-n_concat4 (Interp *I, Slot *a, Slot *r)
+n_concat4 (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   gpointer p[4] = { a[0].p, a[1].p, a[2].p, a[3].p };
   return concat (I, p, 4, r);
 }
 
 static Status
-n_concat_array (Interp *I, Slot *a, Slot *r)
+n_concat_array (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   gpointer arr = a[0].p;
 
@@ -150,7 +150,7 @@ n_concat_array (Interp *I, Slot *a, Slot *r)
 }
 
 static Status
-n_string_length (Interp *I, Slot *a, Slot *r)
+n_string_length (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) I;
   r->i = STR_LEN (a[0].p);
@@ -158,7 +158,7 @@ n_string_length (Interp *I, Slot *a, Slot *r)
 }
 
 static Status
-n_string_chars (Interp *I, Slot *a, Slot *r)
+n_string_chars (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   gpointer s = a[0].p;
   guint64 i = a[1].u;
@@ -180,7 +180,7 @@ string_equal (gpointer x, gpointer y)
 }
 
 static Status
-n_string_eq (Interp *I, Slot *a, Slot *r)
+n_string_eq (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) I;
   r->i = string_equal (a[0].p, a[1].p);
@@ -188,7 +188,7 @@ n_string_eq (Interp *I, Slot *a, Slot *r)
 }
 
 static Status
-n_string_ne (Interp *I, Slot *a, Slot *r)
+n_string_ne (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) I;
   r->i = !string_equal (a[0].p, a[1].p);
@@ -196,7 +196,7 @@ n_string_ne (Interp *I, Slot *a, Slot *r)
 }
 
 static Status
-n_string_is_null_or_empty (Interp *I, Slot *a, Slot *r)
+n_string_is_null_or_empty (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) I;
   r->i = !a[0].p || STR_LEN (a[0].p) == 0;
@@ -204,7 +204,7 @@ n_string_is_null_or_empty (Interp *I, Slot *a, Slot *r)
 }
 
 static Status
-n_int32_to_string (Interp *I, Slot *a, Slot *r)
+n_int32_to_string (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   gint32 v;
   char buf[16];
@@ -215,7 +215,7 @@ n_int32_to_string (Interp *I, Slot *a, Slot *r)
 }
 
 static Status
-n_int64_to_string (Interp *I, Slot *a, Slot *r)
+n_int64_to_string (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   gint64 v;
   char buf[24];
@@ -227,7 +227,7 @@ n_int64_to_string (Interp *I, Slot *a, Slot *r)
 
 #define INT_TO_STRING(fn, ctype, fmt)                           \
   static Status                                                 \
-  fn (Interp *I, Slot *a, Slot *r)                              \
+  fn (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)                              \
   {                                                             \
     ctype v;                                                    \
     char buf[24];                                               \
@@ -245,7 +245,7 @@ INT_TO_STRING (n_sbyte_to_string, gint8, "%d")
 INT_TO_STRING (n_byte_to_string, guint8, "%u")
 
 static Status
-n_char_to_string (Interp *I, Slot *a, Slot *r)
+n_char_to_string (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   gunichar2 c;
 
@@ -254,15 +254,90 @@ n_char_to_string (Interp *I, Slot *a, Slot *r)
 }
 
 static Status
-n_bool_to_string (Interp *I, Slot *a, Slot *r)
+n_bool_to_string (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   return ret_string (I, r, *(guint8 *) a[0].p ? "True" : "False");
+}
+
+/* Int32.ToString(format) for the formats "", "G", "D" and "Dn", "X" and
+ * "Xn" (n up to 99), as the invariant culture formats them. */
+static Status
+n_int32_to_string_format (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  gint32 v;
+  g_autofree char *fmt = a[1].p ? _pgo_interp_string_utf8 (a[1].p) : g_strdup ("");
+  g_autofree char *out = NULL;
+  char kind = fmt[0] ? g_ascii_toupper (fmt[0]) : 'G';
+  char *end = NULL;
+  long digits = fmt[0] && fmt[1] ? strtol (fmt + 1, &end, 10) : 0;
+
+  memcpy (&v, a[0].p, 4);
+  if ((fmt[0] && fmt[1] && (*end || digits < 0 || digits > 99)) || (kind != 'G' && kind != 'D' && kind != 'X')
+      || (kind == 'G' && fmt[0] && fmt[1]))
+    return _pgo_interp_fatal (I, NULL, 0, "System.Int32::ToString(string): format \"%s\" is not supported", fmt);
+  if (kind == 'X')
+    out = g_strdup_printf (fmt[0] == 'x' ? "%0*x" : "%0*X", (int) digits, (guint32) v);
+  else if (v < 0)
+    out = g_strdup_printf ("-%0*u", (int) digits, 0u - (guint32) v);
+  else
+    out = g_strdup_printf ("%0*d", (int) digits, v);
+  return ret_string (I, r, out);
+}
+
+/* String.CompareTo(string): ordinal, as culture-aware comparison is under
+ * invariant globalization for the strings C# programs compare (UTF-16
+ * code units in order). */
+static Status
+n_string_compare_to (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  gpointer x = a[0].p, y = a[1].p;
+  gint32 n;
+
+  if (!y)
+    {
+      r->i = 1;
+      return ST_RETURN;
+    }
+  n = MIN (STR_LEN (x), STR_LEN (y));
+  for (gint32 i = 0; i < n; i++)
+    if (STR_CHARS (x)[i] != STR_CHARS (y)[i])
+      {
+        r->i = STR_CHARS (x)[i] < STR_CHARS (y)[i] ? -1 : 1;
+        return ST_RETURN;
+      }
+  r->i = STR_LEN (x) < STR_LEN (y) ? -1 : STR_LEN (x) > STR_LEN (y) ? 1 : 0;
+  return ST_RETURN;
+}
+
+/* Array.Resize<T>(ref T[], int). */
+static Status
+n_array_resize (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  gpointer *ref = a[0].p, old = *ref, fresh;
+  gint32 n = (gint32) a[1].i;
+  Type *e = m->n_margs ? m->margs[0] : NULL;
+  guint32 es;
+
+  if (n < 0)
+    return _pgo_interp_throw_new (I, "System.ArgumentOutOfRangeException",
+                                  "Non-negative number required. (Parameter 'newSize')");
+  if (!e)
+    return _pgo_interp_fatal (I, NULL, 0, "System.Array::Resize: no element type");
+  if (old && ARR_LEN (old) == n)
+    return ST_RETURN;
+  if (!(fresh = _pgo_interp_new_array (I, _pgo_interp_array_type (I, e), n)))
+    return out_of_memory (I);
+  es = _pgo_interp_mem_size (e->is_vt ? e->kind : M_REF, e);
+  if (old)
+    memcpy (ARR_DATA (fresh), ARR_DATA (old), (gsize) MIN (n, ARR_LEN (old)) * es);
+  *ref = fresh;
+  return ST_RETURN;
 }
 
 /* Int32.Parse(string) for the invariant culture's integer style:
  * whitespace, an optional sign, digits, whitespace. */
 static Status
-n_int32_parse (Interp *I, Slot *a, Slot *r)
+n_int32_parse (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   gpointer s = a[0].p;
   gint32 n, i = 0;
@@ -304,12 +379,12 @@ n_int32_parse (Interp *I, Slot *a, Slot *r)
 /* RuntimeHelpers.InitializeArray(array, field handle): copies the field's
  * FieldRVA bytes into the array. */
 static Status
-n_initialize_array (Interp *I, Slot *a, Slot *r)
+n_initialize_array (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   gpointer arr = a[0].p;
   Field *f = a[1].p;
-  Module *m = f->owner->module;
-  PgoMetadata *md = m->md;
+  Module *mod = f->owner->module;
+  PgoMetadata *md = mod->md;
   Type *e = OBJ_TYPE (arr)->elem;
   gsize len = (gsize) ARR_LEN (arr) * _pgo_interp_mem_size (e->is_vt ? e->kind : M_REF, e);
   guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_FIELDRVA);
@@ -322,17 +397,17 @@ n_initialize_array (Interp *I, Slot *a, Slot *r)
         const guint8 *data;
         GError *error = NULL;
 
-        if (!_pgo_image_cursor_at_rva (m->image, pgo_metadata_get_column (md, PGO_COL_FIELDRVA_RVA, row), &c,
+        if (!_pgo_image_cursor_at_rva (mod->image, pgo_metadata_get_column (md, PGO_COL_FIELDRVA_RVA, row), &c,
                                        &error)
             || !_pgo_cursor_read_bytes (&c, len, &data, &error))
           {
-            g_propagate_prefixed_error (&I->error, error, "%s: field %s: ", m->name, f->name);
+            g_propagate_prefixed_error (&I->error, error, "%s: field %s: ", mod->name, f->name);
             return ST_FATAL;
           }
         memcpy (ARR_DATA (arr), data, len);
         return ST_RETURN;
       }
-  return _pgo_interp_fatal (I, NULL, 0, "%s: field %s has no initial data", m->name, f->name);
+  return _pgo_interp_fatal (I, NULL, 0, "%s: field %s has no initial data", mod->name, f->name);
 }
 
 static const struct {
@@ -365,6 +440,9 @@ static const struct {
   { "System.Char::ToString()", n_char_to_string },
   { "System.Boolean::ToString()", n_bool_to_string },
   { "System.Int32::Parse(string)", n_int32_parse },
+  { "System.Int32::ToString(string)", n_int32_to_string_format },
+  { "System.String::CompareTo(string)", n_string_compare_to },
+  { "System.Array::Resize<!!0>(!!0[]&,int32)", n_array_resize },
   { "System.Runtime.CompilerServices.RuntimeHelpers::InitializeArray(System.Array,System.RuntimeFieldHandle)",
     n_initialize_array },
 };

@@ -46,6 +46,14 @@ typedef struct _Method Method;
 typedef struct _Interp Interp;
 typedef struct _Code Code;
 
+/* The instantiation that !n and !!n stand for while a signature is read. */
+typedef struct {
+  Type   **targs;
+  guint32  n_targs;
+  Type   **margs;
+  guint32  n_margs;
+} Ctx;
+
 typedef struct {
   Type   *owner;
   char   *name;
@@ -81,6 +89,13 @@ struct _Type {
   Method  *cctor;
   gint     cctor_state; /* 0 not run, 1 running, 2 done */
   gboolean laid_out;
+  Type    *def;        /* the generic definition of an instantiation, or NULL */
+  Type   **args;       /* its type arguments */
+  guint32  n_args;
+  GHashTable *instances;   /* on a definition: argument key -> Type */
+  GHashTable *inst_methods;/* on an instantiation: MethodDef token -> Method */
+  GHashTable *dispatch;    /* interface Method -> implementing Method */
+  GPtrArray *methods;      /* its MethodDefs, once laid out */
 };
 
 /* What running code ended with. */
@@ -88,7 +103,7 @@ typedef enum {
   ST_RETURN, ST_ENDFINALLY, ST_ENDFILTER, ST_THROW, ST_FATAL,
 } Status;
 
-typedef Status (*Native) (Interp *I, Slot *args, Slot *ret);
+typedef Status (*Native) (Interp *I, Method *m, Slot *args, Slot *ret);
 
 struct _Method {
   Module  *module;
@@ -107,6 +122,10 @@ struct _Method {
   Native   native;      /* intrinsic, or NULL */
   Code    *code;        /* translated on first call */
   gboolean translating;
+  Method  *def;         /* the generic method of an instantiation, or NULL */
+  Type   **margs;       /* its method type arguments */
+  guint32  n_margs;
+  GHashTable *instances;/* on a generic method: argument key -> Method */
   char    *unsupported; /* why its signature is not supported, or NULL */
 };
 
@@ -206,7 +225,7 @@ struct _Interp {
   GString    *out;         /* Console output not yet written */
   GPtrArray  *counted;     /* Methods with counters */
   GHashTable *natives;     /* canonical name -> Native */
-  GHashTable *iface_cache; /* (type, method) -> Method */
+  Ctx         ctx;         /* the instantiation signatures are read in */
   /* well-known types */
   Type *t_object, *t_string, *t_exception, *t_int32, *t_int64, *t_char, *t_bool,
        *t_double, *t_array, *t_valuetype, *t_enum;
@@ -224,6 +243,8 @@ Method  *_pgo_interp_method        (Module *m, guint32 token, GError **error);
 Field   *_pgo_interp_field         (Module *m, guint32 token, GError **error);
 Method  *_pgo_interp_find_method   (Type *t, const char *name, const char *params);
 Method  *_pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m);
+Type    *_pgo_interp_instantiate   (Type *def, Type **args, guint32 n, GError **error);
+Ctx      _pgo_interp_method_ctx    (Method *m);
 gboolean _pgo_interp_is_subtype    (Type *t, Type *of);
 StackKind _pgo_interp_stack_kind   (MemKind k);
 guint32  _pgo_interp_mem_size      (MemKind k, Type *t);
@@ -295,7 +316,7 @@ typedef enum {
   OP_LDIND, OP_STIND, OP_INITOBJ,
   OP_BOX, OP_UNBOX, OP_UNBOX_ANY, OP_ISINST, OP_CASTCLASS,
   OP_THROW, OP_RETHROW, OP_LEAVE, OP_ENDFINALLY, OP_ENDFILTER,
-  OP_LDTOKEN,
+  OP_LDTOKEN, OP_DEREF_AT, OP_BOX_AT,
 #define X(n) OP_##n,
   PGO_INTERP_BRANCHES (X)
   PGO_INTERP_BINOPS (X)

@@ -46,6 +46,7 @@ typedef struct {
   guint32          n_vars;      /* locals of the signature */
   guint32          il;        /* offset of the instruction being translated */
   PgoOpcode        opcode;
+  guint32          constrained; /* the type token of a pending constrained. prefix */
   GPtrArray       *owned;     /* switch tables and leave records to keep */
   GError         **error;
 } Tr;
@@ -565,7 +566,30 @@ tr_call (Tr *t, const PgoIlInstr *in)
     }
   op = in->opcode == PGO_OP_CALLVIRT && !devirtualizable (callee) ? OP_CALLVIRT : OP_CALL;
   if ((in->prefixes & PGO_IL_PREFIX_CONSTRAINED) && in->opcode == PGO_OP_CALLVIRT)
-    return fail (t, "constrained. calls are not supported");
+    {
+      /* ECMA-335 III.2.1: 'this' is a managed pointer to a value of the
+       * constrained type, known here since code is specialized */
+      Type *ct = type_operand (t, t->constrained);
+      if (!ct)
+        return FALSE;
+      if (!ct->is_vt)
+        emit (t, OP_DEREF_AT, 0, n);
+      else
+        {
+          Method *impl = _pgo_interp_resolve_virtual (t->I, ct, callee);
+          if (impl->owner == ct)
+            {
+              callee = impl;
+              op = OP_CALL;
+            }
+          else
+            {
+              if (ct->kind == M_VT)
+                return fail (t, "boxing struct %s is not supported", ct->name);
+              emit (t, OP_BOX_AT, ct->kind, n)->b.p = ct;
+            }
+        }
+    }
   emit (t, op, in->opcode == PGO_OP_CALLVIRT, n)->b.p = callee;
   return push_loaded (t, callee->ret_kind, callee->ret_type);
 }
@@ -975,7 +999,11 @@ translate_body (Tr *t)
         break;
       flow = _pgo_opcode_get_flow (in.opcode);
       if (flow == PGO_FLOW_META)
-        continue;
+        {
+          if (in.opcode == PGO_OP_CONSTRAINED)
+            t->constrained = in.operand.token;
+          continue;
+        }
       t->il = in.prefix_offset;
       t->opcode = in.opcode;
       if (is_handler_start (b, t->il, &is_catch))
@@ -1074,6 +1102,7 @@ _pgo_interp_translate (Interp *I, Method *m, GError **error)
   Tr t = { 0 };
   Code *code = NULL;
   gboolean ok;
+  Ctx saved;
 
   if (!pgo_metadata_lookup_method_body (m->module->md, m->token, &body, error))
     {
@@ -1086,6 +1115,8 @@ _pgo_interp_translate (Interp *I, Method *m, GError **error)
   t.error = error;
   code = g_new0 (Code, 1);
   code->max_stack = body.max_stack + 2;
+  saved = I->ctx;
+  I->ctx = _pgo_interp_method_ctx (m);
   t.code = code;
   t.ins = g_array_new (FALSE, FALSE, sizeof (Ins));
   t.ins_il = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -1095,6 +1126,7 @@ _pgo_interp_translate (Interp *I, Method *m, GError **error)
   t.states = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
   t.owned = g_ptr_array_new_with_free_func (g_free);
   ok = setup_frame (&t) && setup_probes (&t) && translate_body (&t) && patch (&t) && setup_clauses (&t);
+  I->ctx = saved;
   code->n_ins = t.ins->len;
   code->ins = (Ins *) g_array_free (t.ins, FALSE);
   code->il_offset = (guint32 *) g_array_free (t.ins_il, FALSE);

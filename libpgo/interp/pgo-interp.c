@@ -88,7 +88,6 @@ pgo_interp_new (const char *assembly, const char *const *framework_dirs, const P
   I->framework_dirs = g_strdupv ((char **) framework_dirs);
   I->objects = g_ptr_array_new_with_free_func (g_free);
   I->counted = g_ptr_array_new ();
-  I->iface_cache = g_hash_table_new (g_direct_hash, g_direct_equal);
   I->out = g_string_new (NULL);
   I->arena = g_new (Slot, ARENA_SLOTS);
   I->arena_top = I->arena;
@@ -104,15 +103,27 @@ pgo_interp_new (const char *assembly, const char *const *framework_dirs, const P
   return (PgoInterp *) I;
 }
 
+static void type_free (Type *t);
+
 static void
 method_free (gpointer data)
 {
   Method *m = data;
 
+  if (m->instances)
+    {
+      GHashTableIter it;
+      gpointer v;
+      g_hash_table_iter_init (&it, m->instances);
+      while (g_hash_table_iter_next (&it, NULL, &v))
+        method_free (v);
+      g_hash_table_unref (m->instances);
+    }
   _pgo_interp_code_free (m->code);
   g_free (m->full);
   g_free (m->param_kinds);
   g_free (m->param_types);
+  g_free (m->margs);
   g_free (m->unsupported);
   g_free (m);
 }
@@ -120,17 +131,37 @@ method_free (gpointer data)
 static void
 type_free (Type *t)
 {
+  GHashTableIter it;
+  gpointer v;
+
   for (guint i = 0; i < t->n_fields; i++)
     g_free (t->fields[i].unsupported);
   if (t->array_of)
+    type_free (t->array_of);
+  if (t->instances)
     {
-      type_free (t->array_of);
+      g_hash_table_iter_init (&it, t->instances);
+      while (g_hash_table_iter_next (&it, NULL, &v))
+        type_free (v);
+      g_hash_table_unref (t->instances);
     }
+  if (t->inst_methods)
+    {
+      g_hash_table_iter_init (&it, t->inst_methods);
+      while (g_hash_table_iter_next (&it, NULL, &v))
+        method_free (v);
+      g_hash_table_unref (t->inst_methods);
+    }
+  if (t->dispatch)
+    g_hash_table_unref (t->dispatch);
+  if (t->methods)
+    g_ptr_array_free (t->methods, TRUE);
   g_free (t->fields);
   g_free (t->statics);
   if (!t->elem)
     g_free (t->vtable);
   g_free (t->ifaces);
+  g_free (t->args);
   g_free (t->name);
   g_free (t);
 }
@@ -184,7 +215,6 @@ pgo_interp_free (PgoInterp *interp)
   g_strfreev (I->framework_dirs);
   g_ptr_array_free (I->objects, TRUE);
   g_ptr_array_free (I->counted, TRUE);
-  g_hash_table_unref (I->iface_cache);
   g_hash_table_unref (I->natives);
   g_string_free (I->out, TRUE);
   g_free (I->arena);
@@ -283,42 +313,163 @@ pgo_interp_run_main (PgoInterp *interp, const char *const *args, int *out_exit_c
   return TRUE;
 }
 
+static const struct { const char *name; guint8 et; } element_types[] = {
+  { "System.Boolean", 0x02 }, { "System.Char", 0x03 }, { "System.SByte", 0x04 }, { "System.Byte", 0x05 },
+  { "System.Int16", 0x06 }, { "System.UInt16", 0x07 }, { "System.Int32", 0x08 }, { "System.UInt32", 0x09 },
+  { "System.Int64", 0x0a }, { "System.UInt64", 0x0b }, { "System.Single", 0x0c }, { "System.Double", 0x0d },
+  { "System.IntPtr", 0x18 }, { "System.UIntPtr", 0x19 },
+};
+
+/* 't' as the runtime names it in shared code: a reference type is
+ * System.__Canon, a value type itself with its arguments shared in turn
+ * (SPEC: pgo-interp(1) "Output"). */
+static PgoTypeRef *
+canonical_ref (Interp *I, Type *t)
+{
+  if (!t->is_vt)
+    {
+      GError *error = NULL;
+      Type *canon = _pgo_interp_corelib_type (I, "System.__Canon", &error);
+      g_clear_error (&error);
+      return pgo_type_ref_new_named (0x12, I->corelib->id, canon ? canon->token : 0, "System.__Canon");
+    }
+  if (t->module == I->corelib)
+    for (guint i = 0; i < G_N_ELEMENTS (element_types); i++)
+      if (strcmp (t->name, element_types[i].name) == 0)
+        return pgo_type_ref_new_primitive (element_types[i].et);
+  {
+    Type *def = t->def ? t->def : t;
+    g_autoptr(PgoTypeRef) d = pgo_type_ref_new_named (0x11, def->module->id, def->token, def->name);
+    g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_type_ref_unref);
+    if (!t->def)
+      return g_steal_pointer (&d);
+    for (guint32 i = 0; i < t->n_args; i++)
+      g_ptr_array_add (args, canonical_ref (I, t->args[i]));
+    return pgo_type_ref_new_instance (d, (PgoTypeRef *const *) args->pdata, args->len);
+  }
+}
+
+static GPtrArray *
+canonical_refs (Interp *I, Type **types, guint32 n)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_type_ref_unref);
+
+  for (guint32 i = 0; i < n; i++)
+    g_ptr_array_add (out, canonical_ref (I, types[i]));
+  return out;
+}
+
+/* The owner of 'm' as the trace names it: its definition, instantiated
+ * over canonical arguments. */
+static PgoTypeRef *
+owner_ref (Interp *I, Method *m)
+{
+  Type *o = m->owner, *def = o->def ? o->def : o;
+  g_autoptr(PgoTypeRef) d = pgo_type_ref_new_named (def->is_vt ? 0x11 : 0x12, def->module->id, def->token, def->name);
+  g_autoptr(GPtrArray) args = NULL;
+
+  if (!o->def)
+    return g_steal_pointer (&d);
+  args = canonical_refs (I, o->args, o->n_args);
+  return pgo_type_ref_new_instance (d, (PgoTypeRef *const *) args->pdata, args->len);
+}
+
+/* A method's profile: its counters, summed over the instantiations that
+ * share code under the runtime's canonical form. */
+typedef struct {
+  PgoMethodProfile *profile;
+  PgoTypeRef       *owner;
+  Code             *code;
+  guint64          *sums;
+} Shared;
+
+static Shared *
+shared_for (Interp *I, GHashTable *by_key, GPtrArray *order, Method *m)
+{
+  g_autoptr(PgoTypeRef) owner = owner_ref (I, m);
+  g_autoptr(GPtrArray) margs = canonical_refs (I, m->margs, m->n_margs);
+  g_autofree char *os = pgo_type_ref_to_string (owner);
+  GString *key = g_string_new (NULL);
+  Shared *sh;
+
+  g_string_printf (key, "%s!%08x!%s", m->module->name, m->token, os);
+  for (guint i = 0; i < margs->len; i++)
+    {
+      g_autofree char *a = pgo_type_ref_to_string (g_ptr_array_index (margs, i));
+      g_string_append_printf (key, "!%s", a);
+    }
+  if ((sh = g_hash_table_lookup (by_key, key->str)))
+    {
+      g_string_free (key, TRUE);
+      return sh;
+    }
+  sh = g_new0 (Shared, 1);
+  sh->owner = g_steal_pointer (&owner);
+  sh->code = m->code;
+  sh->sums = g_new0 (guint64, MAX (m->code->n_counters, 1));
+  {
+    const char *paren = strchr (m->full, '(');
+    g_autofree char *name = paren ? g_strndup (m->full, paren - m->full) : g_strdup (m->full);
+    PgoMethodId *id = pgo_method_id_new (m->module->id, m->token, name, paren);
+    pgo_method_id_set_instantiation (id, NULL, 0, (PgoTypeRef *const *) margs->pdata, margs->len);
+    sh->profile = pgo_method_profile_new (id);
+  }
+  g_hash_table_insert (by_key, g_string_free (key, FALSE), sh);
+  g_ptr_array_add (order, sh);
+  return sh;
+}
+
 /**
  * pgo_interp_get_profiles:
  * @interp: an interpreter that ran
+ * @out_owners: (out) (transfer full) (element-type PgoTypeRef): per
+ *   profile, its method's owner type as the trace names it
  *
- * Returns: (transfer full) (element-type PgoMethodProfile): one profile per
- *   method that ran with probes, in the order the methods first ran.
+ * The counts of the run, one profile per method and canonical
+ * instantiation: instantiations over reference types share one profile,
+ * as they share code in the runtime.
+ *
+ * Returns: (transfer full) (element-type PgoMethodProfile): the profiles,
+ *   in the order their methods first ran.
  */
 GPtrArray *
-pgo_interp_get_profiles (PgoInterp *interp)
+pgo_interp_get_profiles (PgoInterp *interp, GPtrArray **out_owners)
 {
   Interp *I = (Interp *) interp;
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  GPtrArray *owners = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_type_ref_unref);
+  g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) order = g_ptr_array_new ();
 
   for (guint i = 0; i < I->counted->len; i++)
     {
       Method *m = g_ptr_array_index (I->counted, i);
       Code *c = m->code;
-      PgoMethodId *id;
-      PgoMethodProfile *p;
+      Shared *sh;
 
       if (!c || !m->module->id)
         continue;
-      {
-        const char *paren = strchr (m->full, '(');
-        g_autofree char *name = paren ? g_strndup (m->full, paren - m->full) : g_strdup (m->full);
-        id = pgo_method_id_new (m->module->id, m->token, name, paren);
-      }
-      p = pgo_method_profile_new (id);
+      sh = shared_for (I, by_key, order, m);
+      for (guint32 k = 0; k < c->n_counters && k < sh->code->n_counters; k++)
+        sh->sums[k] += c->counts32 ? c->counts32[k] : c->counts64[k];
+    }
+  for (guint i = 0; i < order->len; i++)
+    {
+      Shared *sh = g_ptr_array_index (order, i);
+      Code *c = sh->code;
+
       for (guint32 k = 0; k < c->n_counters; k++)
         {
           PgoSchemaRecord rec = { c->counts32 ? 0x41 : 0x42, (gint32) c->counter_offsets[k], 1, 0 };
-          guint64 v = c->counts32 ? c->counts32[k] : c->counts64[k];
-          (void) pgo_method_profile_add (p, &rec, &v, 1, NULL);
+          guint64 v = c->counts32 ? (guint32) sh->sums[k] : sh->sums[k];
+          (void) pgo_method_profile_add (sh->profile, &rec, &v, 1, NULL);
         }
-      g_ptr_array_add (out, p);
+      g_ptr_array_add (out, sh->profile);
+      g_ptr_array_add (owners, sh->owner);
+      g_free (sh->sums);
+      g_free (sh);
     }
+  *out_owners = owners;
   return out;
 }
 

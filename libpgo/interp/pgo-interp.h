@@ -20,6 +20,7 @@
 #include "pgo-body.h"
 #include "pgo-metadata.h"
 #include "pgo-schema.h"
+#include "pgo-method-id.h"
 
 G_BEGIN_DECLS
 
@@ -52,7 +53,7 @@ PgoInterp *pgo_interp_new          (const char *assembly, const char *const *fra
 void       pgo_interp_free         (PgoInterp *interp);
 gboolean   pgo_interp_run_main     (PgoInterp *interp, const char *const *args,
                                     int *out_exit_code, GError **error);
-GPtrArray *pgo_interp_get_profiles (PgoInterp *interp);
+GPtrArray *pgo_interp_get_profiles (PgoInterp *interp, GPtrArray **out_owners);
 PgoMetadata *pgo_interp_get_app_metadata (PgoInterp *interp);
 const char *pgo_interp_get_module_path (PgoInterp *interp, const char *simple_name);
 

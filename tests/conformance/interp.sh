@@ -34,10 +34,12 @@ trap 'rm -rf "$work"' EXIT
 printf '{"runtimeOptions":{"tfm":"net10.0","framework":{"name":"Microsoft.NETCore.App","version":"%s"}}}\n' \
   "$runtime" >"$work/runtimeconfig.json"
 
-# Per app method of trace $1 in module $2: "token il=count ..." lines.
+# Per app method of trace $1 in module $2 (and instantiation: methods of
+# reference-type instantiations share one profile, as in the runtime):
+# "token/name il=count ..." lines.
 counts () {
   "$tool" dump "$1" | awk -v mod="$2" '
-    /^method / { on = index($0, " in " mod " (") > 0; tok = $2; next }
+    /^method / { on = index($0, " in " mod " (") > 0; tok = $2 "/" $3; next }
     on && /^  BasicBlock/ { for (i = 1; i <= NF; i++) if ($i ~ /^il=/) il = substr($i, 4); c[tok] = c[tok] " " il "=" $NF }
     END { for (t in c) print t c[t] }' | sort
 }

@@ -5,6 +5,7 @@
 //   loop   a loop that never ends
 //   deep   recursion that never ends
 //   big    an array larger than any heap bound
+//   typed  a TypedReference (mkrefany), which the interpreter refuses
 using System;
 
 abstract class Shape
@@ -246,6 +247,12 @@ static class Program
 
     static int Deep(int n) { return Deep(n + 1) + 1; }
 
+    static int Typed(int v)
+    {
+        TypedReference r = __makeref(v);
+        return __refvalue(r, int);
+    }
+
     static int Main(string[] args)
     {
         if (args.Length > 0)
@@ -258,6 +265,8 @@ static class Program
                 return Deep(0);
             if (args[0] == "big")
                 return new long[int.MaxValue - 100].Length;
+            if (args[0] == "typed")
+                return Typed(5);
         }
         Console.WriteLine(Integers());
         Console.WriteLine(Traps());
