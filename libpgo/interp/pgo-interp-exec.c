@@ -93,6 +93,9 @@ _pgo_interp_fatal (Interp *I, Method *m, guint32 il_offset, const char *fmt, ...
 
   if (I->error)
     return ST_FATAL;
+  if (g_getenv ("PGO_INTERP_BACKTRACE"))
+    for (Frame *f = I->top; f; f = f->parent)
+      g_printerr ("  in %s at IL_%04x\n", f->m->full, f->m->code ? f->m->code->il_offset[f->pc] : 0);
   va_start (ap, fmt);
   msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
@@ -663,8 +666,31 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
                 if (ip->kind && cm->has_this)
                   NULLCHECK (args[0].p);
                 if (ip->op == OP_CALLVIRT)
-                  cm = _pgo_interp_resolve_virtual (I, OBJ_TYPE (args[0].p), cm);
-                st = _pgo_interp_invoke (I, cm, args, &r);
+                  {
+                    cm = _pgo_interp_resolve_virtual (I, OBJ_TYPE (args[0].p), cm);
+                    /* a value type's own method on a boxed value takes the
+                     * unboxed value's address (ECMA-335 II.13.3) */
+                    if (cm->owner->is_vt && OBJ_TYPE (args[0].p)->is_vt)
+                      args[0].p = (guint8 *) args[0].p + 8;
+                  }
+                if (G_UNLIKELY (cm->ret_kind == M_VT))
+                  {
+                    Slot *rb = I->arena_top;
+                    if (rb + cm->ret_slots > I->arena_end)
+                      return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "stack overflow");
+                    I->arena_top += cm->ret_slots;
+                    st = _pgo_interp_invoke (I, cm, args, rb);
+                    I->arena_top = rb;
+                    if (st == ST_RETURN)
+                      {
+                        memmove (sp, rb, sizeof (Slot) * cm->ret_slots);
+                        sp += cm->ret_slots;
+                        ip++;
+                        break;
+                      }
+                  }
+                else
+                  st = _pgo_interp_invoke (I, cm, args, &r);
               }
             if (G_UNLIKELY (st != ST_RETURN))
               {
@@ -678,6 +704,140 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
             break;
           }
         case OP_RET: *ret = sp[-1]; return ST_RETURN;
+        case OP_RET_VT: memcpy (ret, sp - ip->a, sizeof (Slot) * ip->a); return ST_RETURN;
+        case OP_LDVAR_VT:
+          {
+            guint32 n = MAX (SLOTS_OF ((guint32) ip->b.i), 1);
+            memcpy (sp, (ip->kind ? A : L) + ip->a, sizeof (Slot) * n);
+            sp += n;
+            ip++;
+            break;
+          }
+        case OP_STVAR_VT:
+          {
+            guint32 n = MAX (SLOTS_OF ((guint32) ip->b.i), 1);
+            sp -= n;
+            memcpy ((ip->kind ? A : L) + ip->a, sp, sizeof (Slot) * n);
+            ip++;
+            break;
+          }
+        case OP_DUP_VT: memcpy (sp, sp - ip->a, sizeof (Slot) * ip->a); sp += ip->a; ip++; break;
+        case OP_POP_N: sp -= ip->a; ip++; break;
+        case OP_LDFLD_VT: case OP_LDOBJ_VT:
+          {
+            guint32 size = ip->op == OP_LDOBJ_VT ? ip->a : (guint32) ip->b.i;
+            const guint8 *src = (const guint8 *) sp[-1].p + (ip->op == OP_LDOBJ_VT ? 0 : ip->a);
+            guint32 n = MAX (SLOTS_OF (size), 1);
+            NULLCHECK (sp[-1].p);
+            memset (sp - 1, 0, sizeof (Slot) * n);
+            memcpy (sp - 1, src, size);
+            sp += n - 1;
+            ip++;
+            break;
+          }
+        case OP_STFLD_VT: case OP_STOBJ_VT:
+          {
+            guint32 size = ip->op == OP_STOBJ_VT ? ip->a : (guint32) ip->b.i;
+            guint32 n = MAX (SLOTS_OF (size), 1);
+            sp -= n + 1;
+            NULLCHECK (sp[0].p);
+            memcpy ((guint8 *) sp[0].p + (ip->op == OP_STOBJ_VT ? 0 : ip->a), sp + 1, size);
+            ip++;
+            break;
+          }
+        case OP_FLD_OF_VT:
+          {
+            guint32 n = (guint32) ip->b.i, size = (guint32) ((guint64) ip->b.i >> 32);
+            Slot *v = sp - n;
+            if (ip->kind == M_VT)
+              {
+                memmove (v, (guint8 *) v + ip->a, size);
+                sp = v + MAX (SLOTS_OF (size), 1);
+              }
+            else
+              {
+                *v = load (ip->kind, (guint8 *) v + ip->a);
+                sp = v + 1;
+              }
+            ip++;
+            break;
+          }
+        case OP_LDELEM_VT: case OP_STELEM_VT:
+          {
+            guint32 n = ip->op == OP_STELEM_VT ? (guint32) ip->b.i : 0;
+            Slot *s = sp - n - 2;
+            gpointer arr = s[0].p;
+            guint64 idx = s[1].u;
+            NULLCHECK (arr);
+            if (G_UNLIKELY (idx >= (guint64) ARR_LEN (arr)))
+              RAISE ("System.IndexOutOfRangeException", "Index was outside the bounds of the array.");
+            if (ip->op == OP_STELEM_VT)
+              {
+                memcpy (ARR_DATA (arr) + idx * ip->a, s + 2, ip->a);
+                sp = s;
+              }
+            else
+              {
+                guint32 m = MAX (SLOTS_OF (ip->a), 1);
+                memset (s, 0, sizeof (Slot) * m);
+                memcpy (s, ARR_DATA (arr) + idx * ip->a, ip->a);
+                sp = s + m;
+              }
+            ip++;
+            break;
+          }
+        case OP_BOX_VT:
+          {
+            Type *t = ip->b.p;
+            gpointer o = _pgo_interp_alloc (I, t, 8);
+            if (!o)
+              OOM ();
+            memcpy ((guint8 *) o + 8, sp - ip->a, t->size);
+            sp -= ip->a;
+            (sp++)->p = o;
+            ip++;
+            break;
+          }
+        case OP_UNBOX_VT:
+          {
+            gpointer o = sp[-1].p;
+            guint32 n = MAX (SLOTS_OF (ip->a), 1);
+            NULLCHECK (o);
+            if (OBJ_TYPE (o) != ip->b.p)
+              RAISE ("System.InvalidCastException", "Specified cast is not valid.");
+            memset (sp - 1, 0, sizeof (Slot) * n);
+            memcpy (sp - 1, (guint8 *) o + 8, ip->a);
+            sp += n - 1;
+            ip++;
+            break;
+          }
+        case OP_NEWOBJ_VT:
+          {
+            Method *cm = ip->b.p;
+            guint32 n = MAX (SLOTS_OF (cm->owner->size), 1);
+            Slot *tmp = I->arena_top, *na = tmp + n, r = { 0 };
+            Status st;
+            if (na + ip->a + 1 > I->arena_end)
+              return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "stack overflow");
+            memset (tmp, 0, sizeof (Slot) * n);
+            na[0].p = tmp;
+            memcpy (na + 1, sp - ip->a, sizeof (Slot) * ip->a);
+            I->arena_top = na + ip->a + 1;
+            f->pc = ip - code;
+            st = _pgo_interp_invoke (I, cm, na, &r);
+            I->arena_top = tmp;
+            if (st != ST_RETURN)
+              {
+                if (st == ST_THROW)
+                  goto on_call_throw;
+                return st;
+              }
+            sp -= ip->a;
+            memcpy (sp, tmp, sizeof (Slot) * n);
+            sp += n;
+            ip++;
+            break;
+          }
         case OP_RET_VOID: return ST_RETURN;
 
         case OP_LDFLD:
@@ -696,7 +856,7 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
           store (ip->kind, (guint8 *) sp[0].p + ip->a, sp[1]);
           ip++;
           break;
-        case OP_LDSFLD: case OP_LDSFLDA: case OP_STSFLD:
+        case OP_LDSFLD: case OP_LDSFLDA: case OP_STSFLD: case OP_LDSFLD_VT: case OP_STSFLD_VT:
           {
             Field *fd = ip->b.p;
             if (G_UNLIKELY (fd->owner->cctor_state == 0 && fd->owner->cctor))
@@ -709,7 +869,19 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
                     goto on_call_throw;
                   }
               }
-            if (ip->op == OP_LDSFLD)
+            if (ip->op == OP_LDSFLD_VT)
+              {
+                guint32 n = MAX (SLOTS_OF (ip->a), 1);
+                memcpy (sp, &fd->owner->statics[fd->offset], sizeof (Slot) * n);
+                sp += n;
+              }
+            else if (ip->op == OP_STSFLD_VT)
+              {
+                guint32 n = MAX (SLOTS_OF (ip->a), 1);
+                sp -= n;
+                memcpy (&fd->owner->statics[fd->offset], sp, sizeof (Slot) * n);
+              }
+            else if (ip->op == OP_LDSFLD)
               *sp++ = load (ip->kind, &fd->owner->statics[fd->offset]);
             else if (ip->op == OP_LDSFLDA)
               (sp++)->p = &fd->owner->statics[fd->offset];
@@ -821,10 +993,14 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
           break;
         case OP_BOX_AT:
           {
-            gpointer o = _pgo_interp_alloc (I, ip->b.p, 8);
+            Type *bt = ip->b.p;
+            gpointer o = _pgo_interp_alloc (I, bt, 8);
             if (!o)
               OOM ();
-            store (ip->kind, (guint8 *) o + 8, load (ip->kind, sp[-(gint32) ip->a].p));
+            if (ip->kind == M_VT)
+              memcpy ((guint8 *) o + 8, sp[-(gint32) ip->a].p, bt->size);
+            else
+              store (ip->kind, (guint8 *) o + 8, load (ip->kind, sp[-(gint32) ip->a].p));
             sp[-(gint32) ip->a].p = o;
             ip++;
             break;
@@ -916,6 +1092,9 @@ enter (Interp *I, Method *m)
       m->translating = FALSE;
       if (!m->code)
         {
+          if (g_getenv ("PGO_INTERP_BACKTRACE"))
+            for (Frame *f = I->top; f; f = f->parent)
+              g_printerr ("  in %s at IL_%04x\n", f->m->full, f->m->code ? f->m->code->il_offset[f->pc] : 0);
           g_propagate_error (&I->error, error);
           return ST_FATAL;
         }
@@ -944,6 +1123,8 @@ _pgo_interp_invoke (Interp *I, Method *m, Slot *args, Slot *ret)
                                                              PGO_TOKEN_RID (m->token)) == 0)
     return _pgo_interp_fatal (I, NULL, 0, "%s: no IL body and no intrinsic; the interpreter does not "
                               "implement it", m->full);
+  if (m->unsupported)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, m->unsupported);
   if ((st = enter (I, m)) != ST_RETURN)
     return st;
   c = m->code;
@@ -963,17 +1144,16 @@ _pgo_interp_invoke (Interp *I, Method *m, Slot *args, Slot *ret)
     }
   I->arena_top += need;
   memset (mem, 0, sizeof (Slot) * need);
-  for (guint32 i = 0; i < c->n_args; i++)
+  if (c->n_args)
+    memcpy (mem, args, sizeof (Slot) * c->n_args);
+  for (guint32 i = 0, at = m->has_this ? 1 : 0; i < m->n_params; i++)
     {
-      gboolean is_this = m->has_this && i == 0;
-      MemKind k = is_this ? M_REF : m->param_kinds[i - (m->has_this ? 1 : 0)];
-      if (k == M_R4)
+      if (m->param_kinds[i] == M_R4)
         {
-          float v = (float) args[i].r;
-          memcpy (&mem[i], &v, 4);
+          float v = (float) args[at].r;
+          memcpy (&mem[at], &v, 4);
         }
-      else
-        mem[i] = args[i];
+      at += m->param_kinds[i] == M_VT ? MAX (SLOTS_OF (m->param_types[i]->size), 1) : 1;
     }
   f.m = m;
   f.parent = I->top;

@@ -655,7 +655,8 @@ layout_fields (Type *t, GError **error)
       t->n_fields++;
       if (fd->is_static)
         {
-          fd->offset = n_static++;
+          fd->offset = n_static;
+          n_static += fd->kind == M_VT && fd->type ? MAX (SLOTS_OF (fd->type->size), 1) : 1;
           continue;
         }
       sz = fd->unsupported ? 8 : _pgo_interp_mem_size (fd->kind, fd->type);

@@ -334,6 +334,81 @@ n_array_resize (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   return ST_RETURN;
 }
 
+static guint32
+elem_size (gpointer arr)
+{
+  Type *e = OBJ_TYPE (arr)->elem;
+  return _pgo_interp_mem_size (e->is_vt ? e->kind : M_REF, e);
+}
+
+/* Array.Copy of 'n' elements between arrays of one element type, or of
+ * reference types (each element then checked against the destination). */
+static Status
+array_copy (Interp *I, gpointer src, gint64 si, gpointer dst, gint64 di, gint64 n)
+{
+  Type *se, *de;
+
+  if (!src || !dst)
+    return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null.");
+  se = OBJ_TYPE (src)->elem;
+  de = OBJ_TYPE (dst)->elem;
+  if (!se || !de)
+    return _pgo_interp_throw_new (I, "System.RankException", "Only single dimension arrays are supported here.");
+  if (n < 0 || si < 0 || di < 0 || si + n > ARR_LEN (src) || di + n > ARR_LEN (dst))
+    return _pgo_interp_throw_new (I, "System.ArgumentException",
+                                  "Source array was not long enough. Check the source index, length, and the array's lower bounds.");
+  if (se != de && (se->is_vt || de->is_vt))
+    return _pgo_interp_throw_new (I, "System.ArrayTypeMismatchException",
+                                  "Source array type cannot be assigned to destination array type.");
+  if (se != de)
+    for (gint64 k = 0; k < n; k++)
+      {
+        gpointer o = ((gpointer *) ARR_DATA (src))[si + k];
+        if (o && !_pgo_interp_is_subtype (OBJ_TYPE (o), de))
+          return _pgo_interp_throw_new (I, "System.InvalidCastException",
+                                        "At least one element in the source array could not be cast down to the destination array type.");
+      }
+  memmove (ARR_DATA (dst) + di * elem_size (dst), ARR_DATA (src) + si * elem_size (src), (gsize) n * elem_size (src));
+  return ST_RETURN;
+}
+
+static Status
+n_array_copy (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  return array_copy (I, a[0].p, 0, a[1].p, 0, (gint32) a[2].i);
+}
+
+static Status
+n_array_copy5 (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  return array_copy (I, a[0].p, (gint32) a[1].i, a[2].p, (gint32) a[3].i, (gint32) a[4].i);
+}
+
+static gboolean
+contains_references (Type *t, guint depth)
+{
+  if (!t->is_vt)
+    return TRUE;
+  if (depth > 32 || !_pgo_interp_layout (t, NULL))
+    return TRUE;
+  for (guint i = 0; i < t->n_fields; i++)
+    if (!t->fields[i].is_static
+        && (t->fields[i].kind == M_REF
+            || (t->fields[i].kind == M_VT && t->fields[i].type && contains_references (t->fields[i].type, depth + 1))))
+      return TRUE;
+  return FALSE;
+}
+
+/* RuntimeHelpers.IsReferenceOrContainsReferences<T>(). */
+static Status
+n_is_reference_or_contains (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  if (!m->n_margs)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: no type argument", m->full);
+  r->i = contains_references (m->margs[0], 0);
+  return ST_RETURN;
+}
+
 /* Int32.Parse(string) for the invariant culture's integer style:
  * whitespace, an optional sign, digits, whitespace. */
 static Status
@@ -443,6 +518,10 @@ static const struct {
   { "System.Int32::ToString(string)", n_int32_to_string_format },
   { "System.String::CompareTo(string)", n_string_compare_to },
   { "System.Array::Resize<!!0>(!!0[]&,int32)", n_array_resize },
+  { "System.Array::Copy(System.Array,System.Array,int32)", n_array_copy },
+  { "System.Array::Copy(System.Array,int32,System.Array,int32,int32)", n_array_copy5 },
+  { "System.Runtime.CompilerServices.RuntimeHelpers::IsReferenceOrContainsReferences<!!0>()",
+    n_is_reference_or_contains },
   { "System.Runtime.CompilerServices.RuntimeHelpers::InitializeArray(System.Array,System.RuntimeFieldHandle)",
     n_initialize_array },
 };

@@ -37,7 +37,7 @@ typedef enum {
 
 /* What a value is on the evaluation stack (ECMA-335 III.1.1). */
 typedef enum {
-  S_NONE, S_I4, S_I8, S_I, S_R4, S_R8, S_O, S_BYREF,
+  S_NONE, S_I4, S_I8, S_I, S_R4, S_R8, S_O, S_BYREF, S_VT,
 } StackKind;
 
 typedef struct _Module Module;
@@ -118,6 +118,7 @@ struct _Method {
   Type   **param_types;
   MemKind  ret_kind;
   Type    *ret_type;
+  guint32  ret_slots;   /* slots of a struct return (1 otherwise) */
   gint32   slot;        /* vtable slot, or -1 */
   Native   native;      /* intrinsic, or NULL */
   Code    *code;        /* translated on first call */
@@ -165,7 +166,7 @@ struct _Code {
   guint32  n_locals;
   MemKind *local_kinds;
   guint32  max_stack;
-  guint32  n_args;       /* this included */
+  guint32  n_args;       /* slots of the arguments, this included */
   /* probes */
   guint32  n_counters;
   guint32 *counter_offsets;
@@ -248,6 +249,7 @@ Ctx      _pgo_interp_method_ctx    (Method *m);
 gboolean _pgo_interp_is_subtype    (Type *t, Type *of);
 StackKind _pgo_interp_stack_kind   (MemKind k);
 guint32  _pgo_interp_mem_size      (MemKind k, Type *t);
+#define  SLOTS_OF(bytes)           (((bytes) + 7) / 8)
 
 /* pgo-interp-transform.c */
 Code    *_pgo_interp_translate     (Interp *I, Method *m, GError **error);
@@ -317,6 +319,10 @@ typedef enum {
   OP_BOX, OP_UNBOX, OP_UNBOX_ANY, OP_ISINST, OP_CASTCLASS,
   OP_THROW, OP_RETHROW, OP_LEAVE, OP_ENDFINALLY, OP_ENDFILTER,
   OP_LDTOKEN, OP_DEREF_AT, OP_BOX_AT,
+  /* struct values: 'a' is a byte offset or a slot index, b.i a size in bytes */
+  OP_LDVAR_VT, OP_STVAR_VT, OP_DUP_VT, OP_POP_N, OP_RET_VT, OP_LDFLD_VT, OP_STFLD_VT, OP_FLD_OF_VT,
+  OP_LDSFLD_VT, OP_STSFLD_VT, OP_LDELEM_VT, OP_STELEM_VT, OP_LDOBJ_VT, OP_STOBJ_VT, OP_BOX_VT,
+  OP_UNBOX_VT, OP_NEWOBJ_VT,
 #define X(n) OP_##n,
   PGO_INTERP_BRANCHES (X)
   PGO_INTERP_BINOPS (X)

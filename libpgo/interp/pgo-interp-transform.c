@@ -29,6 +29,12 @@
 #define NO_INS G_MAXUINT32
 #define I_PROBE(t) ((t)->I->opts.counting == PGO_INTERP_COUNT_32 ? OP_PROBE32 : OP_PROBE64)
 
+/* One evaluation-stack entry: its kind, and its type when a struct. */
+typedef struct {
+  StackKind k;
+  Type     *t;
+} Entry;
+
 typedef struct {
   Interp          *I;
   Method          *m;
@@ -37,13 +43,19 @@ typedef struct {
   GArray          *ins;       /* Ins */
   GArray          *ins_il;    /* guint32: IL offset of each instruction */
   guint32         *il_to_ins;
-  StackKind       *stack;
-  guint32          sp;
+  Entry           *stack;
+  guint32          sp;          /* entries */
+  guint32          cap;         /* entries the stack can hold */
+  guint32          max_slots;   /* the deepest the stack went, in slots */
+  guint32         *arg_slot;    /* per argument: its first slot */
+  Type           **arg_types;
+  Type           **local_types;
   GHashTable      *states;    /* IL offset -> GArray of StackKind */
   gint32          *counter_at;/* IL offset -> counter index, or -1 */
   MemKind         *arg_kinds;
   guint32         *local_slot;  /* n_vars + 1 entries: first slot of each local */
   guint32          n_vars;      /* locals of the signature */
+  guint32          n_args;      /* arguments, this included */
   guint32          il;        /* offset of the instruction being translated */
   PgoOpcode        opcode;
   guint32          constrained; /* the type token of a pending constrained. prefix */
@@ -79,13 +91,50 @@ emit (Tr *t, guint16 op, guint8 kind, guint32 a)
   return &g_array_index (t->ins, Ins, t->ins->len - 1);
 }
 
+static guint32
+entry_slots (const Entry *e)
+{
+  return e->k == S_VT ? MAX (SLOTS_OF (e->t->size), 1) : 1;
+}
+
+/* Slots of the top 'n' entries. */
+static guint32
+top_slots (Tr *t, guint32 n)
+{
+  guint32 s = 0;
+
+  for (guint32 i = 0; i < n && i < t->sp; i++)
+    s += entry_slots (&t->stack[t->sp - 1 - i]);
+  return s;
+}
+
+static gboolean
+push_entry (Tr *t, StackKind k, Type *ty)
+{
+  guint32 slots;
+
+  if (t->sp >= t->cap)
+    return fail (t, "the stack exceeds MaxStack %u", t->cap - 2);
+  t->stack[t->sp].k = k;
+  t->stack[t->sp].t = ty;
+  t->sp++;
+  slots = top_slots (t, t->sp);
+  t->max_slots = MAX (t->max_slots, slots);
+  return TRUE;
+}
+
 static gboolean
 push (Tr *t, StackKind k)
 {
-  if (t->sp >= t->code->max_stack)
-    return fail (t, "the stack exceeds MaxStack %u", t->code->max_stack);
-  t->stack[t->sp++] = k;
-  return TRUE;
+  return push_entry (t, k, NULL);
+}
+
+static gboolean
+push_vt (Tr *t, Type *ty)
+{
+  if (!ty || !ty->laid_out)
+    return fail (t, "a struct of unknown layout");
+  return push_entry (t, S_VT, ty);
 }
 
 static gboolean
@@ -100,7 +149,13 @@ pop (Tr *t, guint n)
 static StackKind
 top (Tr *t, guint depth)
 {
-  return t->sp > depth ? t->stack[t->sp - 1 - depth] : S_NONE;
+  return t->sp > depth ? t->stack[t->sp - 1 - depth].k : S_NONE;
+}
+
+static Type *
+top_type (Tr *t, guint depth)
+{
+  return t->sp > depth ? t->stack[t->sp - 1 - depth].t : NULL;
 }
 
 static gboolean
@@ -123,7 +178,7 @@ record_state (Tr *t, guint32 target)
 
   if (g_hash_table_contains (t->states, GUINT_TO_POINTER (target)))
     return;
-  s = g_array_sized_new (FALSE, FALSE, sizeof (StackKind), t->sp);
+  s = g_array_sized_new (FALSE, FALSE, sizeof (Entry), t->sp);
   g_array_append_vals (s, t->stack, t->sp);
   g_hash_table_insert (t->states, GUINT_TO_POINTER (target), s);
 }
@@ -136,8 +191,8 @@ restore_state (Tr *t, guint32 offset)
   t->sp = 0;
   if (s && s->len)
     {
-      memcpy (t->stack, s->data, sizeof (StackKind) * MIN (s->len, t->code->max_stack));
-      t->sp = MIN (s->len, t->code->max_stack);
+      memcpy (t->stack, s->data, sizeof (Entry) * MIN (s->len, t->cap));
+      t->sp = MIN (s->len, t->cap);
     }
 }
 
@@ -148,18 +203,26 @@ setup_frame (Tr *t)
 {
   Method *m = t->m;
   Code *c = t->code;
-  guint32 n_args = m->n_params + (m->has_this ? 1 : 0), slot = 0;
+  guint32 n_args = m->n_params + (m->has_this ? 1 : 0), slot = 0, at = 0;
 
-  c->n_args = n_args;
+  t->n_args = n_args;
   t->arg_kinds = g_new0 (MemKind, MAX (n_args, 1));
+  t->arg_types = g_new0 (Type *, MAX (n_args, 1));
+  t->arg_slot = g_new0 (guint32, n_args + 1);
   if (m->has_this)
     t->arg_kinds[0] = m->owner->is_vt ? M_I8 : M_REF;
   for (guint32 i = 0; i < m->n_params; i++)
     {
-      if (m->param_kinds[i] == M_VT)
-        return fail (t, "parameter %u is a value type, which is not supported", i + 1);
       t->arg_kinds[i + (m->has_this ? 1 : 0)] = m->param_kinds[i];
+      t->arg_types[i + (m->has_this ? 1 : 0)] = m->param_types[i];
     }
+  for (guint32 i = 0; i < n_args; i++)
+    {
+      t->arg_slot[i] = at;
+      at += t->arg_kinds[i] == M_VT ? MAX (SLOTS_OF (t->arg_types[i]->size), 1) : 1;
+    }
+  t->arg_slot[n_args] = at;
+  c->n_args = at;
   if (t->body->local_sig_token)
     {
       const guint8 *blob;
@@ -181,6 +244,7 @@ setup_frame (Tr *t)
       t->n_vars = n;
       c->local_kinds = g_new0 (MemKind, MAX (n, 1));
       t->local_slot = g_new0 (guint32, n + 1);
+      t->local_types = g_new0 (Type *, MAX (n, 1));
       for (guint32 i = 0; i < n; i++)
         {
           Type *ty = _pgo_interp_sig_type (m->module, &cur, &c->local_kinds[i], t->error);
@@ -191,6 +255,7 @@ setup_frame (Tr *t)
               g_prefix_error (t->error, "%s: local %u: ", m->full, i);
               return FALSE;
             }
+          t->local_types[i] = ty;
           size = _pgo_interp_mem_size (c->local_kinds[i], ty);
           t->local_slot[i] = slot;
           slot += MAX ((size + 7) / 8, 1);
@@ -438,6 +503,8 @@ type_operand (Tr *t, guint32 token)
 static gboolean
 push_loaded (Tr *t, MemKind k, Type *ty)
 {
+  if (k == M_VT)
+    return push_vt (t, ty);
   if (k == M_I8 && ty && ty->module == t->I->corelib
       && (strcmp (ty->name, "System.IntPtr") == 0 || strcmp (ty->name, "System.UIntPtr") == 0))
     return push (t, S_I);
@@ -456,8 +523,6 @@ tr_element (Tr *t, const PgoIlInstr *in)
       if (!(ty = type_operand (t, in->operand.token)))
         return FALSE;
       k = ty->is_vt ? ty->kind : M_REF;
-      if (k == M_VT && in->opcode != PGO_OP_LDELEMA)
-        return fail (t, "arrays of structs are not supported");
     }
   if (in->opcode == PGO_OP_LDELEMA)
     {
@@ -470,13 +535,14 @@ tr_element (Tr *t, const PgoIlInstr *in)
     {
       if (!pop (t, 2))
         return FALSE;
-      emit (t, OP_LDELEM, k, _pgo_interp_mem_size (k, ty));
+      emit (t, k == M_VT ? OP_LDELEM_VT : OP_LDELEM, k, _pgo_interp_mem_size (k, ty));
       return push_loaded (t, k, ty);
     }
-  if (!pop (t, 3))
-    return FALSE;
-  emit (t, OP_STELEM, k, _pgo_interp_mem_size (k, ty));
-  return TRUE;
+  if (k == M_VT)
+    emit (t, OP_STELEM_VT, k, _pgo_interp_mem_size (k, ty))->b.i = top_slots (t, 1);
+  else
+    emit (t, OP_STELEM, k, _pgo_interp_mem_size (k, ty));
+  return pop (t, 3);
 }
 
 static gboolean
@@ -494,13 +560,27 @@ tr_field (Tr *t, const PgoIlInstr *in)
     return fail (t, "field %s: %s", f->name, f->unsupported);
   if (f->is_static != is_static)
     return fail (t, "field %s is %sstatic", f->name, f->is_static ? "" : "not ");
-  if (f->kind == M_VT && in->opcode != PGO_OP_LDFLDA && in->opcode != PGO_OP_LDSFLDA)
-    return fail (t, "field %s is a struct, which is not supported", f->name);
+  if (f->kind == M_VT && !f->type)
+    return fail (t, "field %s has no layout", f->name);
   switch (in->opcode)
     {
     case PGO_OP_LDFLD:
+      if (top (t, 0) == S_VT)
+        {
+          /* a field of a struct value: its offset within the struct */
+          Ins *e = emit (t, OP_FLD_OF_VT, f->kind, f->offset);
+          e->b.i = (gint64) top_slots (t, 1) | ((gint64) _pgo_interp_mem_size (f->kind, f->type) << 32);
+          if (!pop (t, 1))
+            return FALSE;
+          return push_loaded (t, f->kind, f->type);
+        }
       if (!pop (t, 1))
         return FALSE;
+      if (f->kind == M_VT)
+        {
+          emit (t, OP_LDFLD_VT, 0, f->offset)->b.i = f->type->size;
+          return push_vt (t, f->type);
+        }
       emit (t, OP_LDFLD, f->kind, f->offset);
       return push_loaded (t, f->kind, f->type);
     case PGO_OP_LDFLDA:
@@ -509,21 +589,20 @@ tr_field (Tr *t, const PgoIlInstr *in)
       emit (t, OP_LDFLDA, f->kind, f->offset);
       return push (t, S_BYREF);
     case PGO_OP_STFLD:
-      if (!pop (t, 2))
-        return FALSE;
-      emit (t, OP_STFLD, f->kind, f->offset);
-      return TRUE;
+      if (f->kind == M_VT)
+        emit (t, OP_STFLD_VT, 0, f->offset)->b.i = f->type->size;
+      else
+        emit (t, OP_STFLD, f->kind, f->offset);
+      return pop (t, 2);
     case PGO_OP_LDSFLD:
-      emit (t, OP_LDSFLD, f->kind, 0)->b.p = f;
+      emit (t, f->kind == M_VT ? OP_LDSFLD_VT : OP_LDSFLD, f->kind, f->kind == M_VT ? f->type->size : 0)->b.p = f;
       return push_loaded (t, f->kind, f->type);
     case PGO_OP_LDSFLDA:
       emit (t, OP_LDSFLDA, f->kind, 0)->b.p = f;
       return push (t, S_BYREF);
     default:
-      if (!pop (t, 1))
-        return FALSE;
-      emit (t, OP_STSFLD, f->kind, 0)->b.p = f;
-      return TRUE;
+      emit (t, f->kind == M_VT ? OP_STSFLD_VT : OP_STSFLD, f->kind, f->kind == M_VT ? f->type->size : 0)->b.p = f;
+      return pop (t, 1);
     }
 }
 
@@ -533,11 +612,40 @@ devirtualizable (Method *callee)
   return !(callee->flags & MD_VIRTUAL) || (callee->flags & MD_FINAL) || (callee->owner->flags & TD_SEALED);
 }
 
+/* A constrained. callvirt (ECMA-335 III.2.1): 'this', 'depth' slots down,
+ * is a managed pointer to a value of the constrained type, which code
+ * specialization knows here.  May replace '*callee' and '*op'. */
+static gboolean
+tr_constrained (Tr *t, guint32 depth, Method **callee, guint16 *op)
+{
+  Type *ct = type_operand (t, t->constrained);
+  Method *impl;
+
+  if (!ct)
+    return FALSE;
+  if (!ct->is_vt)
+    {
+      emit (t, OP_DEREF_AT, 0, depth);
+      return TRUE;
+    }
+  impl = _pgo_interp_resolve_virtual (t->I, ct, *callee);
+  if (impl->owner == ct)
+    {
+      *callee = impl;
+      *op = OP_CALL;
+    }
+  else if (ct->kind == M_VT)
+    emit (t, OP_BOX_AT, M_VT, depth)->b.p = ct;
+  else
+    emit (t, OP_BOX_AT, ct->kind, depth)->b.p = ct;
+  return TRUE;
+}
+
 static gboolean
 tr_call (Tr *t, const PgoIlInstr *in)
 {
   Method *callee = _pgo_interp_method (t->m->module, in->operand.token, t->error);
-  guint32 n;
+  guint32 n, slots;
   guint16 op;
 
   if (!callee)
@@ -549,48 +657,32 @@ tr_call (Tr *t, const PgoIlInstr *in)
     return FALSE;
   if (callee->unsupported && !callee->native)
     return fail (t, "%s: %s", callee->full, callee->unsupported);
-  for (guint32 i = 0; i < callee->n_params && !callee->native; i++)
-    if (callee->param_kinds[i] == M_VT)
-      return fail (t, "%s takes a struct, which is not supported", callee->full);
-  if (callee->ret_kind == M_VT && !callee->native)
-    return fail (t, "%s returns a struct, which is not supported", callee->full);
+  callee->ret_slots = callee->ret_kind == M_VT && callee->ret_type ? MAX (SLOTS_OF (callee->ret_type->size), 1) : 1;
   n = callee->n_params + (callee->has_this && in->opcode != PGO_OP_NEWOBJ ? 1 : 0);
-  if (!pop (t, n))
-    return FALSE;
+  slots = top_slots (t, n);
+  if (t->sp < n)
+    return fail (t, "stack underflow");
   if (in->opcode == PGO_OP_NEWOBJ)
     {
+      if (!pop (t, n))
+        return FALSE;
+      if (callee->owner->is_vt && callee->owner->kind == M_VT && !callee->native)
+        {
+          emit (t, OP_NEWOBJ_VT, 0, slots)->b.p = callee;
+          return push_vt (t, callee->owner);
+        }
       if (callee->owner->is_vt && !callee->native)
-        return fail (t, "constructing struct %s is not supported", callee->owner->name);
-      emit (t, OP_NEWOBJ, 0, n)->b.p = callee;
+        return fail (t, "constructing %s with newobj is not supported", callee->owner->name);
+      emit (t, OP_NEWOBJ, 0, slots)->b.p = callee;
       return push (t, callee->owner->is_vt ? _pgo_interp_stack_kind (callee->owner->kind) : S_O);
     }
   op = in->opcode == PGO_OP_CALLVIRT && !devirtualizable (callee) ? OP_CALLVIRT : OP_CALL;
-  if ((in->prefixes & PGO_IL_PREFIX_CONSTRAINED) && in->opcode == PGO_OP_CALLVIRT)
-    {
-      /* ECMA-335 III.2.1: 'this' is a managed pointer to a value of the
-       * constrained type, known here since code is specialized */
-      Type *ct = type_operand (t, t->constrained);
-      if (!ct)
-        return FALSE;
-      if (!ct->is_vt)
-        emit (t, OP_DEREF_AT, 0, n);
-      else
-        {
-          Method *impl = _pgo_interp_resolve_virtual (t->I, ct, callee);
-          if (impl->owner == ct)
-            {
-              callee = impl;
-              op = OP_CALL;
-            }
-          else
-            {
-              if (ct->kind == M_VT)
-                return fail (t, "boxing struct %s is not supported", ct->name);
-              emit (t, OP_BOX_AT, ct->kind, n)->b.p = ct;
-            }
-        }
-    }
-  emit (t, op, in->opcode == PGO_OP_CALLVIRT, n)->b.p = callee;
+  if ((in->prefixes & PGO_IL_PREFIX_CONSTRAINED) && in->opcode == PGO_OP_CALLVIRT
+      && !tr_constrained (t, slots, &callee, &op))
+    return FALSE;
+  if (!pop (t, n))
+    return FALSE;
+  emit (t, op, in->opcode == PGO_OP_CALLVIRT, slots)->b.p = callee;
   return push_loaded (t, callee->ret_kind, callee->ret_type);
 }
 
@@ -609,18 +701,26 @@ tr_type_op (Tr *t, const PgoIlInstr *in)
       emit (t, OP_NEWARR, 0, 0)->b.p = _pgo_interp_array_type (t->I, ty);
       return push (t, S_O);
     case PGO_OP_BOX:
+      if (ty->def && strcmp (ty->def->name, "System.Nullable`1") == 0)
+        return fail (t, "boxing %s is not supported", ty->name);
+      if (!ty->is_vt)
+        return TRUE; /* box of a reference type: a no-op (ECMA-335 III.4.1) */
+      if (ty->kind == M_VT)
+        emit (t, OP_BOX_VT, 0, top_slots (t, 1))->b.p = ty;
+      else
+        emit (t, OP_BOX, ty->kind, 0)->b.p = ty;
       if (!pop (t, 1))
         return FALSE;
-      if (ty->kind == M_VT)
-        return fail (t, "boxing struct %s is not supported", ty->name);
-      emit (t, OP_BOX, ty->kind, 0)->b.p = ty;
       return push (t, S_O);
     case PGO_OP_UNBOX_ANY:
       if (!pop (t, 1))
         return FALSE;
+      if (ty->def && strcmp (ty->def->name, "System.Nullable`1") == 0)
+        return fail (t, "unboxing %s is not supported", ty->name);
       if (ty->kind == M_VT)
-        return fail (t, "unboxing struct %s is not supported", ty->name);
-      emit (t, ty->is_vt ? OP_UNBOX_ANY : OP_CASTCLASS, ty->kind, 0)->b.p = ty;
+        emit (t, OP_UNBOX_VT, 0, ty->size)->b.p = ty;
+      else
+        emit (t, ty->is_vt ? OP_UNBOX_ANY : OP_CASTCLASS, ty->kind, 0)->b.p = ty;
       return push_loaded (t, ty->is_vt ? ty->kind : M_REF, ty);
     case PGO_OP_UNBOX:
       if (!pop (t, 1))
@@ -641,13 +741,17 @@ tr_type_op (Tr *t, const PgoIlInstr *in)
     case PGO_OP_LDOBJ:
       if (!pop (t, 1))
         return FALSE;
-      emit (t, OP_LDIND, ty->is_vt ? ty->kind : M_REF, 0);
+      if (ty->kind == M_VT)
+        emit (t, OP_LDOBJ_VT, 0, ty->size);
+      else
+        emit (t, OP_LDIND, ty->is_vt ? ty->kind : M_REF, 0);
       return push_loaded (t, ty->is_vt ? ty->kind : M_REF, ty);
     case PGO_OP_STOBJ:
-      if (!pop (t, 2))
-        return FALSE;
-      emit (t, OP_STIND, ty->is_vt ? ty->kind : M_REF, 0);
-      return TRUE;
+      if (ty->kind == M_VT)
+        emit (t, OP_STOBJ_VT, 0, ty->size)->b.i = top_slots (t, 1);
+      else
+        emit (t, OP_STIND, ty->is_vt ? ty->kind : M_REF, 0);
+      return pop (t, 2);
     case PGO_OP_SIZEOF:
       emit (t, OP_LDC, 0, 0)->b.i = _pgo_interp_mem_size (ty->is_vt ? ty->kind : M_REF, ty);
       return push (t, S_I4);
@@ -711,6 +815,7 @@ tr_var (Tr *t, const PgoIlInstr *in)
   gboolean store = in->opcode == PGO_OP_STARG || in->opcode == PGO_OP_STARG_S || in->opcode == PGO_OP_STLOC
                    || in->opcode == PGO_OP_STLOC_S || (in->opcode >= PGO_OP_STLOC_0 && in->opcode <= PGO_OP_STLOC_3);
   MemKind k;
+  Type *ty = NULL;
   guint32 slot;
 
   if (in->opcode >= PGO_OP_LDARG_0 && in->opcode <= PGO_OP_LDARG_3)
@@ -721,16 +826,18 @@ tr_var (Tr *t, const PgoIlInstr *in)
     idx = in->opcode - PGO_OP_STLOC_0;
   if (arg)
     {
-      if (idx >= t->code->n_args)
-        return fail (t, "argument %u of %u", idx, t->code->n_args);
+      if (idx >= t->n_args)
+        return fail (t, "argument %u of %u", idx, t->n_args);
       k = t->arg_kinds[idx];
-      slot = idx;
+      ty = t->arg_types[idx];
+      slot = t->arg_slot[idx];
     }
   else
     {
       if (idx >= t->n_vars)
         return fail (t, "local %u does not exist", idx);
       k = t->code->local_kinds[idx];
+      ty = t->local_types[idx];
       slot = t->local_slot[idx];
     }
   if (addr)
@@ -739,7 +846,12 @@ tr_var (Tr *t, const PgoIlInstr *in)
       return push (t, S_BYREF);
     }
   if (k == M_VT)
-    return fail (t, "struct variables are only supported through their address");
+    {
+      if (store && !pop (t, 1))
+        return FALSE;
+      emit (t, store ? OP_STVAR_VT : OP_LDVAR_VT, arg, slot)->b.i = ty->size;
+      return store ? TRUE : push_vt (t, ty);
+    }
   if (store)
     {
       if (!pop (t, 1))
@@ -815,10 +927,16 @@ tr_misc (Tr *t, const PgoIlInstr *in)
     case PGO_OP_NOP:
       return TRUE;
     case PGO_OP_DUP:
+      if (k == S_VT)
+        {
+          Type *ty = top_type (t, 0);
+          emit (t, OP_DUP_VT, 0, top_slots (t, 1));
+          return push_vt (t, ty);
+        }
       emit (t, OP_DUP, 0, 0);
       return push (t, k);
     case PGO_OP_POP:
-      emit (t, OP_POP, 0, 0);
+      emit (t, k == S_VT ? OP_POP_N : OP_POP, 0, top_slots (t, 1));
       return pop (t, 1);
     case PGO_OP_NEG:
       emit (t, k == S_R4 || k == S_R8 ? OP_NEG_R : k == S_I4 ? OP_NEG_I4 : OP_NEG_I8, 0, 0);
@@ -830,6 +948,11 @@ tr_misc (Tr *t, const PgoIlInstr *in)
       emit (t, OP_CKFINITE, 0, 0);
       return TRUE;
     case PGO_OP_RET:
+      if (t->m->ret_kind == M_VT)
+        {
+          emit (t, OP_RET_VT, 0, top_slots (t, 1));
+          return pop (t, 1);
+        }
       if (t->m->ret_kind != M_VOID && !pop (t, 1))
         return FALSE;
       emit (t, t->m->ret_kind == M_VOID ? OP_RET_VOID : OP_RET, t->m->ret_kind, 0);
@@ -1114,7 +1237,7 @@ _pgo_interp_translate (Interp *I, Method *m, GError **error)
   t.body = &body;
   t.error = error;
   code = g_new0 (Code, 1);
-  code->max_stack = body.max_stack + 2;
+  t.cap = body.max_stack + 2;
   saved = I->ctx;
   I->ctx = _pgo_interp_method_ctx (m);
   t.code = code;
@@ -1122,11 +1245,12 @@ _pgo_interp_translate (Interp *I, Method *m, GError **error)
   t.ins_il = g_array_new (FALSE, FALSE, sizeof (guint32));
   t.il_to_ins = g_new (guint32, body.il_size + 1);
   memset (t.il_to_ins, 0xff, sizeof (guint32) * (body.il_size + 1));
-  t.stack = g_new0 (StackKind, code->max_stack);
+  t.stack = g_new0 (Entry, t.cap);
   t.states = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
   t.owned = g_ptr_array_new_with_free_func (g_free);
   ok = setup_frame (&t) && setup_probes (&t) && translate_body (&t) && patch (&t) && setup_clauses (&t);
   I->ctx = saved;
+  code->max_stack = t.max_slots + 2;
   code->n_ins = t.ins->len;
   code->ins = (Ins *) g_array_free (t.ins, FALSE);
   code->il_offset = (guint32 *) g_array_free (t.ins_il, FALSE);
@@ -1136,6 +1260,9 @@ _pgo_interp_translate (Interp *I, Method *m, GError **error)
   g_free (t.stack);
   g_free (t.counter_at);
   g_free (t.arg_kinds);
+  g_free (t.arg_types);
+  g_free (t.arg_slot);
+  g_free (t.local_types);
   g_free (t.local_slot);
   g_hash_table_unref (t.states);
   pgo_method_body_clear (&body);

@@ -64,8 +64,74 @@ sealed class AppException : Exception
     public AppException(int code) : base("app " + code) { Code = code; }
 }
 
+struct Point : IArea
+{
+    public int X, Y;
+    public Point(int x, int y) { X = x; Y = y; }
+    public int Area() { return X * Y; }
+    public Point Swap() { return new Point(Y, X); }
+    public override string ToString() { return "(" + X + "," + Y + ")"; }
+}
+
+struct Segment
+{
+    public Point From, To;
+    public long Tag;
+}
+
+sealed class Holder
+{
+    public Segment Seg;
+    public static Point Origin = new Point(7, 8);
+}
+
 static class Program
 {
+    static T Largest<T>(T[] items) where T : IArea
+    {
+        T best = items[0];
+        for (int i = 1; i < items.Length; i++)
+            if (items[i].Area() > best.Area())
+                best = items[i];
+        return best;
+    }
+
+    static Segment Stretch(Segment s, int by)
+    {
+        s.To.X += by;
+        s.Tag++;
+        return s;
+    }
+
+    static string Structs()
+    {
+        Point p = new Point(2, 3);
+        Point q = p;
+        q.X = 10;
+        Point[] ps = { new Point(1, 1), new Point(4, 5), new Point(3, 3) };
+        ps[2].Y = 9;
+        Segment seg = new Segment { From = p, To = q, Tag = 40 };
+        Segment s2 = Stretch(seg, 5);
+        Holder h = new Holder();
+        h.Seg = s2;
+        h.Seg.From.Y = 100;
+        object boxed = p;
+        IArea area = (IArea) boxed;
+        Point unboxed = (Point) boxed;
+        var list = new System.Collections.Generic.List<int>();
+        for (int i = 0; i < 20; i++)
+            list.Add(i * 3);
+        int sum = 0;
+        foreach (int x in list)
+            sum += x;
+        var points = new System.Collections.Generic.List<Point>();
+        points.Add(p);
+        points.Add(ps[1]);
+        return p.X + " " + q.X + " " + p.Swap().X + " " + ps[2].Y + " " + seg.To.X + " " + s2.To.X + " " + s2.Tag
+            + " " + h.Seg.From.Y + " " + area.Area() + " " + unboxed.Y + " " + Largest(ps).ToString()
+            + " " + Holder.Origin.Area() + " " + sum + " " + list.Count + " " + points[1].Area() + " " + p.ToString();
+    }
+
     static string trace = "";
     public static void Trace(string s) { trace += s + " "; }
 
@@ -276,6 +342,7 @@ static class Program
         Console.WriteLine(Exceptions());
         Console.WriteLine(Statics());
         Console.WriteLine(Arrays());
+        Console.WriteLine(Structs());
         return 3;
     }
 }
