@@ -420,7 +420,13 @@ _pgo_interp_run_cctor (Interp *I, Type *t)
 /* ---- the loop ---- */
 
 #define BINOP(n, expr) case OP_##n: sp--; { Slot a = sp[-1], b = sp[0]; (void) a; (void) b; expr; } ip++; break;
-#define BRANCH(n, cond) case OP_##n: sp -= 2; if (cond) { ip = code + ip->a; STEP (); } else { ip++; } break;
+/* A taken branch to a probed head counts the probe itself ('b.i' is the
+ * counter + 1) and lands after it: one dispatch fewer per loop trip. */
+#define JUMP() do { const Ins *br_ = ip; ip = code + br_->a; \
+                    if (br_->b.i) { if (c->counts32) { c->counts32[br_->b.i - 1]++; } \
+                                    else { c->counts64[br_->b.i - 1]++; } } \
+                    STEP (); } while (0)
+#define BRANCH(n, cond) case OP_##n: sp -= 2; if (cond) { JUMP (); } else { ip++; } break;
 #define STEP() do { if (G_UNLIKELY (++I->steps > I->opts.max_steps) && I->opts.max_steps) { \
                       return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "the run exceeded %" \
                                                 G_GUINT64_FORMAT " steps", I->opts.max_steps); } } while (0)
@@ -476,9 +482,9 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
             RAISE ("System.ArithmeticException", "Function does not accept floating point Not-a-Number values.");
           ip++;
           break;
-        case OP_BR: ip = code + ip->a; STEP (); break;
-        case OP_BRTRUE: sp--; if (sp->u) { ip = code + ip->a; STEP (); } else ip++; break;
-        case OP_BRFALSE: sp--; if (!sp->u) { ip = code + ip->a; STEP (); } else ip++; break;
+        case OP_BR: JUMP (); break;
+        case OP_BRTRUE: sp--; if (sp->u) { JUMP (); } else { ip++; } break;
+        case OP_BRFALSE: sp--; if (!sp->u) { JUMP (); } else { ip++; } break;
         case OP_SWITCH:
           sp--;
           if ((guint32) sp->u < ip->a)
@@ -1054,6 +1060,8 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
             break;
           }
         case OP_ENDFINALLY: return ST_ENDFINALLY;
+        case OP_END:
+          return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "execution runs past the end of the body");
         case OP_ENDFILTER: *ret = sp[-1]; return ST_ENDFILTER;
         default:
           return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "internal instruction %u", ip->op);
@@ -1162,7 +1170,15 @@ _pgo_interp_invoke (Interp *I, Method *m, Slot *args, Slot *ret)
   f.stack = f.locals + c->n_locals;
   f.caught = (gpointer *) (f.stack + c->max_stack);
   I->top = &f;
-  st = run (I, &f, 0, f.stack, -1, ret);
+  {
+    /* the entry probe, counted here rather than dispatched */
+    guint32 start = 0;
+    if (c->n_ins && c->ins[0].op == OP_PROBE32)
+      c->counts32[c->ins[start++].a]++;
+    else if (c->n_ins && c->ins[0].op == OP_PROBE64)
+      c->counts64[c->ins[start++].a]++;
+    st = run (I, &f, start, f.stack, -1, ret);
+  }
   I->top = f.parent;
   I->arena_top = mem;
   I->depth--;

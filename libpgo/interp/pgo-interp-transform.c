@@ -1149,6 +1149,8 @@ translate_body (Tr *t)
       g_propagate_prefixed_error (t->error, local, "%s: ", t->m->full);
       return FALSE;
     }
+  /* IL that falls off its end stops here, not in the next method's code */
+  emit (t, OP_END, 0, 0);
   return TRUE;
 }
 
@@ -1170,6 +1172,16 @@ patch (Tr *t)
           in->a = t->il_to_ins[in->a];
           if (in->op == OP_LEAVE)
             ((Leave *) in->b.p)->target = in->a;
+          else if (in->a < t->ins->len)
+            {
+              /* the branch counts the target's probe and skips it */
+              const Ins *to = &g_array_index (t->ins, Ins, in->a);
+              if (to->op == OP_PROBE32 || to->op == OP_PROBE64)
+                {
+                  in->b.i = (gint64) to->a + 1;
+                  in->a++;
+                }
+            }
         }
       else if (in->op == OP_SWITCH)
         for (guint32 k = 0; k < in->a; k++)
@@ -1195,7 +1207,7 @@ setup_clauses (Tr *t)
   const PgoMethodBody *b = t->body;
   Code *c = t->code;
 
-  t->il_to_ins[b->il_size] = t->ins->len;
+  t->il_to_ins[b->il_size] = t->ins->len - 1; /* the OP_END */
   c->n_clauses = b->n_clauses;
   c->clauses = g_new0 (Clause, MAX (b->n_clauses, 1));
   for (guint32 i = 0; i < b->n_clauses; i++)

@@ -5,7 +5,9 @@
 #     printed (data/manifest.txt; where dotnet is present, also a live run);
 #   CONFORMANCE interp-counts: app methods whose dense block counts equal
 #     CoreCLR's block-mode counts (data/<p>/block.nettrace), over the
-#     programs that ran.
+#     programs that ran;
+#   CONFORMANCE interp-probes-A, interp-probes-B: app methods whose every
+#     probe count of that set equals CoreCLR's count of the block there.
 # The counts must agree for every method compared; the number of programs
 # the interpreter runs is a floor (tests/floors.txt: interp-output).
 # SPEC: pgo-interp(1) "CONFORMANCE"
@@ -44,7 +46,15 @@ counts () {
     END { for (t in c) print t c[t] }' | sort
 }
 
-programs=0 ran=0 same_out=0 methods=0 same=0 fail=0
+# subset WANT GOT: methods of GOT each of whose "il=count" pairs WANT has
+# for the same method; prints "agreeing total".
+subset () {
+  awk 'NR == FNR { for (i = 2; i <= NF; i++) w[$1 " " $i] = 1; next }
+       { n++; ok = 1; for (i = 2; i <= NF; i++) if (!(($1 " " $i) in w)) ok = 0; k += ok }
+       END { print k + 0, n + 0 }' "$1" "$2"
+}
+
+programs=0 ran=0 same_out=0 methods=0 same=0 fail=0 pa=0 na=0 pb=0 nb=0
 for dir in "$data"/*/; do
   dir=${dir%/}
   p=$(basename "$dir")
@@ -65,9 +75,19 @@ for dir in "$data"/*/; do
   k=$(comm -12 "$work/want" "$work/got" | wc -l)
   methods=$((methods + n)) same=$((same + k))
   [ "$k" -eq "$n" ] || { echo "FAIL: $p: dense counts differ:"; diff "$work/want" "$work/got" | head -n 8; fail=1; }
+  for set in A B; do
+    "$interp" run --framework "$fw" --probes $set --trace "$work/$p.$set.nettrace" "$dir/$p.dll" >/dev/null 2>&1 \
+      || { echo "FAIL: $p: the run with probe set $set failed"; fail=1; continue; }
+    counts "$work/$p.$set.nettrace" "$p" | awk 'NR == FNR { t[$1] = 1; next } $1 in t' "$work/want" - >"$work/got.$set"
+    set -- $(subset "$work/want" "$work/got.$set")
+    [ "$1" -eq "$2" ] || { echo "FAIL: $p: probe set $set counts differ from CoreCLR's"; fail=1; }
+    if [ $set = A ]; then pa=$((pa + $1)) na=$((na + $2)); else pb=$((pb + $1)) nb=$((nb + $2)); fi
+  done
 done
 echo "CONFORMANCE interp-output: $same_out/$programs"
 echo "CONFORMANCE interp-counts: $same/$methods"
+echo "CONFORMANCE interp-probes-A: $pa/$na"
+echo "CONFORMANCE interp-probes-B: $pb/$nb"
 check_floor interp-output "$same_out" || fail=1
 [ "$methods" -gt 0 ] || { echo "FAIL: no method compared"; fail=1; }
 exit $fail
