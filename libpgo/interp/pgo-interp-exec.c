@@ -54,7 +54,7 @@ _pgo_interp_new_string (Interp *I, const gunichar2 *units, gint32 n)
   if (!s)
     return NULL;
   STR_LEN (s) = n;
-  if (n)
+  if (n && units)
     memcpy (STR_CHARS (s), units, (gsize) n * 2);
   return s;
 }
@@ -81,6 +81,24 @@ _pgo_interp_new_array (Interp *I, Type *array_type, gint64 n)
   if (a)
     ARR_LEN (a) = n;
   return a;
+}
+
+/* The System.RuntimeType object of 't' (typeof), one per type. */
+gpointer
+_pgo_interp_type_object (Interp *I, Type *t, GError **error)
+{
+  gpointer o = g_hash_table_lookup (I->type_objects, t);
+  Type *rt;
+
+  if (o)
+    return o;
+  if (!(rt = _pgo_interp_corelib_type (I, "System.RuntimeType", error)) || !_pgo_interp_layout (rt, error))
+    return NULL;
+  if (!(o = _pgo_interp_alloc (I, rt, 0)))
+    return (void) g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT, "out of memory"), NULL;
+  g_hash_table_insert (I->type_objects, t, o);
+  g_hash_table_insert (I->object_types, o, t);
+  return o;
 }
 
 /* ---- errors and exceptions ---- */
@@ -1057,6 +1075,19 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
             sp = base;
             ip = code + lv->target;
             STEP ();
+            break;
+          }
+        case OP_LOCALLOC:
+          {
+            /* frame-lifetime memory above the frame: freed when it returns */
+            guint64 n = SLOTS_OF (sp[-1].u);
+            if (sp[-1].u > ((guint64) 1 << 30) || I->arena_top + n > I->arena_end)
+              return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "stack overflow: localloc of %" G_GUINT64_FORMAT
+                                        " bytes", sp[-1].u);
+            memset (I->arena_top, 0, sizeof (Slot) * n);
+            sp[-1].p = I->arena_top;
+            I->arena_top += n;
+            ip++;
             break;
           }
         case OP_ENDFINALLY: return ST_ENDFINALLY;

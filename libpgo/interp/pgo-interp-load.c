@@ -672,6 +672,11 @@ layout_fields (Type *t, GError **error)
     }
   if (t->is_vt)
     {
+      /* an explicit ClassSize (ECMA-335 II.22.8) can only grow a struct */
+      guint32 nl = pgo_metadata_get_n_rows (m->md, PGO_TABLE_CLASSLAYOUT);
+      for (guint32 r = 1; r <= nl; r++)
+        if (pgo_metadata_get_column (m->md, PGO_COL_CLASSLAYOUT_PARENT, r) == rid)
+          size = MAX (size, pgo_metadata_get_column (m->md, PGO_COL_CLASSLAYOUT_CLASS_SIZE, r));
       t->size = MAX ((size + align - 1) & ~(align - 1), 1);
       t->align = align;
       if (is_named (t->parent, "System.Enum"))
@@ -1222,7 +1227,11 @@ _pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m)
       for (guint i = 0; !found && p->methods && i < p->methods->len; i++)
         {
           Method *c = g_ptr_array_index (p->methods, i);
-          if ((c->flags & 0x0040) && (c->flags & 0x0007) == 0x0006 && same_slot (c, m))
+          gboolean is_static = (m->flags & 0x0010) != 0;
+          /* an instance method implements as a public virtual; a static
+           * abstract one (ECMA-335 II.12.2 augments) as a public static */
+          if ((is_static ? (c->flags & 0x0010) : (c->flags & 0x0040)) && (c->flags & 0x0007) == 0x0006
+              && same_slot (c, m))
             found = c;
         }
     }

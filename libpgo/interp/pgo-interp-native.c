@@ -409,6 +409,278 @@ n_is_reference_or_contains (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r
   return ST_RETURN;
 }
 
+static Status
+n_type_from_handle (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  r->p = a[0].p;
+  return ST_RETURN;
+}
+
+static Status
+n_type_eq (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  r->i = a[0].p == a[1].p;
+  return ST_RETURN;
+}
+
+static Status
+n_type_ne (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  r->i = a[0].p != a[1].p;
+  return ST_RETURN;
+}
+
+static Status
+n_type_is_value_type (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  Type *t = g_hash_table_lookup (I->object_types, a[0].p);
+
+  if (!t)
+    return _pgo_interp_fatal (I, NULL, 0, "System.Type::get_IsValueType: a Type the interpreter did not make");
+  r->i = t->is_vt;
+  return ST_RETURN;
+}
+
+/* EqualityComparer<T>.Default: GenericEqualityComparer<T> when T is
+ * IEquatable<T>, else ObjectEqualityComparer<T>, as CoreLib's
+ * ComparerHelpers choose (without reflection); made once per T. */
+static Status
+n_equality_comparer_default (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  Type *t = m->owner->n_args == 1 ? m->owner->args[0] : NULL;
+  GError *error = NULL;
+  Type *eq, *def, *ieq, *inst;
+  gpointer o;
+
+  if (!t)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: no type argument", m->full);
+  if ((o = g_hash_table_lookup (I->comparers, t)))
+    {
+      r->p = o;
+      return ST_RETURN;
+    }
+  if (!(eq = _pgo_interp_corelib_type (I, "System.IEquatable`1", &error))
+      || !(ieq = _pgo_interp_instantiate (eq, &t, 1, &error)))
+    goto fail;
+  def = _pgo_interp_corelib_type (I, _pgo_interp_is_subtype (t, ieq) ? "System.Collections.Generic.GenericEqualityComparer`1"
+                                                                   : "System.Collections.Generic.ObjectEqualityComparer`1",
+                                  &error);
+  if (!def || !(inst = _pgo_interp_instantiate (def, &t, 1, &error)) || !_pgo_interp_layout (inst, &error))
+    goto fail;
+  if (!(o = _pgo_interp_alloc (I, inst, 0)))
+    return out_of_memory (I);
+  g_hash_table_insert (I->comparers, t, o);
+  r->p = o;
+  return ST_RETURN;
+fail:
+  g_propagate_prefixed_error (&I->error, error, "%s: ", m->full);
+  return ST_FATAL;
+}
+
+/* ---- Unsafe, MemoryMarshal and RuntimeHelpers: what the JIT expands ---- */
+
+static guint32
+targ_size (Method *m, guint i)
+{
+  Type *t = i < m->n_margs ? m->margs[i] : NULL;
+
+  return t ? _pgo_interp_mem_size (t->is_vt ? t->kind : M_REF, t) : 1;
+}
+
+#define PTR(i) ((guint8 *) a[i].p)
+
+static Status n_ptr_identity (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{ r->p = a[0].p; return ST_RETURN; }
+static Status n_unsafe_unbox (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{ r->p = PTR (0) + 8; return ST_RETURN; }
+static Status n_unsafe_add (Interp *I G_GNUC_UNUSED, Method *m, Slot *a, Slot *r)
+{ r->p = PTR (0) + a[1].i * (gint64) targ_size (m, 0); return ST_RETURN; }
+static Status n_unsafe_subtract (Interp *I G_GNUC_UNUSED, Method *m, Slot *a, Slot *r)
+{ r->p = PTR (0) - a[1].i * (gint64) targ_size (m, 0); return ST_RETURN; }
+static Status n_unsafe_add_bytes (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{ r->p = PTR (0) + a[1].i; return ST_RETURN; }
+static Status n_unsafe_sub_bytes (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{ r->p = PTR (0) - a[1].i; return ST_RETURN; }
+static Status n_unsafe_byte_offset (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{ r->i = (gint64) ((guintptr) a[1].p - (guintptr) a[0].p); return ST_RETURN; }
+static Status n_unsafe_same (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{ r->i = a[0].p == a[1].p; return ST_RETURN; }
+static Status n_unsafe_gt (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{ r->i = (guintptr) a[0].p > (guintptr) a[1].p; return ST_RETURN; }
+static Status n_unsafe_ge (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{ r->i = (guintptr) a[0].p >= (guintptr) a[1].p; return ST_RETURN; }
+static Status n_unsafe_lt (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{ r->i = (guintptr) a[0].p < (guintptr) a[1].p; return ST_RETURN; }
+static Status n_unsafe_le (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{ r->i = (guintptr) a[0].p <= (guintptr) a[1].p; return ST_RETURN; }
+static Status n_unsafe_null_ref (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
+{ r->p = NULL; return ST_RETURN; }
+static Status n_unsafe_is_null_ref (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{ r->i = a[0].p == NULL; return ST_RETURN; }
+static Status n_unsafe_size_of (Interp *I G_GNUC_UNUSED, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
+{ r->i = targ_size (m, 0); return ST_RETURN; }
+static Status n_unsafe_read (Interp *I G_GNUC_UNUSED, Method *m, Slot *a, Slot *r)
+{
+  guint32 n = targ_size (m, 0);
+  Type *t = m->margs[0];
+  if (t->is_vt && t->kind != M_VT)
+    {
+      /* a primitive: the stack form of its memory form */
+      Slot v = { 0 };
+      memcpy (&v, a[0].p, n);
+      if (t->kind == M_R4) { float f; memcpy (&f, a[0].p, 4); v.r = f; }
+      else if (t->kind == M_I1) v.i = (gint8) v.u;
+      else if (t->kind == M_I2) v.i = (gint16) v.u;
+      else if (t->kind == M_I4 || t->kind == M_U4) v.i = (gint32) v.u;
+      *r = v;
+    }
+  else
+    memcpy (r, a[0].p, n);
+  return ST_RETURN;
+}
+static Status n_unsafe_write (Interp *I G_GNUC_UNUSED, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  Type *t = m->margs[0];
+  if (t->kind == M_R4) { float f = (float) a[1].r; memcpy (a[0].p, &f, 4); }
+  else memcpy (a[0].p, &a[1], targ_size (m, 0));
+  return ST_RETURN;
+}
+static Status n_unsafe_copy_block (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{ memmove (a[0].p, a[1].p, (guint32) a[2].u); return ST_RETURN; }
+static Status n_unsafe_init_block (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{ memset (a[0].p, (guint8) a[1].u, (guint32) a[2].u); return ST_RETURN; }
+static Status n_nop_generic (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r G_GNUC_UNUSED)
+{ return ST_RETURN; }
+static Status n_array_data (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  if (!a[0].p)
+    return _pgo_interp_throw_new (I, "System.NullReferenceException", "Object reference not set to an instance of an object.");
+  r->p = ARR_DATA (a[0].p);
+  return ST_RETURN;
+}
+
+/* RuntimeHelpers.CreateSpan<T>(field): a ReadOnlySpan<T> over the field's
+ * FieldRVA data, as many elements as its type's size holds. */
+static Status
+n_create_span (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Field *f = a[0].p;
+  Module *mod = f->owner->module;
+  PgoMetadata *md = mod->md;
+  guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_FIELDRVA), es = targ_size (m, 0);
+  guint32 size = f->type ? f->type->size : 0;
+
+  for (guint32 row = 1; row <= n; row++)
+    if (pgo_metadata_get_column (md, PGO_COL_FIELDRVA_FIELD, row) == PGO_TOKEN_RID (f->token))
+      {
+        PgoCursor c;
+        const guint8 *data;
+        GError *error = NULL;
+
+        if (!_pgo_image_cursor_at_rva (mod->image, pgo_metadata_get_column (md, PGO_COL_FIELDRVA_RVA, row), &c, &error)
+            || !_pgo_cursor_read_bytes (&c, size, &data, &error))
+          {
+            g_propagate_prefixed_error (&I->error, error, "%s: field %s: ", mod->name, f->name);
+            return ST_FATAL;
+          }
+        r[0].p = (gpointer) data;
+        r[1].i = size / MAX (es, 1);
+        return ST_RETURN;
+      }
+  return _pgo_interp_fatal (I, NULL, 0, "%s: field %s has no initial data", mod->name, f->name);
+}
+
+static Status
+n_fast_allocate_string (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  gint64 n = a[m->n_params - 1].i;
+
+  if (n < 0 || n > G_MAXINT32 / 2)
+    return _pgo_interp_throw_new (I, "System.OutOfMemoryException", "Insufficient memory to continue the execution of the program.");
+  if (!(r->p = _pgo_interp_new_string (I, NULL, (gint32) n)))
+    return out_of_memory (I);
+  return ST_RETURN;
+}
+
+/* Memmove(dst, src, count): count is bytes, or elements for Memmove<T>. */
+static Status
+n_memmove (Interp *I G_GNUC_UNUSED, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  guint64 n = a[2].u * (m->n_margs ? targ_size (m, 0) : 1);
+
+  if (n)
+    memmove (a[0].p, a[1].p, n);
+  return ST_RETURN;
+}
+
+static Status
+n_clear (Interp *I G_GNUC_UNUSED, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  /* ClearWithReferences counts pointers */
+  guint64 n = a[1].u * (strstr (m->full, "ClearWithReferences") ? 8 : 1);
+
+  if (n)
+    memset (a[0].p, 0, n);
+  return ST_RETURN;
+}
+
+/* String.ToUpperInvariant / ToLowerInvariant: simple case mapping of each
+ * UTF-16 unit outside the surrogates, as invariant casing maps them. */
+static Status
+change_case (Interp *I, gpointer s, gboolean upper, Slot *r)
+{
+  gint32 n = STR_LEN (s);
+  gpointer o = _pgo_interp_new_string (I, STR_CHARS (s), n);
+  gunichar2 *u;
+
+  if (!o)
+    return out_of_memory (I);
+  u = STR_CHARS (o);
+  for (gint32 i = 0; i < n; i++)
+    if (u[i] < 0xd800 || u[i] > 0xdfff)
+      {
+        gunichar c = upper ? g_unichar_toupper (u[i]) : g_unichar_tolower (u[i]);
+        if (c <= 0xffff)
+          u[i] = (gunichar2) c;
+      }
+  r->p = o;
+  return ST_RETURN;
+}
+
+static Status
+n_to_upper_invariant (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  return change_case (I, a[0].p, TRUE, r);
+}
+
+static Status
+n_to_lower_invariant (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  return change_case (I, a[0].p, FALSE, r);
+}
+
+/* String.IndexOf(string): ordinal, as culture-aware search is under
+ * invariant globalization. */
+static Status
+n_string_index_of (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  gpointer s = a[0].p, v = a[1].p;
+  gint32 n, k;
+
+  if (!v)
+    return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null. (Parameter 'value')");
+  n = STR_LEN (s);
+  k = STR_LEN (v);
+  r->i = -1;
+  for (gint32 i = 0; i + k <= n; i++)
+    if (memcmp (STR_CHARS (s) + i, STR_CHARS (v), (gsize) k * 2) == 0)
+      {
+        r->i = i;
+        break;
+      }
+  return ST_RETURN;
+}
+
 /* Int32.Parse(string) for the invariant culture's integer style:
  * whitespace, an optional sign, digits, whitespace. */
 static Status
@@ -518,6 +790,72 @@ static const struct {
   { "System.Int32::ToString(string)", n_int32_to_string_format },
   { "System.String::CompareTo(string)", n_string_compare_to },
   { "System.Array::Resize<!!0>(!!0[]&,int32)", n_array_resize },
+#define U "System.Runtime.CompilerServices.Unsafe::"
+  { U "AsPointer<!!0>(!!0&)", n_ptr_identity },
+  { U "As<!!0>(object)", n_ptr_identity },
+  { U "As<!!0,!!1>(!!0&)", n_ptr_identity },
+  { U "AsRef<!!0>(void*)", n_ptr_identity },
+  { U "AsRef<!!0>(!!0&)", n_ptr_identity },
+  { U "Unbox<!!0>(object)", n_unsafe_unbox },
+  { U "Add<!!0>(!!0&,int32)", n_unsafe_add },
+  { U "Add<!!0>(!!0&,native int)", n_unsafe_add },
+  { U "Add<!!0>(void*,int32)", n_unsafe_add },
+  { U "Add<!!0>(!!0&,native uint)", n_unsafe_add },
+  { U "Subtract<!!0>(!!0&,int32)", n_unsafe_subtract },
+  { U "Subtract<!!0>(void*,int32)", n_unsafe_subtract },
+  { U "Subtract<!!0>(!!0&,native int)", n_unsafe_subtract },
+  { U "Subtract<!!0>(!!0&,native uint)", n_unsafe_subtract },
+  { U "AddByteOffset<!!0>(!!0&,native int)", n_unsafe_add_bytes },
+  { U "AddByteOffset<!!0>(!!0&,native uint)", n_unsafe_add_bytes },
+  { U "SubtractByteOffset<!!0>(!!0&,native int)", n_unsafe_sub_bytes },
+  { U "SubtractByteOffset<!!0>(!!0&,native uint)", n_unsafe_sub_bytes },
+  { U "ByteOffset<!!0>(!!0&,!!0&)", n_unsafe_byte_offset },
+  { U "AreSame<!!0>(!!0&,!!0&)", n_unsafe_same },
+  { U "IsAddressGreaterThan<!!0>(!!0&,!!0&)", n_unsafe_gt },
+  { U "IsAddressGreaterThanOrEqualTo<!!0>(!!0&,!!0&)", n_unsafe_ge },
+  { U "IsAddressLessThan<!!0>(!!0&,!!0&)", n_unsafe_lt },
+  { U "IsAddressLessThanOrEqualTo<!!0>(!!0&,!!0&)", n_unsafe_le },
+  { U "NullRef<!!0>()", n_unsafe_null_ref },
+  { U "IsNullRef<!!0>(!!0&)", n_unsafe_is_null_ref },
+  { U "SizeOf<!!0>()", n_unsafe_size_of },
+  { U "SkipInit<!!0>(!!0&)", n_nop_generic },
+  { U "Read<!!0>(void*)", n_unsafe_read },
+  { U "ReadUnaligned<!!0>(void*)", n_unsafe_read },
+  { U "ReadUnaligned<!!0>(uint8&)", n_unsafe_read },
+  { U "Write<!!0>(void*,!!0)", n_unsafe_write },
+  { U "WriteUnaligned<!!0>(void*,!!0)", n_unsafe_write },
+  { U "WriteUnaligned<!!0>(uint8&,!!0)", n_unsafe_write },
+  { U "CopyBlock(void*,void*,uint32)", n_unsafe_copy_block },
+  { U "CopyBlock(uint8&,uint8&,uint32)", n_unsafe_copy_block },
+  { U "CopyBlockUnaligned(void*,void*,uint32)", n_unsafe_copy_block },
+  { U "CopyBlockUnaligned(uint8&,uint8&,uint32)", n_unsafe_copy_block },
+  { U "InitBlock(void*,uint8,uint32)", n_unsafe_init_block },
+  { U "InitBlock(uint8&,uint8,uint32)", n_unsafe_init_block },
+  { U "InitBlockUnaligned(void*,uint8,uint32)", n_unsafe_init_block },
+  { U "InitBlockUnaligned(uint8&,uint8,uint32)", n_unsafe_init_block },
+#undef U
+  { "System.Runtime.InteropServices.MemoryMarshal::GetArrayDataReference<!!0>(!!0[])", n_array_data },
+  { "System.Runtime.InteropServices.MemoryMarshal::GetArrayDataReference(System.Array)", n_array_data },
+  { "System.Runtime.InteropServices.MemoryMarshal::GetReference<!!0>(System.Span`1<!!0>)", n_ptr_identity },
+  { "System.Runtime.InteropServices.MemoryMarshal::GetReference<!!0>(System.ReadOnlySpan`1<!!0>)", n_ptr_identity },
+  { "System.Runtime.CompilerServices.RuntimeHelpers::CreateSpan<!!0>(System.RuntimeFieldHandle)", n_create_span },
+  { "System.String::FastAllocateString(native int)", n_fast_allocate_string },
+  { "System.String::ToUpperInvariant()", n_to_upper_invariant },
+  { "System.String::ToLowerInvariant()", n_to_lower_invariant },
+  { "System.String::IndexOf(string)", n_string_index_of },
+  { "System.Buffer::Memmove<!!0>(!!0&,!!0&,native uint)", n_memmove },
+  { "System.Buffer::MemmoveInternal(uint8&,uint8&,native uint)", n_memmove },
+  { "System.Buffer::MemmoveInternal(uint8*,uint8*,native uint)", n_memmove },
+  { "System.Buffer::BulkMoveWithWriteBarrier(uint8&,uint8&,native uint)", n_memmove },
+  { "System.SpanHelpers::Memmove(uint8&,uint8&,native uint)", n_memmove },
+  { "System.SpanHelpers::ClearWithoutReferences(uint8&,native uint)", n_clear },
+  { "System.SpanHelpers::ClearWithReferences(native int&,native uint)", n_clear },
+  { "System.Type::GetTypeFromHandle(System.RuntimeTypeHandle)", n_type_from_handle },
+  { "System.Type::op_Equality(System.Type,System.Type)", n_type_eq },
+  { "System.Type::op_Inequality(System.Type,System.Type)", n_type_ne },
+  { "System.Type::get_IsValueType()", n_type_is_value_type },
+  { "System.RuntimeType::IsValueTypeImpl()", n_type_is_value_type },
+  { "System.Collections.Generic.EqualityComparer`1::get_Default()", n_equality_comparer_default },
   { "System.Array::Copy(System.Array,System.Array,int32)", n_array_copy },
   { "System.Array::Copy(System.Array,int32,System.Array,int32,int32)", n_array_copy5 },
   { "System.Runtime.CompilerServices.RuntimeHelpers::IsReferenceOrContainsReferences<!!0>()",
@@ -534,8 +872,22 @@ _pgo_interp_natives_init (Interp *I)
     g_hash_table_insert (I->natives, (gpointer) natives[i].name, natives[i].fn);
 }
 
+static Status
+n_false (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  r->i = 0;
+  return ST_RETURN;
+}
+
 Native
 _pgo_interp_native_lookup (Interp *I, const char *full)
 {
-  return full ? g_hash_table_lookup (I->natives, full) : NULL;
+  Native fn = full ? g_hash_table_lookup (I->natives, full) : NULL;
+
+  /* no SIMD: every vector type and instruction set reports itself
+   * unaccelerated, so CoreLib takes its scalar paths */
+  if (!fn && full && g_str_has_prefix (full, "System.Runtime.Intrinsics.")
+      && (g_str_has_suffix (full, "::get_IsHardwareAccelerated()") || g_str_has_suffix (full, "::get_IsSupported()")))
+    fn = n_false;
+  return fn;
 }

@@ -226,6 +226,9 @@ struct _Interp {
   GString    *out;         /* Console output not yet written */
   GPtrArray  *counted;     /* Methods with counters */
   GHashTable *natives;     /* canonical name -> Native */
+  GHashTable *type_objects;/* Type -> its System.RuntimeType object */
+  GHashTable *object_types;/* a System.RuntimeType object -> its Type */
+  GHashTable *comparers;   /* Type T -> EqualityComparer<T>.Default */
   Ctx         ctx;         /* the instantiation signatures are read in */
   /* well-known types */
   Type *t_object, *t_string, *t_exception, *t_int32, *t_int64, *t_char, *t_bool,
@@ -265,6 +268,7 @@ gpointer _pgo_interp_new_string    (Interp *I, const gunichar2 *units, gint32 n)
 gpointer _pgo_interp_new_string_utf8 (Interp *I, const char *utf8);
 gpointer _pgo_interp_new_array     (Interp *I, Type *array_type, gint64 n);
 gboolean _pgo_interp_run_cctor     (Interp *I, Type *t);
+gpointer _pgo_interp_type_object   (Interp *I, Type *t, GError **error);
 
 /* pgo-interp-native.c */
 void     _pgo_interp_natives_init  (Interp *I);
@@ -322,7 +326,7 @@ typedef enum {
   /* struct values: 'a' is a byte offset or a slot index, b.i a size in bytes */
   OP_LDVAR_VT, OP_STVAR_VT, OP_DUP_VT, OP_POP_N, OP_RET_VT, OP_LDFLD_VT, OP_STFLD_VT, OP_FLD_OF_VT,
   OP_LDSFLD_VT, OP_STSFLD_VT, OP_LDELEM_VT, OP_STELEM_VT, OP_LDOBJ_VT, OP_STOBJ_VT, OP_BOX_VT,
-  OP_UNBOX_VT, OP_NEWOBJ_VT,
+  OP_UNBOX_VT, OP_NEWOBJ_VT, OP_LOCALLOC,
 #define X(n) OP_##n,
   PGO_INTERP_BRANCHES (X)
   PGO_INTERP_BINOPS (X)

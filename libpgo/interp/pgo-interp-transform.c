@@ -680,6 +680,17 @@ tr_call (Tr *t, const PgoIlInstr *in)
   if ((in->prefixes & PGO_IL_PREFIX_CONSTRAINED) && in->opcode == PGO_OP_CALLVIRT
       && !tr_constrained (t, slots, &callee, &op))
     return FALSE;
+  if ((in->prefixes & PGO_IL_PREFIX_CONSTRAINED) && in->opcode == PGO_OP_CALL)
+    {
+      /* a static virtual method: the constrained type's implementation */
+      Type *ct = type_operand (t, t->constrained);
+      if (!ct)
+        return FALSE;
+      callee = _pgo_interp_resolve_virtual (t->I, ct, callee);
+      if (!_pgo_interp_layout (callee->owner, t->error))
+        return FALSE;
+      callee->ret_slots = callee->ret_kind == M_VT && callee->ret_type ? MAX (SLOTS_OF (callee->ret_type->size), 1) : 1;
+    }
   if (!pop (t, n))
     return FALSE;
   emit (t, op, in->opcode == PGO_OP_CALLVIRT, slots)->b.p = callee;
@@ -789,10 +800,14 @@ tr_leave (Tr *t, const PgoIlInstr *in)
   return TRUE;
 }
 
+/* ldtoken: a field's handle (array initializers) or a type's
+ * RuntimeTypeHandle (typeof), whose one field is the RuntimeType object. */
 static gboolean
 tr_ldtoken (Tr *t, const PgoIlInstr *in)
 {
-  if (PGO_TOKEN_TABLE (in->operand.token) == PGO_TABLE_FIELD)
+  guint32 table = PGO_TOKEN_TABLE (in->operand.token);
+
+  if (table == PGO_TABLE_FIELD || table == PGO_TABLE_MEMBERREF)
     {
       Field *f = _pgo_interp_field (t->m->module, in->operand.token, t->error);
       if (!f)
@@ -800,7 +815,18 @@ tr_ldtoken (Tr *t, const PgoIlInstr *in)
       emit (t, OP_LDTOKEN, 0, 0)->b.p = f;
       return push (t, S_I);
     }
-  return fail (t, "only field tokens (array initializers) are supported");
+  if (table == PGO_TABLE_TYPEDEF || table == PGO_TABLE_TYPEREF || table == PGO_TABLE_TYPESPEC)
+    {
+      Type *ty = type_operand (t, in->operand.token), *handle;
+      gpointer o;
+      if (!ty || !(o = _pgo_interp_type_object (t->I, ty, t->error))
+          || !(handle = _pgo_interp_corelib_type (t->I, "System.RuntimeTypeHandle", t->error))
+          || !_pgo_interp_layout (handle, t->error))
+        return FALSE;
+      emit (t, OP_LDTOKEN, 0, 0)->b.p = o;
+      return push_vt (t, handle);
+    }
+  return fail (t, "only field and type tokens are supported");
 }
 
 static gboolean
@@ -973,6 +999,11 @@ tr_misc (Tr *t, const PgoIlInstr *in)
         return FALSE;
       emit (t, OP_ENDFILTER, 0, 0);
       return TRUE;
+    case PGO_OP_LOCALLOC:
+      if (!pop (t, 1))
+        return FALSE;
+      emit (t, OP_LOCALLOC, 0, 0);
+      return push (t, S_I);
     case PGO_OP_LDLEN:
       if (!pop (t, 1))
         return FALSE;

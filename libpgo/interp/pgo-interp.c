@@ -89,6 +89,9 @@ pgo_interp_new (const char *assembly, const char *const *framework_dirs, const P
   I->objects = g_ptr_array_new_with_free_func (g_free);
   I->counted = g_ptr_array_new ();
   I->out = g_string_new (NULL);
+  I->type_objects = g_hash_table_new (g_direct_hash, g_direct_equal);
+  I->object_types = g_hash_table_new (g_direct_hash, g_direct_equal);
+  I->comparers = g_hash_table_new (g_direct_hash, g_direct_equal);
   I->arena = g_new (Slot, ARENA_SLOTS);
   I->arena_top = I->arena;
   I->arena_end = I->arena + ARENA_SLOTS;
@@ -216,6 +219,9 @@ pgo_interp_free (PgoInterp *interp)
   g_ptr_array_free (I->objects, TRUE);
   g_ptr_array_free (I->counted, TRUE);
   g_hash_table_unref (I->natives);
+  g_hash_table_unref (I->type_objects);
+  g_hash_table_unref (I->object_types);
+  g_hash_table_unref (I->comparers);
   g_string_free (I->out, TRUE);
   g_free (I->arena);
   g_clear_error (&I->error);
