@@ -378,10 +378,11 @@ noinst_PROGRAMS += tests/conformance/mibc-tool
 tests_conformance_mibc_tool_SOURCES = tests/conformance/mibc-tool.c
 tests_conformance_mibc_tool_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
 TESTS += tests/conformance/mibc.sh tests/conformance/mibc-crossgen2.sh \
-	tests/conformance/r2r-publish.sh
+	tests/conformance/mibc-crossgen2-interp.sh tests/conformance/r2r-publish.sh
 EXTRA_DIST += \
 	tests/conformance/mibc.sh \
 	tests/conformance/mibc-crossgen2.sh \
+	tests/conformance/mibc-crossgen2-interp.sh \
 	tests/conformance/r2r-publish.sh \
 	tests/conformance/mibc/MibcDump.csproj \
 	tests/conformance/mibc/Program.cs \
@@ -390,6 +391,7 @@ EXTRA_DIST += \
 clean-local: clean-local-mibc
 clean-local-mibc:
 	-rm -rf tests/conformance/mibc-conformance tests/conformance/mibc-crossgen2 \
+	  tests/conformance/mibc-crossgen2-interp \
 	  tests/conformance/r2r-publish
 .PHONY: clean-local-mibc
 

@@ -24,9 +24,14 @@
 # named exclusion, counted and printed. Fails
 # when crossgen2 fails, the control run shows PGO, plain and zip differ,
 # or a counted method is compiled without its profile.
+# With the argument "interp" the traces are the interpreter's instead:
+# "pgo-interp run --probes A" runs each fixture program (those it cannot
+# run are named and left out), and the line reads
+# "CONFORMANCE mibc-crossgen2-interp: ...".
 # Exit 77 (SKIP) without dotnet, the shared framework, an x64 Linux host
 # or the crossgen2 package.
 set -u
+source_of_traces=${1:-coreclr}
 
 DOTNET=${DOTNET:-}
 if [ -z "$DOTNET" ] || ! "$DOTNET" --version >/dev/null 2>&1; then
@@ -48,7 +53,7 @@ if [ -z "$runtime" ]; then
   exit 77
 fi
 tool="$builddir/tools/pgo-reconstruct"
-work="$builddir/tests/conformance/mibc-crossgen2"
+work="$builddir/tests/conformance/mibc-crossgen2${1:+-$1}"
 rm -rf "$work"
 mkdir -p "$work/restore" "$work/mibc" "$work/out" "$work/jit"
 cp "$srcdir/conformance/mibc/Crossgen2Restore.csproj" "$work/restore/"
@@ -106,11 +111,22 @@ listing_key() {
 }
 for trace in "$srcdir"/fixtures/data/*/block.nettrace; do
   name=$(basename "$(dirname "$trace")")
+  probes="--probes A"
+  if [ "$source_of_traces" = interp ]; then
+    mkdir -p "$work/traces"
+    if ! "$builddir/tools/pgo-interp" run --framework "$runtime" --probes A --trace "$work/traces/$name.nettrace" \
+         "$srcdir/fixtures/data/$name/$name.dll" >/dev/null 2>"$work/traces/$name.err"; then
+      echo "left out: $name: $(head -n 1 "$work/traces/$name.err")"
+      continue
+    fi
+    trace=$work/traces/$name.nettrace
+    probes=
+  fi
   for form in plain zip; do
     flag=""
     [ "$form" = zip ] && flag=--compressed
     mkdir -p "$work/mibc/$form"
-    "$tool" create-mibc "$trace" --probes A $flag -r "$srcdir/fixtures/data/$name" \
+    "$tool" create-mibc "$trace" $probes $flag -r "$srcdir/fixtures/data/$name" \
       --framework "$runtime" -o "$work/mibc/$form/$name.mibc" 2>>"$work/write.log" \
       || failed=$((failed + 1))
   done
@@ -153,5 +169,5 @@ for trace in "$srcdir"/fixtures/data/*/block.nettrace; do
 done
 echo "excluded: $excluded profiled methods crossgen2 compiles no body for"
 echo "static: $static methods labelled Static PGO; the others say Synthesized PGO with the profile's entry count"
-echo "CONFORMANCE mibc-crossgen2: $used/$total"
+echo "CONFORMANCE mibc-crossgen2${1:+-$1}: $used/$total"
 [ "$failed" -eq 0 ] && [ "$total" -gt 0 ] && [ "$used" -eq "$total" ]
