@@ -910,41 +910,43 @@ methoddef (Module *m, guint32 token, GError **error)
   return md;
 }
 
-/* Method 'token' (a MethodDef of t's module) as a member of 't', which
- * may be an instantiation: its signature is read in t's arguments. */
+/* A copy of 'def' as the member of 'owner' or the instantiation over
+ * 'margs', its signature read in that instantiation. */
 static Method *
-method_of (Type *t, guint32 token, GError **error)
+method_instance (Method *def, Type *owner, Type **margs, guint32 n_margs, GError **error)
 {
-  Method *def, *md;
-  Interp *I;
-  Ctx saved;
+  Interp *I = def->module->interp;
+  Method *md = g_new0 (Method, 1);
   const guint8 *blob;
   gsize len;
+  Ctx saved;
   GError *serr = NULL;
 
-  if (!t->def)
-    return methoddef (t->module, token, error);
-  if ((md = g_hash_table_lookup (t->inst_methods, GUINT_TO_POINTER (token))))
-    return md;
-  if (!(def = methoddef (t->module, token, error)))
-    return NULL;
-  I = t->module->interp;
-  md = g_new0 (Method, 1);
   md->module = def->module;
-  md->token = token;
-  md->owner = t;
+  md->token = def->token;
+  md->owner = owner;
   md->slot = -1;
   md->flags = def->flags;
   md->iflags = def->iflags;
   md->name = def->name;
   md->full = g_strdup (def->full);
   md->native = def->native;
-  g_hash_table_insert (t->inst_methods, GUINT_TO_POINTER (token), md);
+  if (n_margs)
+    {
+      md->def = def;
+      md->n_margs = n_margs;
+      md->margs = g_memdup2 (margs, sizeof (Type *) * n_margs);
+    }
   if (!_pgo_metadata_lookup_blob (md->module->md, pgo_metadata_get_column (md->module->md, PGO_COL_METHODDEF_SIGNATURE,
-                                                                           PGO_TOKEN_RID (token)), &blob, &len, error))
-    return NULL;
+                                                                           PGO_TOKEN_RID (md->token)), &blob, &len, error))
+    {
+      g_free (md->full);
+      g_free (md->margs);
+      g_free (md);
+      return NULL;
+    }
   saved = I->ctx;
-  I->ctx = (Ctx) { t->args, t->n_args, NULL, 0 };
+  I->ctx = _pgo_interp_method_ctx (md);
   if (!parse_method_sig (md, blob, len, &serr))
     {
       md->unsupported = g_strdup (serr ? serr->message : "bad signature");
@@ -954,48 +956,37 @@ method_of (Type *t, guint32 token, GError **error)
   return md;
 }
 
+/* Method 'token' (a MethodDef of t's module) as a member of 't', which
+ * may be an instantiation: its signature is read in t's arguments. */
+static Method *
+method_of (Type *t, guint32 token, GError **error)
+{
+  Method *def, *md;
+
+  if (!t->def)
+    return methoddef (t->module, token, error);
+  if ((md = g_hash_table_lookup (t->inst_methods, GUINT_TO_POINTER (token))))
+    return md;
+  if (!(def = methoddef (t->module, token, error)) || !(md = method_instance (def, t, NULL, 0, error)))
+    return NULL;
+  g_hash_table_insert (t->inst_methods, GUINT_TO_POINTER (token), md);
+  return md;
+}
+
 /* Generic method 'gm' instantiated over 'args', made once. */
 static Method *
 instantiate_method (Method *gm, Type **args, guint32 n, GError **error)
 {
-  Interp *I = gm->module->interp;
   g_autofree char *key = args_key (args, n);
   Method *md;
-  const guint8 *blob;
-  gsize len;
-  Ctx saved;
-  GError *serr = NULL;
 
   if (gm->instances && (md = g_hash_table_lookup (gm->instances, key)))
     return md;
   if (!gm->instances)
     gm->instances = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  md = g_new0 (Method, 1);
-  md->module = gm->module;
-  md->token = gm->token;
-  md->owner = gm->owner;
-  md->slot = -1;
-  md->flags = gm->flags;
-  md->iflags = gm->iflags;
-  md->name = gm->name;
-  md->full = g_strdup (gm->full);
-  md->native = gm->native;
-  md->def = gm;
-  md->n_margs = n;
-  md->margs = g_memdup2 (args, sizeof (Type *) * n);
-  g_hash_table_insert (gm->instances, g_steal_pointer (&key), md);
-  if (!_pgo_metadata_lookup_blob (md->module->md, pgo_metadata_get_column (md->module->md, PGO_COL_METHODDEF_SIGNATURE,
-                                                                           PGO_TOKEN_RID (md->token)), &blob, &len, error))
+  if (!(md = method_instance (gm, gm->owner, args, n, error)))
     return NULL;
-  saved = I->ctx;
-  I->ctx = _pgo_interp_method_ctx (md);
-  g_clear_pointer (&md->unsupported, g_free);
-  if (!parse_method_sig (md, blob, len, &serr))
-    {
-      md->unsupported = g_strdup (serr ? serr->message : "bad signature");
-      g_clear_error (&serr);
-    }
-  I->ctx = saved;
+  g_hash_table_insert (gm->instances, g_steal_pointer (&key), md);
   return md;
 }
 

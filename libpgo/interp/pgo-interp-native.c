@@ -16,6 +16,8 @@
 
 #define FLUSH_AT (64 * 1024)
 
+static Status field_rva_data (Interp *I, Field *f, gsize size, const guint8 **out);
+
 static Status
 out_of_memory (Interp *I)
 {
@@ -565,29 +567,16 @@ static Status
 n_create_span (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Field *f = a[0].p;
-  Module *mod = f->owner->module;
-  PgoMetadata *md = mod->md;
-  guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_FIELDRVA), es = targ_size (m, 0);
   guint32 size = f->type ? f->type->size : 0;
+  const guint8 *data;
+  Status st = field_rva_data (I, f, size, &data);
 
-  for (guint32 row = 1; row <= n; row++)
-    if (pgo_metadata_get_column (md, PGO_COL_FIELDRVA_FIELD, row) == PGO_TOKEN_RID (f->token))
-      {
-        PgoCursor c;
-        const guint8 *data;
-        GError *error = NULL;
-
-        if (!_pgo_image_cursor_at_rva (mod->image, pgo_metadata_get_column (md, PGO_COL_FIELDRVA_RVA, row), &c, &error)
-            || !_pgo_cursor_read_bytes (&c, size, &data, &error))
-          {
-            g_propagate_prefixed_error (&I->error, error, "%s: field %s: ", mod->name, f->name);
-            return ST_FATAL;
-          }
-        r[0].p = (gpointer) data;
-        r[1].i = size / MAX (es, 1);
-        return ST_RETURN;
-      }
-  return _pgo_interp_fatal (I, NULL, 0, "%s: field %s has no initial data", mod->name, f->name);
+  if (st == ST_RETURN)
+    {
+      r[0].p = (gpointer) data;
+      r[1].i = size / MAX (targ_size (m, 0), 1);
+    }
+  return st;
 }
 
 static Status
@@ -723,38 +712,45 @@ n_int32_parse (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
-/* RuntimeHelpers.InitializeArray(array, field handle): copies the field's
- * FieldRVA bytes into the array. */
+/* The 'size' bytes of field 'f''s FieldRVA data, in the mapped image. */
 static Status
-n_initialize_array (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+field_rva_data (Interp *I, Field *f, gsize size, const guint8 **out)
 {
-  gpointer arr = a[0].p;
-  Field *f = a[1].p;
   Module *mod = f->owner->module;
   PgoMetadata *md = mod->md;
-  Type *e = OBJ_TYPE (arr)->elem;
-  gsize len = (gsize) ARR_LEN (arr) * _pgo_interp_mem_size (e->is_vt ? e->kind : M_REF, e);
   guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_FIELDRVA);
 
-  (void) r;
   for (guint32 row = 1; row <= n; row++)
     if (pgo_metadata_get_column (md, PGO_COL_FIELDRVA_FIELD, row) == PGO_TOKEN_RID (f->token))
       {
         PgoCursor c;
-        const guint8 *data;
         GError *error = NULL;
 
-        if (!_pgo_image_cursor_at_rva (mod->image, pgo_metadata_get_column (md, PGO_COL_FIELDRVA_RVA, row), &c,
-                                       &error)
-            || !_pgo_cursor_read_bytes (&c, len, &data, &error))
+        if (!_pgo_image_cursor_at_rva (mod->image, pgo_metadata_get_column (md, PGO_COL_FIELDRVA_RVA, row), &c, &error)
+            || !_pgo_cursor_read_bytes (&c, size, out, &error))
           {
             g_propagate_prefixed_error (&I->error, error, "%s: field %s: ", mod->name, f->name);
             return ST_FATAL;
           }
-        memcpy (ARR_DATA (arr), data, len);
         return ST_RETURN;
       }
   return _pgo_interp_fatal (I, NULL, 0, "%s: field %s has no initial data", mod->name, f->name);
+}
+
+/* RuntimeHelpers.InitializeArray(array, field handle): copies the field's
+ * FieldRVA bytes into the array. */
+static Status
+n_initialize_array (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  gpointer arr = a[0].p;
+  Type *e = OBJ_TYPE (arr)->elem;
+  gsize len = (gsize) ARR_LEN (arr) * _pgo_interp_mem_size (e->is_vt ? e->kind : M_REF, e);
+  const guint8 *data;
+  Status st = field_rva_data (I, a[1].p, len, &data);
+
+  if (st == ST_RETURN)
+    memcpy (ARR_DATA (arr), data, len);
+  return st;
 }
 
 static const struct {
