@@ -321,7 +321,9 @@ convert (Slot v, guint8 src, guint32 to)
           r.i = sat_i64 (v.r, -9223372036854775808.0, 9223372036854775808.0, G_MININT64, G_MAXINT64);
           return r;
         }
-      if (to == C_U4 || to == C_U2 || to == C_U1)
+      /* to uint32 saturating; to narrower types saturating to int32, then
+       * truncated (observed: (short)40000.7 is -25536) */
+      if (to == C_U4)
         i = (gint64) (guint32) sat_u64 (MIN (v.r, 4294967295.0));
       else
         i = sat_i64 (v.r, -2147483648.0, 2147483647.0, G_MININT32, G_MAXINT32);

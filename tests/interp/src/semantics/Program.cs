@@ -177,7 +177,8 @@ static class Program
         return (int) pos + " " + (int) neg + " " + (int) nan + " " + (int) big + " " + (int) -big
             + " " + (long) big + " " + (uint) neg + " " + (byte) i300 + " " + (sbyte) i200 + " " + (ushort) m1
             + " " + (short) (big / 250000 + 0.7) + " " + (char) 65 + " " + (ulong) m1 + " " + (long) (uint) m1
-            + " " + (int) (f + 1.0f) + " " + (long) huge + " " + (ulong) -huge;
+            + " " + (int) (f + 1.0f) + " " + (long) huge + " " + (ulong) -huge
+            + " " + (ushort) (neg + 2.4) + " " + (byte) (big / 1e7 + 44.5) + " " + (sbyte) -pos;
     }
 
     static string Floats()
