@@ -90,6 +90,11 @@ write_module (PgoNettraceWriter *w, PgoInterp *interp, const PgoModuleId *mod, g
   PgoClrModuleLoad m = { id, id + 1, 0x8, (char *) path, (char *) "", 0, FALSE, { 0 }, 0, NULL };
   gboolean ok;
 
+  if (!path)
+    {
+      g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "module %s: the run did not load it", mod->simple_name);
+      return FALSE;
+    }
   if (!image)
     return FALSE;
   if (pgo_image_lookup_code_view (image, &cv, NULL))
