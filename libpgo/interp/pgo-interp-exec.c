@@ -24,7 +24,6 @@
 #include "pgo-interp-private.h"
 #include "pgo-error-private.h"
 
-#define ENTERED  G_MAXUINT32
 #define TD_BEFOREFIELDINIT 0x00100000
 #define MD_STATIC   0x0010
 #define MD_ABSTRACT 0x0400

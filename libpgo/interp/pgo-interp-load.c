@@ -73,6 +73,17 @@ _pgo_interp_stack_kind (MemKind k)
     }
 }
 
+/* The ELEMENT_TYPE of 't' when it is a CoreLib primitive, else 0. */
+guint8
+_pgo_interp_element_type (Type *t)
+{
+  if (t->module && t->module == t->module->interp->corelib)
+    for (guint i = 0; i < G_N_ELEMENTS (primitives); i++)
+      if (strcmp (t->name, primitives[i].name) == 0)
+        return primitives[i].et;
+  return 0;
+}
+
 guint32
 _pgo_interp_mem_size (MemKind k, Type *t)
 {
@@ -784,24 +795,33 @@ layout_interfaces (Type *t, GError **error)
 gboolean
 _pgo_interp_layout (Type *t, GError **error)
 {
-  if (t->laid_out)
-    return TRUE;
   Interp *I;
   Ctx saved;
   gboolean ok;
 
+  if (t->laid_out && !t->layout_error)
+    return TRUE;
+  if (t->layout_error)
+    return _pgo_error_fail (error, PGO_ERROR_FAILED, "%s", t->layout_error);
+  /* marked first: laying out the base can lead back here, and must not
+   * lay this type out a second time */
+  t->laid_out = TRUE;
   if (t->parent && !_pgo_interp_layout (t->parent, error))
-    return FALSE;
+    {
+      t->layout_error = g_strdup (error && *error ? (*error)->message : "its base's layout failed");
+      return FALSE;
+    }
   if (!t->module)
     return TRUE;
   I = t->module->interp;
   saved = I->ctx;
-  t->laid_out = TRUE;
   I->ctx = (Ctx) { t->args, t->n_args, NULL, 0 };
   ok = layout_fields (t, error) && layout_methods (t, error) && layout_interfaces (t, error);
   I->ctx = saved;
+  /* a failure is final: a second attempt would lay out half-made fields
+   * and methods again */
   if (!ok)
-    t->laid_out = FALSE;
+    t->layout_error = g_strdup (error && *error ? (*error)->message : "its layout failed");
   return ok;
 }
 

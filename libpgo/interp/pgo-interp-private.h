@@ -89,6 +89,7 @@ struct _Type {
   Method  *cctor;
   gint     cctor_state; /* 0 not run, 1 running, 2 done */
   gboolean laid_out;
+  char    *layout_error; /* why laying it out failed, or NULL */
   Type    *def;        /* the generic definition of an instantiation, or NULL */
   Type   **args;       /* its type arguments */
   guint32  n_args;
@@ -231,8 +232,7 @@ struct _Interp {
   GHashTable *comparers;   /* Type T -> EqualityComparer<T>.Default */
   Ctx         ctx;         /* the instantiation signatures are read in */
   /* well-known types */
-  Type *t_object, *t_string, *t_exception, *t_int32, *t_int64, *t_char, *t_bool,
-       *t_double, *t_array, *t_valuetype, *t_enum;
+  Type *t_object, *t_string, *t_exception, *t_array;
 };
 
 /* pgo-interp-load.c */
@@ -251,6 +251,7 @@ Type    *_pgo_interp_instantiate   (Type *def, Type **args, guint32 n, GError **
 Ctx      _pgo_interp_method_ctx    (Method *m);
 gboolean _pgo_interp_is_subtype    (Type *t, Type *of);
 StackKind _pgo_interp_stack_kind   (MemKind k);
+guint8   _pgo_interp_element_type  (Type *t);
 guint32  _pgo_interp_mem_size      (MemKind k, Type *t);
 #define  SLOTS_OF(bytes)           (((bytes) + 7) / 8)
 

@@ -641,6 +641,15 @@ tr_constrained (Tr *t, guint32 depth, Method **callee, guint16 *op)
   return TRUE;
 }
 
+/* Sets the slots of the callee's struct return: at its first call site,
+ * once its type is laid out (a signature can be read while the struct it
+ * returns is still being laid out). */
+static void
+set_ret_slots (Method *callee)
+{
+  callee->ret_slots = callee->ret_kind == M_VT && callee->ret_type ? MAX (SLOTS_OF (callee->ret_type->size), 1) : 1;
+}
+
 static gboolean
 tr_call (Tr *t, const PgoIlInstr *in)
 {
@@ -657,7 +666,7 @@ tr_call (Tr *t, const PgoIlInstr *in)
     return FALSE;
   if (callee->unsupported && !callee->native)
     return fail (t, "%s: %s", callee->full, callee->unsupported);
-  callee->ret_slots = callee->ret_kind == M_VT && callee->ret_type ? MAX (SLOTS_OF (callee->ret_type->size), 1) : 1;
+  set_ret_slots (callee);
   n = callee->n_params + (callee->has_this && in->opcode != PGO_OP_NEWOBJ ? 1 : 0);
   slots = top_slots (t, n);
   if (t->sp < n)
@@ -689,7 +698,7 @@ tr_call (Tr *t, const PgoIlInstr *in)
       callee = _pgo_interp_resolve_virtual (t->I, ct, callee);
       if (!_pgo_interp_layout (callee->owner, t->error))
         return FALSE;
-      callee->ret_slots = callee->ret_kind == M_VT && callee->ret_type ? MAX (SLOTS_OF (callee->ret_type->size), 1) : 1;
+      set_ret_slots (callee);
     }
   if (!pop (t, n))
     return FALSE;

@@ -36,16 +36,9 @@ load_well_known (Interp *I, GError **error)
 {
   static const struct { const char *name; gsize offset; } known[] = {
     { "System.Object", G_STRUCT_OFFSET (Interp, t_object) },
-    { "System.ValueType", G_STRUCT_OFFSET (Interp, t_valuetype) },
-    { "System.Enum", G_STRUCT_OFFSET (Interp, t_enum) },
     { "System.String", G_STRUCT_OFFSET (Interp, t_string) },
     { "System.Array", G_STRUCT_OFFSET (Interp, t_array) },
     { "System.Exception", G_STRUCT_OFFSET (Interp, t_exception) },
-    { "System.Int32", G_STRUCT_OFFSET (Interp, t_int32) },
-    { "System.Int64", G_STRUCT_OFFSET (Interp, t_int64) },
-    { "System.Char", G_STRUCT_OFFSET (Interp, t_char) },
-    { "System.Boolean", G_STRUCT_OFFSET (Interp, t_bool) },
-    { "System.Double", G_STRUCT_OFFSET (Interp, t_double) },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (known); i++)
@@ -165,6 +158,7 @@ type_free (Type *t)
     g_free (t->vtable);
   g_free (t->ifaces);
   g_free (t->args);
+  g_free (t->layout_error);
   g_free (t->name);
   g_free (t);
 }
@@ -319,13 +313,6 @@ pgo_interp_run_main (PgoInterp *interp, const char *const *args, int *out_exit_c
   return TRUE;
 }
 
-static const struct { const char *name; guint8 et; } element_types[] = {
-  { "System.Boolean", 0x02 }, { "System.Char", 0x03 }, { "System.SByte", 0x04 }, { "System.Byte", 0x05 },
-  { "System.Int16", 0x06 }, { "System.UInt16", 0x07 }, { "System.Int32", 0x08 }, { "System.UInt32", 0x09 },
-  { "System.Int64", 0x0a }, { "System.UInt64", 0x0b }, { "System.Single", 0x0c }, { "System.Double", 0x0d },
-  { "System.IntPtr", 0x18 }, { "System.UIntPtr", 0x19 },
-};
-
 /* 't' as the runtime names it in shared code: a reference type is
  * System.__Canon, a value type itself with its arguments shared in turn
  * (SPEC: pgo-interp(1) "Output"). */
@@ -339,10 +326,8 @@ canonical_ref (Interp *I, Type *t)
       g_clear_error (&error);
       return pgo_type_ref_new_named (0x12, I->corelib->id, canon ? canon->token : 0, "System.__Canon");
     }
-  if (t->module == I->corelib)
-    for (guint i = 0; i < G_N_ELEMENTS (element_types); i++)
-      if (strcmp (t->name, element_types[i].name) == 0)
-        return pgo_type_ref_new_primitive (element_types[i].et);
+  if (_pgo_interp_element_type (t))
+    return pgo_type_ref_new_primitive (_pgo_interp_element_type (t));
   {
     Type *def = t->def ? t->def : t;
     g_autoptr(PgoTypeRef) d = pgo_type_ref_new_named (0x11, def->module->id, def->token, def->name);
@@ -477,18 +462,6 @@ pgo_interp_get_profiles (PgoInterp *interp, GPtrArray **out_owners)
     }
   *out_owners = owners;
   return out;
-}
-
-/**
- * pgo_interp_get_app_metadata:
- * @interp: an interpreter
- *
- * Returns: (transfer none): the app assembly's metadata.
- */
-PgoMetadata *
-pgo_interp_get_app_metadata (PgoInterp *interp)
-{
-  return ((Interp *) interp)->app->md;
 }
 
 /**

@@ -54,7 +54,6 @@ void       pgo_interp_free         (PgoInterp *interp);
 gboolean   pgo_interp_run_main     (PgoInterp *interp, const char *const *args,
                                     int *out_exit_code, GError **error);
 GPtrArray *pgo_interp_get_profiles (PgoInterp *interp, GPtrArray **out_owners);
-PgoMetadata *pgo_interp_get_app_metadata (PgoInterp *interp);
 const char *pgo_interp_get_module_path (PgoInterp *interp, const char *simple_name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoInterp, pgo_interp_free)
