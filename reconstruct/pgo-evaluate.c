@@ -155,7 +155,7 @@ densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gbool
          PgoEvaluationSkipReason *kind, char **reason)
 {
   guint n = pgo_method_profile_get_n_records (truth);
-  gboolean any = FALSE;
+  gboolean any = FALSE, edges = FALSE;
 
   for (guint i = 0; i < n; i++)
     {
@@ -164,12 +164,8 @@ densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gbool
       gsize nv;
       guint32 b;
 
-      if (r->kind == PGO_KIND_EDGE_INT_COUNT || r->kind == PGO_KIND_EDGE_LONG_COUNT)
-        {
-          *kind = PGO_EVALUATION_SKIP_EDGE_COUNTS;
-          *reason = g_strdup ("edge counts, not block counts");
-          return FALSE;
-        }
+      /* edge counts next to block counts are pgo-interp's dense arcs */
+      edges |= r->kind == PGO_KIND_EDGE_INT_COUNT || r->kind == PGO_KIND_EDGE_LONG_COUNT;
       if (r->kind != PGO_KIND_BASIC_BLOCK_INT_COUNT && r->kind != PGO_KIND_BASIC_BLOCK_LONG_COUNT)
         continue;
       v = pgo_method_profile_get_values (truth, i, &nv);
@@ -184,7 +180,12 @@ densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gbool
       has[b] = TRUE;
       any = TRUE;
     }
-  if (!any)
+  if (!any && edges)
+    {
+      *kind = PGO_EVALUATION_SKIP_EDGE_COUNTS;
+      *reason = g_strdup ("edge counts, not block counts");
+    }
+  else if (!any)
     {
       *kind = PGO_EVALUATION_SKIP_NO_COUNTS;
       *reason = g_strdup ("no block counts");

@@ -172,6 +172,7 @@ cli_tests = \
 	tests/cli/truncated.sh \
 	tests/cli/report-browser.sh \
 	tests/cli/interp.sh \
+	tests/cli/interp-arcs.sh \
 	$(NULL)
 TESTS += $(cli_tests)
 EXTRA_DIST += $(cli_tests)
@@ -183,6 +184,7 @@ EXTRA_DIST += \
 	tests/interp/src/semantics/semantics.csproj \
 	tests/interp/data/semantics.dll \
 	tests/interp/data/semantics.expected \
+	tests/interp/data/escapes.arcs \
 	$(NULL)
 
 # --- conformance: against .NET's tools and the fixture traces -------------

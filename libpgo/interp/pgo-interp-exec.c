@@ -156,13 +156,70 @@ _pgo_interp_throw_new (Interp *I, const char *type_name, const char *message)
   return ST_THROW;
 }
 
+/* Counts one arc of 'c' from counter 'src' to counter 'dst' (or
+ * EDGE_EXIT), growing the table at half full. */
+static void
+count_edge (Code *c, guint32 src, guint32 dst)
+{
+  guint64 key = EDGE_KEY (src, dst) + 1;
+  guint32 mask, h;
+
+  if (src == EDGE_NONE)
+    return;
+  if (2 * (c->n_edges + 1) > c->edge_cap)
+    {
+      EdgeCount *old = c->edges;
+      guint32 old_cap = c->edge_cap;
+
+      c->edge_cap = old_cap ? 2 * old_cap : 16;
+      c->edges = g_new0 (EdgeCount, c->edge_cap);
+      c->n_edges = 0;
+      for (guint32 i = 0; i < old_cap; i++)
+        if (old[i].key)
+          {
+            for (h = (guint32) (old[i].key * 0x9E3779B97F4A7C15u >> 32) & (c->edge_cap - 1);
+                 c->edges[h].key; h = (h + 1) & (c->edge_cap - 1))
+              ;
+            c->edges[h] = old[i];
+            c->n_edges++;
+          }
+      g_free (old);
+    }
+  mask = c->edge_cap - 1;
+  for (h = (guint32) (key * 0x9E3779B97F4A7C15u >> 32) & mask; c->edges[h].key && c->edges[h].key != key;
+       h = (h + 1) & mask)
+    ;
+  if (!c->edges[h].key)
+    {
+      c->edges[h].key = key;
+      c->n_edges++;
+    }
+  c->edges[h].count++;
+}
+
+/* Runs handler 'i' of 'f' (a finally or fault) from its start: the body is
+ * entered from its own virtual node, so no arc into it is counted, and
+ * the arc the frame was on resumes after it.
+ * SPEC: pgo-inference(7) "Finally and fault bodies" */
+static Status run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret);
+
+static Status
+run_finally (Interp *I, Frame *f, guint32 i, Slot *base, Slot *ret)
+{
+  guint32 last = f->last;
+  Status st;
+
+  f->last = EDGE_NONE;
+  st = run (I, f, f->m->code->clauses[i].handler_start, base, (gint32) i, ret);
+  f->last = last;
+  return st;
+}
+
 static gboolean
 covers (const Clause *c, guint32 pc)
 {
   return pc >= c->try_start && pc < c->try_end;
 }
-
-static Status run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret);
 
 /* Runs the filter of clause 'i' of 'f'; TRUE if it accepts I->exc. */
 static Status
@@ -179,7 +236,15 @@ run_filter (Interp *I, Frame *f, guint32 i, gboolean *out_accept)
   I->arena_top += f->m->code->max_stack;
   base[0].p = exc;
   I->filter_frame = f;
-  st = run (I, f, c->filter_start, base + 1, (gint32) i, &r);
+  {
+    /* the filter is entered by an arc from the block the exception left;
+     * later arcs of this exception in 'f' leave from the filter's end */
+    guint32 last = f->last;
+    f->last = f->exc_src;
+    st = run (I, f, c->filter_start, base + 1, (gint32) i, &r);
+    f->exc_src = f->last;
+    f->last = last;
+  }
   I->filter_frame = outer_filter;
   I->arena_top = base;
   I->exc = exc;
@@ -206,6 +271,7 @@ search (Interp *I, Frame *f, guint32 pc)
           I->exc_searched = TRUE;
           return ST_RETURN;
         }
+      g->exc_src = g->last;
       for (guint32 i = 0; i < c->n_clauses; i++)
         {
           Clause *k = &c->clauses[i];
@@ -266,7 +332,7 @@ dispatch (Interp *I, Frame *f, guint32 pc, guint32 first, Slot *base, gint32 reg
         continue;
       {
         gpointer exc = I->exc;
-        st = run (I, f, k->handler_start, base, (gint32) i, &r);
+        st = run_finally (I, f, i, base, &r);
         if (st == ST_FATAL)
           return st;
         if (st == ST_ENDFINALLY)
@@ -471,7 +537,12 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
         {
         case OP_NOP: ip++; break;
         case OP_PROBE32: c->counts32[ip->a]++; ip++; break;
-        case OP_PROBE64: c->counts64[ip->a]++; ip++; break;
+        case OP_PROBE64:
+          c->counts64[ip->a]++;
+          count_edge (c, f->last, ip->a);
+          f->last = ip->a;
+          ip++;
+          break;
         case OP_LDC: sp->i = ip->b.i; sp++; ip++; break;
         case OP_LDSTR: sp->p = ip->b.p; sp++; ip++; break;
         case OP_DUP: sp[0] = sp[-1]; sp++; ip++; break;
@@ -1063,7 +1134,7 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
             for (guint32 k = 0; k < lv->n; k++)
               {
                 Slot r;
-                Status st = run (I, f, c->clauses[lv->clauses[k]].handler_start, base, (gint32) lv->clauses[k], &r);
+                Status st = run_finally (I, f, lv->clauses[k], base, &r);
                 if (st == ST_FATAL)
                   return st;
                 if (st == ST_THROW)
@@ -1113,6 +1184,7 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
         sp->p = I->exc;
         sp++;
         ip = code + h;
+        f->last = f->exc_src; /* the handler is entered by an arc from there */
       }
     }
 }
@@ -1196,6 +1268,7 @@ _pgo_interp_invoke (Interp *I, Method *m, Slot *args, Slot *ret)
       at += m->param_kinds[i] == M_VT ? MAX (SLOTS_OF (m->param_types[i]->size), 1) : 1;
     }
   f.m = m;
+  f.last = f.exc_src = EDGE_NONE;
   f.parent = I->top;
   f.args = mem;
   f.locals = mem + c->n_args;
@@ -1208,8 +1281,10 @@ _pgo_interp_invoke (Interp *I, Method *m, Slot *args, Slot *ret)
     if (c->n_ins && c->ins[0].op == OP_PROBE32)
       c->counts32[c->ins[start++].a]++;
     else if (c->n_ins && c->ins[0].op == OP_PROBE64)
-      c->counts64[c->ins[start++].a]++;
+      c->counts64[f.last = c->ins[start++].a]++;
     st = run (I, &f, start, f.stack, -1, ret);
+    if (st == ST_THROW && c->counts64)
+      count_edge (c, f.exc_src, EDGE_EXIT);
   }
   I->top = f.parent;
   I->arena_top = mem;

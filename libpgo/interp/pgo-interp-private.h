@@ -46,6 +46,16 @@ typedef struct _Method Method;
 typedef struct _Interp Interp;
 typedef struct _Code Code;
 
+/* An arc between the counters of one method, counted in 64-bit mode:
+ * 'src' to 'dst', or to EDGE_EXIT when an exception left the method. */
+#define EDGE_NONE G_MAXUINT32
+#define EDGE_EXIT (G_MAXUINT32 - 1)
+#define EDGE_KEY(src, dst) (((guint64) (src) << 32) | (dst))
+typedef struct {
+  guint64 key;             /* EDGE_KEY; 0 marks a free slot, so keys are stored + 1 */
+  guint64 count;
+} EdgeCount;
+
 /* The instantiation that !n and !!n stand for while a signature is read. */
 typedef struct {
   Type   **targs;
@@ -173,6 +183,11 @@ struct _Code {
   guint32 *counter_offsets;
   guint32 *counts32;
   guint64 *counts64;
+  /* 64-bit counting: arcs taken between counters, an open-addressing
+   * table keyed by EDGE_KEY (src, dst) */
+  EdgeCount *edges;
+  guint32  n_edges;
+  guint32  edge_cap;       /* a power of two, or 0 */
   GPtrArray *owned;      /* switch tables and leave records */
 };
 
@@ -200,6 +215,8 @@ struct _Frame {
   Slot    *stack;
   guint32  pc;            /* instruction index of the current call or throw */
   gpointer *caught;       /* per clause: the exception its catch handles now */
+  guint32  last;          /* 64-bit counting: the counter last reached, or EDGE_NONE */
+  guint32  exc_src;       /* ... and the one the exception in flight leaves from */
 };
 
 struct _Interp {

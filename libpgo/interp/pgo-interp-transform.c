@@ -1214,9 +1214,10 @@ patch (Tr *t)
             ((Leave *) in->b.p)->target = in->a;
           else if (in->a < t->ins->len)
             {
-              /* the branch counts the target's probe and skips it */
+              /* the branch counts the target's probe and skips it (a
+               * 64-bit probe also counts the arc: the branch lands on it) */
               const Ins *to = &g_array_index (t->ins, Ins, in->a);
-              if (to->op == OP_PROBE32 || to->op == OP_PROBE64)
+              if (to->op == OP_PROBE32)
                 {
                   in->b.i = (gint64) to->a + 1;
                   in->a++;
@@ -1340,6 +1341,7 @@ _pgo_interp_code_free (Code *code)
   g_free (code->counter_offsets);
   g_free (code->counts32);
   g_free (code->counts64);
+  g_free (code->edges);
   if (code->owned)
     g_ptr_array_free (code->owned, TRUE);
   g_free (code);

@@ -372,6 +372,7 @@ typedef struct {
   PgoTypeRef       *owner;
   Code             *code;
   guint64          *sums;
+  GHashTable       *arcs;    /* 64-bit counting: EDGE_KEY -> summed count (guint64 *) */
 } Shared;
 
 static Shared *
@@ -398,6 +399,7 @@ shared_for (Interp *I, GHashTable *by_key, GPtrArray *order, Method *m)
   sh->owner = g_steal_pointer (&owner);
   sh->code = m->code;
   sh->sums = g_new0 (guint64, MAX (m->code->n_counters, 1));
+  sh->arcs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   {
     const char *paren = strchr (m->full, '(');
     g_autofree char *name = paren ? g_strndup (m->full, paren - m->full) : g_strdup (m->full);
@@ -408,6 +410,57 @@ shared_for (Interp *I, GHashTable *by_key, GPtrArray *order, Method *m)
   g_hash_table_insert (by_key, g_string_free (key, FALSE), sh);
   g_ptr_array_add (order, sh);
   return sh;
+}
+
+/* Adds the arcs 'c' counted to those of 'sh' (instantiations sharing a
+ * profile translate the same IL, so their counters are the same). */
+static void
+add_arcs (Shared *sh, const Code *c)
+{
+  for (guint32 i = 0; i < c->edge_cap; i++)
+    if (c->edges[i].key)
+      {
+        guint64 key = c->edges[i].key - 1;
+        guint64 *v = g_hash_table_lookup (sh->arcs, &key);
+
+        if (!v)
+          {
+            v = g_new0 (guint64, 2);
+            v[0] = key;
+            g_hash_table_insert (sh->arcs, v, v);
+          }
+        v[1] += c->edges[i].count;
+      }
+}
+
+static gint
+compare_arc (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Appends an EdgeLongCount record per arc of 'sh', sorted: ILOffset the
+ * IL offset of the source counter, Other that of the target, or -1 when
+ * the exception left the method.
+ * SPEC: pgo-interp(1) "Output" */
+static void
+write_arcs (Shared *sh)
+{
+  GList *arcs = g_list_sort (g_hash_table_get_values (sh->arcs), compare_arc);
+  const Code *c = sh->code;
+
+  for (GList *l = arcs; l; l = l->next)
+    {
+      const guint64 *v = l->data;
+      guint32 src = (guint32) (v[0] >> 32), dst = (guint32) v[0];
+      PgoSchemaRecord rec = { PGO_KIND_EDGE_LONG_COUNT, (gint32) c->counter_offsets[src], 1,
+                              dst == EDGE_EXIT ? -1 : (gint32) c->counter_offsets[dst] };
+
+      (void) pgo_method_profile_add (sh->profile, &rec, &v[1], 1, NULL);
+    }
+  g_list_free (arcs);
 }
 
 /**
@@ -443,6 +496,7 @@ pgo_interp_get_profiles (PgoInterp *interp, GPtrArray **out_owners)
       sh = shared_for (I, by_key, order, m);
       for (guint32 k = 0; k < c->n_counters && k < sh->code->n_counters; k++)
         sh->sums[k] += c->counts32 ? c->counts32[k] : c->counts64[k];
+      add_arcs (sh, c);
     }
   for (guint i = 0; i < order->len; i++)
     {
@@ -455,9 +509,11 @@ pgo_interp_get_profiles (PgoInterp *interp, GPtrArray **out_owners)
           guint64 v = c->counts32 ? (guint32) sh->sums[k] : sh->sums[k];
           (void) pgo_method_profile_add (sh->profile, &rec, &v, 1, NULL);
         }
+      write_arcs (sh);
       g_ptr_array_add (out, sh->profile);
       g_ptr_array_add (owners, sh->owner);
       g_free (sh->sums);
+      g_hash_table_destroy (sh->arcs);
       g_free (sh);
     }
   *out_owners = owners;
