@@ -295,6 +295,131 @@ compare_blocks (const PgoCfg *cfg, PgoProbeSet probes, const PgoReconstruction *
   m->jit_ok = rec->n_jit_differ == 0;
 }
 
+/* One exceptional arc, keyed by its source block's IL offset and its
+ * target's (-1: out of the method), on both sides of a comparison. */
+typedef struct {
+  guint64  got, want;
+  gboolean modelled;   /* the model has an arc there */
+  gboolean determined; /* ... and every one behind 'got' is observed or exact */
+} ExcArc;
+
+static ExcArc *
+exc_arc (GHashTable *arcs, gint32 src, gint32 dst)
+{
+  gint64 key = ((gint64) src << 32) | (guint32) dst;
+  ExcArc *a = g_hash_table_lookup (arcs, &key);
+
+  if (!a)
+    {
+      gint64 *k = g_new (gint64, 1);
+
+      *k = key;
+      a = g_new0 (ExcArc, 1);
+      a->determined = TRUE;
+      g_hash_table_insert (arcs, k, a);
+    }
+  return a;
+}
+
+/* TRUE if the IL offset 'il' starts a catch handler or a filter of 'cfg':
+ * only exceptions enter there. */
+static gboolean
+starts_catch (const PgoCfg *cfg, gint32 il)
+{
+  for (guint32 i = 0; i < cfg->n_clauses; i++)
+    {
+      const PgoCfgClause *k = &cfg->clauses[i];
+
+      if ((k->kind == PGO_EH_CATCH || k->kind == PGO_EH_FILTER) && (guint32) il == k->hnd_offset)
+        return TRUE;
+      if (k->kind == PGO_EH_FILTER && (guint32) il == k->filter_offset)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The model's side: exceptional, filter-return and filter-false arcs, the
+ * exits of THROW blocks, and the escapes placed on blocks. */
+static void
+exc_arcs_of_model (const PgoCfg *cfg, const PgoReconstruction *rec, GHashTable *arcs)
+{
+  for (guint32 e = 0; e < cfg->n_edges; e++)
+    {
+      const PgoEdge *g = &cfg->edges[e];
+      gboolean exit = g->kind == PGO_EDGE_EXIT && cfg->blocks[g->src].kind == PGO_BLOCK_THROW;
+      ExcArc *a;
+
+      if (g->kind != PGO_EDGE_EXCEPTION && g->kind != PGO_EDGE_FILTER_RET
+          && g->kind != PGO_EDGE_FILTER_FALSE && !exit)
+        continue;
+      if (cfg->blocks[g->src].flags & PGO_BLOCK_FLAG_INTERNAL)
+        continue;
+      a = exc_arc (arcs, (gint32) cfg->blocks[g->src].il_offset,
+                   g->dst == PGO_CFG_VIRTUAL ? -1 : (gint32) cfg->blocks[g->dst].il_offset);
+      a->got += rec->edges[e].count;
+      a->modelled = TRUE;
+      a->determined &= rec->edges[e].provenance == PGO_FLOW_OBSERVED
+                       || rec->edges[e].provenance == PGO_FLOW_EXACT;
+    }
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    if (rec->blocks[b].escaped)
+      {
+        ExcArc *a = exc_arc (arcs, (gint32) rec->blocks[b].il_offset, -1);
+
+        a->got += rec->blocks[b].escaped;
+        a->modelled = TRUE;
+        a->determined = FALSE;
+      }
+}
+
+/* Compares the exceptional arcs of 'rec' with the arcs 'truth' counts
+ * (EdgeLongCount records: SPEC: pgo-interp(1) "Dense arcs"): the arcs into
+ * a catch or filter and out of the method.  Leaves 'm' alone when the
+ * truth counts no arcs. */
+static void
+compare_exceptional (const PgoCfg *cfg, const PgoReconstruction *rec,
+                     const PgoMethodProfile *truth, PgoEvaluationMethod *m)
+{
+  g_autoptr(GHashTable) arcs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (guint64));
+  GHashTableIter it;
+  ExcArc *a;
+
+  for (guint i = 0; i < pgo_method_profile_get_n_records (truth); i++)
+    {
+      const PgoSchemaRecord *r = pgo_method_profile_get_record (truth, i);
+      gsize nv;
+      const guint64 *v = pgo_method_profile_get_values (truth, i, &nv);
+
+      if (r->kind != PGO_KIND_EDGE_INT_COUNT && r->kind != PGO_KIND_EDGE_LONG_COUNT)
+        continue;
+      m->has_arcs = TRUE;
+      if (nv >= 1 && (r->other == -1 || starts_catch (cfg, r->other)))
+        exc_arc (arcs, r->il_offset, r->other)->want += v[0];
+    }
+  if (!m->has_arcs)
+    return;
+  exc_arcs_of_model (cfg, rec, arcs);
+  g_hash_table_iter_init (&it, arcs);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &a))
+    {
+
+      if (a->got == 0 && a->want == 0)
+        continue;
+      m->n_exc_arcs++;
+      m->exc_truth_total += a->want;
+      if (a->modelled && a->determined)
+        {
+          m->n_exc_determined++;
+          m->n_exc_determined_ok += a->got == a->want;
+        }
+      g_array_append_val (got, a->got);
+      g_array_append_val (want, a->want);
+    }
+  m->exc_overlap = _pgo_block_overlap ((guint64 *) want->data, (guint64 *) got->data, got->len);
+}
+
 /* Sets '*out' to the block overlap with 'dense' of the counts that the
  * entry count and the likelihoods of prior model 'priors' alone give:
  * what a compiler's static synthesis makes of a method, the baseline a
@@ -465,6 +590,7 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
       return FALSE;
     }
   compare_blocks (cfg, ev->probes, rec, dense, &m);
+  compare_exceptional (cfg, rec, truth, &m);
   synthesis_only (cfg, dense, &m.synthesis);
   if (!prior_only (cfg, dense, PGO_PRIORS_JIT, &m.prior_only, error)
       || !prior_only (cfg, dense, PGO_PRIORS_EVIDENCE, &m.prior_only_evidence, error)
@@ -568,7 +694,7 @@ void
 pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
                             PgoEvaluationSummary *out_summary)
 {
-  long double w = 0, ov = 0, zf = 0, po = 0, pe = 0, sy = 0, det = 0, cert = 0;
+  long double w = 0, ov = 0, zf = 0, po = 0, pe = 0, sy = 0, det = 0, cert = 0, xw = 0, xo = 0;
   PgoEvaluationSummary s = { 0 };
 
   for (guint i = 0; i < ev->methods->len; i++)
@@ -593,7 +719,14 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
       sy += (long double) m->truth_total * m->synthesis;
       det += m->determined_mass;
       cert += m->certain_mass;
+      s.n_arc_methods += m->has_arcs;
+      s.n_exc_arcs += m->n_exc_arcs;
+      s.n_exc_determined += m->n_exc_determined;
+      s.n_exc_determined_ok += m->n_exc_determined_ok;
+      xw += m->exc_truth_total;
+      xo += (long double) m->exc_truth_total * m->exc_overlap;
     }
+  s.exc_overlap = xw > 0 ? (double) (xo / xw) : 1.0;
   s.n_skipped = ev->skipped->len;
   s.n_inconsistent = ev->n_inconsistent;
   memcpy (s.n_skipped_by, ev->n_skipped_by, sizeof s.n_skipped_by);

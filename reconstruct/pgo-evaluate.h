@@ -53,6 +53,12 @@ typedef struct {
   double   prior_only_evidence; /* the same with the evidence model's priors */
   double   synthesis;       /* block overlap, the JIT's static synthesis from the entry count, vs truth */
   gboolean jit_ok;          /* the edge form's JIT replica reproduced the model counts */
+  gboolean has_arcs;        /* the truth also counts arcs (pgo-interp's dense mode) */
+  guint    n_exc_arcs;      /* exceptional arcs compared (either side counted one) */
+  guint    n_exc_determined;    /* ... that the reconstruction called observed or exact */
+  guint    n_exc_determined_ok; /* ... that equal the truth */
+  guint64  exc_truth_total; /* sum of the truth's exceptional arc counts */
+  double   exc_overlap;     /* overlap of the exceptional arcs, reconstruction vs truth */
 } PgoEvaluationMethod;
 
 /**
@@ -99,6 +105,11 @@ typedef struct {
   guint   n_truths_compared;    /* pgo_evaluation_compare_truths: methods compared */
   guint   n_truths_agree;       /* ... whose edge and block truths agree */
   guint   n_truths_exceptional; /* methods left out because they caught exceptions */
+  guint   n_arc_methods;    /* evaluated methods whose truth counts arcs */
+  guint   n_exc_arcs;       /* their exceptional arcs compared */
+  guint   n_exc_determined;
+  guint   n_exc_determined_ok;
+  double  exc_overlap;      /* weighted by the truth's exceptional totals */
 } PgoEvaluationSummary;
 
 

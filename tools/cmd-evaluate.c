@@ -226,6 +226,10 @@ json_summary (GString *s, const PgoEvaluationSummary *sum, gboolean edge_truth)
                           sum->prior_only_evidence, sum->synthesis,
                           sum->determined_mass,
                           sum->certain_mass, sum->n_jit_ok);
+  if (sum->n_arc_methods)
+    g_string_append_printf (s, ",\"exceptional_arcs\":{\"methods\":%u,\"arcs\":%u,\"exact_determined\":%u,"
+                            "\"determined\":%u,\"overlap\":%.9g}", sum->n_arc_methods, sum->n_exc_arcs,
+                            sum->n_exc_determined_ok, sum->n_exc_determined, sum->exc_overlap);
   if (edge_truth)
     g_string_append_printf (s, ",\"truth_edge_vs_block\":{\"agree\":%u,\"methods\":%u,\"exceptional\":%u}",
                             sum->n_truths_agree, sum->n_truths_compared,
@@ -309,6 +313,10 @@ print_text (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSu
             " at-most=%u\n", calls->n_sites, calls->n_resolved, calls->n_never_entered,
             calls->n_no_return, calls->n_only_caller, calls->n_at_most);
   printf ("CONFORMANCE edge-form-jit-replica: %u/%u\n", sum->n_jit_ok, sum->n_methods);
+  if (sum->n_arc_methods)
+    printf ("ACCURACY exceptional-arcs probe-set=%c methods=%u arcs=%u exact-determined=%u/%u"
+            " overlap=%.6f\n", pgo_probe_set_to_char (o->set), sum->n_arc_methods,
+            sum->n_exc_arcs, sum->n_exc_determined_ok, sum->n_exc_determined, sum->exc_overlap);
   if (o->edge_truth)
     printf ("CONFORMANCE truth-edge-vs-block: %u/%u\n"
             "# truth-edge-vs-block: %u app methods with caught or escaping exceptions left out"

@@ -11,7 +11,9 @@
 #     handler starts (entered from outside the flow graph) is entered by
 #     its arcs exactly as often as its count says, and no block is left by
 #     more arcs than it was entered;
-#   - evaluate reads such a trace as a dense truth.
+#   - evaluate reads such traces as dense truths: the exceptional arcs it
+#     calls exact are k/k, their overlap for A, B and P a floor
+#     (tests/floors.txt: interp-exceptional-arcs-*).
 # SKIP (77) without a shared runtime: the interpreter runs CoreLib's IL.
 set -u
 cli_name=interp-arcs
@@ -87,9 +89,21 @@ echo "CONFORMANCE interp-arcs-balance: $balanced/$methods"
 [ "$methods" -gt 0 ] || fail "no fixture program ran"
 [ "$balanced" -eq "$methods" ] || fail "arcs do not balance the block counts in $((methods - balanced)) methods"
 
-# evaluate takes the dense trace, arcs and all, as its truth.
+# evaluate takes the dense traces, arcs and all, as truths, and measures
+# the reconstruction's exceptional arcs against them: every arc it calls
+# observed or exact must equal the truth; the overlap is a floor.
+. "$tests/support/floors.sh"
 interp=$tool tool=$reconstruct
-expect 0 evaluate evaluate --truth "$tmp/escapes.nettrace" --reference "$data/escapes/escapes.dll" --probes A --quiet
+for set in A B P; do
+  expect 0 "evaluate $set" evaluate --truth "$tmp/escapes.nettrace" --truth "$tmp/exceptions.nettrace" \
+    --reference "$data/escapes/escapes.dll" --reference "$data/exceptions/exceptions.dll" --probes $set --quiet
+  line=$(grep '^ACCURACY exceptional-arcs ' "$tmp/out")
+  echo "$line"
+  [ -n "$line" ] || { fail "evaluate $set: no exceptional-arcs line: $(cat "$tmp/out")"; continue; }
+  k=$(figure "$line" exact-determined)
+  [ "${k%/*}" = "${k#*/}" ] || fail "evaluate $set: exceptional arcs labelled exact are wrong: $k"
+  [ "$(figure "$line" methods)" -ge 19 ] || fail "evaluate $set: fewer methods with arcs than the fixtures hold: $line"
+  check_floor "interp-exceptional-arcs-$set" "$(figure "$line" overlap)" || failures=$((failures + 1))
+done
 tool=$interp
-grep -q '^ACCURACY probe-set=A .* methods=1[0-9]' "$tmp/out" || fail "evaluate: $(head -n 1 "$tmp/out")"
 [ "$failures" = 0 ]
