@@ -156,13 +156,25 @@ _pgo_interp_throw_new (Interp *I, const char *type_name, const char *message)
   return ST_THROW;
 }
 
+/* The slot of 'key' in the arc table 'edges' of 'cap' (a power of two)
+ * slots: where it is, or the free slot where it goes. */
+static EdgeCount *
+edge_slot (EdgeCount *edges, guint32 cap, guint64 key)
+{
+  guint32 h = (guint32) (key * 0x9E3779B97F4A7C15u >> 32) & (cap - 1);
+
+  while (edges[h].key && edges[h].key != key)
+    h = (h + 1) & (cap - 1);
+  return &edges[h];
+}
+
 /* Counts one arc of 'c' from counter 'src' to counter 'dst' (or
  * EDGE_EXIT), growing the table at half full. */
 static void
 count_edge (Code *c, guint32 src, guint32 dst)
 {
   guint64 key = EDGE_KEY (src, dst) + 1;
-  guint32 mask, h;
+  EdgeCount *e;
 
   if (src == EDGE_NONE)
     return;
@@ -173,28 +185,18 @@ count_edge (Code *c, guint32 src, guint32 dst)
 
       c->edge_cap = old_cap ? 2 * old_cap : 16;
       c->edges = g_new0 (EdgeCount, c->edge_cap);
-      c->n_edges = 0;
       for (guint32 i = 0; i < old_cap; i++)
         if (old[i].key)
-          {
-            for (h = (guint32) (old[i].key * 0x9E3779B97F4A7C15u >> 32) & (c->edge_cap - 1);
-                 c->edges[h].key; h = (h + 1) & (c->edge_cap - 1))
-              ;
-            c->edges[h] = old[i];
-            c->n_edges++;
-          }
+          *edge_slot (c->edges, c->edge_cap, old[i].key) = old[i];
       g_free (old);
     }
-  mask = c->edge_cap - 1;
-  for (h = (guint32) (key * 0x9E3779B97F4A7C15u >> 32) & mask; c->edges[h].key && c->edges[h].key != key;
-       h = (h + 1) & mask)
-    ;
-  if (!c->edges[h].key)
+  e = edge_slot (c->edges, c->edge_cap, key);
+  if (!e->key)
     {
-      c->edges[h].key = key;
+      e->key = key;
       c->n_edges++;
     }
-  c->edges[h].count++;
+  e->count++;
 }
 
 /* Runs handler 'i' of 'f' (a finally or fault) from its start: the body is
