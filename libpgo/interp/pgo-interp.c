@@ -444,7 +444,7 @@ compare_arc (gconstpointer a, gconstpointer b)
 /* Appends an EdgeLongCount record per arc of 'sh', sorted: ILOffset the
  * IL offset of the source counter, Other that of the target, or -1 when
  * the exception left the method.
- * SPEC: pgo-interp(1) "Output" */
+ * SPEC: pgo-interp(1) "Dense arcs" */
 static void
 write_arcs (Shared *sh)
 {
