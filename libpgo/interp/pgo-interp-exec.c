@@ -123,6 +123,17 @@ _pgo_interp_fatal (Interp *I, Method *m, guint32 il_offset, const char *fmt, ...
   return ST_FATAL;
 }
 
+/* The offsets of Nullable<T>'s hasValue and value in the value.
+ * ECMA-335 III.4.1: boxing a Nullable<T> boxes its value, or gives null. */
+static void
+nullable_fields (const Type *nt, guint32 *has_at, guint32 *value_at)
+{
+  *has_at = *value_at = 0;
+  for (guint32 i = 0; i < nt->n_fields; i++)
+    if (!nt->fields[i].is_static)
+      *(strcmp (nt->fields[i].name, "hasValue") == 0 ? has_at : value_at) = nt->fields[i].offset;
+}
+
 static Field *
 exception_message_field (Interp *I)
 {
@@ -547,6 +558,12 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
           break;
         case OP_LDC: sp->i = ip->b.i; sp++; ip++; break;
         case OP_LDSTR: sp->p = ip->b.p; sp++; ip++; break;
+        case OP_LDFTN: sp->p = ip->b.p; sp++; ip++; break;
+        case OP_LDVIRTFTN:
+          NULLCHECK (sp[-1].p);
+          sp[-1].p = ip->kind ? ip->b.p : _pgo_interp_resolve_virtual (I, OBJ_TYPE (sp[-1].p), ip->b.p);
+          ip++;
+          break;
         case OP_DUP: sp[0] = sp[-1]; sp++; ip++; break;
         case OP_POP: sp--; ip++; break;
         case OP_LDARG: *sp++ = load (ip->kind, &A[ip->a]); ip++; break;
@@ -893,6 +910,43 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
             memcpy ((guint8 *) o + 8, sp - ip->a, t->size);
             sp -= ip->a;
             (sp++)->p = o;
+            ip++;
+            break;
+          }
+        case OP_BOX_NULLABLE:
+          {
+            Type *nt = ip->b.p, *vt = nt->args[0];
+            Slot *v = sp - ip->a;
+            gpointer o = NULL;
+            guint32 has_at, value_at;
+            nullable_fields (nt, &has_at, &value_at);
+            if (*((guint8 *) v + has_at))
+              {
+                if (!(o = _pgo_interp_alloc (I, vt, 8)))
+                  OOM ();
+                memcpy ((guint8 *) o + 8, (guint8 *) v + value_at, vt->size);
+              }
+            sp = v;
+            (sp++)->p = o;
+            ip++;
+            break;
+          }
+        case OP_UNBOX_NULLABLE:
+          {
+            Type *nt = ip->b.p, *vt = nt->args[0];
+            gpointer o = sp[-1].p;
+            Slot *v = sp - 1;
+            guint32 has_at, value_at;
+            if (o && OBJ_TYPE (o) != vt)
+              RAISE ("System.InvalidCastException", "Specified cast is not valid.");
+            nullable_fields (nt, &has_at, &value_at);
+            memset (v, 0, sizeof (Slot) * ip->a);
+            if (o)
+              {
+                *((guint8 *) v + has_at) = 1;
+                memcpy ((guint8 *) v + value_at, (guint8 *) o + 8, vt->size);
+              }
+            sp = v + ip->a;
             ip++;
             break;
           }

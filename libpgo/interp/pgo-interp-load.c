@@ -30,6 +30,8 @@
 #define MD_NEWSLOT     0x0100
 #define SIG_GENERIC    0x10
 #define SIG_HASTHIS    0x20
+#define MI_CODE_TYPE   0x0003
+#define MI_RUNTIME     0x0003
 
 /* ECMA-335 II.23.1.16 element types. */
 enum {
@@ -830,7 +832,8 @@ _pgo_interp_is_subtype (Type *t, Type *of)
 {
   if (!of)
     return FALSE;
-  if (of == t->module->interp->t_object)
+  /* array types have no module */
+  if (of->module && of == of->module->interp->t_object)
     return TRUE;
   if (t->elem && of->elem)
     return !t->elem->is_vt && !of->elem->is_vt ? _pgo_interp_is_subtype (t->elem, of->elem)
@@ -927,6 +930,8 @@ methoddef (Module *m, guint32 token, GError **error)
       }
   }
   md->native = m->framework ? _pgo_interp_native_lookup (m->interp, md->full) : NULL;
+  if (!md->native && (md->iflags & MI_CODE_TYPE) == MI_RUNTIME)
+    md->native = _pgo_interp_delegate_native (md);
   return md;
 }
 

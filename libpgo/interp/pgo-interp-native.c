@@ -17,6 +17,7 @@
 #define FLUSH_AT (64 * 1024)
 
 static Status field_rva_data (Interp *I, Field *f, gsize size, const guint8 **out);
+static Status n_false (Interp *I, Method *m, Slot *a, Slot *r);
 
 static Status
 out_of_memory (Interp *I)
@@ -61,6 +62,49 @@ n_nop (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) I, (void) a, (void) r;
   return ST_RETURN;
+}
+
+static Status
+n_true (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  r->i = 1;
+  return ST_RETURN;
+}
+
+/* The run has one thread, the main thread: CoreCLR numbers it 1. */
+static Status
+n_thread_id (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  r->i = 1;
+  return ST_RETURN;
+}
+
+/* Thread.CurrentThread's slow path: the one Thread object, made on first
+ * use with its fields at their defaults (no name, no execution context). */
+static Status
+current_thread (Interp *I, gpointer *out)
+{
+  GError *error = NULL;
+  Type *t;
+
+  if (!I->thread)
+    {
+      if (!(t = _pgo_interp_corelib_type (I, "System.Threading.Thread", &error)) || !_pgo_interp_layout (t, &error))
+        {
+          g_propagate_prefixed_error (&I->error, error, "System.Threading.Thread::CurrentThread: ");
+          return ST_FATAL;
+        }
+      if (!(I->thread = _pgo_interp_alloc (I, t, 0)))
+        return out_of_memory (I);
+    }
+  *out = I->thread;
+  return ST_RETURN;
+}
+
+static Status
+n_current_thread (Interp *I, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  return current_thread (I, &r->p);
 }
 
 static Status
@@ -418,6 +462,21 @@ n_type_from_handle (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, S
   return ST_RETURN;
 }
 
+/* Object.GetType(): the RuntimeType object of the object's type, the one
+ * typeof gives. */
+static Status
+n_get_type (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  GError *error = NULL;
+
+  if (!(r->p = _pgo_interp_type_object (I, OBJ_TYPE (a[0].p), &error)))
+    {
+      g_propagate_prefixed_error (&I->error, error, "%s: ", m->full);
+      return ST_FATAL;
+    }
+  return ST_RETURN;
+}
+
 static Status
 n_type_eq (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
@@ -753,11 +812,334 @@ n_initialize_array (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_
   return st;
 }
 
+/* ---- delegates (SPEC: pgo-interp(1) "Delegates") ---- */
+
+/* The byte offset of System.Delegate's field 'name' in delegate 'd'. */
+static gboolean
+delegate_field (Interp *I, gpointer d, const char *name, guint32 *out)
+{
+  for (Type *t = OBJ_TYPE (d); t; t = t->parent)
+    if (strcmp (t->name, "System.Delegate") == 0 || strcmp (t->name, "System.MulticastDelegate") == 0)
+      for (guint32 i = 0; i < t->n_fields; i++)
+        if (!t->fields[i].is_static && strcmp (t->fields[i].name, name) == 0)
+          {
+            *out = t->fields[i].offset;
+            return TRUE;
+          }
+  _pgo_interp_fatal (I, NULL, 0, "%s: no field %s", OBJ_TYPE (d)->name, name);
+  return FALSE;
+}
+
+/* A delegate's .ctor(object target, native int method): the method is
+ * the Method that ldftn or ldvirtftn pushed.  A multicast delegate has
+ * an invocation list instead, and itself as its target. */
+static Status
+n_delegate_ctor (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  guint32 target, fn;
+
+  if (!delegate_field (I, a[0].p, "_target", &target) || !delegate_field (I, a[0].p, "_methodPtr", &fn))
+    return ST_FATAL;
+  memcpy ((guint8 *) a[0].p + target, &a[1].p, sizeof (gpointer));
+  memcpy ((guint8 *) a[0].p + fn, &a[2].p, sizeof (gpointer));
+  return ST_RETURN;
+}
+
+/* The slots of 'm's parameters, without this. */
+static guint32
+param_slots (const Method *m)
+{
+  guint32 n = 0;
+
+  for (guint32 i = 0; i < m->n_params; i++)
+    n += m->param_kinds[i] == M_VT && m->param_types[i] ? MAX (SLOTS_OF (m->param_types[i]->size), 1) : 1;
+  return n;
+}
+
+static Status invoke_one (Interp *I, Method *m, gpointer d, Slot *a, guint32 n, Slot *r);
+
+/* A delegate's Invoke: calls its method with its target as this (the
+ * boxed value's address for a value type's method) or, for a static
+ * method closed over its first argument, as that argument.  A multicast
+ * delegate calls those of its invocation list in order and returns what
+ * the last returns. */
+static Status
+n_delegate_invoke (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  guint32 list_at, count_at, n = param_slots (m);
+  gpointer list;
+  gint64 count;
+  Status st = ST_RETURN;
+
+  if (!a[0].p)
+    return _pgo_interp_throw_new (I, "System.NullReferenceException", "Object reference not set to an instance of an object.");
+  if (!delegate_field (I, a[0].p, "_invocationList", &list_at) || !delegate_field (I, a[0].p, "_invocationCount", &count_at))
+    return ST_FATAL;
+  memcpy (&list, (guint8 *) a[0].p + list_at, sizeof list);
+  if (!list)
+    return invoke_one (I, m, a[0].p, a, n, r);
+  memcpy (&count, (guint8 *) a[0].p + count_at, sizeof count);
+  if (!OBJ_TYPE (list)->elem || count < 0 || count > ARR_LEN (list))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a delegate whose invocation list is not an array", m->full);
+  for (gint64 i = 0; i < count && st == ST_RETURN; i++)
+    {
+      gpointer d;
+      memcpy (&d, ARR_DATA (list) + i * sizeof (gpointer), sizeof d);
+      st = invoke_one (I, m, d, a, n, r);
+    }
+  return st;
+}
+
+/* Calls the method of the single-cast delegate 'd' with the 'n' argument
+ * slots after 'a[0]'. */
+static Status
+invoke_one (Interp *I, Method *m, gpointer d, Slot *a, guint32 n, Slot *r)
+{
+  guint32 target_at, fn_at;
+  gpointer target;
+  Method *fn;
+  Slot *args = I->arena_top;
+  gboolean with_target;
+  Status st;
+
+  if (!d || !delegate_field (I, d, "_target", &target_at) || !delegate_field (I, d, "_methodPtr", &fn_at))
+    return d ? ST_FATAL : _pgo_interp_fatal (I, NULL, 0, "%s: a null delegate in an invocation list", m->full);
+  memcpy (&target, (guint8 *) d + target_at, sizeof target);
+  memcpy (&fn, (guint8 *) d + fn_at, sizeof fn);
+  if (!fn)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a delegate with no method", m->full);
+  with_target = fn->has_this || target;
+  if (args + n + 1 > I->arena_end)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: stack overflow", m->full);
+  if (with_target)
+    args[0].p = fn->has_this && fn->owner->is_vt ? (guint8 *) target + 8 : target;
+  memcpy (args + with_target, a + 1, sizeof (Slot) * n);
+  I->arena_top += n + 1;
+  st = _pgo_interp_invoke (I, fn, args, r);
+  I->arena_top = args;
+  return st;
+}
+
+/* MulticastDelegate.NewMulticastDelegate(list, count, _): a delegate of
+ * this one's type over an invocation list. */
+static Status
+n_new_multicast (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  guint32 target_at, list_at, count_at;
+  gpointer d = _pgo_interp_alloc (I, OBJ_TYPE (a[0].p), 0);
+  gint64 count = (gint32) a[2].i;
+
+  if (!d)
+    return out_of_memory (I);
+  if (!delegate_field (I, d, "_target", &target_at) || !delegate_field (I, d, "_invocationList", &list_at)
+      || !delegate_field (I, d, "_invocationCount", &count_at))
+    return ST_FATAL;
+  memcpy ((guint8 *) d + target_at, &d, sizeof d);
+  memcpy ((guint8 *) d + list_at, &a[1].p, sizeof (gpointer));
+  memcpy ((guint8 *) d + count_at, &count, sizeof count);
+  r->p = d;
+  return ST_RETURN;
+}
+
+/* Delegate.InternalEqualMethodHandles(a, b): whether both call one method. */
+static Status
+n_same_method (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  guint32 at;
+  gpointer x, y;
+
+  if (!a[0].p || !a[1].p || !delegate_field (I, a[0].p, "_methodPtr", &at))
+    return a[0].p && a[1].p ? ST_FATAL : _pgo_interp_throw_new (I, "System.NullReferenceException",
+                                                               "Object reference not set to an instance of an object.");
+  memcpy (&x, (guint8 *) a[0].p + at, sizeof x);
+  memcpy (&y, (guint8 *) a[1].p + at, sizeof y);
+  r->i = x == y;
+  return ST_RETURN;
+}
+
+static Status
+n_same_type (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  r->i = a[0].p && a[1].p && OBJ_TYPE (a[0].p) == OBJ_TYPE (a[1].p);
+  return ST_RETURN;
+}
+
+/* ---- the thread pool, run by the one thread (SPEC: pgo-interp(1) "Tasks") ---- */
+
+static Status
+n_queue_work_item (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  if (!a[0].p)
+    return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null. (Parameter 'callBack')");
+  g_queue_push_tail (I->work, a[0].p);
+  return ST_RETURN;
+}
+
+/* Calls the instance method 'name(params)' of 'o', virtually, with 'arg'
+ * as its one argument if 'params' has one. */
+static Status
+call_method (Interp *I, Type *declared, gpointer o, const char *name, const char *params, gpointer arg, Slot *ret)
+{
+  Method *m = _pgo_interp_find_method (declared, name, params);
+  Slot args[2] = { { .p = o }, { .p = arg } };
+
+  if (!m)
+    return _pgo_interp_fatal (I, NULL, 0, "%s::%s%s: not found", declared->name, name, params);
+  return _pgo_interp_invoke (I, _pgo_interp_resolve_virtual (I, OBJ_TYPE (o), m), args, ret);
+}
+
+/* Runs one queued work item as ThreadPoolWorkQueue.DispatchWorkItem does:
+ * a Task executes, anything else is an IThreadPoolWorkItem. */
+static Status
+run_work_item (Interp *I, Type *task, gpointer item)
+{
+  GError *error = NULL;
+  Type *iface;
+  Slot r = { 0 };
+  gpointer thread = NULL;
+
+  if (_pgo_interp_is_subtype (OBJ_TYPE (item), task))
+    {
+      Status st = current_thread (I, &thread);
+      if (st != ST_RETURN)
+        return st;
+      return call_method (I, task, item, "ExecuteFromThreadPool", "(System.Threading.Thread)", thread, &r);
+    }
+  if (!(iface = _pgo_interp_corelib_type (I, "System.Threading.IThreadPoolWorkItem", &error)))
+    {
+      g_propagate_error (&I->error, error);
+      return ST_FATAL;
+    }
+  return call_method (I, iface, item, "Execute", "()", NULL, &r);
+}
+
+/* Task.SpinThenBlockingWait(timeout, token), where a thread would block:
+ * the one thread runs queued work until the task completes. */
+static Status
+n_task_blocking_wait (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *task = m->owner;
+  Slot done = { 0 };
+  Status st;
+
+  for (;;)
+    {
+      if ((st = call_method (I, task, a[0].p, "get_IsCompleted", "()", NULL, &done)) != ST_RETURN)
+        return st;
+      if (done.i & 0xff)
+        break;
+      if (g_queue_is_empty (I->work))
+        return _pgo_interp_fatal (I, NULL, 0, "%s: the one thread waits for a task that no queued work completes",
+                                  m->full);
+      if ((st = run_work_item (I, task, g_queue_pop_head (I->work))) != ST_RETURN)
+        return st;
+    }
+  r->i = 1;
+  return ST_RETURN;
+}
+
+/* ---- Interlocked, with one thread: plain reads and writes ---- */
+
+/* The int32 or int64 (native int) at 'p': Interlocked's location, of the
+ * type of the value parameter of 'm'. */
+static gint64
+location_read (const Method *m, gconstpointer p)
+{
+  gint32 v4;
+  gint64 v8;
+
+  if (m->param_kinds[1] == M_I4)
+    {
+      memcpy (&v4, p, 4);
+      return v4;
+    }
+  memcpy (&v8, p, 8);
+  return v8;
+}
+
+static void
+location_write (const Method *m, gpointer p, gint64 v)
+{
+  gint32 v4 = (gint32) v;
+
+  if (m->param_kinds[1] == M_I4)
+    memcpy (p, &v4, 4);
+  else
+    memcpy (p, &v, 8);
+}
+
+static Status
+n_exchange_add (Interp *I G_GNUC_UNUSED, Method *m, Slot *a, Slot *r)
+{
+  r->i = location_read (m, a[0].p);
+  location_write (m, a[0].p, (gint64) ((guint64) r->i + (guint64) a[1].i));
+  return ST_RETURN;
+}
+
+static Status
+n_exchange (Interp *I G_GNUC_UNUSED, Method *m, Slot *a, Slot *r)
+{
+  r->i = location_read (m, a[0].p);
+  location_write (m, a[0].p, a[1].i);
+  return ST_RETURN;
+}
+
+static Status
+n_compare_exchange (Interp *I G_GNUC_UNUSED, Method *m, Slot *a, Slot *r)
+{
+  r->i = location_read (m, a[0].p);
+  if (r->i == location_read (m, &a[2]))
+    location_write (m, a[0].p, a[1].i);
+  return ST_RETURN;
+}
+
+static Status
+n_exchange_ref (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  memcpy (&r->p, a[0].p, sizeof (gpointer));
+  memcpy (a[0].p, &a[1].p, sizeof (gpointer));
+  return ST_RETURN;
+}
+
+static Status
+n_compare_exchange_ref (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  memcpy (&r->p, a[0].p, sizeof (gpointer));
+  if (r->p == a[2].p)
+    memcpy (a[0].p, &a[1].p, sizeof (gpointer));
+  return ST_RETURN;
+}
+
 static const struct {
   const char *name;
   Native      fn;
 } natives[] = {
   { "System.Object::.ctor()", n_nop },
+  { "System.Environment::get_CurrentManagedThreadId()", n_thread_id },
+  { "System.Threading.Thread::InitializeCurrentThread()", n_current_thread },
+  { "System.Diagnostics.Debugger::IsManagedDebuggerAttached()", n_false },
+  { "System.Threading.ThreadPool::UnsafeQueueUserWorkItemInternal(object,bool)", n_queue_work_item },
+  { "System.Delegate::InternalEqualTypes(object,object)", n_same_type },
+  { "System.Delegate::InternalEqualMethodHandles(System.Delegate,System.Delegate)", n_same_method },
+  { "System.MulticastDelegate::NewMulticastDelegate(object[],int32,bool)", n_new_multicast },
+  { "System.Threading.Tasks.Task::SpinThenBlockingWait(int32,System.Threading.CancellationToken)",
+    n_task_blocking_wait },
+  /* the interpreter bounds its C stack itself (--max-depth) */
+  { "System.Runtime.CompilerServices.RuntimeHelpers::TryEnsureSufficientExecutionStack()", n_true },
+  { "System.Runtime.CompilerServices.RuntimeHelpers::EnsureSufficientExecutionStack()", n_nop },
+  { "System.Threading.Interlocked::ExchangeAdd(int32&,int32)", n_exchange_add },
+  { "System.Threading.Interlocked::ExchangeAdd(int64&,int64)", n_exchange_add },
+  { "System.Threading.Interlocked::Exchange(int32&,int32)", n_exchange },
+  { "System.Threading.Interlocked::Exchange(int64&,int64)", n_exchange },
+  { "System.Threading.Interlocked::Exchange(native int&,native int)", n_exchange },
+  { "System.Threading.Interlocked::Exchange(object&,object)", n_exchange_ref },
+  { "System.Threading.Interlocked::CompareExchange(int32&,int32,int32)", n_compare_exchange },
+  { "System.Threading.Interlocked::CompareExchange(int64&,int64,int64)", n_compare_exchange },
+  { "System.Threading.Interlocked::CompareExchange(native int&,native int,native int)", n_compare_exchange },
+  { "System.Threading.Interlocked::CompareExchange(object&,object,object)", n_compare_exchange_ref },
+  /* no event tracing, as in a browser app, whose EventSourceSupport
+   * feature switch is off by default */
+  { "System.Diagnostics.Tracing.EventSource::get_IsSupported()", n_false },
   { "System.Console::WriteLine(string)", n_writeline_string },
   { "System.Console::Write(string)", n_write_string },
   { "System.Console::WriteLine()", n_writeline },
@@ -848,6 +1230,7 @@ static const struct {
   { "System.SpanHelpers::ClearWithReferences(native int&,native uint)", n_clear },
   { "System.Type::GetTypeFromHandle(System.RuntimeTypeHandle)", n_type_from_handle },
   { "System.Type::op_Equality(System.Type,System.Type)", n_type_eq },
+  { "System.Object::GetType()", n_get_type },
   { "System.Type::op_Inequality(System.Type,System.Type)", n_type_ne },
   { "System.Type::get_IsValueType()", n_type_is_value_type },
   { "System.RuntimeType::IsValueTypeImpl()", n_type_is_value_type },
@@ -859,6 +1242,22 @@ static const struct {
   { "System.Runtime.CompilerServices.RuntimeHelpers::InitializeArray(System.Array,System.RuntimeFieldHandle)",
     n_initialize_array },
 };
+
+/**
+ * _pgo_interp_delegate_native:
+ * @m: a method the runtime implements (MethodImplAttributes Runtime)
+ *
+ * Returns: the intrinsic of a delegate's constructor or Invoke, or NULL.
+ */
+Native
+_pgo_interp_delegate_native (Method *m)
+{
+  if (strcmp (m->name, ".ctor") == 0 && m->n_params == 2)
+    return n_delegate_ctor;
+  if (strcmp (m->name, "Invoke") == 0)
+    return n_delegate_invoke;
+  return NULL;
+}
 
 void
 _pgo_interp_natives_init (Interp *I)

@@ -247,6 +247,8 @@ struct _Interp {
   GHashTable *type_objects;/* Type -> its System.RuntimeType object */
   GHashTable *object_types;/* a System.RuntimeType object -> its Type */
   GHashTable *comparers;   /* Type T -> EqualityComparer<T>.Default */
+  gpointer    thread;      /* the System.Threading.Thread of the one thread, once asked for */
+  GQueue     *work;        /* thread-pool work items queued and not yet run */
   Ctx         ctx;         /* the instantiation signatures are read in */
   /* well-known types */
   Type *t_object, *t_string, *t_exception, *t_array;
@@ -292,6 +294,7 @@ gpointer _pgo_interp_type_object   (Interp *I, Type *t, GError **error);
 void     _pgo_interp_natives_init  (Interp *I);
 Native   _pgo_interp_native_lookup (Interp *I, const char *full);
 char    *_pgo_interp_string_utf8   (gpointer s);
+Native   _pgo_interp_delegate_native (Method *m);
 
 #define OBJ_TYPE(o)        (*(Type **) (o))
 #define STR_LEN(s)         (*(gint32 *) ((guint8 *) (s) + 8))
@@ -345,6 +348,10 @@ typedef enum {
   OP_LDVAR_VT, OP_STVAR_VT, OP_DUP_VT, OP_POP_N, OP_RET_VT, OP_LDFLD_VT, OP_STFLD_VT, OP_FLD_OF_VT,
   OP_LDSFLD_VT, OP_STSFLD_VT, OP_LDELEM_VT, OP_STELEM_VT, OP_LDOBJ_VT, OP_STOBJ_VT, OP_BOX_VT,
   OP_UNBOX_VT, OP_NEWOBJ_VT, OP_LOCALLOC,
+  /* function pointers: the Method itself, b.p */
+  OP_LDFTN, OP_LDVIRTFTN,
+  /* Nullable<T> (b.p) to and from a boxed T; 'a' is the slots of the value */
+  OP_BOX_NULLABLE, OP_UNBOX_NULLABLE,
 #define X(n) OP_##n,
   PGO_INTERP_BRANCHES (X)
   PGO_INTERP_BINOPS (X)

@@ -706,6 +706,42 @@ tr_call (Tr *t, const PgoIlInstr *in)
   return push_loaded (t, callee->ret_kind, callee->ret_type);
 }
 
+/* ldftn and ldvirtftn push the Method itself as a native int; delegate
+ * constructors take it (SPEC: pgo-interp(1) "Delegates"). */
+static gboolean
+tr_ftn (Tr *t, const PgoIlInstr *in)
+{
+  Method *fn = _pgo_interp_method (t->m->module, in->operand.token, t->error);
+
+  if (!fn)
+    {
+      g_prefix_error (t->error, "%s: IL_%04x: ", t->m->full, t->il);
+      return FALSE;
+    }
+  if (!_pgo_interp_layout (fn->owner, t->error))
+    return FALSE;
+  if (fn->unsupported && !fn->native)
+    return fail (t, "%s: %s", fn->full, fn->unsupported);
+  set_ret_slots (fn);
+  if (in->opcode == PGO_OP_LDVIRTFTN)
+    {
+      /* kind set: no override can replace the method, only the object's
+       * null check remains */
+      if (!pop (t, 1))
+        return FALSE;
+      emit (t, OP_LDVIRTFTN, devirtualizable (fn), 0)->b.p = fn;
+    }
+  else
+    emit (t, OP_LDFTN, 0, 0)->b.p = fn;
+  return push (t, S_I);
+}
+
+static gboolean
+is_nullable (const Type *ty)
+{
+  return ty->def && strcmp (ty->def->name, "System.Nullable`1") == 0 && ty->n_args == 1;
+}
+
 static gboolean
 tr_type_op (Tr *t, const PgoIlInstr *in)
 {
@@ -721,8 +757,11 @@ tr_type_op (Tr *t, const PgoIlInstr *in)
       emit (t, OP_NEWARR, 0, 0)->b.p = _pgo_interp_array_type (t->I, ty);
       return push (t, S_O);
     case PGO_OP_BOX:
-      if (ty->def && strcmp (ty->def->name, "System.Nullable`1") == 0)
-        return fail (t, "boxing %s is not supported", ty->name);
+      if (is_nullable (ty))
+        {
+          emit (t, OP_BOX_NULLABLE, 0, top_slots (t, 1))->b.p = ty;
+          return pop (t, 1) && push (t, S_O);
+        }
       if (!ty->is_vt)
         return TRUE; /* box of a reference type: a no-op (ECMA-335 III.4.1) */
       if (ty->kind == M_VT)
@@ -735,8 +774,11 @@ tr_type_op (Tr *t, const PgoIlInstr *in)
     case PGO_OP_UNBOX_ANY:
       if (!pop (t, 1))
         return FALSE;
-      if (ty->def && strcmp (ty->def->name, "System.Nullable`1") == 0)
-        return fail (t, "unboxing %s is not supported", ty->name);
+      if (is_nullable (ty))
+        {
+          emit (t, OP_UNBOX_NULLABLE, 0, MAX (SLOTS_OF (ty->size), 1))->b.p = ty;
+          return push_loaded (t, ty->kind, ty);
+        }
       if (ty->kind == M_VT)
         emit (t, OP_UNBOX_VT, 0, ty->size)->b.p = ty;
       else
@@ -1065,6 +1107,8 @@ tr_instr (Tr *t, const PgoIlInstr *in)
       return tr_leave (t, in);
     case PGO_OP_LDTOKEN:
       return tr_ldtoken (t, in);
+    case PGO_OP_LDFTN: case PGO_OP_LDVIRTFTN:
+      return tr_ftn (t, in);
     case PGO_OP_LDSTR:
       return tr_ldstr (t, in);
     case PGO_OP_LDNULL: case PGO_OP_LDC_I8: case PGO_OP_LDC_R4: case PGO_OP_LDC_R8:

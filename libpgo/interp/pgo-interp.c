@@ -85,6 +85,7 @@ pgo_interp_new (const char *assembly, const char *const *framework_dirs, const P
   I->type_objects = g_hash_table_new (g_direct_hash, g_direct_equal);
   I->object_types = g_hash_table_new (g_direct_hash, g_direct_equal);
   I->comparers = g_hash_table_new (g_direct_hash, g_direct_equal);
+  I->work = g_queue_new ();
   I->arena = g_new (Slot, ARENA_SLOTS);
   I->arena_top = I->arena;
   I->arena_end = I->arena + ARENA_SLOTS;
@@ -216,6 +217,7 @@ pgo_interp_free (PgoInterp *interp)
   g_hash_table_unref (I->type_objects);
   g_hash_table_unref (I->object_types);
   g_hash_table_unref (I->comparers);
+  g_queue_free (I->work);
   g_string_free (I->out, TRUE);
   g_free (I->arena);
   g_clear_error (&I->error);
@@ -350,13 +352,25 @@ canonical_refs (Interp *I, Type **types, guint32 n)
   return out;
 }
 
+/* 'name' as the runtime's events spell it: a nested type joined to its
+ * enclosing type by '+', not '/' (SPEC: nettrace(5) "BulkType payload"). */
+static char *
+runtime_name (const char *name, gssize len)
+{
+  char *s = len < 0 ? g_strdup (name) : g_strndup (name, (gsize) len);
+
+  g_strdelimit (s, "/", '+');
+  return s;
+}
+
 /* The owner of 'm' as the trace names it: its definition, instantiated
  * over canonical arguments. */
 static PgoTypeRef *
 owner_ref (Interp *I, Method *m)
 {
   Type *o = m->owner, *def = o->def ? o->def : o;
-  g_autoptr(PgoTypeRef) d = pgo_type_ref_new_named (def->is_vt ? 0x11 : 0x12, def->module->id, def->token, def->name);
+  g_autofree char *name = runtime_name (def->name, -1);
+  g_autoptr(PgoTypeRef) d = pgo_type_ref_new_named (def->is_vt ? 0x11 : 0x12, def->module->id, def->token, name);
   g_autoptr(GPtrArray) args = NULL;
 
   if (!o->def)
@@ -402,7 +416,7 @@ shared_for (Interp *I, GHashTable *by_key, GPtrArray *order, Method *m)
   sh->arcs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   {
     const char *paren = strchr (m->full, '(');
-    g_autofree char *name = paren ? g_strndup (m->full, paren - m->full) : g_strdup (m->full);
+    g_autofree char *name = runtime_name (m->full, paren ? paren - m->full : -1);
     PgoMethodId *id = pgo_method_id_new (m->module->id, m->token, name, paren);
     pgo_method_id_set_instantiation (id, NULL, 0, (PgoTypeRef *const *) margs->pdata, margs->len);
     sh->profile = pgo_method_profile_new (id);

@@ -4,8 +4,9 @@
 # interp.sh: pgo-interp on tests/interp/data/semantics.dll, a program of
 # ECMA-335 corner cases (integer wrap and traps, conversions, NaN, virtual
 # and interface dispatch, two-pass exceptions, static constructors,
-# arrays, structs, generics): it prints exactly what dotnet printed (semantics.expected; where
-# dotnet is present, also what it prints now) and exits the same.  The
+# arrays, structs, generics, delegates and events): it prints exactly
+# what dotnet printed (semantics.expected; where dotnet is present, also
+# what it prints now) and exits the same.  The
 # hostile runs end with one clear line and a non-zero exit, the trace of a
 # failed run is never written, and a probe-set trace goes through
 # create-mibc.  SKIP (77) without a shared runtime: the interpreter runs

@@ -203,6 +203,95 @@ static class Program
         return r + t.Name() + " " + a.Area() + " " + p.Perimeter() + " " + (o is IPerimeter) + " " + (o is Shape);
     }
 
+    static int Triple(int x) { return 3 * x; }
+    static int Bump(this string s, int by) { return s.Length + by; }
+    delegate long Fold(long acc, int x);
+    static int ticks;
+    static void Tick() { ticks += 1; }
+    static void Tock() { ticks += 100; }
+    static event Action Ticked;
+
+    // Delegates: static, instance, virtual (ldvirtftn), a struct's method on
+    // its box, a closure, a static method closed over its first argument,
+    // a generic delegate, an exception thrown through Invoke, and multicast
+    // delegates and events, combined and removed.
+    static string Delegates()
+    {
+        Func<int, int> tri = Triple;
+        Shape cube = new Cube();
+        Func<string> virt = cube.Name;
+        Point pt = new Point(6, 7);
+        Func<int> area = pt.Area;
+        int captured = 10;
+        Func<int, int> closure = x => x + captured;
+        captured = 20;
+        Func<int, int> bump = "four".Bump;
+        Fold fold = (acc, x) => acc * 10 + x;
+        long folded = 0;
+        for (int i = 1; i <= 4; i++)
+            folded = fold(folded, i);
+        Action thrower = () => throw new AppException(9);
+        string caught = "none";
+        try { thrower(); }
+        catch (AppException e) { caught = "caught " + e.Code; }
+        Action both = Tick;
+        both += Tock;
+        both += Tick;
+        both();
+        Ticked += Tock;
+        Ticked += Tick;
+        Ticked();
+        Ticked -= Tock;
+        Ticked();
+        both -= Tick;
+        both();
+        return tri(5) + " " + virt() + " " + area() + " " + closure(1) + " " + bump(2) + " " + folded + " " + caught
+            + " " + ticks;
+    }
+
+    static async System.Threading.Tasks.Task<int> Twice(int x)
+    {
+        await System.Threading.Tasks.Task.Yield();
+        return 2 * x;
+    }
+
+    static object BoxIt<T>(T v) { return v; }
+
+    // Nullable<T> boxes as its value or as null, and unboxes back.
+    static string Nullables()
+    {
+        int? some = 42, none = null;
+        Point? pt = new Point(3, 4);
+        object a = some, b = none, c = pt, d = BoxIt<long?>(7L);
+        int? back = (int?) a;
+        int? nothing = (int?) b;
+        Point? p2 = (Point?) c;
+        string cast = "ok";
+        try { long? wrong = (long?) a; cast = "no " + wrong; }
+        catch (InvalidCastException) { cast = "invalid"; }
+        return (a is int) + " " + (b == null) + " " + back.Value + " " + nothing.HasValue + " " + p2.Value.Area()
+            + " " + (d.GetType() == typeof(long)) + " " + (long) d + " " + cast + " " + (some + 1) + " " + (none + 1 == null);
+    }
+
+    // One thread: Interlocked, the thread id, and tasks whose work the
+    // waiting thread runs.
+    static string Threads()
+    {
+        int i = 5;
+        long l = 1L << 40;
+        object o = "a";
+        int a = System.Threading.Interlocked.Increment(ref i);
+        int b = System.Threading.Interlocked.Add(ref i, -10);
+        int c = System.Threading.Interlocked.CompareExchange(ref i, 7, -4);
+        int d = System.Threading.Interlocked.CompareExchange(ref i, 9, 0);
+        long e = System.Threading.Interlocked.Exchange(ref l, -1L);
+        object f = System.Threading.Interlocked.Exchange(ref o, "b");
+        int run = System.Threading.Tasks.Task.Run(() => 40 + a).Result;
+        int twice = Twice(21).GetAwaiter().GetResult();
+        return a + " " + b + " " + c + " " + d + " " + i + " " + e + " " + l + " " + f + o + " "
+            + Environment.CurrentManagedThreadId + " " + run + " " + twice;
+    }
+
     static int Nested(int i)
     {
         try
@@ -344,6 +433,9 @@ static class Program
         Console.WriteLine(Statics());
         Console.WriteLine(Arrays());
         Console.WriteLine(Structs());
+        Console.WriteLine(Delegates());
+        Console.WriteLine(Threads());
+        Console.WriteLine(Nullables());
         return 3;
     }
 }
