@@ -525,12 +525,16 @@ sig_at (PgoMetadata *md, guint32 index, Sig *out, GError **error)
   return TRUE;
 }
 
+/* A method's generic parameters are numbered by the u16 GenericParam
+ * Number (ECMA-335 II.22.20); a MethodDef's each have a row there. */
+#define MAX_GENERIC_PARAMS 0x10000
+
 /* describe_sig: name + signature blob 'sig_index' into 'mn'; 'inst' is a
  * MethodSpec instantiation blob or 0 (then a generic method prints its own
- * parameters <!!0,...>). */
+ * parameters <!!0,...>, of which there are at most 'max_gen'). */
 static gboolean
 describe_sig (PgoMetadata *md, guint32 name_index, guint32 sig_index, gboolean has_inst,
-              guint32 inst_index, PgoMethodName *mn, GError **error)
+              guint32 inst_index, guint32 max_gen, PgoMethodName *mn, GError **error)
 {
   const char *name;
   Sig s;
@@ -567,6 +571,9 @@ describe_sig (PgoMetadata *md, guint32 name_index, guint32 sig_index, gboolean h
         }
       g_string_append_c (gen, '>');
     }
+  else if (n_gen > max_gen)
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "signature blob 0x%x: %u generic parameters, more than %u",
+                            sig_index, n_gen, max_gen);
   else if (n_gen > 0)
     {
       g_string_append_c (gen, '<');
@@ -602,7 +609,7 @@ describe (PgoMetadata *md, guint32 token, gboolean has_inst, guint32 inst_index,
             || !(oname = typedef_name (md, PGO_TOKEN_RID (owner), error))
             || !describe_sig (md, _pgo_metadata_col (md, t, PGO_COL_METHODDEF_NAME, rid),
                               _pgo_metadata_col (md, t, PGO_COL_METHODDEF_SIGNATURE, rid),
-                              has_inst, inst_index, mn, error))
+                              has_inst, inst_index, md->rows[PGO_TABLE_GENERICPARAM], mn, error))
           return FALSE;
         mn->owner = g_strdup (oname);
         return TRUE;
@@ -659,7 +666,7 @@ describe (PgoMetadata *md, guint32 token, gboolean has_inst, guint32 inst_index,
           }
         if (!describe_sig (md, _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_NAME, rid),
                            _pgo_metadata_col (md, t, PGO_COL_MEMBERREF_SIGNATURE, rid),
-                           has_inst, inst_index, mn, error))
+                           has_inst, inst_index, MAX_GENERIC_PARAMS, mn, error))
           {
             g_free (owner);
             return FALSE;

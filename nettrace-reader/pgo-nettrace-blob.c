@@ -78,6 +78,14 @@ blob_read_fields (PgoCursor *c, BlobState *s, guint64 at, GError **error)
   return TRUE;
 }
 
+/* The running value 'last' plus delta 'd', wrapping as the runtime's
+ * 64-bit arithmetic does. */
+static gint64
+wrap_add (gint64 last, gint64 d)
+{
+  return (gint64) ((guint64) last + (guint64) d);
+}
+
 /* blob_apply_value: adds delta 'd' to the running value of 'marshal' in
  * 's' and stores the value in 'out_v'. FALSE for an unknown marshal type. */
 static gboolean
@@ -87,19 +95,19 @@ blob_apply_value (BlobState *s, guint marshal, gint64 d, guint64 *out_v)
     {
     case PGO_KIND_FOUR_BYTE:
       /* The runtime reads FourByte slots as int32: keep the u32. */
-      s->last_int += d;
+      s->last_int = wrap_add (s->last_int, d);
       *out_v = (guint32) s->last_int;
       return TRUE;
     case PGO_KIND_EIGHT_BYTE:
-      s->last_int += d;
+      s->last_int = wrap_add (s->last_int, d);
       *out_v = (guint64) s->last_int;
       return TRUE;
     case PGO_KIND_TYPE_HANDLE:
-      s->last_type += d;
+      s->last_type = wrap_add (s->last_type, d);
       *out_v = (guint64) s->last_type;
       return TRUE;
     case PGO_KIND_METHOD_HANDLE:
-      s->last_method += d;
+      s->last_method = wrap_add (s->last_method, d);
       *out_v = (guint64) s->last_method;
       return TRUE;
     default:

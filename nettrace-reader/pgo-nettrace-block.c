@@ -378,7 +378,6 @@ metadata_same (const PgoNettraceMetadata *a, const PgoNettraceMetadata *b)
 static gboolean
 add_metadata (PgoNettraceReader *reader, PgoNettraceMetadata *m, guint64 offset, GError **error)
 {
-  g_autoptr(GError) local = NULL;
   const PgoNettraceMetadata *old = _pgo_nettrace_lookup_metadata (reader, m->metadata_id);
 
   if (old)

@@ -165,6 +165,7 @@ cli_tests = \
 	tests/cli/export-text.sh \
 	tests/cli/plan.sh \
 	tests/cli/store.sh \
+	tests/cli/store-crash.sh \
 	tests/cli/xml.sh \
 	tests/cli/report.sh \
 	tests/cli/json.sh \
@@ -252,6 +253,12 @@ EXTRA_DIST += tests/install/example.sh tests/install/example-reconstruct.c
 AM_TESTS_ENVIRONMENT += PGO_CC='$(CC)'; export PGO_CC; PGO_SAN_FLAGS='$(SAN_FLAGS)'; export PGO_SAN_FLAGS; PGO_PREFIX='$(prefix)'; export PGO_PREFIX; \
 	PGO_LIBDIR='$(libdir)'; export PGO_LIBDIR;
 
+# store-crash.sh's integrity check of a store, through SQLite itself
+noinst_PROGRAMS += tests/support/store-integrity
+tests_support_store_integrity_SOURCES = tests/support/store-integrity.c
+tests_support_store_integrity_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
+tests_support_store_integrity_LDADD = $(SQLITE_LIBS)
+
 # --- bench: make bench programs and scripts --------------------------------
 
 noinst_PROGRAMS += \
@@ -283,9 +290,59 @@ bench_scripts += \
 	$(NULL)
 EXTRA_DIST += $(bench_scripts) tests/bench/interp/hotloop.csproj
 
-# --- fuzz targets (built by hand with clang; see each file) ----------------
+# --- fuzz targets: make fuzz (tests/fuzz/run.sh) ---------------------------
+# Built only in a tree configured with --enable-fuzzing (clang); elsewhere
+# "make fuzz" configures one in fuzz-build/ and runs it there.
 
-EXTRA_DIST += tests/fuzz/fuzz-image.c tests/fuzz/fuzz-nettrace.c
+fuzz_targets = \
+	tests/fuzz/fuzz-image \
+	tests/fuzz/fuzz-nettrace \
+	tests/fuzz/fuzz-mibc \
+	tests/fuzz/fuzz-xml \
+	tests/fuzz/fuzz-store \
+	tests/fuzz/fuzz-interp \
+	$(NULL)
+EXTRA_DIST += tests/fuzz/run.sh $(fuzz_targets:=.c) \
+	tests/corpus/mibc/good/hotloop-A.mibc \
+	tests/corpus/mibc/good/hotloop-A-zip.mibc \
+	tests/corpus/xml/good/hotloop-A.xml \
+	tests/corpus/xml/good/switches-edge.xml \
+	tests/corpus/store/good/hotloop.store
+FUZZ_SECONDS = 60
+fuzz_ldadd = libpgo/libpgo-internal.la $(GLIB_LIBS) -lm
+fuzz_ldflags = $(AM_LDFLAGS) -fsanitize=fuzzer
+
+if ENABLE_FUZZING
+noinst_PROGRAMS += $(fuzz_targets)
+tests_fuzz_fuzz_image_SOURCES = tests/fuzz/fuzz-image.c
+tests_fuzz_fuzz_image_LDADD = $(fuzz_ldadd)
+tests_fuzz_fuzz_image_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_nettrace_SOURCES = tests/fuzz/fuzz-nettrace.c
+tests_fuzz_fuzz_nettrace_LDADD = $(fuzz_ldadd)
+tests_fuzz_fuzz_nettrace_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_mibc_SOURCES = tests/fuzz/fuzz-mibc.c
+tests_fuzz_fuzz_mibc_LDADD = $(fuzz_ldadd)
+tests_fuzz_fuzz_mibc_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_xml_SOURCES = tests/fuzz/fuzz-xml.c
+tests_fuzz_fuzz_xml_LDADD = $(fuzz_ldadd)
+tests_fuzz_fuzz_xml_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_store_SOURCES = tests/fuzz/fuzz-store.c
+tests_fuzz_fuzz_store_LDADD = $(fuzz_ldadd)
+tests_fuzz_fuzz_store_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_interp_SOURCES = tests/fuzz/fuzz-interp.c
+tests_fuzz_fuzz_interp_LDADD = libpgo/interp/libpgo-interp.la $(fuzz_ldadd)
+tests_fuzz_fuzz_interp_LDFLAGS = $(fuzz_ldflags)
+
+fuzz: $(fuzz_targets)
+	FUZZ_SECONDS='$(FUZZ_SECONDS)' PGO_TEST_DATA='$(top_srcdir)/tests' DOTNET='$(DOTNET)' \
+	  $(SHELL) $(top_srcdir)/tests/fuzz/run.sh $(fuzz_targets)
+else
+fuzz:
+	@mkdir -p fuzz-build
+	cd fuzz-build && { test -f Makefile || '$(abs_top_srcdir)/configure' CC=clang --enable-fuzzing >configure.log; } \
+	  && $(MAKE) fuzz FUZZ_SECONDS='$(FUZZ_SECONDS)'
+endif
+.PHONY: fuzz
 
 # --- data: sample assemblies, traces, corpora -------------------------------
 
@@ -331,6 +388,7 @@ nettrace_corpus = \
 	tests/corpus/nettrace/good/v4-unknown-block-skipped.nettrace \
 	tests/corpus/nettrace/good/v5-compressed-with-opcode-tag.nettrace \
 	tests/corpus/nettrace/good/v6-blocks.nettrace \
+	tests/corpus/nettrace/blob/fuzz-delta-overflow.bin \
 	tests/corpus/nettrace/bad/298-data-size.nettrace \
 	tests/corpus/nettrace/bad/bad-magic.nettrace \
 	tests/corpus/nettrace/bad/block-end-tag.nettrace \

@@ -111,6 +111,8 @@ ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, 
   else
     printf ("already in the store: %s (the same content was ingested before)\n", path);
   fputs (modules->str, stdout);
+  /* the report of a committed trace is out before the next one starts */
+  fflush (stdout);
   return PGO_EXIT_OK;
 }
 

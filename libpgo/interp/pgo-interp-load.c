@@ -895,6 +895,8 @@ methoddef (Module *m, guint32 token, GError **error)
   const guint8 *blob;
   gsize len;
 
+  if (md && !md->owner && md->unsupported)
+    return (void) _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: %s", md->full, md->unsupported), NULL;
   if (md)
     return md;
   if (rid == 0 || rid > pgo_metadata_get_n_rows (m->md, PGO_TABLE_METHODDEF))
@@ -917,6 +919,10 @@ methoddef (Module *m, guint32 token, GError **error)
                                      &blob, &len, error)
       )
     {
+      /* kept, without an owner, for later lookups of the token: they
+       * fail alike */
+      md->owner = NULL;
+      md->unsupported = g_strdup (error && *error ? (*error)->message : "its owner or signature cannot be read");
       g_prefix_error (error, "%s: ", md->full);
       return NULL;
     }
@@ -1060,7 +1066,6 @@ _pgo_interp_find_method (Type *t, const char *name, const char *params)
 {
   for (; t; t = t->parent)
     {
-      g_autofree char *key = g_strconcat (t->name, "::", name, params, NULL);
       Module *m = t->module;
       guint32 first, end;
 

@@ -650,6 +650,29 @@ set_ret_slots (Method *callee)
   callee->ret_slots = callee->ret_kind == M_VT && callee->ret_type ? MAX (SLOTS_OF (callee->ret_type->size), 1) : 1;
 }
 
+/* Whether the 'n' entries on top of the stack can be the arguments of
+ * 'callee' (this first when 'with_this'): an object reference exactly where
+ * the callee takes one (ECMA-335 III.1.8.1.2.3), so that no integer reaches
+ * code that dereferences it.  A value type's this, and the this of a
+ * constrained. call, is a managed pointer. */
+static gboolean
+args_match (Tr *t, const Method *callee, guint32 n, gboolean with_this, gboolean constrained)
+{
+  for (guint32 i = 0; i < n; i++)
+    {
+      StackKind k = top (t, n - 1 - i);
+      gboolean is_this = with_this && i == 0;
+      guint32 p = i - (with_this ? 1 : 0);
+      gboolean want_ref = is_this ? !callee->owner->is_vt : callee->param_kinds[p] == M_REF;
+
+      if (is_this && (callee->owner->is_vt || constrained))
+        continue;
+      if ((k == S_O) != want_ref)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 tr_call (Tr *t, const PgoIlInstr *in)
 {
@@ -671,6 +694,9 @@ tr_call (Tr *t, const PgoIlInstr *in)
   slots = top_slots (t, n);
   if (t->sp < n)
     return fail (t, "stack underflow");
+  if (!args_match (t, callee, n, callee->has_this && in->opcode != PGO_OP_NEWOBJ,
+                   (in->prefixes & PGO_IL_PREFIX_CONSTRAINED) != 0))
+    return fail (t, "%s: the arguments on the stack do not match its signature", callee->full);
   if (in->opcode == PGO_OP_NEWOBJ)
     {
       if (!pop (t, n))

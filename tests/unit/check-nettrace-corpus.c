@@ -5,12 +5,14 @@
  * every file in bad/ must fail with a PGO_ERROR, never crash. Every prefix
  * of every corpus file must also read without crashing: a prefix of a good
  * file ends with a truncation warning (or TRUNCATED when the trace header
- * itself is cut).
+ * itself is cut).  Every file in blob/ is a PGO blob on its own, which the
+ * blob decoder reads or rejects with a PGO_ERROR.
  */
 #include "config.h"
 
 #include "pgo-check.h"
 #include "pgo-nettrace-event.h"
+#include "pgo-nettrace-private.h"
 
 #include <string.h>
 
@@ -29,7 +31,7 @@ read_all (GBytes *bytes, guint *out_n_profiles, GError **error)
 }
 
 static GPtrArray *
-list_dir (const char *which)
+list_dir_suffix (const char *which, const char *suffix)
 {
   g_autofree char *dir = pgo_check_data_path (which);
   g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
@@ -38,10 +40,16 @@ list_dir (const char *which)
 
   ck_assert_msg (d != NULL, "no corpus folder %s", dir);
   while ((name = g_dir_read_name (d)))
-    if (g_str_has_suffix (name, ".nettrace"))
+    if (g_str_has_suffix (name, suffix))
       g_ptr_array_add (files, g_build_filename (which, name, NULL));
   g_ptr_array_sort (files, (GCompareFunc) g_strcmp0);
   return files;
+}
+
+static GPtrArray *
+list_dir (const char *which)
+{
+  return list_dir_suffix (which, ".nettrace");
 }
 
 START_TEST (test_nettrace_corpus_good)
@@ -95,6 +103,27 @@ START_TEST (test_nettrace_corpus_bad)
 }
 END_TEST
 
+START_TEST (test_nettrace_corpus_blob)
+{
+  g_autoptr(GPtrArray) files = list_dir_suffix ("corpus/nettrace/blob", ".bin");
+
+  ck_assert_uint_ge (files->len, 1);
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *rel = g_ptr_array_index (files, i);
+      g_autoptr(GBytes) bytes = pgo_check_load (rel);
+      g_autoptr(GError) error = NULL;
+      PgoMethodProfile *m = pgo_method_profile_new (NULL);
+      gsize size = 0;
+      const guint8 *data = g_bytes_get_data (bytes, &size);
+
+      if (!_pgo_nettrace_blob_parse (data, size, 0, m, &error))
+        ck_assert_msg (error && error->domain == PGO_ERROR, "%s: failed with no PGO_ERROR", rel);
+      pgo_method_profile_free (m);
+    }
+}
+END_TEST
+
 Suite *
 pgo_check_suite (void)
 {
@@ -103,6 +132,7 @@ pgo_check_suite (void)
 
   tcase_add_test (tc, test_nettrace_corpus_good);
   tcase_add_test (tc, test_nettrace_corpus_bad);
+  tcase_add_test (tc, test_nettrace_corpus_blob);
   suite_add_tcase (s, tc);
   return s;
 }

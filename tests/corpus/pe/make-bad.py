@@ -62,6 +62,12 @@ def patch(buf, off, fmt, value):
 trycatch = rva(u32(dll, row(0x06, 3)))          # fat body with a small EH section
 eh = trycatch + 12 + u32(dll, trycatch + 4)
 eh = (eh + 3) & ~3
+# Method 6's signature blob (23 bytes) rewritten to declare 0x1FFFFFFF
+# generic parameters, no parameters and void: far more than the
+# GenericParam table's rows.
+sig6 = streams['#Blob'] + u16(dll, row(0x06, 6) + 10) + 1
+generic_count = bytearray(dll)
+generic_count[sig6:sig6 + 7] = bytes([0x10, 0xDF, 0xFF, 0xFF, 0xFF, 0x00, 0x01])
 
 cases = {
     'truncated-dos-header.dll': dll[:0x30],
@@ -86,6 +92,7 @@ cases = {
     # TryCatch's IL would end one byte after the raw data of .text.
     'body-past-end-of-section.dll': patch(dll, trycatch + 4, '<I', sections[0][3] + sections[0][2] - (trycatch + 12) + 1),
     'body-code-size-overflow.dll': patch(dll, trycatch + 4, '<I', 0xFFFFFFF0),
+    'generic-count-overflow.dll': bytes(generic_count),
     'eh-clause-count-overflow.dll': patch(patch(dll, eh, '<B', 0x41), eh + 1, '<I', 0xFFFFFF | (u32(dll, eh) & 0xFF000000)),
     'webcil-no-sections.webcil': patch(webcil, 8, '<H', 0),
     'webcil-section-past-payload.webcil': patch(webcil, 28 + 12, '<I', 0x7FFFFFF0),

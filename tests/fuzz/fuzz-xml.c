@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * fuzz-xml.c: libFuzzer target for the XML profile import: parsing,
+ * schema validation and the conversion to method profiles, then the
+ * export of what was read.  SPEC: pgo-xml(5) "Document", "Validation"
+ *
+ * Input: arbitrary bytes, read as an XML profile document. Output:
+ * nothing; crashes, sanitizer reports and leaks are the findings.  Built
+ * and run by "make fuzz" (tests/fuzz/run.sh).
+ */
+#include "config.h"
+
+#include <stdint.h>
+
+#include "pgo-xml.h"
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  GBytes *bytes = g_bytes_new_static (data, size);
+  GPtrArray *profiles = pgo_profiles_from_xml (bytes, "fuzz.xml", NULL);
+
+  if (profiles)
+    {
+      GBytes *again = pgo_profiles_to_xml (profiles, NULL);
+      if (again)
+        g_bytes_unref (again);
+      g_ptr_array_unref (profiles);
+    }
+  g_bytes_unref (bytes);
+  return 0;
+}
