@@ -166,6 +166,7 @@ cli_tests = \
 	tests/cli/plan.sh \
 	tests/cli/store.sh \
 	tests/cli/store-crash.sh \
+	tests/cli/fuzz-replay.sh \
 	tests/cli/xml.sh \
 	tests/cli/report.sh \
 	tests/cli/json.sh \
@@ -288,7 +289,8 @@ bench_scripts += \
 	tests/bench/flow.sh \
 	tests/bench/interp.sh \
 	$(NULL)
-EXTRA_DIST += $(bench_scripts) tests/bench/interp/hotloop.csproj
+EXTRA_DIST += $(bench_scripts) tests/bench/interp/hotloop.csproj tests/bench/table.sh
+CLEANFILES += bench.log bench.rc
 
 # --- fuzz targets: make fuzz (tests/fuzz/run.sh) ---------------------------
 # Built only in a tree configured with --enable-fuzzing (clang); elsewhere
@@ -302,7 +304,34 @@ fuzz_targets = \
 	tests/fuzz/fuzz-store \
 	tests/fuzz/fuzz-interp \
 	$(NULL)
+# The same targets without libFuzzer, each with replay.c's main: make
+# check replays the corpora under tests/corpus through them
+# (tests/cli/fuzz-replay.sh), in CI under ASan+UBSan.
+noinst_PROGRAMS += \
+	tests/fuzz/replay-image \
+	tests/fuzz/replay-nettrace \
+	tests/fuzz/replay-mibc \
+	tests/fuzz/replay-xml \
+	tests/fuzz/replay-store \
+	tests/fuzz/replay-interp \
+	$(NULL)
+tests_fuzz_replay_image_SOURCES = tests/fuzz/fuzz-image.c tests/fuzz/replay.c
+tests_fuzz_replay_image_LDADD = $(fuzz_ldadd)
+tests_fuzz_replay_nettrace_SOURCES = tests/fuzz/fuzz-nettrace.c tests/fuzz/replay.c
+tests_fuzz_replay_nettrace_LDADD = $(fuzz_ldadd)
+tests_fuzz_replay_mibc_SOURCES = tests/fuzz/fuzz-mibc.c tests/fuzz/replay.c
+tests_fuzz_replay_mibc_LDADD = $(fuzz_ldadd)
+tests_fuzz_replay_xml_SOURCES = tests/fuzz/fuzz-xml.c tests/fuzz/replay.c
+tests_fuzz_replay_xml_LDADD = $(fuzz_ldadd)
+tests_fuzz_replay_store_SOURCES = tests/fuzz/fuzz-store.c tests/fuzz/replay.c
+tests_fuzz_replay_store_LDADD = $(fuzz_ldadd)
+tests_fuzz_replay_interp_SOURCES = tests/fuzz/fuzz-interp.c tests/fuzz/replay.c
+tests_fuzz_replay_interp_LDADD = libpgo/interp/libpgo-interp.la $(fuzz_ldadd)
+
 EXTRA_DIST += tests/fuzz/run.sh $(fuzz_targets:=.c) \
+	tests/corpus/interp/bad/fuzz-unreadable-method-name.dll \
+	tests/corpus/interp/bad/fuzz-method-without-owner.dll \
+	tests/corpus/interp/README.md \
 	tests/corpus/mibc/good/hotloop-A.mibc \
 	tests/corpus/mibc/good/hotloop-A-zip.mibc \
 	tests/corpus/xml/good/hotloop-A.xml \

@@ -907,13 +907,17 @@ methoddef (Module *m, guint32 token, GError **error)
   md->slot = -1;
   md->flags = pgo_metadata_get_column (m->md, PGO_COL_METHODDEF_FLAGS, rid);
   md->iflags = pgo_metadata_get_column (m->md, PGO_COL_METHODDEF_IMPL_FLAGS, rid);
-  (void) _pgo_metadata_lookup_string (m->md, pgo_metadata_get_column (m->md, PGO_COL_METHODDEF_NAME, rid),
-                                      (const char **) &md->name, NULL);
+  if (!_pgo_metadata_lookup_string (m->md, pgo_metadata_get_column (m->md, PGO_COL_METHODDEF_NAME, rid),
+                                    (const char **) &md->name, NULL))
+    md->name = "";  /* the load fails below: the canonical name is unreadable too */
   md->full = pgo_metadata_format_method (m->md, token, NULL);
   if (!md->full)
     md->full = g_strdup_printf ("%s!0x%08x", m->name, token);
   g_hash_table_insert (m->methods, GUINT_TO_POINTER (token), md);
-  if (!_pgo_metadata_lookup_method_owner (m->md, token, &owner, error)
+  if (!*md->name)
+    _pgo_error_fail (error, PGO_ERROR_CORRUPT, "no readable name");
+  if (!*md->name
+      || !_pgo_metadata_lookup_method_owner (m->md, token, &owner, error)
       || !(md->owner = _pgo_interp_type (m, owner, error))
       || !_pgo_metadata_lookup_blob (m->md, pgo_metadata_get_column (m->md, PGO_COL_METHODDEF_SIGNATURE, rid),
                                      &blob, &len, error)

@@ -17,8 +17,11 @@
 
 #include "pgo-store-private.h"
 
+#include <errno.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 #include "pgo-error.h"
 #include "pgo-body.h"
@@ -243,6 +246,36 @@ check_schema (PgoStore *s, gboolean create, GError **error)
   return TRUE;
 }
 
+/* Makes the store 'path' with its schema, whole or not at all: the schema
+ * goes into a file of its own, which is then linked at 'path' unless
+ * something is there by then (another process made the store; it is used).
+ * A process killed meanwhile leaves no file at 'path'.
+ * SPEC: pgo-store(5) "Atomicity" */
+static gboolean
+create_store_file (const char *path, GError **error)
+{
+  g_autofree char *fresh = g_strdup_printf ("%s.new-%d", path, (int) getpid ());
+  PgoStore t = { .path = (char *) path };
+  gboolean ok;
+
+  if (sqlite3_open_v2 (fresh, &t.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+    {
+      ok = _pgo_store_fail_db (&t, "cannot create the store", error);
+      sqlite3_close (t.db);
+      g_unlink (fresh);
+      return ok;
+    }
+  ok = create_schema (&t, error);
+  sqlite3_close (t.db);
+  if (ok && link (fresh, path) != 0 && errno != EEXIST)
+    {
+      g_set_error (error, PGO_ERROR, PGO_ERROR_FAILED, "%s: cannot create the store: %s", path, g_strerror (errno));
+      ok = FALSE;
+    }
+  g_unlink (fresh);
+  return ok;
+}
+
 /**
  * pgo_store_open:
  * @path: the store file
@@ -266,6 +299,8 @@ pgo_store_open (const char *path, gboolean create, GError **error)
       g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "%s: no such store", path);
       return NULL;
     }
+  if (create && !g_file_test (path, G_FILE_TEST_EXISTS) && !create_store_file (path, error))
+    return NULL;
   if (sqlite3_open_v2 (path, &s->db, flags, NULL) != SQLITE_OK)
     return (_pgo_store_fail_db (s, "cannot open the store", error), NULL);
   sqlite3_busy_timeout (s->db, BUSY_TIMEOUT_MS);

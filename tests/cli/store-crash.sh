@@ -62,7 +62,7 @@ killed=0 bad=0 least= most=
 i=1
 while [ "$i" -le "$trials" ]; do
   s=$tmp/trial.store
-  rm -f "$s" "$s-wal" "$s-shm" "$tmp/stop" "$tmp/ready" "$tmp/reader.fail"
+  rm -f "$s" "$s-wal" "$s-shm" "$s".new-* "$tmp/stop" "$tmp/ready" "$tmp/reader.fail"
   if [ $((i % 2)) = 1 ]; then cp "$tmp/base.store" "$s"; touch "$tmp/ready"; pre=$first3; else pre=; fi
   delay=$(awk -v s="$seed" -v i="$i" -v span="$span" 'BEGIN { srand(s + i); printf "%.3f", rand() * span * 1.1 / 1000 }')
   reader "$s" &
