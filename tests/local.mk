@@ -331,6 +331,7 @@ tests_fuzz_replay_interp_LDADD = libpgo/interp/libpgo-interp.la $(fuzz_ldadd)
 EXTRA_DIST += tests/fuzz/run.sh $(fuzz_targets:=.c) \
 	tests/corpus/interp/bad/fuzz-unreadable-method-name.dll \
 	tests/corpus/interp/bad/fuzz-method-without-owner.dll \
+	tests/corpus/interp/bad/fuzz-unreadable-signature.dll \
 	tests/corpus/interp/README.md \
 	tests/corpus/mibc/good/hotloop-A.mibc \
 	tests/corpus/mibc/good/hotloop-A-zip.mibc \

@@ -71,14 +71,6 @@ n_true (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED,
   return ST_RETURN;
 }
 
-/* The run has one thread, the main thread: CoreCLR numbers it 1. */
-static Status
-n_thread_id (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
-{
-  r->i = 1;
-  return ST_RETURN;
-}
-
 /* Thread.CurrentThread's slow path: the one Thread object, made on first
  * use with its fields at their defaults (no name, no execution context). */
 static Status
@@ -469,6 +461,8 @@ n_get_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
   GError *error = NULL;
 
+  if (!a[0].p)
+    return _pgo_interp_throw_new (I, "System.NullReferenceException", "Object reference not set to an instance of an object.");
   if (!(r->p = _pgo_interp_type_object (I, OBJ_TYPE (a[0].p), &error)))
     {
       g_propagate_prefixed_error (&I->error, error, "%s: ", m->full);
@@ -1115,7 +1109,8 @@ static const struct {
   Native      fn;
 } natives[] = {
   { "System.Object::.ctor()", n_nop },
-  { "System.Environment::get_CurrentManagedThreadId()", n_thread_id },
+  /* the run has one thread, the main thread, which CoreCLR numbers 1 */
+  { "System.Environment::get_CurrentManagedThreadId()", n_true },
   { "System.Threading.Thread::InitializeCurrentThread()", n_current_thread },
   { "System.Diagnostics.Debugger::IsManagedDebuggerAttached()", n_false },
   { "System.Threading.ThreadPool::UnsafeQueueUserWorkItemInternal(object,bool)", n_queue_work_item },

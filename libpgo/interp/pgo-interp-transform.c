@@ -663,7 +663,8 @@ args_match (Tr *t, const Method *callee, guint32 n, gboolean with_this, gboolean
       StackKind k = top (t, n - 1 - i);
       gboolean is_this = with_this && i == 0;
       guint32 p = i - (with_this ? 1 : 0);
-      gboolean want_ref = is_this ? !callee->owner->is_vt : callee->param_kinds[p] == M_REF;
+      gboolean want_ref = is_this ? !callee->owner->is_vt
+                                  : callee->param_kinds && p < callee->n_params && callee->param_kinds[p] == M_REF;
 
       if (is_this && (callee->owner->is_vt || constrained))
         continue;
@@ -1350,6 +1351,9 @@ _pgo_interp_translate (Interp *I, Method *m, GError **error)
   gboolean ok;
   Ctx saved;
 
+  /* a signature that could not be read leaves no arguments to lay out */
+  if (m->unsupported)
+    return (void) g_set_error (error, PGO_ERROR, PGO_ERROR_FAILED, "%s: %s", m->full, m->unsupported), NULL;
   if (!pgo_metadata_lookup_method_body (m->module->md, m->token, &body, error))
     {
       g_prefix_error (error, "%s: ", m->full);
