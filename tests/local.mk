@@ -294,7 +294,8 @@ CLEANFILES += bench.log bench.rc
 
 # --- fuzz targets: make fuzz (tests/fuzz/run.sh) ---------------------------
 # Built only in a tree configured with --enable-fuzzing (clang); elsewhere
-# "make fuzz" configures one in fuzz-build/ and runs it there.
+# "make fuzz" builds them in fuzz-build/ and runs them from here, where
+# the corpora (fuzz-corpus/) and findings (fuzz-findings/) stay.
 
 fuzz_targets = \
 	tests/fuzz/fuzz-image \
@@ -367,10 +368,15 @@ fuzz: $(fuzz_targets)
 	FUZZ_SECONDS='$(FUZZ_SECONDS)' PGO_TEST_DATA='$(top_srcdir)/tests' DOTNET='$(DOTNET)' \
 	  $(SHELL) $(top_srcdir)/tests/fuzz/run.sh $(fuzz_targets)
 else
+# a fresh copy of the distributed sources, configured for fuzzing (a
+# source tree configured in place cannot host a second configuration)
 fuzz:
-	@mkdir -p fuzz-build
-	cd fuzz-build && { test -f Makefile || '$(abs_top_srcdir)/configure' CC=clang --enable-fuzzing >configure.log; } \
-	  && $(MAKE) fuzz FUZZ_SECONDS='$(FUZZ_SECONDS)'
+	rm -rf fuzz-build
+	$(MAKE) distdir distdir=fuzz-build
+	cd fuzz-build && ./configure CC=clang --enable-fuzzing >configure.log && $(MAKE) $(fuzz_targets)
+	set --; for t in $(fuzz_targets); do set -- "$$@" "fuzz-build/$$t"; done; \
+	FUZZ_SECONDS='$(FUZZ_SECONDS)' PGO_TEST_DATA='$(top_srcdir)/tests' DOTNET='$(DOTNET)' \
+	  $(SHELL) $(top_srcdir)/tests/fuzz/run.sh "$$@"
 endif
 .PHONY: fuzz
 

@@ -267,7 +267,9 @@ create_store_file (const char *path, GError **error)
     }
   ok = create_schema (&t, error);
   sqlite3_close (t.db);
-  if (ok && link (fresh, path) != 0 && errno != EEXIST)
+  /* a file system without hard links gets the store made in place, as
+   * SQLite makes it, by the open that follows */
+  if (ok && link (fresh, path) != 0 && errno != EEXIST && errno != EPERM && errno != ENOTSUP)
     {
       g_set_error (error, PGO_ERROR, PGO_ERROR_FAILED, "%s: cannot create the store: %s", path, g_strerror (errno));
       ok = FALSE;
