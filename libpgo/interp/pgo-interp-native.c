@@ -808,7 +808,8 @@ n_initialize_array (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_
 
 /* ---- delegates (SPEC: pgo-interp(1) "Delegates") ---- */
 
-/* The byte offset of System.Delegate's field 'name' in delegate 'd'. */
+/* The byte offset of System.Delegate's or MulticastDelegate's field
+ * 'name' in delegate 'd'. */
 static gboolean
 delegate_field (Interp *I, gpointer d, const char *name, guint32 *out)
 {
@@ -824,18 +825,36 @@ delegate_field (Interp *I, gpointer d, const char *name, guint32 *out)
   return FALSE;
 }
 
+/* The delegate field offsets, found in delegate 'd' the first time; NULL
+ * (the run stopped) when CoreLib's delegates lack one. */
+static const DelegateLayout *
+delegate_layout (Interp *I, gpointer d)
+{
+  DelegateLayout *l = &I->delegates;
+
+  if (!l->known)
+    {
+      if (!delegate_field (I, d, "_target", &l->target) || !delegate_field (I, d, "_methodPtr", &l->method)
+          || !delegate_field (I, d, "_invocationList", &l->list)
+          || !delegate_field (I, d, "_invocationCount", &l->count))
+        return NULL;
+      l->known = TRUE;
+    }
+  return l;
+}
+
 /* A delegate's .ctor(object target, native int method): the method is
  * the Method that ldftn or ldvirtftn pushed.  A multicast delegate has
  * an invocation list instead, and itself as its target. */
 static Status
 n_delegate_ctor (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
 {
-  guint32 target, fn;
+  const DelegateLayout *l = delegate_layout (I, a[0].p);
 
-  if (!delegate_field (I, a[0].p, "_target", &target) || !delegate_field (I, a[0].p, "_methodPtr", &fn))
+  if (!l)
     return ST_FATAL;
-  memcpy ((guint8 *) a[0].p + target, &a[1].p, sizeof (gpointer));
-  memcpy ((guint8 *) a[0].p + fn, &a[2].p, sizeof (gpointer));
+  memcpy ((guint8 *) a[0].p + l->target, &a[1].p, sizeof (gpointer));
+  memcpy ((guint8 *) a[0].p + l->method, &a[2].p, sizeof (gpointer));
   return ST_RETURN;
 }
 
@@ -860,19 +879,20 @@ static Status invoke_one (Interp *I, Method *m, gpointer d, Slot *a, guint32 n, 
 static Status
 n_delegate_invoke (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  guint32 list_at, count_at, n = param_slots (m);
+  const DelegateLayout *l;
+  guint32 n = param_slots (m);
   gpointer list;
   gint64 count;
   Status st = ST_RETURN;
 
   if (!a[0].p)
     return _pgo_interp_throw_new (I, "System.NullReferenceException", "Object reference not set to an instance of an object.");
-  if (!delegate_field (I, a[0].p, "_invocationList", &list_at) || !delegate_field (I, a[0].p, "_invocationCount", &count_at))
+  if (!(l = delegate_layout (I, a[0].p)))
     return ST_FATAL;
-  memcpy (&list, (guint8 *) a[0].p + list_at, sizeof list);
+  memcpy (&list, (guint8 *) a[0].p + l->list, sizeof list);
   if (!list)
     return invoke_one (I, m, a[0].p, a, n, r);
-  memcpy (&count, (guint8 *) a[0].p + count_at, sizeof count);
+  memcpy (&count, (guint8 *) a[0].p + l->count, sizeof count);
   if (!OBJ_TYPE (list)->elem || count < 0 || count > ARR_LEN (list))
     return _pgo_interp_fatal (I, NULL, 0, "%s: a delegate whose invocation list is not an array", m->full);
   for (gint64 i = 0; i < count && st == ST_RETURN; i++)
@@ -889,17 +909,17 @@ n_delegate_invoke (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 invoke_one (Interp *I, Method *m, gpointer d, Slot *a, guint32 n, Slot *r)
 {
-  guint32 target_at, fn_at;
+  const DelegateLayout *l = &I->delegates;  /* known: n_delegate_invoke found it */
   gpointer target;
   Method *fn;
   Slot *args = I->arena_top;
   gboolean with_target;
   Status st;
 
-  if (!d || !delegate_field (I, d, "_target", &target_at) || !delegate_field (I, d, "_methodPtr", &fn_at))
-    return d ? ST_FATAL : _pgo_interp_fatal (I, NULL, 0, "%s: a null delegate in an invocation list", m->full);
-  memcpy (&target, (guint8 *) d + target_at, sizeof target);
-  memcpy (&fn, (guint8 *) d + fn_at, sizeof fn);
+  if (!d)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a null delegate in an invocation list", m->full);
+  memcpy (&target, (guint8 *) d + l->target, sizeof target);
+  memcpy (&fn, (guint8 *) d + l->method, sizeof fn);
   if (!fn)
     return _pgo_interp_fatal (I, NULL, 0, "%s: a delegate with no method", m->full);
   with_target = fn->has_this || target;
@@ -919,18 +939,17 @@ invoke_one (Interp *I, Method *m, gpointer d, Slot *a, guint32 n, Slot *r)
 static Status
 n_new_multicast (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
-  guint32 target_at, list_at, count_at;
+  const DelegateLayout *l;
   gpointer d = _pgo_interp_alloc (I, OBJ_TYPE (a[0].p), 0);
   gint64 count = (gint32) a[2].i;
 
   if (!d)
     return out_of_memory (I);
-  if (!delegate_field (I, d, "_target", &target_at) || !delegate_field (I, d, "_invocationList", &list_at)
-      || !delegate_field (I, d, "_invocationCount", &count_at))
+  if (!(l = delegate_layout (I, d)))
     return ST_FATAL;
-  memcpy ((guint8 *) d + target_at, &d, sizeof d);
-  memcpy ((guint8 *) d + list_at, &a[1].p, sizeof (gpointer));
-  memcpy ((guint8 *) d + count_at, &count, sizeof count);
+  memcpy ((guint8 *) d + l->target, &d, sizeof d);
+  memcpy ((guint8 *) d + l->list, &a[1].p, sizeof (gpointer));
+  memcpy ((guint8 *) d + l->count, &count, sizeof count);
   r->p = d;
   return ST_RETURN;
 }
@@ -939,14 +958,15 @@ n_new_multicast (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 static Status
 n_same_method (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
-  guint32 at;
+  const DelegateLayout *l;
   gpointer x, y;
 
-  if (!a[0].p || !a[1].p || !delegate_field (I, a[0].p, "_methodPtr", &at))
-    return a[0].p && a[1].p ? ST_FATAL : _pgo_interp_throw_new (I, "System.NullReferenceException",
-                                                               "Object reference not set to an instance of an object.");
-  memcpy (&x, (guint8 *) a[0].p + at, sizeof x);
-  memcpy (&y, (guint8 *) a[1].p + at, sizeof y);
+  if (!a[0].p || !a[1].p)
+    return _pgo_interp_throw_new (I, "System.NullReferenceException", "Object reference not set to an instance of an object.");
+  if (!(l = delegate_layout (I, a[0].p)))
+    return ST_FATAL;
+  memcpy (&x, (guint8 *) a[0].p + l->method, sizeof x);
+  memcpy (&y, (guint8 *) a[1].p + l->method, sizeof y);
   r->i = x == y;
   return ST_RETURN;
 }
@@ -969,42 +989,63 @@ n_queue_work_item (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_U
   return ST_RETURN;
 }
 
-/* Calls the instance method 'name(params)' of 'o', virtually, with 'arg'
- * as its one argument if 'params' has one. */
+/* What the one thread's scheduler calls, found once per wait. */
+typedef struct {
+  Type    *task;
+  Method  *is_completed;   /* Task.get_IsCompleted() */
+  Method  *execute_task;   /* Task.ExecuteFromThreadPool(Thread) */
+  Method  *execute_item;   /* IThreadPoolWorkItem.Execute() */
+  gpointer thread;
+} Scheduler;
+
 static Status
-call_method (Interp *I, Type *declared, gpointer o, const char *name, const char *params, gpointer arg, Slot *ret)
+find_method (Interp *I, Type *t, const char *name, const char *params, Method **out)
 {
-  Method *m = _pgo_interp_find_method (declared, name, params);
+  if (!(*out = _pgo_interp_find_method (t, name, params)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s::%s%s: not found", t->name, name, params);
+  return ST_RETURN;
+}
+
+static Status
+scheduler_init (Interp *I, Type *task, Scheduler *s)
+{
+  GError *error = NULL;
+  Type *iface = _pgo_interp_corelib_type (I, "System.Threading.IThreadPoolWorkItem", &error);
+  Status st;
+
+  if (!iface)
+    {
+      g_propagate_error (&I->error, error);
+      return ST_FATAL;
+    }
+  s->task = task;
+  if ((st = find_method (I, task, "get_IsCompleted", "()", &s->is_completed)) != ST_RETURN
+      || (st = find_method (I, task, "ExecuteFromThreadPool", "(System.Threading.Thread)", &s->execute_task))
+           != ST_RETURN
+      || (st = find_method (I, iface, "Execute", "()", &s->execute_item)) != ST_RETURN)
+    return st;
+  return current_thread (I, &s->thread);
+}
+
+/* Calls 'm' on 'o' virtually, with 'arg' as its argument if it has one. */
+static Status
+call_virtual (Interp *I, Method *m, gpointer o, gpointer arg, Slot *ret)
+{
   Slot args[2] = { { .p = o }, { .p = arg } };
 
-  if (!m)
-    return _pgo_interp_fatal (I, NULL, 0, "%s::%s%s: not found", declared->name, name, params);
   return _pgo_interp_invoke (I, _pgo_interp_resolve_virtual (I, OBJ_TYPE (o), m), args, ret);
 }
 
 /* Runs one queued work item as ThreadPoolWorkQueue.DispatchWorkItem does:
  * a Task executes, anything else is an IThreadPoolWorkItem. */
 static Status
-run_work_item (Interp *I, Type *task, gpointer item)
+run_work_item (Interp *I, const Scheduler *s, gpointer item)
 {
-  GError *error = NULL;
-  Type *iface;
   Slot r = { 0 };
-  gpointer thread = NULL;
 
-  if (_pgo_interp_is_subtype (OBJ_TYPE (item), task))
-    {
-      Status st = current_thread (I, &thread);
-      if (st != ST_RETURN)
-        return st;
-      return call_method (I, task, item, "ExecuteFromThreadPool", "(System.Threading.Thread)", thread, &r);
-    }
-  if (!(iface = _pgo_interp_corelib_type (I, "System.Threading.IThreadPoolWorkItem", &error)))
-    {
-      g_propagate_error (&I->error, error);
-      return ST_FATAL;
-    }
-  return call_method (I, iface, item, "Execute", "()", NULL, &r);
+  if (_pgo_interp_is_subtype (OBJ_TYPE (item), s->task))
+    return call_virtual (I, s->execute_task, item, s->thread, &r);
+  return call_virtual (I, s->execute_item, item, NULL, &r);
 }
 
 /* Task.SpinThenBlockingWait(timeout, token), where a thread would block:
@@ -1012,20 +1053,22 @@ run_work_item (Interp *I, Type *task, gpointer item)
 static Status
 n_task_blocking_wait (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *task = m->owner;
+  Scheduler s = { 0 };
   Slot done = { 0 };
   Status st;
 
+  if ((st = scheduler_init (I, m->owner, &s)) != ST_RETURN)
+    return st;
   for (;;)
     {
-      if ((st = call_method (I, task, a[0].p, "get_IsCompleted", "()", NULL, &done)) != ST_RETURN)
+      if ((st = call_virtual (I, s.is_completed, a[0].p, NULL, &done)) != ST_RETURN)
         return st;
       if (done.i & 0xff)
         break;
       if (g_queue_is_empty (I->work))
         return _pgo_interp_fatal (I, NULL, 0, "%s: the one thread waits for a task that no queued work completes",
                                   m->full);
-      if ((st = run_work_item (I, task, g_queue_pop_head (I->work))) != ST_RETURN)
+      if ((st = run_work_item (I, &s, g_queue_pop_head (I->work))) != ST_RETURN)
         return st;
     }
   r->i = 1;

@@ -56,6 +56,13 @@ typedef struct {
   guint64 count;
 } EdgeCount;
 
+/* The byte offsets of the fields of System.Delegate and MulticastDelegate
+ * that delegate intrinsics use, found on first use. */
+typedef struct {
+  gboolean known;
+  guint32  target, method, list, count; /* _target, _methodPtr, _invocationList, _invocationCount */
+} DelegateLayout;
+
 /* The instantiation that !n and !!n stand for while a signature is read. */
 typedef struct {
   Type   **targs;
@@ -249,6 +256,7 @@ struct _Interp {
   GHashTable *comparers;   /* Type T -> EqualityComparer<T>.Default */
   gpointer    thread;      /* the System.Threading.Thread of the one thread, once asked for */
   GQueue     *work;        /* thread-pool work items queued and not yet run */
+  DelegateLayout delegates;
   Ctx         ctx;         /* the instantiation signatures are read in */
   /* well-known types */
   Type *t_object, *t_string, *t_exception, *t_array;
