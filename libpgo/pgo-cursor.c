@@ -304,11 +304,17 @@ _pgo_cursor_read_varuint64 (PgoCursor *c, guint64 *out, GError **error)
 char *
 _pgo_utf16le_to_utf8 (const guint8 *data, gsize n_units)
 {
-  GString *s = g_string_sized_new (n_units + 1);
+  /* One unit takes at most 3 bytes of UTF-8, a surrogate pair 4 for 2. */
+  char *out = g_malloc (3 * n_units + 1), *o = out;
 
   for (gsize i = 0; i < n_units; i++)
     {
       gunichar u = data[2 * i] | (data[2 * i + 1] << 8);
+      if (u < 0x80)
+        {
+          *o++ = (char) u;
+          continue;
+        }
       if (u >= 0xD800 && u < 0xDC00 && i + 1 < n_units)
         {
           gunichar lo = data[2 * i + 2] | (data[2 * i + 3] << 8);
@@ -322,9 +328,10 @@ _pgo_utf16le_to_utf8 (const guint8 *data, gsize n_units)
         }
       else if (u >= 0xD800 && u < 0xE000)
         u = 0xFFFD;
-      g_string_append_unichar (s, u);
+      o += g_unichar_to_utf8 (u, o);
     }
-  return g_string_free (s, FALSE);
+  *o = '\0';
+  return out;
 }
 
 /* _pgo_cursor_read_utf16z: a NUL-terminated UTF-16LE string; the NUL is consumed. */

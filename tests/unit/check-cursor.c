@@ -202,6 +202,11 @@ START_TEST (test_cursor_utf16)
   ck_assert (_pgo_cursor_read_utf16 (&c, 2, &t, NULL));
   ck_assert_str_eq (t, "\xEF\xBF\xBDx");
 
+  /* Units of 3 UTF-8 bytes each: the longest output per unit. */
+  static const guint8 wide[] = { 0xAC, 0x20, 0x00, 0xDC, 0xAC, 0x20 };
+  g_autofree char *w = _pgo_utf16le_to_utf8 (wide, 3);
+  ck_assert_str_eq (w, "\xE2\x82\xAC\xEF\xBF\xBD\xE2\x82\xAC");
+
   g_autoptr(GByteArray) buf = g_byte_array_new ();
   _pgo_bytes_append_utf16z (buf, "A\xC3\xA9\xF0\x9F\x98\x80");
   ck_assert_uint_eq (buf->len, 10);
