@@ -22,7 +22,24 @@
  *                  reflection can call (no parameters), never taken as a
  *                  delegate or token, neither it nor the caller generic;
  *   at most        otherwise, the callee's known entry count (summed over
- *                  its instantiations) bounds the site.
+ *                  its instantiations) bounds the site;
+ *   likely         and when the probes of the methods the trace profiles
+ *                  (those that ran) determine the block counts of all the
+ *                  callee's sites there but this one, the block likely
+ *                  runs it as often as the callee was entered less those
+ *                  counts: a guess, since code the trace does not profile
+ *                  (the runtime, reflection, single-block methods) may call
+ *                  it too, and an exception may leave a block before its
+ *                  call.
+ *
+ * Constant tests.  A call of a hardware-support getter (IsSupported or
+ * IsHardwareAccelerated of System.Runtime.Intrinsics and System.Numerics,
+ * which the JIT and the interpreter answer with one value for the whole
+ * process) that a brtrue or brfalse ends its block with is a constant
+ * test.  A reconstruction of the profiled methods from their probes
+ * alone learns a getter's value where it determines a test's arm as run
+ * (exact or observed, above 0); every test of that getter then never
+ * takes its other arm.
  */
 #include "config.h"
 
@@ -72,15 +89,54 @@ typedef struct {
   GHashTable  *intrinsic;    /* tokens carrying [Intrinsic] */
   GHashTable  *refs;         /* MethodDef token -> references in the module; NULL until needed */
   GHashTable  *callees;      /* MethodDef token -> CALLEE_ bits */
+  GHashTable  *getters;      /* method token -> interned getter name, or "" */
 } Module;
+
+/* What the trace shows of a hardware-support getter (facts->constants). */
+enum {
+  CONSTANT_TRUE  = 1 << 0,  /* a test of it took its true arm */
+  CONSTANT_FALSE = 1 << 1,  /* a test of it took its false arm */
+};
+
+/* A constant test: a getter's call that a conditional branch on its value
+ * ends its block with. */
+typedef struct {
+  const char *getter;     /* interned name */
+  guint32     call;       /* IL offset of the call */
+  guint32     block;      /* the block it ends */
+  guint32     when_true;  /* IL offset of the successor the value true takes */
+  guint32     when_false; /* ... and false */
+} ConstantTest;
+
+/* The static call sites of a callee among the profiled methods that ran. */
+typedef struct {
+  guint64  known;      /* the summed counts of the blocks of those the probes determine */
+  guint    n_open;     /* how many others */
+  char    *caller;     /* the first other's caller, as pgo_method_id_to_string() */
+  guint32  il_offset;  /* and its call instruction */
+} Sites;
 
 struct _PgoCallFacts {
   PgoBodyResolver  *resolver;  /* borrowed */
   PgoCfgOptions     options;
   GHashTable       *entries;   /* "module/token" -> Entries */
+  GHashTable       *sites;     /* "module/token" -> Sites */
   GHashTable       *modules;   /* simple name -> Module */
+  GHashTable       *constants; /* interned getter name -> CONSTANT_ bits */
+  gboolean          probes_only; /* learn constants from these probes only */
+  PgoProbeSet       probes;
   PgoCallFactsStats stats;
+  gboolean          counting;  /* for_each_site() counts sites in stats */
 };
+
+static void
+sites_free (gpointer p)
+{
+  Sites *s = p;
+
+  g_free (s->caller);
+  g_free (s);
+}
 
 static void
 module_free (gpointer p)
@@ -91,6 +147,7 @@ module_free (gpointer p)
   g_clear_pointer (&m->intrinsic, g_hash_table_unref);
   g_clear_pointer (&m->refs, g_hash_table_unref);
   g_clear_pointer (&m->callees, g_hash_table_unref);
+  g_clear_pointer (&m->getters, g_hash_table_unref);
   g_free (m);
 }
 
@@ -109,6 +166,8 @@ pgo_call_facts_new (PgoBodyResolver *resolver)
   facts->resolver = resolver;
   pgo_cfg_options_init (&facts->options);
   facts->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  facts->sites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, sites_free);
+  facts->constants = g_hash_table_new (g_str_hash, g_str_equal);
   facts->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, module_free);
   return facts;
 }
@@ -123,6 +182,8 @@ pgo_call_facts_free (PgoCallFacts *facts)
   if (!facts)
     return;
   g_hash_table_unref (facts->entries);
+  g_hash_table_unref (facts->sites);
+  g_hash_table_unref (facts->constants);
   g_hash_table_unref (facts->modules);
   g_free (facts);
 }
@@ -172,7 +233,226 @@ profile_entries (const PgoMethodProfile *profile, const PgoCfg *cfg, guint64 *ou
   return block_record (profile, cfg->blocks[entry].il_offset, out);
 }
 
-/* Adds the entries of one profile to 'facts'. */
+/* Called by for_each_site() with each site's instruction and callee. */
+typedef void (*SiteFunc) (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, guint32 def,
+                          gpointer data);
+
+/* A profiled method as learn() sees it. */
+typedef struct {
+  const char              *module;  /* its module's simple name, which holds the callees */
+  const char              *name;    /* pgo_method_id_to_string() of it */
+  const PgoReconstruction *rec;     /* from its probes alone, or NULL */
+} Caller;
+
+static Module *get_module (PgoCallFacts *facts, const PgoModuleId *id);
+static void for_each_site (PgoCallFacts *facts, Module *m, const PgoMethodBody *body,
+                           const PgoCfg *cfg, SiteFunc func, gpointer data);
+
+/* TRUE if the probes of 'rec' determine the count of block 'b'. */
+static gboolean
+determined (const PgoReconstruction *rec, guint32 b)
+{
+  return rec && (rec->blocks[b].provenance == PGO_FLOW_OBSERVED
+                 || rec->blocks[b].provenance == PGO_FLOW_EXACT);
+}
+
+/* SiteFunc of learn(): adds the site to facts->sites, as determined (its
+ * block's count) or open. */
+static void
+tally_site (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, guint32 def, gpointer data)
+{
+  const Caller *caller = data;
+  g_autofree char *key = method_key (caller->module, def);
+  Sites *s = g_hash_table_lookup (facts->sites, key);
+  guint32 b = caller->rec ? caller->rec->cfg->offset_block[in->il_offset] : 0;
+
+  (void) m;
+  if (!s)
+    {
+      s = g_new0 (Sites, 1);
+      g_hash_table_insert (facts->sites, g_steal_pointer (&key), s);
+    }
+  if (determined (caller->rec, b))
+    s->known += caller->rec->blocks[b].count;
+  else if (s->n_open++ == 0)
+    {
+      s->caller = g_strdup (caller->name);
+      s->il_offset = in->il_offset;
+    }
+}
+
+/* TRUE if 'mn' names a hardware-support getter: a parameterless bool
+ * getter IsSupported or IsHardwareAccelerated of a type that is not
+ * generic, in System.Runtime.Intrinsics (or a namespace under it) or
+ * System.Numerics.Vector.  SPEC: pgo-inference(7) "Constant tests" */
+static gboolean
+is_getter (const PgoMethodName *mn)
+{
+  if (!mn->owner || !mn->name || !mn->params || !mn->ret)
+    return FALSE;
+  if (strcmp (mn->name, "get_IsSupported") != 0 && strcmp (mn->name, "get_IsHardwareAccelerated") != 0)
+    return FALSE;
+  if (strcmp (mn->params, "()") != 0 || strcmp (mn->ret, "bool") != 0 || strpbrk (mn->owner, "<!`"))
+    return FALSE;
+  return g_str_has_prefix (mn->owner, "System.Runtime.Intrinsics.")
+         || strcmp (mn->owner, "System.Numerics.Vector") == 0;
+}
+
+/* The interned name of the hardware-support getter that method 'token'
+ * (MethodDef or MemberRef) of 'm' is, or NULL. */
+static const char *
+getter_name (Module *m, guint32 token)
+{
+  const char *v = g_hash_table_lookup (m->getters, GUINT_TO_POINTER (token));
+  PgoMethodName mn = { 0 };
+
+  if (v)
+    return *v ? v : NULL;
+  v = "";
+  if ((PGO_TOKEN_TABLE (token) == PGO_TABLE_METHODDEF || PGO_TOKEN_TABLE (token) == PGO_TABLE_MEMBERREF)
+      && pgo_metadata_describe_method (m->md, token, &mn, NULL) && is_getter (&mn))
+    {
+      g_autofree char *full = g_strconcat (mn.owner, "::", mn.name, NULL);
+
+      v = g_intern_string (full);
+    }
+  pgo_method_name_clear (&mn);
+  g_hash_table_insert (m->getters, GUINT_TO_POINTER (token), (gpointer) v);
+  return *v ? v : NULL;
+}
+
+/* Fills 't' when block 'b' of 'cfg' (IL of 'body', module 'm') is a
+ * constant test: it ends with a getter's call and a brtrue or brfalse
+ * whose two successors differ. */
+static gboolean
+constant_test (Module *m, const PgoMethodBody *body, const PgoCfg *cfg, guint32 b, ConstantTest *t)
+{
+  const PgoBlock *pb = &cfg->blocks[b];
+  PgoIlInstr prev = { 0 }, last = { 0 }, in;
+  PgoIlIter it;
+  guint n = 0;
+  gboolean on_true;
+
+  if (pb->kind != PGO_BLOCK_COND || !(pb->flags & PGO_BLOCK_FLAG_REACHABLE))
+    return FALSE;
+  _pgo_il_iter_init (&it, body->il, body->il_size);
+  it.offset = pb->il_offset;
+  while (it.offset < pb->il_end && _pgo_il_iter_next (&it, &in, NULL))
+    if (_pgo_opcode_get_flow (in.opcode) != PGO_FLOW_META)
+      {
+        prev = last;
+        last = in;
+        n++;
+      }
+  if (n < 2 || prev.opcode != PGO_OP_CALL || last.operand.target < 0
+      || last.operand.target == (gint64) last.next_offset)
+    return FALSE;
+  switch (last.opcode)
+    {
+    case PGO_OP_BRTRUE: case PGO_OP_BRTRUE_S: on_true = TRUE; break;
+    case PGO_OP_BRFALSE: case PGO_OP_BRFALSE_S: on_true = FALSE; break;
+    default: return FALSE;
+    }
+  if (!(t->getter = getter_name (m, prev.operand.token)))
+    return FALSE;
+  t->call = prev.il_offset;
+  t->block = b;
+  t->when_true = on_true ? (guint32) last.operand.target : last.next_offset;
+  t->when_false = on_true ? last.next_offset : (guint32) last.operand.target;
+  return TRUE;
+}
+
+/* The constant tests of 'body' (flow graph 'cfg', module 'm'). */
+static GArray *
+constant_tests (Module *m, const PgoMethodBody *body, const PgoCfg *cfg)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (ConstantTest));
+
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      ConstantTest t;
+
+      if (constant_test (m, body, cfg, b, &t))
+        g_array_append_val (out, t);
+    }
+  return out;
+}
+
+/* The CONSTANT_ bit that arc 'i' of 'rec' shows of test 't': the arm it
+ * takes, when the probes determine that it ran; else 0. */
+static guint
+arm_shown (const PgoReconstruction *rec, guint32 i, const ConstantTest *t)
+{
+  const PgoEdge *e = &rec->cfg->edges[i];
+  const PgoReconstructedEdge *re = &rec->edges[i];
+  guint32 dst;
+
+  if (e->src != t->block || e->kind != PGO_EDGE_NORMAL || e->dst >= rec->cfg->n_blocks || re->count == 0
+      || (re->provenance != PGO_FLOW_OBSERVED && re->provenance != PGO_FLOW_EXACT))
+    return 0;
+  dst = rec->cfg->blocks[e->dst].il_offset;
+  return dst == t->when_true ? CONSTANT_TRUE : dst == t->when_false ? CONSTANT_FALSE : 0;
+}
+
+/* 'profile' (flow graph 'cfg') reconstructed from its probes alone, as
+ * the reconstruction will read them; NULL when it needs repairs. */
+static PgoReconstruction *
+probe_reconstruction (PgoCallFacts *facts, const PgoMethodProfile *profile, PgoCfg *cfg)
+{
+  g_autoptr(GArray) obs = NULL;
+  g_autoptr(PgoReconstruction) rec = NULL;
+  PgoReconstructionOptions ro;
+
+  pgo_reconstruction_options_init (&ro);
+  obs = pgo_observations_from_profile (profile, cfg, facts->probes_only, facts->probes, &ro.width);
+  if (obs->len == 0
+      || !(rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, NULL))
+      || rec->n_adjustments > 0)
+    return NULL;
+  return g_steal_pointer (&rec);
+}
+
+/* Learns what the constant tests 'tests' show of their getters in 'rec'. */
+static void
+learn_constants (PgoCallFacts *facts, const PgoReconstruction *rec, GArray *tests)
+{
+  for (guint k = 0; k < tests->len; k++)
+    {
+      const ConstantTest *t = &g_array_index (tests, ConstantTest, k);
+      guint bits = GPOINTER_TO_UINT (g_hash_table_lookup (facts->constants, t->getter));
+
+      for (guint32 i = 0; i < rec->cfg->n_edges; i++)
+        bits |= arm_shown (rec, i, t);
+      if (bits)
+        g_hash_table_insert (facts->constants, (gpointer) t->getter, GUINT_TO_POINTER (bits));
+    }
+}
+
+/* Learns from the probes of 'profile' (method 'id' with IL 'body' and
+ * flow graph 'cfg', entered 'n' times when 'known'), if it ran: its static
+ * call sites, determined or not, and what its constant tests show. */
+static void
+learn (PgoCallFacts *facts, const PgoMethodId *id, const PgoMethodProfile *profile,
+       const PgoMethodBody *body, PgoCfg *cfg, guint64 n, gboolean known)
+{
+  g_autoptr(PgoReconstruction) rec = NULL;
+  g_autoptr(GArray) tests = NULL;
+  g_autofree char *name = NULL;
+  Caller caller;
+  Module *m;
+
+  if ((known && n == 0) || !(m = get_module (facts, id->module)))
+    return;
+  rec = probe_reconstruction (facts, profile, cfg);
+  name = pgo_method_id_to_string (id);
+  caller = (Caller) { id->module->simple_name, name, rec };
+  for_each_site (facts, m, body, cfg, tally_site, &caller);
+  tests = constant_tests (m, body, cfg);
+  if (rec)
+    learn_constants (facts, rec, tests);
+}
+
+/* Adds the entries and call sites of one profile to 'facts'. */
 static void
 add_profile (PgoCallFacts *facts, const PgoMethodProfile *profile)
 {
@@ -189,7 +469,10 @@ add_profile (PgoCallFacts *facts, const PgoMethodProfile *profile)
   if (pgo_body_resolver_lookup (facts->resolver, id, &body, NULL, NULL))
     {
       if ((cfg = pgo_cfg_build (&body, &facts->options, NULL)))
-        known = profile_entries (profile, cfg, &n);
+        {
+          known = profile_entries (profile, cfg, &n);
+          learn (facts, id, profile, &body, cfg, n, known);
+        }
       pgo_method_body_clear (&body);
     }
   key = method_key (id->module->simple_name, id->token);
@@ -205,15 +488,36 @@ add_profile (PgoCallFacts *facts, const PgoMethodProfile *profile)
 }
 
 /**
+ * pgo_call_facts_set_probes:
+ * @facts: facts
+ * @probes_only: learn from the offsets of @probes only, as the
+ *   reconstruction will read the profiles
+ * @probes: the probe set
+ *
+ * How pgo_call_facts_add_profiles() reads the block counts of a profile
+ * when it reconstructs a method to learn the values of hardware-support
+ * getters (see pgo_observations_from_profile()).  By default every block
+ * count is read.
+ */
+void
+pgo_call_facts_set_probes (PgoCallFacts *facts, gboolean probes_only, PgoProbeSet probes)
+{
+  facts->probes_only = probes_only;
+  facts->probes = probes;
+}
+
+/**
  * pgo_call_facts_add_profiles:
  * @facts: facts
  * @profiles: (element-type PgoMethodProfile): the profiles of a trace
  * @options: (nullable): the flow-graph options the trace's methods were
  *   compiled under, or %NULL for the defaults
  *
- * Learns every method's entry count from its block counts, and that the
- * methods without a profile did not run.  Add every profile of a trace
- * before asking for evidence.
+ * Learns every method's entry count from its block counts, that the
+ * methods without a profile did not run, the static call sites of the
+ * methods that ran, and the values of the hardware-support getters that
+ * their constant tests show.  Add every profile of a trace before asking
+ * for evidence.
  */
 void
 pgo_call_facts_add_profiles (PgoCallFacts *facts, GPtrArray *profiles, const PgoCfgOptions *options)
@@ -300,6 +604,7 @@ get_module (PgoCallFacts *facts, const PgoModuleId *id)
     m->entry_point = _pgo_image_get_cli_header (image)->entry_point_token;
   m->intrinsic = find_intrinsics (md);
   m->callees = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->getters = g_hash_table_new (g_direct_hash, g_direct_equal);
   return m;
 }
 
@@ -478,6 +783,26 @@ closed_world (Module *m, guint32 def)
   return GPOINTER_TO_UINT (g_hash_table_lookup (m->refs, GUINT_TO_POINTER (def))) == 1;
 }
 
+/* The entries of callee 'key' (known to be 'entries') that the call at
+ * 'il_offset' of 'caller' likely made, into 'out': those its other sites
+ * among the profiled methods do not account for, when the probes
+ * determine the counts of all of them; FALSE otherwise. */
+static gboolean
+open_site (PgoCallFacts *facts, const char *key, guint64 entries, const PgoMethodId *caller,
+           guint32 il_offset, guint64 *out)
+{
+  const Sites *s = g_hash_table_lookup (facts->sites, key);
+  g_autofree char *name = NULL;
+
+  if (!s || s->n_open != 1 || s->il_offset != il_offset)
+    return FALSE;
+  name = pgo_method_id_to_string (caller);
+  if (strcmp (name, s->caller) != 0)
+    return FALSE;
+  *out = entries > s->known ? entries - s->known : 0;
+  return TRUE;
+}
+
 /* The evidence the call of 'def' by instruction 'in' gives, if any. */
 static gboolean
 site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *caller, const PgoIlInstr *in,
@@ -519,6 +844,87 @@ site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *caller, const 
   return FALSE;
 }
 
+/* Calls 'func' on each call site of 'body' (flow graph 'cfg', module
+ * 'm') in a reachable block whose target is known statically: call,
+ * newobj, or a callvirt no override can redirect, of a MethodDef of 'm'.
+ * Counts sites in the stats when facts->counting. */
+static void
+for_each_site (PgoCallFacts *facts, Module *m, const PgoMethodBody *body, const PgoCfg *cfg,
+               SiteFunc func, gpointer data)
+{
+  PgoIlIter it;
+  PgoIlInstr in;
+
+  _pgo_il_iter_init (&it, body->il, body->il_size);
+  while (_pgo_il_iter_next (&it, &in, NULL))
+    {
+      guint32 def, b;
+
+      if (in.opcode != PGO_OP_CALL && in.opcode != PGO_OP_CALLVIRT && in.opcode != PGO_OP_NEWOBJ)
+        continue;
+      facts->stats.n_sites += facts->counting;
+      if (in.il_offset >= cfg->il_size)
+        continue;
+      b = cfg->offset_block[in.il_offset];
+      if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_REACHABLE)
+          || !_pgo_metadata_resolve_method (m->md, in.operand.token, &def, NULL))
+        continue;
+      facts->stats.n_resolved += facts->counting;
+      if (in.opcode == PGO_OP_CALLVIRT && overridable (m, def))
+        continue;
+      func (facts, m, &in, def, data);
+    }
+}
+
+/* The caller and output of add_evidence(). */
+typedef struct {
+  const PgoMethodId *caller;
+  GArray            *out;  /* PgoCallEvidence */
+} Evidence;
+
+/* SiteFunc of pgo_call_facts_evidence(): appends the site's evidence. */
+static void
+add_evidence (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, guint32 def, gpointer data)
+{
+  Evidence *ev = data;
+  PgoCallEvidence one;
+  g_autofree char *key = NULL;
+
+  if (!site_evidence (facts, m, ev->caller, in, def, &one))
+    return;
+  g_array_append_val (ev->out, one);
+  key = method_key (ev->caller->module->simple_name, def);
+  if (one.kind == PGO_CALL_EVIDENCE_AT_MOST
+      && open_site (facts, key, one.entries, ev->caller, in->il_offset, &one.entries))
+    {
+      one.kind = PGO_CALL_EVIDENCE_LIKELY;
+      g_array_append_val (ev->out, one);
+      facts->stats.n_likely++;
+    }
+}
+
+/* Appends to 'out' the evidence of the constant tests of 'body' whose
+ * getter's value the facts learned: the arm the value never takes. */
+static void
+add_constant_evidence (PgoCallFacts *facts, Module *m, const PgoMethodBody *body, const PgoCfg *cfg,
+                       GArray *out)
+{
+  g_autoptr(GArray) tests = constant_tests (m, body, cfg);
+
+  for (guint k = 0; k < tests->len; k++)
+    {
+      const ConstantTest *t = &g_array_index (tests, ConstantTest, k);
+      guint bits = GPOINTER_TO_UINT (g_hash_table_lookup (facts->constants, t->getter));
+      PgoCallEvidence ev = { t->call, PGO_CALL_EVIDENCE_CONSTANT, 0 };
+
+      if (bits != CONSTANT_TRUE && bits != CONSTANT_FALSE)
+        continue;
+      ev.entries = bits == CONSTANT_TRUE ? t->when_false : t->when_true;
+      g_array_append_val (out, ev);
+      facts->stats.n_constant++;
+    }
+}
+
 /**
  * pgo_call_facts_evidence:
  * @facts: facts that know the trace's entry counts
@@ -537,34 +943,16 @@ pgo_call_facts_evidence (PgoCallFacts *facts, const PgoMethodId *caller, const P
                          const PgoCfg *cfg)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (PgoCallEvidence));
+  Evidence ev = { caller, out };
   Module *m;
-  PgoIlIter it;
-  PgoIlInstr in;
 
   if (!caller || !caller->module || !caller->module->simple_name
       || !(m = get_module (facts, caller->module)))
     return out;
-  _pgo_il_iter_init (&it, body->il, body->il_size);
-  while (_pgo_il_iter_next (&it, &in, NULL))
-    {
-      PgoCallEvidence ev;
-      guint32 def, b;
-
-      if (in.opcode != PGO_OP_CALL && in.opcode != PGO_OP_CALLVIRT && in.opcode != PGO_OP_NEWOBJ)
-        continue;
-      facts->stats.n_sites++;
-      if (in.il_offset >= cfg->il_size)
-        continue;
-      b = cfg->offset_block[in.il_offset];
-      if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_REACHABLE)
-          || !_pgo_metadata_resolve_method (m->md, in.operand.token, &def, NULL))
-        continue;
-      facts->stats.n_resolved++;
-      if (in.opcode == PGO_OP_CALLVIRT && overridable (m, def))
-        continue;
-      if (site_evidence (facts, m, caller, &in, def, &ev))
-        g_array_append_val (out, ev);
-    }
+  facts->counting = TRUE;
+  for_each_site (facts, m, body, cfg, add_evidence, &ev);
+  facts->counting = FALSE;
+  add_constant_evidence (facts, m, body, cfg, out);
   return out;
 }
 

@@ -36,12 +36,17 @@ typedef struct {
   guint n_no_return;      /* evidence: the callee cannot return */
   guint n_only_caller;    /* evidence: the callee's entries are this site's calls */
   guint n_at_most;        /* evidence: the callee's entries bound this site's calls */
+  guint n_likely;         /* evidence: ... and this is the callee's one profiled site */
+  guint n_constant;       /* evidence: a constant test never takes one arm */
 } PgoCallFactsStats;
 
 typedef struct _PgoCallFacts PgoCallFacts;
 
 PgoCallFacts *pgo_call_facts_new          (PgoBodyResolver *resolver);
 void          pgo_call_facts_free         (PgoCallFacts *facts);
+void          pgo_call_facts_set_probes   (PgoCallFacts *facts,
+                                           gboolean probes_only,
+                                           PgoProbeSet probes);
 void          pgo_call_facts_add_profiles (PgoCallFacts *facts,
                                            GPtrArray *profiles,
                                            const PgoCfgOptions *options);

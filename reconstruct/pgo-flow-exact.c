@@ -160,13 +160,43 @@ bridge_solve (const FlowProblem *p, const wide *b, FlowResult *r)
   return ok;
 }
 
-/* Priors: propagates determined counts with the arcs' likelihoods to an
- * estimated count per node, then prior(e) = likelihood(e) * est(src). */
+/* The likelihood of each graph arc of 'p' once the arcs observed to carry
+ * nothing are taken out, into 'w': its own over the sum of its source's
+ * other arcs' (a constant test's live arm takes all of its source's
+ * count, not half).  Arcs determined otherwise keep their likelihood:
+ * a loop's exit fixed by conservation says nothing of its trip count. */
+static void
+live_likelihoods (const FlowProblem *p, double *w)
+{
+  g_autofree double *lik_sum = g_new0 (double, p->n_nodes);
+  g_autofree gboolean *cut = g_new0 (gboolean, p->n_nodes);
+
+  for (guint a = p->n_nodes; a < p->na; a++)
+    {
+      guint u = p->tail[a] / 2;
+
+      if (p->known[a] && p->val[a] == 0 && p->cls[a] != CLASS_ESCAPE)
+        cut[u] |= p->lik[a] > 0;
+      else if (p->cls[a] != CLASS_ESCAPE)
+        lik_sum[u] += p->lik[a];
+    }
+  for (guint a = p->n_nodes; a < p->na; a++)
+    {
+      guint u = p->tail[a] / 2;
+
+      w[a] = cut[u] && lik_sum[u] > 0 ? p->lik[a] / lik_sum[u] : p->lik[a];
+    }
+}
+
+/* Priors: propagates determined counts with the arcs' likelihoods (those
+ * of live_likelihoods()) to an estimated count per node, then prior(e) =
+ * likelihood(e) * est(src). */
 static void
 compute_priors (const FlowProblem *p, const gboolean *det, const wide *x,
                 guint64 *prior)
 {
   g_autofree double *est = g_new0 (double, p->n_nodes);
+  g_autofree double *w = g_new0 (double, p->na);
   g_autofree guint *row = g_new (guint, MAX (p->na - p->n_nodes, 1));
   g_autofree guint *arc = g_new (guint, MAX (p->na - p->n_nodes, 1));
   double cap = 0, change = 1;
@@ -176,6 +206,7 @@ compute_priors (const FlowProblem *p, const gboolean *det, const wide *x,
   for (guint a = p->n_nodes; a < p->na; a++)
     row[a - p->n_nodes] = p->head[a] / 2, arc[a - p->n_nodes] = a;
   _pgo_csr_build (&in, p->n_nodes, p->na - p->n_nodes, row, arc);
+  live_likelihoods (p, w);
 
   /* Gauss-Seidel in node (IL) order, as the JIT's synthesis does for
    * irreducible loops: at most 50 sweeps, stop below 0.2% change.  Like
@@ -192,16 +223,16 @@ compute_priors (const FlowProblem *p, const gboolean *det, const wide *x,
         {
           double sum = 0;
 
-          if (det[v])
+          if (det[v] || p->target[v] != G_MAXUINT64)
             {
-              est[v] = (double) x[v];
+              est[v] = det[v] ? (double) x[v] : (double) p->target[v];
               continue;
             }
           for (guint i = in.start[v]; i < in.start[v + 1]; i++)
             {
               guint a = in.item[i];
 
-              sum += det[a] ? (double) x[a] : p->lik[a] * est[p->tail[a] / 2];
+              sum += det[a] ? (double) x[a] : w[a] * est[p->tail[a] / 2];
             }
           sum = MIN (sum, cap);
           if (sum > 0)
@@ -214,9 +245,11 @@ compute_priors (const FlowProblem *p, const gboolean *det, const wide *x,
       double v;
 
       prior[a] = 0;
+      if (a < p->n_nodes && !det[a] && p->target[a] != G_MAXUINT64)
+        prior[a] = p->target[a];
       if (a < p->n_nodes || p->cls[a] == CLASS_ESCAPE || det[a])
         continue;
-      v = p->lik[a] * est[p->tail[a] / 2];
+      v = w[a] * est[p->tail[a] / 2];
       prior[a] = v >= 0x1p62 ? ((guint64) 1 << 62) : (guint64) llround (v);
     }
   _pgo_csr_clear (&in);
@@ -228,7 +261,7 @@ cost_inc (const FlowProblem *p, guint a, const PgoFlowOptions *o)
 {
   switch (p->cls[a])
     {
-    case CLASS_COUNT: return 0;
+    case CLASS_COUNT: return p->target[a] != G_MAXUINT64 ? o->target : 0;
     case CLASS_EXC: return o->exc_inc;
     case CLASS_ESCAPE: return o->escape;
     default: return o->arc_inc;
@@ -239,7 +272,9 @@ cost_inc (const FlowProblem *p, guint a, const PgoFlowOptions *o)
 static gint64
 cost_dec (const FlowProblem *p, guint a, const PgoFlowOptions *o)
 {
-  return p->cls[a] == CLASS_COUNT ? 0 : o->arc_dec;
+  if (p->cls[a] == CLASS_COUNT)
+    return p->target[a] != G_MAXUINT64 ? o->target : 0;
+  return o->arc_dec;
 }
 
 

@@ -71,6 +71,7 @@ typedef struct {
   gint64 obs_raise;        /* repair: raise an observation */
   gint64 obs_lower;        /* repair: lower an observation */
   gint64 escape;           /* repair: route a node's entries to the exit */
+  gint64 target;           /* node with a likely count: either way from it */
   gboolean intervals;      /* compute [min, max] for inferred values */
   gboolean repair;         /* repair inconsistent input (else INFEASIBLE) */
 } PgoFlowOptions;
@@ -98,6 +99,9 @@ void          _pgo_flow_graph_observe_arc (PgoFlowGraph *graph,
                                           guint arc,
                                           guint64 count,
                                           PgoFlowCounter width);
+void          _pgo_flow_graph_set_node_target      (PgoFlowGraph *graph,
+                                                   guint node,
+                                                   guint64 target);
 void          _pgo_flow_graph_set_node_upper_bound (PgoFlowGraph *graph,
                                                    guint node,
                                                    guint64 upper);

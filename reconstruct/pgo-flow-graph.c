@@ -59,7 +59,7 @@ _pgo_flow_graph_free (PgoFlowGraph *graph)
 guint
 _pgo_flow_graph_add_node (PgoFlowGraph *graph, PgoFlowNodeKind kind)
 {
-  FlowNode node = { kind, FALSE, 0, PGO_FLOW_COUNTER_U64, G_MAXUINT64 };
+  FlowNode node = { kind, FALSE, 0, PGO_FLOW_COUNTER_U64, G_MAXUINT64, G_MAXUINT64 };
 
   g_return_val_if_fail (graph != NULL, NONE);
   g_array_append_val (graph->nodes, node);
@@ -146,6 +146,26 @@ _pgo_flow_graph_observe_arc (PgoFlowGraph *graph, guint arc, guint64 count,
   a->observed = TRUE;
   a->count = count;
   a->width = width;
+}
+
+/**
+ * _pgo_flow_graph_set_node_target:
+ * @graph: the graph
+ * @node: node id
+ * @target: its likely number of entries
+ *
+ * Declares that an unobserved node was likely entered @target times (a
+ * block holding the one call site the trace shows of a callee entered
+ * @target times: SPEC: pgo-inference(7) "Call evidence").  The minimum-cost
+ * choice pulls the node towards @target, at options->target per unit
+ * either way, and spreads its estimate to the arcs it leaves; exactness
+ * and intervals ignore it.  Ignored on observed nodes.
+ */
+void
+_pgo_flow_graph_set_node_target (PgoFlowGraph *graph, guint node, guint64 target)
+{
+  g_return_if_fail (graph != NULL && node < graph->nodes->len);
+  g_array_index (graph->nodes, FlowNode, node).target = target;
 }
 
 /**
@@ -251,6 +271,7 @@ _pgo_flow_problem_free (FlowProblem *p)
   g_free (p->width);
   g_free (p->lb);
   g_free (p->ub);
+  g_free (p->target);
   g_free (p);
 }
 
@@ -276,6 +297,7 @@ _pgo_flow_problem_new (const PgoFlowGraph *g, guint n_extra)
   p->width = g_new0 (PgoFlowCounter, n + m + n_extra);
   p->lb = g_new0 (guint64, n + m + n_extra);
   p->ub = g_new (guint64, n + m + n_extra);
+  p->target = g_new (guint64, MAX (n, 1));
   for (guint a = 0; a < n + m + n_extra; a++)
     p->ub[a] = G_MAXUINT64;
   for (guint v = 0; v < n; v++)
@@ -289,6 +311,7 @@ _pgo_flow_problem_new (const PgoFlowGraph *g, guint n_extra)
       p->val[v] = node->count;
       p->width[v] = node->width;
       p->ub[v] = node->observed ? G_MAXUINT64 : node->upper;
+      p->target[v] = node->observed ? G_MAXUINT64 : node->target;
     }
   for (guint e = 0; e < m; e++)
     {

@@ -31,6 +31,7 @@ typedef struct {
   guint64 count;          /* observed entries */
   PgoFlowCounter width;   /* counter width of the observation */
   guint64 upper;          /* most entries an unobserved node can have (G_MAXUINT64: none) */
+  guint64 target;         /* likely entries of an unobserved node (G_MAXUINT64: none) */
 } FlowNode;
 
 /* An arc as the caller described it. */
@@ -78,6 +79,7 @@ typedef struct {
   double *lik;         /* likelihood (graph arcs) */
   guint64 *lb;         /* lower bound of an unknown arc (else 0) */
   guint64 *ub;         /* upper bound of an unknown arc (G_MAXUINT64: none) */
+  guint64 *target;     /* likely value of a count arc, n_nodes of them (G_MAXUINT64: none) */
   gboolean *known;
   guint64 *val;        /* known value */
   PgoFlowCounter *width;

@@ -45,7 +45,9 @@
  * observations are repaired only when infeasible, raising (1 << 16 per
  * unit) being cheaper than lowering (1 << 18) because racy or torn
  * counters under-count; routing entries to the exit costs 1 << 12 per
- * unit.  Intervals off, repair on.
+ * unit; a node with a likely count costs 4 per unit either way from it,
+ * twice an arc, so that one such node outweighs the arc priors it
+ * crosses.  Intervals off, repair on.
  */
 void
 _pgo_flow_options_init (PgoFlowOptions *options)
@@ -57,6 +59,7 @@ _pgo_flow_options_init (PgoFlowOptions *options)
   options->obs_raise = 1 << 16;
   options->obs_lower = 1 << 18;
   options->escape = 1 << 12;
+  options->target = 16;
   options->intervals = FALSE;
   options->repair = TRUE;
 }
@@ -68,7 +71,7 @@ _pgo_flow_options_init (PgoFlowOptions *options)
 static gboolean
 check_options (const PgoFlowOptions *o, GError **error)
 {
-  const gint64 c[] = { o->arc_inc, o->arc_dec, o->exc_inc, o->obs_raise, o->obs_lower, o->escape };
+  const gint64 c[] = { o->arc_inc, o->arc_dec, o->exc_inc, o->obs_raise, o->obs_lower, o->escape, o->target };
 
   for (guint i = 0; i < G_N_ELEMENTS (c); i++)
     if (c[i] < 0 || c[i] > PGO_FLOW_MAX_COST)

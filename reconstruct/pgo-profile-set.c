@@ -369,6 +369,7 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
   if (options->call_evidence && options->mode == PGO_PROFILE_SET_RECONSTRUCT)
     {
       facts = pgo_call_facts_new (resolver);
+      pgo_call_facts_set_probes (facts, options->probes_only, options->probes);
       pgo_call_facts_add_profiles (facts, merged, &options->reconstruction.cfg);
     }
   for (guint i = 0; i < merged->len; i++)

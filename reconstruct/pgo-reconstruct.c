@@ -256,10 +256,13 @@ completes_block (const PgoCfg *cfg, const PgoEdge *e)
 typedef struct {
   gboolean *stuck;  /* a call in it never returns: it never completes */
   guint64  *upper;  /* it runs a call at most this often (G_MAXUINT64: no bound) */
+  guint64  *likely; /* it likely runs a call this often (G_MAXUINT64: no guess) */
+  gboolean *dead;   /* per edge: a constant test never takes it */
 } CallModel;
 
 /* Observes 0 on every arc of 'g' by which a block that 'calls' marks
- * stuck completes, and bounds the blocks 'calls' bounds. */
+ * stuck completes and on every arc it marks dead, bounds the blocks 'calls' bounds, and pulls those it
+ * has a likely count of towards it. */
 static void
 apply_calls (const PgoCfg *cfg, const CallModel *calls, PgoFlowGraph *g)
 {
@@ -267,12 +270,16 @@ apply_calls (const PgoCfg *cfg, const CallModel *calls, PgoFlowGraph *g)
     {
       const PgoEdge *e = &cfg->edges[i];
 
-      if (e->src != NONE && calls->stuck[e->src] && completes_block (cfg, e))
+      if ((e->src != NONE && calls->stuck[e->src] && completes_block (cfg, e)) || calls->dead[i])
         _pgo_flow_graph_observe_arc (g, i, 0, PGO_FLOW_COUNTER_U64);
     }
   for (guint32 b = 0; calls && b < cfg->n_blocks; b++)
-    if (calls->upper[b] != G_MAXUINT64)
-      _pgo_flow_graph_set_node_upper_bound (g, b, calls->upper[b]);
+    {
+      if (calls->upper[b] != G_MAXUINT64)
+        _pgo_flow_graph_set_node_upper_bound (g, b, calls->upper[b]);
+      if (calls->likely[b] != G_MAXUINT64)
+        _pgo_flow_graph_set_node_target (g, b, MIN (calls->likely[b], calls->upper[b]));
+    }
 }
 
 /* Builds into 'out' the flow graph of 'cfg' (see the file comment), with
@@ -723,6 +730,21 @@ has_escape_arcs (const PgoCfg *cfg)
   return FALSE;
 }
 
+/* Marks in 'dead' the normal edges from block 'b' of 'cfg' to the block
+ * at IL offset 'target'. */
+static void
+mark_dead (const PgoCfg *cfg, guint32 b, guint64 target, gboolean *dead)
+{
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    {
+      const PgoEdge *e = &cfg->edges[i];
+
+      if (e->src == b && e->kind == PGO_EDGE_NORMAL && e->dst < cfg->n_blocks
+          && cfg->blocks[e->dst].il_offset == target)
+        dead[i] = TRUE;
+    }
+}
+
 /* Fills 'calls' from the evidence, and adds to 'obs'/'has_obs' (copies of
  * the probes) the block counts an only caller fixes without escapes;
  * FALSE if some evidence contradicts a probe or other evidence (an
@@ -747,6 +769,12 @@ observe_calls (const PgoCfg *cfg, const PgoCallEvidence *ev, guint n_ev, guint64
           break;
         case PGO_CALL_EVIDENCE_AT_MOST:
           calls->upper[b] = MIN (calls->upper[b], ev[i].entries);
+          break;
+        case PGO_CALL_EVIDENCE_LIKELY:
+          calls->likely[b] = MIN (calls->likely[b], ev[i].entries);
+          break;
+        case PGO_CALL_EVIDENCE_CONSTANT:
+          mark_dead (cfg, b, ev[i].entries, calls->dead);
           break;
         case PGO_CALL_EVIDENCE_ONLY_CALLER:
         default:
@@ -811,12 +839,14 @@ solve_with_calls (PgoReconstruction *rec, const guint64 *obs, const gboolean *ha
   g_autofree gboolean *has2 = g_memdup2 (has_obs, sizeof (gboolean) * (cfg->n_blocks + 1));
   g_autofree gboolean *stuck = g_new0 (gboolean, cfg->n_blocks + 1);
   g_autofree guint64 *upper = g_new (guint64, cfg->n_blocks + 1);
-  CallModel model = { stuck, upper };
+  g_autofree guint64 *likely = g_new (guint64, cfg->n_blocks + 1);
+  g_autofree gboolean *dead = g_new0 (gboolean, cfg->n_edges + 1);
+  CallModel model = { stuck, upper, likely, dead };
   Solved with = { 0 };
   g_autoptr(GError) local = NULL;
 
   for (guint32 b = 0; b <= cfg->n_blocks; b++)
-    upper[b] = G_MAXUINT64;
+    upper[b] = likely[b] = G_MAXUINT64;
   if (!observe_calls (cfg, calls, n_calls, obs2, has2, &model))
     return;
   /* evidence the observations make impossible fails this solve: not used */

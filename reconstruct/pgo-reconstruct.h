@@ -52,14 +52,23 @@ typedef struct {
  *   the block ran past it as often as the callee was entered
  * @PGO_CALL_EVIDENCE_AT_MOST: the block ran past the call at most as often
  *   as the callee was entered; it shapes the inferred counts only
+ * @PGO_CALL_EVIDENCE_LIKELY: the callee's entries less the counts of its
+ *   other sites among the methods the trace profiles, all determined by
+ *   their probes: the block likely ran past the call @entries times; it
+ *   shapes the inferred counts only
+ * @PGO_CALL_EVIDENCE_CONSTANT: the call is of a hardware-support getter
+ *   whose value the trace shows, and a branch on it ends the block, so
+ *   the block never leaves to the successor at IL offset @entries
  *
- * SPEC: pgo-inference(7) "Call evidence"
+ * SPEC: pgo-inference(7) "Call evidence", "Constant tests"
  */
 typedef enum {
   PGO_CALL_EVIDENCE_NEVER_ENTERED,
   PGO_CALL_EVIDENCE_NO_RETURN,
   PGO_CALL_EVIDENCE_ONLY_CALLER,
   PGO_CALL_EVIDENCE_AT_MOST,
+  PGO_CALL_EVIDENCE_LIKELY,
+  PGO_CALL_EVIDENCE_CONSTANT,
 } PgoCallEvidenceKind;
 
 /**
@@ -70,7 +79,8 @@ typedef enum {
 typedef struct {
   guint32             il_offset; /* the call instruction */
   PgoCallEvidenceKind kind;
-  guint64             entries;   /* ONLY_CALLER, AT_MOST: the callee's entries */
+  guint64             entries;   /* ONLY_CALLER, AT_MOST: the callee's entries; LIKELY: the guess;
+                                    CONSTANT: the successor never taken */
 } PgoCallEvidence;
 
 /**

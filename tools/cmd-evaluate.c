@@ -156,6 +156,7 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
   if (!o->no_calls)
     {
       facts = pgo_call_facts_new (o->resolver);
+      pgo_call_facts_set_probes (facts, TRUE, o->set);
       pgo_call_facts_add_profiles (facts, list, NULL);
     }
   pgo_evaluation_set_call_facts (ev, facts);
@@ -181,6 +182,8 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
       total->n_no_return += st.n_no_return;
       total->n_only_caller += st.n_only_caller;
       total->n_at_most += st.n_at_most;
+      total->n_likely += st.n_likely;
+      total->n_constant += st.n_constant;
     }
   return PGO_EXIT_OK;
 }
@@ -310,8 +313,9 @@ print_text (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSu
   printf ("%s\n", line);
   if (!o->no_calls)
     printf ("CALLS sites=%u resolved=%u never-entered=%u no-return=%u only-caller=%u"
-            " at-most=%u\n", calls->n_sites, calls->n_resolved, calls->n_never_entered,
-            calls->n_no_return, calls->n_only_caller, calls->n_at_most);
+            " at-most=%u likely=%u constant=%u\n", calls->n_sites, calls->n_resolved,
+            calls->n_never_entered, calls->n_no_return, calls->n_only_caller, calls->n_at_most,
+            calls->n_likely, calls->n_constant);
   printf ("CONFORMANCE edge-form-jit-replica: %u/%u\n", sum->n_jit_ok, sum->n_methods);
   if (sum->n_arc_methods)
     printf ("ACCURACY exceptional-arcs probe-set=%c methods=%u arcs=%u exact-determined=%u/%u"

@@ -304,6 +304,7 @@ pgo_cmd_reconstruct (int argc, char **argv)
   if (!o.no_calls)
     {
       facts = pgo_call_facts_new (resolver);
+      pgo_call_facts_set_probes (facts, o.probes != NULL, o.set);
       pgo_call_facts_add_profiles (facts, list, &o.ro.cfg);
     }
   for (guint i = 0; i < list->len; i++)

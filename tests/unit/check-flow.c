@@ -282,6 +282,58 @@ START_TEST (test_flow_diamond)
 }
 END_TEST
 
+/* A -> B | D, B -> C | D, C -> D, D -> exit: B's arc to D observed 0 (a
+ * constant test's dead arm) leaves its arc to C all of B's estimate as
+ * its prior, not its likelihood's half. */
+START_TEST (test_flow_dead_arc_prior)
+{
+  g_autoptr(PgoFlowGraph) g = _pgo_flow_graph_new ();
+  g_autoptr(PgoFlowSolution) s = NULL;
+  guint a, b, c, d, x;
+
+  a = _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  b = _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  c = _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  d = _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_BLOCK);
+  x = _pgo_flow_graph_add_node (g, PGO_FLOW_NODE_VIRTUAL);
+  _pgo_flow_graph_set_exit (g, x);
+  _pgo_flow_graph_add_arc (g, x, a, PGO_FLOW_ARC_ENTRY, 1.0);   /* 0 */
+  _pgo_flow_graph_add_arc (g, a, b, PGO_FLOW_ARC_NORMAL, 0.5);  /* 1 */
+  _pgo_flow_graph_add_arc (g, a, d, PGO_FLOW_ARC_NORMAL, 0.5);  /* 2 */
+  _pgo_flow_graph_add_arc (g, b, c, PGO_FLOW_ARC_NORMAL, 0.5);  /* 3 */
+  _pgo_flow_graph_add_arc (g, b, d, PGO_FLOW_ARC_NORMAL, 0.5);  /* 4 */
+  _pgo_flow_graph_add_arc (g, c, d, PGO_FLOW_ARC_NORMAL, 1.0);  /* 5 */
+  _pgo_flow_graph_add_arc (g, d, x, PGO_FLOW_ARC_RETURN, 1.0);  /* 6 */
+  _pgo_flow_graph_observe_node (g, a, 100, U64);
+  _pgo_flow_graph_observe_arc (g, 4, 0, U64);
+  s = solve (g, TRUE);
+  flow_assert_circulation (g, s, x, "dead arc");
+  ck_assert_uint_eq (_pgo_flow_solution_get_arc_prior (s, 1), 50);
+  ck_assert_uint_eq (_pgo_flow_solution_get_arc_prior (s, 3), 50);
+  ck_assert_uint_eq (_pgo_flow_solution_get_arc_prior (s, 5), 50);
+  assert_node (s, b, 50, PGO_FLOW_INFERRED, 0, 100);
+  assert_node (s, c, 50, PGO_FLOW_INFERRED, 0, 100);
+}
+END_TEST
+
+/* The diamond with a likely count of 80 on B (its call's one open site):
+ * the split follows it, against the 0.52 / 0.48 priors, and stays
+ * inferred with the whole interval; C's arcs take the rest as priors. */
+START_TEST (test_flow_node_target)
+{
+  g_autoptr(PgoFlowGraph) g = diamond ();
+  g_autoptr(PgoFlowSolution) s = NULL;
+
+  _pgo_flow_graph_observe_node (g, DA, 100, U64);
+  _pgo_flow_graph_set_node_target (g, DB, 80);
+  s = solve (g, TRUE);
+  flow_assert_circulation (g, s, DX, "diamond target");
+  assert_node (s, DB, 80, PGO_FLOW_INFERRED, 0, 100);
+  assert_node (s, DC, 20, PGO_FLOW_INFERRED, 0, 100);
+  EXACT (s, DD, 100);
+}
+END_TEST
+
 START_TEST (test_flow_diamond_priors)
 {
   g_autoptr(PgoFlowGraph) g = diamond ();
@@ -896,6 +948,8 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_flow_long_records);
   tcase_add_test (tc, test_flow_diamond);
   tcase_add_test (tc, test_flow_diamond_priors);
+  tcase_add_test (tc, test_flow_dead_arc_prior);
+  tcase_add_test (tc, test_flow_node_target);
   tcase_add_test (tc, test_flow_nonnegativity);
   tcase_add_test (tc, test_flow_loop);
   tcase_add_test (tc, test_flow_loop_unbounded);

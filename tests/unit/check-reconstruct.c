@@ -705,6 +705,74 @@ START_TEST (test_reconstruct_call_contradicted)
 }
 END_TEST
 
+/* The probes elsewhere account for all but 30 of the callee's entries:
+ * the free call block is pulled to 30, and stays inferred. */
+START_TEST (test_reconstruct_call_likely)
+{
+  const PgoObservation obs[] = { { 0, 100 }, { 8, 100 } };
+  const guint64 guesses[] = { 30, 80 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (guesses); i++)
+    {
+      const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_LIKELY, guesses[i] };
+      const WantBlock want[] = {
+        { 0x0, 100, OBS }, { 0x3, guesses[i], PGO_FLOW_INFERRED }, { 0x8, 100, OBS },
+      };
+      g_autoptr(PgoReconstruction) rec = run_with_call (obs, 2, &ev);
+
+      check_blocks (rec, want, G_N_ELEMENTS (want));
+      ck_assert_uint_eq (rec->n_calls_used, 1);
+    }
+}
+END_TEST
+
+/* if (x || !Getter ()) return; Helper (); return;  with the getter's
+ * value known true: the test never leaves to its false arm (0x0F), so
+ * that arc is 0, and the helper's block takes all that reaches the
+ * test, not the half of it a 50/50 likelihood would give. */
+static const guint8 constant_test[] = {
+  0x02,                         /* 00 ldarg.0 */
+  0x2D, 0x0C,                   /* 01 brtrue.s 0F */
+  0x28, 0x01, 0x00, 0x00, 0x0A, /* 03 call 0A000001 (the getter) */
+  0x2C, 0x05,                   /* 08 brfalse.s 0F */
+  0x28, 0x02, 0x00, 0x00, 0x0A, /* 0A call 0A000002 */
+  0x2A,                         /* 0F ret */
+};
+
+START_TEST (test_reconstruct_call_constant)
+{
+  const PgoObservation obs[] = { { 0, 100 }, { 0x0F, 100 } };
+  const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_CONSTANT, 0x0F };
+  PgoMethodBody body = { .il = constant_test, .il_size = sizeof constant_test };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
+  g_autoptr(PgoReconstruction) rec = NULL, plain = NULL;
+  guint n_dead = 0;
+
+  ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
+  rec = pgo_reconstruction_build_with_calls (cfg, obs, 2, &ev, 1, NULL, NULL, &error);
+  ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (rec->n_calls_used, 1);
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    if (cfg->edges[i].src == 1 && cfg->edges[i].dst == 3)
+      {
+        ck_assert_uint_eq (rec->edges[i].count, 0);
+        ck_assert_int_eq (rec->edges[i].provenance, PGO_FLOW_EXACT_FROM_CALLS);
+        n_dead++;
+      }
+  ck_assert_uint_eq (n_dead, 1);
+  ck_assert_uint_gt (rec->blocks[1].count, 0);
+  ck_assert_uint_lt (rec->blocks[1].count, 100);
+  ck_assert_uint_eq (rec->blocks[2].count, rec->blocks[1].count);
+  ck_assert_int_eq (rec->blocks[2].provenance, PGO_FLOW_INFERRED);
+  check_jit_ok (rec);
+  /* without the evidence the test splits what reaches it */
+  plain = pgo_reconstruction_build (cfg, obs, 2, NULL, NULL, &error);
+  ck_assert_msg (plain != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_lt (plain->blocks[2].count, plain->blocks[1].count);
+}
+END_TEST
+
 /* Probe set P of the diamond: the entry and one arm determine the rest. */
 START_TEST (test_plan_diamond)
 {
@@ -955,6 +1023,8 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_synthesis);
   tcase_add_test (tc, test_reconstruct_call_only_caller);
   tcase_add_test (tc, test_reconstruct_call_contradicted);
+  tcase_add_test (tc, test_reconstruct_call_likely);
+  tcase_add_test (tc, test_reconstruct_call_constant);
   tcase_add_test (tc, test_plan_diamond);
   tcase_add_test (tc, test_plan_shared_successors);
   tcase_add_test (tc, test_reconstruct_overlap);
