@@ -28,6 +28,8 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-priors-private.h \
 	reconstruct/pgo-evaluate.c \
 	reconstruct/pgo-profile-set.c \
+	reconstruct/pgo-parallel.c \
+	reconstruct/pgo-parallel-private.h \
 	reconstruct/pgo-compare.c \
 	$(NULL)
 

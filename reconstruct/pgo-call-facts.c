@@ -45,6 +45,8 @@
 
 #include "pgo-call-facts.h"
 
+#include "pgo-parallel-private.h"
+
 #include <string.h>
 
 #include "pgo-metadata-private.h"
@@ -125,6 +127,7 @@ struct _PgoCallFacts {
   GHashTable       *constants; /* interned getter name -> CONSTANT_ bits */
   gboolean          probes_only; /* learn constants from these probes only */
   PgoProbeSet       probes;
+  guint             threads;   /* reconstructions from the probes on this many; 0: all */
   PgoCallFactsStats stats;
   gboolean          counting;  /* for_each_site() counts sites in stats */
 };
@@ -395,9 +398,10 @@ arm_shown (const PgoReconstruction *rec, guint32 i, const ConstantTest *t)
 }
 
 /* 'profile' (flow graph 'cfg') reconstructed from its probes alone, as
- * the reconstruction will read them; NULL when it needs repairs. */
+ * the reconstruction will read them; NULL when it needs repairs.  Reads
+ * only the settings of 'facts': safe on any thread. */
 static PgoReconstruction *
-probe_reconstruction (PgoCallFacts *facts, const PgoMethodProfile *profile, PgoCfg *cfg)
+probe_reconstruction (const PgoCallFacts *facts, const PgoMethodProfile *profile, PgoCfg *cfg)
 {
   g_autoptr(GArray) obs = NULL;
   g_autoptr(PgoReconstruction) rec = NULL;
@@ -428,53 +432,47 @@ learn_constants (PgoCallFacts *facts, const PgoReconstruction *rec, GArray *test
     }
 }
 
-/* Learns from the probes of 'profile' (method 'id' with IL 'body' and
- * flow graph 'cfg', entered 'n' times when 'known'), if it ran: its static
- * call sites, determined or not, and what its constant tests show. */
-static void
-learn (PgoCallFacts *facts, const PgoMethodId *id, const PgoMethodProfile *profile,
-       const PgoMethodBody *body, PgoCfg *cfg, guint64 n, gboolean known)
-{
-  g_autoptr(PgoReconstruction) rec = NULL;
-  g_autoptr(GArray) tests = NULL;
-  g_autofree char *name = NULL;
-  Caller caller;
-  Module *m;
+/* One profile of a batch of pgo_call_facts_add_profiles(): what its
+ * sequential reading found, then its reconstruction from its probes. */
+typedef struct {
+  const PgoMethodProfile *profile;
+  const PgoMethodId      *id;
+  PgoMethodBody           body;
+  gboolean                has_body;
+  PgoCfg                 *cfg;      /* NULL: no flow graph */
+  guint64                 entries;  /* its entry count, when 'known' */
+  gboolean                known;
+  Module                 *module;   /* set when it ran and its module is known */
+  PgoReconstruction      *rec;      /* from its probes; NULL: none */
+} Reading;
 
-  if ((known && n == 0) || !(m = get_module (facts, id->module)))
-    return;
-  rec = probe_reconstruction (facts, profile, cfg);
-  name = pgo_method_id_to_string (id);
-  caller = (Caller) { id->module->simple_name, name, rec };
-  for_each_site (facts, m, body, cfg, tally_site, &caller);
-  tests = constant_tests (m, body, cfg);
-  if (rec)
-    learn_constants (facts, rec, tests);
+static void
+reading_clear (Reading *r)
+{
+  if (r->has_body)
+    pgo_method_body_clear (&r->body);
+  g_clear_pointer (&r->cfg, pgo_cfg_unref);
+  g_clear_pointer (&r->rec, pgo_reconstruction_free);
 }
 
-/* Adds the entries and call sites of one profile to 'facts'. */
+/* Reads 'profile' into 'r' in the calling thread: its IL, flow graph and
+ * entry count, which it adds to facts->entries. */
 static void
-add_profile (PgoCallFacts *facts, const PgoMethodProfile *profile)
+read_profile (PgoCallFacts *facts, const PgoMethodProfile *profile, Reading *r)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (profile);
   g_autofree char *key = NULL;
-  PgoMethodBody body;
-  g_autoptr(PgoCfg) cfg = NULL;
   Entries *e;
-  guint64 n = 0;
-  gboolean known = FALSE;
 
+  r->profile = profile;
+  r->id = id;
   if (!id || !id->module || !id->module->simple_name || !id->token)
     return;
-  if (pgo_body_resolver_lookup (facts->resolver, id, &body, NULL, NULL))
-    {
-      if ((cfg = pgo_cfg_build (&body, &facts->options, NULL)))
-        {
-          known = profile_entries (profile, cfg, &n);
-          learn (facts, id, profile, &body, cfg, n, known);
-        }
-      pgo_method_body_clear (&body);
-    }
+  if ((r->has_body = pgo_body_resolver_lookup (facts->resolver, id, &r->body, NULL, NULL))
+      && (r->cfg = pgo_cfg_build (&r->body, &facts->options, NULL)))
+    r->known = profile_entries (profile, r->cfg, &r->entries);
+  if (r->cfg && !(r->known && r->entries == 0))
+    r->module = get_module (facts, id->module);
   key = method_key (id->module->simple_name, id->token);
   if (!(e = g_hash_table_lookup (facts->entries, key)))
     {
@@ -482,9 +480,68 @@ add_profile (PgoCallFacts *facts, const PgoMethodProfile *profile)
       e->known = TRUE;
       g_hash_table_insert (facts->entries, g_steal_pointer (&key), e);
     }
-  e->entries += n;
-  e->known &= known;
+  e->entries += r->entries;
+  e->known &= r->known;
   e->generic |= id->n_type_args > 0 || id->n_method_args > 0;
+}
+
+/* A batch of readings and the facts they read with. */
+typedef struct {
+  Reading            *readings;
+  const PgoCallFacts *facts;
+} Readings;
+
+/* PgoParallelFunc: reconstructs reading i from its probes, on any thread,
+ * when its method ran. */
+static void
+reconstruct_reading (guint i, gpointer data)
+{
+  Readings *batch = data;
+  Reading *r = &batch->readings[i];
+
+  if (r->module)
+    r->rec = probe_reconstruction (batch->facts, r->profile, r->cfg);
+}
+
+/* Learns from reading 'r', in the calling thread and in profile order:
+ * the static call sites of its method, determined by its probes or not,
+ * and what its constant tests show. */
+static void
+learn (PgoCallFacts *facts, const Reading *r)
+{
+  g_autoptr(GArray) tests = NULL;
+  g_autofree char *name = NULL;
+  Caller caller;
+
+  if (!r->module)
+    return;
+  name = pgo_method_id_to_string (r->id);
+  caller = (Caller) { r->id->module->simple_name, name, r->rec };
+  for_each_site (facts, r->module, &r->body, r->cfg, tally_site, &caller);
+  tests = constant_tests (r->module, &r->body, r->cfg);
+  if (r->rec)
+    learn_constants (facts, r->rec, tests);
+}
+
+/* Profiles read per batch: the most whose flow graphs and reconstructions
+ * are held at once. */
+#define BATCH 256
+
+/* Adds profiles[first .. first + n) to 'facts'. */
+static void
+add_batch (PgoCallFacts *facts, GPtrArray *profiles, guint first, guint n)
+{
+  Reading readings[BATCH] = { { 0 } };
+  Readings batch = { readings, facts };
+
+  for (guint i = 0; i < n; i++)
+    read_profile (facts, g_ptr_array_index (profiles, first + i), &readings[i]);
+  _pgo_parallel_run (n, reconstruct_reading, &batch, _pgo_parallel_threads (facts->threads));
+  for (guint i = 0; i < n; i++)
+    {
+      learn (facts, &readings[i]);
+      reading_clear (&readings[i]);
+    }
 }
 
 /**
@@ -507,6 +564,21 @@ pgo_call_facts_set_probes (PgoCallFacts *facts, gboolean probes_only, PgoProbeSe
 }
 
 /**
+ * pgo_call_facts_set_threads:
+ * @facts: facts
+ * @threads: how many threads, the caller's included, reconstruct the
+ *   profiled methods from their probes in pgo_call_facts_add_profiles();
+ *   0 (the default): one per processor
+ *
+ * The facts learned are the same whatever @threads.
+ */
+void
+pgo_call_facts_set_threads (PgoCallFacts *facts, guint threads)
+{
+  facts->threads = threads;
+}
+
+/**
  * pgo_call_facts_add_profiles:
  * @facts: facts
  * @profiles: (element-type PgoMethodProfile): the profiles of a trace
@@ -524,8 +596,8 @@ pgo_call_facts_add_profiles (PgoCallFacts *facts, GPtrArray *profiles, const Pgo
 {
   if (options)
     facts->options = *options;
-  for (guint i = 0; i < profiles->len; i++)
-    add_profile (facts, g_ptr_array_index (profiles, i));
+  for (guint i = 0; i < profiles->len; i += BATCH)
+    add_batch (facts, profiles, i, MIN (BATCH, profiles->len - i));
 }
 
 /* The name of the type that attribute constructor 'ctor' belongs to. */

@@ -13,6 +13,8 @@
 
 #include "pgo-profile-set.h"
 
+#include "pgo-parallel-private.h"
+
 #include "pgo-error.h"
 
 #include <string.h>
@@ -262,78 +264,159 @@ zero_fill (const PgoCfg *cfg, GArray *obs)
   return out;
 }
 
-/* The output profile of method 'p' with flow graph 'cfg' and the
- * observations 'obs' read off it, from counters 'width' bits wide.  NULL with 'error' set when the
- * reconstruction fails. */
+/* The profile of method 'p' that the as-recorded and zero-fill modes
+ * make from the observations 'obs' read off its flow graph 'cfg'.  NULL
+ * with 'error' set on failure. */
 static PgoMethodProfile *
-output_profile (const PgoMethodProfile *p, PgoCfg *cfg, GArray *obs, GArray *calls,
-                PgoFlowCounter width, const PgoProfileSetOptions *o, GError **error)
+recorded_profile (const PgoMethodProfile *p, const PgoCfg *cfg, GArray *obs,
+                  const PgoProfileSetOptions *o, GError **error)
 {
-  const PgoMethodId *id = pgo_method_profile_get_id (p);
-  g_autoptr(PgoMethodProfile) out = NULL;
-  g_autoptr(GArray) filled = NULL;
-  PgoReconstructionOptions ro = o->reconstruction;
-  g_autoptr(PgoReconstruction) rec = NULL;
+  g_autoptr(PgoMethodProfile) out = pgo_method_profile_new (pgo_method_id_copy (pgo_method_profile_get_id (p)));
+  g_autoptr(GArray) filled = o->mode == PGO_PROFILE_SET_ZERO_FILL ? zero_fill (cfg, obs) : NULL;
+  GArray *counts = filled ? filled : obs;
 
-  switch (o->mode)
-    {
-    case PGO_PROFILE_SET_AS_RECORDED:
-      out = pgo_method_profile_new (pgo_method_id_copy (id));
-      return add_block_counts (out, (PgoObservation *) obs->data, obs->len, error)
-               ? g_steal_pointer (&out) : NULL;
-    case PGO_PROFILE_SET_ZERO_FILL:
-      filled = zero_fill (cfg, obs);
-      out = pgo_method_profile_new (pgo_method_id_copy (id));
-      return add_block_counts (out, (PgoObservation *) filled->data, filled->len, error)
-               ? g_steal_pointer (&out) : NULL;
-    case PGO_PROFILE_SET_RECONSTRUCT:
-    default:
-      ro.width = width;
-      rec = pgo_reconstruction_build_with_calls (cfg, (PgoObservation *) obs->data, obs->len,
-                                                 calls ? (PgoCallEvidence *) calls->data : NULL,
-                                                 calls ? calls->len : 0, &ro, id, error);
-      if (rec && o->visit)
-        o->visit (id, rec, o->visit_data);
-      return rec ? pgo_method_profile_copy (rec->profile) : NULL;
-    }
+  return add_block_counts (out, (PgoObservation *) counts->data, counts->len, error)
+           ? g_steal_pointer (&out) : NULL;
 }
 
-/* ---- Phase 2, and the driver ---- */
+/* One method of a batch: what the sequential preparation read (the flow
+ * graph, observations and call evidence of a method to reconstruct, or
+ * the finished profile of the other modes), then its reconstruction. */
+typedef struct {
+  const PgoMethodProfile *in;
+  PgoCfg                 *cfg;    /* to reconstruct; NULL otherwise */
+  GArray                 *obs;
+  GArray                 *calls;  /* nullable */
+  PgoFlowCounter          width;
+  PgoReconstruction      *rec;    /* made in parallel */
+  PgoMethodProfile       *out;    /* the output profile, or NULL */
+  GError                 *error;
+} Job;
 
-/* The output profile of merged method profile 'p', or NULL: left out
- * (counted in 'st') without an error, or failed with 'error' set. */
-static PgoMethodProfile *
-build_one (const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFacts *facts,
-           const PgoProfileSetOptions *o, PgoProfileSetStats *st, GError **error)
+static void
+job_clear (Job *j)
+{
+  g_clear_pointer (&j->cfg, pgo_cfg_unref);
+  g_clear_pointer (&j->obs, g_array_unref);
+  g_clear_pointer (&j->calls, g_array_unref);
+  g_clear_pointer (&j->rec, pgo_reconstruction_free);
+  g_clear_pointer (&j->out, pgo_method_profile_free);
+  g_clear_error (&j->error);
+}
+
+/* Prepares 'j' for merged method profile 'p' in the calling thread: the
+ * lookups, the flow graph, the evidence; a method left out is counted in
+ * 'st', the profile of a mode that does not reconstruct is made. */
+static void
+prepare (Job *j, const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFacts *facts,
+         const PgoProfileSetOptions *o, PgoProfileSetStats *st)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (p);
   g_autoptr(PgoCfg) cfg = NULL;
-  g_autoptr(GArray) obs = NULL;
-  g_autoptr(GArray) calls = NULL;
   PgoMethodBody body;
-  PgoFlowCounter width;
 
+  j->in = p;
+  if (o->select && !o->select (id, o->visit_data))
+    return;
   if (o->mode == PGO_PROFILE_SET_AS_RECORDED && !o->probes_only)
-    return pgo_method_profile_copy (p);
+    {
+      j->out = pgo_method_profile_copy (p);
+      return;
+    }
   if (!pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
-    return (st->n_no_body++, NULL);
+    return (void) st->n_no_body++;
   cfg = pgo_cfg_build (&body, &o->reconstruction.cfg, NULL);
   if (cfg && facts)
-    calls = pgo_call_facts_evidence (facts, id, &body, cfg);
+    j->calls = pgo_call_facts_evidence (facts, id, &body, cfg);
   pgo_method_body_clear (&body);
   if (!cfg)
-    return (st->n_bad_cfg++, NULL);
-  obs = pgo_observations_from_profile (p, cfg, o->probes_only, o->probes, &width);
-  if (obs->len == 0)
-    return (st->n_no_counts++, NULL);
-  PgoMethodProfile *out = output_profile (p, cfg, obs, calls, width, o, error);
-  if (!out)
+    return (void) st->n_bad_cfg++;
+  j->obs = pgo_observations_from_profile (p, cfg, o->probes_only, o->probes, &j->width);
+  if (j->obs->len == 0)
+    return (void) st->n_no_counts++;
+  if (o->mode == PGO_PROFILE_SET_RECONSTRUCT)
+    j->cfg = g_steal_pointer (&cfg);
+  else
+    j->out = recorded_profile (p, cfg, j->obs, o, &j->error);
+}
+
+/* The jobs of a batch and the options they share. */
+typedef struct {
+  Job                        *jobs;
+  const PgoProfileSetOptions *o;
+} Batch;
+
+/* PgoParallelFunc: reconstructs job i of the batch, on any thread. */
+static void
+reconstruct_job (guint i, gpointer data)
+{
+  Batch *batch = data;
+  Job *j = &batch->jobs[i];
+  PgoReconstructionOptions ro = batch->o->reconstruction;
+
+  if (!j->cfg)
+    return;
+  ro.width = j->width;
+  j->rec = pgo_reconstruction_build_with_calls (j->cfg, (PgoObservation *) j->obs->data, j->obs->len,
+                                                j->calls ? (PgoCallEvidence *) j->calls->data : NULL,
+                                                j->calls ? j->calls->len : 0, &ro,
+                                                pgo_method_profile_get_id (j->in), &j->error);
+}
+
+/* Finishes job 'j' in the calling thread, in method order: the visit, the
+ * output profile into 'out'.  FALSE with 'error' set (naming the method)
+ * when it failed. */
+static gboolean
+finish (Job *j, const PgoProfileSetOptions *o, GPtrArray *out, GError **error)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (j->in);
+
+  if (j->error)
     {
       g_autofree char *name = pgo_method_id_to_string (id);
 
-      g_prefix_error (error, "%s (token 0x%08x): ", name, id ? id->token : 0);
+      g_propagate_prefixed_error (error, g_steal_pointer (&j->error), "%s (token 0x%08x): ", name,
+                                  id ? id->token : 0);
+      return FALSE;
     }
-  return out;
+  if (j->rec)
+    {
+      if (o->visit)
+        o->visit (id, j->rec, o->visit_data);
+      j->out = pgo_method_profile_copy (j->rec->profile);
+    }
+  if (j->out)
+    g_ptr_array_add (out, g_steal_pointer (&j->out));
+  return TRUE;
+}
+
+/* Methods per batch: the most whose flow graphs and reconstructions are
+ * held at once. */
+#define BATCH 256
+
+/* Makes the output profiles of merged[first .. first + n) into 'out', the
+ * reconstructions on 'threads' threads.  FALSE with 'error' set when one
+ * fails. */
+static gboolean
+build_batch (GPtrArray *merged, guint first, guint n, PgoBodyResolver *resolver,
+             PgoCallFacts *facts, const PgoProfileSetOptions *o, guint threads,
+             PgoProfileSetStats *st, GPtrArray *out, GError **error)
+{
+  Job jobs[BATCH] = { { 0 } };
+  Batch batch = { jobs, o };
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < n; i++)
+    prepare (&jobs[i], g_ptr_array_index (merged, first + i), resolver, facts, o, st);
+  _pgo_parallel_run (n, reconstruct_job, &batch, threads);
+  for (guint i = 0; i < n; i++)
+    {
+      ok = ok && finish (&jobs[i], o, out, error);
+      if (ok && o->progress)
+        o->progress (first + i + 1, merged->len, o->progress_data);
+      job_clear (&jobs[i]);
+    }
+  return ok;
 }
 
 /**
@@ -370,24 +453,13 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
     {
       facts = pgo_call_facts_new (resolver);
       pgo_call_facts_set_probes (facts, options->probes_only, options->probes);
+      pgo_call_facts_set_threads (facts, options->threads);
       pgo_call_facts_add_profiles (facts, merged, &options->reconstruction.cfg);
     }
-  for (guint i = 0; i < merged->len; i++)
-    {
-      GError *local = NULL;
-      const PgoMethodProfile *in = g_ptr_array_index (merged, i);
-      PgoMethodProfile *p = NULL;
-
-      if (!options->select || options->select (pgo_method_profile_get_id (in), options->visit_data))
-        p = build_one (in, resolver, facts, options, &st, &local);
-
-      if (local)
-        return (g_propagate_error (error, local), NULL);
-      if (p)
-        g_ptr_array_add (out, p);
-      if (options->progress)
-        options->progress (i + 1, merged->len, options->progress_data);
-    }
+  for (guint i = 0; i < merged->len; i += BATCH)
+    if (!build_batch (merged, i, MIN (BATCH, merged->len - i), resolver, facts, options,
+                      _pgo_parallel_threads (options->threads), &st, out, error))
+      return NULL;
   st.n_written = out->len;
   if (out_stats)
     *out_stats = st;

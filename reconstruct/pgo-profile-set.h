@@ -54,7 +54,8 @@ typedef void (*PgoProfileSetVisitFunc) (const PgoMethodId *id, const PgoReconstr
  * PgoProfileSetOptions:
  *
  * pgo_profile_set_options_init() sets the defaults: reconstruct, every
- * offset the trace has, the defaults of PgoReconstructionOptions.
+ * offset the trace has, the defaults of PgoReconstructionOptions, one
+ * thread per processor.
  */
 typedef struct {
   PgoProfileSetMode        mode;
@@ -71,6 +72,11 @@ typedef struct {
   void                   (*progress) (guint done, guint total, gpointer user_data);
                                            /* after each method; NULL: none */
   gpointer                 progress_data;
+  guint                    threads;        /* reconstruct on this many threads, the
+                                            * caller's included; 0: one per processor.
+                                            * The output is the same whatever it is;
+                                            * visit, select and progress run in the
+                                            * caller's thread, in method order */
 } PgoProfileSetOptions;
 
 /**

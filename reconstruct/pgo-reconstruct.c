@@ -127,6 +127,14 @@ pgo_reconstruction_form_to_string (PgoReconstructionForm form)
   return form == PGO_RECONSTRUCTION_FORM_BLOCK ? "block" : "edge";
 }
 
+/* TRUE if block 'b' is a two-way conditional whose successors differ:
+ * the blocks the evidence model predicts. */
+static gboolean
+two_way (const PgoBlock *b)
+{
+  return b->kind == PGO_BLOCK_COND && b->n_succ == 2 && b->succ[0] != b->target;
+}
+
 /* The likelihood of normal arc 'e' under prior model 'priors': the
  * JIT's heuristics (AssignLikelihoodCond/Switch,
  * SPEC: pgo-jit(7) "Likelihood heuristics"), or for a two-way
@@ -141,14 +149,13 @@ _pgo_arc_likelihood (const PgoCfg *cfg, const PgoEdge *e, PgoPriorModel priors)
     return 1.0;
   if (b->kind == PGO_BLOCK_SWITCH)
     return (double) e->dup / (double) b->n_cases;
-  if (b->kind == PGO_BLOCK_COND && b->n_succ == 2 && b->succ[0] != b->target
-      && priors == PGO_PRIORS_EVIDENCE)
+  if (two_way (b) && priors == PGO_PRIORS_EVIDENCE)
     {
       double p = _pgo_priors_jump (cfg, e->src);
 
       return e->dst == b->target ? p : 1.0 - p;
     }
-  if (b->kind == PGO_BLOCK_COND && b->n_succ == 2 && b->succ[0] != b->target)
+  if (two_way (b))
     {
       guint32 next = b->succ[0], jump = b->target;
       gboolean jump_throws = cfg->blocks[jump].kind == PGO_BLOCK_THROW;
@@ -282,13 +289,46 @@ apply_calls (const PgoCfg *cfg, const CallModel *calls, PgoFlowGraph *g)
     }
 }
 
+/* The likelihood of each edge of 'cfg' under prior model 'priors'
+ * (_pgo_arc_likelihood()), computed once for every solve of a method, each
+ * two-way conditional predicted once for both its arcs. */
+static double *
+edge_likelihoods (const PgoCfg *cfg, PgoPriorModel priors)
+{
+  double *lik = g_new (double, cfg->n_edges + 1);
+  g_autofree double *jump = g_new (double, cfg->n_blocks + 1);
+
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    jump[b] = -1.0;
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    {
+      const PgoEdge *e = &cfg->edges[i];
+      const PgoBlock *b = e->src < cfg->n_blocks ? &cfg->blocks[e->src] : NULL;
+
+      if (e->kind != PGO_EDGE_NORMAL || !b)
+        {
+          lik[i] = 1.0;
+          continue;
+        }
+      if (priors != PGO_PRIORS_EVIDENCE || !two_way (b))
+        {
+          lik[i] = _pgo_arc_likelihood (cfg, e, priors);
+          continue;
+        }
+      if (jump[e->src] < 0)
+        jump[e->src] = _pgo_priors_jump (cfg, e->src);
+      lik[i] = e->dst == b->target ? jump[e->src] : 1.0 - jump[e->src];
+    }
+  return lik;
+}
+
 /* Builds into 'out' the flow graph of 'cfg' (see the file comment), with
  * block observations 'obs'/'has_obs' of counter 'width', the call evidence
- * 'calls' (nullable), the likelihoods of prior model 'priors', and with the
- * escape arcs when 'escapes'. */
+ * 'calls' (nullable), the edge likelihoods 'lik' (edge_likelihoods()), and
+ * with the escape arcs when 'escapes'. */
 static void
 build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
-             const CallModel *calls, PgoFlowCounter width, PgoPriorModel priors,
+             const CallModel *calls, PgoFlowCounter width, const double *lik,
              gboolean escapes, Built *out)
 {
   PgoFlowGraph *g = _pgo_flow_graph_new ();
@@ -312,7 +352,7 @@ build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
       switch (e->kind)
         {
         case PGO_EDGE_NORMAL:
-          p = _pgo_arc_likelihood (cfg, e, priors);
+          p = lik[i];
           break;
         case PGO_EDGE_LEAVE:
         case PGO_EDGE_FILTER_RET:
@@ -595,19 +635,19 @@ solved_clear (Solved *s)
   g_clear_pointer (&s->escape_block, g_array_unref);
 }
 
-/* Builds the flow graph of 'cfg' with block observations 'obs'/'has_obs'
- * and the call evidence 'calls' (nullable), with the escape arcs when
- * 'escapes', and solves it, twice when finally bounds become known.
+/* Builds the flow graph of 'cfg' with block observations 'obs'/'has_obs',
+ * the call evidence 'calls' (nullable) and edge likelihoods 'lik', with the
+ * escape arcs when 'escapes', and solves it, twice when finally bounds become known.
  * FALSE with 'error' set on failure. */
 static gboolean
 solve_model (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
-             const CallModel *calls, const PgoReconstructionOptions *options, gboolean escapes,
-             Solved *out, GError **error)
+             const CallModel *calls, const PgoReconstructionOptions *options, const double *lik,
+             gboolean escapes, Solved *out, GError **error)
 {
   PgoFlowOptions fo;
   Built built = { 0 };
 
-  build_graph (cfg, obs, has_obs, calls, options->width, options->priors, escapes, &built);
+  build_graph (cfg, obs, has_obs, calls, options->width, lik, escapes, &built);
   _pgo_flow_options_init (&fo);
   fo.intervals = options->intervals;
   out->sol = _pgo_flow_graph_solve (built.graph, &fo, error);
@@ -702,7 +742,9 @@ _pgo_reconstruction_plain_graph (const PgoCfg *cfg)
   g_autofree gboolean *has_obs = g_new0 (gboolean, cfg->n_blocks + 1);
   Built built = { 0 };
 
-  build_graph (cfg, obs, has_obs, NULL, PGO_FLOW_COUNTER_U64, PGO_PRIORS_JIT, FALSE, &built);
+  g_autofree double *lik = edge_likelihoods (cfg, PGO_PRIORS_JIT);
+
+  build_graph (cfg, obs, has_obs, NULL, PGO_FLOW_COUNTER_U64, lik, FALSE, &built);
   g_free (built.clause_node);
   g_array_unref (built.escape_block);
   return built.graph;
@@ -832,7 +874,7 @@ overlay_calls (PgoReconstruction *rec, const PgoFlowSolution *sol)
 static void
 solve_with_calls (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
                   const PgoCallEvidence *calls, guint n_calls,
-                  const PgoReconstructionOptions *options)
+                  const PgoReconstructionOptions *options, const double *lik)
 {
   const PgoCfg *cfg = rec->cfg;
   g_autofree guint64 *obs2 = g_memdup2 (obs, sizeof (guint64) * (cfg->n_blocks + 1));
@@ -850,7 +892,7 @@ solve_with_calls (PgoReconstruction *rec, const guint64 *obs, const gboolean *ha
   if (!observe_calls (cfg, calls, n_calls, obs2, has2, &model))
     return;
   /* evidence the observations make impossible fails this solve: not used */
-  if (solve_model (cfg, obs2, has2, &model, options, FALSE, &with, &local)
+  if (solve_model (cfg, obs2, has2, &model, options, lik, FALSE, &with, &local)
       && _pgo_flow_solution_get_n_adjustments (with.sol) == 0)
     {
       overlay_calls (rec, with.sol);
@@ -871,11 +913,12 @@ solve_cfg (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
 {
   Solved plain = { 0 }, full = { 0 };
   const Solved *value = NULL;
+  g_autofree double *lik = edge_likelihoods (rec->cfg, options->priors);
   gboolean ok;
 
-  ok = solve_model (rec->cfg, obs, has_obs, NULL, options, FALSE, &plain, error);
+  ok = solve_model (rec->cfg, obs, has_obs, NULL, options, lik, FALSE, &plain, error);
   if (ok && has_escape_arcs (rec->cfg))
-    ok = solve_model (rec->cfg, obs, has_obs, NULL, options, TRUE, &full, error);
+    ok = solve_model (rec->cfg, obs, has_obs, NULL, options, lik, TRUE, &full, error);
   if (ok)
     {
       const PgoFlowSolution *with = full.sol ? full.sol : plain.sol;
@@ -887,7 +930,7 @@ solve_cfg (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
         copy_escapes (rec, &full);
     }
   if (ok && n_calls > 0 && value == &plain)
-    solve_with_calls (rec, obs, has_obs, calls, n_calls, options);
+    solve_with_calls (rec, obs, has_obs, calls, n_calls, options, lik);
   solved_clear (&plain);
   solved_clear (&full);
   return ok;

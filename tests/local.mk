@@ -264,6 +264,7 @@ tests_support_store_integrity_LDADD = $(SQLITE_LIBS)
 
 noinst_PROGRAMS += \
 	tests/bench/cfg \
+	tests/bench/reconstruct \
 	tests/bench/assemblies \
 	tests/bench/flow \
 	tests/bench/nettrace-synth \
@@ -271,6 +272,9 @@ noinst_PROGRAMS += \
 	$(NULL)
 tests_bench_cfg_SOURCES = tests/bench/cfg.c
 tests_bench_cfg_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
+tests_bench_reconstruct_SOURCES = tests/bench/reconstruct.c
+tests_bench_reconstruct_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/reconstruct
+tests_bench_reconstruct_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
 tests_bench_assemblies_SOURCES = tests/bench/assemblies.c
 tests_bench_assemblies_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 tests_bench_flow_SOURCES = tests/bench/flow.c tests/support/flow-gen.h
@@ -284,6 +288,7 @@ tests_bench_bytescan_LDADD = $(GLIB_LIBS)
 
 bench_scripts += \
 	tests/bench/cfg.sh \
+	tests/bench/reconstruct.sh \
 	tests/bench/corelib.sh \
 	tests/bench/nettrace.sh \
 	tests/bench/flow.sh \

@@ -713,13 +713,15 @@ pgo_tool_recon_add_entries (GOptionContext *ctx, PgoToolRecon *r)
       "Priors of the splits the counts leave free: jit or evidence", "jit|evidence" },
     { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &r->no_calls,
       "Do not use the callees' entry counts as evidence", NULL },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &r->jobs,
+      "Reconstruct on N threads (default: one per processor); the output is the same", "N" },
     { NULL }
   };
 
   g_option_context_add_main_entries (ctx, entries, NULL);
 }
 
-/* Sets the probe set, priors and call evidence of 'set' from 'r'.
+/* Sets the probe set, priors, call evidence and threads of 'set' from 'r'.
  * PGO_EXIT_OK, or PGO_EXIT_USAGE after the error. */
 int
 pgo_tool_recon_check (const PgoToolRecon *r, PgoProfileSetOptions *set)
@@ -728,6 +730,9 @@ pgo_tool_recon_check (const PgoToolRecon *r, PgoProfileSetOptions *set)
     return pgo_tool_usage ("unknown --probes '%s' (A, B or P)", r->probes);
   set->probes_only = r->probes != NULL;
   set->call_evidence = !r->no_calls;
+  if (r->jobs < 0 || r->jobs > 4096)
+    return pgo_tool_usage ("--jobs %d: give 1 to 4096 threads, or 0 for one per processor", r->jobs);
+  set->threads = (guint) r->jobs;
   return pgo_tool_parse_priors (r->priors, &set->reconstruction.priors);
 }
 

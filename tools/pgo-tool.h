@@ -88,11 +88,13 @@ int  pgo_tool_inputs_check       (PgoToolInputs *in, int argc, char **argv);
 void pgo_tool_inputs_clear       (PgoToolInputs *in);
 const char *pgo_tool_inputs_first (const PgoToolInputs *in);
 
-/* The options of a reconstruction: --probes, --priors, --no-call-evidence. */
+/* The options of a reconstruction: --probes, --priors, --no-call-evidence,
+ * --jobs. */
 typedef struct {
   char    *probes;
   char    *priors;
   gboolean no_calls;
+  gint     jobs;
 } PgoToolRecon;
 
 void pgo_tool_recon_add_entries (GOptionContext *ctx, PgoToolRecon *r);

@@ -47,6 +47,20 @@ expect 0 zipdump dump -r "$dll" "$tmp/z1.mibc"
 grep '^  kind=' "$tmp/out" > "$tmp/zgot"
 cmp -s "$tmp/got" "$tmp/zgot" || fail "zip: records differ from the plain form's"
 
+# Reconstruction on several threads writes the same bytes as on one: every
+# fixture's app methods, more than one batch's worth of jobs per thread.
+mkdir "$tmp/j1" "$tmp/j3"
+set --
+for d in "$data"/*/; do
+  n=$(basename "$d")
+  [ -f "$d/block.nettrace" ] && [ -f "$d/$n.dll" ] && set -- "$@" "$d/block.nettrace" -r "$d/$n.dll"
+done
+expect 0 jobs1 create-mibc "$@" --probes A --jobs 1 -o "$tmp/j1/all.mibc"
+expect 0 jobs3 create-mibc "$@" --probes A --jobs 3 -o "$tmp/j3/all.mibc"
+cmp -s "$tmp/j1/all.mibc" "$tmp/j3/all.mibc" || fail "jobs: 3 threads wrote other bytes than 1"
+expect 0 jobs-dump dump "$tmp/j3/all.mibc"
+grep -q '^total: [1-9][0-9] methods with PGO data' "$tmp/out" || fail "jobs: $(tail -1 "$tmp/out")"
+
 # compare: a profile against itself overlaps 1; the reconstruction's edges
 # are the JIT's own, so against the truth no method is mismatched.
 expect 0 self compare "$tmp/b.mibc" "$tmp/z1.mibc"
@@ -95,6 +109,7 @@ expect 2 no-ref create-mibc "$block" -o "$tmp/out.mibc"
 expect 2 zero-needs-probes create-mibc "$block" -r "$dll" --zero-fill -o "$tmp/out.mibc"
 expect 2 both-modes create-mibc "$block" -r "$dll" --probes A --zero-fill --as-recorded -o "$tmp/out.mibc"
 expect 2 bad-form create-mibc "$block" -r "$dll" --form dense -o "$tmp/out.mibc"
+expect 2 bad-jobs create-mibc "$block" -r "$dll" --jobs -2 -o "$tmp/out.mibc"
 expect 2 bad-format export --format json "$block" -r "$dll" -o "$tmp/out.mibc"
 expect 2 raw-mibc dump --raw "$tmp/b.mibc"
 expect 2 compare-one compare "$tmp/b.mibc"

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * bench-reconstruct.c: times reconstructing every method body of one
+ * assembly (System.Private.CoreLib in make bench) from the block heads of
+ * probe set A, against building the same flow graphs, in the same run.
+ *
+ * Input: an assembly path and a repeat count.
+ * Output, the best of the repeats, on one thread and on one per processor
+ * (the reconstructions spread as pgo_profile_set_build() spreads them):
+ * "BENCH corelib-reconstruct threads=1 seconds=<s> cfg-seconds=<c>
+ * methods=<n> failed=<f> ratio=<s/c>" and "BENCH
+ * corelib-reconstruct-parallel threads=<t> ... ratio=<s/c> target=5
+ * met|missed"; the flow graphs are built on one thread both times.
+ * Each method's profile is dense and consistent: the counts the entry
+ * count 1000 alone gives (a reconstruction from the entry), made before
+ * timing; the timed work builds each flow graph and reconstructs every
+ * count from that profile's set-A probes, with the default options.
+ */
+#include "config.h"
+
+#include <pgo.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pgo-parallel-private.h"
+
+/* One method: its body and the set-A observations of its profile. */
+typedef struct {
+  PgoMethodBody body;
+  GArray       *obs;   /* PgoObservation */
+} Method;
+
+static void
+method_clear (gpointer p)
+{
+  Method *m = p;
+
+  pgo_method_body_clear (&m->body);
+  g_clear_pointer (&m->obs, g_array_unref);
+}
+
+/* The set-A probes of 'cfg' read from the dense counts of 'dense'. */
+static GArray *
+probe_observations (const PgoCfg *cfg, const PgoReconstruction *dense)
+{
+  GArray *obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
+  guint32 n = 0;
+  const guint32 *offsets = pgo_cfg_get_probes (cfg, PGO_PROBES_A, &n);
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      PgoObservation o = { offsets[i], 0 };
+
+      if (offsets[i] < cfg->il_size)
+        o.count = dense->blocks[cfg->offset_block[offsets[i]]].count;
+      g_array_append_val (obs, o);
+    }
+  return obs;
+}
+
+/* Reads every IL body of 'md' with its synthetic set-A observations into
+ * 'methods'; a body that forms no flow graph is left out. */
+static gboolean
+read_methods (PgoMetadata *md, GArray *methods, GError **error)
+{
+  for (guint32 rid = 1; rid <= pgo_metadata_get_n_rows (md, PGO_TABLE_METHODDEF); rid++)
+    {
+      Method m = { 0 };
+      guint32 rva = pgo_metadata_get_column (md, PGO_COL_METHODDEF_RVA, rid);
+      guint32 impl = pgo_metadata_get_column (md, PGO_COL_METHODDEF_IMPL_FLAGS, rid);
+      g_autoptr(PgoCfg) cfg = NULL;
+      g_autoptr(PgoReconstruction) dense = NULL;
+      PgoObservation entry = { 0, 1000 };
+
+      if (rva == 0 || (impl & 3) != 0)
+        continue;
+      if (!pgo_metadata_lookup_method_body (md, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), &m.body, error))
+        return FALSE;
+      if (!(cfg = pgo_cfg_build (&m.body, NULL, NULL))
+          || !(dense = pgo_reconstruction_build (cfg, &entry, 1, NULL, NULL, NULL)))
+        {
+          pgo_method_body_clear (&m.body);
+          continue;
+        }
+      m.obs = probe_observations (cfg, dense);
+      g_array_append_val (methods, m);
+    }
+  return TRUE;
+}
+
+/* Builds the flow graph of every method; the number that failed. */
+static guint
+build_cfgs (GArray *methods)
+{
+  guint failed = 0;
+
+  for (guint i = 0; i < methods->len; i++)
+    {
+      PgoCfg *cfg = pgo_cfg_build (&g_array_index (methods, Method, i).body, NULL, NULL);
+
+      failed += cfg == NULL;
+      if (cfg)
+        pgo_cfg_unref (cfg);
+    }
+  return failed;
+}
+
+/* The methods and, per method, whether its reconstruction failed. */
+typedef struct {
+  GArray   *methods;  /* Method */
+  gboolean *failed;
+} Run;
+
+/* PgoParallelFunc: builds the flow graph of method i and reconstructs it
+ * from its observations. */
+static void
+reconstruct_one (guint i, gpointer data)
+{
+  Run *run = data;
+  const Method *m = &g_array_index (run->methods, Method, i);
+  g_autoptr(PgoCfg) cfg = pgo_cfg_build (&m->body, NULL, NULL);
+  g_autoptr(PgoReconstruction) rec = NULL;
+
+  if (cfg)
+    rec = pgo_reconstruction_build (cfg, (PgoObservation *) m->obs->data, m->obs->len, NULL, NULL, NULL);
+  run->failed[i] = rec == NULL;
+}
+
+/* The best time of 'repeats' reconstructions of every method on 'threads'
+ * threads; adds the failures of the last to '*failed'. */
+static double
+time_reconstruct (GArray *methods, int repeats, guint threads, guint *failed)
+{
+  g_autofree gboolean *fails = g_new0 (gboolean, methods->len + 1);
+  g_autoptr(GTimer) timer = g_timer_new ();
+  Run run = { methods, fails };
+  double best = G_MAXDOUBLE;
+
+  for (int r = 0; r < MAX (repeats, 1); r++)
+    {
+      g_timer_start (timer);
+      _pgo_parallel_run (methods->len, reconstruct_one, &run, threads);
+      best = MIN (best, g_timer_elapsed (timer, NULL));
+    }
+  for (guint i = 0; i < methods->len; i++)
+    *failed += fails[i];
+  return best;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoImage) image = NULL;
+  g_autoptr(PgoMetadata) md = NULL;
+  g_autoptr(GArray) methods = g_array_new (FALSE, TRUE, sizeof (Method));
+  g_autoptr(GTimer) timer = g_timer_new ();
+  int repeats = argc > 2 ? atoi (argv[2]) : 3;
+  guint threads = _pgo_parallel_threads (0);
+  double best_cfg = G_MAXDOUBLE, one, all;
+  guint failed = 0;
+
+  if (argc < 2)
+    {
+      fprintf (stderr, "usage: bench-reconstruct ASSEMBLY [REPEATS]\n");
+      return 2;
+    }
+  g_array_set_clear_func (methods, method_clear);
+  if (!(image = pgo_image_open (argv[1], &error)) || !(md = pgo_metadata_new (image, &error))
+      || !read_methods (md, methods, &error))
+    {
+      fprintf (stderr, "bench-reconstruct: %s: %s\n", argv[1], error->message);
+      return 1;
+    }
+  for (int r = 0; r < MAX (repeats, 1); r++)
+    {
+      g_timer_start (timer);
+      failed = build_cfgs (methods);
+      best_cfg = MIN (best_cfg, g_timer_elapsed (timer, NULL));
+    }
+  one = time_reconstruct (methods, repeats, 1, &failed);
+  all = time_reconstruct (methods, repeats, threads, &failed);
+  printf ("BENCH corelib-reconstruct threads=1 seconds=%.3f cfg-seconds=%.3f methods=%u"
+          " ratio=%.2f\n", one, best_cfg, methods->len, best_cfg > 0 ? one / best_cfg : 0.0);
+  printf ("BENCH corelib-reconstruct-parallel threads=%u seconds=%.3f cfg-seconds=%.3f methods=%u"
+          " failed=%u ratio=%.2f target=5 %s\n", threads, all, best_cfg, methods->len, failed,
+          best_cfg > 0 ? all / best_cfg : 0.0, all < 5 * best_cfg ? "met" : "missed");
+  return failed == 0 ? 0 : 1;
+}
