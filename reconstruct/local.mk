@@ -29,6 +29,8 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-evaluate.c \
 	reconstruct/pgo-profile-set.c \
 	reconstruct/pgo-parallel.c \
+	reconstruct/pgo-scratch.c \
+	reconstruct/pgo-scratch-private.h \
 	reconstruct/pgo-parallel-private.h \
 	reconstruct/pgo-compare.c \
 	$(NULL)

@@ -38,6 +38,7 @@
 #include "config.h"
 
 #include "pgo-flow-private.h"
+#include "pgo-scratch-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -45,14 +46,17 @@
 /**
  * _pgo_flow_result_clear:
  * @r: a result filled by _pgo_flow_solve_exact()
+ *
+ * Frees its message; its arrays are scratch, taken back with the solve's
+ * scope.  Clearing twice is harmless.
  */
 void
 _pgo_flow_result_clear (FlowResult *r)
 {
-  g_free (r->x);
-  g_free (r->fixed);
-  g_free (r->prior);
-  g_free (r->why);
+  g_clear_pointer (&r->why, g_free);
+  r->x = NULL;
+  r->fixed = NULL;
+  r->prior = NULL;
 }
 
 /* Fills 'c' with the undirected adjacency of the unknown arcs of 'p' that
@@ -60,8 +64,8 @@ _pgo_flow_result_clear (FlowResult *r)
 static void
 undirected_rows (const FlowProblem *p, PgoCsr *c)
 {
-  g_autofree guint *row = g_new (guint, 2 * (gsize) p->na + 1);
-  g_autofree guint *item = g_new (guint, 2 * (gsize) p->na + 1);
+  guint *row = _pgo_scratch_new (guint, 2 * (gsize) p->na + 1);
+  guint *item = _pgo_scratch_new (guint, 2 * (gsize) p->na + 1);
   guint n = 0;
 
   for (guint a = 0; a < p->na; a++)
@@ -78,12 +82,12 @@ undirected_rows (const FlowProblem *p, PgoCsr *c)
 static gboolean
 bridge_solve (const FlowProblem *p, const wide *b, FlowResult *r)
 {
-  g_autofree guint *disc = g_new0 (guint, p->nv);
-  g_autofree guint *low = g_new0 (guint, p->nv);
-  g_autofree guint *parc = g_new (guint, p->nv);
-  g_autofree guint *iter = g_new0 (guint, p->nv);
-  g_autofree guint *stack = g_new (guint, p->nv);
-  g_autofree wide *sub = g_new (wide, p->nv);
+  guint *disc = _pgo_scratch_new0 (guint, p->nv);
+  guint *low = _pgo_scratch_new0 (guint, p->nv);
+  guint *parc = _pgo_scratch_new (guint, p->nv);
+  guint *iter = _pgo_scratch_new0 (guint, p->nv);
+  guint *stack = _pgo_scratch_new (guint, p->nv);
+  wide *sub = _pgo_scratch_new (wide, p->nv);
   guint time = 0;
   PgoCsr c;
   gboolean ok = TRUE;
@@ -168,8 +172,8 @@ bridge_solve (const FlowProblem *p, const wide *b, FlowResult *r)
 static void
 live_likelihoods (const FlowProblem *p, double *w)
 {
-  g_autofree double *lik_sum = g_new0 (double, p->n_nodes);
-  g_autofree gboolean *cut = g_new0 (gboolean, p->n_nodes);
+  double *lik_sum = _pgo_scratch_new0 (double, p->n_nodes);
+  gboolean *cut = _pgo_scratch_new0 (gboolean, p->n_nodes);
 
   for (guint a = p->n_nodes; a < p->na; a++)
     {
@@ -195,10 +199,10 @@ static void
 compute_priors (const FlowProblem *p, const gboolean *det, const wide *x,
                 guint64 *prior)
 {
-  g_autofree double *est = g_new0 (double, p->n_nodes);
-  g_autofree double *w = g_new0 (double, p->na);
-  g_autofree guint *row = g_new (guint, MAX (p->na - p->n_nodes, 1));
-  g_autofree guint *arc = g_new (guint, MAX (p->na - p->n_nodes, 1));
+  double *est = _pgo_scratch_new0 (double, p->n_nodes);
+  double *w = _pgo_scratch_new0 (double, p->na);
+  guint *row = _pgo_scratch_new (guint, MAX (p->na - p->n_nodes, 1));
+  guint *arc = _pgo_scratch_new (guint, MAX (p->na - p->n_nodes, 1));
   double cap = 0, change = 1;
   PgoCsr in;
 
@@ -284,8 +288,8 @@ cost_dec (const FlowProblem *p, guint a, const PgoFlowOptions *o)
 static void
 residual_rows (const FlowProblem *p, const wide *x, PgoCsr *c)
 {
-  g_autofree guint *row = g_new (guint, 2 * (gsize) p->na + 1);
-  g_autofree guint *item = g_new (guint, 2 * (gsize) p->na + 1);
+  guint *row = _pgo_scratch_new (guint, 2 * (gsize) p->na + 1);
+  guint *item = _pgo_scratch_new (guint, 2 * (gsize) p->na + 1);
   guint n = 0;
 
   for (guint a = 0; a < p->na; a++)
@@ -312,13 +316,13 @@ residual_rows (const FlowProblem *p, const wide *x, PgoCsr *c)
 guint *
 _pgo_flow_residual_scc (const FlowProblem *p, const wide *x, guint *out_ncomp)
 {
-  g_autofree guint *index = g_new0 (guint, p->nv);
-  g_autofree guint *low = g_new0 (guint, p->nv);
-  g_autofree guint *iter = g_new0 (guint, p->nv);
-  g_autofree guint *cstack = g_new (guint, p->nv);
-  g_autofree guint *tstack = g_new (guint, p->nv);
-  g_autofree gboolean *on = g_new0 (gboolean, p->nv);
-  guint *comp = g_new (guint, p->nv);
+  guint *index = _pgo_scratch_new0 (guint, p->nv);
+  guint *low = _pgo_scratch_new0 (guint, p->nv);
+  guint *iter = _pgo_scratch_new0 (guint, p->nv);
+  guint *cstack = _pgo_scratch_new (guint, p->nv);
+  guint *tstack = _pgo_scratch_new (guint, p->nv);
+  gboolean *on = _pgo_scratch_new0 (gboolean, p->nv);
+  guint *comp = _pgo_scratch_new (guint, p->nv);
   guint time = 0, ncomp = 0, csp = 0;
   PgoCsr c;
 
@@ -389,8 +393,8 @@ void
 _pgo_flow_scc_arcs (const FlowProblem *p, const guint *comp, guint ncomp,
                     PgoCsr *c)
 {
-  g_autofree guint *row = g_new (guint, MAX (p->na, 1));
-  g_autofree guint *item = g_new (guint, MAX (p->na, 1));
+  guint *row = _pgo_scratch_new (guint, MAX (p->na, 1));
+  guint *item = _pgo_scratch_new (guint, MAX (p->na, 1));
   guint n = 0;
 
   for (guint a = 0; a < p->na; a++)
@@ -406,8 +410,8 @@ static void
 dom_postorder (guint k, const PgoCsr *out, const guint *dst, guint root,
                guint *po, guint *rpo)
 {
-  g_autofree guint *iter = g_new (guint, k);
-  g_autofree guint *stack = g_new (guint, k);
+  guint *iter = _pgo_scratch_new (guint, k);
+  guint *stack = _pgo_scratch_new (guint, k);
   guint n_po = 0, sp = 0;
 
   for (guint v = 0; v < k; v++)
@@ -486,10 +490,10 @@ dom_idom (guint k, const PgoCsr *in, const guint *src, guint root,
 static void
 dom_intervals (guint k, const guint *idom, guint root, guint *pre, guint *post)
 {
-  g_autofree guint *row = g_new (guint, MAX (k, 1));
-  g_autofree guint *item = g_new (guint, MAX (k, 1));
-  g_autofree guint *iter = g_new (guint, k);
-  g_autofree guint *stack = g_new (guint, k);
+  guint *row = _pgo_scratch_new (guint, MAX (k, 1));
+  guint *item = _pgo_scratch_new (guint, MAX (k, 1));
+  guint *iter = _pgo_scratch_new (guint, k);
+  guint *stack = _pgo_scratch_new (guint, k);
   guint n = 0, sp = 0, clock = 0;
   PgoCsr kids;
 
@@ -527,12 +531,12 @@ static void
 flowgraph_bridges (guint k, guint ne, const guint *src, const guint *dst,
                    guint root, gboolean *bridge)
 {
-  g_autofree guint *po = g_new (guint, k);
-  g_autofree guint *rpo = g_new (guint, k);
-  g_autofree guint *idom = g_new (guint, k);
-  g_autofree guint *pre = g_new (guint, k);
-  g_autofree guint *post = g_new (guint, k);
-  g_autofree guint *nd = g_new0 (guint, k);
+  guint *po = _pgo_scratch_new (guint, k);
+  guint *rpo = _pgo_scratch_new (guint, k);
+  guint *idom = _pgo_scratch_new (guint, k);
+  guint *pre = _pgo_scratch_new (guint, k);
+  guint *post = _pgo_scratch_new (guint, k);
+  guint *nd = _pgo_scratch_new0 (guint, k);
   PgoCsr out, in;
 
   _pgo_csr_build (&out, k, ne, src, NULL);
@@ -564,8 +568,8 @@ scc_fix (const FlowProblem *p, const wide *x, const guint *arcs, guint n,
   g_autoptr(GArray) src = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) dst = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) id = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autofree gboolean *fwd_bridge = NULL;
-  g_autofree gboolean *rev_bridge = NULL;
+  gboolean *fwd_bridge = NULL;
+  gboolean *rev_bridge = NULL;
 
   for (guint i = 0; i < n; i++)
     {
@@ -583,8 +587,8 @@ scc_fix (const FlowProblem *p, const wide *x, const guint *arcs, guint n,
           g_array_append_val (id, r);
         }
     }
-  fwd_bridge = g_new (gboolean, MAX (src->len, 1));
-  rev_bridge = g_new (gboolean, MAX (src->len, 1));
+  fwd_bridge = _pgo_scratch_new (gboolean, src->len);
+  rev_bridge = _pgo_scratch_new (gboolean, src->len);
   flowgraph_bridges (k, src->len, (guint *) src->data, (guint *) dst->data, 0, fwd_bridge);
   flowgraph_bridges (k, src->len, (guint *) dst->data, (guint *) src->data, 0, rev_bridge);
   /* Arc a is fixed iff both of its residual directions are strong
@@ -613,9 +617,9 @@ static void
 mark_fixed (const FlowProblem *p, const wide *x, gboolean *fixed)
 {
   guint ncomp = 0, n_cand = 0;
-  g_autofree guint *comp = _pgo_flow_residual_scc (p, x, &ncomp);
-  g_autofree guint *local = g_new (guint, p->nv);
-  g_autofree guint *cand = g_new0 (guint, ncomp + 1);
+  guint *comp = _pgo_flow_residual_scc (p, x, &ncomp);
+  guint *local = _pgo_scratch_new (guint, p->nv);
+  guint *cand = _pgo_scratch_new0 (guint, ncomp + 1);
   PgoCsr verts, arcs;
 
   for (guint a = 0; a < p->na; a++)
@@ -647,9 +651,9 @@ mark_fixed (const FlowProblem *p, const wide *x, gboolean *fixed)
 static void
 route_known (const FlowProblem *p, FlowResult *r, wide *b)
 {
-  r->x = g_new0 (wide, p->na);
-  r->fixed = g_new0 (gboolean, p->na);
-  r->prior = g_new0 (guint64, p->na);
+  r->x = _pgo_scratch_new0 (wide, p->na);
+  r->fixed = _pgo_scratch_new0 (gboolean, p->na);
+  r->prior = _pgo_scratch_new0 (guint64, p->na);
   /* Unknown arcs are solved as x' = x - lb >= 0: their lower bounds
    * are routed like known flow.  r->x holds x' for unknown arcs. */
   for (guint a = 0; a < p->na; a++)
@@ -756,10 +760,10 @@ solve_free (const FlowProblem *p, const PgoFlowOptions *o, const gboolean *det,
 gboolean
 _pgo_flow_solve_exact (const FlowProblem *p, const PgoFlowOptions *o, FlowResult *r)
 {
-  g_autofree wide *b = g_new0 (wide, p->nv);
-  g_autofree gboolean *det = g_new0 (gboolean, p->na);
-  g_autofree guint *local = g_new (guint, p->nv);
-  g_autofree wide *full = g_new (wide, p->na);
+  wide *b = _pgo_scratch_new0 (wide, p->nv);
+  gboolean *det = _pgo_scratch_new0 (gboolean, p->na);
+  guint *local = _pgo_scratch_new (guint, p->nv);
+  wide *full = _pgo_scratch_new (wide, p->na);
   guint n_local;
 
   route_known (p, r, b);

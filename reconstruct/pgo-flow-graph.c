@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "pgo-flow-private.h"
+#include "pgo-scratch-private.h"
 
 #include <math.h>
 #include "pgo-flow-graph-private.h"
@@ -262,16 +263,6 @@ _pgo_flow_graph_get_arc (const PgoFlowGraph *graph, guint arc, guint *out_src,
 void
 _pgo_flow_problem_free (FlowProblem *p)
 {
-  g_free (p->tail);
-  g_free (p->head);
-  g_free (p->cls);
-  g_free (p->lik);
-  g_free (p->known);
-  g_free (p->val);
-  g_free (p->width);
-  g_free (p->lb);
-  g_free (p->ub);
-  g_free (p->target);
   g_free (p);
 }
 
@@ -288,16 +279,16 @@ _pgo_flow_problem_new (const PgoFlowGraph *g, guint n_extra)
   p->nv = 2 * n;
   p->na = n + m;
   p->exit = g->exit;
-  p->tail = g_new0 (guint, n + m + n_extra);
-  p->head = g_new0 (guint, n + m + n_extra);
-  p->cls = g_new0 (guint8, n + m + n_extra);
-  p->lik = g_new0 (double, n + m + n_extra);
-  p->known = g_new0 (gboolean, n + m + n_extra);
-  p->val = g_new0 (guint64, n + m + n_extra);
-  p->width = g_new0 (PgoFlowCounter, n + m + n_extra);
-  p->lb = g_new0 (guint64, n + m + n_extra);
-  p->ub = g_new (guint64, n + m + n_extra);
-  p->target = g_new (guint64, MAX (n, 1));
+  p->tail = _pgo_scratch_new0 (guint, n + m + n_extra);
+  p->head = _pgo_scratch_new0 (guint, n + m + n_extra);
+  p->cls = _pgo_scratch_new0 (guint8, n + m + n_extra);
+  p->lik = _pgo_scratch_new0 (double, n + m + n_extra);
+  p->known = _pgo_scratch_new0 (gboolean, n + m + n_extra);
+  p->val = _pgo_scratch_new0 (guint64, n + m + n_extra);
+  p->width = _pgo_scratch_new0 (PgoFlowCounter, n + m + n_extra);
+  p->lb = _pgo_scratch_new0 (guint64, n + m + n_extra);
+  p->ub = _pgo_scratch_new (guint64, n + m + n_extra);
+  p->target = _pgo_scratch_new (guint64, n);
   for (guint a = 0; a < n + m + n_extra; a++)
     p->ub[a] = G_MAXUINT64;
   for (guint v = 0; v < n; v++)
@@ -361,15 +352,15 @@ void
 _pgo_csr_build (PgoCsr *csr, guint n_rows, guint n, const guint *row,
                 const guint *item)
 {
-  g_autofree guint *fill = NULL;
+  guint *fill = NULL;
 
-  csr->start = g_new0 (guint, n_rows + 1);
+  csr->start = _pgo_scratch_new0 (guint, n_rows + 1);
   for (guint i = 0; i < n; i++)
     csr->start[row[i] + 1]++;
   for (guint r = 0; r < n_rows; r++)
     csr->start[r + 1] += csr->start[r];
-  csr->item = g_new (guint, MAX (n, 1));
-  fill = g_memdup2 (csr->start, MAX (n_rows, 1) * sizeof (guint));
+  csr->item = _pgo_scratch_new (guint, n);
+  fill = _pgo_scratch_dup (csr->start, MAX (n_rows, 1), sizeof (guint));
   for (guint i = 0; i < n; i++)
     csr->item[fill[row[i]]++] = item != NULL ? item[i] : i;
 }
@@ -381,6 +372,6 @@ _pgo_csr_build (PgoCsr *csr, guint n_rows, guint n, const guint *row,
 void
 _pgo_csr_clear (PgoCsr *csr)
 {
-  g_clear_pointer (&csr->start, g_free);
-  g_clear_pointer (&csr->item, g_free);
+  csr->start = NULL;
+  csr->item = NULL;
 }

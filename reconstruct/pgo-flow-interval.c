@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "pgo-flow-private.h"
+#include "pgo-scratch-private.h"
 
 #include <string.h>
 
@@ -120,7 +121,7 @@ static void
 dinic_build (Dinic *d, const FlowProblem *p, const FlowResult *r,
              const guint *arcs, guint n, const guint *local, guint k)
 {
-  g_autofree guint *from = NULL;
+  guint *from = NULL;
   PgoCsr out;
   guint ne;
 
@@ -142,17 +143,17 @@ dinic_build (Dinic *d, const FlowProblem *p, const FlowResult *r,
     }
   ne = d->to->len;
   /* Edge e leaves the vertex its partner points to. */
-  from = g_new (guint, MAX (ne, 1));
+  from = _pgo_scratch_new (guint, ne);
   for (guint e = 0; e < ne; e++)
     from[e] = g_array_index (d->to, guint, e ^ 1);
   _pgo_csr_build (&out, k, ne, from, NULL);
   d->start = out.start;
   d->adj = out.item;
-  d->cap = g_new (wide, MAX (ne, 1));
-  d->level = g_new (guint, k);
-  d->it = g_new (guint, k);
-  d->queue = g_new (guint, k);
-  d->path = g_new (guint, k + 1);
+  d->cap = _pgo_scratch_new (wide, ne);
+  d->level = _pgo_scratch_new (guint, k);
+  d->it = _pgo_scratch_new (guint, k);
+  d->queue = _pgo_scratch_new (guint, k);
+  d->path = _pgo_scratch_new (guint, k + 1);
 }
 
 /* Frees the arrays of 'd'. */
@@ -161,13 +162,6 @@ dinic_clear (Dinic *d)
 {
   g_array_unref (d->to);
   g_array_unref (d->cap0);
-  g_free (d->cap);
-  g_free (d->start);
-  g_free (d->adj);
-  g_free (d->level);
-  g_free (d->it);
-  g_free (d->queue);
-  g_free (d->path);
 }
 
 /* Fills lo/hi of the non-fixed arcs among the 'n' arcs 'arcs' of one SCC
@@ -212,10 +206,10 @@ _pgo_flow_compute_intervals (const FlowProblem *p, const FlowResult *r,
                              guint64 *lo, guint64 *hi)
 {
   guint ncomp = 0;
-  g_autofree guint *comp = _pgo_flow_residual_scc (p, r->x, &ncomp);
-  g_autofree guint *local = g_new (guint, p->nv);
-  g_autofree guint *vcount = g_new0 (guint, ncomp + 1);
-  g_autofree gboolean *todo = g_new0 (gboolean, ncomp + 1);
+  guint *comp = _pgo_flow_residual_scc (p, r->x, &ncomp);
+  guint *local = _pgo_scratch_new (guint, p->nv);
+  guint *vcount = _pgo_scratch_new0 (guint, ncomp + 1);
+  gboolean *todo = _pgo_scratch_new0 (gboolean, ncomp + 1);
   PgoCsr arcs;
 
   for (guint v = 0; v < p->nv; v++)

@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include "pgo-flow-private.h"
+#include "pgo-scratch-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -45,7 +46,7 @@ _pgo_flow_mcf_new (guint n)
   m->cost = g_array_new (FALSE, FALSE, sizeof (gint64));
   m->orig = g_array_new (FALSE, FALSE, sizeof (guint));
   m->sign = g_array_new (FALSE, FALSE, sizeof (gint8));
-  m->supply = g_new0 (wide, n);
+  m->supply = _pgo_scratch_new0 (wide, n);
   return m;
 }
 
@@ -64,8 +65,6 @@ _pgo_flow_mcf_free (FlowMcf *m)
   g_array_unref (m->cost);
   g_array_unref (m->orig);
   g_array_unref (m->sign);
-  g_free (m->supply);
-  g_free (m->flow);
   g_free (m);
 }
 
@@ -158,46 +157,26 @@ simplex_alloc (Simplex *s, const FlowMcf *mcf)
   s->n = n;
   s->m = m;
   s->root = n;
-  s->tail = g_new (guint, total);
-  s->head = g_new (guint, total);
-  s->cap = g_new (wide, total);
-  s->flow = g_new0 (wide, total);
-  s->cost = g_new (gint64, total);
-  s->state = g_new (gint8, total);
-  s->pi = g_new0 (gint64, n + 1);
-  s->parent = g_new (guint, n + 1);
-  s->pred = g_new (guint, n + 1);
-  s->depth = g_new0 (guint, n + 1);
-  s->child = g_new (guint, n + 1);
-  s->next = g_new (guint, n + 1);
-  s->prev = g_new (guint, n + 1);
-  s->stack = g_new (guint, n + 1);
+  s->tail = _pgo_scratch_new (guint, total);
+  s->head = _pgo_scratch_new (guint, total);
+  s->cap = _pgo_scratch_new (wide, total);
+  s->flow = _pgo_scratch_new0 (wide, total);
+  s->cost = _pgo_scratch_new (gint64, total);
+  s->state = _pgo_scratch_new (gint8, total);
+  s->pi = _pgo_scratch_new0 (gint64, n + 1);
+  s->parent = _pgo_scratch_new (guint, n + 1);
+  s->pred = _pgo_scratch_new (guint, n + 1);
+  s->depth = _pgo_scratch_new0 (guint, n + 1);
+  s->child = _pgo_scratch_new (guint, n + 1);
+  s->next = _pgo_scratch_new (guint, n + 1);
+  s->prev = _pgo_scratch_new (guint, n + 1);
+  s->stack = _pgo_scratch_new (guint, n + 1);
   memcpy (s->tail, mcf->tail->data, m * sizeof (guint));
   memcpy (s->head, mcf->head->data, m * sizeof (guint));
   memcpy (s->cap, mcf->cap->data, m * sizeof (wide));
   memcpy (s->cost, mcf->cost->data, m * sizeof (gint64));
   for (guint e = 0; e < m; e++)
     s->state[e] = ST_LOWER;
-}
-
-/* Frees the arrays of 's'. */
-static void
-simplex_clear (Simplex *s)
-{
-  g_free (s->tail);
-  g_free (s->head);
-  g_free (s->cap);
-  g_free (s->flow);
-  g_free (s->cost);
-  g_free (s->state);
-  g_free (s->pi);
-  g_free (s->parent);
-  g_free (s->pred);
-  g_free (s->depth);
-  g_free (s->child);
-  g_free (s->next);
-  g_free (s->prev);
-  g_free (s->stack);
 }
 
 /* The big-M start: one artificial arc per vertex of 'mcf' to or from the
@@ -412,8 +391,7 @@ _pgo_flow_mcf_solve (FlowMcf *mcf)
 
   if (n == 0)
     {
-      g_free (mcf->flow);
-      mcf->flow = g_new0 (wide, MAX (m, 1));
+      mcf->flow = _pgo_scratch_new0 (wide, m);
       return TRUE;
     }
   simplex_alloc (&s, mcf);
@@ -435,9 +413,6 @@ _pgo_flow_mcf_solve (FlowMcf *mcf)
   for (guint v = 0; v < n; v++)
     if (s.flow[m + v] != 0)
       feasible = FALSE;
-  g_free (mcf->flow);
-  mcf->flow = g_new (wide, MAX (m, 1));
-  memcpy (mcf->flow, s.flow, m * sizeof (wide));
-  simplex_clear (&s);
+  mcf->flow = s.flow;
   return feasible;
 }

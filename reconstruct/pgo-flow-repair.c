@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include "pgo-flow-private.h"
+#include "pgo-scratch-private.h"
 
 /* Soft solve of 'p': every known arc may move at 'raise'/'lower' cost per
  * unit ('raise32' for 32-bit observations), every block may escape to the
@@ -33,8 +34,8 @@ soft_solve (const FlowProblem *p, gint64 raise, gint64 raise32, gint64 lower,
             gint64 escape, guint64 *out_val, guint64 *out_escape)
 {
   g_autoptr(FlowMcf) mcf = _pgo_flow_mcf_new (p->nv);
-  g_autofree wide *x = g_new0 (wide, p->na);
-  g_autofree wide *esc = g_new0 (wide, p->n_nodes);
+  wide *x = _pgo_scratch_new0 (wide, p->na);
+  wide *esc = _pgo_scratch_new0 (wide, p->n_nodes);
 
   for (guint a = 0; a < p->na; a++)
     {
@@ -103,8 +104,8 @@ add_adjustment (GArray *adj, const FlowProblem *p, PgoFlowAdjustmentKind kind,
 gboolean
 _pgo_flow_repair (FlowProblem *p, const PgoFlowOptions *o, GArray *adj)
 {
-  g_autofree guint64 *val = g_new (guint64, p->na);
-  g_autofree guint64 *esc = g_new (guint64, p->n_nodes);
+  guint64 *val = _pgo_scratch_new (guint64, p->na);
+  guint64 *esc = _pgo_scratch_new (guint64, p->n_nodes);
   gboolean any32 = FALSE;
   const gint64 big = (gint64) PGO_FLOW_MAX_COST;
 

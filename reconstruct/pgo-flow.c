@@ -28,6 +28,7 @@
 #include "config.h"
 
 #include "pgo-flow-private.h"
+#include "pgo-scratch-private.h"
 
 #include <string.h>
 
@@ -171,8 +172,8 @@ solution_new (const PgoFlowGraph *graph, const FlowProblem *p,
   fill_solution (sol, graph, p, r);
   if (o->intervals)
     {
-      g_autofree guint64 *lo = g_new (guint64, p->na);
-      g_autofree guint64 *hi = g_new (guint64, p->na);
+      guint64 *lo = _pgo_scratch_new (guint64, p->na);
+      guint64 *hi = _pgo_scratch_new (guint64, p->na);
 
       _pgo_flow_compute_intervals (p, r, lo, hi);
       for (guint a = 0; a < n + m; a++)
@@ -209,6 +210,7 @@ _pgo_flow_graph_solve (const PgoFlowGraph *graph, const PgoFlowOptions *options,
   FlowResult r = { 0 };
   PgoFlowSolution *sol;
   guint n, m;
+  gsize mark;
 
   g_return_val_if_fail (graph != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -229,12 +231,14 @@ _pgo_flow_graph_solve (const PgoFlowGraph *graph, const PgoFlowOptions *options,
   if (!check_options (o, error))
     return NULL;
 
+  /* every temporary of the solve is scratch, taken back at once */
+  mark = _pgo_scratch_mark ();
   p = _pgo_flow_problem_new (graph, n);
   adj = g_array_new (FALSE, FALSE, sizeof (PgoFlowAdjustment));
-  if (!solve_or_repair (p, o, adj, &r, error))
-    return NULL;
-  sol = solution_new (graph, p, &r, g_steal_pointer (&adj), o);
+  sol = solve_or_repair (p, o, adj, &r, error)
+          ? solution_new (graph, p, &r, g_steal_pointer (&adj), o) : NULL;
   _pgo_flow_result_clear (&r);
+  _pgo_scratch_release (mark);
   return sol;
 }
 
