@@ -334,7 +334,8 @@ _pgo_utf16le_to_utf8 (const guint8 *data, gsize n_units)
   return out;
 }
 
-/* _pgo_cursor_read_utf16z: a NUL-terminated UTF-16LE string; the NUL is consumed. */
+/* _pgo_cursor_read_utf16z: a NUL-terminated UTF-16LE string; the NUL is
+ * consumed.  With 'out_utf8' NULL the string is skipped, not decoded. */
 gboolean
 _pgo_cursor_read_utf16z (PgoCursor *c, char **out_utf8, GError **error)
 {
@@ -349,7 +350,8 @@ _pgo_cursor_read_utf16z (PgoCursor *c, char **out_utf8, GError **error)
       if (p[2 * n] == 0 && p[2 * n + 1] == 0)
         break;
     }
-  *out_utf8 = _pgo_utf16le_to_utf8 (p, n);
+  if (out_utf8)
+    *out_utf8 = _pgo_utf16le_to_utf8 (p, n);
   c->off += 2 * n + 2;
   return TRUE;
 }

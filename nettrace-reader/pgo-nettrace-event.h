@@ -132,6 +132,27 @@ typedef struct {
  */
 typedef struct _PgoNettraceProfiles PgoNettraceProfiles;
 
+/**
+ * PgoNettraceProfileFunc:
+ * @profiles: the trace's tables (to describe handles)
+ * @profile: (transfer full): a method's profile
+ * @method_handle: its MethodID in the trace
+ * @blob: (transfer none): its reassembled blob, valid for the call
+ * @user_data: the stream's user data
+ * @error: return location for a #GError
+ *
+ * Returns: FALSE with @error set to stop the stream
+ */
+typedef gboolean (*PgoNettraceProfileFunc) (PgoNettraceProfiles *profiles,
+                                            PgoMethodProfile *profile, guint64 method_handle,
+                                            GBytes *blob, gpointer user_data, GError **error);
+
+PgoNettraceProfiles *pgo_nettrace_profiles_stream     (PgoNettraceReader *reader,
+                                                       PgoNettraceProfileFunc func,
+                                                       gpointer user_data,
+                                                       GError **error);
+guint                pgo_nettrace_profiles_get_n_emitted (PgoNettraceProfiles *profiles);
+
 PgoNettraceProfiles *pgo_nettrace_profiles_build      (PgoNettraceReader *reader,
                                                        GError **error);
 void                 pgo_nettrace_profiles_free       (PgoNettraceProfiles *profiles);

@@ -260,10 +260,12 @@ _pgo_clr_parse_method_details (const PgoNettraceEvent *ev, PgoClrMethodDetails *
   return TRUE;
 }
 
-/* _pgo_clr_parse_method_load: MethodLoad (verbose FALSE) or MethodLoadVerbose. */
+/* _pgo_clr_parse_method_load: MethodLoad (verbose FALSE) or
+ * MethodLoadVerbose; the verbose strings are checked, and decoded only
+ * 'with_names'. */
 gboolean
-_pgo_clr_parse_method_load (const PgoNettraceEvent *ev, gboolean verbose, PgoClrMethodLoad *out,
-                           GError **error)
+_pgo_clr_parse_method_load (const PgoNettraceEvent *ev, gboolean verbose, gboolean with_names,
+                           PgoClrMethodLoad *out, GError **error)
 {
   PgoCursor c;
   guint version = ev->metadata ? ev->metadata->version : 0;
@@ -278,9 +280,9 @@ _pgo_clr_parse_method_load (const PgoNettraceEvent *ev, gboolean verbose, PgoClr
       || !pgo_cursor_read_u32 (&c, &m.method_flags, error))
     goto fail;
   if (verbose
-      && (!_pgo_cursor_read_utf16z (&c, &m.method_namespace, error)
-          || !_pgo_cursor_read_utf16z (&c, &m.method_name, error)
-          || !_pgo_cursor_read_utf16z (&c, &m.method_signature, error)))
+      && (!_pgo_cursor_read_utf16z (&c, with_names ? &m.method_namespace : NULL, error)
+          || !_pgo_cursor_read_utf16z (&c, with_names ? &m.method_name : NULL, error)
+          || !_pgo_cursor_read_utf16z (&c, with_names ? &m.method_signature : NULL, error)))
     goto fail;
   if ((version >= 1 && !pgo_cursor_read_u16 (&c, &m.clr_instance_id, error))
       || (version >= 2 && !pgo_cursor_read_u64 (&c, &m.rejit_id, error)))
@@ -310,11 +312,13 @@ _pgo_clr_method_load_clear (PgoClrMethodLoad *m)
  * starts inside the signature. This reader follows the manifest layout
  * (ClrEtwAll.man), which matches the bytes the runtime writes: the token
  * at 26, the UTF-16 names from 30, and Data right after the third string,
- * ending the payload.
+ * ending the payload.  The verbose strings are checked, and decoded only
+ * 'with_names'.
  */
 gboolean
 _pgo_clr_parse_jit_instrumentation_data (const PgoNettraceEvent *ev, gboolean verbose,
-                                        PgoClrJitInstrumentationData *out, GError **error)
+                                        gboolean with_names, PgoClrJitInstrumentationData *out,
+                                        GError **error)
 {
   PgoCursor c;
   PgoClrJitInstrumentationData d = { 0 };
@@ -329,9 +333,9 @@ _pgo_clr_parse_jit_instrumentation_data (const PgoNettraceEvent *ev, gboolean ve
   if (verbose
       && (!pgo_cursor_read_u64 (&c, &d.module_id, error)
           || !pgo_cursor_read_u32 (&c, &d.method_token, error)
-          || !_pgo_cursor_read_utf16z (&c, &d.method_namespace, error)
-          || !_pgo_cursor_read_utf16z (&c, &d.method_name, error)
-          || !_pgo_cursor_read_utf16z (&c, &d.method_signature, error)))
+          || !_pgo_cursor_read_utf16z (&c, with_names ? &d.method_namespace : NULL, error)
+          || !_pgo_cursor_read_utf16z (&c, with_names ? &d.method_name : NULL, error)
+          || !_pgo_cursor_read_utf16z (&c, with_names ? &d.method_signature : NULL, error)))
     goto fail;
   d.data_offset = pgo_cursor_tell (&c);
   if (!_pgo_cursor_read_bytes (&c, d.data_size, &d.data, error))

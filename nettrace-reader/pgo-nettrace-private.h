@@ -137,9 +137,11 @@ void     _pgo_clr_assembly_load_clear (PgoClrAssemblyLoad *a);
 gboolean _pgo_clr_parse_method_details (const PgoNettraceEvent *ev, PgoClrMethodDetails *out,
                                        GError **error);
 gboolean _pgo_clr_parse_method_load   (const PgoNettraceEvent *ev, gboolean verbose,
-                                      PgoClrMethodLoad *out, GError **error);
+                                      gboolean with_names, PgoClrMethodLoad *out,
+                                      GError **error);
 void     _pgo_clr_method_load_clear   (PgoClrMethodLoad *m);
 gboolean _pgo_clr_parse_jit_instrumentation_data (const PgoNettraceEvent *ev, gboolean verbose,
+                                                 gboolean with_names,
                                                  PgoClrJitInstrumentationData *out,
                                                  GError **error);
 void     _pgo_clr_jit_instrumentation_data_clear (PgoClrJitInstrumentationData *d);

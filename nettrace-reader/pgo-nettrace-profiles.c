@@ -77,17 +77,36 @@ typedef struct {
   char    *learned;           /* a name spelled in a method name of this trace (learn_arg_names) */
 } TypeInfo;
 
+/* Where the event that spells a method's name lies in the trace: names
+ * are decoded only for the methods that have PGO data, when they are
+ * resolved, not for every method a rundown lists. */
+typedef struct {
+  const PgoNettraceMetadata *metadata;  /* NULL: no name */
+  const guint8              *payload;   /* borrowed from the trace */
+  gsize                      payload_len;
+  guint64                    payload_offset;
+  gboolean                   pgo;       /* JitInstrumentationDataVerbose, else MethodLoadVerbose */
+} LazyName;
+
 typedef struct {
   guint64  method_id;         /* key */
   guint64  module_id;
   guint32  token;
-  char    *name;              /* "Namespace::Name" */
+  LazyName name;              /* MethodLoadVerbose */
 } NameInfo;
+
+/* One chunk of a method's PGO data: a slice of the trace. */
+typedef struct {
+  guint64  offset;            /* file offset of its Data */
+  guint32  size;
+  gboolean present;
+} ChunkRef;
 
 typedef struct {
   guint64    method_id;       /* key */
-  GPtrArray *chunks;          /* GBytes* (or NULL) by chunk index */
-  GArray    *chunk_offsets;   /* guint64 file offset of each chunk's Data */
+  ChunkRef   first;           /* chunk 0 */
+  GArray    *rest;            /* ChunkRef of chunks 1.., NULL until one arrives */
+  guint32    n_chunks;        /* chunk slots: the highest index seen + 1 */
   gint64     last_index;      /* index of the chunk flagged last, -1 if none yet */
   guint32    next_expected;   /* file-order check */
   gsize      total;           /* bytes stored */
@@ -96,7 +115,8 @@ typedef struct {
   gboolean   from_plain;      /* some chunk came from JitInstrumentationData */
   guint64    module_id;       /* from the verbose event */
   guint32    token;           /* from the verbose event */
-  char      *name;            /* "Namespace::Name", from the verbose event */
+  LazyName   name;            /* the first verbose event */
+  char      *decoded;         /* its name once decoded, "Namespace::Name" */
   guint64    first_offset;    /* file offset of the first chunk's Data */
 } InstrInfo;
 
@@ -113,6 +133,7 @@ struct _PgoNettraceProfiles {
   GPtrArray  *blobs;          /* GBytes* of each profile */
   GPtrArray  *notes;          /* char* */
   guint       n_dropped;      /* methods dropped with a note */
+  guint       n_emitted;      /* methods whose profile was handed out */
   GBytes     *bytes;          /* the trace, for zero-copy chunk slices */
 };
 
@@ -157,19 +178,17 @@ type_info_free (gpointer p)
 static void
 name_info_free (gpointer p)
 {
-  NameInfo *n = p;
-  g_free (n->name);
-  g_free (n);
+  g_free (p);
 }
 
 static void
 instr_info_free (gpointer p)
 {
   InstrInfo *i = p;
-  g_ptr_array_unref (i->chunks);
-  g_array_unref (i->chunk_offsets);
+
+  g_clear_pointer (&i->rest, g_array_unref);
   g_free (i->drop_reason);
-  g_free (i->name);
+  g_free (i->decoded);
   g_free (i);
 }
 
@@ -209,7 +228,81 @@ profile_drop (PgoNettraceProfiles *self, InstrInfo *in, const char *format, ...)
   va_start (ap, format);
   in->drop_reason = g_strdup_vprintf (format, ap);
   va_end (ap);
-  g_ptr_array_set_size (in->chunks, 0);
+  in->n_chunks = 0;
+  g_clear_pointer (&in->rest, g_array_unref);
+}
+
+/* lazy_name_decode: (transfer full) (nullable): "Namespace::Name" from the
+ * event 'l' points at, or NULL when it has none or it no longer parses. */
+static char *
+lazy_name_decode (const LazyName *l)
+{
+  PgoNettraceEvent ev = { 0 };
+
+  if (!l->metadata)
+    return NULL;
+  ev.metadata = l->metadata;
+  ev.payload = l->payload;
+  ev.payload_len = l->payload_len;
+  ev.payload_offset = l->payload_offset;
+  if (l->pgo)
+    {
+      PgoClrJitInstrumentationData d;
+      char *name = NULL;
+
+      if (_pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, TRUE, &d, NULL))
+        name = g_strdup_printf ("%s::%s", d.method_namespace, d.method_name);
+      _pgo_clr_jit_instrumentation_data_clear (&d);
+      return name;
+    }
+  PgoClrMethodLoad m;
+  char *name = NULL;
+
+  if (_pgo_clr_parse_method_load (&ev, TRUE, TRUE, &m, NULL))
+    name = g_strdup_printf ("%s::%s", m.method_namespace, m.method_name);
+  _pgo_clr_method_load_clear (&m);
+  return name;
+}
+
+/* lazy_name_set: points 'l' at event 'ev' (a verbose one, PGO when 'pgo'). */
+static void
+lazy_name_set (LazyName *l, const PgoNettraceEvent *ev, gboolean pgo)
+{
+  l->metadata = ev->metadata;
+  l->payload = ev->payload;
+  l->payload_len = ev->payload_len;
+  l->payload_offset = ev->payload_offset;
+  l->pgo = pgo;
+}
+
+/* instr_name: (transfer none) (nullable): the name of the method of 'in',
+ * from its verbose PGO event or else MethodLoadVerbose, decoded once. */
+static const char *
+instr_name (PgoNettraceProfiles *self, InstrInfo *in)
+{
+  NameInfo *n;
+
+  if (in->decoded)
+    return in->decoded;
+  if (in->name.metadata)
+    in->decoded = lazy_name_decode (&in->name);
+  else if ((n = g_hash_table_lookup (self->names, &in->method_id)))
+    in->decoded = lazy_name_decode (&n->name);
+  return in->decoded;
+}
+
+/* chunk_ref: chunk slot 'k' (below in->n_chunks) of 'in'. */
+static ChunkRef *
+chunk_ref (InstrInfo *in, guint32 k)
+{
+  return k == 0 ? &in->first : &g_array_index (in->rest, ChunkRef, k - 1);
+}
+
+/* chunk_data: the bytes of chunk 'c' in the trace. */
+static const guint8 *
+chunk_data (const PgoNettraceProfiles *self, const ChunkRef *c)
+{
+  return (const guint8 *) g_bytes_get_data (self->bytes, NULL) + c->offset;
 }
 
 /* id_table_put: inserts 'value' (whose first member is its u64 key) unless
@@ -236,8 +329,6 @@ instr_info_get (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d
     return NULL;
   in = g_new0 (InstrInfo, 1);
   in->method_id = d->method_id;
-  in->chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  in->chunk_offsets = g_array_new (FALSE, TRUE, sizeof (guint64));
   in->last_index = -1;
   in->first_offset = d->data_offset;
   g_hash_table_insert (self->instr, in, in);
@@ -252,12 +343,10 @@ static void
 chunk_take_repeat (PgoNettraceProfiles *self, InstrInfo *in, guint32 index, gboolean last,
                    const PgoClrJitInstrumentationData *d)
 {
-  GBytes *old = g_ptr_array_index (in->chunks, index);
-  gsize old_len = 0;
-  const void *old_data = g_bytes_get_data (old, &old_len);
-  guint64 old_off = g_array_index (in->chunk_offsets, guint64, index);
+  const ChunkRef *old = chunk_ref (in, index);
+  guint64 old_off = old->offset;
 
-  if (old_len == d->data_size && memcmp (old_data, d->data, old_len) == 0
+  if (old->size == d->data_size && memcmp (chunk_data (self, old), d->data, old->size) == 0
       && (!last || in->last_index == index))
     {
       /* LAMESPEC: dotnet-pgo discards a method on any repeated chunk;
@@ -271,20 +360,25 @@ chunk_take_repeat (PgoNettraceProfiles *self, InstrInfo *in, guint32 index, gboo
                 "x and 0x%" G_GINT64_MODIFIER "x", index, old_off, d->data_offset);
 }
 
-/* chunk_put: stores the Data of 'd' as chunk 'index' of 'in', as a slice
- * of the trace (no copy). */
+/* chunk_put: stores where the Data of 'd' lies as chunk 'index' of 'in'
+ * (no copy). */
 static void
-chunk_put (PgoNettraceProfiles *self, InstrInfo *in, guint32 index,
-           const PgoClrJitInstrumentationData *d)
+chunk_put (InstrInfo *in, guint32 index, const PgoClrJitInstrumentationData *d)
 {
-  if (index >= in->chunks->len)
+  ChunkRef *c;
+
+  if (index >= in->n_chunks)
     {
-      g_ptr_array_set_size (in->chunks, index + 1);
-      g_array_set_size (in->chunk_offsets, index + 1);
+      if (index > 0 && !in->rest)
+        in->rest = g_array_new (FALSE, TRUE, sizeof (ChunkRef));
+      if (index > 0)
+        g_array_set_size (in->rest, index);
+      in->n_chunks = index + 1;
     }
-  g_ptr_array_index (in->chunks, index) =
-    g_bytes_new_from_bytes (self->bytes, d->data_offset, d->data_size);
-  g_array_index (in->chunk_offsets, guint64, index) = d->data_offset;
+  c = chunk_ref (in, index);
+  c->offset = d->data_offset;
+  c->size = d->data_size;
+  c->present = TRUE;
   in->total += d->data_size;
   in->next_expected = index + 1;
 }
@@ -293,7 +387,8 @@ chunk_put (PgoNettraceProfiles *self, InstrInfo *in, guint32 index,
  * may repeat (identical copies are ignored) or arrive out of order (noted);
  * anything that loses data drops the method. */
 static void
-add_chunk (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d)
+add_chunk (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d,
+           const PgoNettraceEvent *ev)
 {
   InstrInfo *in = instr_info_get (self, d);
   guint32 index = d->method_flags & 0x7FFFFFFF;
@@ -305,7 +400,7 @@ add_chunk (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d)
     {
       in->module_id = d->module_id;
       in->token = d->method_token;
-      in->name = g_strdup_printf ("%s::%s", d->method_namespace, d->method_name);
+      lazy_name_set (&in->name, ev, TRUE);
     }
   in->from_verbose |= d->verbose;
   in->from_plain |= !d->verbose;
@@ -316,7 +411,7 @@ add_chunk (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d)
                          index, d->data_offset, MAX_CHUNK_INDEX);
   if (d->data_size > MAX_BLOB_SIZE - in->total)
     return profile_drop (self, in, "reassembled data exceeds the limit of %u bytes", MAX_BLOB_SIZE);
-  if (index < in->chunks->len && g_ptr_array_index (in->chunks, index))
+  if (index < in->n_chunks && chunk_ref (in, index)->present)
     return chunk_take_repeat (self, in, index, last, d);
   if (index != in->next_expected)
     profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: chunk %u at offset 0x%" G_GINT64_MODIFIER
@@ -329,7 +424,7 @@ add_chunk (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d)
                              in->last_index, index);
       in->last_index = index;
     }
-  chunk_put (self, in, index, d);
+  chunk_put (in, index, d);
 }
 
 /* add_bulk_type: keeps BulkType record 'r' in the type table of the
@@ -438,14 +533,14 @@ take_method_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, gboolea
 {
   PgoClrMethodLoad m;
 
-  if (!_pgo_clr_parse_method_load (ev, verbose, &m, error))
+  if (!_pgo_clr_parse_method_load (ev, verbose, FALSE, &m, error))
     return FALSE;
   NameInfo *ni = g_new0 (NameInfo, 1);
   ni->method_id = m.method_id;
   ni->module_id = m.module_id;
   ni->token = m.method_token;
   if (verbose)
-    ni->name = g_strdup_printf ("%s::%s", m.method_namespace, m.method_name);
+    lazy_name_set (&ni->name, ev, FALSE);
   if (!id_table_put (self->names, ni))
     name_info_free (ni);
   _pgo_clr_method_load_clear (&m);
@@ -460,9 +555,9 @@ take_instrumentation_data (PgoNettraceProfiles *self, const PgoNettraceEvent *ev
 {
   PgoClrJitInstrumentationData d;
 
-  if (!_pgo_clr_parse_jit_instrumentation_data (ev, verbose, &d, error))
+  if (!_pgo_clr_parse_jit_instrumentation_data (ev, verbose, FALSE, &d, error))
     return FALSE;
-  add_chunk (self, &d);
+  add_chunk (self, &d, ev);
   _pgo_clr_jit_instrumentation_data_clear (&d);
   return TRUE;
 }
@@ -696,8 +791,7 @@ resolve_method (PgoNettraceProfiles *self, InstrInfo *in)
           return NULL;
         }
     }
-  const char *name = in->name ? in->name : n ? n->name : NULL;
-  PgoMethodId *id = pgo_method_id_new (module, token, name, NULL);
+  PgoMethodId *id = pgo_method_id_new (module, token, instr_name (self, in), NULL);
   set_instantiation (self, d, id);
   return id;
 }
@@ -709,12 +803,12 @@ check_chunks (PgoNettraceProfiles *self, InstrInfo *in)
 {
   if (!in->drop_reason && in->last_index < 0)
     profile_drop (self, in, "the last chunk (flag 0x80000000) never arrived; %u chunk(s) seen",
-                  in->chunks->len);
-  if (!in->drop_reason && (gint64) in->chunks->len > in->last_index + 1)
+                  in->n_chunks);
+  if (!in->drop_reason && (gint64) in->n_chunks > in->last_index + 1)
     profile_drop (self, in, "chunk %u follows the last chunk %" G_GINT64_FORMAT,
-                  in->chunks->len - 1, in->last_index);
-  for (guint k = 0; !in->drop_reason && k < in->chunks->len; k++)
-    if (!g_ptr_array_index (in->chunks, k))
+                  in->n_chunks - 1, in->last_index);
+  for (guint k = 0; !in->drop_reason && k < in->n_chunks; k++)
+    if (!chunk_ref (in, k)->present)
       profile_drop (self, in, "chunk %u is missing (dropped events?)", k);
   if (in->from_verbose && in->from_plain)
     profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x has data from both JitInstrumentationData and "
@@ -722,19 +816,19 @@ check_chunks (PgoNettraceProfiles *self, InstrInfo *in)
 }
 
 /* join_chunks: (transfer full): the chunks of 'in' as one blob; a single
- * chunk is shared, not copied. */
+ * chunk is a slice of the trace, not a copy. */
 static GBytes *
-join_chunks (const InstrInfo *in)
+join_chunks (PgoNettraceProfiles *self, InstrInfo *in)
 {
-  if (in->chunks->len == 1)
-    return g_bytes_ref (g_ptr_array_index (in->chunks, 0));
+  if (in->n_chunks == 1)
+    return g_bytes_new_from_bytes (self->bytes, in->first.offset, in->first.size);
 
   GByteArray *all = g_byte_array_sized_new (in->total);
-  for (guint k = 0; k < in->chunks->len; k++)
+  for (guint k = 0; k < in->n_chunks; k++)
     {
-      gsize len = 0;
-      const guint8 *p = g_bytes_get_data (g_ptr_array_index (in->chunks, k), &len);
-      g_byte_array_append (all, p, len);
+      const ChunkRef *c = chunk_ref (in, k);
+
+      g_byte_array_append (all, chunk_data (self, c), c->size);
     }
   return g_byte_array_free_to_bytes (all);
 }
@@ -751,7 +845,7 @@ decode_profile (PgoNettraceProfiles *self, InstrInfo *in, PgoMethodId *id, GByte
   const guint8 *p = g_bytes_get_data (blob, &len);
   g_autoptr(PgoMethodProfile) profile = pgo_method_profile_new (id);
 
-  if (!_pgo_nettrace_blob_parse (p, len, in->chunks->len == 1 ? in->first_offset : 0,
+  if (!_pgo_nettrace_blob_parse (p, len, in->n_chunks == 1 ? in->first_offset : 0,
                                     profile, &error))
     {
       profile_drop (self, in, "%s", error->message);
@@ -771,10 +865,9 @@ decode_profile (PgoNettraceProfiles *self, InstrInfo *in, PgoMethodId *id, GByte
 static void
 learn_arg_names (PgoNettraceProfiles *self, InstrInfo *in)
 {
-  NameInfo *n = g_hash_table_lookup (self->names, &in->method_id);
   DetailsInfo *d = g_hash_table_lookup (self->details, &in->method_id);
   TypeInfo *t = d ? g_hash_table_lookup (self->types, &d->type_id) : NULL;
-  const char *name = in->name ? in->name : n ? n->name : NULL;
+  const char *name = t && t->n_parameters > 0 && !(t->flags & 0x8) ? instr_name (self, in) : NULL;
   g_autofree char *args = NULL;
 
   if (!t || t->n_parameters == 0 || (t->flags & 0x8) || !name
@@ -792,58 +885,80 @@ learn_arg_names (PgoNettraceProfiles *self, InstrInfo *in)
     }
 }
 
-/* build_profiles: turns each method's chunks, in file order, into a profile, or
- * into a note saying why it was dropped. */
-static void
-build_profiles (PgoNettraceProfiles *self)
+/* emit_one: turns the chunks of 'in' into a profile handed to 'func', or
+ * into a note saying why it was dropped; then lets go of its chunks.
+ * FALSE when 'func' fails ('error' set). */
+static gboolean
+emit_one (PgoNettraceProfiles *self, InstrInfo *in, PgoNettraceProfileFunc func,
+          gpointer user_data, GError **error)
 {
-  for (guint i = 0; i < self->order->len; i++)
-    learn_arg_names (self, g_ptr_array_index (self->order, i));
-  for (guint i = 0; i < self->order->len; i++)
-    {
-      InstrInfo *in = g_ptr_array_index (self->order, i);
-      g_autoptr(PgoMethodId) id = NULL;
-      g_autoptr(GBytes) blob = NULL;
-      g_autoptr(PgoMethodProfile) profile = NULL;
+  g_autoptr(PgoMethodId) id = NULL;
+  g_autoptr(GBytes) blob = NULL;
+  PgoMethodProfile *profile = NULL;
 
-      check_chunks (self, in);
-      if (!in->drop_reason)
-        id = resolve_method (self, in);
-      if (!in->drop_reason)
-        {
-          blob = join_chunks (in);
-          profile = decode_profile (self, in, g_steal_pointer (&id), blob);
-        }
-      if (in->drop_reason)
-        {
-          self->n_dropped++;
-          profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x%s%s%s dropped: %s", in->method_id,
-                         in->name ? " (" : "", in->name ? in->name : "", in->name ? ")" : "",
-                         in->drop_reason);
-          continue;
-        }
-      g_ptr_array_add (self->profiles, g_steal_pointer (&profile));
-      g_array_append_val (self->handles, in->method_id);
-      g_ptr_array_add (self->blobs, g_steal_pointer (&blob));
+  check_chunks (self, in);
+  if (!in->drop_reason)
+    id = resolve_method (self, in);
+  if (!in->drop_reason)
+    {
+      blob = join_chunks (self, in);
+      profile = decode_profile (self, in, g_steal_pointer (&id), blob);
     }
+  if (in->drop_reason)
+    {
+      g_autofree char *name = lazy_name_decode (&in->name);
+
+      self->n_dropped++;
+      profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x%s%s%s dropped: %s", in->method_id,
+                     name ? " (" : "", name ? name : "", name ? ")" : "", in->drop_reason);
+      return TRUE;
+    }
+  in->n_chunks = 0;
+  g_clear_pointer (&in->rest, g_array_unref);
+  self->n_emitted++;
+  return func (self, profile, in->method_id, blob, user_data, error);
+}
+
+/* collect: PgoNettraceProfileFunc of pgo_nettrace_profiles_build(): keeps
+ * the profile, its handle and its blob. */
+static gboolean
+collect (PgoNettraceProfiles *self, PgoMethodProfile *profile, guint64 method_handle, GBytes *blob,
+         gpointer user_data, GError **error)
+{
+  (void) user_data;
+  (void) error;
+  g_ptr_array_add (self->profiles, profile);
+  g_array_append_val (self->handles, method_handle);
+  g_ptr_array_add (self->blobs, g_bytes_ref (blob));
+  return TRUE;
 }
 
 /**
- * pgo_nettrace_profiles_build:
+ * pgo_nettrace_profiles_stream:
  * @reader: a reader positioned anywhere; the rest of its events are consumed
+ * @func: called with each method's profile, in the file order of the
+ *   method's first chunk
+ * @user_data: passed to @func
  * @error: return location for a #GError
  *
- * Reads the remaining events, reassembles each method's PGO chunks
- * (SPEC: nettrace(5) "Chunk reassembly", with the relaxations noted at add_chunk), decodes the
- * blobs and resolves each method to module + token. A truncated trace gives
- * the profiles of the methods whose chunks all lie in complete blocks, and a
- * note with the reader's warning.
+ * Reads the remaining events, keeping the id tables and where each
+ * method's PGO chunks lie (SPEC: nettrace(5) "Chunk reassembly", with the
+ * relaxations noted at add_chunk), but no copy of them and no method name;
+ * then, one method at a time, reassembles its chunks, resolves it to
+ * module + token (decoding its name only now), decodes its blob and hands
+ * the profile (transfer full) to @func with its MethodID and blob (valid
+ * for the call).  A truncated trace gives the profiles of the methods
+ * whose chunks all lie in complete blocks, and a note with the reader's
+ * warning.  Memory beyond the trace grows with the number of methods and
+ * types the trace describes, not with its bytes of PGO data.
  *
- * Returns: (transfer full) (nullable): the profiles, or NULL with @error set
- * when a block or a decoded payload is malformed.
+ * Returns: (transfer full) (nullable): the tables and notes (its profile
+ * list empty), or NULL with @error set when a block or a decoded payload
+ * is malformed, or @func failed.
  */
 PgoNettraceProfiles *
-pgo_nettrace_profiles_build (PgoNettraceReader *reader, GError **error)
+pgo_nettrace_profiles_stream (PgoNettraceReader *reader, PgoNettraceProfileFunc func,
+                              gpointer user_data, GError **error)
 {
   g_autoptr(PgoNettraceProfiles) self = g_new0 (PgoNettraceProfiles, 1);
   PgoNettraceEvent ev;
@@ -869,8 +984,42 @@ pgo_nettrace_profiles_build (PgoNettraceReader *reader, GError **error)
     return NULL;
   if (pgo_nettrace_reader_get_warning (reader))
     profiles_note (self, "%s", pgo_nettrace_reader_get_warning (reader));
-  build_profiles (self);
+  for (guint i = 0; i < self->order->len; i++)
+    learn_arg_names (self, g_ptr_array_index (self->order, i));
+  for (guint i = 0; i < self->order->len; i++)
+    if (!emit_one (self, g_ptr_array_index (self->order, i), func, user_data, error))
+      return NULL;
   return g_steal_pointer (&self);
+}
+
+/**
+ * pgo_nettrace_profiles_build:
+ * @reader: a reader positioned anywhere; the rest of its events are consumed
+ * @error: return location for a #GError
+ *
+ * pgo_nettrace_profiles_stream() keeping every profile, its MethodID and
+ * its blob, in the file order of the method's first chunk.
+ *
+ * Returns: (transfer full) (nullable): the profiles, or NULL with @error set
+ * when a block or a decoded payload is malformed.
+ */
+PgoNettraceProfiles *
+pgo_nettrace_profiles_build (PgoNettraceReader *reader, GError **error)
+{
+  return pgo_nettrace_profiles_stream (reader, collect, NULL, error);
+}
+
+/**
+ * pgo_nettrace_profiles_get_n_emitted:
+ * @profiles: profiles of a trace
+ *
+ * Returns: how many method profiles the trace gave (handed to the stream's
+ *   function, or kept)
+ */
+guint
+pgo_nettrace_profiles_get_n_emitted (PgoNettraceProfiles *self)
+{
+  return self->n_emitted;
 }
 
 /**
@@ -1011,9 +1160,10 @@ pgo_nettrace_profiles_describe_method (PgoNettraceProfiles *self, guint64 method
   if (!d && !n)
     return NULL;
   g_autofree char *type = d ? describe_type (self, d->type_id, 0) : NULL;
+  g_autofree char *name = n ? lazy_name_decode (&n->name) : NULL;
   guint32 token = d ? d->token : n->token;
-  return g_strdup_printf ("%s::0x%08x%s%s", type ? type : "?", token, n && n->name ? " " : "",
-                          n && n->name ? n->name : "");
+  return g_strdup_printf ("%s::0x%08x%s%s", type ? type : "?", token, name ? " " : "",
+                          name ? name : "");
 }
 
 /* ---- runtime names of handles ------------------------------------------ */

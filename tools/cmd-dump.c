@@ -61,13 +61,12 @@ print_raw (PgoNettraceReader *reader, GError **error)
   return error == NULL || *error == NULL;
 }
 
-/* Prints the records of profile 'index' of 'profiles', one per line, with
- * each handle value followed by what the trace says it is. */
+/* Prints the records of profile 'p' of a trace whose tables are
+ * 'profiles', one per line, with each handle value followed by what the
+ * trace says it is. */
 static void
-print_schema_text (PgoNettraceProfiles *profiles, guint index)
+print_schema_text (PgoNettraceProfiles *profiles, const PgoMethodProfile *p)
 {
-  PgoMethodProfile *p = g_ptr_array_index (pgo_nettrace_profiles_get_profiles (profiles), index);
-
   for (guint r = 0; r < pgo_method_profile_get_n_records (p); r++)
     {
       const PgoSchemaRecord *rec = pgo_method_profile_get_record (p, r);
@@ -113,12 +112,11 @@ print_schema_plain (PgoMethodProfile *p)
     }
 }
 
-/* Prints the identity line of profile 'index' of 'profiles': token, name,
- * module with its PDB identity, method handle and record count. */
+/* Prints the identity line of profile 'p' with MethodID 'handle': token,
+ * name, module with its PDB identity, method handle and record count. */
 static void
-print_method_header (PgoNettraceProfiles *profiles, guint index)
+print_method_header (const PgoMethodProfile *p, guint64 handle)
 {
-  PgoMethodProfile *p = g_ptr_array_index (pgo_nettrace_profiles_get_profiles (profiles), index);
   PgoMethodId *id = pgo_method_profile_get_id (p);
 
   g_autofree char *full = id && id->name ? pgo_method_id_to_string (id) : NULL;
@@ -136,45 +134,55 @@ print_method_header (PgoNettraceProfiles *profiles, guint index)
     }
   else
     printf (" in (unknown module)");
-  printf (" handle=0x%" G_GINT64_MODIFIER "x records=%u\n",
-          pgo_nettrace_profiles_get_method_handle (profiles, index),
+  printf (" handle=0x%" G_GINT64_MODIFIER "x records=%u\n", handle,
           pgo_method_profile_get_n_records (p));
 }
 
-/* Prints every profile of 'profiles': with 'schemas' its reassembled blob
- * in hex and its records in the neutral form, else its identity and its
- * records; then the notes (as warnings about 'path'), the warning of a
- * trace cut short, and the total. */
-static void
-print_profiles (PgoNettraceReader *reader, PgoNettraceProfiles *profiles, gboolean schemas,
-                const char *path)
+/* PgoNettraceProfileFunc of "dump": prints one profile as the trace gives
+ * it, then frees it: with 'schemas' (user_data non-NULL) its reassembled
+ * blob in hex and its records in the neutral form, else its identity and
+ * its records. */
+static gboolean
+print_one (PgoNettraceProfiles *profiles, PgoMethodProfile *profile, guint64 handle, GBytes *blob,
+           gpointer user_data, GError **error)
 {
-  GPtrArray *list = pgo_nettrace_profiles_get_profiles (profiles);
+  g_autoptr(PgoMethodProfile) p = profile;
+
+  (void) error;
+  if (user_data)
+    {
+      gsize len = 0;
+      const guint8 *b = g_bytes_get_data (blob, &len);
+
+      printf ("blob 0x%" G_GINT64_MODIFIER "x ", handle);
+      print_hex (b, len);
+      putchar ('\n');
+      print_schema_plain (p);
+      return TRUE;
+    }
+  print_method_header (p, handle);
+  print_schema_text (profiles, p);
+  return TRUE;
+}
+
+/* Prints what follows the profiles of a trace read by 'reader' into
+ * 'profiles': the notes (as warnings about 'path'), the warning of a
+ * trace cut short, and unless 'schemas' the total. */
+static void
+print_trailer (PgoNettraceReader *reader, PgoNettraceProfiles *profiles, gboolean schemas,
+               const char *path)
+{
   GPtrArray *notes = pgo_nettrace_profiles_get_notes (profiles);
   const char *cut = pgo_nettrace_reader_get_warning (reader);
+  guint n = pgo_nettrace_profiles_get_n_emitted (profiles);
 
-  for (guint i = 0; i < list->len; i++)
-    {
-      if (schemas)
-        {
-          gsize len = 0;
-          const guint8 *b = g_bytes_get_data (pgo_nettrace_profiles_get_blob (profiles, i), &len);
-          printf ("blob 0x%" G_GINT64_MODIFIER "x ", pgo_nettrace_profiles_get_method_handle (profiles, i));
-          print_hex (b, len);
-          putchar ('\n');
-          print_schema_plain (g_ptr_array_index (list, i));
-          continue;
-        }
-      print_method_header (profiles, i);
-      print_schema_text (profiles, i);
-    }
   for (guint i = 0; i < notes->len; i++)
     if (g_strcmp0 (g_ptr_array_index (notes, i), cut) != 0)
       pgo_tool_warning ("%s: %s", path, (const char *) g_ptr_array_index (notes, i));
   /* a trace cut short: the warning every command gives */
-  pgo_tool_warn_truncated (path, pgo_nettrace_reader_get_stats (reader), list->len);
+  pgo_tool_warn_truncated (path, pgo_nettrace_reader_get_stats (reader), n);
   if (!schemas)
-    printf ("total: %u methods with PGO data, %u dropped\n", list->len,
+    printf ("total: %u methods with PGO data, %u dropped\n", n,
             pgo_nettrace_profiles_get_n_dropped (profiles));
 }
 
@@ -480,8 +488,9 @@ pgo_cmd_dump (int argc, char **argv)
     return pgo_tool_fail (o.path, error);
   if (o.raw)
     return dump_raw (reader, o.path);
-  if (!(profiles = pgo_nettrace_profiles_build (reader, &error)))
+  /* one method at a time: a trace's profiles are never all held at once */
+  if (!(profiles = pgo_nettrace_profiles_stream (reader, print_one, o.schemas ? &o : NULL, &error)))
     return pgo_tool_fail (o.path, error);
-  print_profiles (reader, profiles, o.schemas, o.path);
+  print_trailer (reader, profiles, o.schemas, o.path);
   return pgo_tool_flush_stdout ();
 }

@@ -16,6 +16,8 @@
 #   BENCH traceevent-vs-nettrace ratio=<TraceEvent time / trace-stats time>
 #   BENCH dotnet-pgo-reader-vs-nettrace ratio=<ETLX conversion + read time / trace-stats time>
 #   BENCH nettrace-memory ... (max RSS of trace-stats on 25 and 100 MB traces)
+#   BENCH profiles-memory ... (RSS of dump beyond the mapping on 25, 100 and
+#     400 MB traces, in MB; ratio= the largest)
 set -eu
 b="$PGO_BUILDDIR"
 tool="$b/tools/pgo-reconstruct"
@@ -128,4 +130,30 @@ if [ -x /usr/bin/time ]; then
   echo "BENCH nettrace-memory max_rss_kb_25mb=$r_mid max_rss_kb_100mb=$r_big file_kb_25mb=$s_mid file_kb_100mb=$s_big beyond_mapping_kb_25mb=$((r_mid - s_mid)) beyond_mapping_kb_100mb=$((r_big - s_big))"
 else
   echo "BENCH nettrace-memory skipped=no-/usr/bin/time"
+fi
+
+# Profiles one method at a time: "dump" decodes and prints every profile of
+# PGO-dense traces of 25, 100 and 400 MB.  Its RSS beyond the mapping
+# (target: 64 MiB at any size) and its time per MB, the 400 MB trace's
+# against the 25 MB one's (1 when the time is linear in the trace).
+huge="$work/synthetic-400mb.nettrace"
+[ -f "$huge" ] || "$synth" "$huge" 409600 3
+if [ -x /usr/bin/time ]; then
+  line="BENCH profiles-memory"
+  worst=0
+  for f in "$mid" "$big" "$huge"; do
+    r=$(rss "$tool" dump "$f")
+    kb=$(($(wc -c <"$f") / 1024))
+    beyond=$((r - kb))
+    [ "$beyond" -gt "$worst" ] && worst=$beyond
+    line="$line beyond_mapping_mb_$((kb / 1024))=$((beyond / 1024))"
+  done
+  runs=3
+  best "$tool" dump "$mid"; t_mid=$wall_ns
+  best "$tool" dump "$huge"; t_huge=$wall_ns
+  per=$(awk -v a="$t_huge" -v b="$t_mid" -v sa="$(wc -c <"$huge")" -v sb="$(wc -c <"$mid")" \
+    'BEGIN { printf "%.2f", (a / sa) / (b / sb) }')
+  status=missed
+  [ "$worst" -le $((64 * 1024)) ] && status=met
+  echo "$line dump_ms_25mb=$(ms "$t_mid") dump_ms_400mb=$(ms "$t_huge") time_per_mb_400_vs_25=$per ratio=$((worst / 1024)) target=64 $status"
 fi

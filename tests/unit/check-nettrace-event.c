@@ -204,7 +204,7 @@ START_TEST (test_nettrace_event_verbose_layout)
       if (pgo_clr_event_classify (ev.metadata) != PGO_CLR_EVENT_JIT_INSTRUMENTATION_DATA_VERBOSE)
         continue;
       PgoClrJitInstrumentationData d;
-      ck_assert (_pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, &d, &error));
+      ck_assert (_pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, TRUE, &d, &error));
       guint32 token_at_26 = ev.payload[26] | ev.payload[27] << 8 | ev.payload[28] << 16
                             | (guint32) ev.payload[29] << 24;
       guint32 token_at_24 = ev.payload[24] | ev.payload[25] << 8 | ev.payload[26] << 16
@@ -530,7 +530,7 @@ START_TEST (test_nettrace_event_bad_payloads)
   ev.payload = payload;
   ev.payload_len = sizeof payload;
   ev.payload_offset = 0x1234;
-  ck_assert (!_pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, &d, &error));
+  ck_assert (!_pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, TRUE, &d, &error));
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "data size");
   ck_assert (strstr (error->message, "payload at offset 0x1234") != NULL);
   g_clear_error (&error);

@@ -222,7 +222,7 @@ START_TEST (test_nettrace_writer_chunks)
     {
       PgoClrJitInstrumentationData d;
       ck_assert_uint_lt (n, 3);
-      ck_assert (_pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, &d, &error));
+      ck_assert (_pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, TRUE, &d, &error));
       ck_assert_uint_eq (d.method_flags, flags[n]);
       ck_assert_uint_eq (d.data_size, sizes[n]);
       ck_assert (memcmp (d.data, blob + 40000 * n, sizes[n]) == 0);
