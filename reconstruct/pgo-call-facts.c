@@ -453,6 +453,7 @@ reading_clear (Reading *r)
     pgo_method_body_clear (&r->body);
   g_clear_pointer (&r->cfg, pgo_cfg_unref);
   g_clear_pointer (&r->rec, pgo_reconstruction_free);
+  memset (r, 0, sizeof *r);
 }
 
 /* Reads 'profile' into 'r' in the calling thread: its IL, flow graph and
@@ -485,19 +486,29 @@ read_profile (PgoCallFacts *facts, const PgoMethodProfile *profile, Reading *r)
   e->generic |= id->n_type_args > 0 || id->n_method_args > 0;
 }
 
-/* A batch of readings and the facts they read with. */
+/* What the steps of pgo_call_facts_add_profiles()'s pipeline share. */
 typedef struct {
-  Reading            *readings;
-  const PgoCallFacts *facts;
+  Reading       readings[PGO_PARALLEL_BATCH];
+  PgoCallFacts *facts;
+  GPtrArray    *profiles;
 } Readings;
 
-/* PgoParallelFunc: reconstructs reading i from its probes, on any thread,
- * when its method ran. */
+/* PgoPipeline prepare: reads profile 'item' into its slot. */
 static void
-reconstruct_reading (guint i, gpointer data)
+read_step (guint item, guint slot, gpointer data)
+{
+  Readings *r = data;
+
+  read_profile (r->facts, g_ptr_array_index (r->profiles, item), &r->readings[slot]);
+}
+
+/* PgoPipeline run: reconstructs the reading of 'slot' from its probes, on
+ * any thread, when its method ran. */
+static void
+reconstruct_reading (guint slot, gpointer data)
 {
   Readings *batch = data;
-  Reading *r = &batch->readings[i];
+  Reading *r = &batch->readings[slot];
 
   if (r->module)
     r->rec = probe_reconstruction (batch->facts, r->profile, r->cfg);
@@ -523,25 +534,23 @@ learn (PgoCallFacts *facts, const Reading *r)
     learn_constants (facts, r->rec, tests);
 }
 
-/* Profiles read per batch: the most whose flow graphs and reconstructions
- * are held at once. */
-#define BATCH 256
-
-/* Adds profiles[first .. first + n) to 'facts'. */
-static void
-add_batch (PgoCallFacts *facts, GPtrArray *profiles, guint first, guint n)
+/* PgoPipeline finish: learns from the reading of 'slot', in profile order. */
+static gboolean
+learn_step (guint item, guint slot, gpointer data)
 {
-  Reading readings[BATCH] = { { 0 } };
-  Readings batch = { readings, facts };
+  Readings *r = data;
 
-  for (guint i = 0; i < n; i++)
-    read_profile (facts, g_ptr_array_index (profiles, first + i), &readings[i]);
-  _pgo_parallel_run (n, reconstruct_reading, &batch, _pgo_parallel_threads (facts->threads));
-  for (guint i = 0; i < n; i++)
-    {
-      learn (facts, &readings[i]);
-      reading_clear (&readings[i]);
-    }
+  (void) item;
+  learn (r->facts, &r->readings[slot]);
+  reading_clear (&r->readings[slot]);
+  return TRUE;
+}
+
+/* PgoPipeline discard */
+static void
+discard_reading (guint slot, gpointer data)
+{
+  reading_clear (&((Readings *) data)->readings[slot]);
 }
 
 /**
@@ -594,10 +603,14 @@ pgo_call_facts_set_threads (PgoCallFacts *facts, guint threads)
 void
 pgo_call_facts_add_profiles (PgoCallFacts *facts, GPtrArray *profiles, const PgoCfgOptions *options)
 {
+  static const PgoPipeline steps = { read_step, reconstruct_reading, learn_step, discard_reading };
+  g_autofree Readings *r = g_new0 (Readings, 1);
+
   if (options)
     facts->options = *options;
-  for (guint i = 0; i < profiles->len; i += BATCH)
-    add_batch (facts, profiles, i, MIN (BATCH, profiles->len - i));
+  r->facts = facts;
+  r->profiles = profiles;
+  _pgo_parallel_pipeline (profiles->len, &steps, r, _pgo_parallel_threads (facts->threads));
 }
 
 /* The name of the type that attribute constructor 'ctor' belongs to. */

@@ -2,7 +2,8 @@
  *
  * pgo-parallel.c: runs the jobs of a batch on a GLib thread pool and the
  * calling thread together, each thread taking the next job from a shared
- * counter until none is left; returns when every job has run.
+ * counter until none is left; returns when every job has run.  A pipeline
+ * prepares and finishes the items of each batch in order around that.
  *
  * Input: a job count, a function of the job index, a thread count.
  * Output: nothing of its own: jobs write their own results.
@@ -79,4 +80,39 @@ _pgo_parallel_run (guint n, PgoParallelFunc func, gpointer data, guint threads)
     g_thread_pool_push (pool, GUINT_TO_POINTER (t), NULL);
   work (&batch);
   g_thread_pool_free (pool, FALSE, TRUE);
+}
+
+/**
+ * _pgo_parallel_pipeline:
+ * @n: the number of items
+ * @steps: what to do with each (see PgoPipeline)
+ * @data: passed to the steps
+ * @threads: how many threads run the 'run' step, the caller's included
+ *
+ * Takes the items in batches of PGO_PARALLEL_BATCH: prepares each item of
+ * a batch in order, runs them all on @threads threads, then finishes them
+ * in order.  So at most one batch is held at once, and the result is the
+ * same whatever @threads.
+ *
+ * Returns: FALSE when a 'finish' step did
+ */
+gboolean
+_pgo_parallel_pipeline (guint n, const PgoPipeline *steps, gpointer data, guint threads)
+{
+  for (guint first = 0; first < n; first += PGO_PARALLEL_BATCH)
+    {
+      guint size = MIN (PGO_PARALLEL_BATCH, n - first);
+
+      for (guint s = 0; s < size; s++)
+        steps->prepare (first + s, s, data);
+      _pgo_parallel_run (size, steps->run, data, threads);
+      for (guint s = 0; s < size; s++)
+        if (!steps->finish (first + s, s, data))
+          {
+            while (++s < size)
+              steps->discard (s, data);
+            return FALSE;
+          }
+    }
+  return TRUE;
 }

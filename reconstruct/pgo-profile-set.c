@@ -302,6 +302,7 @@ job_clear (Job *j)
   g_clear_pointer (&j->rec, pgo_reconstruction_free);
   g_clear_pointer (&j->out, pgo_method_profile_free);
   g_clear_error (&j->error);
+  memset (j, 0, sizeof *j);
 }
 
 /* Prepares 'j' for merged method profile 'p' in the calling thread: the
@@ -340,29 +341,6 @@ prepare (Job *j, const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFa
     j->out = recorded_profile (p, cfg, j->obs, o, &j->error);
 }
 
-/* The jobs of a batch and the options they share. */
-typedef struct {
-  Job                        *jobs;
-  const PgoProfileSetOptions *o;
-} Batch;
-
-/* PgoParallelFunc: reconstructs job i of the batch, on any thread. */
-static void
-reconstruct_job (guint i, gpointer data)
-{
-  Batch *batch = data;
-  Job *j = &batch->jobs[i];
-  PgoReconstructionOptions ro = batch->o->reconstruction;
-
-  if (!j->cfg)
-    return;
-  ro.width = j->width;
-  j->rec = pgo_reconstruction_build_with_calls (j->cfg, (PgoObservation *) j->obs->data, j->obs->len,
-                                                j->calls ? (PgoCallEvidence *) j->calls->data : NULL,
-                                                j->calls ? j->calls->len : 0, &ro,
-                                                pgo_method_profile_get_id (j->in), &j->error);
-}
-
 /* Finishes job 'j' in the calling thread, in method order: the visit, the
  * output profile into 'out'.  FALSE with 'error' set (naming the method)
  * when it failed. */
@@ -390,33 +368,62 @@ finish (Job *j, const PgoProfileSetOptions *o, GPtrArray *out, GError **error)
   return TRUE;
 }
 
-/* Methods per batch: the most whose flow graphs and reconstructions are
- * held at once. */
-#define BATCH 256
+/* What the steps of pgo_profile_set_build()'s pipeline share. */
+typedef struct {
+  Job                         jobs[PGO_PARALLEL_BATCH];
+  GPtrArray                  *merged;   /* the merged method profiles */
+  PgoBodyResolver            *resolver;
+  PgoCallFacts               *facts;    /* nullable */
+  const PgoProfileSetOptions *o;
+  PgoProfileSetStats         *st;
+  GPtrArray                  *out;      /* the output profiles */
+  GError                     *error;    /* the first failure */
+} Build;
 
-/* Makes the output profiles of merged[first .. first + n) into 'out', the
- * reconstructions on 'threads' threads.  FALSE with 'error' set when one
- * fails. */
-static gboolean
-build_batch (GPtrArray *merged, guint first, guint n, PgoBodyResolver *resolver,
-             PgoCallFacts *facts, const PgoProfileSetOptions *o, guint threads,
-             PgoProfileSetStats *st, GPtrArray *out, GError **error)
+/* PgoPipeline prepare: prepare() of merged method 'item' into its slot. */
+static void
+prepare_step (guint item, guint slot, gpointer data)
 {
-  Job jobs[BATCH] = { { 0 } };
-  Batch batch = { jobs, o };
-  gboolean ok = TRUE;
+  Build *b = data;
 
-  for (guint i = 0; i < n; i++)
-    prepare (&jobs[i], g_ptr_array_index (merged, first + i), resolver, facts, o, st);
-  _pgo_parallel_run (n, reconstruct_job, &batch, threads);
-  for (guint i = 0; i < n; i++)
-    {
-      ok = ok && finish (&jobs[i], o, out, error);
-      if (ok && o->progress)
-        o->progress (first + i + 1, merged->len, o->progress_data);
-      job_clear (&jobs[i]);
-    }
+  prepare (&b->jobs[slot], g_ptr_array_index (b->merged, item), b->resolver, b->facts, b->o, b->st);
+}
+
+/* PgoPipeline run: reconstructs the job of 'slot', on any thread. */
+static void
+reconstruct_job (guint slot, gpointer data)
+{
+  Build *b = data;
+  Job *j = &b->jobs[slot];
+  PgoReconstructionOptions ro = b->o->reconstruction;
+
+  if (!j->cfg)
+    return;
+  ro.width = j->width;
+  j->rec = pgo_reconstruction_build_with_calls (j->cfg, (PgoObservation *) j->obs->data, j->obs->len,
+                                                j->calls ? (PgoCallEvidence *) j->calls->data : NULL,
+                                                j->calls ? j->calls->len : 0, &ro,
+                                                pgo_method_profile_get_id (j->in), &j->error);
+}
+
+/* PgoPipeline finish: finish() of the job of 'slot', then the progress. */
+static gboolean
+finish_step (guint item, guint slot, gpointer data)
+{
+  Build *b = data;
+  gboolean ok = finish (&b->jobs[slot], b->o, b->out, &b->error);
+
+  if (ok && b->o->progress)
+    b->o->progress (item + 1, b->merged->len, b->o->progress_data);
+  job_clear (&b->jobs[slot]);
   return ok;
+}
+
+/* PgoPipeline discard */
+static void
+discard_step (guint slot, gpointer data)
+{
+  job_clear (&((Build *) data)->jobs[slot]);
 }
 
 /**
@@ -445,6 +452,8 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
   g_autoptr(GPtrArray) merged = merge_methods (profiles, resolver, &st, error);
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   g_autoptr(PgoCallFacts) facts = NULL;
+  g_autofree Build *build = NULL;
+  static const PgoPipeline steps = { prepare_step, reconstruct_job, finish_step, discard_step };
 
   if (!merged)
     return NULL;
@@ -456,10 +465,11 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
       pgo_call_facts_set_threads (facts, options->threads);
       pgo_call_facts_add_profiles (facts, merged, &options->reconstruction.cfg);
     }
-  for (guint i = 0; i < merged->len; i += BATCH)
-    if (!build_batch (merged, i, MIN (BATCH, merged->len - i), resolver, facts, options,
-                      _pgo_parallel_threads (options->threads), &st, out, error))
-      return NULL;
+  build = g_new0 (Build, 1);
+  *build = (Build) { .merged = merged, .resolver = resolver, .facts = facts, .o = options,
+                     .st = &st, .out = out };
+  if (!_pgo_parallel_pipeline (merged->len, &steps, build, _pgo_parallel_threads (options->threads)))
+    return (g_propagate_error (error, g_steal_pointer (&build->error)), NULL);
   st.n_written = out->len;
   if (out_stats)
     *out_stats = st;
