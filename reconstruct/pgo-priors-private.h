@@ -35,6 +35,7 @@ typedef enum {
   PGO_PRIOR_STORE,        /* a successor that stores, not post-dominating, is not taken */
   PGO_PRIOR_THROW,        /* a successor that throws is not taken */
   PGO_PRIOR_HELPER,       /* a successor that only pushes arguments and calls is not taken */
+  PGO_PRIOR_FINALLY_GUARD, /* in a finally or fault, the successor that ends it early is not taken */
   PGO_PRIOR_FALLTHROUGH,  /* none of the above applies: the fall-through is taken */
   PGO_PRIOR_N_HEURISTICS
 } PgoPriorHeuristic;

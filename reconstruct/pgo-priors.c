@@ -54,6 +54,7 @@ static const double hit_rate[PGO_PRIOR_N_HEURISTICS] = {
   [PGO_PRIOR_STORE] = 0.4639,
   [PGO_PRIOR_THROW] = 0.9614,
   [PGO_PRIOR_HELPER] = 0.8025,
+  [PGO_PRIOR_FINALLY_GUARD] = 0.9740,
   [PGO_PRIOR_FALLTHROUGH] = 0.5609,
 };
 
@@ -68,7 +69,7 @@ _pgo_prior_heuristic_name (PgoPriorHeuristic h)
 {
   static const char *const names[] = {
     "loop-branch", "loop-exit", "compare-eq", "compare-sign", "pointer", "zero-test",
-    "call", "return", "guard", "store", "throw", "helper-call", "fall-through",
+    "call", "return", "guard", "store", "throw", "helper-call", "finally-guard", "fall-through",
   };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == PGO_PRIOR_N_HEURISTICS);
@@ -371,6 +372,31 @@ compared_var (const PgoIlInstr *br, const PgoIlInstr *p1, const PgoIlInstr *p2)
   return p2 ? loaded_var (p2) : 0;
 }
 
+/* TRUE if block 'b' of 'cfg' lies in the handler of a finally or fault
+ * clause. */
+static gboolean
+in_finally (const PgoCfg *cfg, guint32 b)
+{
+  const PgoBlock *pb = &cfg->blocks[b];
+
+  for (guint32 c = 0; c < cfg->n_clauses; c++)
+    {
+      const PgoCfgClause *cl = &cfg->clauses[c];
+
+      if ((cl->kind == PGO_EH_FINALLY || cl->kind == PGO_EH_FAULT) && pb->il_offset >= cl->hnd_offset
+          && pb->il_end <= cl->hnd_end)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* TRUE if block 'b' ends a finally or fault body. */
+static gboolean
+ends_handler (const PgoBlock *b)
+{
+  return b->kind == PGO_BLOCK_EHFINALLYRET || b->kind == PGO_BLOCK_EHFAULTRET;
+}
+
 /* The heuristics that look at the successors' code and shape. */
 static void
 predict_successors (const PgoCfg *cfg, guint32 b, guint32 var, PgoPriorPrediction *out)
@@ -387,6 +413,9 @@ predict_successors (const PgoCfg *cfg, guint32 b, guint32 var, PgoPriorPredictio
   out[PGO_PRIOR_THROW] = avoid (bn->kind == PGO_BLOCK_THROW, bj->kind == PGO_BLOCK_THROW);
   out[PGO_PRIOR_RETURN] = avoid (bn->kind == PGO_BLOCK_RETURN, bj->kind == PGO_BLOCK_RETURN);
   out[PGO_PRIOR_HELPER] = avoid (!pd_n && helper_shape (vn), !pd_j && helper_shape (vj));
+  /* finally-guard: "if (x != null) x.Dispose ()", "if (taken) Exit (o)" */
+  if (in_finally (cfg, b))
+    out[PGO_PRIOR_FINALLY_GUARD] = avoid (ends_handler (bn), ends_handler (bj));
   out[PGO_PRIOR_CALL] = avoid (!pd_n && any_instr (vn, is_call), !pd_j && any_instr (vj, is_call));
   out[PGO_PRIOR_STORE] = avoid (!pd_n && any_instr (vn, is_store), !pd_j && any_instr (vj, is_store));
   /* guard: taken towards the successor that reads the compared variable */
