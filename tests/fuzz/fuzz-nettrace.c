@@ -21,6 +21,24 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
+/* Describes every handle of profile 'm' as dump does, which decodes the
+ * names that MethodLoadVerbose events of the input spell. */
+static void
+describe_handles (PgoNettraceProfiles *p, const PgoMethodProfile *m)
+{
+  for (guint r = 0; r < pgo_method_profile_get_n_records (m); r++)
+    {
+      const PgoSchemaRecord *rec = pgo_method_profile_get_record (m, r);
+      guint marshal = rec->kind & PGO_KIND_MARSHAL_MASK;
+      gsize n = 0;
+      const guint64 *v = pgo_method_profile_get_values (m, r, &n);
+
+      for (gsize k = 0; k < n && (marshal == PGO_KIND_TYPE_HANDLE || marshal == PGO_KIND_METHOD_HANDLE); k++)
+        g_free (marshal == PGO_KIND_TYPE_HANDLE ? pgo_nettrace_profiles_describe_type (p, v[k])
+                                               : pgo_nettrace_profiles_describe_method (p, v[k]));
+    }
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
@@ -39,6 +57,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
               PgoMethodProfile *m = g_ptr_array_index (list, i);
               GBytes *blob = _pgo_nettrace_blob_encode (m);
               g_bytes_unref (blob);
+              describe_handles (p, m);
             }
           pgo_nettrace_profiles_free (p);
         }
