@@ -79,13 +79,14 @@ typedef struct {
 
 /* Where the event that spells a method's name lies in the trace: names
  * are decoded only for the methods that have PGO data, when they are
- * resolved, not for every method a rundown lists. */
+ * resolved, not for every method a rundown lists.  It holds no pointer
+ * into the reader, so the profiles can name methods after it is freed. */
 typedef struct {
-  const PgoNettraceMetadata *metadata;  /* NULL: no name */
-  const guint8              *payload;   /* borrowed from the trace */
-  gsize                      payload_len;
-  guint64                    payload_offset;
-  gboolean                   pgo;       /* JitInstrumentationDataVerbose, else MethodLoadVerbose */
+  guint64  payload_offset;  /* file offset of the event's payload */
+  guint32  payload_len;
+  guint32  version;         /* the event's version */
+  guint8   present;         /* FALSE: no name */
+  guint8   pgo;             /* JitInstrumentationDataVerbose, else MethodLoadVerbose */
 } LazyName;
 
 typedef struct {
@@ -233,45 +234,42 @@ profile_drop (PgoNettraceProfiles *self, InstrInfo *in, const char *format, ...)
 }
 
 /* lazy_name_decode: (transfer full) (nullable): "Namespace::Name" from the
- * event 'l' points at, or NULL when it has none or it no longer parses. */
+ * event 'l' points at in the trace of 'self', or NULL when it has none or
+ * it no longer parses. */
 static char *
-lazy_name_decode (const LazyName *l)
+lazy_name_decode (const PgoNettraceProfiles *self, const LazyName *l)
 {
+  PgoNettraceMetadata md = { 0 };
   PgoNettraceEvent ev = { 0 };
-
-  if (!l->metadata)
-    return NULL;
-  ev.metadata = l->metadata;
-  ev.payload = l->payload;
-  ev.payload_len = l->payload_len;
-  ev.payload_offset = l->payload_offset;
-  if (l->pgo)
-    {
-      PgoClrJitInstrumentationData d;
-      char *name = NULL;
-
-      if (_pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, TRUE, &d, NULL))
-        name = g_strdup_printf ("%s::%s", d.method_namespace, d.method_name);
-      _pgo_clr_jit_instrumentation_data_clear (&d);
-      return name;
-    }
-  PgoClrMethodLoad m;
+  PgoClrJitInstrumentationData d = { 0 };
+  PgoClrMethodLoad m = { 0 };
   char *name = NULL;
 
-  if (_pgo_clr_parse_method_load (&ev, TRUE, TRUE, &m, NULL))
+  if (!l->present)
+    return NULL;
+  md.version = l->version;
+  ev.metadata = &md;
+  ev.payload = (const guint8 *) g_bytes_get_data (self->bytes, NULL) + l->payload_offset;
+  ev.payload_len = l->payload_len;
+  ev.payload_offset = l->payload_offset;
+  if (l->pgo && _pgo_clr_parse_jit_instrumentation_data (&ev, TRUE, TRUE, &d, NULL))
+    name = g_strdup_printf ("%s::%s", d.method_namespace, d.method_name);
+  else if (!l->pgo && _pgo_clr_parse_method_load (&ev, TRUE, TRUE, &m, NULL))
     name = g_strdup_printf ("%s::%s", m.method_namespace, m.method_name);
+  _pgo_clr_jit_instrumentation_data_clear (&d);
   _pgo_clr_method_load_clear (&m);
   return name;
 }
 
-/* lazy_name_set: points 'l' at event 'ev' (a verbose one, PGO when 'pgo'). */
+/* lazy_name_set: points 'l' at event 'ev' (a verbose one, PGO when 'pgo'),
+ * whose payload lies in the trace. */
 static void
 lazy_name_set (LazyName *l, const PgoNettraceEvent *ev, gboolean pgo)
 {
-  l->metadata = ev->metadata;
-  l->payload = ev->payload;
-  l->payload_len = ev->payload_len;
   l->payload_offset = ev->payload_offset;
+  l->payload_len = (guint32) MIN (ev->payload_len, G_MAXUINT32);
+  l->version = ev->metadata ? ev->metadata->version : 0;
+  l->present = TRUE;
   l->pgo = pgo;
 }
 
@@ -284,10 +282,10 @@ instr_name (PgoNettraceProfiles *self, InstrInfo *in)
 
   if (in->decoded)
     return in->decoded;
-  if (in->name.metadata)
-    in->decoded = lazy_name_decode (&in->name);
+  if (in->name.present)
+    in->decoded = lazy_name_decode (self, &in->name);
   else if ((n = g_hash_table_lookup (self->names, &in->method_id)))
-    in->decoded = lazy_name_decode (&n->name);
+    in->decoded = lazy_name_decode (self, &n->name);
   return in->decoded;
 }
 
@@ -906,7 +904,7 @@ emit_one (PgoNettraceProfiles *self, InstrInfo *in, PgoNettraceProfileFunc func,
     }
   if (in->drop_reason)
     {
-      g_autofree char *name = lazy_name_decode (&in->name);
+      g_autofree char *name = lazy_name_decode (self, &in->name);
 
       self->n_dropped++;
       profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x%s%s%s dropped: %s", in->method_id,
@@ -1160,7 +1158,7 @@ pgo_nettrace_profiles_describe_method (PgoNettraceProfiles *self, guint64 method
   if (!d && !n)
     return NULL;
   g_autofree char *type = d ? describe_type (self, d->type_id, 0) : NULL;
-  g_autofree char *name = n ? lazy_name_decode (&n->name) : NULL;
+  g_autofree char *name = n ? lazy_name_decode (self, &n->name) : NULL;
   guint32 token = d ? d->token : n->token;
   return g_strdup_printf ("%s::0x%08x%s%s", type ? type : "?", token, name ? " " : "",
                           name ? name : "");

@@ -36,10 +36,12 @@
  * IsHardwareAccelerated of System.Runtime.Intrinsics and System.Numerics,
  * which the JIT and the interpreter answer with one value for the whole
  * process) that a brtrue or brfalse ends its block with is a constant
- * test.  A reconstruction of the profiled methods from their probes
- * alone learns a getter's value where it determines a test's arm as run
- * (exact or observed, above 0); every test of that getter then never
- * takes its other arm.
+ * test.  When the profiles come from one process (one trace, said by
+ * pgo_call_facts_set_one_process()), a reconstruction of the profiled
+ * methods from their probes alone learns a getter's value where it
+ * determines a test's arm as run (exact or observed, above 0); every test
+ * of that getter then never takes its other arm.  Profiles merged from
+ * several processes may mix machines and settings: no constant evidence.
  */
 #include "config.h"
 
@@ -128,6 +130,7 @@ struct _PgoCallFacts {
   gboolean          probes_only; /* learn constants from these probes only */
   PgoProbeSet       probes;
   guint             threads;   /* reconstructions from the probes on this many; 0: all */
+  gboolean          one_process; /* the profiles come from one process: constant tests apply */
   PgoCallFactsStats stats;
   gboolean          counting;  /* for_each_site() counts sites in stats */
 };
@@ -530,7 +533,7 @@ learn (PgoCallFacts *facts, const Reading *r)
   caller = (Caller) { r->id->module->simple_name, name, r->rec };
   for_each_site (facts, r->module, &r->body, r->cfg, tally_site, &caller);
   tests = constant_tests (r->module, &r->body, r->cfg);
-  if (r->rec)
+  if (r->rec && facts->one_process)
     learn_constants (facts, r->rec, tests);
 }
 
@@ -570,6 +573,22 @@ pgo_call_facts_set_probes (PgoCallFacts *facts, gboolean probes_only, PgoProbeSe
 {
   facts->probes_only = probes_only;
   facts->probes = probes;
+}
+
+/**
+ * pgo_call_facts_set_one_process:
+ * @facts: facts
+ * @one_process: the profiles added come from one process (one trace)
+ *
+ * Allows constant tests (SPEC: pgo-inference(7) "Constant tests"): a
+ * hardware-support getter has one value in one process, so what one test
+ * of it shows holds for every test of it there.  Off by default: profiles
+ * merged from several traces may come from machines whose values differ.
+ */
+void
+pgo_call_facts_set_one_process (PgoCallFacts *facts, gboolean one_process)
+{
+  facts->one_process = one_process;
 }
 
 /**

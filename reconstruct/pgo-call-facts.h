@@ -47,6 +47,8 @@ void          pgo_call_facts_free         (PgoCallFacts *facts);
 void          pgo_call_facts_set_probes   (PgoCallFacts *facts,
                                            gboolean probes_only,
                                            PgoProbeSet probes);
+void          pgo_call_facts_set_one_process (PgoCallFacts *facts,
+                                              gboolean one_process);
 void          pgo_call_facts_set_threads  (PgoCallFacts *facts,
                                            guint threads);
 void          pgo_call_facts_add_profiles (PgoCallFacts *facts,

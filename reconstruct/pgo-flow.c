@@ -46,9 +46,9 @@
  * observations are repaired only when infeasible, raising (1 << 16 per
  * unit) being cheaper than lowering (1 << 18) because racy or torn
  * counters under-count; routing entries to the exit costs 1 << 12 per
- * unit; a node with a likely count costs 4 per unit either way from it,
- * twice an arc, so that one such node outweighs the arc priors it
- * crosses.  Intervals off, repair on.
+ * unit; a node with a likely count costs 16 per unit either way from it,
+ * eight times an arc, so that it outweighs the arc priors of a path of up
+ * to eight arcs through it.  Intervals off, repair on.
  */
 void
 _pgo_flow_options_init (PgoFlowOptions *options)

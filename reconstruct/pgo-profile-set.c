@@ -463,6 +463,7 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
       facts = pgo_call_facts_new (resolver);
       pgo_call_facts_set_probes (facts, options->probes_only, options->probes);
       pgo_call_facts_set_threads (facts, options->threads);
+      pgo_call_facts_set_one_process (facts, options->one_process);
       pgo_call_facts_add_profiles (facts, merged, &options->reconstruction.cfg);
     }
   build = g_new0 (Build, 1);

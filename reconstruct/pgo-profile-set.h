@@ -72,6 +72,8 @@ typedef struct {
   void                   (*progress) (guint done, guint total, gpointer user_data);
                                            /* after each method; NULL: none */
   gpointer                 progress_data;
+  gboolean                 one_process;    /* the profiles come from one process (one
+                                            * trace): constant tests give evidence */
   guint                    threads;        /* reconstruct on this many threads, the
                                             * caller's included; 0: one per processor.
                                             * The output is the same whatever it is;

@@ -157,6 +157,7 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
     {
       facts = pgo_call_facts_new (o->resolver);
       pgo_call_facts_set_probes (facts, TRUE, o->set);
+      pgo_call_facts_set_one_process (facts, TRUE); /* one truth trace at a time */
       pgo_call_facts_add_profiles (facts, list, NULL);
     }
   pgo_evaluation_set_call_facts (ev, facts);

@@ -75,6 +75,7 @@ check_options (ExportOptions *o)
     o->names = pgo_tool_new_handle_names ();
   if (o->text && o->compressed)
     return pgo_tool_usage ("--compressed applies to --format mibc only");
+  o->set.one_process = pgo_tool_inputs_one_process (&o->in);
   if (pgo_tool_recon_check (&o->recon, &o->set) != PGO_EXIT_OK)
     return PGO_EXIT_USAGE;
   if (o->form && g_strcmp0 (o->form, "block") == 0)

@@ -305,6 +305,7 @@ pgo_cmd_reconstruct (int argc, char **argv)
     {
       facts = pgo_call_facts_new (resolver);
       pgo_call_facts_set_probes (facts, o.probes != NULL, o.set);
+      pgo_call_facts_set_one_process (facts, pgo_tool_input_kind (o.trace) == PGO_TOOL_INPUT_TRACE);
       pgo_call_facts_add_profiles (facts, list, &o.ro.cfg);
     }
   for (guint i = 0; i < list->len; i++)

@@ -63,6 +63,7 @@ parse_options (int *argc, char ***argv, ReportOptions *o)
   if (!o->html)
     return pgo_tool_usage ("give --html DIR");
   pgo_profile_set_options_init (&o->set);
+  o->set.one_process = pgo_tool_inputs_one_process (&o->in);
   return pgo_tool_recon_check (&o->recon, &o->set);
 }
 

@@ -695,6 +695,15 @@ pgo_tool_inputs_clear (PgoToolInputs *in)
   g_clear_pointer (&in->frameworks, g_strfreev);
 }
 
+/* TRUE if 'in' names one trace and no store: its profiles come from one
+ * process. */
+gboolean
+pgo_tool_inputs_one_process (const PgoToolInputs *in)
+{
+  return !in->stores && in->traces && in->traces[0] && !in->traces[1]
+         && pgo_tool_input_kind (in->traces[0]) == PGO_TOOL_INPUT_TRACE;
+}
+
 /* The first input named on the command line, for messages. */
 const char *
 pgo_tool_inputs_first (const PgoToolInputs *in)

@@ -87,6 +87,7 @@ void pgo_tool_inputs_add_entries (GOptionContext *ctx, PgoToolInputs *in);
 int  pgo_tool_inputs_check       (PgoToolInputs *in, int argc, char **argv);
 void pgo_tool_inputs_clear       (PgoToolInputs *in);
 const char *pgo_tool_inputs_first (const PgoToolInputs *in);
+gboolean    pgo_tool_inputs_one_process (const PgoToolInputs *in);
 
 /* The options of a reconstruction: --probes, --priors, --no-call-evidence,
  * --jobs. */

@@ -170,4 +170,27 @@ expect 0 skipped evaluate $hot --probes A --truth "$data/hotloop/block.nettrace"
 grep -q "^skipped: [0-9]* methods: [0-9]* no IL in the references\$" "$tmp/out" \
   || fail "skipped: line '$(grep '^skipped' "$tmp/out")'"
 
+# Constant tests (pgo-inference(7) "Constant tests"), where the shared
+# runtime the fixtures ran on is installed: in one trace, other tests of
+# Vector128.IsHardwareAccelerated show its value, so IndexOfNullCharacter's
+# scalar arm of that test is exact-from-calls 0; the same counts read from
+# a .mibc, which may merge several processes, give no such evidence.
+. "$tests/support/shared-runtime.sh"
+fw=$(shared_runtime_dir)
+case $fw in
+  */10.0.12)
+    br="-r $data/branches/branches.dll --probes A --method IndexOfNullCharacter"
+    # shellcheck disable=SC2086
+    expect 0 constant-one reconstruct --framework "$fw" $br "$data/branches/block.nettrace"
+    has constant-one "  edge BB02->BB09 normal count=0 exact-from-calls"
+    # shellcheck disable=SC2086
+    expect 0 constant-mibc create-mibc --as-recorded --framework "$fw" -r "$data/branches/branches.dll" \
+      -o "$tmp/branches.mibc" "$data/branches/block.nettrace"
+    # shellcheck disable=SC2086
+    expect 0 constant-merged reconstruct --framework "$fw" $br "$tmp/branches.mibc"
+    has constant-merged "  edge BB02->BB09 normal count=7 inferred"
+    ;;
+  *) echo "SKIP: constant tests: shared runtime 10.0.12 not found (DOTNET='${DOTNET:-}')" ;;
+esac
+
 [ "$failures" = 0 ]

@@ -478,6 +478,28 @@ START_TEST (test_nettrace_event_describe)
 }
 END_TEST
 
+/* Names are decoded from the events they lie in only when asked for, and
+ * the profiles keep no pointer into the reader: a method handle is named
+ * from its MethodLoadVerbose event after the reader is freed. */
+START_TEST (test_nettrace_event_names_outlive_reader)
+{
+  g_autoptr(GBytes) bytes = pgo_check_load ("fixtures/data/hotloop/block.nettrace");
+  g_autoptr(GError) error = NULL;
+  PgoNettraceReader *reader = pgo_nettrace_reader_new (bytes, &error);
+  g_autoptr(PgoNettraceProfiles) p = NULL;
+  g_autofree char *desc = NULL;
+  guint i = 0;
+
+  ck_assert (reader != NULL);
+  p = pgo_nettrace_profiles_build (reader, &error);
+  ck_assert_msg (p != NULL, "%s", error ? error->message : "");
+  pgo_nettrace_reader_free (reader);
+  ck_assert (find_profile (p, "Program::Spin", &i) != NULL);
+  desc = pgo_nettrace_profiles_describe_method (p, pgo_nettrace_profiles_get_method_handle (p, i));
+  ck_assert_msg (desc && g_str_has_suffix (desc, "::0x06000001 Program::Spin"), "%s", desc);
+}
+END_TEST
+
 START_TEST (test_nettrace_event_dynamic_method)
 {
   Chunk one = { 0x80000000, 0, sizeof fib_blob };
@@ -564,6 +586,7 @@ pgo_check_suite (void)
   tc = tcase_create ("reassembly");
   tcase_add_loop_test (tc, test_nettrace_event_chunks, 0, G_N_ELEMENTS (chunk_cases));
   tcase_add_test (tc, test_nettrace_event_dynamic_method);
+  tcase_add_test (tc, test_nettrace_event_names_outlive_reader);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("errors");
