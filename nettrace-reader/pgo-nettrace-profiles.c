@@ -118,7 +118,6 @@ typedef struct {
   guint32    token;           /* from the verbose event */
   LazyName   name;            /* the first verbose event */
   char      *decoded;         /* its name once decoded, "Namespace::Name" */
-  guint64    first_offset;    /* file offset of the first chunk's Data */
 } InstrInfo;
 
 struct _PgoNettraceProfiles {
@@ -215,6 +214,14 @@ profiles_note (PgoNettraceProfiles *self, const char *format, ...)
   va_end (ap);
 }
 
+/* forget_chunks: lets go of where the chunks of 'in' lie. */
+static void
+forget_chunks (InstrInfo *in)
+{
+  in->n_chunks = 0;
+  g_clear_pointer (&in->rest, g_array_unref);
+}
+
 static void
 profile_drop (PgoNettraceProfiles *self, InstrInfo *in, const char *format, ...) G_GNUC_PRINTF (3, 4);
 
@@ -229,8 +236,7 @@ profile_drop (PgoNettraceProfiles *self, InstrInfo *in, const char *format, ...)
   va_start (ap, format);
   in->drop_reason = g_strdup_vprintf (format, ap);
   va_end (ap);
-  in->n_chunks = 0;
-  g_clear_pointer (&in->rest, g_array_unref);
+  forget_chunks (in);
 }
 
 /* lazy_name_decode: (transfer full) (nullable): "Namespace::Name" from the
@@ -328,7 +334,6 @@ instr_info_get (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d
   in = g_new0 (InstrInfo, 1);
   in->method_id = d->method_id;
   in->last_index = -1;
-  in->first_offset = d->data_offset;
   g_hash_table_insert (self->instr, in, in);
   g_ptr_array_add (self->order, in);
   return in;
@@ -843,7 +848,7 @@ decode_profile (PgoNettraceProfiles *self, InstrInfo *in, PgoMethodId *id, GByte
   const guint8 *p = g_bytes_get_data (blob, &len);
   g_autoptr(PgoMethodProfile) profile = pgo_method_profile_new (id);
 
-  if (!_pgo_nettrace_blob_parse (p, len, in->n_chunks == 1 ? in->first_offset : 0,
+  if (!_pgo_nettrace_blob_parse (p, len, in->n_chunks == 1 ? in->first.offset : 0,
                                     profile, &error))
     {
       profile_drop (self, in, "%s", error->message);
@@ -911,8 +916,7 @@ emit_one (PgoNettraceProfiles *self, InstrInfo *in, PgoNettraceProfileFunc func,
                      name ? " (" : "", name ? name : "", name ? ")" : "", in->drop_reason);
       return TRUE;
     }
-  in->n_chunks = 0;
-  g_clear_pointer (&in->rest, g_array_unref);
+  forget_chunks (in);
   self->n_emitted++;
   return func (self, profile, in->method_id, blob, user_data, error);
 }

@@ -132,7 +132,6 @@ struct _PgoCallFacts {
   guint             threads;   /* reconstructions from the probes on this many; 0: all */
   gboolean          one_process; /* the profiles come from one process: constant tests apply */
   PgoCallFactsStats stats;
-  gboolean          counting;  /* for_each_site() counts sites in stats */
 };
 
 static void
@@ -252,7 +251,8 @@ typedef struct {
 
 static Module *get_module (PgoCallFacts *facts, const PgoModuleId *id);
 static void for_each_site (PgoCallFacts *facts, Module *m, const PgoMethodBody *body,
-                           const PgoCfg *cfg, SiteFunc func, gpointer data);
+                           const PgoCfg *cfg, SiteFunc func, gpointer data,
+                           PgoCallFactsStats *count);
 
 /* TRUE if the probes of 'rec' determine the count of block 'b'. */
 static gboolean
@@ -350,15 +350,15 @@ constant_test (Module *m, const PgoMethodBody *body, const PgoCfg *cfg, guint32 
         last = in;
         n++;
       }
-  if (n < 2 || prev.opcode != PGO_OP_CALL || last.operand.target < 0
-      || last.operand.target == (gint64) last.next_offset)
-    return FALSE;
   switch (last.opcode)
     {
     case PGO_OP_BRTRUE: case PGO_OP_BRTRUE_S: on_true = TRUE; break;
     case PGO_OP_BRFALSE: case PGO_OP_BRFALSE_S: on_true = FALSE; break;
     default: return FALSE;
     }
+  if (n < 2 || prev.opcode != PGO_OP_CALL || last.operand.target < 0
+      || last.operand.target == (gint64) last.next_offset)
+    return FALSE;
   if (!(t->getter = getter_name (m, prev.operand.token)))
     return FALSE;
   t->call = prev.il_offset;
@@ -531,10 +531,11 @@ learn (PgoCallFacts *facts, const Reading *r)
     return;
   name = pgo_method_id_to_string (r->id);
   caller = (Caller) { r->id->module->simple_name, name, r->rec };
-  for_each_site (facts, r->module, &r->body, r->cfg, tally_site, &caller);
+  for_each_site (facts, r->module, &r->body, r->cfg, tally_site, &caller, NULL);
+  if (!r->rec || !facts->one_process)
+    return;
   tests = constant_tests (r->module, &r->body, r->cfg);
-  if (r->rec && facts->one_process)
-    learn_constants (facts, r->rec, tests);
+  learn_constants (facts, r->rec, tests);
 }
 
 /* PgoPipeline finish: learns from the reading of 'slot', in profile order. */
@@ -951,10 +952,10 @@ site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *caller, const 
 /* Calls 'func' on each call site of 'body' (flow graph 'cfg', module
  * 'm') in a reachable block whose target is known statically: call,
  * newobj, or a callvirt no override can redirect, of a MethodDef of 'm'.
- * Counts sites in the stats when facts->counting. */
+ * Counts the sites and the resolved ones in 'count' (nullable). */
 static void
 for_each_site (PgoCallFacts *facts, Module *m, const PgoMethodBody *body, const PgoCfg *cfg,
-               SiteFunc func, gpointer data)
+               SiteFunc func, gpointer data, PgoCallFactsStats *count)
 {
   PgoIlIter it;
   PgoIlInstr in;
@@ -966,14 +967,16 @@ for_each_site (PgoCallFacts *facts, Module *m, const PgoMethodBody *body, const 
 
       if (in.opcode != PGO_OP_CALL && in.opcode != PGO_OP_CALLVIRT && in.opcode != PGO_OP_NEWOBJ)
         continue;
-      facts->stats.n_sites += facts->counting;
+      if (count)
+        count->n_sites++;
       if (in.il_offset >= cfg->il_size)
         continue;
       b = cfg->offset_block[in.il_offset];
       if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_REACHABLE)
           || !_pgo_metadata_resolve_method (m->md, in.operand.token, &def, NULL))
         continue;
-      facts->stats.n_resolved += facts->counting;
+      if (count)
+        count->n_resolved++;
       if (in.opcode == PGO_OP_CALLVIRT && overridable (m, def))
         continue;
       func (facts, m, &in, def, data);
@@ -1013,8 +1016,11 @@ static void
 add_constant_evidence (PgoCallFacts *facts, Module *m, const PgoMethodBody *body, const PgoCfg *cfg,
                        GArray *out)
 {
-  g_autoptr(GArray) tests = constant_tests (m, body, cfg);
+  g_autoptr(GArray) tests = NULL;
 
+  if (g_hash_table_size (facts->constants) == 0)
+    return;
+  tests = constant_tests (m, body, cfg);
   for (guint k = 0; k < tests->len; k++)
     {
       const ConstantTest *t = &g_array_index (tests, ConstantTest, k);
@@ -1053,9 +1059,7 @@ pgo_call_facts_evidence (PgoCallFacts *facts, const PgoMethodId *caller, const P
   if (!caller || !caller->module || !caller->module->simple_name
       || !(m = get_module (facts, caller->module)))
     return out;
-  facts->counting = TRUE;
-  for_each_site (facts, m, body, cfg, add_evidence, &ev);
-  facts->counting = FALSE;
+  for_each_site (facts, m, body, cfg, add_evidence, &ev, &facts->stats);
   add_constant_evidence (facts, m, body, cfg, out);
   return out;
 }

@@ -160,7 +160,6 @@ bridge_solve (const FlowProblem *p, const wide *b, FlowResult *r)
           ok = FALSE;
         }
     }
-  _pgo_csr_clear (&c);
   return ok;
 }
 
@@ -256,7 +255,6 @@ compute_priors (const FlowProblem *p, const gboolean *det, const wide *x,
       v = w[a] * est[p->tail[a] / 2];
       prior[a] = v >= 0x1p62 ? ((guint64) 1 << 62) : (guint64) llround (v);
     }
-  _pgo_csr_clear (&in);
 }
 
 /* Cost per unit of raising internal arc 'a' of 'p' above its prior. */
@@ -311,7 +309,8 @@ residual_rows (const FlowProblem *p, const wide *x, PgoCsr *c)
  * Tarjan's strongly connected components of the residual digraph of the
  * unknown arcs of @p under @x (iterative).
  *
- * Returns: (transfer full): the component of each internal vertex
+ * Returns: (transfer none): the component of each internal vertex, in
+ *   scratch memory
  */
 guint *
 _pgo_flow_residual_scc (const FlowProblem *p, const wide *x, guint *out_ncomp)
@@ -376,7 +375,6 @@ _pgo_flow_residual_scc (const FlowProblem *p, const wide *x, guint *out_ncomp)
             }
         }
     }
-  _pgo_csr_clear (&c);
   *out_ncomp = ncomp;
   return comp;
 }
@@ -520,7 +518,6 @@ dom_intervals (guint k, const guint *idom, guint root, guint *pre, guint *post)
       post[v] = clock++;
       sp--;
     }
-  _pgo_csr_clear (&kids);
 }
 
 /* Marks in 'bridge' the edges of the flow graph (k vertices, edges
@@ -554,8 +551,6 @@ flowgraph_bridges (guint k, guint ne, const guint *src, const guint *dst,
   for (guint i = 0; i < ne; i++)
     bridge[i] = dst[i] != root && idom[dst[i]] == src[i] && src[i] != dst[i]
                 && nd[dst[i]] == 1;
-  _pgo_csr_clear (&out);
-  _pgo_csr_clear (&in);
 }
 
 /* Marks in 'fixed' the arcs of one residual SCC whose two residual
@@ -642,8 +637,6 @@ mark_fixed (const FlowProblem *p, const wide *x, gboolean *fixed)
     if (cand[c] > 0)
       scc_fix (p, x, arcs.item + arcs.start[c], arcs.start[c + 1] - arcs.start[c],
                local, verts.start[c + 1] - verts.start[c], fixed);
-  _pgo_csr_clear (&verts);
-  _pgo_csr_clear (&arcs);
 }
 
 /* Allocates the arrays of 'r', sets known values and routes known flow

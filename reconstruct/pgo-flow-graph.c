@@ -156,8 +156,9 @@ _pgo_flow_graph_observe_arc (PgoFlowGraph *graph, guint arc, guint64 count,
  * @target: its likely number of entries
  *
  * Declares that an unobserved node was likely entered @target times (a
- * block holding the one call site the trace shows of a callee entered
- * @target times: SPEC: pgo-inference(7) "Call evidence").  The minimum-cost
+ * block holding the one call site of a callee that its probes leave open,
+ * given the callee's entries less its other sites' counts;
+ * SPEC: pgo-inference(7) "Call evidence").  The minimum-cost
  * choice pulls the node towards @target, at options->target per unit
  * either way, and spreads its estimate to the arcs it leaves; exactness
  * and intervals ignore it.  Ignored on observed nodes.
@@ -259,7 +260,7 @@ _pgo_flow_graph_get_arc (const PgoFlowGraph *graph, guint arc, guint *out_src,
 
 /* ---- the split problem ------------------------------------------------ */
 
-/* Frees the split problem 'p'. */
+/* Frees the split problem 'p' (its arrays are scratch). */
 void
 _pgo_flow_problem_free (FlowProblem *p)
 {
@@ -338,7 +339,8 @@ _pgo_flow_problem_add_escape (FlowProblem *p, guint v, guint64 value)
 
 /**
  * _pgo_csr_build:
- * @csr: (out caller-allocates): the rows to fill; free with _pgo_csr_clear()
+ * @csr: (out caller-allocates): the rows to fill, in scratch memory (taken
+ *   back with the solve that built them)
  * @n_rows: number of rows
  * @n: number of (row, item) pairs
  * @row: (array length=n): the row of each pair, below @n_rows
@@ -363,15 +365,4 @@ _pgo_csr_build (PgoCsr *csr, guint n_rows, guint n, const guint *row,
   fill = _pgo_scratch_dup (csr->start, MAX (n_rows, 1), sizeof (guint));
   for (guint i = 0; i < n; i++)
     csr->item[fill[row[i]]++] = item != NULL ? item[i] : i;
-}
-
-/**
- * _pgo_csr_clear:
- * @csr: rows from _pgo_csr_build()
- */
-void
-_pgo_csr_clear (PgoCsr *csr)
-{
-  csr->start = NULL;
-  csr->item = NULL;
 }

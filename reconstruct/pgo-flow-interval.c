@@ -223,5 +223,4 @@ _pgo_flow_compute_intervals (const FlowProblem *p, const FlowResult *r,
     if (todo[c])
       scc_intervals (p, r, arcs.item + arcs.start[c], arcs.start[c + 1] - arcs.start[c],
                      local, vcount[c], lo, hi);
-  _pgo_csr_clear (&arcs);
 }

@@ -119,7 +119,6 @@ void         _pgo_flow_problem_free       (FlowProblem *p);
 void         _pgo_flow_problem_add_escape (FlowProblem *p, guint v, guint64 value);
 void         _pgo_csr_build               (PgoCsr *csr, guint n_rows, guint n,
                                            const guint *row, const guint *item);
-void         _pgo_csr_clear               (PgoCsr *csr);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FlowProblem, _pgo_flow_problem_free)
 

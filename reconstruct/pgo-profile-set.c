@@ -361,7 +361,7 @@ finish (Job *j, const PgoProfileSetOptions *o, GPtrArray *out, GError **error)
     {
       if (o->visit)
         o->visit (id, j->rec, o->visit_data);
-      j->out = pgo_method_profile_copy (j->rec->profile);
+      j->out = g_steal_pointer (&j->rec->profile);
     }
   if (j->out)
     g_ptr_array_add (out, g_steal_pointer (&j->out));

@@ -268,8 +268,8 @@ typedef struct {
 } CallModel;
 
 /* Observes 0 on every arc of 'g' by which a block that 'calls' marks
- * stuck completes and on every arc it marks dead, bounds the blocks 'calls' bounds, and pulls those it
- * has a likely count of towards it. */
+ * stuck completes and on every arc it marks dead, bounds the blocks
+ * 'calls' bounds, and pulls those it has a likely count of towards it. */
 static void
 apply_calls (const PgoCfg *cfg, const CallModel *calls, PgoFlowGraph *g)
 {
@@ -637,8 +637,8 @@ solved_clear (Solved *s)
 
 /* Builds the flow graph of 'cfg' with block observations 'obs'/'has_obs',
  * the call evidence 'calls' (nullable) and edge likelihoods 'lik', with the
- * escape arcs when 'escapes', and solves it, twice when finally bounds become known.
- * FALSE with 'error' set on failure. */
+ * escape arcs when 'escapes', and solves it, twice when finally bounds
+ * become known.  FALSE with 'error' set on failure. */
 static gboolean
 solve_model (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
              const CallModel *calls, const PgoReconstructionOptions *options, const double *lik,
