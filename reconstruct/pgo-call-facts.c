@@ -13,9 +13,10 @@
  *   never entered  the callee has no profile although it would have one
  *                  had it run (it has IL the JIT compiles at Tier0 with
  *                  instrumentation: no [Intrinsic], no AggressiveOptimization
- *                  or NoOptimization, at least two reachable blocks so that
- *                  minimal profiling keeps its counters), or its entry
- *                  count is 0;
+ *                  or NoOptimization; and at least two reachable blocks, so
+ *                  that minimal profiling keeps its counters, unless the
+ *                  profiles of one process show a single-block method: then
+ *                  every entry was counted), or its entry count is 0;
  *   only caller    the callee's one reference in the closed world is this
  *                  site: an app method, visible only inside its assembly,
  *                  not virtual, not the entry point, not a constructor that
@@ -47,6 +48,7 @@
 
 #include "pgo-call-facts.h"
 
+#include "pgo-cfg-private.h"
 #include "pgo-parallel-private.h"
 
 #include <string.h>
@@ -131,6 +133,7 @@ struct _PgoCallFacts {
   PgoProbeSet       probes;
   guint             threads;   /* reconstructions from the probes on this many; 0: all */
   gboolean          one_process; /* the profiles come from one process: constant tests apply */
+  gboolean          one_block_seen; /* a profiled method has a single reachable block */
   PgoCallFactsStats stats;
 };
 
@@ -475,6 +478,7 @@ read_profile (PgoCallFacts *facts, const PgoMethodProfile *profile, Reading *r)
   if ((r->has_body = pgo_body_resolver_lookup (facts->resolver, id, &r->body, NULL, NULL))
       && (r->cfg = pgo_cfg_build (&r->body, &facts->options, NULL)))
     r->known = profile_entries (profile, r->cfg, &r->entries);
+  facts->one_block_seen |= r->known && _pgo_cfg_n_reachable (r->cfg) < 2;
   if (r->cfg && !(r->known && r->entries == 0))
     r->module = get_module (facts, id->module);
   key = method_key (id->module->simple_name, id->token);
@@ -742,13 +746,15 @@ enum {
   CALLEE_KNOWN     = 1 << 0, /* computed */
   CALLEE_PROFILED  = 1 << 1, /* a run would have left a profile */
   CALLEE_NO_RETURN = 1 << 2, /* no path of its IL returns */
+  CALLEE_ONE_BLOCK = 1 << 3, /* profiled only when minimal profiling is off */
 };
 
 /* The CALLEE_ bits of MethodDef 'def' of 'm': whether its IL is what
  * runs (it has IL and no [Intrinsic]); then whether it is compiled at
- * Tier0 with instrumentation and minimal profiling keeps its counters (no
- * AggressiveOptimization or NoOptimization, two reachable blocks or
- * more), and whether any reachable block returns. */
+ * Tier0 with instrumentation (no AggressiveOptimization or
+ * NoOptimization), whether minimal profiling would leave it without
+ * counters (fewer than two reachable blocks), and whether any reachable
+ * block returns. */
 static guint
 compute_callee (PgoCallFacts *facts, Module *m, guint32 def)
 {
@@ -773,8 +779,8 @@ compute_callee (PgoCallFacts *facts, Module *m, guint32 def)
         reachable++;
         returns += cfg->blocks[b].kind == PGO_BLOCK_RETURN;
       }
-  return CALLEE_KNOWN | (returns == 0 ? CALLEE_NO_RETURN : 0)
-         | (reachable >= 2 && !(impl & (MI_NO_OPT | MI_AGGR_OPT)) ? CALLEE_PROFILED : 0);
+  return CALLEE_KNOWN | (returns == 0 ? CALLEE_NO_RETURN : 0) | (reachable < 2 ? CALLEE_ONE_BLOCK : 0)
+         | (!(impl & (MI_NO_OPT | MI_AGGR_OPT)) ? CALLEE_PROFILED : 0);
 }
 
 static guint
@@ -908,6 +914,17 @@ open_site (PgoCallFacts *facts, const char *key, guint64 entries, const PgoMetho
   return TRUE;
 }
 
+/* TRUE when a callee without a profile never ran even if it has a single
+ * block: the profiles come from one process and hold a single-block
+ * method, so that process counted every entry (the interpreter does; the
+ * JIT does with minimal profiling off, JitMinimalJitProfiling=0).
+ * SPEC: pgo-inference(7) "Call evidence" */
+static gboolean
+every_entry_counted (const PgoCallFacts *facts)
+{
+  return facts->one_process && facts->one_block_seen;
+}
+
 /* The evidence the call of 'def' by instruction 'in' gives, if any. */
 static gboolean
 site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *caller, const PgoIlInstr *in,
@@ -925,7 +942,8 @@ site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *caller, const 
       facts->stats.n_no_return++;
       return TRUE;
     }
-  if ((!e && (bits & CALLEE_PROFILED)) || (e && e->known && e->entries == 0))
+  if ((!e && (bits & CALLEE_PROFILED) && (!(bits & CALLEE_ONE_BLOCK) || every_entry_counted (facts)))
+      || (e && e->known && e->entries == 0))
     {
       out->kind = PGO_CALL_EVIDENCE_NEVER_ENTERED;
       facts->stats.n_never_entered++;

@@ -75,6 +75,7 @@ void     _pgo_cfg_normalize_eh     (Builder *b);
 
 /* pgo-jit-walk.c */
 void     _pgo_cfg_mark_reachable   (PgoCfg *cfg);
+guint32  _pgo_cfg_n_reachable      (const PgoCfg *cfg);
 void     _pgo_cfg_walk             (PgoCfg *cfg);
 void     _pgo_cfg_build_edges      (PgoCfg *cfg);
 guint32 *_pgo_cfg_schema_order     (const PgoCfg *cfg);

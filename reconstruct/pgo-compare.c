@@ -23,24 +23,28 @@ typedef struct {
 
 /* ---- Pairing ---- */
 
-/* "module|token|name": the exact key, when the method has a token. */
+/* "token|module!name<instantiation>": the exact key, when the method has
+ * a token; the instantiation tells apart the profiles of one generic
+ * method. */
 static char *
 token_key (const PgoMethodId *id)
 {
+  g_autofree char *name = NULL;
+
   if (!id || !id->token)
     return NULL;
-  return g_strdup_printf ("%s|%08x|%s", id->module ? id->module->simple_name : "", id->token,
-                          id->name ? id->name : "");
+  name = pgo_method_id_to_string (id);
+  return g_strdup_printf ("%08x|%s", id->token, name);
 }
 
-/* "module|name": the key when a side does not know tokens (a .mibc read
- * without its assemblies). */
+/* "module!name<instantiation>": the key when a side does not know tokens
+ * (a .mibc read without its assemblies). */
 static char *
 name_key (const PgoMethodId *id)
 {
   if (!id || !id->name)
     return NULL;
-  return g_strdup_printf ("%s|%s", id->module ? id->module->simple_name : "", id->name);
+  return pgo_method_id_to_string (id);
 }
 
 /* Indexes 'list' by both keys; the first profile of a key wins. */
@@ -204,8 +208,9 @@ summarize (GArray *methods, PgoComparisonSummary *s)
  * @b: (element-type PgoMethodProfile): the second list
  * @out_summary: (out) (optional): totals and weighted overlaps
  *
- * Pairs the methods of @a and @b (by module, token and name; by module
- * and name when a side has no token), then computes each pair's block
+ * Pairs the methods of @a and @b (by module, token, name and
+ * instantiation; by module, name and instantiation when a side has no
+ * token), then computes each pair's block
  * overlap when both have block counts on the same offsets and its edge
  * overlap when both have edge counts on the same edges.  Methods of only
  * one list come last, in list order.

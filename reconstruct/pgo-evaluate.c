@@ -149,6 +149,17 @@ _pgo_block_overlap (const guint64 *a, const guint64 *b, guint n)
   return (double) s;
 }
 
+/* How many of 'flags[0..n)' are set. */
+static guint32
+n_true (const gboolean *flags, guint32 n)
+{
+  guint32 k = 0;
+
+  for (guint32 i = 0; i < n; i++)
+    k += flags[i] != FALSE;
+  return k;
+}
+
 /* Dense truth per block from block-count records; FALSE with a reason. */
 static gboolean
 densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense, gboolean *has,
@@ -556,11 +567,25 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
       pgo_evaluation_skip (ev, name, PGO_EVALUATION_SKIP_BAD_IL, local->message);
       return TRUE;
     }
+  if (_pgo_cfg_n_reachable (cfg) < 2)
+    {
+      /* its entry, observed at every probe set, is its only count: it
+       * would add a perfect score and no information */
+      pgo_evaluation_skip (ev, name, PGO_EVALUATION_SKIP_ONE_BLOCK, "one reachable block");
+      return TRUE;
+    }
   dense = g_new0 (guint64, cfg->n_blocks + 1);
   has = g_new0 (gboolean, cfg->n_blocks + 1);
   if (!densify (cfg, truth, dense, has, &kind, &reason))
     {
       pgo_evaluation_skip (ev, name, kind, reason);
+      return TRUE;
+    }
+  if (n_true (has, cfg->n_blocks) == 1)
+    {
+      /* the importer folded constant branches and the JIT counted what
+       * was left as one block: the truth says nothing of the others */
+      pgo_evaluation_skip (ev, name, PGO_EVALUATION_SKIP_FOLDED, "one block count, several reachable blocks");
       return TRUE;
     }
   if (!truth_balance (cfg, dense, &circulation, &unreturned, error))
@@ -637,7 +662,8 @@ pgo_evaluation_skip_reason_to_string (PgoEvaluationSkipReason reason)
   static const char *const names[] = {
     "no IL in the references", "IL that forms no flow graph", "edge counts, not block counts",
     "no block counts", "block counts off the block starts",
-    "counts inconsistent even with exceptions leaving",
+    "counts inconsistent even with exceptions leaving", "one block, nothing to infer",
+    "one block count for several blocks (folded by the JIT)",
   };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == PGO_EVALUATION_N_SKIP_REASONS);

@@ -73,6 +73,8 @@ typedef enum {
   PGO_EVALUATION_SKIP_NO_COUNTS,    /* the truth holds no block counts */
   PGO_EVALUATION_SKIP_MISMATCHED,   /* a block count at an offset that starts no block */
   PGO_EVALUATION_SKIP_INCONSISTENT, /* counts inconsistent even with exceptions leaving */
+  PGO_EVALUATION_SKIP_ONE_BLOCK,    /* one reachable block: its entry count is all there is */
+  PGO_EVALUATION_SKIP_FOLDED,       /* one block count for several reachable blocks */
   PGO_EVALUATION_N_SKIP_REASONS
 } PgoEvaluationSkipReason;
 

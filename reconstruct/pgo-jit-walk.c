@@ -91,6 +91,18 @@ _pgo_cfg_mark_reachable (PgoCfg *cfg)
     }
 }
 
+/* The number of reachable blocks with IL (EH normalization's internal
+ * blocks left out). */
+guint32
+_pgo_cfg_n_reachable (const PgoCfg *cfg)
+{
+  guint32 n = 0;
+
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    n += (cfg->blocks[b].flags & (PGO_BLOCK_FLAG_REACHABLE | PGO_BLOCK_FLAG_INTERNAL)) == PGO_BLOCK_FLAG_REACHABLE;
+  return n;
+}
+
 typedef struct {
   PgoCfg  *cfg;
   guint8  *marked;  /* by block index */

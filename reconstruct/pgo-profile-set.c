@@ -290,6 +290,7 @@ typedef struct {
   PgoFlowCounter          width;
   PgoReconstruction      *rec;    /* made in parallel */
   PgoMethodProfile       *out;    /* the output profile, or NULL */
+  gboolean                copied; /* 'out' is the input as recorded */
   GError                 *error;
 } Job;
 
@@ -322,6 +323,7 @@ prepare (Job *j, const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFa
   if (o->mode == PGO_PROFILE_SET_AS_RECORDED && !o->probes_only)
     {
       j->out = pgo_method_profile_copy (p);
+      j->copied = TRUE;
       return;
     }
   if (!pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
@@ -341,11 +343,37 @@ prepare (Job *j, const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFa
     j->out = recorded_profile (p, cfg, j->obs, o, &j->error);
 }
 
-/* Finishes job 'j' in the calling thread, in method order: the visit, the
- * output profile into 'out'.  FALSE with 'error' set (naming the method)
- * when it failed. */
+/* TRUE if 'p' holds one count record and no histogram: a profile the
+ * JIT's minimal profiling never records, so that the JIT compiles such a
+ * method as it would without one.
+ * SPEC: pgo-jit(7) "Minimal profiling" */
 static gboolean
-finish (Job *j, const PgoProfileSetOptions *o, GPtrArray *out, GError **error)
+single_counter (const PgoMethodProfile *p)
+{
+  guint counts = 0, others = 0;
+
+  for (guint i = 0; i < pgo_method_profile_get_n_records (p); i++)
+    switch (pgo_method_profile_get_record (p, i)->kind)
+      {
+      case PGO_KIND_BASIC_BLOCK_INT_COUNT: case PGO_KIND_BASIC_BLOCK_LONG_COUNT:
+      case PGO_KIND_EDGE_INT_COUNT: case PGO_KIND_EDGE_LONG_COUNT:
+        counts++;
+        break;
+      case PGO_KIND_VERSION: case PGO_KIND_NUM_RUNS:
+        break;
+      default:
+        others++;
+        break;
+      }
+  return counts == 1 && others == 0;
+}
+
+/* Finishes job 'j' in the calling thread, in method order: the visit, the
+ * output profile into 'out' unless it is a single counter the JIT would
+ * not have recorded (counted in 'st').  FALSE with 'error' set (naming
+ * the method) when it failed. */
+static gboolean
+finish (Job *j, const PgoProfileSetOptions *o, PgoProfileSetStats *st, GPtrArray *out, GError **error)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (j->in);
 
@@ -362,6 +390,11 @@ finish (Job *j, const PgoProfileSetOptions *o, GPtrArray *out, GError **error)
       if (o->visit)
         o->visit (id, j->rec, o->visit_data);
       j->out = g_steal_pointer (&j->rec->profile);
+    }
+  if (j->out && !j->copied && single_counter (j->out))
+    {
+      st->n_single_counter++;
+      g_clear_pointer (&j->out, pgo_method_profile_free);
     }
   if (j->out)
     g_ptr_array_add (out, g_steal_pointer (&j->out));
@@ -411,7 +444,7 @@ static gboolean
 finish_step (guint item, guint slot, gpointer data)
 {
   Build *b = data;
-  gboolean ok = finish (&b->jobs[slot], b->o, b->out, &b->error);
+  gboolean ok = finish (&b->jobs[slot], b->o, b->st, b->out, &b->error);
 
   if (ok && b->o->progress)
     b->o->progress (item + 1, b->merged->len, b->o->progress_data);

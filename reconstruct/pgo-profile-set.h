@@ -97,6 +97,8 @@ typedef struct {
   guint n_no_body;   /* methods left out: no reference holds their IL */
   guint n_no_counts; /* methods left out: no block counts to work from */
   guint n_bad_cfg;   /* methods left out: IL the flow graph cannot be formed from */
+  guint n_single_counter; /* methods left out: one counter and no histogram, a profile
+                           * the JIT's minimal profiling never records */
 } PgoProfileSetStats;
 
 void       pgo_profile_set_options_init (PgoProfileSetOptions *options);

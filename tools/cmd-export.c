@@ -257,9 +257,10 @@ print_summary (const char *cmd, const ExportOptions *o, const PgoProfileSetStats
 {
   fprintf (stderr, "%s: wrote %u methods to %s; left out: %u without IL in the references, "
                    "%u without block counts, %u with IL no flow graph forms from, "
+                   "%u with one counter (the JIT records no profile of them), "
                    "%u %s; %u profiles merged, %u conflicting, %u of another build\n",
            cmd, st->n_written - skipped, o->output, st->n_no_body, st->n_no_counts,
-           st->n_bad_cfg, skipped,
+           st->n_bad_cfg, st->n_single_counter, skipped,
            o->text ? "whose text PGO hashes cannot be computed (e.g. an instantiation the trace does not describe)"
                    : "the writer could not name",
            st->n_merged, st->n_conflicts, st->n_other_build);

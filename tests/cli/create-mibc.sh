@@ -93,7 +93,7 @@ err_has junk "$tmp/junk: offset 0: neither a .nettrace trace, a .mibc file, a pr
 expect 1 missing create-mibc "$tmp/none.nettrace" -r "$dll" -o "$tmp/out.mibc"
 err_has missing "$tmp/none.nettrace"; one_line missing
 expect 1 nothing create-mibc "$block" -r "$data/branches/branches.dll" -o "$tmp/out.mibc"
-err_has nothing "no method of the trace matched a reference by module (the trace's modules: System.Private.CoreLib: 174, System.Console: 25, hotloop: 3)"
+err_has nothing "no method of the trace matched a reference by module (the trace's modules: System.Private.CoreLib: 432, System.Console: 49, hotloop: 3)"
 one_line nothing
 [ -e "$tmp/out.mibc" ] && fail "failures wrote $tmp/out.mibc"
 head -c 300 "$tmp/b.mibc" > "$tmp/cut.mibc"

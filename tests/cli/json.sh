@@ -28,11 +28,11 @@ grep -qF '{"kind":385,"kind_name":"EdgeIntCount","il":14,"count":1,"other":0,"va
 grep -q '"total":2}$' "$tmp/out" || fail "dump-json: total"
 # a trace and a store print the same way
 expect 0 dump-trace dump --json "$data/branches/block.nettrace"
-grep -q '"total":197}$' "$tmp/out" || fail "dump-json trace: total"
+grep -q '"total":469}$' "$tmp/out" || fail "dump-json trace: total"
 # shellcheck disable=SC2086
 expect 0 ingest ingest --store "$tmp/s.store" $br "$data/branches/block.nettrace"
 expect 0 dump-store dump --json "$tmp/s.store"
-grep -q '"total":197}$' "$tmp/out" || fail "dump-json store: total"
+grep -q '"total":469}$' "$tmp/out" || fail "dump-json store: total"
 expect 2 dump-json-raw dump --json --raw "$data/branches/block.nettrace"
 
 # compare: doubling every count keeps the overlap; weights are A's sums
@@ -41,7 +41,7 @@ expect 0 compare-json compare --json $br "$tmp/a.mibc" "$tmp/aa.mibc"
 has compare-json "{\"a\":\"$tmp/a.mibc\",\"b\":\"$tmp/aa.mibc\",\"methods\":[{\"name\":\"branches!Program::Classify\",\"weight\":200,\"edge_overlap\":1},{\"name\":\"branches!Program::Grid\",\"weight\":216,\"edge_overlap\":1}],\"summary\":{\"methods_a\":2,\"methods_b\":2,\"both\":2,\"mismatched\":0,\"block\":0,\"block_overlap\":1,\"edge\":2,\"edge_overlap\":1}}"
 # a store compared with its own trace: every block count the same
 expect 0 compare-store compare --quiet "$tmp/s.store" "$data/branches/block.nettrace"
-grep -q '^COMPARE methods-a=197 methods-b=197 both=197 .* block-overlap=1.000000' "$tmp/out" \
+grep -q '^COMPARE methods-a=469 methods-b=469 both=469 .* block-overlap=1.000000' "$tmp/out" \
   || fail "compare-store: $(cat "$tmp/out")"
 
 [ "$failures" = 0 ] && echo "cli-json: ok"

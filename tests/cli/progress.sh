@@ -4,7 +4,7 @@
 # progress.sh: the progress line goes to stderr on a terminal only.
 # create-mibc over the strings fixture's 230 methods (their IL resolved or
 # not, every method counts): under script(1), a pseudo-terminal, the line
-# "reconstructing: 32 of 230 methods" shows and is cleared at the end;
+# "reconstructing: 32 of 540 methods" shows and is cleared at the end;
 # with stderr to a file there is no carriage return at all.
 # Without script(1): SKIP (77).
 set -u
@@ -23,7 +23,7 @@ if ! command -v script >/dev/null 2>&1; then
 fi
 script -qec "\"$tool\" create-mibc --reference \"$st/strings.dll\" -o \"$tmp/b/o.mibc\" \"$st/block.nettrace\"" \
   "$tmp/tty" >/dev/null 2>&1 || fail "tty: exit $?"
-grep -q 'pgo-reconstruct: reconstructing: 32 of 230 methods' "$tmp/tty" || fail "tty: no progress line"
+grep -q 'pgo-reconstruct: reconstructing: 32 of 540 methods' "$tmp/tty" || fail "tty: no progress line"
 grep -q "$(printf '\r\033\\[K')" "$tmp/tty" || fail "tty: the progress line is not cleared"
 cmp -s "$tmp/a/o.mibc" "$tmp/b/o.mibc" || fail "tty: the output differs from the one without a terminal"
 

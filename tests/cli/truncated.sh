@@ -4,7 +4,7 @@
 # truncated.sh: every command that reads a trace reports one cut short the
 # same way: one warning naming the offset where it stops and how many
 # method profiles it kept.  The branches fixture's trace cut at 600000
-# bytes stops at offset 0x7ddba after all 197 profiles; cut at 60000 it
+# bytes stops at offset 0x910d2 after all 469 profiles; cut at 60000 it
 # keeps none, and a command with nothing to do then fails.  A directory
 # given where a file belongs is refused by name, in one line, by every
 # command that maps its input.
@@ -15,8 +15,8 @@ cli_name=truncated
 br=$data/branches
 head -c 600000 "$br/block.nettrace" >"$tmp/cut.nettrace"
 head -c 60000 "$br/block.nettrace" >"$tmp/cut0.nettrace"
-want="pgo-reconstruct: warning: $tmp/cut.nettrace: truncated: the trace stops at offset 0x7ddba; kept the 197 method profiles before it"
-want0="pgo-reconstruct: warning: $tmp/cut0.nettrace: truncated: the trace stops at offset 0x71d; kept the 0 method profiles before it"
+want="pgo-reconstruct: warning: $tmp/cut.nettrace: truncated: the trace stops at offset 0x910d2; kept the 469 method profiles before it"
+want0="pgo-reconstruct: warning: $tmp/cut0.nettrace: truncated: the trace stops at offset 0x71c; kept the 0 method profiles before it"
 
 # check NAME CODE ARGS...: exit CODE, and the warning as stderr's first line
 check () {

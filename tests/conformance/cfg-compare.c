@@ -252,7 +252,9 @@ block_consistent (const PgoCfg *cfg, const CfgMethod *m, GString *why, guint *n_
    * closed under unconditional successors and handler entries of counted
    * try blocks, with at least one arm of every counted fork (the importer
    * folds conditional branches on JIT-time constants), and no counted
-   * block the IL makes unreachable. */
+   * block the IL makes unreachable.  A method counted by its entry alone
+   * is the exception: the JIT folded what its constants leave of it into
+   * one counted block (seen once minimal profiling is off). */
   if (!in_trace[0])
     {
       g_string_append (why, " entry-not-counted");
@@ -276,7 +278,7 @@ block_consistent (const PgoCfg *cfg, const CfgMethod *m, GString *why, guint *n_
         }
       for (guint32 i = 0; i < pb->n_succ; i++)
         any += in_trace[pb->succ[i]];
-      if (pb->n_succ > 0 && ((pb->n_succ == 1 && !any) || any == 0))
+      if (pb->n_succ > 0 && ((pb->n_succ == 1 && !any) || any == 0) && m->keys->len > 1)
         {
           g_string_append_printf (why, " successor-not-counted:%x", pb->il_offset);
           ok = FALSE;

@@ -253,8 +253,8 @@ START_TEST (test_fixtures_settings)
   ck_assert_str_eq (config, "Microsoft-Windows-DotNETRuntime:0x1F000080018:5");
   for (guint i = 0; i < G_N_ELEMENTS (knobs); i++)
     ck_assert_msg (strstr (common, knobs[i]) != NULL, "common_env lacks %s", knobs[i]);
-  ck_assert_str_eq (block, "DOTNET_JitEdgeProfiling=0");
-  ck_assert_str_eq (block64, "DOTNET_JitEdgeProfiling=0 DOTNET_JitCollect64BitCounts=1");
+  ck_assert_str_eq (block, "DOTNET_JitEdgeProfiling=0 DOTNET_JitMinimalJitProfiling=0");
+  ck_assert_str_eq (block64, "DOTNET_JitEdgeProfiling=0 DOTNET_JitMinimalJitProfiling=0 DOTNET_JitCollect64BitCounts=1");
   ck_assert (g_str_has_prefix (webcil, "ok "));
 }
 END_TEST
@@ -280,6 +280,7 @@ static const struct {
   { "finding TieredPGO_InstrumentOnlyHotCode", "honoured:" },
   { "finding ReadyToRun", "honoured:" },
   { "finding TC_CallCounting", "honoured:" },
+  { "finding JitMinimalJitProfiling=0", "honoured:" },
 };
 
 START_TEST (test_fixtures_evidence)

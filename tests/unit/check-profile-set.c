@@ -65,6 +65,58 @@ value (const PgoMethodProfile *p, guint i)
   return v[0];
 }
 
+/* TRUE if 'list' holds a method named 'name'. */
+static gboolean
+has_method (GPtrArray *list, const char *name)
+{
+  for (guint i = 0; i < list->len; i++)
+    {
+      const PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (list, i));
+
+      if (id && g_strcmp0 (id->name, name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The branches fixture's block run counts every method: its Main, one
+ * block, has one count record.  Reconstructed or zero-filled, that is a
+ * single counter, which the JIT never records: left out and counted; as
+ * recorded it is kept.  Classify and Grid are written. */
+START_TEST (test_profile_set_single_counter)
+{
+  g_autoptr(GBytes) bytes = pgo_check_load ("fixtures/data/branches/block.nettrace");
+  g_autofree char *dll = pgo_check_data_path ("fixtures/data/branches/branches.dll");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) profiles = pgo_nettrace_profiles_read (bytes, NULL, &error);
+  g_autoptr(PgoBodyResolver) resolver = pgo_body_resolver_new ();
+  PgoProfileSetOptions o;
+  PgoProfileSetStats st;
+
+  ck_assert_msg (profiles != NULL, "%s", error ? error->message : "?");
+  ck_assert (pgo_body_resolver_add_path (resolver, dll, FALSE, &error));
+  ck_assert (has_method (profiles, "Program::Main"));
+  for (int mode = PGO_PROFILE_SET_RECONSTRUCT; mode <= PGO_PROFILE_SET_ZERO_FILL; mode++)
+    {
+      pgo_profile_set_options_init (&o);
+      o.mode = (PgoProfileSetMode) mode;
+      o.probes_only = TRUE;
+      o.probes = PGO_PROBES_A;
+      g_autoptr(GPtrArray) out = pgo_profile_set_build (profiles, resolver, &o, &st, &error);
+      ck_assert_msg (out != NULL, "%s", error ? error->message : "?");
+      ck_assert_msg (!has_method (out, "Program::Main"), "mode %d wrote Main", mode);
+      ck_assert (has_method (out, "Program::Classify") && has_method (out, "Program::Grid"));
+      ck_assert_uint_eq (st.n_single_counter, 1);
+      ck_assert_uint_eq (st.n_written, 2);
+    }
+  pgo_profile_set_options_init (&o);
+  o.mode = PGO_PROFILE_SET_AS_RECORDED;
+  g_autoptr(GPtrArray) kept = pgo_profile_set_build (profiles, resolver, &o, &st, &error);
+  ck_assert (kept != NULL && has_method (kept, "Program::Main"));
+  ck_assert_uint_eq (st.n_single_counter, 0);
+}
+END_TEST
+
 /* Twice the same trace: each method merged once, its counts doubled;
  * the app's three methods have IL, the framework's do not. */
 START_TEST (test_profile_set_merge)
@@ -392,6 +444,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_profile_set_conflict);
   tcase_add_test (tc, test_profile_set_reconstruct);
   tcase_add_test (tc, test_profile_set_seed_and_zero_fill);
+  tcase_add_test (tc, test_profile_set_single_counter);
   suite_add_tcase (s, tc);
   tc = tcase_create ("compare");
   tcase_add_test (tc, test_compare_self_and_truth);
