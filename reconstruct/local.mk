@@ -24,6 +24,8 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-synthesis.c \
 	reconstruct/pgo-probe-plan.c \
 	reconstruct/pgo-call-facts.c \
+	reconstruct/pgo-type-tests.c \
+	reconstruct/pgo-type-tests-private.h \
 	reconstruct/pgo-priors.c \
 	reconstruct/pgo-priors-private.h \
 	reconstruct/pgo-evaluate.c \

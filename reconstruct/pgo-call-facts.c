@@ -50,6 +50,7 @@
 
 #include "pgo-cfg-private.h"
 #include "pgo-parallel-private.h"
+#include "pgo-type-tests-private.h"
 
 #include <string.h>
 
@@ -1079,6 +1080,7 @@ pgo_call_facts_evidence (PgoCallFacts *facts, const PgoMethodId *caller, const P
     return out;
   for_each_site (facts, m, body, cfg, add_evidence, &ev, &facts->stats);
   add_constant_evidence (facts, m, body, cfg, out);
+  facts->stats.n_type_tests += _pgo_type_test_evidence (m->md, caller, body, cfg, out);
   return out;
 }
 

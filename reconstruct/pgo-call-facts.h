@@ -38,6 +38,7 @@ typedef struct {
   guint n_at_most;        /* evidence: the callee's entries bound this site's calls */
   guint n_likely;         /* evidence: ... and this is the callee's one profiled site */
   guint n_constant;       /* evidence: a constant test never takes one arm */
+  guint n_type_tests;     /* evidence: a test of a type argument never takes one arm */
 } PgoCallFactsStats;
 
 typedef struct _PgoCallFacts PgoCallFacts;

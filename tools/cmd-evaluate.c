@@ -185,6 +185,7 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
       total->n_at_most += st.n_at_most;
       total->n_likely += st.n_likely;
       total->n_constant += st.n_constant;
+      total->n_type_tests += st.n_type_tests;
     }
   return PGO_EXIT_OK;
 }
@@ -314,9 +315,9 @@ print_text (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSu
   printf ("%s\n", line);
   if (!o->no_calls)
     printf ("CALLS sites=%u resolved=%u never-entered=%u no-return=%u only-caller=%u"
-            " at-most=%u likely=%u constant=%u\n", calls->n_sites, calls->n_resolved,
+            " at-most=%u likely=%u constant=%u type-tests=%u\n", calls->n_sites, calls->n_resolved,
             calls->n_never_entered, calls->n_no_return, calls->n_only_caller, calls->n_at_most,
-            calls->n_likely, calls->n_constant);
+            calls->n_likely, calls->n_constant, calls->n_type_tests);
   printf ("CONFORMANCE edge-form-jit-replica: %u/%u\n", sum->n_jit_ok, sum->n_methods);
   if (sum->n_arc_methods)
     printf ("ACCURACY exceptional-arcs probe-set=%c methods=%u arcs=%u exact-determined=%u/%u"

@@ -200,6 +200,12 @@ case $fw in
     # shellcheck disable=SC2086
     expect 0 entry-merged reconstruct --framework "$fw" -r "$data/branches/branches.dll" $en "$tmp/branches.mibc"
     grep -q "^  block BB04 il=0x0018 count=[0-9]* inferred\$" "$tmp/out" || fail "entry-merged: BB04 not inferred"
+    # a type test: typeof(TKey).IsValueType is false in the __Canon
+    # instantiation of Dictionary.TryInsert, whatever the process
+    # shellcheck disable=SC2086
+    expect 0 type-test reconstruct --framework "$fw" -r "$data/branches/branches.dll" --probes A --method TryInsert "$tmp/branches.mibc"
+    has type-test "  edge BB38->BB42 normal count=0 exact-from-calls"
+    has type-test "  edge BB38->BB39 normal count=14 exact-from-calls"
     ;;
   *) echo "SKIP: constant tests: shared runtime 10.0.12 not found (DOTNET='${DOTNET:-}')" ;;
 esac
