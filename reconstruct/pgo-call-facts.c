@@ -748,6 +748,7 @@ enum {
   CALLEE_PROFILED  = 1 << 1, /* a run would have left a profile */
   CALLEE_NO_RETURN = 1 << 2, /* no path of its IL returns */
   CALLEE_ONE_BLOCK = 1 << 3, /* profiled only when minimal profiling is off */
+  CALLEE_INTRINSIC = 1 << 4, /* [Intrinsic]: the JIT may expand a call without entering it */
 };
 
 /* The CALLEE_ bits of MethodDef 'def' of 'm': whether its IL is what
@@ -766,9 +767,11 @@ compute_callee (PgoCallFacts *facts, Module *m, guint32 def)
   g_autoptr(PgoCfg) cfg = NULL;
   guint reachable = 0, returns = 0;
 
+  if (is_intrinsic (m, def))
+    return CALLEE_KNOWN | CALLEE_INTRINSIC;
   if (pgo_metadata_get_column (m->md, PGO_COL_METHODDEF_RVA, rid) == 0
       || (impl & (MI_CODE_TYPE | MI_FORWARD_REF | MI_INTERNAL)) || (flags & (MD_ABSTRACT | MD_PINVOKE))
-      || is_intrinsic (m, def) || !pgo_metadata_lookup_method_body (m->md, def, &body, NULL))
+      || !pgo_metadata_lookup_method_body (m->md, def, &body, NULL))
     return CALLEE_KNOWN;
   cfg = pgo_cfg_build (&body, &facts->options, NULL);
   pgo_method_body_clear (&body);
@@ -937,6 +940,10 @@ site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *caller, const 
 
   out->il_offset = in->il_offset;
   out->entries = 0;
+  /* a call the JIT may expand need not enter the callee: its entry count
+   * (0 included) says nothing of the site */
+  if (bits & CALLEE_INTRINSIC)
+    return FALSE;
   if (bits & CALLEE_NO_RETURN)
     {
       out->kind = PGO_CALL_EVIDENCE_NO_RETURN;
