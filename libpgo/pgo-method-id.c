@@ -585,8 +585,16 @@ pgo_method_id_to_string (const PgoMethodId *id)
   g_string_append_c (out, '!');
   if (!name)
     g_string_append_printf (out, "0x%08x", id ? id->token : 0);
-  else if (!sep || (id->n_type_args == 0 && id->n_method_args == 0))
+  else if (id->n_type_args == 0 && id->n_method_args == 0)
     g_string_append (out, name);
+  else if (!sep)
+    {
+      g_string_append (out, name);
+      if (id->n_type_args)
+        append_args (out, id->type_args, id->n_type_args);
+      if (id->n_method_args)
+        append_args (out, id->method_args, id->n_method_args);
+    }
   else
     {
       gsize type_len = (gsize) (sep - name), method_len = strlen (sep + 2);

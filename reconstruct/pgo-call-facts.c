@@ -50,6 +50,7 @@
 
 #include "pgo-cfg-private.h"
 #include "pgo-parallel-private.h"
+#include "pgo-reconstruct-private.h"
 #include "pgo-type-tests-private.h"
 
 #include <string.h>
@@ -463,6 +464,17 @@ reading_clear (Reading *r)
   memset (r, 0, sizeof *r);
 }
 
+/* TRUE if 'profile' is one that minimal profiling never records: a
+ * single-block method's one count, with no histogram (a class probe would
+ * have kept it).  Seeing one shows the process counted every entry. */
+static gboolean
+single_block_counter (const PgoMethodProfile *profile, const PgoCfg *cfg)
+{
+  gboolean probes = FALSE;
+
+  return _pgo_cfg_n_reachable (cfg) < 2 && _pgo_profile_count_records (profile, &probes) == 1 && !probes;
+}
+
 /* Reads 'profile' into 'r' in the calling thread: its IL, flow graph and
  * entry count, which it adds to facts->entries. */
 static void
@@ -479,7 +491,7 @@ read_profile (PgoCallFacts *facts, const PgoMethodProfile *profile, Reading *r)
   if ((r->has_body = pgo_body_resolver_lookup (facts->resolver, id, &r->body, NULL, NULL))
       && (r->cfg = pgo_cfg_build (&r->body, &facts->options, NULL)))
     r->known = profile_entries (profile, r->cfg, &r->entries);
-  facts->one_block_seen |= r->known && _pgo_cfg_n_reachable (r->cfg) < 2;
+  facts->one_block_seen |= r->known && single_block_counter (profile, r->cfg);
   if (r->cfg && !(r->known && r->entries == 0))
     r->module = get_module (facts, id->module);
   key = method_key (id->module->simple_name, id->token);

@@ -23,59 +23,65 @@ typedef struct {
 
 /* ---- Pairing ---- */
 
-/* "token|module!name<instantiation>": the exact key, when the method has
- * a token; the instantiation tells apart the profiles of one generic
- * method. */
-static char *
-token_key (const PgoMethodId *id)
-{
-  g_autofree char *name = NULL;
+/* The keys a method pairs by, tried in order. */
+typedef enum {
+  KEY_TOKEN,  /* "token|module!name<instantiation>": the exact key */
+  KEY_NAME,   /* "module!name<instantiation>": when a side does not know
+               * tokens (a .mibc read without its assemblies) */
+  KEY_PLAIN,  /* "token|module|name": when the two sides spell an
+               * instantiation differently (one names fewer arguments) */
+  N_KEYS
+} KeyKind;
 
-  if (!id || !id->token)
+/* Key 'kind' of 'id', or NULL when it has none. */
+static char *
+method_key (const PgoMethodId *id, KeyKind kind)
+{
+  g_autofree char *full = NULL;
+
+  if (!id || (kind != KEY_NAME && !id->token) || (kind == KEY_NAME && !id->name))
     return NULL;
-  name = pgo_method_id_to_string (id);
-  return g_strdup_printf ("%08x|%s", id->token, name);
+  if (kind == KEY_PLAIN)
+    return g_strdup_printf ("%08x|%s|%s", id->token, id->module ? id->module->simple_name : "",
+                            id->name ? id->name : "");
+  full = pgo_method_id_to_string (id);
+  return kind == KEY_TOKEN ? g_strdup_printf ("%08x|%s", id->token, full) : g_steal_pointer (&full);
 }
 
-/* "module!name<instantiation>": the key when a side does not know tokens
- * (a .mibc read without its assemblies). */
-static char *
-name_key (const PgoMethodId *id)
-{
-  if (!id || !id->name)
-    return NULL;
-  return pgo_method_id_to_string (id);
-}
-
-/* Indexes 'list' by both keys; the first profile of a key wins. */
+/* Indexes 'list' by every key; the first profile of a key wins. */
 static void
-index_list (GPtrArray *list, GHashTable *by_token, GHashTable *by_name)
+index_list (GPtrArray *list, GHashTable *tables[N_KEYS])
 {
   for (guint i = 0; i < list->len; i++)
     {
       const PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (list, i));
-      char *t = token_key (id), *n = name_key (id);
 
-      if (t && !g_hash_table_contains (by_token, t))
-        g_hash_table_insert (by_token, t, GUINT_TO_POINTER (i + 1));
-      else
-        g_free (t);
-      if (n && !g_hash_table_contains (by_name, n))
-        g_hash_table_insert (by_name, n, GUINT_TO_POINTER (i + 1));
-      else
-        g_free (n);
+      for (guint k = 0; k < N_KEYS; k++)
+        {
+          char *key = method_key (id, (KeyKind) k);
+
+          if (key && !g_hash_table_contains (tables[k], key))
+            g_hash_table_insert (tables[k], key, GUINT_TO_POINTER (i + 1));
+          else
+            g_free (key);
+        }
     }
 }
 
-/* The 1-based index in the indexed list of the partner of 'id', or 0. */
+/* The 1-based index in the indexed list of the partner of 'id' not yet
+ * 'used', by the first key that finds one; 0 if none. */
 static guint
-find_partner (const PgoMethodId *id, GHashTable *by_token, GHashTable *by_name)
+find_partner (const PgoMethodId *id, GHashTable *tables[N_KEYS], const gboolean *used)
 {
-  g_autofree char *t = token_key (id);
-  g_autofree char *n = name_key (id);
-  guint at = t ? GPOINTER_TO_UINT (g_hash_table_lookup (by_token, t)) : 0;
+  for (guint k = 0; k < N_KEYS; k++)
+    {
+      g_autofree char *key = method_key (id, (KeyKind) k);
+      guint at = key ? GPOINTER_TO_UINT (g_hash_table_lookup (tables[k], key)) : 0;
 
-  return at ? at : n ? GPOINTER_TO_UINT (g_hash_table_lookup (by_name, n)) : 0;
+      if (at && !used[at - 1])
+        return at;
+    }
+  return 0;
 }
 
 /* ---- One pair ---- */
@@ -210,7 +216,8 @@ summarize (GArray *methods, PgoComparisonSummary *s)
  *
  * Pairs the methods of @a and @b (by module, token, name and
  * instantiation; by module, name and instantiation when a side has no
- * token), then computes each pair's block
+ * token; by module, token and name when the instantiations are spelled
+ * differently), then computes each pair's block
  * overlap when both have block counts on the same offsets and its edge
  * overlap when both have edge counts on the same edges.  Methods of only
  * one list come last, in list order.
@@ -222,18 +229,19 @@ GArray *
 pgo_profiles_compare (GPtrArray *a, GPtrArray *b, PgoComparisonSummary *out_summary)
 {
   GArray *out = g_array_new (FALSE, TRUE, sizeof (PgoComparedMethod));
-  g_autoptr(GHashTable) by_token = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTable *tables[N_KEYS];
   g_autofree gboolean *used = g_new0 (gboolean, b->len + 1);
   PgoComparisonSummary s = { .n_a = a->len, .n_b = b->len };
 
-  index_list (b, by_token, by_name);
+  for (guint k = 0; k < N_KEYS; k++)
+    tables[k] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  index_list (b, tables);
   for (guint i = 0; i < a->len; i++)
     {
       PgoComparedMethod m = { .a = g_ptr_array_index (a, i) };
-      guint at = find_partner (pgo_method_profile_get_id (m.a), by_token, by_name);
+      guint at = find_partner (pgo_method_profile_get_id (m.a), tables, used);
 
-      if (at && !used[at - 1])
+      if (at)
         {
           used[at - 1] = TRUE;
           m.b = g_ptr_array_index (b, at - 1);
@@ -248,6 +256,8 @@ pgo_profiles_compare (GPtrArray *a, GPtrArray *b, PgoComparisonSummary *out_summ
 
         g_array_append_val (out, m);
       }
+  for (guint k = 0; k < N_KEYS; k++)
+    g_hash_table_unref (tables[k]);
   summarize (out, &s);
   if (out_summary)
     *out_summary = s;

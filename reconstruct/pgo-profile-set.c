@@ -14,6 +14,7 @@
 #include "pgo-profile-set.h"
 
 #include "pgo-parallel-private.h"
+#include "pgo-reconstruct-private.h"
 
 #include "pgo-error.h"
 
@@ -35,9 +36,10 @@ pgo_profile_set_options_init (PgoProfileSetOptions *options)
 
 /* ---- Phase 1: merge the profiles of each method ---- */
 
-/* The key that tells methods apart: module, token and name with the
- * instantiation (generic instances share a token, and those of a generic
- * method share a name too). */
+/* The key that tells methods apart: token, module and name with the
+ * instantiation, which pgo_method_id_to_string() always spells (generic
+ * instances share a token, and those of a generic method share a name
+ * too). */
 static char *
 method_key (const PgoMethodProfile *p)
 {
@@ -45,9 +47,8 @@ method_key (const PgoMethodProfile *p)
 
   if (!id)
     return g_strdup ("");
-  g_autofree char *name = id->name ? pgo_method_id_to_string (id) : NULL;
-  return g_strdup_printf ("%s|%08x|%s", id->module ? id->module->simple_name : "",
-                          id->token, name ? name : "");
+  g_autofree char *name = pgo_method_id_to_string (id);
+  return g_strdup_printf ("%08x|%s", id->token, name);
 }
 
 /* The build of 'p's module as text: its MVID, else its PDB identity,
@@ -290,7 +291,6 @@ typedef struct {
   PgoFlowCounter          width;
   PgoReconstruction      *rec;    /* made in parallel */
   PgoMethodProfile       *out;    /* the output profile, or NULL */
-  gboolean                copied; /* 'out' is the input as recorded */
   GError                 *error;
 } Job;
 
@@ -323,7 +323,6 @@ prepare (Job *j, const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFa
   if (o->mode == PGO_PROFILE_SET_AS_RECORDED && !o->probes_only)
     {
       j->out = pgo_method_profile_copy (p);
-      j->copied = TRUE;
       return;
     }
   if (!pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
@@ -343,12 +342,16 @@ prepare (Job *j, const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFa
     j->out = recorded_profile (p, cfg, j->obs, o, &j->error);
 }
 
-/* TRUE if 'p' holds one count record and no histogram: a profile the
- * JIT's minimal profiling never records, so that the JIT compiles such a
- * method as it would without one.
- * SPEC: pgo-jit(7) "Minimal profiling" */
-static gboolean
-single_counter (const PgoMethodProfile *p)
+/**
+ * _pgo_profile_count_records:
+ * @p: a method profile
+ * @out_probes: (out) (optional): set to whether it holds records other
+ *   than counts (class-probe or value histograms)
+ *
+ * Returns: its block and edge count records
+ */
+guint
+_pgo_profile_count_records (const PgoMethodProfile *p, gboolean *out_probes)
 {
   guint counts = 0, others = 0;
 
@@ -365,7 +368,25 @@ single_counter (const PgoMethodProfile *p)
         others++;
         break;
       }
-  return counts == 1 && others == 0;
+  if (out_probes)
+    *out_probes = others > 0;
+  return counts;
+}
+
+/* TRUE if job 'j' made a profile the JIT's minimal profiling never
+ * records: one counter for the whole method (a full schema, reconstructed
+ * or zero-filled, not a probe set's offsets as recorded) and no histogram
+ * in its input.  The JIT compiles such a method as it would without one.
+ * SPEC: pgo-jit(7) "Minimal profiling" */
+static gboolean
+single_counter (const Job *j, const PgoProfileSetOptions *o)
+{
+  gboolean probes = FALSE;
+
+  if (o->mode == PGO_PROFILE_SET_AS_RECORDED || _pgo_profile_count_records (j->out, NULL) != 1)
+    return FALSE;
+  _pgo_profile_count_records (j->in, &probes);
+  return !probes;
 }
 
 /* Finishes job 'j' in the calling thread, in method order: the visit, the
@@ -391,7 +412,7 @@ finish (Job *j, const PgoProfileSetOptions *o, PgoProfileSetStats *st, GPtrArray
         o->visit (id, j->rec, o->visit_data);
       j->out = g_steal_pointer (&j->rec->profile);
     }
-  if (j->out && !j->copied && single_counter (j->out))
+  if (j->out && single_counter (j, o))
     {
       st->n_single_counter++;
       g_clear_pointer (&j->out, pgo_method_profile_free);

@@ -2,8 +2,8 @@
  *
  * pgo-type-tests.c: tests of a generic method's type arguments whose value
  * its instantiation fixes (typeof(T).IsValueType,
- * RuntimeHelpers.IsReferenceOrContainsReferences<T>(), typeof(T) ==
- * typeof(X)), as constant call evidence.
+ * RuntimeHelpers.IsReferenceOrContainsReferences<T>()), as constant call
+ * evidence.
  * SPEC: pgo-inference(7) "Type tests"
  *
  * Input: a method's IL, flow graph, metadata and instantiation.
@@ -96,30 +96,6 @@ type_nature (const PgoTypeRef *type)
     }
 }
 
-/* The element type of the primitive type that TypeDef or TypeRef 'token'
- * of 'md' names (II.23.1.16), or 0. */
-static guint8
-primitive_of (PgoMetadata *md, guint32 token)
-{
-  static const struct { const char *name; guint8 et; } prims[] = {
-    { "System.Boolean", 0x02 }, { "System.Char", 0x03 }, { "System.SByte", 0x04 },
-    { "System.Byte", 0x05 }, { "System.Int16", 0x06 }, { "System.UInt16", 0x07 },
-    { "System.Int32", 0x08 }, { "System.UInt32", 0x09 }, { "System.Int64", 0x0a },
-    { "System.UInt64", 0x0b }, { "System.Single", 0x0c }, { "System.Double", 0x0d },
-    { "System.IntPtr", 0x18 }, { "System.UIntPtr", 0x19 },
-  };
-  g_autofree char *name = NULL;
-
-  if (PGO_TOKEN_TABLE (token) != PGO_TABLE_TYPEDEF && PGO_TOKEN_TABLE (token) != PGO_TABLE_TYPEREF)
-    return 0;
-  if (!(name = _pgo_metadata_format_type (md, token, NULL)))
-    return 0;
-  for (guint i = 0; i < G_N_ELEMENTS (prims); i++)
-    if (strcmp (name, prims[i].name) == 0)
-      return prims[i].et;
-  return 0;
-}
-
 /* TRUE if 'in' calls the method of 'md' named owner::name. */
 static gboolean
 calls_named (PgoMetadata *md, const PgoIlInstr *in, const char *owner, const char *name)
@@ -133,36 +109,13 @@ calls_named (PgoMetadata *md, const PgoIlInstr *in, const char *owner, const cha
   return yes;
 }
 
-/* typeof(T) == typeof(X): ldtoken T; call GetTypeFromHandle; ldtoken X;
- * call GetTypeFromHandle; call op_Equality, in 'in[0..5)'.  Known when T
- * and X are primitives, or T a reference type and X a primitive. */
-static int
-type_equality_value (PgoMetadata *md, const PgoMethodId *caller, const PgoIlInstr *in)
-{
-  const PgoTypeRef *arg;
-  guint8 x;
-
-  if (in[0].opcode != PGO_OP_LDTOKEN || in[2].opcode != PGO_OP_LDTOKEN
-      || !calls_named (md, &in[4], "System.Type", "op_Equality")
-      || !calls_named (md, &in[1], "System.Type", "GetTypeFromHandle")
-      || !calls_named (md, &in[3], "System.Type", "GetTypeFromHandle")
-      || !(arg = typespec_argument (md, caller, in[0].operand.token))
-      || !(x = primitive_of (md, in[2].operand.token)))
-    return -1;
-  switch (type_nature (arg))
-    {
-    case 1: return 0;
-    case 2: return arg->element_type == x;
-    default: return -1;
-    }
-}
-
-/* The value of the type test that the instructions 'in[0..5)' end with,
+/* The value of the type test that the instructions 'in[0..3)' end with,
  * before a brtrue or brfalse, for the caller's instantiation: 1 true, 0
  * false, -1 not a type test or not known.
  *   typeof(T).IsValueType: ldtoken T; call GetTypeFromHandle; call get_IsValueType
  *   RuntimeHelpers.IsReferenceOrContainsReferences<T>(): call
- *   typeof(T) == typeof(X) (type_equality_value) */
+ * (typeof(T) == typeof(X) is not decided: a trace may describe an enum
+ * type argument by its underlying primitive.) */
 static int
 type_test_value (PgoMetadata *md, const PgoMethodId *caller, const PgoIlInstr *in)
 {
@@ -171,22 +124,20 @@ type_test_value (PgoMetadata *md, const PgoMethodId *caller, const PgoIlInstr *i
   guint nature;
   int v = -1;
 
-  if (in[4].opcode != PGO_OP_CALL && in[4].opcode != PGO_OP_CALLVIRT)
+  if (in[2].opcode != PGO_OP_CALL && in[2].opcode != PGO_OP_CALLVIRT)
     return -1;
-  if ((arg = methodspec_argument (md, caller, in[4].operand.token, &mn)))
+  if ((arg = methodspec_argument (md, caller, in[2].operand.token, &mn)))
     {
       nature = type_nature (arg);
       if (g_strcmp0 (mn.owner, "System.Runtime.CompilerServices.RuntimeHelpers") == 0
           && g_strcmp0 (mn.name, "IsReferenceOrContainsReferences") == 0 && nature != 0 && nature != 3)
         v = nature == 1;
     }
-  else if (in[2].opcode == PGO_OP_LDTOKEN && calls_named (md, &in[3], "System.Type", "GetTypeFromHandle")
-           && calls_named (md, &in[4], "System.Type", "get_IsValueType")
-           && (arg = typespec_argument (md, caller, in[2].operand.token))
+  else if (in[0].opcode == PGO_OP_LDTOKEN && calls_named (md, &in[1], "System.Type", "GetTypeFromHandle")
+           && calls_named (md, &in[2], "System.Type", "get_IsValueType")
+           && (arg = typespec_argument (md, caller, in[0].operand.token))
            && (nature = type_nature (arg)) != 0)
     v = nature != 1;
-  else
-    v = type_equality_value (md, caller, in);
   pgo_method_name_clear (&mn);
   return v;
 }
@@ -215,7 +166,7 @@ _pgo_type_test_evidence (PgoMetadata *md, const PgoMethodId *caller, const PgoMe
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     {
       const PgoBlock *pb = &cfg->blocks[b];
-      PgoIlInstr in, last[6] = { { 0 } };
+      PgoIlInstr in, last[4] = { { 0 } }; /* the block's last four instructions */
       PgoIlIter it;
       gboolean on_true;
       int v;
@@ -227,21 +178,21 @@ _pgo_type_test_evidence (PgoMetadata *md, const PgoMethodId *caller, const PgoMe
       while (it.offset < pb->il_end && _pgo_il_iter_next (&it, &in, NULL))
         if (_pgo_opcode_get_flow (in.opcode) != PGO_FLOW_META)
           {
-            memmove (last, last + 1, 5 * sizeof last[0]);
-            last[5] = in;
+            memmove (last, last + 1, 3 * sizeof last[0]);
+            last[3] = in;
           }
-      switch (last[5].opcode)
+      switch (last[3].opcode)
         {
         case PGO_OP_BRTRUE: case PGO_OP_BRTRUE_S: on_true = TRUE; break;
         case PGO_OP_BRFALSE: case PGO_OP_BRFALSE_S: on_true = FALSE; break;
         default: continue;
         }
-      if (last[5].operand.target < 0 || last[5].operand.target == (gint64) last[5].next_offset
+      if (last[3].operand.target < 0 || last[3].operand.target == (gint64) last[3].next_offset
           || (v = type_test_value (md, caller, last)) < 0)
         continue;
       /* the jump is taken when the value is 'on_true': the other arm is dead */
-      PgoCallEvidence ev = { last[4].il_offset, PGO_CALL_EVIDENCE_CONSTANT,
-                             (v != 0) == on_true ? last[5].next_offset : (guint32) last[5].operand.target };
+      PgoCallEvidence ev = { last[2].il_offset, PGO_CALL_EVIDENCE_CONSTANT,
+                             (v != 0) == on_true ? last[3].next_offset : (guint32) last[3].operand.target };
       g_array_append_val (out, ev);
       n++;
     }
