@@ -14,6 +14,7 @@
 #include <check.h>
 #include <glib.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pgo.h"
 
@@ -26,6 +27,48 @@ pgo_check_data_path (const char *relative)
   const char *root = g_getenv ("PGO_TEST_DATA");
 
   return g_build_filename (root ? root : "tests", relative, NULL);
+}
+
+/* The runtime the fixtures ran on (tests/fixtures/data/manifest.txt
+ * "runtime:"). */
+#define RUNTIME_VERSION "10.0.12"
+
+/* pgo_check_framework_dir: (transfer full) (nullable): the installed
+ * shared runtime of RUNTIME_VERSION: $PGO_FRAMEWORK_DIR, else the one
+ * "$DOTNET --list-runtimes" names (as tests/support/shared-runtime.sh
+ * reads it); NULL when there is none. */
+static inline char *
+pgo_check_framework_dir (void)
+{
+  const char *env = g_getenv ("PGO_FRAMEWORK_DIR"), *dotnet = g_getenv ("DOTNET");
+  g_autofree char *out = NULL;
+
+  if (env && *env)
+    return g_strdup (env);
+  if (!dotnet || !*dotnet)
+    return NULL;
+  const char *argv[] = { dotnet, "--list-runtimes", NULL };
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out,
+                     NULL, NULL, NULL))
+    return NULL;
+  g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+  for (char **l = lines; *l; l++)
+    {
+      g_auto(GStrv) f = g_strsplit (*l, " ", 3);
+
+      if (g_strv_length (f) == 3 && strcmp (f[0], "Microsoft.NETCore.App") == 0
+          && strcmp (f[1], RUNTIME_VERSION) == 0 && f[2][0] == '[')
+        {
+          g_autofree char *dir = g_strndup (f[2] + 1, strcspn (f[2] + 1, "]"));
+          char *path = g_build_filename (dir, RUNTIME_VERSION, NULL);
+          g_autofree char *corelib = g_build_filename (path, "System.Private.CoreLib.dll", NULL);
+
+          if (g_file_test (corelib, G_FILE_TEST_EXISTS))
+            return path;
+          g_free (path);
+        }
+    }
+  return NULL;
 }
 
 /* pgo_check_load: the bytes of $PGO_TEST_DATA/'relative'; fails the test if absent. */

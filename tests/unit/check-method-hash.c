@@ -29,7 +29,6 @@
 #include "pgo-metadata-private.h"
 #include "pgo-textpgo.h"
 
-#define RUNTIME_VERSION "10.0.12" /* tests/fixtures/data/manifest.txt "runtime:" */
 
 static const char *const fixtures[] = {
   "branches", "switches", "exceptions", "disposal", "statemachine",
@@ -458,43 +457,6 @@ START_TEST (test_fixtures_app)
 }
 END_TEST
 
-/* The installed shared runtime of the traced version, or NULL:
- * $PGO_FRAMEWORK_DIR, else "$DOTNET --list-runtimes" (as
- * tests/support/shared-runtime.sh reads it). */
-static char *
-find_framework (void)
-{
-  const char *env = g_getenv ("PGO_FRAMEWORK_DIR"), *dotnet = g_getenv ("DOTNET");
-  g_autofree char *out = NULL;
-
-  if (env && *env)
-    return g_strdup (env);
-  if (!dotnet || !*dotnet)
-    return NULL;
-  const char *argv[] = { dotnet, "--list-runtimes", NULL };
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out,
-                     NULL, NULL, NULL))
-    return NULL;
-  g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
-  for (char **l = lines; *l; l++)
-    {
-      g_auto(GStrv) f = g_strsplit (*l, " ", 3);
-
-      if (g_strv_length (f) == 3 && strcmp (f[0], "Microsoft.NETCore.App") == 0
-          && strcmp (f[1], RUNTIME_VERSION) == 0 && f[2][0] == '[')
-        {
-          g_autofree char *dir = g_strndup (f[2] + 1, strcspn (f[2] + 1, "]"));
-          char *path = g_build_filename (dir, RUNTIME_VERSION, NULL);
-          g_autofree char *corelib = g_build_filename (path, "System.Private.CoreLib.dll", NULL);
-
-          if (g_file_test (corelib, G_FILE_TEST_EXISTS))
-            return path;
-          g_free (path);
-        }
-    }
-  return NULL;
-}
-
 /* One instance outside the candidates, named by hand: the dumps file
  * SpanHelpers.IndexOfValueType<short, SpanHelpers.DontNegate<short>> under
  * methodhash 0xEDF22A64. */
@@ -519,7 +481,7 @@ check_known_instance (const Index *fw)
 
 START_TEST (test_fixtures_framework)
 {
-  g_autofree char *dir = find_framework ();
+  g_autofree char *dir = pgo_check_framework_dir ();
   g_autoptr(Index) fw = index_new ();
   g_autoptr(GDir) d = NULL;
   const char *entry;

@@ -118,6 +118,81 @@ START_TEST (test_profile_set_single_counter)
 }
 END_TEST
 
+/* Whether the call facts of 'profiles' (one process) find the call of the
+ * single-block Enter_Slowpath in Monitor.Enter(object, ref bool) (IL
+ * 0x19) never entered. */
+static gboolean
+slowpath_never_entered (GPtrArray *profiles, PgoBodyResolver *resolver)
+{
+  PgoCallFacts *facts = pgo_call_facts_new (resolver);
+  gboolean found = FALSE, seen = FALSE;
+
+  pgo_call_facts_set_one_process (facts, TRUE);
+  pgo_call_facts_add_profiles (facts, profiles, NULL);
+  for (guint i = 0; i < profiles->len && !seen; i++)
+    {
+      const PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (profiles, i));
+      PgoMethodBody body;
+      g_autoptr(PgoCfg) cfg = NULL;
+      g_autoptr(GArray) ev = NULL;
+      PgoCfgOptions co;
+
+      if (!id || g_strcmp0 (id->name, "System.Threading.Monitor::Enter") != 0
+          || !pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
+        continue;
+      pgo_cfg_options_init (&co);
+      if (body.il_size == 0x22 && (cfg = pgo_cfg_build (&body, &co, NULL)))
+        {
+          seen = TRUE;
+          ev = pgo_call_facts_evidence (facts, id, &body, cfg);
+          for (guint k = 0; k < ev->len; k++)
+            found |= g_array_index (ev, PgoCallEvidence, k).il_offset == 0x19
+                     && g_array_index (ev, PgoCallEvidence, k).kind == PGO_CALL_EVIDENCE_NEVER_ENTERED;
+        }
+      pgo_method_body_clear (&body);
+    }
+  pgo_call_facts_free (facts);
+  ck_assert_msg (seen, "no Monitor.Enter(object, ref bool) in the trace");
+  return found;
+}
+
+/* Call evidence reads "every entry counted" only from a profile minimal
+ * profiling never records: a single-block method's one count with no
+ * histogram.  The branches block run holds such profiles (Enter_Slowpath
+ * is then never entered); kept only with a class-probe histogram added,
+ * as a default JIT run could record them, they must not say so. */
+START_TEST (test_call_facts_every_entry_signal)
+{
+  g_autofree char *fw = pgo_check_framework_dir ();
+  g_autoptr(GBytes) bytes = pgo_check_load ("fixtures/data/branches/block.nettrace");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) profiles = pgo_nettrace_profiles_read (bytes, NULL, &error);
+  g_autoptr(PgoBodyResolver) resolver = pgo_body_resolver_new ();
+  g_autoptr(GPtrArray) probed = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  static const guint64 histogram[] = { 1 };
+  PgoSchemaRecord r = { .kind = PGO_KIND_HANDLE_HISTOGRAM_INT_COUNT, .il_offset = 0, .count = 1 };
+
+  if (!fw)
+    {
+      printf ("SKIP call-facts-every-entry: no shared runtime " RUNTIME_VERSION
+              " (set PGO_FRAMEWORK_DIR or DOTNET)\n");
+      return;
+    }
+  ck_assert_msg (profiles != NULL, "%s", error ? error->message : "?");
+  ck_assert (pgo_body_resolver_add_path (resolver, fw, TRUE, &error));
+  ck_assert (slowpath_never_entered (profiles, resolver));
+  for (guint i = 0; i < profiles->len; i++)
+    {
+      PgoMethodProfile *p = pgo_method_profile_copy (g_ptr_array_index (profiles, i));
+
+      if (pgo_method_profile_get_n_records (p) == 1)
+        ck_assert (pgo_method_profile_add (p, &r, histogram, 1, NULL));
+      g_ptr_array_add (probed, p);
+    }
+  ck_assert (!slowpath_never_entered (probed, resolver));
+}
+END_TEST
+
 /* Twice the same trace: each method merged once, its counts doubled;
  * the app's three methods have IL, the framework's do not. */
 START_TEST (test_profile_set_merge)
@@ -446,6 +521,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_profile_set_reconstruct);
   tcase_add_test (tc, test_profile_set_seed_and_zero_fill);
   tcase_add_test (tc, test_profile_set_single_counter);
+  tcase_add_test (tc, test_call_facts_every_entry_signal);
   suite_add_tcase (s, tc);
   tc = tcase_create ("compare");
   tcase_add_test (tc, test_compare_self_and_truth);
