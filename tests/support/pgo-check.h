@@ -13,6 +13,7 @@
 
 #include <check.h>
 #include <glib.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
