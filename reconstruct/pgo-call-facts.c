@@ -777,7 +777,7 @@ compute_callee (PgoCallFacts *facts, Module *m, guint32 def)
   guint32 impl = pgo_metadata_get_column (m->md, PGO_COL_METHODDEF_IMPL_FLAGS, rid);
   PgoMethodBody body;
   g_autoptr(PgoCfg) cfg = NULL;
-  guint reachable = 0, returns = 0;
+  guint returns = 0;
 
   if (is_intrinsic (m, def))
     return CALLEE_KNOWN | CALLEE_INTRINSIC;
@@ -790,12 +790,10 @@ compute_callee (PgoCallFacts *facts, Module *m, guint32 def)
   if (!cfg)
     return CALLEE_KNOWN;
   for (guint32 b = 0; b < cfg->n_blocks; b++)
-    if ((cfg->blocks[b].flags & PGO_BLOCK_FLAG_REACHABLE) && !(cfg->blocks[b].flags & PGO_BLOCK_FLAG_INTERNAL))
-      {
-        reachable++;
-        returns += cfg->blocks[b].kind == PGO_BLOCK_RETURN;
-      }
-  return CALLEE_KNOWN | (returns == 0 ? CALLEE_NO_RETURN : 0) | (reachable < 2 ? CALLEE_ONE_BLOCK : 0)
+    returns += (cfg->blocks[b].flags & (PGO_BLOCK_FLAG_REACHABLE | PGO_BLOCK_FLAG_INTERNAL)) == PGO_BLOCK_FLAG_REACHABLE
+               && cfg->blocks[b].kind == PGO_BLOCK_RETURN;
+  return CALLEE_KNOWN | (returns == 0 ? CALLEE_NO_RETURN : 0)
+         | (_pgo_cfg_n_reachable (cfg) < 2 ? CALLEE_ONE_BLOCK : 0)
          | (!(impl & (MI_NO_OPT | MI_AGGR_OPT)) ? CALLEE_PROFILED : 0);
 }
 
@@ -930,15 +928,17 @@ open_site (PgoCallFacts *facts, const char *key, guint64 entries, const PgoMetho
   return TRUE;
 }
 
-/* TRUE when a callee without a profile never ran even if it has a single
- * block: the profiles come from one process and hold a single-block
- * method, so that process counted every entry (the interpreter does; the
- * JIT does with minimal profiling off, JitMinimalJitProfiling=0).
- * SPEC: pgo-inference(7) "Call evidence" */
+/* TRUE when a callee with CALLEE_ bits 'bits' would have left a profile
+ * had it run: it is instrumented, and it has two blocks or more (minimal
+ * profiling keeps its counters) or the profiles come from one process
+ * that counted every entry, which a profile minimal profiling never
+ * records shows (the interpreter counts every entry; the JIT does with
+ * JitMinimalJitProfiling=0).  SPEC: pgo-inference(7) "Call evidence" */
 static gboolean
-every_entry_counted (const PgoCallFacts *facts)
+would_have_profile (const PgoCallFacts *facts, guint bits)
 {
-  return facts->one_process && facts->one_block_seen;
+  return (bits & CALLEE_PROFILED)
+         && (!(bits & CALLEE_ONE_BLOCK) || (facts->one_process && facts->one_block_seen));
 }
 
 /* The evidence the call of 'def' by instruction 'in' gives, if any. */
@@ -962,8 +962,7 @@ site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *caller, const 
       facts->stats.n_no_return++;
       return TRUE;
     }
-  if ((!e && (bits & CALLEE_PROFILED) && (!(bits & CALLEE_ONE_BLOCK) || every_entry_counted (facts)))
-      || (e && e->known && e->entries == 0))
+  if ((!e && would_have_profile (facts, bits)) || (e && e->known && e->entries == 0))
     {
       out->kind = PGO_CALL_EVIDENCE_NEVER_ENTERED;
       facts->stats.n_never_entered++;
