@@ -5,8 +5,10 @@
  * each method's instrumentation chunks, decodes the blobs and resolves
  * each method to module + MethodDef token.
  *
- * Input: the events of a PgoNettraceReader. Output: PgoNettraceProfiles
- * (PgoMethodProfile list, method handles, blobs, notes).
+ * Input: the events of a PgoNettraceReader, read in three passes (tables,
+ * type argument names, chunks; SPEC: nettrace(5) "Chunk reassembly").
+ * Output: PgoNettraceProfiles (PgoMethodProfile list, method handles,
+ * blobs, notes), or each profile handed out as soon as it is complete.
  *
  * Resolution (SPEC: nettrace(5) "Method resolution"): MethodDetails gives the token and type of a
  * MethodID, BulkType the module of a type, ModuleLoad the assembly of a
@@ -56,12 +58,16 @@ typedef struct {
   char    *name;
 } AssemblyInfo;
 
+/* MethodDetails of one method: 24 bytes in an array that is sorted by
+ * MethodID once the trace is indexed (a trace may describe millions). */
 typedef struct {
   guint64  method_id;         /* key */
   guint64  type_id;
   guint32  token;
-  guint32  n_parameters;      /* the method's own type arguments */
-  guint64 *parameters;        /* their type handles */
+  guint32  parameters;        /* DETAILS_PARAMS_MASK: index in details_params
+                               * of the count of the method's own type
+                               * arguments, then their handles (0: none);
+                               * the other bits: DONE_EMITTED, DONE_DROPPED */
 } DetailsInfo;
 
 typedef struct {
@@ -103,11 +109,14 @@ typedef struct {
   gboolean present;
 } ChunkRef;
 
+/* The reassembly of one method's chunks, from its first chunk until its
+ * profile is handed out. */
 typedef struct {
   guint64    method_id;       /* key */
   ChunkRef   first;           /* chunk 0 */
   GArray    *rest;            /* ChunkRef of chunks 1.., NULL until one arrives */
   guint32    n_chunks;        /* chunk slots: the highest index seen + 1 */
+  guint32    n_present;       /* chunk slots filled */
   gint64     last_index;      /* index of the chunk flagged last, -1 if none yet */
   guint32    next_expected;   /* file-order check */
   gsize      total;           /* bytes stored */
@@ -120,14 +129,33 @@ typedef struct {
   char      *decoded;         /* its name once decoded, "Namespace::Name" */
 } InstrInfo;
 
+/* The three passes over a trace (pgo_nettrace_profiles_stream). */
+typedef enum {
+  PASS_INDEX,                 /* id tables; every PGO event is checked */
+  PASS_LEARN,                 /* type argument names from method names */
+  PASS_REASSEMBLE             /* chunks, profiles handed out */
+} Pass;
+
+/* What became of a method whose reassembly ended: flags in the
+ * 'parameters' of its DetailsInfo, or the values of 'done' for a method
+ * without MethodDetails. */
+#define DONE_EMITTED        0x80000000u
+#define DONE_DROPPED        0x40000000u
+#define DETAILS_PARAMS_MASK 0x3FFFFFFFu
+#define DONE_KEYS_PER_BLOCK 4096
+
 struct _PgoNettraceProfiles {
   GHashTable *modules;        /* ModuleID -> ModuleInfo* */
   GHashTable *assemblies;     /* AssemblyID -> AssemblyInfo* */
-  GHashTable *details;        /* MethodID -> DetailsInfo* */
+  GArray     *details;        /* DetailsInfo, sorted by MethodID after indexing */
+  GArray     *details_params; /* guint64: [0] unused, then per method n, handles... */
   GHashTable *types;          /* TypeID -> TypeInfo* */
   GHashTable *names;          /* MethodID -> NameInfo* (MethodLoad) */
-  GHashTable *instr;          /* MethodID -> InstrInfo* */
-  GPtrArray  *order;          /* InstrInfo* in file order of their first chunk */
+  GHashTable *instr;          /* MethodID -> InstrInfo*, methods being reassembled */
+  GQueue     *order;          /* InstrInfo* in file order of their first chunk */
+  GHashTable *done;           /* MethodID -> DONE_*, of methods without MethodDetails */
+  GPtrArray  *done_keys;      /* blocks of DONE_KEYS_PER_BLOCK guint64 keys of 'done' */
+  guint       done_fill;      /* keys used in the last block */
   GPtrArray  *profiles;       /* PgoMethodProfile* */
   GArray     *handles;        /* guint64 MethodID of each profile */
   GPtrArray  *blobs;          /* GBytes* of each profile */
@@ -155,14 +183,6 @@ assembly_info_free (gpointer p)
   AssemblyInfo *a = p;
   g_free (a->name);
   g_free (a);
-}
-
-static void
-details_info_free (gpointer p)
-{
-  DetailsInfo *d = p;
-  g_free (d->parameters);
-  g_free (d);
 }
 
 static void
@@ -320,8 +340,68 @@ id_table_put (GHashTable *table, gpointer value)
   return TRUE;
 }
 
+/* ---- MethodDetails ------------------------------------------------------ */
+
+static gint
+details_compare (gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const DetailsInfo *) a)->method_id, y = ((const DetailsInfo *) b)->method_id;
+  return x < y ? -1 : x > y;
+}
+
+/* details_index: sorts the details by MethodID, keeping the first of the
+ * trace for a MethodID described twice (g_array_sort is stable), as
+ * rundown repeats them. */
+static void
+details_index (PgoNettraceProfiles *self)
+{
+  GArray *a = self->details;
+  guint kept = 0;
+
+  g_array_sort (a, details_compare);
+  for (guint i = 0; i < a->len; i++)
+    if (kept == 0 || g_array_index (a, DetailsInfo, kept - 1).method_id
+                     != g_array_index (a, DetailsInfo, i).method_id)
+      g_array_index (a, DetailsInfo, kept++) = g_array_index (a, DetailsInfo, i);
+  g_array_set_size (a, kept);
+}
+
+/* details_lookup: (nullable): the MethodDetails of 'method_id'. */
+static const DetailsInfo *
+details_lookup (const PgoNettraceProfiles *self, guint64 method_id)
+{
+  const DetailsInfo *v = (const DetailsInfo *) (gpointer) self->details->data;
+  guint lo = 0, hi = self->details->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (v[mid].method_id < method_id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < self->details->len && v[lo].method_id == method_id ? &v[lo] : NULL;
+}
+
+/* details_n_parameters: how many type arguments of its own 'd' has. */
+static guint32
+details_n_parameters (const PgoNettraceProfiles *self, const DetailsInfo *d)
+{
+  guint32 at = d->parameters & DETAILS_PARAMS_MASK;
+
+  return at ? (guint32) g_array_index (self->details_params, guint64, at) : 0;
+}
+
+/* details_parameters: the type handles of those arguments. */
+static const guint64 *
+details_parameters (const PgoNettraceProfiles *self, const DetailsInfo *d)
+{
+  return &g_array_index (self->details_params, guint64, (d->parameters & DETAILS_PARAMS_MASK) + 1);
+}
+
 /* instr_info_get: the reassembly state of the method of 'd', created on
- * its first chunk; NULL when the table is full. */
+ * its first chunk; NULL when the tables are full. */
 static InstrInfo *
 instr_info_get (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d)
 {
@@ -329,14 +409,71 @@ instr_info_get (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d
 
   if (in)
     return in;
-  if (g_hash_table_size (self->instr) >= MAX_TABLE_ENTRIES)
+  if (g_hash_table_size (self->instr) >= MAX_TABLE_ENTRIES
+      || g_hash_table_size (self->done) >= MAX_TABLE_ENTRIES)
     return NULL;
   in = g_new0 (InstrInfo, 1);
   in->method_id = d->method_id;
   in->last_index = -1;
   g_hash_table_insert (self->instr, in, in);
-  g_ptr_array_add (self->order, in);
+  g_queue_push_tail (self->order, in);
   return in;
+}
+
+/* instr_ready: whether the reassembly of 'in' has ended: it was dropped,
+ * or its chunks run from 0 to the chunk flagged last with none missing. */
+static gboolean
+instr_ready (const InstrInfo *in)
+{
+  return in->drop_reason
+         || (in->last_index >= 0 && in->n_chunks == (guint64) in->last_index + 1
+             && in->n_present == in->n_chunks);
+}
+
+/* done_get: DONE_EMITTED or DONE_DROPPED when the reassembly of method
+ * 'method_id' has ended, else 0. */
+static guint32
+done_get (const PgoNettraceProfiles *self, guint64 method_id)
+{
+  const DetailsInfo *d = details_lookup (self, method_id);
+
+  if (d)
+    return d->parameters & (DONE_EMITTED | DONE_DROPPED);
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->done, &method_id));
+}
+
+/* done_put: records what became of method 'method_id' (DONE_EMITTED or
+ * DONE_DROPPED) once its reassembly state is gone: in its MethodDetails,
+ * or in 'done' for a method without. */
+static void
+done_put (PgoNettraceProfiles *self, guint64 method_id, guint32 what)
+{
+  DetailsInfo *d = (DetailsInfo *) details_lookup (self, method_id);
+  guint64 *key;
+
+  if (d)
+    {
+      d->parameters |= what;
+      return;
+    }
+  if (self->done_keys->len == 0 || self->done_fill == DONE_KEYS_PER_BLOCK)
+    {
+      g_ptr_array_add (self->done_keys, g_new (guint64, DONE_KEYS_PER_BLOCK));
+      self->done_fill = 0;
+    }
+  key = (guint64 *) g_ptr_array_index (self->done_keys, self->done_keys->len - 1) + self->done_fill++;
+  *key = method_id;
+  g_hash_table_insert (self->done, key, GUINT_TO_POINTER (what));
+}
+
+/* chunk_after_end: notes chunk 'index' of 'd' that arrived after its
+ * method's chunks were complete; it is ignored, whatever it holds. */
+static void
+chunk_after_end (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d, guint32 index)
+{
+  profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: chunk %u at offset 0x%" G_GINT64_MODIFIER
+                 "x arrived after the method's chunks were complete; ignored", d->method_id, index,
+                 d->data_offset);
 }
 
 /* chunk_take_repeat: handles a second copy 'd' of chunk 'index' of 'in'.
@@ -382,21 +519,26 @@ chunk_put (InstrInfo *in, guint32 index, const PgoClrJitInstrumentationData *d)
   c->offset = d->data_offset;
   c->size = d->data_size;
   c->present = TRUE;
+  in->n_present++;
   in->total += d->data_size;
   in->next_expected = index + 1;
 }
 
 /* add_chunk: files the instrumentation event 'd' under its method. Chunks
  * may repeat (identical copies are ignored) or arrive out of order (noted);
- * anything that loses data drops the method. */
+ * anything that loses data drops the method; a chunk of a method whose
+ * chunks are complete is noted and ignored. */
 static void
 add_chunk (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d,
            const PgoNettraceEvent *ev)
 {
-  InstrInfo *in = instr_info_get (self, d);
+  guint32 done = done_get (self, d->method_id);
+  InstrInfo *in = done ? NULL : instr_info_get (self, d);
   guint32 index = d->method_flags & 0x7FFFFFFF;
   gboolean last = (d->method_flags & 0x80000000u) != 0;
 
+  if (done == DONE_EMITTED || (in && !in->drop_reason && instr_ready (in)))
+    return chunk_after_end (self, d, index);
   if (!in)
     return;
   if (d->verbose && !in->from_verbose)
@@ -501,30 +643,37 @@ take_assembly_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GErro
   return TRUE;
 }
 
-/* take_method_details: keeps the type and token of MethodDetails 'ev'. */
+/* take_method_details: keeps the type and token of MethodDetails 'ev';
+ * a MethodID described twice is settled by details_index. */
 static gboolean
 take_method_details (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GError **error)
 {
   PgoClrMethodDetails d;
+  DetailsInfo di = { 0 };
 
   if (!_pgo_clr_parse_method_details (ev, &d, error))
     return FALSE;
-  DetailsInfo *di = g_new0 (DetailsInfo, 1);
-  di->method_id = d.method_id;
-  di->type_id = d.type_id;
-  di->token = d.method_token;
-  if (d.n_type_parameters > 0 && d.n_type_parameters <= MAX_TYPE_PARAMETERS)
+  if (self->details->len >= MAX_TABLE_ENTRIES)
+    return TRUE;
+  di.method_id = d.method_id;
+  di.type_id = d.type_id;
+  di.token = d.method_token;
+  if (d.n_type_parameters > 0 && d.n_type_parameters <= MAX_TYPE_PARAMETERS
+      && self->details_params->len + d.n_type_parameters < DETAILS_PARAMS_MASK)
     {
-      di->n_parameters = d.n_type_parameters;
-      di->parameters = g_new (guint64, d.n_type_parameters);
+      guint64 n = d.n_type_parameters;
+
+      di.parameters = self->details_params->len;
+      g_array_append_val (self->details_params, n);
       for (guint32 k = 0; k < d.n_type_parameters; k++)
         {
-          memcpy (&di->parameters[k], d.type_parameters + (gsize) k * 8, 8);
-          di->parameters[k] = GUINT64_FROM_LE (di->parameters[k]);
+          guint64 h;
+          memcpy (&h, d.type_parameters + (gsize) k * 8, 8);
+          h = GUINT64_FROM_LE (h);
+          g_array_append_val (self->details_params, h);
         }
     }
-  if (!id_table_put (self->details, di))
-    details_info_free (di);
+  g_array_append_val (self->details, di);
   return TRUE;
 }
 
@@ -550,29 +699,41 @@ take_method_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, gboolea
   return TRUE;
 }
 
-/* take_instrumentation_data: files the PGO chunk of JitInstrumentationData
- * (or, when 'verbose', JitInstrumentationDataVerbose) 'ev'. */
+static void learn_arg_names (PgoNettraceProfiles *self, guint64 method_id, const LazyName *name);
+
+/* take_instrumentation_data: checks the PGO chunk of JitInstrumentationData
+ * (or, when 'verbose', JitInstrumentationDataVerbose) 'ev'; in the learning
+ * pass, learns from its method's name, and in the last, files it under its
+ * method. */
 static gboolean
 take_instrumentation_data (PgoNettraceProfiles *self, const PgoNettraceEvent *ev,
-                           gboolean verbose, GError **error)
+                           gboolean verbose, Pass pass, GError **error)
 {
   PgoClrJitInstrumentationData d;
+  LazyName name = { 0 };
 
   if (!_pgo_clr_parse_jit_instrumentation_data (ev, verbose, FALSE, &d, error))
     return FALSE;
-  add_chunk (self, &d, ev);
+  if (pass == PASS_LEARN && verbose)
+    lazy_name_set (&name, ev, TRUE);
+  if (pass == PASS_LEARN)
+    learn_arg_names (self, d.method_id, &name);
+  else if (pass == PASS_REASSEMBLE)
+    add_chunk (self, &d, ev);
   _pgo_clr_jit_instrumentation_data_clear (&d);
   return TRUE;
 }
 
-/* take_event: records what 'ev' tells about ids, or a PGO chunk. FALSE
- * with 'error' set on a malformed payload.
+/* take_event: records what 'ev' tells about ids (read_pass gives it only
+ * PGO events after the index pass), or takes a PGO event
+ * (take_instrumentation_data). FALSE with 'error' set on a malformed
+ * payload.
  * ClrInstanceID is not filtered on: it differs between runtimes and
  * platforms (0 from .NET 10 on Linux, 5 or 9 from .NET 5 and 6 on
  * Windows; SPEC: nettrace(5) "ClrInstanceID values"), so no
  * constant can be assumed; one trace holds one runtime. */
 static gboolean
-take_event (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GError **error)
+take_event (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, Pass pass, GError **error)
 {
   switch (pgo_clr_event_classify (ev->metadata))
     {
@@ -589,9 +750,9 @@ take_event (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, GError **erro
     case PGO_CLR_EVENT_METHOD_LOAD_VERBOSE:
       return take_method_load (self, ev, TRUE, error);
     case PGO_CLR_EVENT_JIT_INSTRUMENTATION_DATA:
-      return take_instrumentation_data (self, ev, FALSE, error);
+      return take_instrumentation_data (self, ev, FALSE, pass, error);
     case PGO_CLR_EVENT_JIT_INSTRUMENTATION_DATA_VERBOSE:
-      return take_instrumentation_data (self, ev, TRUE, error);
+      return take_instrumentation_data (self, ev, TRUE, pass, error);
     case PGO_CLR_EVENT_OTHER:
     default:
       return TRUE;
@@ -735,8 +896,8 @@ set_instantiation (PgoNettraceProfiles *self, const DetailsInfo *d, PgoMethodId 
     return;
   if (t && !(t->flags & 0x8) && t->n_parameters > 0)
     type_args = type_refs_of (self, t->parameters, t->n_parameters, 0);
-  if (d->n_parameters > 0)
-    method_args = type_refs_of (self, d->parameters, d->n_parameters, 0);
+  if (details_n_parameters (self, d) > 0)
+    method_args = type_refs_of (self, details_parameters (self, d), details_n_parameters (self, d), 0);
   pgo_method_id_set_instantiation (id, type_args ? (PgoTypeRef *const *) type_args->pdata : NULL,
                                    type_args ? type_args->len : 0,
                                    method_args ? (PgoTypeRef *const *) method_args->pdata : NULL,
@@ -750,7 +911,7 @@ set_instantiation (PgoNettraceProfiles *self, const DetailsInfo *d, PgoMethodId 
 static PgoMethodId *
 resolve_method (PgoNettraceProfiles *self, InstrInfo *in)
 {
-  DetailsInfo *d = g_hash_table_lookup (self->details, &in->method_id);
+  const DetailsInfo *d = details_lookup (self, in->method_id);
   NameInfo *n = g_hash_table_lookup (self->names, &in->method_id);
   guint64 module_id = 0;
   guint32 token = 0;
@@ -857,24 +1018,41 @@ decode_profile (PgoNettraceProfiles *self, InstrInfo *in, PgoMethodId *id, GByte
   return g_steal_pointer (&profile);
 }
 
+/* arg_unnamed: whether type argument 'a' is one learn_arg_names names. */
+static gboolean
+arg_unnamed (const TypeInfo *a)
+{
+  return a && !a->name && !a->learned && !(a->flags & 0x8) && a->n_parameters == 0;
+}
+
 /* learn_arg_names: learns names for the unnamed, non-generic type
- * arguments of the owner type of 'in' from the trace's spelling of that
- * type in the method's name, "Bag`1[System.__Canon]::Push":
+ * arguments of the owner type of the method of PGO event 'e' from the
+ * trace's spelling of that type in the name the event carries (or, for
+ * a JitInstrumentationData event, MethodLoadVerbose's),
+ * "Bag`1[System.__Canon]::Push"; the first spelling in file order wins.
  * MethodLoadVerbose carries it even when BulkType carries no names, and a
  * generic method's own arguments (which no name spells) are often the same
  * types.  The names go to identities only: describe_type keeps to what
  * BulkType says, so that its text of one type does not depend on which
  * methods a trace happened to profile. */
 static void
-learn_arg_names (PgoNettraceProfiles *self, InstrInfo *in)
+learn_arg_names (PgoNettraceProfiles *self, guint64 method_id, const LazyName *event_name)
 {
-  DetailsInfo *d = g_hash_table_lookup (self->details, &in->method_id);
+  const DetailsInfo *d = details_lookup (self, method_id);
   TypeInfo *t = d ? g_hash_table_lookup (self->types, &d->type_id) : NULL;
-  const char *name = t && t->n_parameters > 0 && !(t->flags & 0x8) ? instr_name (self, in) : NULL;
-  g_autofree char *args = NULL;
+  NameInfo *n = NULL;
+  g_autofree char *name = NULL, *args = NULL;
+  gboolean wanted = FALSE;
 
-  if (!t || t->n_parameters == 0 || (t->flags & 0x8) || !name
-      || !_pgo_method_name_split_instantiation (name, &args, NULL) || !args
+  for (guint32 k = 0; t && !(t->flags & 0x8) && k < t->n_parameters && !wanted; k++)
+    wanted = arg_unnamed (g_hash_table_lookup (self->types, &t->parameters[k]));
+  if (!wanted)
+    return;
+  if (event_name->present)
+    name = lazy_name_decode (self, event_name);
+  else if ((n = g_hash_table_lookup (self->names, &method_id)))
+    name = lazy_name_decode (self, &n->name);
+  if (!name || !_pgo_method_name_split_instantiation (name, &args, NULL) || !args
       || strchr (args, '['))
     return;
   g_auto(GStrv) parts = g_strsplit (args, ",", -1);
@@ -883,7 +1061,7 @@ learn_arg_names (PgoNettraceProfiles *self, InstrInfo *in)
   for (guint32 k = 0; k < t->n_parameters; k++)
     {
       TypeInfo *a = g_hash_table_lookup (self->types, &t->parameters[k]);
-      if (a && !a->name && !a->learned && !(a->flags & 0x8) && a->n_parameters == 0 && parts[k][0])
+      if (arg_unnamed (a) && parts[k][0])
         a->learned = g_strdup (g_strstrip (parts[k]));
     }
 }
@@ -935,6 +1113,104 @@ collect (PgoNettraceProfiles *self, PgoMethodProfile *profile, guint64 method_ha
   return TRUE;
 }
 
+/* emit_ready: hands out the methods at the head of the file order whose
+ * reassembly has ended, or, when 'all', every method left (at the end of
+ * the trace), and forgets their chunks.  FALSE when 'func' fails. */
+static gboolean
+emit_ready (PgoNettraceProfiles *self, gboolean all, PgoNettraceProfileFunc func,
+            gpointer user_data, GError **error)
+{
+  InstrInfo *in;
+
+  while ((in = g_queue_peek_head (self->order)) && (all || instr_ready (in)))
+    {
+      gboolean ok = emit_one (self, in, func, user_data, error);
+
+      g_queue_pop_head (self->order);
+      done_put (self, in->method_id, in->drop_reason ? DONE_DROPPED : DONE_EMITTED);
+      g_hash_table_remove (self->instr, &in->method_id);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* profiles_new: (transfer full): empty tables for the trace of 'reader'. */
+static PgoNettraceProfiles *
+profiles_new (PgoNettraceReader *reader)
+{
+  PgoNettraceProfiles *self = g_new0 (PgoNettraceProfiles, 1);
+  const guint64 unused = 0;
+
+  self->modules = id_table_new (module_info_free);
+  self->assemblies = id_table_new (assembly_info_free);
+  self->details = g_array_new (FALSE, FALSE, sizeof (DetailsInfo));
+  self->details_params = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_array_append_val (self->details_params, unused);
+  self->types = id_table_new (type_info_free);
+  self->names = id_table_new (name_info_free);
+  self->instr = id_table_new (instr_info_free);
+  self->order = g_queue_new ();
+  self->done = g_hash_table_new (g_int64_hash, g_int64_equal);
+  self->done_keys = g_ptr_array_new_with_free_func (g_free);
+  self->profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  self->handles = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->blobs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  self->notes = g_ptr_array_new_with_free_func (g_free);
+  self->bytes = g_bytes_ref (_pgo_nettrace_reader_get_bytes (reader));
+  return self;
+}
+
+/* read_pass: one pass over the rest of 'reader': the index pass takes
+ * every event the CLR tables need, the others only PGO events; the last
+ * hands out each method as soon as it and every method whose first chunk
+ * came earlier have ended, and the rest at the end of the trace. */
+static gboolean
+read_pass (PgoNettraceProfiles *self, PgoNettraceReader *reader, Pass pass,
+           PgoNettraceProfileFunc func, gpointer user_data, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  PgoNettraceEvent ev;
+
+  while (pgo_nettrace_reader_next_event (reader, &ev, &local))
+    {
+      PgoClrEventKind kind = ev.metadata ? ev.metadata->clr_kind : PGO_CLR_EVENT_OTHER;
+
+      if (G_LIKELY (kind == PGO_CLR_EVENT_OTHER)
+          || (pass != PASS_INDEX && kind != PGO_CLR_EVENT_JIT_INSTRUMENTATION_DATA
+              && kind != PGO_CLR_EVENT_JIT_INSTRUMENTATION_DATA_VERBOSE))
+        continue;
+      if (!take_event (self, &ev, pass, &local))
+        break;
+      if (pass == PASS_REASSEMBLE && !emit_ready (self, FALSE, func, user_data, error))
+        return FALSE;
+    }
+  if (local)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  return pass != PASS_REASSEMBLE || emit_ready (self, TRUE, func, user_data, error);
+}
+
+/* read_tables: the index and learning passes, over the whole trace: the
+ * id tables, complete before the first profile is resolved; a note with
+ * the reader's warning when the trace is cut short. */
+static gboolean
+read_tables (PgoNettraceProfiles *self, GError **error)
+{
+  g_autoptr(PgoNettraceReader) index = pgo_nettrace_reader_new (self->bytes, error);
+  g_autoptr(PgoNettraceReader) learn = NULL;
+
+  if (!index || !read_pass (self, index, PASS_INDEX, NULL, NULL, error))
+    return FALSE;
+  if (pgo_nettrace_reader_get_warning (index))
+    profiles_note (self, "%s", pgo_nettrace_reader_get_warning (index));
+  details_index (self);
+  return (learn = pgo_nettrace_reader_new (self->bytes, error))
+         && read_pass (self, learn, PASS_LEARN, NULL, NULL, error);
+}
+
 /**
  * pgo_nettrace_profiles_stream:
  * @reader: a reader positioned anywhere; the rest of its events are consumed
@@ -943,54 +1219,34 @@ collect (PgoNettraceProfiles *self, PgoMethodProfile *profile, guint64 method_ha
  * @user_data: passed to @func
  * @error: return location for a #GError
  *
- * Reads the remaining events, keeping the id tables and where each
- * method's PGO chunks lie (SPEC: nettrace(5) "Chunk reassembly", with the
- * relaxations noted at add_chunk), but no copy of them and no method name;
- * then, one method at a time, reassembles its chunks, resolves it to
- * module + token (decoding its name only now), decodes its blob and hands
- * the profile (transfer full) to @func with its MethodID and blob (valid
- * for the call).  A truncated trace gives the profiles of the methods
- * whose chunks all lie in complete blocks, and a note with the reader's
- * warning.  Memory beyond the trace grows with the number of methods and
- * types the trace describes, not with its bytes of PGO data.
+ * Reads the trace three times (SPEC: nettrace(5) "Chunk reassembly").
+ * The first pass, over the whole trace, keeps the id tables and checks
+ * every event they and the PGO data come in; the second learns type
+ * argument names from the names of the profiled methods.  The last, over
+ * the rest of @reader, follows each method's chunks (where they lie in the trace, no
+ * copy) and, as soon as a method's chunks are complete and every method
+ * that began before it has been handed out, resolves it to module + token
+ * (decoding its name only now), decodes its blob and hands the profile
+ * (transfer full) to @func with its MethodID and blob (valid for the
+ * call), then forgets its chunks.  A truncated trace gives the profiles
+ * of the methods whose chunks all lie in complete blocks, and a note with
+ * the reader's warning.  Memory beyond the trace grows with the number of
+ * methods the trace describes (MethodDetails: 24 bytes each), of the
+ * methods it loads (MethodLoad) and of the types it describes, not with
+ * its bytes of PGO data.
  *
  * Returns: (transfer full) (nullable): the tables and notes (its profile
  * list empty), or NULL with @error set when a block or a decoded payload
- * is malformed, or @func failed.
+ * is malformed (before @func is first called), or @func failed.
  */
 PgoNettraceProfiles *
 pgo_nettrace_profiles_stream (PgoNettraceReader *reader, PgoNettraceProfileFunc func,
                               gpointer user_data, GError **error)
 {
-  g_autoptr(PgoNettraceProfiles) self = g_new0 (PgoNettraceProfiles, 1);
-  PgoNettraceEvent ev;
+  g_autoptr(PgoNettraceProfiles) self = profiles_new (reader);
 
-  self->modules = id_table_new (module_info_free);
-  self->assemblies = id_table_new (assembly_info_free);
-  self->details = id_table_new (details_info_free);
-  self->types = id_table_new (type_info_free);
-  self->names = id_table_new (name_info_free);
-  self->instr = id_table_new (instr_info_free);
-  self->order = g_ptr_array_new ();
-  self->profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
-  self->handles = g_array_new (FALSE, FALSE, sizeof (guint64));
-  self->blobs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  self->notes = g_ptr_array_new_with_free_func (g_free);
-  self->bytes = g_bytes_ref (_pgo_nettrace_reader_get_bytes (reader));
-
-  while (pgo_nettrace_reader_next_event (reader, &ev, error))
-    if (G_UNLIKELY (ev.metadata && ev.metadata->clr_kind != PGO_CLR_EVENT_OTHER)
-        && !take_event (self, &ev, error))
-      return NULL;
-  if (error && *error)
+  if (!read_tables (self, error) || !read_pass (self, reader, PASS_REASSEMBLE, func, user_data, error))
     return NULL;
-  if (pgo_nettrace_reader_get_warning (reader))
-    profiles_note (self, "%s", pgo_nettrace_reader_get_warning (reader));
-  for (guint i = 0; i < self->order->len; i++)
-    learn_arg_names (self, g_ptr_array_index (self->order, i));
-  for (guint i = 0; i < self->order->len; i++)
-    if (!emit_one (self, g_ptr_array_index (self->order, i), func, user_data, error))
-      return NULL;
   return g_steal_pointer (&self);
 }
 
@@ -1037,11 +1293,14 @@ pgo_nettrace_profiles_free (PgoNettraceProfiles *self)
     return;
   g_hash_table_unref (self->modules);
   g_hash_table_unref (self->assemblies);
-  g_hash_table_unref (self->details);
+  g_array_unref (self->details);
+  g_array_unref (self->details_params);
   g_hash_table_unref (self->types);
   g_hash_table_unref (self->names);
-  g_ptr_array_unref (self->order);
+  g_queue_free (self->order);
   g_hash_table_unref (self->instr);
+  g_hash_table_unref (self->done);
+  g_ptr_array_unref (self->done_keys);
   g_ptr_array_unref (self->profiles);
   g_array_unref (self->handles);
   g_ptr_array_unref (self->blobs);
@@ -1157,7 +1416,7 @@ pgo_nettrace_profiles_describe_method (PgoNettraceProfiles *self, guint64 method
     return g_strdup ("(empty)");
   if (method_handle <= 33)
     return g_strdup ("(unknown)");
-  DetailsInfo *d = g_hash_table_lookup (self->details, &method_handle);
+  const DetailsInfo *d = details_lookup (self, method_handle);
   NameInfo *n = g_hash_table_lookup (self->names, &method_handle);
   if (!d && !n)
     return NULL;
@@ -1322,7 +1581,7 @@ append_type (Namer *nm, guint64 handle, guint depth, gboolean assembly, GString 
 static char *
 name_method (Namer *nm, guint64 handle)
 {
-  DetailsInfo *d = g_hash_table_lookup (nm->self->details, &handle);
+  const DetailsInfo *d = details_lookup (nm->self, handle);
   TypeInfo *t = d ? g_hash_table_lookup (nm->self->types, &d->type_id) : NULL;
   PgoMetadata *md = t ? namer_metadata (nm, t->module_id) : NULL;
   guint32 rid = d ? PGO_TOKEN_RID (d->token) : 0;

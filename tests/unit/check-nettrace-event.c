@@ -325,11 +325,16 @@ END_TEST
 typedef struct {
   guint32 method_flags;     /* chunk index | last bit */
   gsize   start, len;       /* slice of the blob */
+  guint64 method;           /* its MethodID - 0x1000 */
 } Chunk;
+
+/* Set to leave MethodDetails out of chunked_trace's traces. */
+static gboolean chunked_trace_without_details;
 
 /* Writes MethodDetails/BulkType/ModuleLoad/AssemblyLoad for method 0x1000
  * (token 0x06000002 in module 0x2000, "Lib") and the given chunks of
- * 'blob', then reads the profiles back. */
+ * 'blob' (of methods 0x1000 + Chunk.method, token + Chunk.method), then
+ * reads the profiles back. */
 static PgoNettraceProfiles *
 chunked_trace (const guint8 *blob, const Chunk *chunks, guint n_chunks, guint32 token)
 {
@@ -344,7 +349,7 @@ chunked_trace (const guint8 *blob, const Chunk *chunks, guint n_chunks, guint32 
   ck_assert (pgo_nettrace_writer_write_assembly_load (w, &a, &error));
   ck_assert (pgo_nettrace_writer_write_module_load (w, &m, &error));
   ck_assert (pgo_nettrace_writer_write_bulk_type (w, &t, 1, &error));
-  ck_assert (pgo_nettrace_writer_write_method_details (w, &d, &error));
+  ck_assert (chunked_trace_without_details || pgo_nettrace_writer_write_method_details (w, &d, &error));
   guint32 id298 = pgo_nettrace_writer_define_event (w, PGO_NETTRACE_PROVIDER_RUNTIME, 298, "",
                                                     0x10000000000, 0, 4);
   for (guint i = 0; i < n_chunks; i++)
@@ -353,9 +358,9 @@ chunked_trace (const guint8 *blob, const Chunk *chunks, guint n_chunks, guint32 
       _pgo_bytes_append_u16 (p, 0);
       _pgo_bytes_append_u32 (p, chunks[i].method_flags);
       _pgo_bytes_append_u32 (p, chunks[i].len);
-      _pgo_bytes_append_u64 (p, 0x1000);
+      _pgo_bytes_append_u64 (p, 0x1000 + chunks[i].method);
       _pgo_bytes_append_u64 (p, 0x2000);
-      _pgo_bytes_append_u32 (p, token);
+      _pgo_bytes_append_u32 (p, token + (guint32) chunks[i].method);
       _pgo_bytes_append_utf16z (p, "NS.C");
       _pgo_bytes_append_utf16z (p, "M");
       _pgo_bytes_append_utf16z (p, "void  ()");
@@ -396,14 +401,33 @@ static const struct {
   { "missing middle", { { 0, 0, 5 }, { 0x80000002, 10, 6 } }, 2, 0, "chunk 1 is missing" },
   { "no last", { { 0, 0, 5 }, { 1, 5, 11 } }, 2, 0, "never arrived" },
   { "partial data", { { 0x80000000, 0, 10 } }, 1, 0, "partial instrumentation data" },
+  /* once a method's chunks are complete, later copies change nothing */
+  { "copy after the end", { { 0x80000000, 0, 16 }, { 0x80000000, 0, 16 } }, 2, 1,
+    "arrived after the method's chunks were complete; ignored" },
+  { "different copy after the end", { { 0x80000000, 0, 16 }, { 0, 1, 5 } }, 2, 1,
+    "arrived after the method's chunks were complete; ignored" },
+  { "chunk after the end", { { 0, 0, 5 }, { 0x80000001, 5, 11 }, { 2, 0, 5 } }, 3, 1,
+    "chunk 2 at offset 0x" },
 };
+
+/* The chunk cases, with MethodDetails (the reassembly's end is recorded
+ * in them) and without. */
+static void
+chunk_cases_setup (void)
+{
+  chunked_trace_without_details = FALSE;
+}
 
 START_TEST (test_nettrace_event_chunks)
 {
   g_autoptr(PgoMethodProfile) want = fib_profile ();
-  g_autoptr(PgoNettraceProfiles) p = chunked_trace (fib_blob, chunk_cases[_i].chunks,
-                                                    chunk_cases[_i].n_chunks, 0x06000002);
-  GPtrArray *list = pgo_nettrace_profiles_get_profiles (p);
+  g_autoptr(PgoNettraceProfiles) p = NULL;
+  GPtrArray *list;
+
+  chunked_trace_without_details = _i >= (int) G_N_ELEMENTS (chunk_cases);
+  _i %= G_N_ELEMENTS (chunk_cases);
+  p = chunked_trace (fib_blob, chunk_cases[_i].chunks, chunk_cases[_i].n_chunks, 0x06000002);
+  list = pgo_nettrace_profiles_get_profiles (p);
 
   ck_assert_msg (list->len == chunk_cases[_i].n_profiles, "%s: %u profiles", chunk_cases[_i].name,
                  list->len);
@@ -500,6 +524,32 @@ START_TEST (test_nettrace_event_names_outlive_reader)
 }
 END_TEST
 
+/* Profiles come out in the file order of each method's first chunk, also
+ * when a later method's chunks end first; each comes out once. */
+START_TEST (test_nettrace_event_order)
+{
+  const Chunk chunks[] = {
+    { 0, 0, 5, 0 },                          /* method 0x1000 begins */
+    { 0x80000000, 0, 16, 1 },                /* 0x1001, complete at once */
+    { 0x80000000, 0, 16, 2 },                /* 0x1002, complete at once */
+    { 0x80000001, 5, 11, 0 },                /* 0x1000 ends */
+    { 0x80000000, 0, 16, 1 },                /* a copy of 0x1001 */
+  };
+  g_autoptr(PgoNettraceProfiles) p = chunked_trace (fib_blob, chunks, G_N_ELEMENTS (chunks), 0x06000002);
+  GPtrArray *list = pgo_nettrace_profiles_get_profiles (p);
+
+  ck_assert_uint_eq (list->len, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (list, i));
+      ck_assert_uint_eq (id->token, 0x06000002 + i);
+      ck_assert_uint_eq (pgo_nettrace_profiles_get_method_handle (p, i), 0x1000 + i);
+    }
+  ck_assert (notes_contain (p, "method 0x1001: chunk 0 at offset 0x"));
+  ck_assert (notes_contain (p, "arrived after the method's chunks were complete"));
+}
+END_TEST
+
 START_TEST (test_nettrace_event_dynamic_method)
 {
   Chunk one = { 0x80000000, 0, sizeof fib_blob };
@@ -584,7 +634,9 @@ pgo_check_suite (void)
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("reassembly");
-  tcase_add_loop_test (tc, test_nettrace_event_chunks, 0, G_N_ELEMENTS (chunk_cases));
+  tcase_add_loop_test (tc, test_nettrace_event_chunks, 0, 2 * G_N_ELEMENTS (chunk_cases));
+  tcase_add_checked_fixture (tc, chunk_cases_setup, NULL);
+  tcase_add_test (tc, test_nettrace_event_order);
   tcase_add_test (tc, test_nettrace_event_dynamic_method);
   tcase_add_test (tc, test_nettrace_event_names_outlive_reader);
   suite_add_tcase (s, tc);
