@@ -171,12 +171,14 @@ add_profiles (const PgoMethodProfile *acc, const PgoMethodProfile *p, GError **e
 
 /* Merges 'profiles' into one profile per method, first-seen order; the
  * profiles of another build than choose_builds() took are counted in
- * st->n_other_build and left out. */
+ * st->n_other_build and left out.  A method with one profile is that
+ * input profile, not a copy; the sums of the others go to 'sums', which
+ * owns them. */
 static GPtrArray *
 merge_methods (GPtrArray *profiles, PgoBodyResolver *resolver, PgoProfileSetStats *st,
-               GError **error)
+               GHashTable *sums, GError **error)
 {
-  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  g_autoptr(GPtrArray) out = g_ptr_array_new ();
   g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) builds = choose_builds (profiles, resolver);
 
@@ -197,7 +199,7 @@ merge_methods (GPtrArray *profiles, PgoBodyResolver *resolver, PgoProfileSetStat
       if (!g_hash_table_lookup_extended (index, key, NULL, &slot))
         {
           g_hash_table_insert (index, key, GUINT_TO_POINTER (out->len));
-          g_ptr_array_add (out, pgo_method_profile_copy (p));
+          g_ptr_array_add (out, (gpointer) p);
           continue;
         }
       g_free (key);
@@ -210,7 +212,8 @@ merge_methods (GPtrArray *profiles, PgoBodyResolver *resolver, PgoProfileSetStat
       PgoMethodProfile *sum = add_profiles (*acc, p, error);
       if (!sum)
         return NULL;
-      pgo_method_profile_free (*acc);
+      g_hash_table_remove (sums, *acc);
+      g_hash_table_add (sums, sum);
       *acc = sum;
       st->n_merged++;
     }
@@ -503,7 +506,9 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
                        GError **error)
 {
   PgoProfileSetStats st = { .n_profiles = profiles->len };
-  g_autoptr(GPtrArray) merged = merge_methods (profiles, resolver, &st, error);
+  g_autoptr(GHashTable) sums = g_hash_table_new_full (g_direct_hash, g_direct_equal,
+                                                      (GDestroyNotify) pgo_method_profile_free, NULL);
+  g_autoptr(GPtrArray) merged = merge_methods (profiles, resolver, &st, sums, error);
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   g_autoptr(PgoCallFacts) facts = NULL;
   g_autofree Build *build = NULL;

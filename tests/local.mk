@@ -273,7 +273,7 @@ noinst_PROGRAMS += \
 tests_bench_cfg_SOURCES = tests/bench/cfg.c
 tests_bench_cfg_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
 tests_bench_reconstruct_SOURCES = tests/bench/reconstruct.c
-tests_bench_reconstruct_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/reconstruct
+tests_bench_reconstruct_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/reconstruct -I$(top_srcdir)/nettrace-reader
 tests_bench_reconstruct_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
 tests_bench_assemblies_SOURCES = tests/bench/assemblies.c
 tests_bench_assemblies_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
@@ -289,6 +289,7 @@ tests_bench_bytescan_LDADD = $(GLIB_LIBS)
 bench_scripts += \
 	tests/bench/cfg.sh \
 	tests/bench/reconstruct.sh \
+	tests/bench/commands.sh \
 	tests/bench/corelib.sh \
 	tests/bench/nettrace.sh \
 	tests/bench/flow.sh \
@@ -463,7 +464,7 @@ include tests/fixtures/local.mk
 # Scratch folders of the conformance and bench scripts.
 clean-local: clean-local-tests
 clean-local-tests:
-	-rm -rf tests/conformance-srm tests/conformance-traceevent tests/bench-nettrace \
+	-rm -rf tests/conformance-srm tests/conformance-traceevent tests/bench-nettrace tests/bench-commands \
 	  tests/cfg-conformance.tmp tests/fixtures-regen.tmp
 .PHONY: clean-local-tests
 

@@ -15,19 +15,30 @@
  * count 1000 alone gives (a reconstruction from the entry), made before
  * timing; the timed work builds each flow graph and reconstructs every
  * count from that profile's set-A probes, with the default options.
+ *
+ * "bench-reconstruct ASSEMBLY|FOLDER --trace OUT.nettrace" writes those
+ * set-A counts instead, of one assembly or of every assembly of a folder,
+ * as the interpreter's JitInstrumentationDataVerbose events (one
+ * BasicBlockIntCount per probe; module identity from ModuleLoad and
+ * AssemblyLoad), for the commands' memory bench.
  */
 #include "config.h"
 
 #include <pgo.h>
 #include <stdio.h>
+#include <gio/gio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pgo-parallel-private.h"
+#include "pgo-nettrace-writer.h"
+#include "pgo-nettrace-private.h"
 
 /* One method: its body and the set-A observations of its profile. */
 typedef struct {
   PgoMethodBody body;
   GArray       *obs;   /* PgoObservation */
+  guint32       token;
 } Method;
 
 static void
@@ -83,6 +94,7 @@ read_methods (PgoMetadata *md, GArray *methods, GError **error)
           continue;
         }
       m.obs = probe_observations (cfg, dense);
+      m.token = PGO_TOKEN (PGO_TABLE_METHODDEF, rid);
       g_array_append_val (methods, m);
     }
   return TRUE;
@@ -147,6 +159,99 @@ time_reconstruct (GArray *methods, int repeats, guint threads, guint *failed)
   return best;
 }
 
+/* The set-A counts of method 'm' as a block-count profile. */
+static PgoMethodProfile *
+probe_profile (const Method *m)
+{
+  PgoMethodProfile *p = pgo_method_profile_new (NULL);
+
+  for (guint i = 0; i < m->obs->len; i++)
+    {
+      const PgoObservation *o = &g_array_index (m->obs, PgoObservation, i);
+      PgoSchemaRecord r = { 0x41, (gint32) o->il_offset, 1, 0 };
+      guint64 count = o->count;
+
+      (void) pgo_method_profile_add (p, &r, &count, 1, NULL);
+    }
+  return p;
+}
+
+/* Writes the set-A counts of every method of assembly 'path', as module
+ * 'k' of the trace 'w'. A file that is not an assembly is skipped. */
+static gboolean
+write_assembly (PgoNettraceWriter *w, const char *path, guint k, GError **error)
+{
+  g_autoptr(GArray) methods = g_array_new (FALSE, TRUE, sizeof (Method));
+  g_autoptr(PgoImage) image = pgo_image_open (path, NULL);
+  g_autoptr(PgoMetadata) md = image ? pgo_metadata_new (image, NULL) : NULL;
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *full = NULL;
+  guint64 module_id = 0x2000 + 0x100 * (guint64) k, assembly_id = 0x3000 + 0x100 * (guint64) k;
+
+  if (!md)
+    return TRUE;
+  g_array_set_clear_func (methods, method_clear);
+  if (!read_methods (md, methods, error))
+    return FALSE;
+  if (g_str_has_suffix (base, ".dll"))
+    base[strlen (base) - 4] = '\0';
+  full = g_strdup_printf ("%s, Version=10.0.0.0, Culture=neutral, PublicKeyToken=7cec85d7bea7798e", base);
+  PgoClrAssemblyLoad a = { assembly_id, 1, 0, 0, full, 0 };
+  PgoClrModuleLoad mod = { module_id, assembly_id, 0x8, (char *) path, "", 0, FALSE, { 0 }, 0, NULL };
+  if (!pgo_nettrace_writer_write_assembly_load (w, &a, error)
+      || !pgo_nettrace_writer_write_module_load (w, &mod, error))
+    return FALSE;
+  for (guint i = 0; i < methods->len; i++)
+    {
+      const Method *m = &g_array_index (methods, Method, i);
+      g_autoptr(PgoMethodProfile) p = probe_profile (m);
+      g_autoptr(GBytes) blob = _pgo_nettrace_blob_encode (p);
+      g_autofree char *name = g_strdup_printf ("M%08x", m->token);
+      guint64 method_id = 0x7f0000000000 + ((guint64) k << 28) + 0x28 * (guint64) i;
+
+      if (!pgo_nettrace_writer_write_pgo_data (w, method_id, module_id, m->token, "C", name, "void  ()",
+                                               g_bytes_get_data (blob, NULL), g_bytes_get_size (blob),
+                                               error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Writes to 'out_path' the set-A counts of every method of assembly
+ * 'path', or of every assembly in folder 'path'. */
+static gboolean
+write_trace (const char *path, const char *out_path, GError **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (out_path);
+  g_autoptr(GFileOutputStream) fout = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
+  g_autoptr(GOutputStream) out = NULL;
+  g_autoptr(PgoNettraceWriter) w = NULL;
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+  guint k = 0;
+
+  if (!fout)
+    return FALSE;
+  out = g_buffered_output_stream_new_sized (G_OUTPUT_STREAM (fout), 1 << 20);
+  if (!(w = pgo_nettrace_writer_new (out, NULL, error)))
+    return FALSE;
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      if (!write_assembly (w, path, 0, error))
+        return FALSE;
+    }
+  else if (!(dir = g_dir_open (path, 0, error)))
+    return FALSE;
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *full = g_build_filename (path, name, NULL);
+
+      if (g_str_has_suffix (name, ".dll") && !write_assembly (w, full, k++, error))
+        return FALSE;
+    }
+  return pgo_nettrace_writer_close (w, error) && g_output_stream_close (out, NULL, error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -162,8 +267,18 @@ main (int argc, char **argv)
 
   if (argc < 2)
     {
-      fprintf (stderr, "usage: bench-reconstruct ASSEMBLY [REPEATS]\n");
+      fprintf (stderr, "usage: bench-reconstruct ASSEMBLY [REPEATS]\n"
+               "       bench-reconstruct ASSEMBLY|FOLDER --trace OUT.nettrace\n");
       return 2;
+    }
+  if (argc > 3 && strcmp (argv[2], "--trace") == 0)
+    {
+      if (!write_trace (argv[1], argv[3], &error))
+        {
+          fprintf (stderr, "bench-reconstruct: %s: %s\n", argv[3], error->message);
+          return 1;
+        }
+      return 0;
     }
   g_array_set_clear_func (methods, method_clear);
   if (!(image = pgo_image_open (argv[1], &error)) || !(md = pgo_metadata_new (image, &error))
