@@ -12,12 +12,24 @@
 /* Values one record may carry; the runtime's largest tables hold 32. */
 #define PGO_MAX_RECORD_VALUES (1u << 20)
 
+/* A trace can hold hundreds of thousands of profiles, most of a few
+ * records: plain arrays that grow by half, not GArrays (three headers and
+ * power-of-two sizes each). */
 struct _PgoMethodProfile {
-  PgoMethodId *id;           /* owned; may be NULL */
-  GArray      *records;      /* PgoSchemaRecord */
-  GArray      *value_starts; /* guint: index into values of each record's first value */
-  GArray      *values;       /* guint64 */
+  PgoMethodId     *id;           /* owned; may be NULL */
+  PgoSchemaRecord *records;      /* n_records, room for room_records */
+  guint           *value_starts; /* per record: index into values of its first value */
+  guint64         *values;       /* n_values, room for room_values */
+  guint            n_records, room_records;
+  guint            n_values, room_values;
 };
+
+/* grow_room: the room for at least 'need' elements after 'room'. */
+static guint
+grow_room (guint room, guint need)
+{
+  return MAX (need, MAX (room + room / 2, 4));
+}
 
 static const struct {
   guint32     kind;
@@ -119,9 +131,6 @@ pgo_method_profile_new (PgoMethodId *id)
   PgoMethodProfile *p = g_new0 (PgoMethodProfile, 1);
 
   p->id = id;
-  p->records = g_array_new (FALSE, FALSE, sizeof (PgoSchemaRecord));
-  p->value_starts = g_array_new (FALSE, FALSE, sizeof (guint));
-  p->values = g_array_new (FALSE, FALSE, sizeof (guint64));
   return p;
 }
 
@@ -137,9 +146,9 @@ pgo_method_profile_free (PgoMethodProfile *profile)
   if (profile == NULL)
     return;
   pgo_method_id_free (profile->id);
-  g_array_unref (profile->records);
-  g_array_unref (profile->value_starts);
-  g_array_unref (profile->values);
+  g_free (profile->records);
+  g_free (profile->value_starts);
+  g_free (profile->values);
   g_free (profile);
 }
 
@@ -149,9 +158,11 @@ pgo_method_profile_copy (const PgoMethodProfile *profile)
 {
   PgoMethodProfile *p = pgo_method_profile_new (profile->id ? pgo_method_id_copy (profile->id) : NULL);
 
-  g_array_append_vals (p->records, profile->records->data, profile->records->len);
-  g_array_append_vals (p->value_starts, profile->value_starts->data, profile->value_starts->len);
-  g_array_append_vals (p->values, profile->values->data, profile->values->len);
+  p->n_records = p->room_records = profile->n_records;
+  p->n_values = p->room_values = profile->n_values;
+  p->records = g_memdup2 (profile->records, profile->n_records * sizeof (PgoSchemaRecord));
+  p->value_starts = g_memdup2 (profile->value_starts, profile->n_records * sizeof (guint));
+  p->values = g_memdup2 (profile->values, profile->n_values * sizeof (guint64));
   return p;
 }
 
@@ -200,11 +211,24 @@ pgo_method_profile_add (PgoMethodProfile *profile, const PgoSchemaRecord *record
                         " values, got %" G_GSIZE_FORMAT,
                         record->il_offset, expect, n_values), FALSE;
 
-  guint start = profile->values->len;
-  g_array_append_val (profile->records, *record);
-  g_array_append_val (profile->value_starts, start);
+  if (profile->n_values + n_values > G_MAXUINT / 2 || profile->n_records == G_MAXUINT / 2)
+    return g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT, "method profile too large"), FALSE;
+  if (profile->n_records == profile->room_records)
+    {
+      profile->room_records = grow_room (profile->room_records, profile->n_records + 1);
+      profile->records = g_renew (PgoSchemaRecord, profile->records, profile->room_records);
+      profile->value_starts = g_renew (guint, profile->value_starts, profile->room_records);
+    }
+  if (profile->n_values + n_values > profile->room_values)
+    {
+      profile->room_values = grow_room (profile->room_values, profile->n_values + (guint) n_values);
+      profile->values = g_renew (guint64, profile->values, profile->room_values);
+    }
+  profile->records[profile->n_records] = *record;
+  profile->value_starts[profile->n_records++] = profile->n_values;
   if (n_values)
-    g_array_append_vals (profile->values, values, n_values);
+    memcpy (profile->values + profile->n_values, values, n_values * sizeof (guint64));
+  profile->n_values += (guint) n_values;
   return TRUE;
 }
 
@@ -219,15 +243,15 @@ pgo_method_profile_add (PgoMethodProfile *profile, const PgoSchemaRecord *record
 guint
 pgo_method_profile_get_n_records (const PgoMethodProfile *profile)
 {
-  return profile->records->len;
+  return profile->n_records;
 }
 
 /* pgo_method_profile_get_record: (transfer none): record 'index', which must exist. */
 const PgoSchemaRecord *
 pgo_method_profile_get_record (const PgoMethodProfile *profile, guint index)
 {
-  g_return_val_if_fail (index < profile->records->len, NULL);
-  return &g_array_index (profile->records, PgoSchemaRecord, index);
+  g_return_val_if_fail (index < profile->n_records, NULL);
+  return &profile->records[index];
 }
 
 /**
@@ -242,26 +266,22 @@ pgo_method_profile_get_record (const PgoMethodProfile *profile, guint index)
 const guint64 *
 pgo_method_profile_get_values (const PgoMethodProfile *profile, guint index, gsize *out_n_values)
 {
-  g_return_val_if_fail (index < profile->records->len, NULL);
-  guint start = g_array_index (profile->value_starts, guint, index);
-  guint end = index + 1 < profile->records->len
-              ? g_array_index (profile->value_starts, guint, index + 1)
-              : profile->values->len;
+  g_return_val_if_fail (index < profile->n_records, NULL);
+  guint start = profile->value_starts[index];
+  guint end = index + 1 < profile->n_records ? profile->value_starts[index + 1] : profile->n_values;
 
   if (out_n_values)
     *out_n_values = end - start;
-  return end > start ? &g_array_index (profile->values, guint64, start) : NULL;
+  return end > start ? &profile->values[start] : NULL;
 }
 
 /* pgo_method_profile_equal: same records and values in the same order (identities are not compared). */
 gboolean
 pgo_method_profile_equal (const PgoMethodProfile *a, const PgoMethodProfile *b)
 {
-  return a->records->len == b->records->len
-         && a->values->len == b->values->len
-         && memcmp (a->records->data, b->records->data,
-                    a->records->len * sizeof (PgoSchemaRecord)) == 0
-         && memcmp (a->value_starts->data, b->value_starts->data,
-                    a->value_starts->len * sizeof (guint)) == 0
-         && memcmp (a->values->data, b->values->data, a->values->len * sizeof (guint64)) == 0;
+  return a->n_records == b->n_records && a->n_values == b->n_values
+         && (a->n_records == 0
+             || (memcmp (a->records, b->records, a->n_records * sizeof (PgoSchemaRecord)) == 0
+                 && memcmp (a->value_starts, b->value_starts, a->n_records * sizeof (guint)) == 0))
+         && (a->n_values == 0 || memcmp (a->values, b->values, a->n_values * sizeof (guint64)) == 0);
 }
