@@ -24,7 +24,8 @@ typedef struct {
   guint n;
   GArray *to;      /* guint per edge; edge ^ 1 is its reverse */
   GArray *cap0;    /* wide initial capacity */
-  wide *cap;
+  wide *cap;       /* cap0 between runs: a run puts back what it changed */
+  GArray *changed; /* guint: the edges a run changed */
   guint *start, *adj, *level, *it, *queue, *path;
 } Dinic;
 
@@ -46,6 +47,7 @@ dinic_augment (Dinic *d, guint s, guint t)
             push = MIN (push, d->cap[d->path[i]]);
           for (guint i = 0; i < sp; i++)
             d->cap[d->path[i]] -= push, d->cap[d->path[i] ^ 1] += push;
+          g_array_append_vals (d->changed, d->path, sp);
           return push;
         }
       while (d->it[v] < d->start[v + 1])
@@ -70,18 +72,34 @@ dinic_augment (Dinic *d, guint s, guint t)
     }
 }
 
+/* dinic_restore: puts back the capacities the last run changed. */
+static void
+dinic_restore (Dinic *d)
+{
+  const wide *cap0 = (const wide *) (gpointer) d->cap0->data;
+
+  for (guint i = 0; i < d->changed->len; i++)
+    {
+      guint e = g_array_index (d->changed, guint, i);
+
+      d->cap[e] = cap0[e], d->cap[e ^ 1] = cap0[e ^ 1];
+    }
+  g_array_set_size (d->changed, 0);
+}
+
 /* Max flow from 's' to 't' with edges 'skip1'/'skip2' (and reverses) off;
- * stops once 'limit' is reached (the caller needs no more). */
+ * stops once 'limit' is reached (the caller needs no more).  Each phase's
+ * search stops at the level of 't', past which no shortest path goes. */
 static wide
 dinic_run (Dinic *d, guint s, guint t, guint skip1, guint skip2, wide limit)
 {
   wide total = 0;
-  guint ne = d->to->len;
 
   if (s == t)
     return WIDE_UNBOUNDED;   /* a self-loop: any amount circulates */
-  memcpy (d->cap, d->cap0->data, ne * sizeof (wide));
   d->cap[skip1] = d->cap[skip1 ^ 1] = d->cap[skip2] = d->cap[skip2 ^ 1] = 0;
+  g_array_append_val (d->changed, skip1);
+  g_array_append_val (d->changed, skip2);
   while (total < limit)
     {
       guint qh = 0, qt = 0;
@@ -95,6 +113,8 @@ dinic_run (Dinic *d, guint s, guint t, guint skip1, guint skip2, wide limit)
         {
           guint v = d->queue[qh++];
 
+          if (d->level[t] != NONE && d->level[v] >= d->level[t])
+            break;
           for (guint i = d->start[v]; i < d->start[v + 1]; i++)
             {
               guint e = d->adj[i], w = g_array_index (d->to, guint, e);
@@ -110,6 +130,7 @@ dinic_run (Dinic *d, guint s, guint t, guint skip1, guint skip2, wide limit)
       while (total < limit && (f = dinic_augment (d, s, t)) > 0)
         total += f;
     }
+  dinic_restore (d);
   return total;
 }
 
@@ -150,6 +171,8 @@ dinic_build (Dinic *d, const FlowProblem *p, const FlowResult *r,
   d->start = out.start;
   d->adj = out.item;
   d->cap = _pgo_scratch_new (wide, ne);
+  memcpy (d->cap, d->cap0->data, ne * sizeof (wide));
+  d->changed = g_array_new (FALSE, FALSE, sizeof (guint));
   d->level = _pgo_scratch_new (guint, k);
   d->it = _pgo_scratch_new (guint, k);
   d->queue = _pgo_scratch_new (guint, k);
@@ -162,6 +185,7 @@ dinic_clear (Dinic *d)
 {
   g_array_unref (d->to);
   g_array_unref (d->cap0);
+  g_array_unref (d->changed);
 }
 
 /* Fills lo/hi of the non-fixed arcs among the 'n' arcs 'arcs' of one SCC
