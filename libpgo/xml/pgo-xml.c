@@ -27,6 +27,11 @@
 #define NS "urn:pgo-tools:profiles:1"
 #define XSD_RESOURCE "/org/pgo-tools/xml/pgo-profiles.xsd"
 
+/* The built-in resource (pgo-xml-resources.c).  Looked up through it, not
+ * through the global registry: a static link keeps the resource's object
+ * only when something refers to it. */
+GResource *_pgo_xml_get_resource (void) G_GNUC_INTERNAL;
+
 /**
  * pgo_profiles_xml_schema:
  *
@@ -36,7 +41,8 @@
 GBytes *
 pgo_profiles_xml_schema (void)
 {
-  return g_resources_lookup_data (XSD_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  return g_resource_lookup_data (_pgo_xml_get_resource (), XSD_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE,
+                                 NULL);
 }
 
 /* ---- writing ------------------------------------------------------------ */

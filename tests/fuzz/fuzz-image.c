@@ -22,6 +22,9 @@
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
+/* Whether the last input was read (replay.c checks the good corpus). */
+int pgo_fuzz_accepted;
+
 int
 LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
 {
@@ -34,11 +37,13 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
                                      PGO_TABLE_METHODSPEC, PGO_TABLE_TYPESPEC,
                                      PGO_TABLE_TYPEREF, PGO_TABLE_TYPEDEF };
 
+  pgo_fuzz_accepted = 0;
   if (image == NULL)
     return 0;
   if (pgo_image_lookup_code_view (image, &cv, NULL))
     pgo_code_view_clear (&cv);
   md = pgo_metadata_new (image, NULL);
+  pgo_fuzz_accepted = md != NULL;
   if (md == NULL)
     return 0;
   if (pgo_metadata_lookup_assembly_name (md, &an, NULL))

@@ -16,12 +16,16 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
+/* Whether the last input was read (replay.c checks the good corpus). */
+int pgo_fuzz_accepted;
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   GBytes *bytes = g_bytes_new_static (data, size);
   GPtrArray *profiles = pgo_profiles_from_xml (bytes, "fuzz.xml", NULL);
 
+  pgo_fuzz_accepted = profiles != NULL;
   if (profiles)
     {
       GBytes *again = pgo_profiles_to_xml (profiles, NULL);
