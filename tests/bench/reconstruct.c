@@ -217,6 +217,13 @@ write_assembly (PgoNettraceWriter *w, const char *path, guint k, GError **error)
   return TRUE;
 }
 
+/* GCompareFunc of g_ptr_array_sort over strings. */
+static gint
+compare_paths (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
 /* Writes to 'out_path' the set-A counts of every method of assembly
  * 'path', or of every assembly in folder 'path'. */
 static gboolean
@@ -226,9 +233,9 @@ write_trace (const char *path, const char *out_path, GError **error)
   g_autoptr(GFileOutputStream) fout = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
   g_autoptr(GOutputStream) out = NULL;
   g_autoptr(PgoNettraceWriter) w = NULL;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GDir) dir = NULL;
   const char *name;
-  guint k = 0;
 
   if (!fout)
     return FALSE;
@@ -236,19 +243,17 @@ write_trace (const char *path, const char *out_path, GError **error)
   if (!(w = pgo_nettrace_writer_new (out, NULL, error)))
     return FALSE;
   if (!g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      if (!write_assembly (w, path, 0, error))
-        return FALSE;
-    }
+    g_ptr_array_add (paths, g_strdup (path));
   else if (!(dir = g_dir_open (path, 0, error)))
     return FALSE;
   while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *full = g_build_filename (path, name, NULL);
-
-      if (g_str_has_suffix (name, ".dll") && !write_assembly (w, full, k++, error))
-        return FALSE;
-    }
+    if (g_str_has_suffix (name, ".dll"))
+      g_ptr_array_add (paths, g_build_filename (path, name, NULL));
+  /* the same trace whatever order the folder lists its files in */
+  g_ptr_array_sort (paths, compare_paths);
+  for (guint k = 0; k < paths->len; k++)
+    if (!write_assembly (w, g_ptr_array_index (paths, k), k, error))
+      return FALSE;
   return pgo_nettrace_writer_close (w, error) && g_output_stream_close (out, NULL, error);
 }
 
