@@ -142,7 +142,6 @@ typedef enum {
 #define DONE_EMITTED        0x80000000u
 #define DONE_DROPPED        0x40000000u
 #define DETAILS_PARAMS_MASK 0x3FFFFFFFu
-#define DONE_KEYS_PER_BLOCK 4096
 
 struct _PgoNettraceProfiles {
   GHashTable *modules;        /* ModuleID -> ModuleInfo* */
@@ -153,9 +152,7 @@ struct _PgoNettraceProfiles {
   GHashTable *names;          /* MethodID -> NameInfo* (MethodLoad) */
   GHashTable *instr;          /* MethodID -> InstrInfo*, methods being reassembled */
   GQueue     *order;          /* InstrInfo* in file order of their first chunk */
-  GHashTable *done;           /* MethodID -> DONE_*, of methods without MethodDetails */
-  GPtrArray  *done_keys;      /* blocks of DONE_KEYS_PER_BLOCK guint64 keys of 'done' */
-  guint       done_fill;      /* keys used in the last block */
+  GHashTable *done;           /* guint64* MethodID -> DONE_*, of methods without MethodDetails */
   GPtrArray  *profiles;       /* PgoMethodProfile* */
   GArray     *handles;        /* guint64 MethodID of each profile */
   GPtrArray  *blobs;          /* GBytes* of each profile */
@@ -449,21 +446,11 @@ static void
 done_put (PgoNettraceProfiles *self, guint64 method_id, guint32 what)
 {
   DetailsInfo *d = (DetailsInfo *) details_lookup (self, method_id);
-  guint64 *key;
 
   if (d)
-    {
-      d->parameters |= what;
-      return;
-    }
-  if (self->done_keys->len == 0 || self->done_fill == DONE_KEYS_PER_BLOCK)
-    {
-      g_ptr_array_add (self->done_keys, g_new (guint64, DONE_KEYS_PER_BLOCK));
-      self->done_fill = 0;
-    }
-  key = (guint64 *) g_ptr_array_index (self->done_keys, self->done_keys->len - 1) + self->done_fill++;
-  *key = method_id;
-  g_hash_table_insert (self->done, key, GUINT_TO_POINTER (what));
+    d->parameters |= what;
+  else
+    g_hash_table_insert (self->done, g_memdup2 (&method_id, sizeof method_id), GUINT_TO_POINTER (what));
 }
 
 /* chunk_after_end: notes chunk 'index' of 'd' that arrived after its
@@ -1025,6 +1012,26 @@ arg_unnamed (const TypeInfo *a)
   return a && !a->name && !a->learned && !(a->flags & 0x8) && a->n_parameters == 0;
 }
 
+/* learning_needed: whether some generic type the trace describes has an
+ * argument learn_arg_names could name; without one, its pass is skipped. */
+static gboolean
+learning_needed (PgoNettraceProfiles *self)
+{
+  GHashTableIter it;
+  gpointer value;
+
+  g_hash_table_iter_init (&it, self->types);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    {
+      const TypeInfo *t = value;
+
+      for (guint32 k = 0; !(t->flags & 0x8) && k < t->n_parameters; k++)
+        if (arg_unnamed (g_hash_table_lookup (self->types, &t->parameters[k])))
+          return TRUE;
+    }
+  return FALSE;
+}
+
 /* learn_arg_names: learns names for the unnamed, non-generic type
  * arguments of the owner type of the method of PGO event 'e' from the
  * trace's spelling of that type in the name the event carries (or, for
@@ -1151,8 +1158,7 @@ profiles_new (PgoNettraceReader *reader)
   self->names = id_table_new (name_info_free);
   self->instr = id_table_new (instr_info_free);
   self->order = g_queue_new ();
-  self->done = g_hash_table_new (g_int64_hash, g_int64_equal);
-  self->done_keys = g_ptr_array_new_with_free_func (g_free);
+  self->done = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   self->handles = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->blobs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
@@ -1193,9 +1199,10 @@ read_pass (PgoNettraceProfiles *self, PgoNettraceReader *reader, Pass pass,
   return pass != PASS_REASSEMBLE || emit_ready (self, TRUE, func, user_data, error);
 }
 
-/* read_tables: the index and learning passes, over the whole trace: the
- * id tables, complete before the first profile is resolved; a note with
- * the reader's warning when the trace is cut short. */
+/* read_tables: the index and learning passes, over the whole trace (the
+ * second only when a type argument can be learned): the id tables,
+ * complete before the first profile is resolved; a note with the reader's
+ * warning when the trace is cut short. */
 static gboolean
 read_tables (PgoNettraceProfiles *self, GError **error)
 {
@@ -1207,6 +1214,8 @@ read_tables (PgoNettraceProfiles *self, GError **error)
   if (pgo_nettrace_reader_get_warning (index))
     profiles_note (self, "%s", pgo_nettrace_reader_get_warning (index));
   details_index (self);
+  if (!learning_needed (self))
+    return TRUE;
   return (learn = pgo_nettrace_reader_new (self->bytes, error))
          && read_pass (self, learn, PASS_LEARN, NULL, NULL, error);
 }
@@ -1221,8 +1230,9 @@ read_tables (PgoNettraceProfiles *self, GError **error)
  *
  * Reads the trace three times (SPEC: nettrace(5) "Chunk reassembly").
  * The first pass, over the whole trace, keeps the id tables and checks
- * every event they and the PGO data come in; the second learns type
- * argument names from the names of the profiled methods.  The last, over
+ * every event they and the PGO data come in; the second (when a generic
+ * type has an unnamed argument) learns type argument names from the
+ * names of the profiled methods.  The last, over
  * the rest of @reader, follows each method's chunks (where they lie in the trace, no
  * copy) and, as soon as a method's chunks are complete and every method
  * that began before it has been handed out, resolves it to module + token
@@ -1300,7 +1310,6 @@ pgo_nettrace_profiles_free (PgoNettraceProfiles *self)
   g_queue_free (self->order);
   g_hash_table_unref (self->instr);
   g_hash_table_unref (self->done);
-  g_ptr_array_unref (self->done_keys);
   g_ptr_array_unref (self->profiles);
   g_array_unref (self->handles);
   g_ptr_array_unref (self->blobs);

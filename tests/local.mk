@@ -29,6 +29,7 @@ EXTRA_DIST += \
 	tests/support/floors.sh \
 	tests/support/cli.sh \
 	tests/support/shared-runtime.sh \
+	tests/support/bench-tool.sh \
 	$(NULL)
 
 # --- unit: Check suites ---------------------------------------------------

@@ -19,12 +19,8 @@ if [ -z "$runtime" ] || [ ! -r /proc/self/status ]; then
   echo "BENCH commands-memory SKIP (no dotnet shared framework or no /proc)"
   exit 0
 fi
-tool="$builddir/tools/pgo-reconstruct"
-# the program itself, not libtool's wrapper script
-if [ -x "$builddir/tools/.libs/pgo-reconstruct" ] && head -c 2 "$tool" | grep -q '#!'; then
-  tool="$builddir/tools/.libs/pgo-reconstruct"
-  LD_LIBRARY_PATH="$builddir/libpgo/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; export LD_LIBRARY_PATH
-fi
+. "${PGO_TEST_DATA:-$(dirname "$0")/..}/support/bench-tool.sh"
+bench_tool "$builddir"
 work="$builddir/tests/bench-commands"
 mkdir -p "$work"
 trace="$work/framework-a.nettrace"

@@ -20,13 +20,8 @@
 #     400 MB traces, in MB; ratio= the largest)
 set -eu
 b="$PGO_BUILDDIR"
-tool="$b/tools/pgo-reconstruct"
-# Time the program itself, not libtool's wrapper script around it (which
-# costs tens of milliseconds per run).
-if [ -x "$b/tools/.libs/pgo-reconstruct" ] && head -c 2 "$b/tools/pgo-reconstruct" | grep -q '#!'; then
-  tool="$b/tools/.libs/pgo-reconstruct"
-  LD_LIBRARY_PATH="$b/libpgo/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; export LD_LIBRARY_PATH
-fi
+. "${PGO_TEST_DATA:-$(dirname "$0")/..}/support/bench-tool.sh"
+bench_tool "$b"
 scan="$b/tests/bench/bytescan"
 synth="$b/tests/bench/nettrace-synth"
 work="$b/tests/bench-nettrace"
