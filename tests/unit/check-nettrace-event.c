@@ -407,11 +407,12 @@ static const struct {
   { "different copy after the end", { { 0x80000000, 0, 16 }, { 0, 1, 5 } }, 2, 1,
     "arrived after the method's chunks were complete; ignored" },
   { "chunk after the end", { { 0, 0, 5 }, { 0x80000001, 5, 11 }, { 2, 0, 5 } }, 3, 1,
-    "chunk 2 at offset 0x" },
+    "arrived after the method's chunks were complete; ignored" },
 };
 
-/* The chunk cases, with MethodDetails (the reassembly's end is recorded
- * in them) and without. */
+/* Before each test of the reassembly cases: traces with MethodDetails
+ * (test_nettrace_event_chunks runs its cases a second time without them,
+ * where the end of a method's reassembly is recorded apart). */
 static void
 chunk_cases_setup (void)
 {
