@@ -136,4 +136,14 @@ gint64   _pgo_il_switch_target (const PgoIlInstr *instr, guint32 i);
 void     _pgo_il_iter_init     (PgoIlIter *iter, const guint8 *il, guint32 il_size);
 gboolean _pgo_il_iter_next     (PgoIlIter *iter, PgoIlInstr *out, GError **error);
 
+/* Variables as _pgo_il_loaded_var() numbers them: argument n, local n. */
+#define PGO_IL_ARG(n)   (0x10000u + (n))
+#define PGO_IL_LOCAL(n) (0x20000u + (n))
+
+PgoOpcode _pgo_il_long_branch   (const PgoIlInstr *in);
+guint32   _pgo_il_loaded_var    (const PgoIlInstr *in);
+guint32   _pgo_il_stored_var    (const PgoIlInstr *in);
+gboolean  _pgo_il_address_taken (const PgoIlInstr *in);
+gboolean  _pgo_il_int32_literal (const PgoIlInstr *in, gint32 *out);
+
 G_END_DECLS

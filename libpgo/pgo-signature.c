@@ -443,6 +443,47 @@ print_method_sig (Sig *s, GString *params, GString *ret, guint *out_n_gen, GErro
 }
 
 /**
+ * _pgo_metadata_method_arity:
+ * @md: metadata
+ * @method_token: a MethodDef token
+ * @out_has_this: (out): whether the method takes an implicit `this`
+ *   (HASTHIS without EXPLICITTHIS: ldarg.0 is `this`, its parameters follow)
+ * @out_n_params: (out): its number of parameters
+ * @error: return location for a #GError
+ *
+ * Reads the calling convention and parameter count of the method's
+ * MethodDefSig (ECMA-335 II.23.2.1), so that the last argument a call
+ * pushes is ldarg (has_this + n_params - 1) in the callee.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean
+_pgo_metadata_method_arity (PgoMetadata *md, guint32 method_token, gboolean *out_has_this,
+                            guint32 *out_n_params, GError **error)
+{
+  guint32 rid = PGO_TOKEN_RID (method_token), n_gen = 0;
+  const guint8 *blob;
+  gsize len;
+  guint8 cc = 0;
+  PgoCursor c;
+
+  if (PGO_TOKEN_TABLE (method_token) != PGO_TABLE_METHODDEF || rid == 0
+      || rid > md->rows[PGO_TABLE_METHODDEF])
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no MethodDef 0x%08x", method_token);
+  if (!_pgo_metadata_lookup_blob (md, _pgo_metadata_col (md, PGO_TABLE_METHODDEF,
+                                                         PGO_COL_METHODDEF_SIGNATURE, rid),
+                                  &blob, &len, error))
+    return FALSE;
+  _pgo_cursor_init (&c, blob, len, 0);
+  if (!pgo_cursor_read_u8 (&c, &cc, error)
+      || ((cc & 0x10) && !_pgo_cursor_read_ecma_uint (&c, &n_gen, error))
+      || !_pgo_cursor_read_ecma_uint (&c, out_n_params, error))
+    return FALSE;
+  *out_has_this = (cc & 0x20) && !(cc & 0x40);
+  return TRUE;
+}
+
+/**
  * _pgo_metadata_format_type_blob:
  * @md: metadata
  * @blob: a TypeSpec blob (one Type)

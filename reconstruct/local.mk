@@ -26,6 +26,8 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-call-facts.c \
 	reconstruct/pgo-type-tests.c \
 	reconstruct/pgo-type-tests-private.h \
+	reconstruct/pgo-arg-tests.c \
+	reconstruct/pgo-arg-tests-private.h \
 	reconstruct/pgo-priors.c \
 	reconstruct/pgo-priors-private.h \
 	reconstruct/pgo-evaluate.c \

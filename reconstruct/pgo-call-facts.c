@@ -48,6 +48,7 @@
 
 #include "pgo-call-facts.h"
 
+#include "pgo-arg-tests-private.h"
 #include "pgo-cfg-private.h"
 #include "pgo-parallel-private.h"
 #include "pgo-reconstruct-private.h"
@@ -100,17 +101,11 @@ typedef struct {
   GHashTable  *getters;      /* method token -> interned getter name, or "" */
 } Module;
 
-/* What the trace shows of a hardware-support getter (facts->constants). */
-enum {
-  CONSTANT_TRUE  = 1 << 0,  /* a test of it took its true arm */
-  CONSTANT_FALSE = 1 << 1,  /* a test of it took its false arm */
-};
-
-/* A constant test: a getter's call that a conditional branch on its value
- * ends its block with. */
+/* A constant test: a getter's result that a conditional branch on its
+ * value ends its block with. */
 typedef struct {
   const char *getter;     /* interned name */
-  guint32     call;       /* IL offset of the call */
+  guint32     call;       /* IL offset of what pushes the result: the call, or a local's load */
   guint32     block;      /* the block it ends */
   guint32     when_true;  /* IL offset of the successor the value true takes */
   guint32     when_false; /* ... and false */
@@ -118,10 +113,11 @@ typedef struct {
 
 /* The static call sites of a callee among the profiled methods that ran. */
 typedef struct {
-  guint64  known;      /* the summed counts of the blocks of those the probes determine */
-  guint    n_open;     /* how many others */
-  char    *caller;     /* the first other's caller, as pgo_method_id_to_string() */
-  guint32  il_offset;  /* and its call instruction */
+  guint64     known;      /* the summed counts of the blocks of those the probes determine */
+  guint       n_open;     /* how many others */
+  char       *caller;     /* the first other's caller, as pgo_method_id_to_string() */
+  guint32     il_offset;  /* and its call instruction */
+  PgoCallArgs args;       /* what they pass as its last arguments */
 } Sites;
 
 struct _PgoCallFacts {
@@ -130,7 +126,7 @@ struct _PgoCallFacts {
   GHashTable       *entries;   /* "module/token" -> Entries */
   GHashTable       *sites;     /* "module/token" -> Sites */
   GHashTable       *modules;   /* simple name -> Module */
-  GHashTable       *constants; /* interned getter name -> CONSTANT_ bits */
+  GHashTable       *constants; /* interned getter name -> PGO_CONSTANT_ bits */
   gboolean          probes_only; /* learn constants from these probes only */
   PgoProbeSet       probes;
   guint             threads;   /* reconstructions from the probes on this many; 0: all */
@@ -145,6 +141,7 @@ sites_free (gpointer p)
   Sites *s = p;
 
   g_free (s->caller);
+  _pgo_call_args_clear (&s->args);
   g_free (s);
 }
 
@@ -243,16 +240,24 @@ profile_entries (const PgoMethodProfile *profile, const PgoCfg *cfg, guint64 *ou
   return block_record (profile, cfg->blocks[entry].il_offset, out);
 }
 
-/* Called by for_each_site() with each site's instruction and callee. */
-typedef void (*SiteFunc) (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, guint32 def,
-                          gpointer data);
+/* Called by for_each_site() with each site's instruction, the n_before
+ * instructions before it in its block (nearest first; at most
+ * PGO_ARG_POSITIONS), and its callee. */
+typedef void (*SiteFunc) (PgoCallFacts *facts, Module *m, const PgoIlInstr *in,
+                          const PgoIlInstr *before, guint n_before, guint32 def, gpointer data);
 
 /* A profiled method as learn() sees it. */
 typedef struct {
   const char              *module;  /* its module's simple name, which holds the callees */
   const char              *name;    /* pgo_method_id_to_string() of it */
+  const PgoMethodBody     *body;    /* its IL */
+  const PgoCfg            *cfg;     /* its flow graph */
   const PgoReconstruction *rec;     /* from its probes alone, or NULL */
+  PgoValueScope            scope;   /* the values its IL passes */
 } Caller;
+
+static const char *getter_name (Module *m, guint32 token);
+static gboolean overridable (Module *m, guint32 def);
 
 static Module *get_module (PgoCallFacts *facts, const PgoModuleId *id);
 static void for_each_site (PgoCallFacts *facts, Module *m, const PgoMethodBody *body,
@@ -267,22 +272,49 @@ determined (const PgoReconstruction *rec, guint32 b)
                  || rec->blocks[b].provenance == PGO_FLOW_EXACT);
 }
 
-/* SiteFunc of learn(): adds the site to facts->sites, as determined (its
- * block's count) or open. */
-static void
-tally_site (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, guint32 def, gpointer data)
+/* PgoGetterFunc of the process-constant getters of module 'data'. */
+static const char *
+module_getter (gpointer data, guint32 token)
 {
-  const Caller *caller = data;
+  return getter_name (data, token);
+}
+
+/* Adds to 's' the values the site 'in' of 'caller' (the 'n_before'
+ * instructions 'before' it) passes as the last arguments of callee 'def',
+ * unless the probes show that its block never ran.
+ * SPEC: pgo-inference(7) "Argument tests" */
+static void
+tally_args (Sites *s, Module *m, Caller *caller, const PgoIlInstr *in, const PgoIlInstr *before,
+            guint n_before, guint32 def)
+{
+  guint32 b = caller->cfg->offset_block[in->il_offset];
+
+  if (determined (caller->rec, b) && caller->rec->blocks[b].count == 0)
+    return;
+  /* a virtual callee's calls are not all static: other values may come */
+  if (overridable (m, def))
+    _pgo_call_args_forget (&s->args);
+  _pgo_call_args_add (&s->args, &caller->scope, before, n_before);
+}
+
+/* SiteFunc of learn(): adds the site to facts->sites, as determined (its
+ * block's count) or open, with what it passes as the callee's last
+ * arguments. */
+static void
+tally_site (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, const PgoIlInstr *before,
+            guint n_before, guint32 def, gpointer data)
+{
+  Caller *caller = data;
   g_autofree char *key = method_key (caller->module, def);
   Sites *s = g_hash_table_lookup (facts->sites, key);
   guint32 b = caller->rec ? caller->rec->cfg->offset_block[in->il_offset] : 0;
 
-  (void) m;
   if (!s)
     {
       s = g_new0 (Sites, 1);
       g_hash_table_insert (facts->sites, g_steal_pointer (&key), s);
     }
+  tally_args (s, m, caller, in, before, n_before, def);
   if (determined (caller->rec, b))
     s->known += caller->rec->blocks[b].count;
   else if (s->n_open++ == 0)
@@ -292,15 +324,18 @@ tally_site (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, guint32 def, g
     }
 }
 
-/* TRUE if 'mn' names a hardware-support getter: a parameterless bool
+/* TRUE if 'mn' names a process-constant getter: a parameterless bool
  * getter IsSupported or IsHardwareAccelerated of a type that is not
  * generic, in System.Runtime.Intrinsics (or a namespace under it) or
- * System.Numerics.Vector.  SPEC: pgo-inference(7) "Constant tests" */
+ * System.Numerics.Vector; or Environment.IsSingleProcessor.
+ * SPEC: pgo-inference(7) "Constant tests" */
 static gboolean
 is_getter (const PgoMethodName *mn)
 {
   if (!mn->owner || !mn->name || !mn->params || !mn->ret)
     return FALSE;
+  if (strcmp (mn->owner, "System.Environment") == 0 && strcmp (mn->name, "get_IsSingleProcessor") == 0)
+    return strcmp (mn->params, "()") == 0 && strcmp (mn->ret, "bool") == 0;
   if (strcmp (mn->name, "get_IsSupported") != 0 && strcmp (mn->name, "get_IsHardwareAccelerated") != 0)
     return FALSE;
   if (strcmp (mn->params, "()") != 0 || strcmp (mn->ret, "bool") != 0 || strpbrk (mn->owner, "<!`"))
@@ -332,12 +367,15 @@ getter_name (Module *m, guint32 token)
   return *v ? v : NULL;
 }
 
-/* Fills 't' when block 'b' of 'cfg' (IL of 'body', module 'm') is a
- * constant test: it ends with a getter's call and a brtrue or brfalse
- * whose two successors differ. */
+/* Fills 't' when block 'b' of the method of 'scope' is a
+ * constant test: it ends with a getter's result (its call, or a local
+ * that only ever holds it) and a brtrue or brfalse whose two successors
+ * differ. */
 static gboolean
-constant_test (Module *m, const PgoMethodBody *body, const PgoCfg *cfg, guint32 b, ConstantTest *t)
+constant_test (PgoValueScope *scope, guint32 b, ConstantTest *t)
 {
+  const PgoMethodBody *body = scope->body;
+  const PgoCfg *cfg = scope->cfg;
   const PgoBlock *pb = &cfg->blocks[b];
   PgoIlInstr prev = { 0 }, last = { 0 }, in;
   PgoIlIter it;
@@ -361,10 +399,9 @@ constant_test (Module *m, const PgoMethodBody *body, const PgoCfg *cfg, guint32 
     case PGO_OP_BRFALSE: case PGO_OP_BRFALSE_S: on_true = FALSE; break;
     default: return FALSE;
     }
-  if (n < 2 || prev.opcode != PGO_OP_CALL || last.operand.target < 0
-      || last.operand.target == (gint64) last.next_offset)
+  if (n < 2 || last.operand.target < 0 || last.operand.target == (gint64) last.next_offset)
     return FALSE;
-  if (!(t->getter = getter_name (m, prev.operand.token)))
+  if (!(t->getter = _pgo_getter_result (scope, &prev)))
     return FALSE;
   t->call = prev.il_offset;
   t->block = b;
@@ -378,14 +415,17 @@ static GArray *
 constant_tests (Module *m, const PgoMethodBody *body, const PgoCfg *cfg)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (ConstantTest));
+  PgoValueScope scope;
 
+  _pgo_value_scope_init (&scope, body, cfg, module_getter, m);
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     {
       ConstantTest t;
 
-      if (constant_test (m, body, cfg, b, &t))
+      if (constant_test (&scope, b, &t))
         g_array_append_val (out, t);
     }
+  _pgo_value_scope_clear (&scope);
   return out;
 }
 
@@ -402,7 +442,7 @@ arm_shown (const PgoReconstruction *rec, guint32 i, const ConstantTest *t)
       || (re->provenance != PGO_FLOW_OBSERVED && re->provenance != PGO_FLOW_EXACT))
     return 0;
   dst = rec->cfg->blocks[e->dst].il_offset;
-  return dst == t->when_true ? CONSTANT_TRUE : dst == t->when_false ? CONSTANT_FALSE : 0;
+  return dst == t->when_true ? PGO_CONSTANT_TRUE : dst == t->when_false ? PGO_CONSTANT_FALSE : 0;
 }
 
 /* 'profile' (flow graph 'cfg') reconstructed from its probes alone, as
@@ -547,8 +587,15 @@ learn (PgoCallFacts *facts, const Reading *r)
   if (!r->module)
     return;
   name = pgo_method_id_to_string (r->id);
-  caller = (Caller) { r->id->module->simple_name, name, r->rec };
+  caller = (Caller) { r->id->module->simple_name, name, &r->body, r->cfg, r->rec };
+  _pgo_value_scope_init (&caller.scope, &r->body, r->cfg, module_getter, r->module);
+  caller.scope.module = g_intern_string (r->id->module->simple_name);
+  caller.scope.token = r->id->token;
+  if (!_pgo_metadata_method_arity (r->module->md, r->id->token, &caller.scope.has_this,
+                                   &caller.scope.n_params, NULL))
+    caller.scope.n_params = G_MAXUINT32;
   for_each_site (facts, r->module, &r->body, r->cfg, tally_site, &caller, NULL);
+  _pgo_value_scope_clear (&caller.scope);
   if (!r->rec || !facts->one_process)
     return;
   tests = constant_tests (r->module, &r->body, r->cfg);
@@ -986,6 +1033,34 @@ site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *caller, const 
   return FALSE;
 }
 
+/* Calls 'func' on call instruction 'in' of a body with flow graph 'cfg'
+ * (module 'm'; the 'n_before' instructions 'before' it, nearest first)
+ * when it lies in a reachable block and its callee is static; counts it. */
+static void
+visit_site (PgoCallFacts *facts, Module *m, const PgoCfg *cfg, const PgoIlInstr *in,
+            const PgoIlInstr *before, guint n_before, SiteFunc func, gpointer data,
+            PgoCallFactsStats *count)
+{
+  guint32 def, b;
+  guint n = 0;
+
+  if (count)
+    count->n_sites++;
+  if (in->il_offset >= cfg->il_size)
+    return;
+  b = cfg->offset_block[in->il_offset];
+  if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_REACHABLE)
+      || !_pgo_metadata_resolve_method (m->md, in->operand.token, &def, NULL))
+    return;
+  if (count)
+    count->n_resolved++;
+  if (in->opcode == PGO_OP_CALLVIRT && overridable (m, def))
+    return;
+  while (n < n_before && before[n].il_offset < cfg->il_size && cfg->offset_block[before[n].il_offset] == b)
+    n++;
+  func (facts, m, in, before, n, def, data);
+}
+
 /* Calls 'func' on each call site of 'body' (flow graph 'cfg', module
  * 'm') in a reachable block whose target is known statically: call,
  * newobj, or a callvirt no override can redirect, of a MethodDef of 'm'.
@@ -995,28 +1070,19 @@ for_each_site (PgoCallFacts *facts, Module *m, const PgoMethodBody *body, const 
                SiteFunc func, gpointer data, PgoCallFactsStats *count)
 {
   PgoIlIter it;
-  PgoIlInstr in;
+  PgoIlInstr in, before[PGO_ARG_POSITIONS];
+  guint n_before = 0;
 
   _pgo_il_iter_init (&it, body->il, body->il_size);
   while (_pgo_il_iter_next (&it, &in, NULL))
     {
-      guint32 def, b;
-
-      if (in.opcode != PGO_OP_CALL && in.opcode != PGO_OP_CALLVIRT && in.opcode != PGO_OP_NEWOBJ)
+      if (_pgo_opcode_get_flow (in.opcode) == PGO_FLOW_META)
         continue;
-      if (count)
-        count->n_sites++;
-      if (in.il_offset >= cfg->il_size)
-        continue;
-      b = cfg->offset_block[in.il_offset];
-      if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_REACHABLE)
-          || !_pgo_metadata_resolve_method (m->md, in.operand.token, &def, NULL))
-        continue;
-      if (count)
-        count->n_resolved++;
-      if (in.opcode == PGO_OP_CALLVIRT && overridable (m, def))
-        continue;
-      func (facts, m, &in, def, data);
+      if (in.opcode == PGO_OP_CALL || in.opcode == PGO_OP_CALLVIRT || in.opcode == PGO_OP_NEWOBJ)
+        visit_site (facts, m, cfg, &in, before, n_before, func, data, count);
+      memmove (&before[1], &before[0], sizeof (PgoIlInstr) * (PGO_ARG_POSITIONS - 1));
+      before[0] = in;
+      n_before = MIN (n_before + 1, PGO_ARG_POSITIONS);
     }
 }
 
@@ -1028,12 +1094,15 @@ typedef struct {
 
 /* SiteFunc of pgo_call_facts_evidence(): appends the site's evidence. */
 static void
-add_evidence (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, guint32 def, gpointer data)
+add_evidence (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, const PgoIlInstr *before,
+              guint n_before, guint32 def, gpointer data)
 {
   Evidence *ev = data;
   PgoCallEvidence one;
   g_autofree char *key = NULL;
 
+  (void) before;
+  (void) n_before;
   if (!site_evidence (facts, m, ev->caller, in, def, &one))
     return;
   g_array_append_val (ev->out, one);
@@ -1064,12 +1133,41 @@ add_constant_evidence (PgoCallFacts *facts, Module *m, const PgoMethodBody *body
       guint bits = GPOINTER_TO_UINT (g_hash_table_lookup (facts->constants, t->getter));
       PgoCallEvidence ev = { t->call, PGO_CALL_EVIDENCE_CONSTANT, 0 };
 
-      if (bits != CONSTANT_TRUE && bits != CONSTANT_FALSE)
+      if (bits != PGO_CONSTANT_TRUE && bits != PGO_CONSTANT_FALSE)
         continue;
-      ev.entries = bits == CONSTANT_TRUE ? t->when_false : t->when_true;
+      ev.entries = bits == PGO_CONSTANT_TRUE ? t->when_false : t->when_true;
       g_array_append_val (out, ev);
       facts->stats.n_constant++;
     }
+}
+
+/* PgoCallArgsFunc of the facts 'data': what the sites of a method pass. */
+static const PgoCallArgs *
+callers_args (gpointer data, const char *module, guint32 token)
+{
+  PgoCallFacts *facts = data;
+  g_autofree char *key = method_key (module, token);
+  const Sites *s = g_hash_table_lookup (facts->sites, key);
+
+  return s ? &s->args : NULL;
+}
+
+/* Appends to 'out' the evidence of the tests in 'body' (method 'callee' of
+ * module 'm', flow graph 'cfg') of the last arguments that its callers
+ * pass (SPEC: pgo-inference(7) "Argument tests"). */
+static void
+add_argument_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *callee,
+                       const PgoMethodBody *body, const PgoCfg *cfg, GArray *out)
+{
+  g_autofree char *key = method_key (callee->module->simple_name, callee->token);
+  const Sites *s = g_hash_table_lookup (facts->sites, key);
+  gboolean has_this;
+  guint32 n_params;
+
+  if (!s || !_pgo_metadata_method_arity (m->md, callee->token, &has_this, &n_params, NULL))
+    return;
+  facts->stats.n_arguments += _pgo_arg_test_evidence (&s->args, callers_args, facts, facts->constants,
+                                                      has_this, n_params, body, cfg, out);
 }
 
 /**
@@ -1098,6 +1196,7 @@ pgo_call_facts_evidence (PgoCallFacts *facts, const PgoMethodId *caller, const P
     return out;
   for_each_site (facts, m, body, cfg, add_evidence, &ev, &facts->stats);
   add_constant_evidence (facts, m, body, cfg, out);
+  add_argument_evidence (facts, m, caller, body, cfg, out);
   facts->stats.n_type_tests += _pgo_type_test_evidence (m->md, caller, body, cfg, out);
   return out;
 }

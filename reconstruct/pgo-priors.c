@@ -95,24 +95,6 @@ block_instrs (const PgoCfg *cfg, guint32 b, GArray *out)
       g_array_append_val (out, in);
 }
 
-/* The opcode of 'in' with the short branch forms mapped to the long ones. */
-static PgoOpcode
-long_form (const PgoIlInstr *in)
-{
-  static const PgoOpcode map[][2] = {
-    { PGO_OP_BRFALSE_S, PGO_OP_BRFALSE }, { PGO_OP_BRTRUE_S, PGO_OP_BRTRUE },
-    { PGO_OP_BEQ_S, PGO_OP_BEQ },         { PGO_OP_BGE_S, PGO_OP_BGE },
-    { PGO_OP_BGT_S, PGO_OP_BGT },         { PGO_OP_BLE_S, PGO_OP_BLE },
-    { PGO_OP_BLT_S, PGO_OP_BLT },         { PGO_OP_BNE_UN_S, PGO_OP_BNE_UN },
-    { PGO_OP_BGE_UN_S, PGO_OP_BGE_UN },   { PGO_OP_BGT_UN_S, PGO_OP_BGT_UN },
-    { PGO_OP_BLE_UN_S, PGO_OP_BLE_UN },   { PGO_OP_BLT_UN_S, PGO_OP_BLT_UN },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
-    if (in->opcode == map[i][0])
-      return map[i][1];
-  return in->opcode;
-}
 
 /* TRUE if 'in' pushes the constant zero (integer or floating). */
 static gboolean
@@ -131,43 +113,6 @@ is_zero (const PgoIlInstr *in)
       return in->operand.r == 0.0;
     default:
       return FALSE;
-    }
-}
-
-/* The variable that 'in' loads (or takes the address of): 0x10000 + the
- * argument, 0x20000 + the local; 0 if it loads none. */
-static guint32
-loaded_var (const PgoIlInstr *in)
-{
-  switch (in->opcode)
-    {
-    case PGO_OP_LDARG_0: case PGO_OP_LDARG_1: case PGO_OP_LDARG_2: case PGO_OP_LDARG_3:
-      return 0x10000u + (guint32) (in->opcode - PGO_OP_LDARG_0);
-    case PGO_OP_LDLOC_0: case PGO_OP_LDLOC_1: case PGO_OP_LDLOC_2: case PGO_OP_LDLOC_3:
-      return 0x20000u + (guint32) (in->opcode - PGO_OP_LDLOC_0);
-    case PGO_OP_LDARG_S: case PGO_OP_LDARG: case PGO_OP_LDARGA_S: case PGO_OP_LDARGA:
-      return 0x10000u + (guint32) in->operand.i;
-    case PGO_OP_LDLOC_S: case PGO_OP_LDLOC: case PGO_OP_LDLOCA_S: case PGO_OP_LDLOCA:
-      return 0x20000u + (guint32) in->operand.i;
-    default:
-      return 0;
-    }
-}
-
-/* The variable that 'in' stores, in loaded_var()'s numbering, or 0. */
-static guint32
-stored_var (const PgoIlInstr *in)
-{
-  switch (in->opcode)
-    {
-    case PGO_OP_STLOC_0: case PGO_OP_STLOC_1: case PGO_OP_STLOC_2: case PGO_OP_STLOC_3:
-      return 0x20000u + (guint32) (in->opcode - PGO_OP_STLOC_0);
-    case PGO_OP_STLOC_S: case PGO_OP_STLOC:
-      return 0x20000u + (guint32) in->operand.i;
-    case PGO_OP_STARG_S: case PGO_OP_STARG:
-      return 0x10000u + (guint32) in->operand.i;
-    default:
-      return 0;
     }
 }
 
@@ -203,7 +148,7 @@ is_store (const PgoIlInstr *in)
 static gboolean
 is_push (const PgoIlInstr *in)
 {
-  if (loaded_var (in) || in->opcode == PGO_OP_LDNULL || in->opcode == PGO_OP_LDSTR
+  if (_pgo_il_loaded_var (in) || in->opcode == PGO_OP_LDNULL || in->opcode == PGO_OP_LDSTR
       || in->opcode == PGO_OP_LDTOKEN || in->opcode == PGO_OP_LDFLD || in->opcode == PGO_OP_LDSFLD)
     return TRUE;
   return in->opcode >= PGO_OP_LDC_I4_M1 && in->opcode <= PGO_OP_LDC_R8;
@@ -244,9 +189,9 @@ reads_var (const GArray *v, guint32 var)
     {
       const PgoIlInstr *in = &g_array_index (v, PgoIlInstr, i);
 
-      if (loaded_var (in) == var)
+      if (_pgo_il_loaded_var (in) == var)
         return TRUE;
-      if (stored_var (in) == var)
+      if (_pgo_il_stored_var (in) == var)
         return FALSE;
     }
   return FALSE;
@@ -320,7 +265,7 @@ static void
 predict_compare (const PgoIlInstr *br, const PgoIlInstr *p1, const PgoIlInstr *p2,
                  PgoPriorPrediction *out)
 {
-  PgoOpcode op = long_form (br);
+  PgoOpcode op = _pgo_il_long_branch (br);
   gboolean null1 = p1 && p1->opcode == PGO_OP_LDNULL, null2 = p2 && p2->opcode == PGO_OP_LDNULL;
 
   switch (op)
@@ -363,13 +308,13 @@ predict_compare (const PgoIlInstr *br, const PgoIlInstr *p1, const PgoIlInstr *p
 static guint32
 compared_var (const PgoIlInstr *br, const PgoIlInstr *p1, const PgoIlInstr *p2)
 {
-  PgoOpcode op = long_form (br);
+  PgoOpcode op = _pgo_il_long_branch (br);
 
   if (!p1)
     return 0;
-  if (op == PGO_OP_BRTRUE || op == PGO_OP_BRFALSE || loaded_var (p1))
-    return loaded_var (p1);
-  return p2 ? loaded_var (p2) : 0;
+  if (op == PGO_OP_BRTRUE || op == PGO_OP_BRFALSE || _pgo_il_loaded_var (p1))
+    return _pgo_il_loaded_var (p1);
+  return p2 ? _pgo_il_loaded_var (p2) : 0;
 }
 
 /* TRUE if block 'b' of 'cfg' lies in the handler of a finally or fault

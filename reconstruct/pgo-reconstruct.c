@@ -265,6 +265,7 @@ typedef struct {
   guint64  *upper;  /* it runs a call at most this often (G_MAXUINT64: no bound) */
   guint64  *likely; /* it likely runs a call this often (G_MAXUINT64: no guess) */
   gboolean *dead;   /* per edge: a constant test never takes it */
+  gboolean *unlikely; /* per edge: an argument test likely never takes it */
 } CallModel;
 
 /* Observes 0 on every arc of 'g' by which a block that 'calls' marks
@@ -818,6 +819,9 @@ observe_calls (const PgoCfg *cfg, const PgoCallEvidence *ev, guint n_ev, guint64
         case PGO_CALL_EVIDENCE_CONSTANT:
           mark_dead (cfg, b, ev[i].entries, calls->dead);
           break;
+        case PGO_CALL_EVIDENCE_ARGUMENT:
+          mark_dead (cfg, b, ev[i].entries, calls->unlikely);
+          break;
         case PGO_CALL_EVIDENCE_ONLY_CALLER:
         default:
           if (has_obs[b] && obs[b] != ev[i].entries)
@@ -868,6 +872,38 @@ overlay_calls (PgoReconstruction *rec, const PgoFlowSolution *sol)
     }
 }
 
+/* A copy of the edge likelihoods 'lik' of 'cfg' with the edges marked
+ * 'unlikely' at 0 and their sources' other normal edges sharing what
+ * they had (SPEC: pgo-inference(7) "Argument tests"). */
+static double *
+unlikely_likelihoods (const PgoCfg *cfg, const double *lik, const gboolean *unlikely)
+{
+  double *out = g_memdup2 (lik, sizeof (double) * (cfg->n_edges + 1));
+  g_autofree double *kept = g_new0 (double, cfg->n_blocks + 1);
+  g_autofree gboolean *cut = g_new0 (gboolean, cfg->n_blocks + 1);
+
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    {
+      const PgoEdge *e = &cfg->edges[i];
+
+      if (e->kind != PGO_EDGE_NORMAL || e->src >= cfg->n_blocks)
+        continue;
+      if (unlikely[i])
+        cut[e->src] = TRUE;
+      else
+        kept[e->src] += lik[i];
+    }
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    {
+      const PgoEdge *e = &cfg->edges[i];
+
+      if (e->kind != PGO_EDGE_NORMAL || e->src >= cfg->n_blocks || !cut[e->src])
+        continue;
+      out[i] = unlikely[i] ? 0.0 : kept[e->src] > 0 ? lik[i] / kept[e->src] : lik[i];
+    }
+  return out;
+}
+
 /* Solves the model without escape arcs again with the call evidence when
  * the observations fit that model unrepaired, and takes its counts when
  * the evidence fits too (SPEC: pgo-inference(7) "Call evidence"). */
@@ -883,7 +919,9 @@ solve_with_calls (PgoReconstruction *rec, const guint64 *obs, const gboolean *ha
   g_autofree guint64 *upper = g_new (guint64, cfg->n_blocks + 1);
   g_autofree guint64 *likely = g_new (guint64, cfg->n_blocks + 1);
   g_autofree gboolean *dead = g_new0 (gboolean, cfg->n_edges + 1);
-  CallModel model = { stuck, upper, likely, dead };
+  g_autofree gboolean *unlikely = g_new0 (gboolean, cfg->n_edges + 1);
+  g_autofree double *lik2 = NULL;
+  CallModel model = { stuck, upper, likely, dead, unlikely };
   Solved with = { 0 };
   g_autoptr(GError) local = NULL;
 
@@ -891,8 +929,9 @@ solve_with_calls (PgoReconstruction *rec, const guint64 *obs, const gboolean *ha
     upper[b] = likely[b] = G_MAXUINT64;
   if (!observe_calls (cfg, calls, n_calls, obs2, has2, &model))
     return;
+  lik2 = unlikely_likelihoods (cfg, lik, unlikely);
   /* evidence the observations make impossible fails this solve: not used */
-  if (solve_model (cfg, obs2, has2, &model, options, lik, FALSE, &with, &local)
+  if (solve_model (cfg, obs2, has2, &model, options, lik2, FALSE, &with, &local)
       && _pgo_flow_solution_get_n_adjustments (with.sol) == 0)
     {
       overlay_calls (rec, with.sol);

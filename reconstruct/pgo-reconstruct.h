@@ -59,8 +59,13 @@ typedef struct {
  * @PGO_CALL_EVIDENCE_CONSTANT: the call is of a hardware-support getter
  *   whose value the trace shows, and a branch on it ends the block, so
  *   the block never leaves to the successor at IL offset @entries
+ * @PGO_CALL_EVIDENCE_ARGUMENT: the block ends with a test of the
+ *   method's last argument that every value its callers pass decides the
+ *   same way (the instruction at @il_offset is the branch), so it likely
+ *   never leaves to the successor at IL offset @entries; it shapes the
+ *   inferred counts only
  *
- * SPEC: pgo-inference(7) "Call evidence", "Constant tests"
+ * SPEC: pgo-inference(7) "Call evidence", "Constant tests", "Argument tests"
  */
 typedef enum {
   PGO_CALL_EVIDENCE_NEVER_ENTERED,
@@ -69,6 +74,7 @@ typedef enum {
   PGO_CALL_EVIDENCE_AT_MOST,
   PGO_CALL_EVIDENCE_LIKELY,
   PGO_CALL_EVIDENCE_CONSTANT,
+  PGO_CALL_EVIDENCE_ARGUMENT,
 } PgoCallEvidenceKind;
 
 /**

@@ -186,6 +186,7 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
       total->n_likely += st.n_likely;
       total->n_constant += st.n_constant;
       total->n_type_tests += st.n_type_tests;
+      total->n_arguments += st.n_arguments;
     }
   return PGO_EXIT_OK;
 }
@@ -315,9 +316,10 @@ print_text (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSu
   printf ("%s\n", line);
   if (!o->no_calls)
     printf ("CALLS sites=%u resolved=%u never-entered=%u no-return=%u only-caller=%u"
-            " at-most=%u likely=%u constant=%u type-tests=%u\n", calls->n_sites, calls->n_resolved,
-            calls->n_never_entered, calls->n_no_return, calls->n_only_caller, calls->n_at_most,
-            calls->n_likely, calls->n_constant, calls->n_type_tests);
+            " at-most=%u likely=%u constant=%u type-tests=%u arguments=%u\n", calls->n_sites,
+            calls->n_resolved, calls->n_never_entered, calls->n_no_return, calls->n_only_caller,
+            calls->n_at_most, calls->n_likely, calls->n_constant, calls->n_type_tests,
+            calls->n_arguments);
   printf ("CONFORMANCE edge-form-jit-replica: %u/%u\n", sum->n_jit_ok, sum->n_methods);
   if (sum->n_arc_methods)
     printf ("ACCURACY exceptional-arcs probe-set=%c methods=%u arcs=%u exact-determined=%u/%u"

@@ -337,6 +337,48 @@ START_TEST (test_il_operands)
 }
 END_TEST
 
+/* What an instruction does to the variables and the literal it pushes. */
+START_TEST (test_il_variables_and_literals)
+{
+  static const guint8 il[] = {
+    0x15,                         /* 00 ldc.i4.m1 */
+    0x1E,                         /* 01 ldc.i4.8 */
+    0x1F, 0x9C,                   /* 02 ldc.i4.s -100 */
+    0x04,                         /* 04 ldarg.2 */
+    0x0F, 0x07,                   /* 05 ldarga.s 7 */
+    0x10, 0x03,                   /* 07 starg.s 3 */
+    0x0D,                         /* 09 stloc.3 */
+    0xFE, 0x0D, 0x05, 0x01,       /* 0A ldloca 0x105 */
+    0x2D, 0x00,                   /* 0E brtrue.s +0 */
+  };
+  PgoIlInstr in;
+  gint32 v = 0;
+
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x00, &in, NULL) && _pgo_il_int32_literal (&in, &v));
+  ck_assert_int_eq (v, -1);
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x01, &in, NULL) && _pgo_il_int32_literal (&in, &v));
+  ck_assert_int_eq (v, 8);
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x02, &in, NULL) && _pgo_il_int32_literal (&in, &v));
+  ck_assert_int_eq (v, -100);
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x04, &in, NULL) && !_pgo_il_int32_literal (&in, &v));
+  ck_assert_uint_eq (_pgo_il_loaded_var (&in), PGO_IL_ARG (2));
+  ck_assert (!_pgo_il_address_taken (&in));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x05, &in, NULL));
+  ck_assert_uint_eq (_pgo_il_loaded_var (&in), PGO_IL_ARG (7));
+  ck_assert (_pgo_il_address_taken (&in));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x07, &in, NULL));
+  ck_assert_uint_eq (_pgo_il_stored_var (&in), PGO_IL_ARG (3));
+  ck_assert_uint_eq (_pgo_il_loaded_var (&in), 0);
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x09, &in, NULL));
+  ck_assert_uint_eq (_pgo_il_stored_var (&in), PGO_IL_LOCAL (3));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x0A, &in, NULL));
+  ck_assert_uint_eq (_pgo_il_loaded_var (&in), PGO_IL_LOCAL (0x105));
+  ck_assert (_pgo_il_address_taken (&in));
+  ck_assert (_pgo_il_decode (il, sizeof il, 0x0E, &in, NULL));
+  ck_assert_int_eq (_pgo_il_long_branch (&in), PGO_OP_BRTRUE);
+}
+END_TEST
+
 START_TEST (test_il_switch)
 {
   static const guint8 il[] = {
@@ -462,6 +504,7 @@ pgo_check_suite (void)
   tcase_add_loop_test (tc, test_il_every_opcode_length, 0, G_N_ELEMENTS (lengths));
   tcase_add_test (tc, test_il_table_complete);
   tcase_add_test (tc, test_il_operands);
+  tcase_add_test (tc, test_il_variables_and_literals);
   tcase_add_test (tc, test_il_switch);
   tcase_add_test (tc, test_il_prefixes);
   suite_add_tcase (s, tc);

@@ -118,11 +118,12 @@ START_TEST (test_profile_set_single_counter)
 }
 END_TEST
 
-/* Whether the call facts of 'profiles' (one process) find the call of the
- * single-block Enter_Slowpath in Monitor.Enter(object, ref bool) (IL
- * 0x19) never entered. */
+/* Whether the call facts of 'profiles' (one process) give the method
+ * 'name' whose IL is 'il_size' bytes long evidence of 'kind' at IL offset
+ * 'il_offset' with entries 'entries'. */
 static gboolean
-slowpath_never_entered (GPtrArray *profiles, PgoBodyResolver *resolver)
+has_evidence (GPtrArray *profiles, PgoBodyResolver *resolver, const char *name, guint32 il_size,
+              guint32 il_offset, PgoCallEvidenceKind kind, guint64 entries)
 {
   PgoCallFacts *facts = pgo_call_facts_new (resolver);
   gboolean found = FALSE, seen = FALSE;
@@ -137,23 +138,59 @@ slowpath_never_entered (GPtrArray *profiles, PgoBodyResolver *resolver)
       g_autoptr(GArray) ev = NULL;
       PgoCfgOptions co;
 
-      if (!id || g_strcmp0 (id->name, "System.Threading.Monitor::Enter") != 0
-          || !pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
+      if (!id || g_strcmp0 (id->name, name) != 0 || !pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
         continue;
       pgo_cfg_options_init (&co);
-      if (body.il_size == 0x22 && (cfg = pgo_cfg_build (&body, &co, NULL)))
+      if (body.il_size == il_size && (cfg = pgo_cfg_build (&body, &co, NULL)))
         {
           seen = TRUE;
           ev = pgo_call_facts_evidence (facts, id, &body, cfg);
           for (guint k = 0; k < ev->len; k++)
-            found |= g_array_index (ev, PgoCallEvidence, k).il_offset == 0x19
-                     && g_array_index (ev, PgoCallEvidence, k).kind == PGO_CALL_EVIDENCE_NEVER_ENTERED;
+            {
+              const PgoCallEvidence *e = &g_array_index (ev, PgoCallEvidence, k);
+
+              found |= e->il_offset == il_offset && e->kind == kind && e->entries == entries;
+            }
         }
       pgo_method_body_clear (&body);
     }
   pgo_call_facts_free (facts);
-  ck_assert_msg (seen, "no Monitor.Enter(object, ref bool) in the trace");
+  ck_assert_msg (seen, "no %s of %u IL bytes in the trace", name, il_size);
   return found;
+}
+
+/* Whether the call facts of 'profiles' (one process) find the call of the
+ * single-block Enter_Slowpath in Monitor.Enter(object, ref bool) (IL
+ * 0x19) never entered. */
+static gboolean
+slowpath_never_entered (GPtrArray *profiles, PgoBodyResolver *resolver)
+{
+  return has_evidence (profiles, resolver, "System.Threading.Monitor::Enter", 0x22, 0x19,
+                       PGO_CALL_EVIDENCE_NEVER_ENTERED, 0);
+}
+
+/* The profiles of fixture trace 'trace' into '*out_profiles', and a
+ * resolver of the shared runtime's IL; NULL, after saying that test
+ * 'name' is skipped, without the runtime. */
+static PgoBodyResolver *
+framework_profiles (const char *name, const char *trace, GPtrArray **out_profiles)
+{
+  g_autofree char *fw = pgo_check_framework_dir ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  PgoBodyResolver *resolver;
+
+  if (!fw)
+    {
+      printf ("SKIP %s: no shared runtime " RUNTIME_VERSION " (set PGO_FRAMEWORK_DIR or DOTNET)\n", name);
+      return NULL;
+    }
+  bytes = pgo_check_load (trace);
+  *out_profiles = pgo_nettrace_profiles_read (bytes, NULL, &error);
+  ck_assert_msg (*out_profiles != NULL, "%s", error ? error->message : "?");
+  resolver = pgo_body_resolver_new ();
+  ck_assert_msg (pgo_body_resolver_add_path (resolver, fw, TRUE, &error), "%s", error ? error->message : "?");
+  return resolver;
 }
 
 /* Call evidence reads "every entry counted" only from a profile minimal
@@ -163,23 +200,15 @@ slowpath_never_entered (GPtrArray *profiles, PgoBodyResolver *resolver)
  * as a default JIT run could record them, they must not say so. */
 START_TEST (test_call_facts_every_entry_signal)
 {
-  g_autofree char *fw = pgo_check_framework_dir ();
-  g_autoptr(GBytes) bytes = pgo_check_load ("fixtures/data/branches/block.nettrace");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) profiles = pgo_nettrace_profiles_read (bytes, NULL, &error);
-  g_autoptr(PgoBodyResolver) resolver = pgo_body_resolver_new ();
+  g_autoptr(GPtrArray) profiles = NULL;
+  g_autoptr(PgoBodyResolver) resolver = framework_profiles ("call-facts-every-entry",
+                                                            "fixtures/data/branches/block.nettrace", &profiles);
   g_autoptr(GPtrArray) probed = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   static const guint64 histogram[] = { 1 };
   PgoSchemaRecord r = { .kind = PGO_KIND_HANDLE_HISTOGRAM_INT_COUNT, .il_offset = 0, .count = 1 };
 
-  if (!fw)
-    {
-      printf ("SKIP call-facts-every-entry: no shared runtime " RUNTIME_VERSION
-              " (set PGO_FRAMEWORK_DIR or DOTNET)\n");
-      return;
-    }
-  ck_assert_msg (profiles != NULL, "%s", error ? error->message : "?");
-  ck_assert (pgo_body_resolver_add_path (resolver, fw, TRUE, &error));
+  if (!resolver)
+    return;
   ck_assert (slowpath_never_entered (profiles, resolver));
   for (guint i = 0; i < profiles->len; i++)
     {
@@ -190,6 +219,35 @@ START_TEST (test_call_facts_every_entry_signal)
       g_ptr_array_add (probed, p);
     }
   ck_assert (!slowpath_never_entered (probed, resolver));
+}
+END_TEST
+
+/* Argument tests on the iterators block run (runtime 10.0.12):
+ *   LowLevelSpinWaiter.Wait(int, int, bool isSingleProcessor) tests its
+ *   last argument first (brtrue.s 0x30 at 0x01); its one caller that ran
+ *   passes a local holding Environment.IsSingleProcessor, which a test of
+ *   that local in the same caller shows false: 0x30 is dead;
+ *   ManualResetEventSlim.Set(bool) tests it (brtrue.s 0x73 at 0x45) and
+ *   Set() passes the literal false;
+ *   SpinWait.SpinOnce(int) compares it with 0 (blt.s 0x19 at 0x0e) and
+ *   its callers pass -1: the fall-through 0x10 is dead. */
+START_TEST (test_call_facts_argument_tests)
+{
+  g_autoptr(GPtrArray) profiles = NULL;
+  g_autoptr(PgoBodyResolver) resolver = framework_profiles ("call-facts-argument-tests",
+                                                            "fixtures/data/iterators/block.nettrace", &profiles);
+  const PgoCallEvidenceKind arg = PGO_CALL_EVIDENCE_ARGUMENT;
+
+  if (!resolver)
+    return;
+  ck_assert (has_evidence (profiles, resolver, "System.Threading.LowLevelSpinWaiter::Wait", 0x36, 0x01,
+                           arg, 0x30));
+  ck_assert (has_evidence (profiles, resolver, "System.Threading.ManualResetEventSlim::Set", 0x74, 0x45,
+                           arg, 0x73));
+  ck_assert (has_evidence (profiles, resolver, "System.Threading.SpinWait::SpinOnce", 0x21, 0x0e,
+                           arg, 0x10));
+  ck_assert (!has_evidence (profiles, resolver, "System.Threading.SpinWait::SpinOnce", 0x21, 0x0e,
+                            arg, 0x19));
 }
 END_TEST
 
@@ -522,6 +580,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_profile_set_seed_and_zero_fill);
   tcase_add_test (tc, test_profile_set_single_counter);
   tcase_add_test (tc, test_call_facts_every_entry_signal);
+  tcase_add_test (tc, test_call_facts_argument_tests);
   suite_add_tcase (s, tc);
   tc = tcase_create ("compare");
   tcase_add_test (tc, test_compare_self_and_truth);

@@ -739,25 +739,29 @@ static const guint8 constant_test[] = {
   0x2A,                         /* 0F ret */
 };
 
-START_TEST (test_reconstruct_call_constant)
+/* Reconstructs constant_test from its entry and return, both 100, with
+ * evidence 'ev' that its arc from the test to 0x0F is dead; checks that
+ * the arc carries 0 with provenance 'prov' and that the helper's block
+ * takes all that reaches the test. */
+static PgoReconstruction *
+run_decided_test (const PgoCallEvidence *ev, PgoFlowProvenance prov)
 {
   const PgoObservation obs[] = { { 0, 100 }, { 0x0F, 100 } };
-  const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_CONSTANT, 0x0F };
   PgoMethodBody body = { .il = constant_test, .il_size = sizeof constant_test };
   g_autoptr(GError) error = NULL;
   g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
-  g_autoptr(PgoReconstruction) rec = NULL, plain = NULL;
+  PgoReconstruction *rec;
   guint n_dead = 0;
 
   ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
-  rec = pgo_reconstruction_build_with_calls (cfg, obs, 2, &ev, 1, NULL, NULL, &error);
+  rec = pgo_reconstruction_build_with_calls (cfg, obs, 2, ev, 1, NULL, NULL, &error);
   ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
   ck_assert_uint_eq (rec->n_calls_used, 1);
   for (guint32 i = 0; i < cfg->n_edges; i++)
     if (cfg->edges[i].src == 1 && cfg->edges[i].dst == 3)
       {
         ck_assert_uint_eq (rec->edges[i].count, 0);
-        ck_assert_int_eq (rec->edges[i].provenance, PGO_FLOW_EXACT_FROM_CALLS);
+        ck_assert_int_eq (rec->edges[i].provenance, prov);
         n_dead++;
       }
   ck_assert_uint_eq (n_dead, 1);
@@ -766,10 +770,33 @@ START_TEST (test_reconstruct_call_constant)
   ck_assert_uint_eq (rec->blocks[2].count, rec->blocks[1].count);
   ck_assert_int_eq (rec->blocks[2].provenance, PGO_FLOW_INFERRED);
   check_jit_ok (rec);
+  return rec;
+}
+
+START_TEST (test_reconstruct_call_constant)
+{
+  const PgoObservation obs[] = { { 0, 100 }, { 0x0F, 100 } };
+  const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_CONSTANT, 0x0F };
+  g_autoptr(PgoReconstruction) rec = run_decided_test (&ev, PGO_FLOW_EXACT_FROM_CALLS);
+  g_autoptr(PgoReconstruction) plain = NULL;
+  g_autoptr(GError) error = NULL;
+
   /* without the evidence the test splits what reaches it */
-  plain = pgo_reconstruction_build (cfg, obs, 2, NULL, NULL, &error);
+  plain = pgo_reconstruction_build (rec->cfg, obs, 2, NULL, NULL, &error);
   ck_assert_msg (plain != NULL, "%s", error ? error->message : "?");
   ck_assert_uint_lt (plain->blocks[2].count, plain->blocks[1].count);
+}
+END_TEST
+
+/* The same test decided by what the callers pass (argument evidence, at
+ * the branch): the arc to 0x0F likely carries nothing; a guess, so every
+ * count it moves stays inferred. */
+START_TEST (test_reconstruct_call_argument)
+{
+  const PgoCallEvidence ev = { 8, PGO_CALL_EVIDENCE_ARGUMENT, 0x0F };
+  g_autoptr(PgoReconstruction) rec = run_decided_test (&ev, PGO_FLOW_INFERRED);
+
+  ck_assert_int_eq (rec->blocks[1].provenance, PGO_FLOW_INFERRED);
 }
 END_TEST
 
@@ -1026,6 +1053,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_call_contradicted);
   tcase_add_test (tc, test_reconstruct_call_likely);
   tcase_add_test (tc, test_reconstruct_call_constant);
+  tcase_add_test (tc, test_reconstruct_call_argument);
   tcase_add_test (tc, test_plan_diamond);
   tcase_add_test (tc, test_plan_shared_successors);
   tcase_add_test (tc, test_reconstruct_overlap);
