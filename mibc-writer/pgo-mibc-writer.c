@@ -802,31 +802,33 @@ writer_clear (Writer *w)
   g_hash_table_unref (w->groups);
 }
 
+struct _PgoMibcWriter {
+  Writer   w;
+  guint    n_added;    /* profiles given */
+  guint    n_skipped;  /* ... of which left out */
+  char    *name;   /* the assembly's name */
+  gboolean compressed;
+};
+
 /**
- * pgo_mibc_build:
- * @profiles: (element-type PgoMethodProfile): the profiles, in output order
- * @options: the file name, form, config values and the metadata lookup
- * @out_n_skipped: (out) (optional): profiles left out because their method
- *   could not be referenced (assembly not found, token not a MethodDef)
- * @error: return location for a #GError
+ * pgo_mibc_writer_new:
+ * @options: the file name, form, config values and the metadata lookup;
+ *   borrowed until pgo_mibc_writer_finish()
  *
- * Builds a .mibc in memory. The same profiles and options always give the
- * same bytes. A profile whose method cannot be referenced is left out and
- * counted; its reason is logged with g_debug().
+ * Starts a .mibc to which profiles are added one at a time, so that a
+ * caller need not hold them all (pgo_mibc_build() adds a whole list).
  *
- * Returns: (transfer full) (nullable): the file's bytes, or %NULL with
- * @error set when the zip form cannot be made.
- *
- * Since: 0.1
+ * Returns: (transfer full): the writer
  */
-GBytes *
-pgo_mibc_build (GPtrArray *profiles, const PgoMibcOptions *options, guint *out_n_skipped,
-                GError **error)
+PgoMibcWriter *
+pgo_mibc_writer_new (const PgoMibcOptions *options)
 {
-  g_return_val_if_fail (profiles != NULL && options != NULL && options->lookup != NULL, NULL);
-  const char *name = options->name ? options->name : "profile.mibc";
-  guint n_skipped = 0;
-  Writer w = {
+  g_return_val_if_fail (options != NULL && options->lookup != NULL, NULL);
+  PgoMibcWriter *mw = g_new0 (PgoMibcWriter, 1);
+
+  mw->name = g_strdup (options->name ? options->name : "profile.mibc");
+  mw->compressed = options->compressed;
+  mw->w = (Writer) {
     .img = _pgo_mibc_image_new (),
     .opts = options,
     .asm_refs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL),
@@ -839,27 +841,100 @@ pgo_mibc_build (GPtrArray *profiles, const PgoMibcOptions *options, guint *out_n
     .groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                      (GDestroyNotify) g_byte_array_unref),
   };
+  add_fixed_rows (&mw->w, mw->name);
+  add_config (&mw->w);
+  return mw;
+}
 
-  add_fixed_rows (&w, name);
-  add_config (&w);
-  for (guint i = 0; i < profiles->len; i++)
+/**
+ * pgo_mibc_writer_add:
+ * @writer: a writer
+ * @profile: the next profile, in output order; only read during the call
+ *
+ * Adds @profile; one that cannot be written (its defining assembly or a
+ * type it names is not found) is left out and counted.
+ */
+void
+pgo_mibc_writer_add (PgoMibcWriter *writer, const PgoMethodProfile *profile)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (!add_profile (&writer->w, profile, &local))
     {
-      g_autoptr(GError) local = NULL;
-      if (!add_profile (&w, g_ptr_array_index (profiles, i), &local))
-        {
-          g_debug ("mibc: profile %u left out: %s", i, local->message);
-          n_skipped++;
-        }
+      g_debug ("mibc: profile %u left out: %s", writer->n_added, local->message);
+      writer->n_skipped++;
     }
-  add_groups (&w);
-  g_autoptr(GBytes) pe = _pgo_mibc_image_serialize (w.img);
-  writer_clear (&w);
+  writer->n_added++;
+}
+
+/**
+ * pgo_mibc_writer_finish:
+ * @writer: (transfer full): a writer, freed
+ * @out_n_skipped: (out) (optional): profiles left out
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the .mibc bytes, or %NULL with @error set.
+ */
+GBytes *
+pgo_mibc_writer_finish (PgoMibcWriter *writer, guint *out_n_skipped, GError **error)
+{
+  g_autofree char *name = g_steal_pointer (&writer->name);
+  gboolean compressed = writer->compressed;
+  g_autoptr(GBytes) pe = NULL;
+
+  add_groups (&writer->w);
+  pe = _pgo_mibc_image_serialize (writer->w.img);
   if (out_n_skipped)
-    *out_n_skipped = n_skipped;
-  if (!options->compressed)
+    *out_n_skipped = writer->n_skipped;
+  pgo_mibc_writer_free (writer);
+  if (!compressed)
     return g_steal_pointer (&pe);
   g_autofree char *entry = g_strconcat (name, ".dll", NULL);
   return _pgo_mibc_zip_build (pe, entry, error);
+}
+
+/**
+ * pgo_mibc_writer_free:
+ * @writer: (nullable): a writer not finished
+ */
+void
+pgo_mibc_writer_free (PgoMibcWriter *writer)
+{
+  if (!writer)
+    return;
+  writer_clear (&writer->w);
+  g_free (writer->name);
+  g_free (writer);
+}
+
+/**
+ * pgo_mibc_build:
+ * @profiles: (element-type PgoMethodProfile): the profiles, in output order
+ * @options: the file name, form, config values and the metadata lookup
+ * @out_n_skipped: (out) (optional): profiles left out because their method
+ *   could not be referenced (assembly not found, token not a MethodDef)
+ * @error: return location for a #GError
+ *
+ * Builds a .mibc in memory: pgo_mibc_writer_add() of each profile. The
+ * same profiles and options always give the same bytes. A profile whose
+ * method cannot be referenced is left out and counted; its reason is
+ * logged with g_debug().
+ *
+ * Returns: (transfer full) (nullable): the file's bytes, or %NULL with
+ * @error set when the zip form cannot be made.
+ *
+ * Since: 0.1
+ */
+GBytes *
+pgo_mibc_build (GPtrArray *profiles, const PgoMibcOptions *options, guint *out_n_skipped,
+                GError **error)
+{
+  g_return_val_if_fail (profiles != NULL && options != NULL && options->lookup != NULL, NULL);
+  PgoMibcWriter *mw = pgo_mibc_writer_new (options);
+
+  for (guint i = 0; i < profiles->len; i++)
+    pgo_mibc_writer_add (mw, g_ptr_array_index (profiles, i));
+  return pgo_mibc_writer_finish (mw, out_n_skipped, error);
 }
 
 /**

@@ -15,6 +15,7 @@
 
 #include "pgo-metadata.h"
 #include "pgo-method-id.h"
+#include "pgo-schema.h"
 
 G_BEGIN_DECLS
 
@@ -54,6 +55,18 @@ typedef struct {
 
 GBytes    *pgo_mibc_build (GPtrArray *profiles, const PgoMibcOptions *options,
                            guint *out_n_skipped, GError **error);
+
+/* A .mibc built one profile at a time. */
+typedef struct _PgoMibcWriter PgoMibcWriter;
+
+PgoMibcWriter *pgo_mibc_writer_new    (const PgoMibcOptions *options);
+void           pgo_mibc_writer_add    (PgoMibcWriter *writer,
+                                       const PgoMethodProfile *profile);
+GBytes        *pgo_mibc_writer_finish (PgoMibcWriter *writer, guint *out_n_skipped,
+                                       GError **error);
+void           pgo_mibc_writer_free   (PgoMibcWriter *writer);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoMibcWriter, pgo_mibc_writer_free)
 gboolean   pgo_mibc_write (const char *path, GPtrArray *profiles,
                            const PgoMibcOptions *options, guint *out_n_skipped,
                            GError **error);

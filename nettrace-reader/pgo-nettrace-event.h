@@ -178,6 +178,9 @@ GHashTable          *pgo_nettrace_profiles_name_handles (PgoNettraceProfiles *pr
 void                 pgo_nettrace_profiles_name_types   (PgoNettraceProfiles *profiles,
                                                          PgoNettraceLookupFunc lookup,
                                                          gpointer user_data);
+void                 pgo_nettrace_profile_name_types    (PgoMethodProfile *profile,
+                                                         PgoNettraceLookupFunc lookup,
+                                                         gpointer user_data);
 
 GPtrArray           *pgo_nettrace_profiles_read       (GBytes *bytes,
                                                        PgoNettraceStats *out_stats,

@@ -1701,6 +1701,25 @@ name_type_ref (PgoTypeRef *t, PgoNettraceLookupFunc lookup, gpointer user_data, 
     t->name = g_string_free (g_steal_pointer (&name), FALSE);
 }
 
+/* Names the unnamed type definitions of the instantiations of the 'n'
+ * profiles 'p', looking each module's metadata up once. */
+static void
+name_profiles_types (PgoMethodProfile **p, guint n, PgoNettraceLookupFunc lookup, gpointer user_data)
+{
+  g_autoptr(GHashTable) cache = g_hash_table_new_full (NULL, NULL, NULL,
+                                                       (GDestroyNotify) pgo_metadata_unref);
+
+  for (guint i = 0; i < n; i++)
+    {
+      PgoMethodId *id = pgo_method_profile_get_id (p[i]);
+
+      for (guint k = 0; id && k < id->n_type_args; k++)
+        name_type_ref (id->type_args[k], lookup, user_data, cache, 0);
+      for (guint k = 0; id && k < id->n_method_args; k++)
+        name_type_ref (id->method_args[k], lookup, user_data, cache, 0);
+    }
+}
+
 /**
  * pgo_nettrace_profiles_name_types:
  * @profiles: collected profiles
@@ -1718,17 +1737,25 @@ pgo_nettrace_profiles_name_types (PgoNettraceProfiles *self, PgoNettraceLookupFu
                                   gpointer user_data)
 {
   g_return_if_fail (self != NULL && lookup != NULL);
-  g_autoptr(GHashTable) cache = g_hash_table_new_full (NULL, NULL, NULL,
-                                                       (GDestroyNotify) pgo_metadata_unref);
+  name_profiles_types ((PgoMethodProfile **) self->profiles->pdata, self->profiles->len, lookup,
+                       user_data);
+}
 
-  for (guint i = 0; i < self->profiles->len; i++)
-    {
-      PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (self->profiles, i));
-      for (guint k = 0; id && k < id->n_type_args; k++)
-        name_type_ref (id->type_args[k], lookup, user_data, cache, 0);
-      for (guint k = 0; id && k < id->n_method_args; k++)
-        name_type_ref (id->method_args[k], lookup, user_data, cache, 0);
-    }
+/**
+ * pgo_nettrace_profile_name_types:
+ * @profile: a profile a stream handed out
+ * @lookup: finds the metadata of a module
+ * @user_data: passed to @lookup
+ *
+ * pgo_nettrace_profiles_name_types() of one profile, for a stream's
+ * function: the same names.
+ */
+void
+pgo_nettrace_profile_name_types (PgoMethodProfile *profile, PgoNettraceLookupFunc lookup,
+                                 gpointer user_data)
+{
+  g_return_if_fail (profile != NULL && lookup != NULL);
+  name_profiles_types (&profile, 1, lookup, user_data);
 }
 
 /**

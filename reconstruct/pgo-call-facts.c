@@ -83,11 +83,18 @@
 
 #define INTRINSIC_ATTRIBUTE "System.Runtime.CompilerServices.IntrinsicAttribute"
 
+/* A method of a module, which keys the facts' tables. */
+typedef struct {
+  const char *module;  /* the module's simple name, interned */
+  guint32     token;   /* the MethodDef */
+} MethodRef;
+
 /* A callee's entries, summed over its profiles (instantiations). */
 typedef struct {
-  guint64  entries;
-  gboolean known;    /* every profile's entry count was read */
-  gboolean generic;  /* some profile names an instantiation */
+  MethodRef ref;      /* the key */
+  guint64   entries;
+  gboolean  known;    /* every profile's entry count was read */
+  gboolean  generic;  /* some profile names an instantiation */
 } Entries;
 
 /* What the facts know of one module. */
@@ -113,9 +120,10 @@ typedef struct {
 
 /* The static call sites of a callee among the profiled methods that ran. */
 typedef struct {
+  MethodRef   ref;        /* the callee: the key */
   guint64     known;      /* the summed counts of the blocks of those the probes determine */
   guint       n_open;     /* how many others */
-  char       *caller;     /* the first other's caller, as pgo_method_id_to_string() */
+  guint       caller;     /* g_str_hash() of the first other's caller, as pgo_method_id_to_string() */
   guint32     il_offset;  /* and its call instruction */
   PgoCallArgs args;       /* what they pass as its last arguments */
 } Sites;
@@ -123,8 +131,8 @@ typedef struct {
 struct _PgoCallFacts {
   PgoBodyResolver  *resolver;  /* borrowed */
   PgoCfgOptions     options;
-  GHashTable       *entries;   /* "module/token" -> Entries */
-  GHashTable       *sites;     /* "module/token" -> Sites */
+  GHashTable       *entries;   /* set of Entries, keyed by their MethodRef */
+  GHashTable       *sites;     /* set of Sites, keyed by their MethodRef */
   GHashTable       *modules;   /* simple name -> Module */
   GHashTable       *constants; /* interned getter name -> PGO_CONSTANT_ bits */
   gboolean          probes_only; /* learn constants from these probes only */
@@ -140,7 +148,6 @@ sites_free (gpointer p)
 {
   Sites *s = p;
 
-  g_free (s->caller);
   _pgo_call_args_clear (&s->args);
   g_free (s);
 }
@@ -158,6 +165,22 @@ module_free (gpointer p)
   g_free (m);
 }
 
+static guint
+method_ref_hash (gconstpointer p)
+{
+  const MethodRef *r = p;
+
+  return g_direct_hash (r->module) * 31u + r->token;
+}
+
+static gboolean
+method_ref_equal (gconstpointer a, gconstpointer b)
+{
+  const MethodRef *x = a, *y = b;
+
+  return x->module == y->module && x->token == y->token;
+}
+
 /**
  * pgo_call_facts_new:
  * @resolver: the resolver of the callers' and callees' IL; it must
@@ -172,8 +195,8 @@ pgo_call_facts_new (PgoBodyResolver *resolver)
 
   facts->resolver = resolver;
   pgo_cfg_options_init (&facts->options);
-  facts->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  facts->sites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, sites_free);
+  facts->entries = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, g_free);
+  facts->sites = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, sites_free);
   facts->constants = g_hash_table_new (g_str_hash, g_str_equal);
   facts->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, module_free);
   return facts;
@@ -195,12 +218,12 @@ pgo_call_facts_free (PgoCallFacts *facts)
   g_free (facts);
 }
 
-static char *
-method_key (const char *module, guint32 token)
+/* The MethodRef of 'token' of the module named 'module'. */
+static MethodRef
+method_ref (const char *module, guint32 token)
 {
-  return g_strdup_printf ("%s/%08x", module, token);
+  return (MethodRef) { g_intern_string (module), token };
 }
-
 /* The value of the block record of 'profile' at 'il_offset'; FALSE if
  * there is none. */
 static gboolean
@@ -305,21 +328,22 @@ tally_site (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, const PgoIlIns
             guint n_before, guint32 def, gpointer data)
 {
   Caller *caller = data;
-  g_autofree char *key = method_key (caller->module, def);
-  Sites *s = g_hash_table_lookup (facts->sites, key);
+  MethodRef key = method_ref (caller->module, def);
+  Sites *s = g_hash_table_lookup (facts->sites, &key);
   guint32 b = caller->rec ? caller->rec->cfg->offset_block[in->il_offset] : 0;
 
   if (!s)
     {
       s = g_new0 (Sites, 1);
-      g_hash_table_insert (facts->sites, g_steal_pointer (&key), s);
+      s->ref = key;
+      g_hash_table_add (facts->sites, s);
     }
   tally_args (s, m, caller, in, before, n_before, def);
   if (determined (caller->rec, b))
     s->known += caller->rec->blocks[b].count;
   else if (s->n_open++ == 0)
     {
-      s->caller = g_strdup (caller->name);
+      s->caller = g_str_hash (caller->name);
       s->il_offset = in->il_offset;
     }
 }
@@ -521,7 +545,7 @@ static void
 read_profile (PgoCallFacts *facts, const PgoMethodProfile *profile, Reading *r)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (profile);
-  g_autofree char *key = NULL;
+  MethodRef key;
   Entries *e;
 
   r->profile = profile;
@@ -534,12 +558,13 @@ read_profile (PgoCallFacts *facts, const PgoMethodProfile *profile, Reading *r)
   facts->one_block_seen |= r->known && single_block_counter (profile, r->cfg);
   if (r->cfg && !(r->known && r->entries == 0))
     r->module = get_module (facts, id->module);
-  key = method_key (id->module->simple_name, id->token);
-  if (!(e = g_hash_table_lookup (facts->entries, key)))
+  key = method_ref (id->module->simple_name, id->token);
+  if (!(e = g_hash_table_lookup (facts->entries, &key)))
     {
       e = g_new0 (Entries, 1);
+      e->ref = key;
       e->known = TRUE;
-      g_hash_table_insert (facts->entries, g_steal_pointer (&key), e);
+      g_hash_table_add (facts->entries, e);
     }
   e->entries += r->entries;
   e->known &= r->known;
@@ -960,7 +985,7 @@ closed_world (Module *m, guint32 def)
  * among the profiled methods do not account for, when the probes
  * determine the counts of all of them; FALSE otherwise. */
 static gboolean
-open_site (PgoCallFacts *facts, const char *key, guint64 entries, const PgoMethodId *caller,
+open_site (PgoCallFacts *facts, const MethodRef *key, guint64 entries, const PgoMethodId *caller,
            guint32 il_offset, guint64 *out)
 {
   const Sites *s = g_hash_table_lookup (facts->sites, key);
@@ -969,7 +994,7 @@ open_site (PgoCallFacts *facts, const char *key, guint64 entries, const PgoMetho
   if (!s || s->n_open != 1 || s->il_offset != il_offset)
     return FALSE;
   name = pgo_method_id_to_string (caller);
-  if (strcmp (name, s->caller) != 0)
+  if (g_str_hash (name) != s->caller)
     return FALSE;
   *out = entries > s->known ? entries - s->known : 0;
   return TRUE;
@@ -993,8 +1018,8 @@ static gboolean
 site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *caller, const PgoIlInstr *in,
                guint32 def, PgoCallEvidence *out)
 {
-  g_autofree char *key = method_key (caller->module->simple_name, def);
-  const Entries *e = g_hash_table_lookup (facts->entries, key);
+  MethodRef key = method_ref (caller->module->simple_name, def);
+  const Entries *e = g_hash_table_lookup (facts->entries, &key);
   guint bits = callee_bits (facts, m, def);
 
   out->il_offset = in->il_offset;
@@ -1099,16 +1124,16 @@ add_evidence (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, const PgoIlI
 {
   Evidence *ev = data;
   PgoCallEvidence one;
-  g_autofree char *key = NULL;
+  MethodRef key;
 
   (void) before;
   (void) n_before;
   if (!site_evidence (facts, m, ev->caller, in, def, &one))
     return;
   g_array_append_val (ev->out, one);
-  key = method_key (ev->caller->module->simple_name, def);
+  key = method_ref (ev->caller->module->simple_name, def);
   if (one.kind == PGO_CALL_EVIDENCE_AT_MOST
-      && open_site (facts, key, one.entries, ev->caller, in->il_offset, &one.entries))
+      && open_site (facts, &key, one.entries, ev->caller, in->il_offset, &one.entries))
     {
       one.kind = PGO_CALL_EVIDENCE_LIKELY;
       g_array_append_val (ev->out, one);
@@ -1146,8 +1171,8 @@ static const PgoCallArgs *
 callers_args (gpointer data, const char *module, guint32 token)
 {
   PgoCallFacts *facts = data;
-  g_autofree char *key = method_key (module, token);
-  const Sites *s = g_hash_table_lookup (facts->sites, key);
+  MethodRef key = method_ref (module, token);
+  const Sites *s = g_hash_table_lookup (facts->sites, &key);
 
   return s ? &s->args : NULL;
 }
@@ -1159,8 +1184,8 @@ static void
 add_argument_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *callee,
                        const PgoMethodBody *body, const PgoCfg *cfg, GArray *out)
 {
-  g_autofree char *key = method_key (callee->module->simple_name, callee->token);
-  const Sites *s = g_hash_table_lookup (facts->sites, key);
+  MethodRef key = method_ref (callee->module->simple_name, callee->token);
+  const Sites *s = g_hash_table_lookup (facts->sites, &key);
   gboolean has_this;
   guint32 n_params;
 

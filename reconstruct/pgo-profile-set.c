@@ -392,12 +392,12 @@ single_counter (const Job *j, const PgoProfileSetOptions *o)
   return !probes;
 }
 
-/* Finishes job 'j' in the calling thread, in method order: the visit, the
- * output profile into 'out' unless it is a single counter the JIT would
- * not have recorded (counted in 'st').  FALSE with 'error' set (naming
- * the method) when it failed. */
+/* Finishes job 'j' in the calling thread, in method order: the visit,
+ * then its output profile left in j->out unless it is a single counter
+ * the JIT would not have recorded (counted in 'st').  FALSE with 'error'
+ * set (naming the method) when it failed. */
 static gboolean
-finish (Job *j, const PgoProfileSetOptions *o, PgoProfileSetStats *st, GPtrArray *out, GError **error)
+finish (Job *j, const PgoProfileSetOptions *o, PgoProfileSetStats *st, GError **error)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (j->in);
 
@@ -420,8 +420,6 @@ finish (Job *j, const PgoProfileSetOptions *o, PgoProfileSetStats *st, GPtrArray
       st->n_single_counter++;
       g_clear_pointer (&j->out, pgo_method_profile_free);
     }
-  if (j->out)
-    g_ptr_array_add (out, g_steal_pointer (&j->out));
   return TRUE;
 }
 
@@ -433,7 +431,11 @@ typedef struct {
   PgoCallFacts               *facts;    /* nullable */
   const PgoProfileSetOptions *o;
   PgoProfileSetStats         *st;
-  GPtrArray                  *out;      /* the output profiles */
+  GPtrArray                  *out;      /* the output profiles, unless emit */
+  PgoProfileSetEmitFunc       emit;     /* else: takes each output profile */
+  gpointer                    emit_data;
+  guint                       done;     /* methods finished before merged's */
+  guint                       total;    /* methods, for the progress */
   GError                     *error;    /* the first failure */
 } Build;
 
@@ -468,11 +470,20 @@ static gboolean
 finish_step (guint item, guint slot, gpointer data)
 {
   Build *b = data;
-  gboolean ok = finish (&b->jobs[slot], b->o, b->st, b->out, &b->error);
+  Job *j = &b->jobs[slot];
+  gboolean ok = finish (j, b->o, b->st, &b->error);
 
+  if (ok && j->out)
+    {
+      b->st->n_written++;
+      if (!b->emit)
+        g_ptr_array_add (b->out, g_steal_pointer (&j->out));
+      else
+        ok = b->emit (g_steal_pointer (&j->out), b->emit_data, &b->error);
+    }
   if (ok && b->o->progress)
-    b->o->progress (item + 1, b->merged->len, b->o->progress_data);
-  job_clear (&b->jobs[slot]);
+    b->o->progress (b->done + item + 1, b->total, b->o->progress_data);
+  job_clear (j);
   return ok;
 }
 
@@ -527,11 +538,176 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
     }
   build = g_new0 (Build, 1);
   *build = (Build) { .merged = merged, .resolver = resolver, .facts = facts, .o = options,
-                     .st = &st, .out = out };
+                     .st = &st, .out = out, .total = merged->len };
   if (!_pgo_parallel_pipeline (merged->len, &steps, build, _pgo_parallel_threads (options->threads)))
     return (g_propagate_error (error, g_steal_pointer (&build->error)), NULL);
-  st.n_written = out->len;
   if (out_stats)
     *out_stats = st;
   return g_steal_pointer (&out);
+}
+
+/* ---- The same, one batch of a stream at a time ---- */
+
+struct _PgoProfileSetStream {
+  PgoBodyResolver            *resolver;
+  const PgoProfileSetOptions *o;
+  PgoCallFacts               *facts;   /* nullable */
+  GArray                     *keys;    /* 64-bit hashes of the method keys learned */
+  PgoProfileSetStats          st;
+  guint                       total;   /* profiles learned */
+};
+
+/* FNV-1a, 64 bits, of 'text'. */
+static guint64
+hash64 (const char *text)
+{
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
+
+  for (const guchar *c = (const guchar *) text; *c; c++)
+    h = (h ^ *c) * G_GUINT64_CONSTANT (0x100000001b3);
+  return h;
+}
+
+/**
+ * pgo_profile_set_stream_new:
+ * @resolver: finds each method's IL
+ * @options: what to make; borrowed until the stream is freed
+ *
+ * pgo_profile_set_build() for a caller that reads its input twice and
+ * never holds it whole: a first pass hands every input profile, in
+ * batches, to pgo_profile_set_stream_learn(); when
+ * pgo_profile_set_stream_is_simple() says no method came twice, a second
+ * pass hands the same profiles in the same order to
+ * pgo_profile_set_stream_make(), which gives the output profiles in the
+ * order pgo_profile_set_build() lists them, with the same values.
+ *
+ * Returns: (transfer full): the stream
+ */
+PgoProfileSetStream *
+pgo_profile_set_stream_new (PgoBodyResolver *resolver, const PgoProfileSetOptions *options)
+{
+  PgoProfileSetStream *s = g_new0 (PgoProfileSetStream, 1);
+
+  s->resolver = resolver;
+  s->o = options;
+  s->keys = g_array_new (FALSE, FALSE, sizeof (guint64));
+  if (options->call_evidence && options->mode == PGO_PROFILE_SET_RECONSTRUCT)
+    {
+      s->facts = pgo_call_facts_new (resolver);
+      pgo_call_facts_set_probes (s->facts, options->probes_only, options->probes);
+      pgo_call_facts_set_threads (s->facts, options->threads);
+      pgo_call_facts_set_one_process (s->facts, options->one_process);
+    }
+  return s;
+}
+
+/**
+ * pgo_profile_set_stream_free:
+ * @stream: (nullable): a stream
+ */
+void
+pgo_profile_set_stream_free (PgoProfileSetStream *stream)
+{
+  if (!stream)
+    return;
+  pgo_call_facts_free (stream->facts);
+  g_array_unref (stream->keys);
+  g_free (stream);
+}
+
+/**
+ * pgo_profile_set_stream_learn:
+ * @stream: a stream
+ * @profiles: (element-type PgoMethodProfile): the next input profiles of
+ *   the first pass; only read during the call
+ *
+ * Learns what the call evidence needs from @profiles and notes their
+ * methods.
+ */
+void
+pgo_profile_set_stream_learn (PgoProfileSetStream *stream, GPtrArray *profiles)
+{
+  for (guint i = 0; i < profiles->len; i++)
+    {
+      g_autofree char *key = method_key (g_ptr_array_index (profiles, i));
+      guint64 h = hash64 (key);
+
+      g_array_append_val (stream->keys, h);
+    }
+  stream->total += profiles->len;
+  if (stream->facts)
+    pgo_call_facts_add_profiles (stream->facts, profiles, &stream->o->reconstruction.cfg);
+}
+
+static gint
+compare_u64 (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/**
+ * pgo_profile_set_stream_is_simple:
+ * @stream: a stream after its first pass
+ *
+ * Returns: %TRUE when no two input profiles are of the same method (none
+ *   to merge), so that pgo_profile_set_stream_make() may follow; a caller
+ *   given %FALSE uses pgo_profile_set_build().  Two keys that hash alike
+ *   count as the same method: the answer errs towards %FALSE.
+ */
+gboolean
+pgo_profile_set_stream_is_simple (PgoProfileSetStream *stream)
+{
+  GArray *k = stream->keys;
+
+  g_array_sort (k, compare_u64);
+  for (guint i = 1; i < k->len; i++)
+    if (g_array_index (k, guint64, i) == g_array_index (k, guint64, i - 1))
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * pgo_profile_set_stream_make:
+ * @stream: a stream whose first pass is over and simple
+ * @profiles: (element-type PgoMethodProfile): the next input profiles of
+ *   the second pass; only read during the call
+ * @emit: takes each output profile (transfer full), in order; FALSE with
+ *   its error set stops
+ * @user_data: for @emit
+ * @error: return location for a #GError
+ *
+ * Makes the output profiles of @profiles, as pgo_profile_set_build()
+ * would (the options' visit, select and progress included).
+ *
+ * Returns: %TRUE, or %FALSE with @error set when a reconstruction or
+ *   @emit fails.
+ */
+gboolean
+pgo_profile_set_stream_make (PgoProfileSetStream *stream, GPtrArray *profiles,
+                             PgoProfileSetEmitFunc emit, gpointer user_data, GError **error)
+{
+  static const PgoPipeline steps = { prepare_step, reconstruct_job, finish_step, discard_step };
+  g_autofree Build *build = g_new0 (Build, 1);
+
+  *build = (Build) { .merged = profiles, .resolver = stream->resolver, .facts = stream->facts,
+                     .o = stream->o, .st = &stream->st, .emit = emit, .emit_data = user_data,
+                     .done = stream->st.n_profiles, .total = stream->total };
+  stream->st.n_profiles += profiles->len;
+  stream->st.n_methods += profiles->len;
+  if (!_pgo_parallel_pipeline (profiles->len, &steps, build, _pgo_parallel_threads (stream->o->threads)))
+    return (g_propagate_error (error, g_steal_pointer (&build->error)), FALSE);
+  return TRUE;
+}
+
+/**
+ * pgo_profile_set_stream_get_stats:
+ * @stream: a stream
+ * @out_stats: (out caller-allocates): what its second pass did so far
+ */
+void
+pgo_profile_set_stream_get_stats (PgoProfileSetStream *stream, PgoProfileSetStats *out_stats)
+{
+  *out_stats = stream->st;
 }

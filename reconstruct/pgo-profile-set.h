@@ -101,11 +101,39 @@ typedef struct {
                            * the JIT's minimal profiling never records */
 } PgoProfileSetStats;
 
+/**
+ * PgoProfileSetEmitFunc:
+ * @profile: (transfer full): an output profile
+ * @user_data: the stream's
+ * @error: return location for a #GError
+ *
+ * Returns: FALSE with @error set to stop
+ */
+typedef gboolean (*PgoProfileSetEmitFunc) (PgoMethodProfile *profile, gpointer user_data,
+                                           GError **error);
+
+typedef struct _PgoProfileSetStream PgoProfileSetStream;
+
 void       pgo_profile_set_options_init (PgoProfileSetOptions *options);
 GPtrArray *pgo_profile_set_build        (GPtrArray *profiles,
                                          PgoBodyResolver *resolver,
                                          const PgoProfileSetOptions *options,
                                          PgoProfileSetStats *out_stats,
                                          GError **error);
+
+PgoProfileSetStream *pgo_profile_set_stream_new       (PgoBodyResolver *resolver,
+                                                       const PgoProfileSetOptions *options);
+void                 pgo_profile_set_stream_free      (PgoProfileSetStream *stream);
+void                 pgo_profile_set_stream_learn     (PgoProfileSetStream *stream,
+                                                       GPtrArray *profiles);
+gboolean             pgo_profile_set_stream_is_simple (PgoProfileSetStream *stream);
+gboolean             pgo_profile_set_stream_make      (PgoProfileSetStream *stream,
+                                                       GPtrArray *profiles,
+                                                       PgoProfileSetEmitFunc emit,
+                                                       gpointer user_data, GError **error);
+void                 pgo_profile_set_stream_get_stats (PgoProfileSetStream *stream,
+                                                       PgoProfileSetStats *out_stats);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoProfileSetStream, pgo_profile_set_stream_free)
 
 G_END_DECLS

@@ -345,6 +345,167 @@ save_kept (const ExportOptions *o, GArray *kept, const char *digest, PgoBodyReso
   return PGO_EXIT_OK;
 }
 
+/* ---- Traces to .mibc in two passes, holding one batch of profiles ---- */
+
+/* What the passes of a streamed export share. */
+typedef struct {
+  const ExportOptions *o;
+  PgoBodyResolver     *resolver;
+  PgoProfileSetStream *stream;
+  PgoToolModules      *modules;  /* the trace being read's, in the first pass */
+  GPtrArray           *batch;    /* profiles read, not yet handed on */
+  GPtrArray           *keep;     /* every profile, when the stream is not simple; else NULL */
+  PgoMibcWriter       *writer;   /* the second pass's output */
+  gboolean             second;   /* in the second pass */
+} Streamed;
+
+/* Profiles handed to the stream at a time. */
+#define STREAM_BATCH 2048
+
+/* PgoProfileSetEmitFunc: adds an output profile to the .mibc. */
+static gboolean
+write_profile (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  Streamed *x = data;
+
+  (void) error;
+  pgo_mibc_writer_add (x->writer, profile);
+  pgo_method_profile_free (profile);
+  return TRUE;
+}
+
+/* Hands the batch of 'x' to the pass it is in and empties it. */
+static gboolean
+flush_batch (Streamed *x, GError **error)
+{
+  gboolean ok = TRUE;
+
+  if (x->batch->len == 0)
+    return TRUE;
+  if (x->keep)
+    {
+      for (guint i = 0; i < x->batch->len; i++)
+        g_ptr_array_add (x->keep, g_steal_pointer (&x->batch->pdata[i]));
+    }
+  else if (!x->second)
+    pgo_profile_set_stream_learn (x->stream, x->batch);
+  else
+    ok = pgo_profile_set_stream_make (x->stream, x->batch, write_profile, x, error);
+  g_ptr_array_set_size (x->batch, 0);
+  return ok;
+}
+
+/* PgoToolProfileFunc of both passes: names the profile's type arguments
+ * as the list path does, counts its module in the first pass, batches it. */
+static gboolean
+stream_profile (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  Streamed *x = data;
+
+  pgo_nettrace_profile_name_types (profile, pgo_tool_lookup_metadata, x->resolver);
+  if (!x->second)
+    pgo_tool_modules_add (x->modules, profile);
+  g_ptr_array_add (x->batch, profile);
+  return x->batch->len < STREAM_BATCH || flush_batch (x, error);
+}
+
+/* Reads every trace of 'x' once ('second' tells the pass), and in the
+ * first pass matches each trace's modules into 'modules'.  Returns
+ * PGO_EXIT_OK, or the exit code after the error. */
+static int
+stream_pass (Streamed *x, gboolean second, GString *modules)
+{
+  int rc = PGO_EXIT_OK;
+  GError *error = NULL;
+
+  x->second = second;
+  for (char **t = x->o->in.traces; *t; t++)
+    {
+      g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
+
+      x->modules = mods;
+      if (!pgo_tool_stream_trace (*t, stream_profile, x, &rc))
+        return rc;
+      if (!flush_batch (x, &error))
+        return pgo_tool_fail (*t, error);
+      if (!second && !pgo_tool_modules_match (*t, mods, x->resolver, x->o->in.frameworks != NULL,
+                                              modules, &rc))
+        return rc;
+    }
+  return PGO_EXIT_OK;
+}
+
+/* TRUE if the inputs and output of 'o' allow the streamed export: traces
+ * only, to a .mibc, without --save. */
+static gboolean
+streamable (const ExportOptions *o)
+{
+  if (o->in.stores || !o->in.traces || o->text || o->xml || o->save)
+    return FALSE;
+  for (char **t = o->in.traces; *t; t++)
+    if (!pgo_tool_is_trace (*t))
+      return FALSE;
+  return TRUE;
+}
+
+/* The streamed export of 'o': a first pass learns the call evidence and
+ * matches the modules; when no method comes twice, a second pass makes
+ * each method's profile and adds it to the .mibc as it comes.  Otherwise
+ * '*out_list' receives every input profile, for pgo_profile_set_build().
+ * Returns PGO_EXIT_OK, or the exit code after the error. */
+static int
+stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modules,
+               PgoProfileSetStats *st, guint *skipped, GPtrArray **out_list)
+{
+  g_autoptr(PgoProfileSetStream) stream = pgo_profile_set_stream_new (resolver, &o->set);
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  g_autofree char *base = g_path_get_basename (o->output);
+  PgoMibcOptions mo = { .name = base, .compressed = o->compressed,
+                        .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
+  Streamed x = { o, resolver, stream, NULL, batch, NULL, NULL, FALSE };
+  g_autoptr(GBytes) bytes = NULL;
+  GError *error = NULL;
+  int rc;
+
+  if ((rc = stream_pass (&x, FALSE, modules)) != PGO_EXIT_OK)
+    return rc;
+  if (!pgo_profile_set_stream_is_simple (stream))
+    {
+      x.keep = *out_list = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+      return stream_pass (&x, TRUE, NULL);
+    }
+  x.writer = pgo_mibc_writer_new (&mo);
+  rc = stream_pass (&x, TRUE, NULL);
+  bytes = pgo_mibc_writer_finish (g_steal_pointer (&x.writer), skipped, &error);
+  if (rc != PGO_EXIT_OK)
+    return rc;
+  pgo_profile_set_stream_get_stats (stream, st);
+  if (st->n_written == 0)
+    {
+      pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
+                      " (%u methods; %u without IL)", pgo_tool_inputs_first (&o->in), st->n_methods,
+                      st->n_no_body);
+      return PGO_EXIT_FAILURE;
+    }
+  if (!bytes || !pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
+                                        g_bytes_get_size (bytes), &error))
+    return pgo_tool_fail (o->output, error);
+  return PGO_EXIT_OK;
+}
+
+/* The summary and the module lines of command 'cmd' on stderr. */
+static int
+finish_run (const char *cmd, const ExportOptions *o, const PgoProfileSetStats *st, guint skipped,
+            GString *modules)
+{
+  g_auto(GStrv) lines = g_strsplit (modules->str, "\n", -1);
+
+  print_summary (cmd, o, st, skipped);
+  for (char **l = lines; *l && **l; l++)
+    fprintf (stderr, "%s: %s\n", cmd, *l);
+  return PGO_EXIT_OK;
+}
+
 /* The body of both commands; 'mibc_only' for create-mibc. */
 static int
 run_export (int argc, char **argv, gboolean mibc_only)
@@ -356,7 +517,6 @@ run_export (int argc, char **argv, gboolean mibc_only)
   g_autoptr(GError) error = NULL;
   PgoProfileSetStats st;
   g_autoptr(GString) modules = g_string_new (NULL);
-  g_auto(GStrv) lines = NULL;
   g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (Kept));
   g_autofree char *digest = NULL;
   guint skipped = 0;
@@ -366,11 +526,19 @@ run_export (int argc, char **argv, gboolean mibc_only)
 
   if ((rc = parse_options (&argc, &argv, mibc_only, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc))
-      || !(in = pgo_tool_read_inputs (o.in.stores, o.in.traces, resolver, o.in.frameworks != NULL,
-                                         o.names, modules, o.save ? &digest : NULL, &rc)))
+  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc)))
     return rc;
   pgo_tool_show_progress (&o.set);
+  if (streamable (&o))
+    {
+      if ((rc = stream_export (&o, resolver, modules, &st, &skipped, &in)) != PGO_EXIT_OK)
+        return rc;
+      if (!in)
+        return finish_run (mibc_only ? "create-mibc" : "export", &o, &st, skipped, modules);
+    }
+  else if (!(in = pgo_tool_read_inputs (o.in.stores, o.in.traces, resolver, o.in.frameworks != NULL,
+                                        o.names, modules, o.save ? &digest : NULL, &rc)))
+    return rc;
   if (o.save)
     {
       o.set.visit = keep;
@@ -389,11 +557,7 @@ run_export (int argc, char **argv, gboolean mibc_only)
   if (o.save && (rc = save_kept (&o, kept, digest, resolver, mibc_only ? "create-mibc" : "export"))
       != PGO_EXIT_OK)
     return rc;
-  print_summary (mibc_only ? "create-mibc" : "export", &o, &st, skipped);
-  lines = g_strsplit (modules->str, "\n", -1);
-  for (char **l = lines; *l && **l; l++)
-    fprintf (stderr, "%s: %s\n", mibc_only ? "create-mibc" : "export", *l);
-  return PGO_EXIT_OK;
+  return finish_run (mibc_only ? "create-mibc" : "export", &o, &st, skipped, modules);
 }
 
 /* "create-mibc": the main job, named like dotnet-pgo's. */

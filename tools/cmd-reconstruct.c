@@ -279,6 +279,113 @@ print_skips (const guint *n_by)
     putchar ('\n');
 }
 
+/* What the passes of "reconstruct" share. */
+typedef struct {
+  ReconOptions    *o;
+  PgoBodyResolver *resolver;
+  PgoCallFacts    *facts;    /* NULL with --no-call-evidence */
+  PgoToolModules  *modules;  /* the trace's, counted by the first pass */
+  GPtrArray       *batch;    /* profiles of the first pass the facts have not learned yet */
+  guint            n_done, n_skipped, n_by[N_SKIPS];
+} Run;
+
+/* Profiles the call facts learn from at a time in the first pass. */
+#define FACTS_BATCH 2048
+
+/* Teaches the facts of 'r' the profiles of its batch and empties it. */
+static void
+learn_batch (Run *r)
+{
+  if (r->facts && r->batch->len > 0)
+    pgo_call_facts_add_profiles (r->facts, r->batch, &r->o->ro.cfg);
+  g_ptr_array_set_size (r->batch, 0);
+}
+
+/* PgoToolProfileFunc of the first pass over a trace: counts the
+ * profile's module and lets the call facts learn from it. */
+static gboolean
+first_pass (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  Run *r = data;
+
+  (void) error;
+  pgo_tool_modules_add (r->modules, profile);
+  g_ptr_array_add (r->batch, profile);
+  if (r->batch->len == FACTS_BATCH)
+    learn_batch (r);
+  return TRUE;
+}
+
+/* Reconstructs and prints profile 'p' when --method takes it, or counts
+ * why it is skipped; FALSE with 'error' set when a reconstruction fails. */
+static gboolean
+reconstruct_one (Run *r, const PgoMethodProfile *p, GError **error)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_autofree char *name = pgo_method_id_to_string (id);
+  g_autoptr(PgoReconstruction) rec = NULL;
+  Skip skip = SKIP_NO_IL;
+
+  if (r->o->method && !strstr (name, r->o->method))
+    return TRUE;
+  if (!(rec = reconstruct_method (r->o, r->resolver, r->facts, p, name, &skip, error)) && *error)
+    return FALSE;
+  if (!rec)
+    {
+      r->n_skipped++;
+      r->n_by[skip]++;
+      if (r->o->verbose)
+        printf ("skipped %s token=0x%08x: %s\n", name, id ? id->token : 0, skip_names[skip]);
+    }
+  else
+    {
+      print_reconstruction (rec, name, id ? id->token : 0, r->o->intervals);
+      r->n_done++;
+    }
+  return TRUE;
+}
+
+/* PgoToolProfileFunc of the second pass over a trace. */
+static gboolean
+second_pass (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  g_autoptr(PgoMethodProfile) owned = profile;
+
+  return reconstruct_one (data, owned, error);
+}
+
+/* Reads the input of 'r' and reconstructs its methods: a trace in two
+ * passes (modules and call facts, then each method as it comes, so that
+ * no more than a batch of profiles is held), other inputs from their
+ * list.  Returns PGO_EXIT_OK, or the exit code after the error. */
+static int
+run_input (Run *r, GString *modules)
+{
+  const ReconOptions *o = r->o;
+  g_autoptr(GPtrArray) list = NULL;
+  GError *error = NULL;
+  int rc = PGO_EXIT_OK;
+
+  if (pgo_tool_input_kind (o->trace) == PGO_TOOL_INPUT_TRACE)
+    {
+      if (!pgo_tool_stream_trace (o->trace, first_pass, r, &rc)
+          || !pgo_tool_modules_match (o->trace, r->modules, r->resolver, o->frameworks != NULL, modules, &rc))
+        return rc;
+      learn_batch (r);
+      pgo_tool_stream_trace (o->trace, second_pass, r, &rc);
+      return rc;
+    }
+  if (!(list = pgo_tool_read_profiles (o->trace, r->resolver, &rc))
+      || !pgo_tool_match_modules (o->trace, list, r->resolver, o->frameworks != NULL, modules, &rc))
+    return rc;
+  if (r->facts)
+    pgo_call_facts_add_profiles (r->facts, list, &r->o->ro.cfg);
+  for (guint i = 0; i < list->len; i++)
+    if (!reconstruct_one (r, g_ptr_array_index (list, i), &error))
+      return pgo_tool_fail (o->trace, error);
+  return PGO_EXIT_OK;
+}
+
 /* "reconstruct": infers every count of each method of the trace that has
  * IL and block counts, and prints each as soon as it is done. */
 int
@@ -286,61 +393,33 @@ pgo_cmd_reconstruct (int argc, char **argv)
 {
   g_auto(ReconOptions) o = { 0 };
   g_autoptr(PgoBodyResolver) resolver = NULL;
-  g_autoptr(GPtrArray) list = NULL;
   g_autoptr(PgoCallFacts) facts = NULL;
-  g_autoptr(GString) modules = NULL;
-  guint n_done = 0, n_skipped = 0, n_by[N_SKIPS] = { 0 };
+  g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  g_autoptr(GString) modules = g_string_new (NULL);
+  Run r = { 0 };
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(resolver = pgo_tool_open_resolver (o.references, o.frameworks, &rc))
-      || !(list = pgo_tool_input_kind (o.trace) == PGO_TOOL_INPUT_TRACE
-                    ? pgo_tool_read_trace (o.trace, &rc)
-                    : pgo_tool_read_profiles (o.trace, resolver, &rc))
-      || !pgo_tool_match_modules (o.trace, list, resolver, o.frameworks != NULL,
-                                  (modules = g_string_new (NULL)), &rc))
+  if (!(resolver = pgo_tool_open_resolver (o.references, o.frameworks, &rc)))
     return rc;
   if (!o.no_calls)
     {
       facts = pgo_call_facts_new (resolver);
       pgo_call_facts_set_probes (facts, o.probes != NULL, o.set);
       pgo_call_facts_set_one_process (facts, pgo_tool_input_kind (o.trace) == PGO_TOOL_INPUT_TRACE);
-      pgo_call_facts_add_profiles (facts, list, &o.ro.cfg);
     }
-  for (guint i = 0; i < list->len; i++)
-    {
-      const PgoMethodProfile *p = g_ptr_array_index (list, i);
-      const PgoMethodId *id = pgo_method_profile_get_id (p);
-      g_autofree char *name = pgo_method_id_to_string (id);
-      g_autoptr(PgoReconstruction) rec = NULL;
-      GError *error = NULL;
-      Skip skip = SKIP_NO_IL;
-
-      if (o.method && !strstr (name, o.method))
-        continue;
-      if (!(rec = reconstruct_method (&o, resolver, facts, p, name, &skip, &error)) && error)
-        return pgo_tool_fail (o.trace, error);
-      if (!rec)
-        {
-          n_skipped++;
-          n_by[skip]++;
-          if (o.verbose)
-            printf ("skipped %s token=0x%08x: %s\n", name, id ? id->token : 0, skip_names[skip]);
-        }
-      else
-        {
-          print_reconstruction (rec, name, id ? id->token : 0, o.intervals);
-          n_done++;
-        }
-    }
-  if (o.method && n_done + n_skipped == 0)
+  r = (Run) { &o, resolver, facts, mods, batch, 0, 0, { 0 } };
+  if ((rc = run_input (&r, modules)) != PGO_EXIT_OK)
+    return rc;
+  if (o.method && r.n_done + r.n_skipped == 0)
     {
       pgo_tool_error ("%s: --method '%s' matches no method of the trace", o.trace, o.method);
       return PGO_EXIT_FAILURE;
     }
-  printf ("total: %u methods reconstructed, %u without IL or block counts\n", n_done, n_skipped);
-  print_skips (n_by);
+  printf ("total: %u methods reconstructed, %u without IL or block counts\n", r.n_done, r.n_skipped);
+  print_skips (r.n_by);
   fputs (modules->str, stdout);
   return pgo_tool_flush_stdout ();
 }

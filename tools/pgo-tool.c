@@ -187,44 +187,91 @@ pgo_tool_warn_truncated (const char *path, const PgoNettraceStats *st, guint kep
                       " kept the %u method profiles before it", path, st->truncated_offset, kept);
 }
 
-/* pgo_tool_read_trace: the method profiles of the trace at 'path'; NULL
- * after printing the error, with *out_rc set. */
-GPtrArray *
-pgo_tool_read_trace (const char *path, int *out_rc)
+/* What pgo_tool_stream_trace() hands each profile to. */
+typedef struct {
+  PgoToolProfileFunc func;
+  gpointer           data;
+} Stream;
+
+/* PgoNettraceProfileFunc of pgo_tool_stream_trace() */
+static gboolean
+stream_one (PgoNettraceProfiles *profiles, PgoMethodProfile *profile, guint64 method_handle,
+            GBytes *blob, gpointer user_data, GError **error)
+{
+  Stream *st = user_data;
+
+  (void) profiles;
+  (void) method_handle;
+  (void) blob;
+  return st->func (profile, st->data, error);
+}
+
+/* pgo_tool_stream_trace: hands each method profile of the trace at 'path'
+ * to 'func', in the order pgo_tool_read_trace() lists them, holding one
+ * method's at a time; FALSE after printing the error (one of 'func's
+ * included), with *out_rc set, and when the trace gives no profile. */
+gboolean
+pgo_tool_stream_trace (const char *path, PgoToolProfileFunc func, gpointer data, int *out_rc)
 {
   GError *error = NULL;
   g_autoptr(GMappedFile) map = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  PgoNettraceStats st;
-  GPtrArray *list;
+  g_autoptr(PgoNettraceReader) reader = NULL;
+  g_autoptr(PgoNettraceProfiles) profiles = NULL;
+  Stream st = { func, data };
+  const PgoNettraceStats *stats;
+  guint n;
 
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
       pgo_tool_error ("%s: is a directory, not a trace", path);
       *out_rc = PGO_EXIT_FAILURE;
-      return NULL;
+      return FALSE;
     }
   if (!(map = g_mapped_file_new (path, FALSE, &error)))
     {
       *out_rc = pgo_tool_fail (path, error);
-      return NULL;
+      return FALSE;
     }
   bytes = g_mapped_file_get_bytes (map);
-  if (!(list = pgo_nettrace_profiles_read (bytes, &st, &error)))
+  if (!(reader = pgo_nettrace_reader_new (bytes, &error))
+      || !(profiles = pgo_nettrace_profiles_stream (reader, stream_one, &st, &error)))
     {
       *out_rc = pgo_tool_fail (path, error);
-      return NULL;
+      return FALSE;
     }
-  pgo_tool_warn_truncated (path, &st, list->len);
-  if (list->len == 0)
+  stats = pgo_nettrace_reader_get_stats (reader);
+  n = pgo_nettrace_profiles_get_n_emitted (profiles);
+  pgo_tool_warn_truncated (path, stats, n);
+  if (n == 0)
     {
       pgo_tool_error ("%s: no method profile in the trace (no JitInstrumentationDataVerbose"
-                      " event%s)", path, st.truncated ? " before the cut" : "");
-      g_ptr_array_unref (list);
+                      " event%s)", path, stats->truncated ? " before the cut" : "");
       *out_rc = PGO_EXIT_FAILURE;
-      return NULL;
+      return FALSE;
     }
-  return list;
+  return TRUE;
+}
+
+/* PgoToolProfileFunc of pgo_tool_read_trace(): keeps the profile. */
+static gboolean
+keep_profile (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  (void) error;
+  g_ptr_array_add (data, profile);
+  return TRUE;
+}
+
+/* pgo_tool_read_trace: the method profiles of the trace at 'path'; NULL
+ * after printing the error, with *out_rc set. */
+GPtrArray *
+pgo_tool_read_trace (const char *path, int *out_rc)
+{
+  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+
+  if (!pgo_tool_stream_trace (path, keep_profile, list, out_rc))
+    return NULL;
+  return g_steal_pointer (&list);
 }
 
 /* "pdb GUID/AGE mvid MVID", what 'm' knows of its build. */
@@ -250,9 +297,63 @@ describe_build (const PgoModuleId *m)
 
 /* One module of a trace as pgo_tool_match_modules counts it. */
 typedef struct {
-  const PgoModuleId *id;  /* the first profile's */
+  PgoModuleId *id;  /* the first profile's */
   guint n_methods;
 } TraceModule;
+
+struct _PgoToolModules {
+  GHashTable *seen;  /* simple name (the module's) -> TraceModule */
+  GPtrArray  *mods;  /* TraceModule, in first-seen order */
+};
+
+static void
+trace_module_free (gpointer p)
+{
+  TraceModule *m = p;
+
+  pgo_module_id_unref (m->id);
+  g_free (m);
+}
+
+/* pgo_tool_modules_new: counts of methods per module, none yet. */
+PgoToolModules *
+pgo_tool_modules_new (void)
+{
+  PgoToolModules *t = g_new0 (PgoToolModules, 1);
+
+  t->seen = g_hash_table_new (g_str_hash, g_str_equal);
+  t->mods = g_ptr_array_new_with_free_func (trace_module_free);
+  return t;
+}
+
+void
+pgo_tool_modules_free (PgoToolModules *t)
+{
+  if (!t)
+    return;
+  g_hash_table_unref (t->seen);
+  g_ptr_array_unref (t->mods);
+  g_free (t);
+}
+
+/* pgo_tool_modules_add: counts 'profile' under its module. */
+void
+pgo_tool_modules_add (PgoToolModules *t, const PgoMethodProfile *profile)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (profile);
+  TraceModule *m;
+
+  if (!id || !id->module || !id->module->simple_name)
+    return;
+  if (!(m = g_hash_table_lookup (t->seen, id->module->simple_name)))
+    {
+      m = g_new0 (TraceModule, 1);
+      m->id = pgo_module_id_ref (id->module);
+      g_hash_table_insert (t->seen, m->id->simple_name, m);
+      g_ptr_array_add (t->mods, m);
+    }
+  m->n_methods++;
+}
 
 /* Appends to 'out' the names of the 'n' modules of 'mods' with the most
  * methods first, at most three, with their method counts. */
@@ -287,49 +388,36 @@ framework_name (const char *name)
          || g_strcmp0 (name, "mscorlib") == 0;
 }
 
-/* Counts the methods of 'profiles' per module, in 'mods' (TraceModule). */
-static GPtrArray *
-count_modules (GPtrArray *profiles)
-{
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  GPtrArray *mods = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint i = 0; i < profiles->len; i++)
-    {
-      const PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (profiles, i));
-      TraceModule *m;
-
-      if (!id || !id->module || !id->module->simple_name)
-        continue;
-      if (!(m = g_hash_table_lookup (seen, id->module->simple_name)))
-        {
-          m = g_new0 (TraceModule, 1);
-          m->id = id->module;
-          g_hash_table_insert (seen, id->module->simple_name, m);
-          g_ptr_array_add (mods, m);
-        }
-      m->n_methods++;
-    }
-  g_ptr_array_sort (mods, by_methods_desc);
-  return mods;
-}
-
-/* pgo_tool_match_modules: appends to 'out' the line "modules: PATH: M of
- * N methods matched a reference by module", for the trace at 'path'
- * ('profiles') against 'resolver', naming the modules no reference holds
- * (with a hint at --framework when they are the framework's and
- * 'have_framework' is FALSE); warns on stderr, with both identities, of a
- * module whose name matches but whose build differs.  Returns FALSE after
- * the error (*out_rc set) when no method matched. */
+/* pgo_tool_match_modules: pgo_tool_modules_match() of the modules of
+ * 'profiles'. */
 gboolean
 pgo_tool_match_modules (const char *path, GPtrArray *profiles, PgoBodyResolver *resolver,
                         gboolean have_framework, GString *out, int *out_rc)
 {
-  g_autoptr(GPtrArray) mods = count_modules (profiles);
+  g_autoptr(PgoToolModules) t = pgo_tool_modules_new ();
+
+  for (guint i = 0; i < profiles->len; i++)
+    pgo_tool_modules_add (t, g_ptr_array_index (profiles, i));
+  return pgo_tool_modules_match (path, t, resolver, have_framework, out, out_rc);
+}
+
+/* pgo_tool_modules_match: appends to 'out' the line "modules: PATH: M of
+ * N methods matched a reference by module", for the trace at 'path'
+ * (its modules 't') against 'resolver', naming the modules no reference
+ * holds (with a hint at --framework when they are the framework's and
+ * 'have_framework' is FALSE); warns on stderr, with both identities, of a
+ * module whose name matches but whose build differs.  Returns FALSE after
+ * the error (*out_rc set) when no method matched. */
+gboolean
+pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *resolver,
+                        gboolean have_framework, GString *out, int *out_rc)
+{
+  GPtrArray *mods = t->mods;
   g_autoptr(GPtrArray) missing = g_ptr_array_new ();
   g_autoptr(GString) names = g_string_new (NULL);
   guint matched = 0, total = 0, n_missing = 0, fw = 0;
 
+  g_ptr_array_sort (mods, by_methods_desc);
   for (guint i = 0; i < mods->len; i++)
     {
       const TraceModule *m = g_ptr_array_index (mods, i);
@@ -541,22 +629,37 @@ kind_of_bytes (const guint8 *head, gsize size)
   return PGO_TOOL_INPUT_UNKNOWN;
 }
 
+/* The kind of file at 'path' as kind_of_bytes() tells it from its first
+ * bytes; PGO_TOOL_INPUT_UNKNOWN when it cannot be read. */
+static PgoToolInputKind
+read_kind (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
+  guint8 head[16] = { 0 };
+  gsize got = 0;
+
+  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &got, NULL, NULL))
+    return PGO_TOOL_INPUT_UNKNOWN;
+  return kind_of_bytes (head, got);
+}
+
 /* The kind of file at 'path', told by its first bytes as kind_of_bytes()
  * tells them; a file that cannot be read, or that is of no known kind,
  * is left to the trace reader's error. */
 PgoToolInputKind
 pgo_tool_input_kind (const char *path)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
-  guint8 head[16] = { 0 };
-  gsize got = 0;
-  PgoToolInputKind kind;
+  PgoToolInputKind kind = read_kind (path);
 
-  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &got, NULL, NULL))
-    return PGO_TOOL_INPUT_TRACE;
-  kind = kind_of_bytes (head, got);
   return kind == PGO_TOOL_INPUT_UNKNOWN ? PGO_TOOL_INPUT_TRACE : kind;
+}
+
+/* TRUE if the file at 'path' starts as a .nettrace trace does. */
+gboolean
+pgo_tool_is_trace (const char *path)
+{
+  return read_kind (path) == PGO_TOOL_INPUT_TRACE;
 }
 
 /* pgo_tool_read_profiles_named: the method profiles of a .nettrace trace, a

@@ -41,6 +41,10 @@ void pgo_tool_show_progress (PgoProfileSetOptions *set);
 
 /* Inputs of reconstruct and evaluate. */
 PgoBodyResolver *pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc);
+/* Takes 'profile' (transfer full); FALSE with 'error' set stops the stream. */
+typedef gboolean (*PgoToolProfileFunc) (PgoMethodProfile *profile, gpointer data, GError **error);
+gboolean         pgo_tool_stream_trace  (const char *path, PgoToolProfileFunc func, gpointer data,
+                                         int *out_rc);
 GPtrArray       *pgo_tool_read_trace    (const char *path, int *out_rc);
 void             pgo_tool_warn_truncated (const char *path, const PgoNettraceStats *st, guint kept);
 GPtrArray       *pgo_tool_read_store    (const char *path, char **out_digest, int *out_rc);
@@ -50,6 +54,16 @@ char           **pgo_tool_add_positional (char **list, int argc, char **argv);
 gboolean         pgo_tool_match_modules (const char *path, GPtrArray *profiles,
                                          PgoBodyResolver *resolver, gboolean have_framework,
                                          GString *out, int *out_rc);
+
+/* Methods per module of a trace, counted one profile at a time. */
+typedef struct _PgoToolModules PgoToolModules;
+PgoToolModules  *pgo_tool_modules_new   (void);
+void             pgo_tool_modules_free  (PgoToolModules *t);
+void             pgo_tool_modules_add   (PgoToolModules *t, const PgoMethodProfile *profile);
+gboolean         pgo_tool_modules_match (const char *path, PgoToolModules *t,
+                                         PgoBodyResolver *resolver, gboolean have_framework,
+                                         GString *out, int *out_rc);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoToolModules, pgo_tool_modules_free)
 GPtrArray       *pgo_tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc);
 GPtrArray       *pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver,
                                                GHashTable *names, int *out_rc);
@@ -73,6 +87,7 @@ typedef enum {
 } PgoToolInputKind;
 
 PgoToolInputKind pgo_tool_input_kind (const char *path);
+gboolean         pgo_tool_is_trace      (const char *path);
 
 /* The options that name profile inputs: --trace (and the positional
  * arguments), --store, --reference, --framework. */

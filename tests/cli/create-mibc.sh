@@ -72,6 +72,14 @@ grep -q '^COMPARE methods-a=3 methods-b=3 both=3 mismatched=0 block=0 .* edge=3 
 expect 0 vs-trace compare "$edge" "$tmp/t.mibc" --method hotloop -q
 has vs-trace "COMPARE methods-a=3 methods-b=3 both=3 mismatched=0 block=0 block-overlap=1.000000 edge=3 edge-overlap=1.000000"
 
+# A trace read twice: every method comes twice, so the profiles are merged
+# (the export that streams a trace method by method leaves them to the
+# merging path), the counts doubled.
+expect 0 twice create-mibc "$block" "$block" -r "$dll" --probes B --as-recorded -o "$tmp/tw.mibc"
+err_has twice "; 484 profiles merged, 0 conflicting, 0 of another build"
+expect 0 twice-dump dump "$tmp/tw.mibc"
+has twice-dump "  kind=0x41 il=7 count=1 other=0x0 values=100000"
+
 # Seed and zero-fill: block schemas, nothing inferred.
 expect 0 seed create-mibc "$block" -r "$dll" --probes B --as-recorded -o "$tmp/s.mibc"
 expect 0 seed-dump dump "$tmp/s.mibc"
