@@ -140,10 +140,112 @@ gboolean _pgo_il_iter_next     (PgoIlIter *iter, PgoIlInstr *out, GError **error
 #define PGO_IL_ARG(n)   (0x10000u + (n))
 #define PGO_IL_LOCAL(n) (0x20000u + (n))
 
-PgoOpcode _pgo_il_long_branch   (const PgoIlInstr *in);
-guint32   _pgo_il_loaded_var    (const PgoIlInstr *in);
-guint32   _pgo_il_stored_var    (const PgoIlInstr *in);
-gboolean  _pgo_il_address_taken (const PgoIlInstr *in);
-gboolean  _pgo_il_int32_literal (const PgoIlInstr *in, gint32 *out);
+/* Small queries of one instruction, inline: the priors and the call
+ * facts ask them of every instruction they read. */
+/**
+ * _pgo_il_long_branch:
+ * @in: an instruction
+ *
+ * Returns: the opcode of @in with the short branch forms (brtrue.s, beq.s,
+ *   ...) mapped to the long ones; any other opcode unchanged.
+ */
+static inline PgoOpcode
+_pgo_il_long_branch (const PgoIlInstr *in)
+{
+  static const PgoOpcode map[][2] = {
+    { PGO_OP_BRFALSE_S, PGO_OP_BRFALSE }, { PGO_OP_BRTRUE_S, PGO_OP_BRTRUE },
+    { PGO_OP_BEQ_S, PGO_OP_BEQ },         { PGO_OP_BGE_S, PGO_OP_BGE },
+    { PGO_OP_BGT_S, PGO_OP_BGT },         { PGO_OP_BLE_S, PGO_OP_BLE },
+    { PGO_OP_BLT_S, PGO_OP_BLT },         { PGO_OP_BNE_UN_S, PGO_OP_BNE_UN },
+    { PGO_OP_BGE_UN_S, PGO_OP_BGE_UN },   { PGO_OP_BGT_UN_S, PGO_OP_BGT_UN },
+    { PGO_OP_BLE_UN_S, PGO_OP_BLE_UN },   { PGO_OP_BLT_UN_S, PGO_OP_BLT_UN },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    if (in->opcode == map[i][0])
+      return map[i][1];
+  return in->opcode;
+}
+
+/**
+ * _pgo_il_loaded_var:
+ * @in: an instruction
+ *
+ * Returns: the variable @in loads or takes the address of,
+ *   PGO_IL_ARG (n) or PGO_IL_LOCAL (n); 0 if it loads none.
+ */
+static inline guint32
+_pgo_il_loaded_var (const PgoIlInstr *in)
+{
+  switch (in->opcode)
+    {
+    case PGO_OP_LDARG_0: case PGO_OP_LDARG_1: case PGO_OP_LDARG_2: case PGO_OP_LDARG_3:
+      return PGO_IL_ARG ((guint32) (in->opcode - PGO_OP_LDARG_0));
+    case PGO_OP_LDLOC_0: case PGO_OP_LDLOC_1: case PGO_OP_LDLOC_2: case PGO_OP_LDLOC_3:
+      return PGO_IL_LOCAL ((guint32) (in->opcode - PGO_OP_LDLOC_0));
+    case PGO_OP_LDARG_S: case PGO_OP_LDARG: case PGO_OP_LDARGA_S: case PGO_OP_LDARGA:
+      return PGO_IL_ARG ((guint32) in->operand.i);
+    case PGO_OP_LDLOC_S: case PGO_OP_LDLOC: case PGO_OP_LDLOCA_S: case PGO_OP_LDLOCA:
+      return PGO_IL_LOCAL ((guint32) in->operand.i);
+    default:
+      return 0;
+    }
+}
+
+/**
+ * _pgo_il_stored_var:
+ * @in: an instruction
+ *
+ * Returns: the variable @in stores (stloc, starg), numbered as by
+ *   _pgo_il_loaded_var(); 0 if it stores none.
+ */
+static inline guint32
+_pgo_il_stored_var (const PgoIlInstr *in)
+{
+  switch (in->opcode)
+    {
+    case PGO_OP_STLOC_0: case PGO_OP_STLOC_1: case PGO_OP_STLOC_2: case PGO_OP_STLOC_3:
+      return PGO_IL_LOCAL ((guint32) (in->opcode - PGO_OP_STLOC_0));
+    case PGO_OP_STLOC_S: case PGO_OP_STLOC:
+      return PGO_IL_LOCAL ((guint32) in->operand.i);
+    case PGO_OP_STARG_S: case PGO_OP_STARG:
+      return PGO_IL_ARG ((guint32) in->operand.i);
+    default:
+      return 0;
+    }
+}
+
+/**
+ * _pgo_il_address_taken:
+ * @in: an instruction
+ *
+ * Returns: %TRUE if @in takes the address of the variable
+ *   _pgo_il_loaded_var() names (ldarga, ldloca).
+ */
+static inline gboolean
+_pgo_il_address_taken (const PgoIlInstr *in)
+{
+  return in->opcode == PGO_OP_LDARGA_S || in->opcode == PGO_OP_LDARGA
+         || in->opcode == PGO_OP_LDLOCA_S || in->opcode == PGO_OP_LDLOCA;
+}
+
+/**
+ * _pgo_il_int32_literal:
+ * @in: an instruction
+ * @out: (out): the value it pushes
+ *
+ * Returns: %TRUE if @in pushes an int32 literal (the ldc.i4 forms).
+ */
+static inline gboolean
+_pgo_il_int32_literal (const PgoIlInstr *in, gint32 *out)
+{
+  if (in->opcode >= PGO_OP_LDC_I4_M1 && in->opcode <= PGO_OP_LDC_I4_8)
+    *out = (gint32) in->opcode - (gint32) PGO_OP_LDC_I4_0;
+  else if (in->opcode == PGO_OP_LDC_I4_S || in->opcode == PGO_OP_LDC_I4)
+    *out = (gint32) in->operand.i;
+  else
+    return FALSE;
+  return TRUE;
+}
 
 G_END_DECLS

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
  * fuzz-image.c: libFuzzer target for the assembly reader: image (PE or
- * Webcil), metadata, every method name, body and EH table, identity.
+ * Webcil), metadata, every method name, arity, body and EH table,
+ * identity.
  *
  * Input: arbitrary bytes. Output: nothing; crashes, sanitizer reports and
  * leaks are the findings. Every finding becomes a file in
@@ -57,7 +58,8 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
         guint32 token = PGO_TOKEN (tables[t], r);
         g_autofree char *name = NULL;
         PgoMethodBody body = { 0 };
-        guint32 resolved;
+        guint32 resolved, n_params;
+        gboolean has_this;
 
         if (tables[t] == PGO_TABLE_TYPESPEC || tables[t] == PGO_TABLE_TYPEREF
             || tables[t] == PGO_TABLE_TYPEDEF)
@@ -67,6 +69,8 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
           }
         name = pgo_metadata_format_method (md, token, NULL);
         _pgo_metadata_resolve_method (md, token, &resolved, NULL);
+        if (tables[t] == PGO_TABLE_METHODDEF)
+          _pgo_metadata_method_arity (md, token, &has_this, &n_params, NULL);
         if (tables[t] == PGO_TABLE_METHODDEF
             && pgo_metadata_lookup_method_body (md, token, &body, NULL))
           pgo_method_body_clear (&body);
