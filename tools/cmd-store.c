@@ -84,30 +84,57 @@ trace_info (const char *path, PgoStoreTraceInfo *info, char **started)
   *info = (PgoStoreTraceInfo) { *started, ti->process_id, ti->pointer_size, ti->n_processors };
 }
 
-/* Ingests trace 'path' into 'store'; prints what it did.  Returns
- * PGO_EXIT_OK, or the exit code after the error. */
+/* What the stream of one ingested trace hands its profiles to. */
+typedef struct {
+  PgoStoreIngest  *ingest;
+  PgoToolModules  *modules;
+  PgoBodyResolver *resolver;
+  guint            n;        /* profiles read */
+} IngestRun;
+
+/* PgoToolProfileFunc of ingest_one(): counts the profile's module and
+ * adds its records. */
+static gboolean
+ingest_profile (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  g_autoptr(PgoMethodProfile) owned = profile;
+  IngestRun *r = data;
+
+  r->n++;
+  pgo_tool_modules_add (r->modules, owned);
+  return pgo_store_ingest_add (r->ingest, owned, r->resolver, error);
+}
+
+/* Ingests trace 'path' into 'store' as it reads it, one profile at a
+ * time in one transaction; prints what it did.  Returns PGO_EXIT_OK, or
+ * the exit code after the error (nothing of the trace is kept). */
 static int
 ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, const char *path)
 {
-  g_autoptr(GPtrArray) list = NULL;
+  g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
   g_autoptr(GString) modules = g_string_new (NULL);
   g_autofree char *hash = NULL;
   g_autoptr(GError) error = NULL;
   gboolean added = FALSE;
   PgoStoreTraceInfo info = { 0 };
   g_autofree char *started = NULL;
+  IngestRun r = { NULL, mods, resolver, 0 };
   int rc = PGO_EXIT_OK;
 
-  if (!(list = pgo_tool_read_trace (path, &rc))
-      || !pgo_tool_match_modules (path, list, resolver, o->frameworks != NULL, modules, &rc))
+  if (!pgo_tool_not_directory (path, &rc))
     return rc;
   if (!(hash = pgo_tool_hash_file (path)))
     return PGO_EXIT_FAILURE;
   trace_info (path, &info, &started);
-  if (!pgo_store_ingest (store, path, hash, &info, list, resolver, &added, &error))
+  if (!(r.ingest = pgo_store_ingest_begin (store, path, hash, &info, &error)))
+    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+  if (!pgo_tool_stream_trace (path, ingest_profile, &r, &rc)
+      || !pgo_tool_modules_match (path, mods, resolver, o->frameworks != NULL, modules, &rc))
+    return (pgo_store_ingest_abort (r.ingest), rc);
+  if (!pgo_store_ingest_commit (r.ingest, &added, &error))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));
   if (added)
-    printf ("ingested %s: %u method profiles\n", path, list->len);
+    printf ("ingested %s: %u method profiles\n", path, r.n);
   else
     printf ("already in the store: %s (the same content was ingested before)\n", path);
   fputs (modules->str, stdout);

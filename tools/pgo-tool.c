@@ -206,6 +206,18 @@ stream_one (PgoNettraceProfiles *profiles, PgoMethodProfile *profile, guint64 me
   return st->func (profile, st->data, error);
 }
 
+/* pgo_tool_not_directory: FALSE after the error "PATH: is a directory,
+ * not a trace" (*out_rc set) when 'path' names a directory. */
+gboolean
+pgo_tool_not_directory (const char *path, int *out_rc)
+{
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    return TRUE;
+  pgo_tool_error ("%s: is a directory, not a trace", path);
+  *out_rc = PGO_EXIT_FAILURE;
+  return FALSE;
+}
+
 /* pgo_tool_stream_trace: hands each method profile of the trace at 'path'
  * to 'func', in the order pgo_tool_read_trace() lists them, holding one
  * method's at a time; FALSE after printing the error (one of 'func's
@@ -222,12 +234,8 @@ pgo_tool_stream_trace (const char *path, PgoToolProfileFunc func, gpointer data,
   const PgoNettraceStats *stats;
   guint n;
 
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      pgo_tool_error ("%s: is a directory, not a trace", path);
-      *out_rc = PGO_EXIT_FAILURE;
-      return FALSE;
-    }
+  if (!pgo_tool_not_directory (path, out_rc))
+    return FALSE;
   if (!(map = g_mapped_file_new (path, FALSE, &error)))
     {
       *out_rc = pgo_tool_fail (path, error);

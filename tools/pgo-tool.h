@@ -43,6 +43,7 @@ void pgo_tool_show_progress (PgoProfileSetOptions *set);
 PgoBodyResolver *pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc);
 /* Takes 'profile' (transfer full); FALSE with 'error' set stops the stream. */
 typedef gboolean (*PgoToolProfileFunc) (PgoMethodProfile *profile, gpointer data, GError **error);
+gboolean         pgo_tool_not_directory (const char *path, int *out_rc);
 gboolean         pgo_tool_stream_trace  (const char *path, PgoToolProfileFunc func, gpointer data,
                                          int *out_rc);
 GPtrArray       *pgo_tool_read_trace    (const char *path, int *out_rc);

@@ -523,67 +523,178 @@ add_records (PgoStore *s, Ingest *in, gint64 trace, gint64 method, const PgoMeth
 }
 
 /* The runtime a trace ran on: the name of the folder CoreLib was loaded
- * from when that folder is a shared runtime's, under
- * Microsoft.NETCore.App (e.g. "10.0.12"), else "".  The path is the
+ * from ('il_path', CoreLib's) when that folder is a shared runtime's,
+ * under Microsoft.NETCore.App (e.g. "10.0.12"), else "".  The path is the
  * traced machine's: '/' and '\\' both separate. */
 static char *
-runtime_of (GPtrArray *profiles)
+runtime_of (const char *il_path)
 {
-  for (guint i = 0; i < profiles->len; i++)
-    {
-      const PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (profiles, i));
-      g_auto(GStrv) parts = NULL;
-      guint n;
+  g_auto(GStrv) parts = g_strsplit_set (il_path, "/\\", -1);
+  guint n = g_strv_length (parts);
 
-      if (!id || !id->module || !id->module->il_path
-          || g_strcmp0 (id->module->simple_name, "System.Private.CoreLib") != 0)
-        continue;
-      parts = g_strsplit_set (id->module->il_path, "/\\", -1);
-      n = g_strv_length (parts);
-      if (n >= 3 && strcmp (parts[n - 3], "Microsoft.NETCore.App") == 0 && parts[n - 2][0])
-        return g_strdup (parts[n - 2]);
-      break;
-    }
+  if (n >= 3 && strcmp (parts[n - 3], "Microsoft.NETCore.App") == 0 && parts[n - 2][0])
+    return g_strdup (parts[n - 2]);
   return g_strdup ("");
 }
 
-/* Adds trace row 'source'/'hash' and its profiles inside a transaction. */
+/* An ingest under way, in one transaction. */
+struct _PgoStoreIngest {
+  PgoStore *store;
+  Ingest    in;       /* the prepared statements; none when the trace was there */
+  gboolean  present;  /* a trace of the same hash was there: nothing is added */
+  gint64    trace;    /* the new trace's row */
+  char     *runtime;  /* from the first CoreLib profile with an IL path; NULL before */
+  char     *commit;   /* the message of a failed commit */
+};
+
+/* Ends the transaction of 'ing' with 'sql' ("COMMIT"; NULL: roll back)
+ * and frees it; FALSE with 'error' set when the commit fails. */
 static gboolean
-ingest_rows (PgoStore *s, const char *source, const char *hash, const PgoStoreTraceInfo *info,
-             GPtrArray *profiles, PgoBodyResolver *resolver, GError **error)
+ingest_end (PgoStoreIngest *ing, const char *sql, GError **error)
 {
-  Ingest in = { 0 };
+  gboolean ok = TRUE;
+
+  ingest_clear (&ing->in);
+  if (sql)
+    ok = _pgo_store_exec (ing->store, sql, ing->commit, error);
+  if (!sql || !ok)
+    sqlite3_exec (ing->store->db, "ROLLBACK", NULL, NULL, NULL);
+  g_free (ing->runtime);
+  g_free (ing->commit);
+  g_free (ing);
+  return ok;
+}
+
+/* Adds the row of trace 'source'/'hash' ('info') to the transaction of
+ * 'ing', its runtime yet unknown, and prepares the statements. */
+static gboolean
+trace_row (PgoStoreIngest *ing, const char *source, const char *hash, const PgoStoreTraceInfo *info,
+           GError **error)
+{
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *when = g_date_time_format_iso8601 (now);
-  g_autofree char *runtime = runtime_of (profiles);
   PgoStoreTraceInfo none = { 0 };
-  gint64 trace;
-  gboolean ok;
 
   info = info ? info : &none;
-  ok = exec_free (s, sqlite3_mprintf ("INSERT INTO traces (source, hash, ingested, started, process_id,"
-                                      " pointer_size, processors, runtime)"
-                                      " VALUES (%Q, %Q, %Q, %Q, %d, %d, %d, %Q)", source, hash, when,
-                                      info->started ? info->started : "", info->process_id,
-                                      info->pointer_size, info->n_processors, runtime),
-                  "cannot add the trace", error)
-       && ingest_prepare (s, &in, error);
+  if (!exec_free (ing->store, sqlite3_mprintf ("INSERT INTO traces (source, hash, ingested, started,"
+                                               " process_id, pointer_size, processors, runtime)"
+                                               " VALUES (%Q, %Q, %Q, %Q, %d, %d, %d, '')", source,
+                                               hash, when, info->started ? info->started : "",
+                                               info->process_id, info->pointer_size,
+                                               info->n_processors),
+                  "cannot add the trace", error))
+    return FALSE;
+  ing->trace = sqlite3_last_insert_rowid (ing->store->db);
+  return ingest_prepare (ing->store, &ing->in, error);
+}
 
-  trace = sqlite3_last_insert_rowid (s->db);
-  for (guint i = 0; ok && i < profiles->len; i++)
-    {
-      const PgoMethodProfile *p = g_ptr_array_index (profiles, i);
-      const PgoMethodId *id = pgo_method_profile_get_id (p);
-      gint64 module, method;
+/**
+ * pgo_store_ingest_begin:
+ * @store: a store
+ * @source: where the trace came from (its path), as it will be reported
+ * @content_hash: the SHA-256 of the trace's bytes, in hex
+ * @info: (nullable): the traced process, as the trace header gives it
+ * @error: return location for a #GError
+ *
+ * Starts the ingest of one trace, in one transaction that holds the
+ * store's write lock until pgo_store_ingest_commit() or
+ * pgo_store_ingest_abort(), so that its profiles are added one at a time
+ * and nothing of the trace is kept unless it commits.
+ *
+ * Returns: (transfer full): the ingest, or %NULL with @error set.
+ */
+PgoStoreIngest *
+pgo_store_ingest_begin (PgoStore *store, const char *source, const char *content_hash,
+                        const PgoStoreTraceInfo *info, GError **error)
+{
+  char *sql = sqlite3_mprintf ("SELECT count(*) FROM traces WHERE hash = %Q", content_hash);
+  PgoStoreIngest *ing;
+  gint64 have = 0;
+  gboolean found;
 
-      if (!id || !id->module || !id->module->simple_name)
-        continue;
-      ok = module_row (s, &in, id->module, &module, error)
-           && method_row (s, &in, module, id, resolver, &method, error)
-           && add_records (s, &in, trace, method, p, error);
-    }
-  ingest_clear (&in);
-  return ok;
+  if (!_pgo_store_migrate (store, error)
+      || !_pgo_store_exec (store, "BEGIN IMMEDIATE", "cannot start the ingest", error))
+    return (sqlite3_free (sql), NULL);
+  ing = g_new0 (PgoStoreIngest, 1);
+  ing->store = store;
+  ing->commit = g_strdup_printf ("cannot commit the ingest of %s", source);
+  found = sql && _pgo_store_query_int (store, sql, &have, error);
+  sqlite3_free (sql);
+  ing->present = have > 0;
+  if (!found || (!ing->present && !trace_row (ing, source, content_hash, info, error)))
+    return (ingest_end (ing, NULL, NULL), NULL);
+  return ing;
+}
+
+/**
+ * pgo_store_ingest_add:
+ * @ingest: an ingest under way
+ * @profile: one of the trace's method profiles
+ * @resolver: (nullable): finds the method's IL, whose size and hash are
+ *   kept so that methods whose IL changed are never mixed
+ * @error: return location for a #GError
+ *
+ * Adds the raw records of @profile when it has a module (nothing when
+ * the trace was there already).
+ *
+ * Returns: %TRUE, or %FALSE with @error set; then abort the ingest.
+ */
+gboolean
+pgo_store_ingest_add (PgoStoreIngest *ingest, const PgoMethodProfile *profile,
+                      PgoBodyResolver *resolver, GError **error)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (profile);
+  gint64 module, method;
+
+  if (ingest->present || !id || !id->module || !id->module->simple_name)
+    return TRUE;
+  if (!ingest->runtime && id->module->il_path
+      && g_strcmp0 (id->module->simple_name, "System.Private.CoreLib") == 0)
+    ingest->runtime = runtime_of (id->module->il_path);
+  return module_row (ingest->store, &ingest->in, id->module, &module, error)
+         && method_row (ingest->store, &ingest->in, module, id, resolver, &method, error)
+         && add_records (ingest->store, &ingest->in, ingest->trace, method, profile, error);
+}
+
+/**
+ * pgo_store_ingest_commit:
+ * @ingest: (transfer full): an ingest under way, freed
+ * @out_added: (out) (optional): %FALSE when a trace of the same hash was
+ *   already there (nothing was added)
+ * @error: return location for a #GError
+ *
+ * Records the trace's runtime and commits.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (nothing of the trace kept).
+ */
+gboolean
+pgo_store_ingest_commit (PgoStoreIngest *ingest, gboolean *out_added, GError **error)
+{
+  gboolean present = ingest->present;
+
+  if (!present && ingest->runtime
+      && !exec_free (ingest->store, sqlite3_mprintf ("UPDATE traces SET runtime = %Q WHERE id = %lld",
+                                                     ingest->runtime, (long long) ingest->trace),
+                     "cannot add the trace", error))
+    return (ingest_end (ingest, NULL, NULL), FALSE);
+  if (!ingest_end (ingest, "COMMIT", error))
+    return FALSE;
+  if (out_added)
+    *out_added = !present;
+  return TRUE;
+}
+
+/**
+ * pgo_store_ingest_abort:
+ * @ingest: (nullable) (transfer full): an ingest under way, freed
+ *
+ * Rolls the ingest back: nothing of the trace is kept.
+ */
+void
+pgo_store_ingest_abort (PgoStoreIngest *ingest)
+{
+  if (ingest)
+    ingest_end (ingest, NULL, NULL);
 }
 
 /**
@@ -599,8 +710,8 @@ ingest_rows (PgoStore *s, const char *source, const char *hash, const PgoStoreTr
  *   already there (nothing is added)
  * @error: return location for a #GError
  *
- * Adds the raw records of every profile with a module, in one
- * transaction: on failure nothing of the trace is kept.
+ * pgo_store_ingest_begin(), pgo_store_ingest_add() of each profile, and
+ * pgo_store_ingest_commit(): on failure nothing of the trace is kept.
  *
  * Returns: %TRUE, or %FALSE with @error set.
  */
@@ -609,26 +720,14 @@ pgo_store_ingest (PgoStore *store, const char *source, const char *content_hash,
                   const PgoStoreTraceInfo *info, GPtrArray *profiles, PgoBodyResolver *resolver,
                   gboolean *out_added, GError **error)
 {
-  char *sql = sqlite3_mprintf ("SELECT count(*) FROM traces WHERE hash = %Q", content_hash);
-  g_autofree char *commit = g_strdup_printf ("cannot commit the ingest of %s", source);
-  gint64 have = 0;
-  gboolean found;
+  PgoStoreIngest *ing = pgo_store_ingest_begin (store, source, content_hash, info, error);
 
-  if (!_pgo_store_migrate (store, error)
-      || !_pgo_store_exec (store, "BEGIN IMMEDIATE", "cannot start the ingest", error))
-    return (sqlite3_free (sql), FALSE);
-  found = sql && _pgo_store_query_int (store, sql, &have, error);
-  sqlite3_free (sql);
-  if (!found
-      || (!have && !ingest_rows (store, source, content_hash, info, profiles, resolver, error))
-      || !_pgo_store_exec (store, "COMMIT", commit, error))
-    {
-      sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
-      return FALSE;
-    }
-  if (out_added)
-    *out_added = !have;
-  return TRUE;
+  if (!ing)
+    return FALSE;
+  for (guint i = 0; i < profiles->len; i++)
+    if (!pgo_store_ingest_add (ing, g_ptr_array_index (profiles, i), resolver, error))
+      return (pgo_store_ingest_abort (ing), FALSE);
+  return pgo_store_ingest_commit (ing, out_added, error);
 }
 
 /* ---- read back ---------------------------------------------------------- */

@@ -130,6 +130,21 @@ gboolean   pgo_store_ingest        (PgoStore *store,
                                     PgoBodyResolver *resolver,
                                     gboolean *out_added,
                                     GError **error);
+typedef struct _PgoStoreIngest PgoStoreIngest;
+
+PgoStoreIngest *pgo_store_ingest_begin  (PgoStore *store,
+                                         const char *source,
+                                         const char *content_hash,
+                                         const PgoStoreTraceInfo *info,
+                                         GError **error);
+gboolean        pgo_store_ingest_add    (PgoStoreIngest *ingest,
+                                         const PgoMethodProfile *profile,
+                                         PgoBodyResolver *resolver,
+                                         GError **error);
+gboolean        pgo_store_ingest_commit (PgoStoreIngest *ingest,
+                                         gboolean *out_added,
+                                         GError **error);
+void            pgo_store_ingest_abort  (PgoStoreIngest *ingest);
 GPtrArray *pgo_store_read_profiles (PgoStore *store,
                                     char **out_traces_digest,
                                     GError **error);

@@ -105,6 +105,38 @@ START_TEST (test_store_roundtrip)
 }
 END_TEST
 
+/* An ingest added to profile by profile and then aborted keeps nothing of
+ * the trace: the store holds what it held, and the same content can be
+ * ingested after. */
+START_TEST (test_store_ingest_abort)
+{
+  g_autofree char *dir = g_dir_make_tmp ("pgo-store-XXXXXX", NULL);
+  g_autofree char *path = store_with (dir, "a.pgostore", "fixtures/data/branches/block.nettrace", "h1");
+  g_autoptr(GPtrArray) more = load ("fixtures/data/generics/block.nettrace");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoStore) s = pgo_store_open (path, FALSE, &error);
+  PgoStoreIngest *ing;
+  PgoStoreStats before, after;
+  gboolean added = FALSE;
+
+  ck_assert (pgo_store_get_stats (s, &before, &error));
+  ck_assert_msg ((ing = pgo_store_ingest_begin (s, "more", "h2", NULL, &error)) != NULL, "%s",
+                 error ? error->message : "?");
+  for (guint i = 0; i < more->len; i++)
+    ck_assert (pgo_store_ingest_add (ing, g_ptr_array_index (more, i), NULL, &error));
+  pgo_store_ingest_abort (ing);
+  ck_assert (pgo_store_get_stats (s, &after, &error));
+  ck_assert_uint_eq (after.n_traces, before.n_traces);
+  ck_assert_uint_eq (after.n_records, before.n_records);
+  ck_assert (pgo_store_ingest (s, "more", "h2", NULL, more, NULL, &added, &error) && added);
+  ck_assert (pgo_store_get_stats (s, &after, &error));
+  ck_assert_uint_eq (after.n_traces, before.n_traces + 1);
+  g_clear_pointer (&s, pgo_store_close);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+END_TEST
+
 /* The profiles of the merge of 'paths' (in that order) into 'dir'/'name'. */
 static GPtrArray *
 merged (const char *dir, const char *name, const char *const *paths, guint n)
@@ -398,6 +430,7 @@ pgo_check_suite (void)
 
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_store_roundtrip);
+  tcase_add_test (tc, test_store_ingest_abort);
   tcase_add_test (tc, test_store_merge_orders);
   tcase_add_test (tc, test_store_refused);
   tcase_add_test (tc, test_store_locked);
