@@ -415,4 +415,3 @@ _pgo_il_iter_next (PgoIlIter *iter, PgoIlInstr *out, GError **error)
   *out = instr;
   return TRUE;
 }
-

@@ -455,7 +455,8 @@ print_method_sig (Sig *s, GString *params, GString *ret, guint *out_n_gen, GErro
  * MethodDefSig (ECMA-335 II.23.2.1), so that the last argument a call
  * pushes is ldarg (has_this + n_params - 1) in the callee.
  *
- * Returns: %TRUE on success.
+ * Returns: %TRUE on success; %FALSE with @error set when the signature
+ *   cannot be read or declares more parameters than ldarg can name.
  */
 gboolean
 _pgo_metadata_method_arity (PgoMetadata *md, guint32 method_token, gboolean *out_has_this,
@@ -479,6 +480,10 @@ _pgo_metadata_method_arity (PgoMetadata *md, guint32 method_token, gboolean *out
       || ((cc & 0x10) && !_pgo_cursor_read_ecma_uint (&c, &n_gen, error))
       || !_pgo_cursor_read_ecma_uint (&c, out_n_params, error))
     return FALSE;
+  /* ldarg takes an unsigned 16-bit index (ECMA-335 III.3.38) */
+  if (*out_n_params > 0xFFFF)
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "MethodDef 0x%08x declares %u parameters",
+                            method_token, *out_n_params);
   *out_has_this = (cc & 0x20) && !(cc & 0x40);
   return TRUE;
 }

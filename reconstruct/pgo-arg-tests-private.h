@@ -55,6 +55,7 @@ typedef struct {
   gboolean             scanned;
   guint64              stored_args; /* bit n: argument n stored or its address taken (bit 63: any from 63) */
   GHashTable          *locals;      /* local var -> the getter whose results it only holds, or "" */
+  GHashTable          *changed;     /* argument var -> the blocks it may have been changed in */
 } PgoValueScope;
 
 #define PGO_ARG_VALUES_MAX 4   /* distinct values of one argument kept, at most */

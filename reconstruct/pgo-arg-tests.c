@@ -43,6 +43,8 @@ void
 _pgo_value_scope_clear (PgoValueScope *scope)
 {
   g_clear_pointer (&scope->locals, g_hash_table_unref);
+  g_clear_pointer (&scope->changed, g_hash_table_unref);
+  scope->stored_args = 0;
   scope->scanned = FALSE;
 }
 
@@ -86,6 +88,7 @@ scan (PgoValueScope *scope)
     return;
   scope->scanned = TRUE;
   scope->locals = g_hash_table_new (NULL, NULL);
+  scope->changed = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   _pgo_il_iter_init (&it, scope->body->il, scope->body->il_size);
   while (_pgo_il_iter_next (&it, &in, NULL))
     if (_pgo_opcode_get_flow (in.opcode) != PGO_FLOW_META && in.il_offset < scope->cfg->il_size)
@@ -154,7 +157,7 @@ static gboolean
 forwarded (PgoValueScope *caller, guint32 b, const PgoIlInstr *in, PgoArgValue *v)
 {
   guint32 var = _pgo_il_loaded_var (in), first = caller->has_this ? 1 : 0, n, pos;
-  g_autofree gboolean *changed = NULL;
+  const gboolean *changed;
 
   if (!caller->module || caller->n_params == G_MAXUINT32 || var < PGO_IL_ARG (first)
       || var >= PGO_IL_LOCAL (0) || _pgo_il_address_taken (in))
@@ -165,7 +168,13 @@ forwarded (PgoValueScope *caller, guint32 b, const PgoIlInstr *in, PgoArgValue *
   scan (caller);
   if (caller->stored_args & (G_GUINT64_CONSTANT (1) << MIN (n, 63)))
     {
-      changed = reassigned (caller->body, caller->cfg, var);
+      if (!(changed = g_hash_table_lookup (caller->changed, GUINT_TO_POINTER (var))))
+        {
+          gboolean *made = reassigned (caller->body, caller->cfg, var);
+
+          g_hash_table_insert (caller->changed, GUINT_TO_POINTER (var), made);
+          changed = made;
+        }
       if (changed[b])
         return FALSE;
     }
@@ -382,15 +391,26 @@ jumps (const ArgTest *t, gint32 v)
 
 /* The blocks of 'cfg' that argument 'arg' of 'body' may hold another
  * value in: those reachable from a block that stores it or takes its
- * address. */
+ * address.  Linear in the flow graph and the IL. */
 static gboolean *
 reassigned (const PgoMethodBody *body, const PgoCfg *cfg, guint32 arg)
 {
   gboolean *mark = g_new0 (gboolean, cfg->n_blocks + 1);
+  g_autofree guint32 *start = g_new0 (guint32, cfg->n_blocks + 2);
+  g_autofree guint32 *succ = g_new (guint32, cfg->n_edges + 1);
   g_autoptr(GArray) work = g_array_new (FALSE, FALSE, sizeof (guint32));
   PgoIlIter it;
   PgoIlInstr in;
 
+  /* the successors of each block, as compressed rows */
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    if (cfg->edges[i].src < cfg->n_blocks && cfg->edges[i].dst < cfg->n_blocks)
+      start[cfg->edges[i].src + 2]++;
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    start[b + 2] += start[b + 1];
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    if (cfg->edges[i].src < cfg->n_blocks && cfg->edges[i].dst < cfg->n_blocks)
+      succ[start[cfg->edges[i].src + 1]++] = cfg->edges[i].dst;
   _pgo_il_iter_init (&it, body->il, body->il_size);
   while (_pgo_il_iter_next (&it, &in, NULL))
     if ((_pgo_il_stored_var (&in) == arg || (_pgo_il_loaded_var (&in) == arg && _pgo_il_address_taken (&in)))
@@ -403,11 +423,11 @@ reassigned (const PgoMethodBody *body, const PgoCfg *cfg, guint32 arg)
     {
       guint32 b = g_array_index (work, guint32, --work->len);
 
-      for (guint32 i = 0; i < cfg->n_edges; i++)
-        if (cfg->edges[i].src == b && cfg->edges[i].dst < cfg->n_blocks && !mark[cfg->edges[i].dst])
+      for (guint32 k = start[b]; k < start[b + 1]; k++)
+        if (!mark[succ[k]])
           {
-            mark[cfg->edges[i].dst] = TRUE;
-            g_array_append_val (work, cfg->edges[i].dst);
+            mark[succ[k]] = TRUE;
+            g_array_append_val (work, succ[k]);
           }
     }
   return mark;

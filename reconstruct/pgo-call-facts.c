@@ -123,7 +123,7 @@ typedef struct {
   MethodRef   ref;        /* the callee: the key */
   guint64     known;      /* the summed counts of the blocks of those the probes determine */
   guint       n_open;     /* how many others */
-  guint       caller;     /* g_str_hash() of the first other's caller, as pgo_method_id_to_string() */
+  guint64     caller;     /* _pgo_str_hash64() of the first other's caller, as pgo_method_id_to_string() */
   guint32     il_offset;  /* and its call instruction */
   PgoCallArgs args;       /* what they pass as its last arguments */
 } Sites;
@@ -343,7 +343,7 @@ tally_site (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, const PgoIlIns
     s->known += caller->rec->blocks[b].count;
   else if (s->n_open++ == 0)
     {
-      s->caller = g_str_hash (caller->name);
+      s->caller = _pgo_str_hash64 (caller->name);
       s->il_offset = in->il_offset;
     }
 }
@@ -994,7 +994,7 @@ open_site (PgoCallFacts *facts, const MethodRef *key, guint64 entries, const Pgo
   if (!s || s->n_open != 1 || s->il_offset != il_offset)
     return FALSE;
   name = pgo_method_id_to_string (caller);
-  if (g_str_hash (name) != s->caller)
+  if (_pgo_str_hash64 (name) != s->caller)
     return FALSE;
   *out = entries > s->known ? entries - s->known : 0;
   return TRUE;

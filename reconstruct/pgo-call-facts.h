@@ -39,7 +39,7 @@ typedef struct {
   guint n_likely;         /* evidence: ... and this is the callee's one profiled site */
   guint n_constant;       /* evidence: a constant test never takes one arm */
   guint n_type_tests;     /* evidence: a test of a type argument never takes one arm */
-  guint n_arguments;      /* evidence: a test of the last argument likely never takes one arm */
+  guint n_arguments;      /* evidence: a test of one of the last arguments likely never takes one arm */
 } PgoCallFactsStats;
 
 typedef struct _PgoCallFacts PgoCallFacts;

@@ -494,6 +494,22 @@ discard_step (guint slot, gpointer data)
   job_clear (&((Build *) data)->jobs[slot]);
 }
 
+/* The call facts 'options' reconstruct with, learning nothing yet; NULL
+ * when they use none. */
+static PgoCallFacts *
+new_facts (PgoBodyResolver *resolver, const PgoProfileSetOptions *options)
+{
+  PgoCallFacts *facts;
+
+  if (!options->call_evidence || options->mode != PGO_PROFILE_SET_RECONSTRUCT)
+    return NULL;
+  facts = pgo_call_facts_new (resolver);
+  pgo_call_facts_set_probes (facts, options->probes_only, options->probes);
+  pgo_call_facts_set_threads (facts, options->threads);
+  pgo_call_facts_set_one_process (facts, options->one_process);
+  return facts;
+}
+
 /**
  * pgo_profile_set_build:
  * @profiles: (element-type PgoMethodProfile): the input profiles
@@ -528,14 +544,8 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
   if (!merged)
     return NULL;
   st.n_methods = merged->len;
-  if (options->call_evidence && options->mode == PGO_PROFILE_SET_RECONSTRUCT)
-    {
-      facts = pgo_call_facts_new (resolver);
-      pgo_call_facts_set_probes (facts, options->probes_only, options->probes);
-      pgo_call_facts_set_threads (facts, options->threads);
-      pgo_call_facts_set_one_process (facts, options->one_process);
-      pgo_call_facts_add_profiles (facts, merged, &options->reconstruction.cfg);
-    }
+  if ((facts = new_facts (resolver, options)))
+    pgo_call_facts_add_profiles (facts, merged, &options->reconstruction.cfg);
   build = g_new0 (Build, 1);
   *build = (Build) { .merged = merged, .resolver = resolver, .facts = facts, .o = options,
                      .st = &st, .out = out, .total = merged->len };
@@ -556,17 +566,6 @@ struct _PgoProfileSetStream {
   PgoProfileSetStats          st;
   guint                       total;   /* profiles learned */
 };
-
-/* FNV-1a, 64 bits, of 'text'. */
-static guint64
-hash64 (const char *text)
-{
-  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
-
-  for (const guchar *c = (const guchar *) text; *c; c++)
-    h = (h ^ *c) * G_GUINT64_CONSTANT (0x100000001b3);
-  return h;
-}
 
 /**
  * pgo_profile_set_stream_new:
@@ -591,13 +590,7 @@ pgo_profile_set_stream_new (PgoBodyResolver *resolver, const PgoProfileSetOption
   s->resolver = resolver;
   s->o = options;
   s->keys = g_array_new (FALSE, FALSE, sizeof (guint64));
-  if (options->call_evidence && options->mode == PGO_PROFILE_SET_RECONSTRUCT)
-    {
-      s->facts = pgo_call_facts_new (resolver);
-      pgo_call_facts_set_probes (s->facts, options->probes_only, options->probes);
-      pgo_call_facts_set_threads (s->facts, options->threads);
-      pgo_call_facts_set_one_process (s->facts, options->one_process);
-    }
+  s->facts = new_facts (resolver, options);
   return s;
 }
 
@@ -630,7 +623,7 @@ pgo_profile_set_stream_learn (PgoProfileSetStream *stream, GPtrArray *profiles)
   for (guint i = 0; i < profiles->len; i++)
     {
       g_autofree char *key = method_key (g_ptr_array_index (profiles, i));
-      guint64 h = hash64 (key);
+      guint64 h = _pgo_str_hash64 (key);
 
       g_array_append_val (stream->keys, h);
     }

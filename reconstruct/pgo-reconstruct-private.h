@@ -11,6 +11,18 @@
 
 G_BEGIN_DECLS
 
+/* FNV-1a, 64 bits, of 'text': a key that tells methods apart by name
+ * where holding the names would cost too much. */
+static inline guint64
+_pgo_str_hash64 (const char *text)
+{
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
+
+  for (const guchar *c = (const guchar *) text; *c; c++)
+    h = (h ^ *c) * G_GUINT64_CONSTANT (0x100000001b3);
+  return h;
+}
+
 PgoFlowGraph *_pgo_reconstruction_plain_graph (const PgoCfg *cfg);
 double        _pgo_arc_likelihood (const PgoCfg *cfg, const PgoEdge *e, PgoPriorModel priors);
 guint         _pgo_profile_count_records (const PgoMethodProfile *p, gboolean *out_probes);

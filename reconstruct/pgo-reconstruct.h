@@ -56,11 +56,12 @@ typedef struct {
  *   other sites among the methods the trace profiles, all determined by
  *   their probes: the block likely ran past the call @entries times; it
  *   shapes the inferred counts only
- * @PGO_CALL_EVIDENCE_CONSTANT: the call is of a hardware-support getter
- *   whose value the trace shows, and a branch on it ends the block, so
- *   the block never leaves to the successor at IL offset @entries
- * @PGO_CALL_EVIDENCE_ARGUMENT: the block ends with a test of the
- *   method's last argument that every value its callers pass decides the
+ * @PGO_CALL_EVIDENCE_CONSTANT: a branch on a value the trace shows ends
+ *   the block (a process-constant getter's result, pushed at @il_offset,
+ *   or a type test), so the block never leaves to the successor at IL
+ *   offset @entries
+ * @PGO_CALL_EVIDENCE_ARGUMENT: the block ends with a test of one of the
+ *   method's last arguments that every value its callers pass decides the
  *   same way (the instruction at @il_offset is the branch), so it likely
  *   never leaves to the successor at IL offset @entries; it shapes the
  *   inferred counts only

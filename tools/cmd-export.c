@@ -345,6 +345,16 @@ save_kept (const ExportOptions *o, GArray *kept, const char *digest, PgoBodyReso
   return PGO_EXIT_OK;
 }
 
+/* The error of an export that made no profile ('st'); the exit code. */
+static int
+no_method_written (const ExportOptions *o, const PgoProfileSetStats *st)
+{
+  pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
+                  " (%u methods; %u without IL)", pgo_tool_inputs_first (&o->in), st->n_methods,
+                  st->n_no_body);
+  return PGO_EXIT_FAILURE;
+}
+
 /* ---- Traces to .mibc in two passes, holding one batch of profiles ---- */
 
 /* What the passes of a streamed export share. */
@@ -352,15 +362,13 @@ typedef struct {
   const ExportOptions *o;
   PgoBodyResolver     *resolver;
   PgoProfileSetStream *stream;
+  GPtrArray           *traces;   /* PgoToolTrace, each opened in the first pass */
   PgoToolModules      *modules;  /* the trace being read's, in the first pass */
   GPtrArray           *batch;    /* profiles read, not yet handed on */
   GPtrArray           *keep;     /* every profile, when the stream is not simple; else NULL */
   PgoMibcWriter       *writer;   /* the second pass's output */
   gboolean             second;   /* in the second pass */
 } Streamed;
-
-/* Profiles handed to the stream at a time. */
-#define STREAM_BATCH 2048
 
 /* PgoProfileSetEmitFunc: adds an output profile to the .mibc. */
 static gboolean
@@ -406,7 +414,7 @@ stream_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   if (!x->second)
     pgo_tool_modules_add (x->modules, profile);
   g_ptr_array_add (x->batch, profile);
-  return x->batch->len < STREAM_BATCH || flush_batch (x, error);
+  return x->batch->len < PGO_TOOL_BATCH || flush_batch (x, error);
 }
 
 /* Reads every trace of 'x' once ('second' tells the pass), and in the
@@ -419,16 +427,25 @@ stream_pass (Streamed *x, gboolean second, GString *modules)
   GError *error = NULL;
 
   x->second = second;
-  for (char **t = x->o->in.traces; *t; t++)
+  for (guint i = 0; x->o->in.traces[i]; i++)
     {
+      const char *t = x->o->in.traces[i];
       g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
 
       x->modules = mods;
-      if (!pgo_tool_stream_trace (*t, stream_profile, x, &rc))
+      if (!second)
+        {
+          PgoToolTrace *opened = pgo_tool_trace_open (t, &rc);
+
+          if (!opened)
+            return rc;
+          g_ptr_array_add (x->traces, opened);
+        }
+      if (!pgo_tool_trace_pass (g_ptr_array_index (x->traces, i), stream_profile, x, &rc))
         return rc;
       if (!flush_batch (x, &error))
-        return pgo_tool_fail (*t, error);
-      if (!second && !pgo_tool_modules_match (*t, mods, x->resolver, x->o->in.frameworks != NULL,
+        return pgo_tool_fail (t, error);
+      if (!second && !pgo_tool_modules_match (t, mods, x->resolver, x->o->in.frameworks != NULL,
                                               modules, &rc))
         return rc;
     }
@@ -462,9 +479,10 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
   g_autofree char *base = g_path_get_basename (o->output);
   PgoMibcOptions mo = { .name = base, .compressed = o->compressed,
                         .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
-  Streamed x = { o, resolver, stream, NULL, batch, NULL, NULL, FALSE };
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_tool_trace_free);
+  Streamed x = { o, resolver, stream, traces, NULL, batch, NULL, NULL, FALSE };
   g_autoptr(GBytes) bytes = NULL;
-  GError *error = NULL;
+  g_autoptr(GError) error = NULL;
   int rc;
 
   if ((rc = stream_pass (&x, FALSE, modules)) != PGO_EXIT_OK)
@@ -481,15 +499,10 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
     return rc;
   pgo_profile_set_stream_get_stats (stream, st);
   if (st->n_written == 0)
-    {
-      pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
-                      " (%u methods; %u without IL)", pgo_tool_inputs_first (&o->in), st->n_methods,
-                      st->n_no_body);
-      return PGO_EXIT_FAILURE;
-    }
+    return no_method_written (o, st);
   if (!bytes || !pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
                                         g_bytes_get_size (bytes), &error))
-    return pgo_tool_fail (o->output, error);
+    return pgo_tool_fail (o->output, g_steal_pointer (&error));
   return PGO_EXIT_OK;
 }
 
@@ -547,11 +560,7 @@ run_export (int argc, char **argv, gboolean mibc_only)
   if (!(out = pgo_profile_set_build (in, resolver, &o.set, &st, &error)))
     return pgo_tool_fail (pgo_tool_inputs_first (&o.in), g_steal_pointer (&error));
   if (out->len == 0)
-    {
-      pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
-                      " (%u methods; %u without IL)", pgo_tool_inputs_first (&o.in), st.n_methods, st.n_no_body);
-      return PGO_EXIT_FAILURE;
-    }
+    return no_method_written (&o, &st);
   if (!write_output (&o, out, resolver, &skipped, &error))
     return pgo_tool_fail (o.output, g_steal_pointer (&error));
   if (o.save && (rc = save_kept (&o, kept, digest, resolver, mibc_only ? "create-mibc" : "export"))

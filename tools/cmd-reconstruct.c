@@ -289,9 +289,6 @@ typedef struct {
   guint            n_done, n_skipped, n_by[N_SKIPS];
 } Run;
 
-/* Profiles the call facts learn from at a time in the first pass. */
-#define FACTS_BATCH 2048
-
 /* Teaches the facts of 'r' the profiles of its batch and empties it. */
 static void
 learn_batch (Run *r)
@@ -311,7 +308,7 @@ first_pass (PgoMethodProfile *profile, gpointer data, GError **error)
   (void) error;
   pgo_tool_modules_add (r->modules, profile);
   g_ptr_array_add (r->batch, profile);
-  if (r->batch->len == FACTS_BATCH)
+  if (r->batch->len == PGO_TOOL_BATCH)
     learn_batch (r);
   return TRUE;
 }
@@ -368,11 +365,13 @@ run_input (Run *r, GString *modules)
 
   if (pgo_tool_input_kind (o->trace) == PGO_TOOL_INPUT_TRACE)
     {
-      if (!pgo_tool_stream_trace (o->trace, first_pass, r, &rc)
+      g_autoptr(PgoToolTrace) t = pgo_tool_trace_open (o->trace, &rc);
+
+      if (!t || !pgo_tool_trace_pass (t, first_pass, r, &rc)
           || !pgo_tool_modules_match (o->trace, r->modules, r->resolver, o->frameworks != NULL, modules, &rc))
         return rc;
       learn_batch (r);
-      pgo_tool_stream_trace (o->trace, second_pass, r, &rc);
+      pgo_tool_trace_pass (t, second_pass, r, &rc);
       return rc;
     }
   if (!(list = pgo_tool_read_profiles (o->trace, r->resolver, &rc))

@@ -84,53 +84,73 @@ trace_info (const char *path, PgoStoreTraceInfo *info, char **started)
   *info = (PgoStoreTraceInfo) { *started, ti->process_id, ti->pointer_size, ti->n_processors };
 }
 
-/* What the stream of one ingested trace hands its profiles to. */
+/* What the passes over one ingested trace share. */
 typedef struct {
-  PgoStoreIngest  *ingest;
-  PgoToolModules  *modules;
+  PgoStoreIngest  *ingest;   /* the second pass's */
+  PgoToolModules  *modules;  /* counted by the first pass */
   PgoBodyResolver *resolver;
-  guint            n;        /* profiles read */
+  guint            n;        /* profiles of the first pass */
+  GError          *error;    /* the store's first failure in the second pass */
 } IngestRun;
 
-/* PgoToolProfileFunc of ingest_one(): counts the profile's module and
- * adds its records. */
+/* PgoToolProfileFunc of the first pass: counts the profile's module. */
 static gboolean
-ingest_profile (PgoMethodProfile *profile, gpointer data, GError **error)
+count_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
   g_autoptr(PgoMethodProfile) owned = profile;
   IngestRun *r = data;
 
+  (void) error;
   r->n++;
   pgo_tool_modules_add (r->modules, owned);
-  return pgo_store_ingest_add (r->ingest, owned, r->resolver, error);
+  return TRUE;
 }
 
-/* Ingests trace 'path' into 'store' as it reads it, one profile at a
- * time in one transaction; prints what it did.  Returns PGO_EXIT_OK, or
- * the exit code after the error (nothing of the trace is kept). */
+/* PgoToolProfileFunc of the second pass: adds the profile's records, or
+ * keeps the store's failure in r->error (reported as the store's). */
+static gboolean
+add_profile (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  g_autoptr(PgoMethodProfile) owned = profile;
+  IngestRun *r = data;
+
+  (void) error;
+  if (!r->error)
+    pgo_store_ingest_add (r->ingest, owned, r->resolver, &r->error);
+  return TRUE;
+}
+
+/* Ingests trace 'path' into 'store': a first pass checks it and its
+ * modules, then the second adds it one profile at a time in one
+ * transaction; prints what it did.  Returns PGO_EXIT_OK, or the exit
+ * code after the error (nothing of the trace is kept). */
 static int
 ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, const char *path)
 {
   g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
   g_autoptr(GString) modules = g_string_new (NULL);
+  g_autoptr(PgoToolTrace) t = NULL;
   g_autofree char *hash = NULL;
   g_autoptr(GError) error = NULL;
   gboolean added = FALSE;
   PgoStoreTraceInfo info = { 0 };
   g_autofree char *started = NULL;
-  IngestRun r = { NULL, mods, resolver, 0 };
+  IngestRun r = { NULL, mods, resolver, 0, NULL };
   int rc = PGO_EXIT_OK;
 
-  if (!pgo_tool_not_directory (path, &rc))
+  if (!(t = pgo_tool_trace_open (path, &rc)) || !pgo_tool_trace_pass (t, count_profile, &r, &rc)
+      || !pgo_tool_modules_match (path, mods, resolver, o->frameworks != NULL, modules, &rc))
     return rc;
   if (!(hash = pgo_tool_hash_file (path)))
     return PGO_EXIT_FAILURE;
   trace_info (path, &info, &started);
   if (!(r.ingest = pgo_store_ingest_begin (store, path, hash, &info, &error)))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));
-  if (!pgo_tool_stream_trace (path, ingest_profile, &r, &rc)
-      || !pgo_tool_modules_match (path, mods, resolver, o->frameworks != NULL, modules, &rc))
-    return (pgo_store_ingest_abort (r.ingest), rc);
+  if (!pgo_tool_trace_pass (t, add_profile, &r, &rc) || r.error)
+    {
+      pgo_store_ingest_abort (r.ingest);
+      return r.error ? pgo_tool_fail (NULL, r.error) : rc;
+    }
   if (!pgo_store_ingest_commit (r.ingest, &added, &error))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));
   if (added)

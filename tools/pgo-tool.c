@@ -206,10 +206,10 @@ stream_one (PgoNettraceProfiles *profiles, PgoMethodProfile *profile, guint64 me
   return st->func (profile, st->data, error);
 }
 
-/* pgo_tool_not_directory: FALSE after the error "PATH: is a directory,
- * not a trace" (*out_rc set) when 'path' names a directory. */
-gboolean
-pgo_tool_not_directory (const char *path, int *out_rc)
+/* FALSE after the error "PATH: is a directory, not a trace" (*out_rc
+ * set) when 'path' names a directory. */
+static gboolean
+not_directory (const char *path, int *out_rc)
 {
   if (!g_file_test (path, G_FILE_TEST_IS_DIR))
     return TRUE;
@@ -218,47 +218,100 @@ pgo_tool_not_directory (const char *path, int *out_rc)
   return FALSE;
 }
 
-/* pgo_tool_stream_trace: hands each method profile of the trace at 'path'
- * to 'func', in the order pgo_tool_read_trace() lists them, holding one
- * method's at a time; FALSE after printing the error (one of 'func's
- * included), with *out_rc set, and when the trace gives no profile. */
-gboolean
-pgo_tool_stream_trace (const char *path, PgoToolProfileFunc func, gpointer data, int *out_rc)
+/* A trace mapped once and read in passes. */
+struct _PgoToolTrace {
+  char       *path;
+  GBytes     *bytes;
+  guint       n_passes;
+  guint       n_profiles;  /* what the first pass gave */
+};
+
+/* pgo_tool_trace_open: maps the trace at 'path'; NULL after printing the
+ * error, with *out_rc set. */
+PgoToolTrace *
+pgo_tool_trace_open (const char *path, int *out_rc)
 {
   GError *error = NULL;
   g_autoptr(GMappedFile) map = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(PgoNettraceReader) reader = NULL;
-  g_autoptr(PgoNettraceProfiles) profiles = NULL;
-  Stream st = { func, data };
-  const PgoNettraceStats *stats;
-  guint n;
+  PgoToolTrace *t;
 
-  if (!pgo_tool_not_directory (path, out_rc))
-    return FALSE;
+  if (!not_directory (path, out_rc))
+    return NULL;
   if (!(map = g_mapped_file_new (path, FALSE, &error)))
     {
       *out_rc = pgo_tool_fail (path, error);
-      return FALSE;
+      return NULL;
     }
-  bytes = g_mapped_file_get_bytes (map);
-  if (!(reader = pgo_nettrace_reader_new (bytes, &error))
+  t = g_new0 (PgoToolTrace, 1);
+  t->path = g_strdup (path);
+  t->bytes = g_mapped_file_get_bytes (map);
+  return t;
+}
+
+void
+pgo_tool_trace_free (PgoToolTrace *t)
+{
+  if (!t)
+    return;
+  g_free (t->path);
+  g_bytes_unref (t->bytes);
+  g_free (t);
+}
+
+/* Checks what pass 'pass' of 't' read ('stats', 'n' profiles): the
+ * first warns of a cut and fails without a profile; a later one fails
+ * when it did not read what the first did.  FALSE after the error. */
+static gboolean
+check_pass (PgoToolTrace *t, guint pass, const PgoNettraceStats *stats, guint n, int *out_rc)
+{
+  if (pass == 0)
+    {
+      pgo_tool_warn_truncated (t->path, stats, n);
+      t->n_profiles = n;
+    }
+  if (n == 0)
+    pgo_tool_error ("%s: no method profile in the trace (no JitInstrumentationDataVerbose"
+                    " event%s)", t->path, stats->truncated ? " before the cut" : "");
+  else if (n != t->n_profiles)
+    pgo_tool_error ("%s: the trace changed while it was read (%u method profiles, then %u)", t->path,
+                    t->n_profiles, n);
+  else
+    return TRUE;
+  *out_rc = PGO_EXIT_FAILURE;
+  return FALSE;
+}
+
+/* pgo_tool_trace_pass: hands each method profile of 't' to 'func', in
+ * the order pgo_tool_read_trace() lists them, holding one method's at a
+ * time; the first pass warns when the trace is cut short.  FALSE after
+ * printing the error (one of 'func's included), with *out_rc set, also
+ * when the trace gives no profile, or not the first pass's count. */
+gboolean
+pgo_tool_trace_pass (PgoToolTrace *t, PgoToolProfileFunc func, gpointer data, int *out_rc)
+{
+  GError *error = NULL;
+  g_autoptr(PgoNettraceReader) reader = NULL;
+  g_autoptr(PgoNettraceProfiles) profiles = NULL;
+  Stream st = { func, data };
+
+  if (!(reader = pgo_nettrace_reader_new (t->bytes, &error))
       || !(profiles = pgo_nettrace_profiles_stream (reader, stream_one, &st, &error)))
     {
-      *out_rc = pgo_tool_fail (path, error);
+      *out_rc = pgo_tool_fail (t->path, error);
       return FALSE;
     }
-  stats = pgo_nettrace_reader_get_stats (reader);
-  n = pgo_nettrace_profiles_get_n_emitted (profiles);
-  pgo_tool_warn_truncated (path, stats, n);
-  if (n == 0)
-    {
-      pgo_tool_error ("%s: no method profile in the trace (no JitInstrumentationDataVerbose"
-                      " event%s)", path, stats->truncated ? " before the cut" : "");
-      *out_rc = PGO_EXIT_FAILURE;
-      return FALSE;
-    }
-  return TRUE;
+  return check_pass (t, t->n_passes++, pgo_nettrace_reader_get_stats (reader),
+                     pgo_nettrace_profiles_get_n_emitted (profiles), out_rc);
+}
+
+/* pgo_tool_stream_trace: one pgo_tool_trace_pass() over the trace at
+ * 'path'. */
+gboolean
+pgo_tool_stream_trace (const char *path, PgoToolProfileFunc func, gpointer data, int *out_rc)
+{
+  g_autoptr(PgoToolTrace) t = pgo_tool_trace_open (path, out_rc);
+
+  return t && pgo_tool_trace_pass (t, func, data, out_rc);
 }
 
 /* PgoToolProfileFunc of pgo_tool_read_trace(): keeps the profile. */

@@ -18,12 +18,14 @@ head -c 60000 "$br/block.nettrace" >"$tmp/cut0.nettrace"
 want="pgo-reconstruct: warning: $tmp/cut.nettrace: truncated: the trace stops at offset 0x910d2; kept the 469 method profiles before it"
 want0="pgo-reconstruct: warning: $tmp/cut0.nettrace: truncated: the trace stops at offset 0x71c; kept the 0 method profiles before it"
 
-# check NAME CODE ARGS...: exit CODE, and the warning as stderr's first line
+# check NAME CODE ARGS...: exit CODE, and the warning as stderr's first
+# line, once (the commands that read a trace twice warn on the first pass)
 check () {
   name=$1 code=$2
   shift 2
   expect "$code" "$name" "$@"
   head -n 1 "$tmp/err" | grep -qFx -- "$w" || fail "$name: first stderr line is '$(head -n 1 "$tmp/err")'"
+  [ "$(grep -cF -- "$w" "$tmp/err")" = 1 ] || fail "$name: the warning is not printed once"
 }
 
 w=$want
