@@ -130,6 +130,7 @@ typedef struct {
 
 struct _PgoCallFacts {
   PgoBodyResolver  *resolver;  /* borrowed */
+  GPtrArray        *pending;   /* profiles taken, not learned from yet */
   PgoCfgOptions     options;
   GHashTable       *entries;   /* set of Entries, keyed by their MethodRef */
   GHashTable       *sites;     /* set of Sites, keyed by their MethodRef */
@@ -194,6 +195,7 @@ pgo_call_facts_new (PgoBodyResolver *resolver)
   PgoCallFacts *facts = g_new0 (PgoCallFacts, 1);
 
   facts->resolver = resolver;
+  facts->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   pgo_cfg_options_init (&facts->options);
   facts->entries = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, g_free);
   facts->sites = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, sites_free);
@@ -215,6 +217,7 @@ pgo_call_facts_free (PgoCallFacts *facts)
   g_hash_table_unref (facts->sites);
   g_hash_table_unref (facts->constants);
   g_hash_table_unref (facts->modules);
+  g_ptr_array_unref (facts->pending);
   g_free (facts);
 }
 
@@ -720,6 +723,46 @@ pgo_call_facts_add_profiles (PgoCallFacts *facts, GPtrArray *profiles, const Pgo
   r->facts = facts;
   r->profiles = profiles;
   _pgo_parallel_pipeline (profiles->len, &steps, r, _pgo_parallel_threads (facts->threads));
+}
+
+/* Profiles pgo_call_facts_take_profile() gathers before it learns from
+ * them together, on every thread. */
+#define PENDING_BATCH 2048
+
+/**
+ * pgo_call_facts_take_profile:
+ * @facts: facts
+ * @profile: (transfer full): the next profile of the trace
+ * @options: (nullable): as for pgo_call_facts_add_profiles()
+ *
+ * pgo_call_facts_add_profiles() one profile at a time, for a caller that
+ * streams a trace: the profiles are learned from in batches, and
+ * pgo_call_facts_flush() learns from the last ones.  The facts are those
+ * pgo_call_facts_add_profiles() of the whole list would learn.
+ */
+void
+pgo_call_facts_take_profile (PgoCallFacts *facts, PgoMethodProfile *profile,
+                             const PgoCfgOptions *options)
+{
+  g_ptr_array_add (facts->pending, profile);
+  if (facts->pending->len == PENDING_BATCH)
+    pgo_call_facts_flush (facts, options);
+}
+
+/**
+ * pgo_call_facts_flush:
+ * @facts: facts
+ * @options: (nullable): as for pgo_call_facts_add_profiles()
+ *
+ * Learns from the profiles pgo_call_facts_take_profile() holds and frees
+ * them; call it before asking for evidence.
+ */
+void
+pgo_call_facts_flush (PgoCallFacts *facts, const PgoCfgOptions *options)
+{
+  if (facts->pending->len > 0)
+    pgo_call_facts_add_profiles (facts, facts->pending, options);
+  g_ptr_array_set_size (facts->pending, 0);
 }
 
 /* The name of the type that attribute constructor 'ctor' belongs to. */

@@ -56,6 +56,11 @@ void          pgo_call_facts_set_threads  (PgoCallFacts *facts,
 void          pgo_call_facts_add_profiles (PgoCallFacts *facts,
                                            GPtrArray *profiles,
                                            const PgoCfgOptions *options);
+void          pgo_call_facts_take_profile (PgoCallFacts *facts,
+                                           PgoMethodProfile *profile,
+                                           const PgoCfgOptions *options);
+void          pgo_call_facts_flush        (PgoCallFacts *facts,
+                                           const PgoCfgOptions *options);
 GArray       *pgo_call_facts_evidence     (PgoCallFacts *facts,
                                            const PgoMethodId *caller,
                                            const PgoMethodBody *body,

@@ -136,58 +136,103 @@ evaluate_method (PgoEvaluation *ev, const EvalOptions *o, guint t, const PgoMeth
   return ok;
 }
 
+/* What the passes over one --truth trace share. */
+typedef struct {
+  PgoEvaluation   *ev;
+  const EvalOptions *o;
+  guint            t;        /* the trace's number */
+  PgoCallFacts    *facts;    /* NULL with --no-call-evidence */
+  PgoToolModules  *modules;  /* counted by the first pass */
+  GPtrArray       *edges;    /* the --edge-truth twin's profiles, or NULL */
+  gboolean        *used;     /* its profiles matched so far */
+} TruthRun;
+
+/* PgoToolProfileFunc of the first pass: counts the profile's module and
+ * lets the call facts learn from it. */
+static gboolean
+learn_profile (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  TruthRun *r = data;
+
+  (void) error;
+  pgo_tool_modules_add (r->modules, profile);
+  if (r->facts)
+    pgo_call_facts_take_profile (r->facts, profile, NULL);
+  else
+    pgo_method_profile_free (profile);
+  return TRUE;
+}
+
+/* PgoToolProfileFunc of the second pass: evaluates the profile. */
+static gboolean
+evaluate_profile (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  g_autoptr(PgoMethodProfile) owned = profile;
+  TruthRun *r = data;
+
+  return evaluate_method (r->ev, r->o, r->t, owned, r->edges, r->used, error);
+}
+
+/* Adds to 'total' what the call facts 'facts' found. */
+static void
+add_call_stats (PgoCallFacts *facts, PgoCallFactsStats *total)
+{
+  PgoCallFactsStats st;
+
+  pgo_call_facts_get_stats (facts, &st);
+  total->n_sites += st.n_sites;
+  total->n_resolved += st.n_resolved;
+  total->n_never_entered += st.n_never_entered;
+  total->n_no_return += st.n_no_return;
+  total->n_only_caller += st.n_only_caller;
+  total->n_at_most += st.n_at_most;
+  total->n_likely += st.n_likely;
+  total->n_constant += st.n_constant;
+  total->n_type_tests += st.n_type_tests;
+  total->n_arguments += st.n_arguments;
+}
+
 /* Adds every method of --truth trace number 't' (and of its --edge-truth
  * twin) to 'ev', with the evidence of the calls unless --no-call-evidence
  * (what it found is added to 'total'), and its "modules:" line to
- * 'modules'.  Returns PGO_EXIT_OK, or the exit code after the error. */
+ * 'modules'.  The truth is read in two passes (its modules and the call
+ * facts, then each method as it comes).  Returns PGO_EXIT_OK, or the exit
+ * code after the error. */
 static int
 evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsStats *total,
                 GString *modules)
 {
-  g_autoptr(GPtrArray) list = NULL, edges = NULL;
+  g_autoptr(PgoToolTrace) trace = NULL;
+  g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
+  g_autoptr(GPtrArray) edges = NULL;
   g_autofree gboolean *used = NULL;
   g_autoptr(PgoCallFacts) facts = NULL;
+  TruthRun r;
   int rc;
 
-  if (!(list = pgo_tool_read_trace (o->truth[t], &rc))
-      || !pgo_tool_match_modules (o->truth[t], list, o->resolver, o->frameworks != NULL,
-                                  modules, &rc))
-    return rc;
   if (!o->no_calls)
     {
       facts = pgo_call_facts_new (o->resolver);
       pgo_call_facts_set_probes (facts, TRUE, o->set);
       pgo_call_facts_set_one_process (facts, TRUE); /* one truth trace at a time */
-      pgo_call_facts_add_profiles (facts, list, NULL);
     }
-  pgo_evaluation_set_call_facts (ev, facts);
+  r = (TruthRun) { ev, o, t, facts, mods, NULL, NULL };
+  if (!(trace = pgo_tool_trace_open (o->truth[t], &rc)) || !pgo_tool_trace_pass (trace, learn_profile, &r, &rc)
+      || !pgo_tool_modules_match (o->truth[t], mods, o->resolver, o->frameworks != NULL, modules, &rc))
+    return rc;
+  if (facts)
+    pgo_call_facts_flush (facts, NULL);
   if (o->edge_truth && !(edges = pgo_tool_read_trace (o->edge_truth[t], &rc)))
     return rc;
   used = g_new0 (gboolean, edges ? edges->len + 1 : 1);
-  for (guint i = 0; i < list->len; i++)
-    {
-      GError *error = NULL;
-
-      if (!evaluate_method (ev, o, t, g_ptr_array_index (list, i), edges, used, &error))
-        return pgo_tool_fail (o->truth[t], error);
-    }
+  r.edges = edges;
+  r.used = used;
+  pgo_evaluation_set_call_facts (ev, facts);
+  if (!pgo_tool_trace_pass (trace, evaluate_profile, &r, &rc))
+    return (pgo_evaluation_set_call_facts (ev, NULL), rc);
   pgo_evaluation_set_call_facts (ev, NULL);
   if (facts)
-    {
-      PgoCallFactsStats st;
-
-      pgo_call_facts_get_stats (facts, &st);
-      total->n_sites += st.n_sites;
-      total->n_resolved += st.n_resolved;
-      total->n_never_entered += st.n_never_entered;
-      total->n_no_return += st.n_no_return;
-      total->n_only_caller += st.n_only_caller;
-      total->n_at_most += st.n_at_most;
-      total->n_likely += st.n_likely;
-      total->n_constant += st.n_constant;
-      total->n_type_tests += st.n_type_tests;
-      total->n_arguments += st.n_arguments;
-    }
+    add_call_stats (facts, total);
   return PGO_EXIT_OK;
 }
 

@@ -285,18 +285,8 @@ typedef struct {
   PgoBodyResolver *resolver;
   PgoCallFacts    *facts;    /* NULL with --no-call-evidence */
   PgoToolModules  *modules;  /* the trace's, counted by the first pass */
-  GPtrArray       *batch;    /* profiles of the first pass the facts have not learned yet */
   guint            n_done, n_skipped, n_by[N_SKIPS];
 } Run;
-
-/* Teaches the facts of 'r' the profiles of its batch and empties it. */
-static void
-learn_batch (Run *r)
-{
-  if (r->facts && r->batch->len > 0)
-    pgo_call_facts_add_profiles (r->facts, r->batch, &r->o->ro.cfg);
-  g_ptr_array_set_size (r->batch, 0);
-}
 
 /* PgoToolProfileFunc of the first pass over a trace: counts the
  * profile's module and lets the call facts learn from it. */
@@ -307,9 +297,10 @@ first_pass (PgoMethodProfile *profile, gpointer data, GError **error)
 
   (void) error;
   pgo_tool_modules_add (r->modules, profile);
-  g_ptr_array_add (r->batch, profile);
-  if (r->batch->len == PGO_TOOL_BATCH)
-    learn_batch (r);
+  if (r->facts)
+    pgo_call_facts_take_profile (r->facts, profile, &r->o->ro.cfg);
+  else
+    pgo_method_profile_free (profile);
   return TRUE;
 }
 
@@ -370,7 +361,8 @@ run_input (Run *r, GString *modules)
       if (!t || !pgo_tool_trace_pass (t, first_pass, r, &rc)
           || !pgo_tool_modules_match (o->trace, r->modules, r->resolver, o->frameworks != NULL, modules, &rc))
         return rc;
-      learn_batch (r);
+      if (r->facts)
+        pgo_call_facts_flush (r->facts, &r->o->ro.cfg);
       pgo_tool_trace_pass (t, second_pass, r, &rc);
       return rc;
     }
@@ -394,7 +386,6 @@ pgo_cmd_reconstruct (int argc, char **argv)
   g_autoptr(PgoBodyResolver) resolver = NULL;
   g_autoptr(PgoCallFacts) facts = NULL;
   g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
-  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   g_autoptr(GString) modules = g_string_new (NULL);
   Run r = { 0 };
   int rc;
@@ -409,7 +400,7 @@ pgo_cmd_reconstruct (int argc, char **argv)
       pgo_call_facts_set_probes (facts, o.probes != NULL, o.set);
       pgo_call_facts_set_one_process (facts, pgo_tool_input_kind (o.trace) == PGO_TOOL_INPUT_TRACE);
     }
-  r = (Run) { &o, resolver, facts, mods, batch, 0, 0, { 0 } };
+  r = (Run) { &o, resolver, facts, mods, 0, 0, { 0 } };
   if ((rc = run_input (&r, modules)) != PGO_EXIT_OK)
     return rc;
   if (o.method && r.n_done + r.n_skipped == 0)
