@@ -366,18 +366,22 @@ typedef struct {
   PgoToolModules      *modules;  /* the trace being read's, in the first pass */
   GPtrArray           *batch;    /* profiles read, not yet handed on */
   GPtrArray           *keep;     /* every profile, when the stream is not simple; else NULL */
-  PgoMibcWriter       *writer;   /* the second pass's output */
+  PgoMibcWriter       *writer;   /* the second pass's output: a .mibc, */
+  PgoXmlWriter        *xml;      /* or an XML document */
   gboolean             second;   /* in the second pass */
 } Streamed;
 
-/* PgoProfileSetEmitFunc: adds an output profile to the .mibc. */
+/* PgoProfileSetEmitFunc: adds an output profile to the output. */
 static gboolean
 write_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
   Streamed *x = data;
 
   (void) error;
-  pgo_mibc_writer_add (x->writer, profile);
+  if (x->writer)
+    pgo_mibc_writer_add (x->writer, profile);
+  else
+    pgo_xml_writer_add (x->xml, profile);
   pgo_method_profile_free (profile);
   return TRUE;
 }
@@ -453,11 +457,12 @@ stream_pass (Streamed *x, gboolean second, GString *modules)
 }
 
 /* TRUE if the inputs and output of 'o' allow the streamed export: traces
- * only, to a .mibc, without --save. */
+ * only, to a .mibc or an XML document (text needs the handle names of
+ * whole traces), without --save. */
 static gboolean
 streamable (const ExportOptions *o)
 {
-  if (o->in.stores || !o->in.traces || o->text || o->xml || o->save)
+  if (o->in.stores || !o->in.traces || o->text || o->save)
     return FALSE;
   for (char **t = o->in.traces; *t; t++)
     if (!pgo_tool_is_trace (*t))
@@ -467,7 +472,7 @@ streamable (const ExportOptions *o)
 
 /* The streamed export of 'o': a first pass learns the call evidence and
  * matches the modules; when no method comes twice, a second pass makes
- * each method's profile and adds it to the .mibc as it comes.  Otherwise
+ * each method's profile and adds it to the output as it comes.  Otherwise
  * '*out_list' receives every input profile, for pgo_profile_set_build().
  * Returns PGO_EXIT_OK, or the exit code after the error. */
 static int
@@ -480,7 +485,7 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
   PgoMibcOptions mo = { .name = base, .compressed = o->compressed,
                         .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
   g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_tool_trace_free);
-  Streamed x = { o, resolver, stream, traces, NULL, batch, NULL, NULL, FALSE };
+  Streamed x = { o, resolver, stream, traces, NULL, batch, NULL, NULL, NULL, FALSE };
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   int rc;
@@ -492,9 +497,13 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
       x.keep = *out_list = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
       return stream_pass (&x, TRUE, NULL);
     }
-  x.writer = pgo_mibc_writer_new (&mo);
+  if (o->xml)
+    x.xml = pgo_xml_writer_new ();
+  else
+    x.writer = pgo_mibc_writer_new (&mo);
   rc = stream_pass (&x, TRUE, NULL);
-  bytes = pgo_mibc_writer_finish (g_steal_pointer (&x.writer), skipped, &error);
+  bytes = o->xml ? pgo_xml_writer_finish (g_steal_pointer (&x.xml), &error)
+                 : pgo_mibc_writer_finish (g_steal_pointer (&x.writer), skipped, &error);
   if (rc != PGO_EXIT_OK)
     return rc;
   pgo_profile_set_stream_get_stats (stream, st);

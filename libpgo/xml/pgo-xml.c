@@ -116,41 +116,114 @@ write_method (xmlTextWriterPtr w, const PgoMethodProfile *p)
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
 }
 
+struct _PgoXmlWriter {
+  xmlBufferPtr     buf;
+  xmlTextWriterPtr w;
+  int              rc;   /* -1 after the first failure */
+};
+
+/**
+ * pgo_xml_writer_new:
+ *
+ * Starts an XML profile document (pgo-xml(5)) to which profiles are added
+ * one at a time, so that a caller need not hold them all.
+ *
+ * Returns: (transfer full): the writer
+ */
+PgoXmlWriter *
+pgo_xml_writer_new (void)
+{
+  PgoXmlWriter *xw = g_new0 (PgoXmlWriter, 1);
+
+  xw->buf = xmlBufferCreate ();
+  xw->w = xw->buf ? xmlNewTextWriterMemory (xw->buf, 0) : NULL;
+  xw->rc = xw->w ? 0 : -1;
+  if (!xw->rc)
+    xw->rc = xmlTextWriterSetIndent (xw->w, 1) | xmlTextWriterSetIndentString (xw->w, X ("  "));
+  if (!xw->rc && (xmlTextWriterStartDocument (xw->w, NULL, "UTF-8", NULL) < 0
+                  || xmlTextWriterStartElementNS (xw->w, NULL, X ("profiles"), X (NS)) < 0
+                  || attr (xw->w, "version", "1") < 0))
+    xw->rc = -1;
+  return xw;
+}
+
+/**
+ * pgo_xml_writer_add:
+ * @writer: a writer
+ * @profile: the next profile; one without a module is left out
+ */
+void
+pgo_xml_writer_add (PgoXmlWriter *writer, const PgoMethodProfile *profile)
+{
+  if (!writer->rc)
+    writer->rc = write_method (writer->w, profile);
+}
+
+/**
+ * pgo_xml_writer_free:
+ * @writer: (nullable): a writer not finished
+ */
+void
+pgo_xml_writer_free (PgoXmlWriter *writer)
+{
+  if (!writer)
+    return;
+  if (writer->w)
+    xmlFreeTextWriter (writer->w);
+  if (writer->buf)
+    xmlBufferFree (writer->buf);
+  g_free (writer);
+}
+
+/**
+ * pgo_xml_writer_finish:
+ * @writer: (transfer full): a writer, freed
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the document, or %NULL with @error set.
+ */
+GBytes *
+pgo_xml_writer_finish (PgoXmlWriter *writer, GError **error)
+{
+  GBytes *out = NULL;
+
+  if (!writer->rc && xmlTextWriterEndDocument (writer->w) < 0)
+    writer->rc = -1;
+  if (writer->w)
+    xmlFreeTextWriter (writer->w);
+  writer->w = NULL;
+  if (!writer->rc)
+    {
+      gsize len = (gsize) xmlBufferLength (writer->buf);
+      xmlChar *content = xmlBufferDetach (writer->buf);
+
+      /* the buffer's bytes are handed over, not copied */
+      out = g_bytes_new_with_free_func (content, len, xmlFree, content);
+    }
+  else
+    g_set_error (error, PGO_ERROR, PGO_ERROR_FAILED, "cannot write the XML document");
+  pgo_xml_writer_free (writer);
+  return out;
+}
+
 /**
  * pgo_profiles_to_xml:
  * @profiles: (element-type PgoMethodProfile): the profiles; those without
  *   a module are left out
  * @error: return location for a #GError
  *
+ * pgo_xml_writer_add() of each profile.
+ *
  * Returns: (transfer full): the document, or %NULL with @error set.
  */
 GBytes *
 pgo_profiles_to_xml (GPtrArray *profiles, GError **error)
 {
-  xmlBufferPtr buf = xmlBufferCreate ();
-  xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory (buf, 0) : NULL;
-  int rc = w ? 0 : -1;
-  GBytes *out = NULL;
+  PgoXmlWriter *xw = pgo_xml_writer_new ();
 
-  if (!rc)
-    rc = xmlTextWriterSetIndent (w, 1) | xmlTextWriterSetIndentString (w, X ("  "));
-  if (!rc && (xmlTextWriterStartDocument (w, NULL, "UTF-8", NULL) < 0
-              || xmlTextWriterStartElementNS (w, NULL, X ("profiles"), X (NS)) < 0
-              || attr (w, "version", "1") < 0))
-    rc = -1;
-  for (guint i = 0; !rc && i < profiles->len; i++)
-    rc = write_method (w, g_ptr_array_index (profiles, i));
-  if (!rc && xmlTextWriterEndDocument (w) < 0)
-    rc = -1;
-  if (w)
-    xmlFreeTextWriter (w);
-  if (!rc)
-    out = g_bytes_new (xmlBufferContent (buf), (gsize) xmlBufferLength (buf));
-  else
-    g_set_error (error, PGO_ERROR, PGO_ERROR_FAILED, "cannot write the XML document");
-  if (buf)
-    xmlBufferFree (buf);
-  return out;
+  for (guint i = 0; i < profiles->len; i++)
+    pgo_xml_writer_add (xw, g_ptr_array_index (profiles, i));
+  return pgo_xml_writer_finish (xw, error);
 }
 
 /* ---- reading ------------------------------------------------------------ */

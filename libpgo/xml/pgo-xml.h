@@ -20,6 +20,15 @@ G_BEGIN_DECLS
 
 GBytes    *pgo_profiles_to_xml   (GPtrArray *profiles,
                                   GError **error);
+
+/* An XML profile document written one profile at a time. */
+typedef struct _PgoXmlWriter PgoXmlWriter;
+
+PgoXmlWriter *pgo_xml_writer_new    (void);
+void          pgo_xml_writer_add    (PgoXmlWriter *writer, const PgoMethodProfile *profile);
+GBytes       *pgo_xml_writer_finish (PgoXmlWriter *writer, GError **error);
+void          pgo_xml_writer_free   (PgoXmlWriter *writer);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoXmlWriter, pgo_xml_writer_free)
 GPtrArray *pgo_profiles_from_xml (GBytes *bytes,
                                   const char *name,
                                   GError **error);
