@@ -43,18 +43,17 @@ typedef const struct _PgoCallArgs *(*PgoCallArgsFunc) (gpointer data, const char
  * _pgo_value_scope_init(), free it with _pgo_value_scope_clear().  What
  * its IL does to its variables is scanned once, on first need. */
 typedef struct {
-  const PgoMethodBody *body;
   const PgoCfg        *cfg;
-  PgoGetterFunc        getter;
+  PgoGetterFunc        getter;     /* NULL: no getter is a process constant */
   gpointer             data;       /* for getter */
   const char          *module;     /* its module's interned simple name, or NULL */
   guint32              token;      /* its MethodDef */
   gboolean             has_this;   /* its ldarg.0 is `this` */
   guint32              n_params;   /* its number of parameters; G_MAXUINT32 if not known */
   /* private */
-  gboolean             scanned;
   guint64              stored_args; /* bit n: argument n stored or its address taken (bit 63: any from 63) */
-  GHashTable          *locals;      /* local var -> the getter whose results it only holds, or "" */
+  GHashTable          *locals;      /* local var -> the getter whose results it only holds, or "";
+                                     * NULL until the IL is scanned */
   GHashTable          *changed;     /* argument var -> the blocks it may have been changed in */
 } PgoValueScope;
 
@@ -78,8 +77,8 @@ typedef struct _PgoCallArgs {
   PgoArgSlot *slots;
 } PgoCallArgs;
 
-void        _pgo_value_scope_init  (PgoValueScope *scope, const PgoMethodBody *body,
-                                    const PgoCfg *cfg, PgoGetterFunc getter, gpointer data);
+void        _pgo_value_scope_init  (PgoValueScope *scope, const PgoCfg *cfg,
+                                    PgoGetterFunc getter, gpointer data);
 void        _pgo_value_scope_clear (PgoValueScope *scope);
 const char *_pgo_getter_result     (PgoValueScope *scope, const PgoIlInstr *in);
 void        _pgo_call_args_add     (PgoCallArgs *args, PgoValueScope *caller,
@@ -89,7 +88,6 @@ void        _pgo_call_args_clear   (PgoCallArgs *args);
 guint       _pgo_arg_test_evidence (const PgoCallArgs *args, PgoCallArgsFunc lookup,
                                     gpointer data, GHashTable *constants,
                                     gboolean has_this, guint32 n_params,
-                                    const PgoMethodBody *body, const PgoCfg *cfg,
-                                    GArray *out);
+                                    const PgoCfg *cfg, GArray *out);
 
 G_END_DECLS

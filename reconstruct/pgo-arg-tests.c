@@ -14,11 +14,12 @@
 
 #include "pgo-arg-tests-private.h"
 
+#include "pgo-cfg-private.h"
+
 /**
  * _pgo_value_scope_init:
  * @scope: (out caller-allocates): the scope
- * @body: a method's IL
- * @cfg: its flow graph
+ * @cfg: a method's flow graph (with its IL)
  * @getter: names the process-constant getters
  * @data: for @getter
  *
@@ -26,10 +27,10 @@
  * module, token, has_this and n_params.
  */
 void
-_pgo_value_scope_init (PgoValueScope *scope, const PgoMethodBody *body, const PgoCfg *cfg,
-                       PgoGetterFunc getter, gpointer data)
+_pgo_value_scope_init (PgoValueScope *scope, const PgoCfg *cfg, PgoGetterFunc getter,
+                       gpointer data)
 {
-  *scope = (PgoValueScope) { .body = body, .cfg = cfg, .getter = getter, .data = data,
+  *scope = (PgoValueScope) { .cfg = cfg, .getter = getter, .data = data,
                              .n_params = G_MAXUINT32 };
 }
 
@@ -45,7 +46,6 @@ _pgo_value_scope_clear (PgoValueScope *scope)
   g_clear_pointer (&scope->locals, g_hash_table_unref);
   g_clear_pointer (&scope->changed, g_hash_table_unref);
   scope->stored_args = 0;
-  scope->scanned = FALSE;
 }
 
 /* Notes in 'scope' that instruction 'in' ('prev' before it, or NULL)
@@ -66,7 +66,7 @@ scan_one (PgoValueScope *scope, const PgoIlInstr *prev, const PgoIlInstr *in)
       return;
     }
   /* a local keeps a getter's results only if each store takes one just called in its block */
-  if (!_pgo_il_address_taken (in) && prev && prev->opcode == PGO_OP_CALL
+  if (scope->getter && !_pgo_il_address_taken (in) && prev && prev->opcode == PGO_OP_CALL
       && scope->cfg->offset_block[prev->il_offset] == scope->cfg->offset_block[in->il_offset])
     g = scope->getter (scope->data, prev->operand.token);
   was = g_hash_table_lookup (scope->locals, GUINT_TO_POINTER (var));
@@ -84,12 +84,11 @@ scan (PgoValueScope *scope)
   gboolean has_prev = FALSE;
   PgoIlIter it;
 
-  if (scope->scanned)
+  if (scope->locals)
     return;
-  scope->scanned = TRUE;
   scope->locals = g_hash_table_new (NULL, NULL);
   scope->changed = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  _pgo_il_iter_init (&it, scope->body->il, scope->body->il_size);
+  _pgo_il_iter_init (&it, scope->cfg->il, scope->cfg->il_size);
   while (_pgo_il_iter_next (&it, &in, NULL))
     if (_pgo_opcode_get_flow (in.opcode) != PGO_FLOW_META && in.il_offset < scope->cfg->il_size)
       {
@@ -114,7 +113,7 @@ _pgo_getter_result (PgoValueScope *scope, const PgoIlInstr *in)
   const char *g;
 
   if (in->opcode == PGO_OP_CALL)
-    return scope->getter (scope->data, in->operand.token);
+    return scope->getter ? scope->getter (scope->data, in->operand.token) : NULL;
   if (var < PGO_IL_LOCAL (0) || _pgo_il_address_taken (in))
     return NULL;
   scan (scope);
@@ -149,35 +148,54 @@ pure_push (const PgoIlInstr *in)
     }
 }
 
-static gboolean *reassigned (const PgoMethodBody *body, const PgoCfg *cfg, guint32 arg);
+static gboolean *reassigned (const PgoCfg *cfg, guint32 arg);
+
+/* The position from the end among the last arguments of the method of
+ * 'scope' of argument variable 'var', into 'out'; FALSE when 'var' is
+ * not one of its last PGO_ARG_POSITIONS parameters. */
+static gboolean
+arg_position (const PgoValueScope *scope, guint32 var, guint32 *out)
+{
+  guint32 first = scope->has_this ? 1 : 0, n = var - PGO_IL_ARG (0);
+
+  if (scope->n_params == G_MAXUINT32 || var < PGO_IL_ARG (first) || var >= PGO_IL_LOCAL (0)
+      || n >= first + scope->n_params)
+    return FALSE;
+  *out = first + scope->n_params - 1 - n;
+  return *out < PGO_ARG_POSITIONS;
+}
+
+/* The blocks of the method of 'scope' in which argument variable 'var'
+ * may no longer hold what its caller passed, or NULL when its IL never
+ * stores it nor takes its address.  Found once per argument. */
+static const gboolean *
+changed_blocks (PgoValueScope *scope, guint32 var)
+{
+  gboolean *made;
+
+  scan (scope);
+  if (!(scope->stored_args & (G_GUINT64_CONSTANT (1) << MIN (var - PGO_IL_ARG (0), 63))))
+    return NULL;
+  if (!(made = g_hash_table_lookup (scope->changed, GUINT_TO_POINTER (var))))
+    {
+      made = reassigned (scope->cfg, var);
+      g_hash_table_insert (scope->changed, GUINT_TO_POINTER (var), made);
+    }
+  return made;
+}
 
 /* Fills 'v' when 'in' (before a call in block 'b' of 'caller') loads one
  * of the caller's last arguments, still as its own caller passed it. */
 static gboolean
 forwarded (PgoValueScope *caller, guint32 b, const PgoIlInstr *in, PgoArgValue *v)
 {
-  guint32 var = _pgo_il_loaded_var (in), first = caller->has_this ? 1 : 0, n, pos;
+  guint32 var = _pgo_il_loaded_var (in), pos;
   const gboolean *changed;
 
-  if (!caller->module || caller->n_params == G_MAXUINT32 || var < PGO_IL_ARG (first)
-      || var >= PGO_IL_LOCAL (0) || _pgo_il_address_taken (in))
+  if (!caller->module || _pgo_il_address_taken (in) || !arg_position (caller, var, &pos))
     return FALSE;
-  n = var - PGO_IL_ARG (0);
-  if (n >= first + caller->n_params || (pos = first + caller->n_params - 1 - n) >= PGO_ARG_POSITIONS)
+  if ((changed = changed_blocks (caller, var)) && changed[b])
     return FALSE;
-  scan (caller);
-  if (caller->stored_args & (G_GUINT64_CONSTANT (1) << MIN (n, 63)))
-    {
-      if (!(changed = g_hash_table_lookup (caller->changed, GUINT_TO_POINTER (var))))
-        {
-          gboolean *made = reassigned (caller->body, caller->cfg, var);
-
-          g_hash_table_insert (caller->changed, GUINT_TO_POINTER (var), made);
-          changed = made;
-        }
-      if (changed[b])
-        return FALSE;
-    }
   *v = (PgoArgValue) { caller->module, caller->token, (gint32) pos };
   return TRUE;
 }
@@ -266,7 +284,7 @@ _pgo_call_args_add (PgoCallArgs *args, PgoValueScope *caller, const PgoIlInstr *
   for (guint p = 0; p < PGO_ARG_POSITIONS; p++)
     {
       const PgoIlInstr *in = p < n_before ? &before[p] : NULL;
-      gboolean getter_call = in && in->opcode == PGO_OP_CALL && caller->getter (caller->data, in->operand.token);
+      gboolean getter_call = in && in->opcode == PGO_OP_CALL && _pgo_getter_result (caller, in);
 
       pushed = pushed && in && (pure_push (in) || getter_call);
       slot_add (args, p, caller, b, pushed ? in : NULL);
@@ -300,9 +318,10 @@ _pgo_call_args_clear (PgoCallArgs *args)
   args->n_slots = 0;
 }
 
-/* An argument test: a block that ends with a branch on the argument,
+/* An argument test: a block that ends with a branch on an argument,
  * alone (brtrue, brfalse) or against a literal. */
 typedef struct {
+  guint32   arg;       /* the argument variable (PGO_IL_ARG) */
   PgoOpcode op;        /* the branch, long form */
   gint32    operand;   /* the literal compared with */
   guint32   branch;    /* IL offset of the branch */
@@ -310,59 +329,36 @@ typedef struct {
   guint32   next;      /* where it falls through */
 } ArgTest;
 
-/* The last three instructions of block 'b' of 'cfg' (IL of 'body'),
- * prefixes aside, last first; how many there are (at most 3). */
-static guint
-block_tail (const PgoMethodBody *body, const PgoCfg *cfg, guint32 b, PgoIlInstr tail[3])
+/* TRUE if 'in' loads an argument by value. */
+static gboolean
+loads_arg (const PgoIlInstr *in)
 {
-  const PgoBlock *pb = &cfg->blocks[b];
-  PgoIlIter it;
-  PgoIlInstr in;
-  guint n = 0;
+  guint32 var = _pgo_il_loaded_var (in);
 
-  _pgo_il_iter_init (&it, body->il, body->il_size);
-  it.offset = pb->il_offset;
-  while (it.offset < pb->il_end && _pgo_il_iter_next (&it, &in, NULL))
-    if (_pgo_opcode_get_flow (in.opcode) != PGO_FLOW_META)
-      {
-        tail[2] = tail[1];
-        tail[1] = tail[0];
-        tail[0] = in;
-        n = MIN (n + 1, 3);
-      }
-  return n;
+  return var && var < PGO_IL_LOCAL (0) && !_pgo_il_address_taken (in);
 }
 
-/* TRUE if 'in' loads argument 'arg' by value. */
+/* Fills 't' when block 'b' of 'cfg' is a test of an argument whose two
+ * successors differ. */
 static gboolean
-loads_arg (const PgoIlInstr *in, guint32 arg)
+arg_test (const PgoCfg *cfg, guint32 b, ArgTest *t)
 {
-  return _pgo_il_loaded_var (in) == arg && !_pgo_il_address_taken (in);
-}
+  PgoIlInstr tail[3]; /* the argument, [the literal,] the branch */
+  guint n = _pgo_cfg_test_tail (cfg, b, tail, 3);
 
-/* Fills 't' when block 'b' of 'cfg' is a test of argument 'arg' whose
- * two successors differ. */
-static gboolean
-arg_test (const PgoMethodBody *body, const PgoCfg *cfg, guint32 b, guint32 arg, ArgTest *t)
-{
-  PgoIlInstr tail[3] = { { 0 } };
-  guint n;
-
-  if (cfg->blocks[b].kind != PGO_BLOCK_COND || !(cfg->blocks[b].flags & PGO_BLOCK_FLAG_REACHABLE))
+  if (n < 2)
     return FALSE;
-  n = block_tail (body, cfg, b, tail);
-  if (n < 2 || tail[0].operand.target < 0 || tail[0].operand.target == (gint64) tail[0].next_offset)
-    return FALSE;
-  t->op = _pgo_il_long_branch (&tail[0]);
+  t->op = _pgo_il_long_branch (&tail[2]);
   t->operand = 0;
-  t->branch = tail[0].il_offset;
-  t->target = (guint32) tail[0].operand.target;
-  t->next = tail[0].next_offset;
+  t->branch = tail[2].il_offset;
+  t->target = (guint32) tail[2].operand.target;
+  t->next = tail[2].next_offset;
   if (t->op == PGO_OP_BRTRUE || t->op == PGO_OP_BRFALSE)
-    return loads_arg (&tail[1], arg);
+    return loads_arg (&tail[1]) && (t->arg = _pgo_il_loaded_var (&tail[1]));
   if (t->op < PGO_OP_BEQ || t->op > PGO_OP_BLT_UN)
     return FALSE;
-  return n == 3 && literal (&tail[1], &t->operand) && loads_arg (&tail[2], arg);
+  return n == 3 && literal (&tail[1], &t->operand) && loads_arg (&tail[0])
+         && (t->arg = _pgo_il_loaded_var (&tail[0]));
 }
 
 /* TRUE if test 't' jumps when the argument is 'v' (ECMA-335 III.3.5-3.20). */
@@ -389,11 +385,11 @@ jumps (const ArgTest *t, gint32 v)
     }
 }
 
-/* The blocks of 'cfg' that argument 'arg' of 'body' may hold another
+/* The blocks of 'cfg' that argument 'arg' of its IL may hold another
  * value in: those reachable from a block that stores it or takes its
  * address.  Linear in the flow graph and the IL. */
 static gboolean *
-reassigned (const PgoMethodBody *body, const PgoCfg *cfg, guint32 arg)
+reassigned (const PgoCfg *cfg, guint32 arg)
 {
   gboolean *mark = g_new0 (gboolean, cfg->n_blocks + 1);
   g_autofree guint32 *start = g_new0 (guint32, cfg->n_blocks + 2);
@@ -411,7 +407,7 @@ reassigned (const PgoMethodBody *body, const PgoCfg *cfg, guint32 arg)
   for (guint32 i = 0; i < cfg->n_edges; i++)
     if (cfg->edges[i].src < cfg->n_blocks && cfg->edges[i].dst < cfg->n_blocks)
       succ[start[cfg->edges[i].src + 1]++] = cfg->edges[i].dst;
-  _pgo_il_iter_init (&it, body->il, body->il_size);
+  _pgo_il_iter_init (&it, cfg->il, cfg->il_size);
   while (_pgo_il_iter_next (&it, &in, NULL))
     if ((_pgo_il_stored_var (&in) == arg || (_pgo_il_loaded_var (&in) == arg && _pgo_il_address_taken (&in)))
         && in.il_offset < cfg->il_size && !mark[cfg->offset_block[in.il_offset]])
@@ -496,38 +492,6 @@ decide (const Decision *d, const PgoCallArgs *args, guint p, guint depth, gint *
   return any;
 }
 
-/* Appends to 'out' one argument evidence per test of argument 'arg'
- * (position 'p' from the end) in 'body' that every value 'args' has
- * there decides the same way, where the argument still holds what the
- * caller passed; returns how many. */
-static guint
-arg_evidence (const PgoCallArgs *args, guint p, const Decision *how, guint32 arg,
-              const PgoMethodBody *body, const PgoCfg *cfg, GArray *out)
-{
-  g_autofree gboolean *changed = NULL;
-  guint n = 0;
-
-  if (args->unknown & (1u << p))
-    return 0;
-  changed = reassigned (body, cfg, arg);
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    {
-      ArgTest t;
-      Decision d = *how;
-      PgoCallEvidence ev = { 0, PGO_CALL_EVIDENCE_ARGUMENT, 0 };
-      gint arm = -1;
-
-      d.test = &t;
-      if (changed[b] || !arg_test (body, cfg, b, arg, &t) || !decide (&d, args, p, 0, &arm))
-        continue;
-      ev.il_offset = t.branch;
-      ev.entries = arm ? t.next : t.target;
-      g_array_append_val (out, ev);
-      n++;
-    }
-  return n;
-}
-
 /**
  * _pgo_arg_test_evidence:
  * @args: what the callee's call sites pass as its last arguments
@@ -538,24 +502,44 @@ arg_evidence (const PgoCallArgs *args, guint p, const Decision *how, guint32 arg
  *   constants the trace shows
  * @has_this: the callee takes `this` as ldarg.0
  * @n_params: its number of parameters
- * @body: the callee's body
- * @cfg: its flow graph
+ * @cfg: the callee's flow graph (with its IL)
  * @out: (element-type PgoCallEvidence): where the evidence goes
  *
- * Appends one argument evidence per test of a parameter in @body that
- * every value its callers pass decides the same way.
+ * Appends one argument evidence per test of one of the callee's last
+ * parameters, where it still holds what the caller passed, that every
+ * value its callers pass decides the same way.
  *
  * Returns: how many were appended.
  */
 guint
 _pgo_arg_test_evidence (const PgoCallArgs *args, PgoCallArgsFunc lookup, gpointer data,
                         GHashTable *constants, gboolean has_this, guint32 n_params,
-                        const PgoMethodBody *body, const PgoCfg *cfg, GArray *out)
+                        const PgoCfg *cfg, GArray *out)
 {
-  const Decision how = { NULL, lookup, data, constants };
+  PgoValueScope callee;
   guint n = 0;
 
-  for (guint32 p = 0; p < PGO_ARG_POSITIONS && p < n_params; p++)
-    n += arg_evidence (args, p, &how, PGO_IL_ARG ((guint32) has_this + n_params - 1 - p), body, cfg, out);
+  if (args->unknown == (1u << PGO_ARG_POSITIONS) - 1)
+    return 0;
+  _pgo_value_scope_init (&callee, cfg, NULL, NULL);
+  callee.has_this = has_this;
+  callee.n_params = n_params;
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    {
+      ArgTest t;
+      Decision d = { &t, lookup, data, constants };
+      const gboolean *changed;
+      guint32 p;
+      gint arm = -1;
+
+      if (!arg_test (cfg, b, &t) || !arg_position (&callee, t.arg, &p) || (args->unknown & (1u << p))
+          || ((changed = changed_blocks (&callee, t.arg)) && changed[b])
+          || !decide (&d, args, p, 0, &arm))
+        continue;
+      g_array_append_val (out, ((PgoCallEvidence) { t.branch, PGO_CALL_EVIDENCE_ARGUMENT,
+                                                    arm ? t.next : t.target }));
+      n++;
+    }
+  _pgo_value_scope_clear (&callee);
   return n;
 }

@@ -401,50 +401,34 @@ getter_name (Module *m, guint32 token)
 static gboolean
 constant_test (PgoValueScope *scope, guint32 b, ConstantTest *t)
 {
-  const PgoMethodBody *body = scope->body;
-  const PgoCfg *cfg = scope->cfg;
-  const PgoBlock *pb = &cfg->blocks[b];
-  PgoIlInstr prev = { 0 }, last = { 0 }, in;
-  PgoIlIter it;
-  guint n = 0;
+  PgoIlInstr tail[2]; /* the value, then the branch */
   gboolean on_true;
 
-  if (pb->kind != PGO_BLOCK_COND || !(pb->flags & PGO_BLOCK_FLAG_REACHABLE))
+  if (_pgo_cfg_test_tail (scope->cfg, b, tail, 2) < 2)
     return FALSE;
-  _pgo_il_iter_init (&it, body->il, body->il_size);
-  it.offset = pb->il_offset;
-  while (it.offset < pb->il_end && _pgo_il_iter_next (&it, &in, NULL))
-    if (_pgo_opcode_get_flow (in.opcode) != PGO_FLOW_META)
-      {
-        prev = last;
-        last = in;
-        n++;
-      }
-  switch (last.opcode)
+  switch (_pgo_il_long_branch (&tail[1]))
     {
-    case PGO_OP_BRTRUE: case PGO_OP_BRTRUE_S: on_true = TRUE; break;
-    case PGO_OP_BRFALSE: case PGO_OP_BRFALSE_S: on_true = FALSE; break;
+    case PGO_OP_BRTRUE: on_true = TRUE; break;
+    case PGO_OP_BRFALSE: on_true = FALSE; break;
     default: return FALSE;
     }
-  if (n < 2 || last.operand.target < 0 || last.operand.target == (gint64) last.next_offset)
+  if (!(t->getter = _pgo_getter_result (scope, &tail[0])))
     return FALSE;
-  if (!(t->getter = _pgo_getter_result (scope, &prev)))
-    return FALSE;
-  t->call = prev.il_offset;
+  t->call = tail[0].il_offset;
   t->block = b;
-  t->when_true = on_true ? (guint32) last.operand.target : last.next_offset;
-  t->when_false = on_true ? last.next_offset : (guint32) last.operand.target;
+  t->when_true = on_true ? (guint32) tail[1].operand.target : tail[1].next_offset;
+  t->when_false = on_true ? tail[1].next_offset : (guint32) tail[1].operand.target;
   return TRUE;
 }
 
-/* The constant tests of 'body' (flow graph 'cfg', module 'm'). */
+/* The constant tests of the method of 'cfg' (module 'm'). */
 static GArray *
-constant_tests (Module *m, const PgoMethodBody *body, const PgoCfg *cfg)
+constant_tests (Module *m, const PgoCfg *cfg)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (ConstantTest));
   PgoValueScope scope;
 
-  _pgo_value_scope_init (&scope, body, cfg, module_getter, m);
+  _pgo_value_scope_init (&scope, cfg, module_getter, m);
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     {
       ConstantTest t;
@@ -616,7 +600,7 @@ learn (PgoCallFacts *facts, const Reading *r)
     return;
   name = pgo_method_id_to_string (r->id);
   caller = (Caller) { r->id->module->simple_name, name, &r->body, r->cfg, r->rec };
-  _pgo_value_scope_init (&caller.scope, &r->body, r->cfg, module_getter, r->module);
+  _pgo_value_scope_init (&caller.scope, r->cfg, module_getter, r->module);
   caller.scope.module = g_intern_string (r->id->module->simple_name);
   caller.scope.token = r->id->token;
   if (!_pgo_metadata_method_arity (r->module->md, r->id->token, &caller.scope.has_this,
@@ -626,7 +610,7 @@ learn (PgoCallFacts *facts, const Reading *r)
   _pgo_value_scope_clear (&caller.scope);
   if (!r->rec || !facts->one_process)
     return;
-  tests = constant_tests (r->module, &r->body, r->cfg);
+  tests = constant_tests (r->module, r->cfg);
   learn_constants (facts, r->rec, tests);
 }
 
@@ -1184,17 +1168,17 @@ add_evidence (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, const PgoIlI
     }
 }
 
-/* Appends to 'out' the evidence of the constant tests of 'body' whose
- * getter's value the facts learned: the arm the value never takes. */
+/* Appends to 'out' the evidence of the constant tests of the method of
+ * 'cfg' whose getter's value the facts learned: the arm the value never
+ * takes. */
 static void
-add_constant_evidence (PgoCallFacts *facts, Module *m, const PgoMethodBody *body, const PgoCfg *cfg,
-                       GArray *out)
+add_constant_evidence (PgoCallFacts *facts, Module *m, const PgoCfg *cfg, GArray *out)
 {
   g_autoptr(GArray) tests = NULL;
 
   if (g_hash_table_size (facts->constants) == 0)
     return;
-  tests = constant_tests (m, body, cfg);
+  tests = constant_tests (m, cfg);
   for (guint k = 0; k < tests->len; k++)
     {
       const ConstantTest *t = &g_array_index (tests, ConstantTest, k);
@@ -1220,12 +1204,12 @@ callers_args (gpointer data, const char *module, guint32 token)
   return s ? &s->args : NULL;
 }
 
-/* Appends to 'out' the evidence of the tests in 'body' (method 'callee' of
- * module 'm', flow graph 'cfg') of the last arguments that its callers
- * pass (SPEC: pgo-inference(7) "Argument tests"). */
+/* Appends to 'out' the evidence of the tests in method 'callee' (module
+ * 'm', flow graph 'cfg') of the last arguments that its callers pass
+ * (SPEC: pgo-inference(7) "Argument tests"). */
 static void
 add_argument_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *callee,
-                       const PgoMethodBody *body, const PgoCfg *cfg, GArray *out)
+                       const PgoCfg *cfg, GArray *out)
 {
   MethodRef key = method_ref (callee->module->simple_name, callee->token);
   const Sites *s = g_hash_table_lookup (facts->sites, &key);
@@ -1235,7 +1219,7 @@ add_argument_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *callee
   if (!s || !_pgo_metadata_method_arity (m->md, callee->token, &has_this, &n_params, NULL))
     return;
   facts->stats.n_arguments += _pgo_arg_test_evidence (&s->args, callers_args, facts, facts->constants,
-                                                      has_this, n_params, body, cfg, out);
+                                                      has_this, n_params, cfg, out);
 }
 
 /**
@@ -1263,9 +1247,9 @@ pgo_call_facts_evidence (PgoCallFacts *facts, const PgoMethodId *caller, const P
       || !(m = get_module (facts, caller->module)))
     return out;
   for_each_site (facts, m, body, cfg, add_evidence, &ev, &facts->stats);
-  add_constant_evidence (facts, m, body, cfg, out);
-  add_argument_evidence (facts, m, caller, body, cfg, out);
-  facts->stats.n_type_tests += _pgo_type_test_evidence (m->md, caller, body, cfg, out);
+  add_constant_evidence (facts, m, cfg, out);
+  add_argument_evidence (facts, m, caller, cfg, out);
+  facts->stats.n_type_tests += _pgo_type_test_evidence (m->md, caller, cfg, out);
   return out;
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "pgo-cfg.h"
+#include "pgo-il-private.h"
 
 /* bbCatchTyp of a handler's first block. */
 enum { CT_NONE, CT_CATCH, CT_FILTER, CT_FILTER_HANDLER, CT_FINALLY, CT_FAULT };
@@ -83,6 +84,8 @@ guint32 *_pgo_cfg_schema_order     (const PgoCfg *cfg);
 gboolean        _pgo_cfg_lookup_block      (const PgoCfg *cfg, guint32 il_offset,
                                            guint32 *out_block, GError **error);
 gboolean        _pgo_cfg_lookup_key        (const PgoCfg *cfg, gint32 key, guint32 *out_block);
+guint           _pgo_cfg_test_tail         (const PgoCfg *cfg, guint32 b, PgoIlInstr *tail,
+                                           guint n);
 GArray         *_pgo_cfg_get_schema_edges  (const PgoCfg *cfg, gboolean imported_only);
 PgoJitSolution *_pgo_cfg_jit_solve         (const PgoCfg *cfg, const PgoEdgeCount *counts,
                                            guint n_counts);

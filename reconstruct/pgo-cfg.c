@@ -734,6 +734,50 @@ pgo_cfg_unref (PgoCfg *cfg)
 }
 
 /**
+ * _pgo_cfg_test_tail:
+ * @cfg: a flow graph
+ * @b: a block index
+ * @tail: (out caller-allocates) (array length=n): the block's last
+ *   instructions
+ * @n: how many to read
+ *
+ * Reads the last @n instructions of block @b (prefixes aside) into
+ * @tail, oldest first and right-aligned: the block's branch is
+ * tail[n - 1], and slots before the block's first instruction are
+ * zeroed.  Only for a reachable conditional block whose branch target is
+ * not its fall-through: the tests that constant, type and argument
+ * evidence read.
+ *
+ * Returns: how many instructions were read (at most @n), or 0 when @b is
+ *   not such a test.
+ */
+guint
+_pgo_cfg_test_tail (const PgoCfg *cfg, guint32 b, PgoIlInstr *tail, guint n)
+{
+  const PgoBlock *pb = &cfg->blocks[b];
+  PgoIlIter it;
+  PgoIlInstr in;
+  guint got = 0;
+
+  memset (tail, 0, n * sizeof *tail);
+  if (n == 0 || pb->kind != PGO_BLOCK_COND || !(pb->flags & PGO_BLOCK_FLAG_REACHABLE))
+    return 0;
+  _pgo_il_iter_init (&it, cfg->il, cfg->il_size);
+  it.offset = pb->il_offset;
+  while (it.offset < pb->il_end && _pgo_il_iter_next (&it, &in, NULL))
+    if (_pgo_opcode_get_flow (in.opcode) != PGO_FLOW_META)
+      {
+        memmove (tail, tail + 1, (n - 1) * sizeof *tail);
+        tail[n - 1] = in;
+        got = MIN (got + 1, n);
+      }
+  if (got == 0 || tail[n - 1].operand.target < 0
+      || tail[n - 1].operand.target == (gint64) tail[n - 1].next_offset)
+    return 0;
+  return got;
+}
+
+/**
  * _pgo_cfg_lookup_block:
  * @cfg: a graph
  * @il_offset: an IL offset, e.g. an observed probe

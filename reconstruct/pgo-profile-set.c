@@ -431,8 +431,7 @@ typedef struct {
   PgoCallFacts               *facts;    /* nullable */
   const PgoProfileSetOptions *o;
   PgoProfileSetStats         *st;
-  GPtrArray                  *out;      /* the output profiles, unless emit */
-  PgoProfileSetEmitFunc       emit;     /* else: takes each output profile */
+  PgoProfileSetEmitFunc       emit;     /* takes each output profile */
   gpointer                    emit_data;
   guint                       done;     /* methods finished before merged's */
   guint                       total;    /* methods, for the progress */
@@ -476,10 +475,7 @@ finish_step (guint item, guint slot, gpointer data)
   if (ok && j->out)
     {
       b->st->n_written++;
-      if (!b->emit)
-        g_ptr_array_add (b->out, g_steal_pointer (&j->out));
-      else
-        ok = b->emit (g_steal_pointer (&j->out), b->emit_data, &b->error);
+      ok = b->emit (g_steal_pointer (&j->out), b->emit_data, &b->error);
     }
   if (ok && b->o->progress)
     b->o->progress (b->done + item + 1, b->total, b->o->progress_data);
@@ -508,6 +504,16 @@ new_facts (PgoBodyResolver *resolver, const PgoProfileSetOptions *options)
   pgo_call_facts_set_threads (facts, options->threads);
   pgo_call_facts_set_one_process (facts, options->one_process);
   return facts;
+}
+
+/* PgoProfileSetEmitFunc of pgo_profile_set_build(): keeps the profile in
+ * the list 'data'. */
+static gboolean
+collect (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  (void) error;
+  g_ptr_array_add (data, profile);
+  return TRUE;
 }
 
 /**
@@ -548,7 +554,7 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
     pgo_call_facts_add_profiles (facts, merged, &options->reconstruction.cfg);
   build = g_new0 (Build, 1);
   *build = (Build) { .merged = merged, .resolver = resolver, .facts = facts, .o = options,
-                     .st = &st, .out = out, .total = merged->len };
+                     .st = &st, .emit = collect, .emit_data = out, .total = merged->len };
   if (!_pgo_parallel_pipeline (merged->len, &steps, build, _pgo_parallel_threads (options->threads)))
     return (g_propagate_error (error, g_steal_pointer (&build->error)), NULL);
   if (out_stats)

@@ -12,7 +12,7 @@
 
 G_BEGIN_DECLS
 
-guint _pgo_type_test_evidence (PgoMetadata *md, const PgoMethodId *caller, const PgoMethodBody *body,
-                               const PgoCfg *cfg, GArray *out);
+guint _pgo_type_test_evidence (PgoMetadata *md, const PgoMethodId *caller, const PgoCfg *cfg,
+                               GArray *out);
 
 G_END_DECLS

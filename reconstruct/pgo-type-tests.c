@@ -15,6 +15,7 @@
 
 #include <string.h>
 
+#include "pgo-cfg-private.h"
 #include "pgo-il-private.h"
 #include "pgo-metadata-private.h"
 #include "pgo-signature-private.h"
@@ -146,18 +147,17 @@ type_test_value (PgoMetadata *md, const PgoMethodId *caller, const PgoIlInstr *i
  * _pgo_type_test_evidence:
  * @md: the metadata of the method's module
  * @caller: the method, with the instantiation that ran
- * @body: its body
- * @cfg: its flow graph
+ * @cfg: its flow graph (with its IL)
  * @out: (element-type PgoCallEvidence): where the evidence goes
  *
- * Appends constant evidence for each type test of @body: the arm the
+ * Appends constant evidence for each type test of the method: the arm the
  * test's value, fixed by the instantiation, never takes.
  *
  * Returns: the number of tests that gave evidence
  */
 guint
-_pgo_type_test_evidence (PgoMetadata *md, const PgoMethodId *caller, const PgoMethodBody *body,
-                         const PgoCfg *cfg, GArray *out)
+_pgo_type_test_evidence (PgoMetadata *md, const PgoMethodId *caller, const PgoCfg *cfg,
+                         GArray *out)
 {
   guint n = 0;
 
@@ -165,30 +165,19 @@ _pgo_type_test_evidence (PgoMetadata *md, const PgoMethodId *caller, const PgoMe
     return 0;
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     {
-      const PgoBlock *pb = &cfg->blocks[b];
-      PgoIlInstr in, last[4] = { { 0 } }; /* the block's last four instructions */
-      PgoIlIter it;
+      PgoIlInstr last[4]; /* the block's last four instructions */
       gboolean on_true;
       int v;
 
-      if (pb->kind != PGO_BLOCK_COND || !(pb->flags & PGO_BLOCK_FLAG_REACHABLE))
+      if (!_pgo_cfg_test_tail (cfg, b, last, 4))
         continue;
-      _pgo_il_iter_init (&it, body->il, body->il_size);
-      it.offset = pb->il_offset;
-      while (it.offset < pb->il_end && _pgo_il_iter_next (&it, &in, NULL))
-        if (_pgo_opcode_get_flow (in.opcode) != PGO_FLOW_META)
-          {
-            memmove (last, last + 1, 3 * sizeof last[0]);
-            last[3] = in;
-          }
-      switch (last[3].opcode)
+      switch (_pgo_il_long_branch (&last[3]))
         {
-        case PGO_OP_BRTRUE: case PGO_OP_BRTRUE_S: on_true = TRUE; break;
-        case PGO_OP_BRFALSE: case PGO_OP_BRFALSE_S: on_true = FALSE; break;
+        case PGO_OP_BRTRUE: on_true = TRUE; break;
+        case PGO_OP_BRFALSE: on_true = FALSE; break;
         default: continue;
         }
-      if (last[3].operand.target < 0 || last[3].operand.target == (gint64) last[3].next_offset
-          || (v = type_test_value (md, caller, last)) < 0)
+      if ((v = type_test_value (md, caller, last)) < 0)
         continue;
       /* the jump is taken when the value is 'on_true': the other arm is dead */
       PgoCallEvidence ev = { last[2].il_offset, PGO_CALL_EVIDENCE_CONSTANT,

@@ -187,13 +187,13 @@ pgo_tool_warn_truncated (const char *path, const PgoNettraceStats *st, guint kep
                       " kept the %u method profiles before it", path, st->truncated_offset, kept);
 }
 
-/* What pgo_tool_stream_trace() hands each profile to. */
+/* What pgo_tool_trace_pass() hands each profile to. */
 typedef struct {
   PgoToolProfileFunc func;
   gpointer           data;
 } Stream;
 
-/* PgoNettraceProfileFunc of pgo_tool_stream_trace() */
+/* PgoNettraceProfileFunc of pgo_tool_trace_pass() */
 static gboolean
 stream_one (PgoNettraceProfiles *profiles, PgoMethodProfile *profile, guint64 method_handle,
             GBytes *blob, gpointer user_data, GError **error)
@@ -304,16 +304,6 @@ pgo_tool_trace_pass (PgoToolTrace *t, PgoToolProfileFunc func, gpointer data, in
                      pgo_nettrace_profiles_get_n_emitted (profiles), out_rc);
 }
 
-/* pgo_tool_stream_trace: one pgo_tool_trace_pass() over the trace at
- * 'path'. */
-gboolean
-pgo_tool_stream_trace (const char *path, PgoToolProfileFunc func, gpointer data, int *out_rc)
-{
-  g_autoptr(PgoToolTrace) t = pgo_tool_trace_open (path, out_rc);
-
-  return t && pgo_tool_trace_pass (t, func, data, out_rc);
-}
-
 /* PgoToolProfileFunc of pgo_tool_read_trace(): keeps the profile. */
 static gboolean
 keep_profile (PgoMethodProfile *profile, gpointer data, GError **error)
@@ -329,8 +319,9 @@ GPtrArray *
 pgo_tool_read_trace (const char *path, int *out_rc)
 {
   g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  g_autoptr(PgoToolTrace) t = pgo_tool_trace_open (path, out_rc);
 
-  if (!pgo_tool_stream_trace (path, keep_profile, list, out_rc))
+  if (!t || !pgo_tool_trace_pass (t, keep_profile, list, out_rc))
     return NULL;
   return g_steal_pointer (&list);
 }

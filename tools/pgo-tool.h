@@ -43,8 +43,6 @@ void pgo_tool_show_progress (PgoProfileSetOptions *set);
 PgoBodyResolver *pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc);
 /* Takes 'profile' (transfer full); FALSE with 'error' set stops the stream. */
 typedef gboolean (*PgoToolProfileFunc) (PgoMethodProfile *profile, gpointer data, GError **error);
-gboolean         pgo_tool_stream_trace  (const char *path, PgoToolProfileFunc func, gpointer data,
-                                         int *out_rc);
 /* A trace mapped once, read in passes that must agree. */
 typedef struct _PgoToolTrace PgoToolTrace;
 PgoToolTrace    *pgo_tool_trace_open    (const char *path, int *out_rc);
@@ -52,7 +50,7 @@ gboolean         pgo_tool_trace_pass    (PgoToolTrace *t, PgoToolProfileFunc fun
                                          int *out_rc);
 void             pgo_tool_trace_free    (PgoToolTrace *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoToolTrace, pgo_tool_trace_free)
-/* Profiles handed on at a time by the commands that read a trace in passes. */
+/* Profiles the streamed export hands on at a time. */
 #define PGO_TOOL_BATCH 2048
 GPtrArray       *pgo_tool_read_trace    (const char *path, int *out_rc);
 void             pgo_tool_warn_truncated (const char *path, const PgoNettraceStats *st, guint kept);
