@@ -248,4 +248,53 @@ _pgo_il_int32_literal (const PgoIlInstr *in, gint32 *out)
   return TRUE;
 }
 
+/**
+ * _pgo_il_compare_literal:
+ * @in: an instruction
+ * @out: (out): the value it pushes
+ *
+ * Returns: %TRUE if @in pushes a literal a test can compare with: an
+ *   int32 literal, or null (as 0).
+ */
+static inline gboolean
+_pgo_il_compare_literal (const PgoIlInstr *in, gint32 *out)
+{
+  if (in->opcode != PGO_OP_LDNULL)
+    return _pgo_il_int32_literal (in, out);
+  *out = 0;
+  return TRUE;
+}
+
+/**
+ * _pgo_il_branch_jumps:
+ * @op: a conditional branch, long form (_pgo_il_long_branch())
+ * @v: the value tested (the first operand of a compare)
+ * @c: the value compared with (ignored by brtrue and brfalse)
+ *
+ * Returns: %TRUE if @op jumps for @v and @c (ECMA-335 III.3.5-3.20);
+ *   %FALSE for any other opcode.
+ */
+static inline gboolean
+_pgo_il_branch_jumps (PgoOpcode op, gint32 v, gint32 c)
+{
+  guint32 u = (guint32) v, w = (guint32) c;
+
+  switch (op)
+    {
+    case PGO_OP_BRTRUE: return v != 0;
+    case PGO_OP_BRFALSE: return v == 0;
+    case PGO_OP_BEQ: return v == c;
+    case PGO_OP_BNE_UN: return v != c;
+    case PGO_OP_BGE: return v >= c;
+    case PGO_OP_BGT: return v > c;
+    case PGO_OP_BLE: return v <= c;
+    case PGO_OP_BLT: return v < c;
+    case PGO_OP_BGE_UN: return u >= w;
+    case PGO_OP_BGT_UN: return u > w;
+    case PGO_OP_BLE_UN: return u <= w;
+    case PGO_OP_BLT_UN: return u < w;
+    default: return FALSE;
+    }
+}
+
 G_END_DECLS

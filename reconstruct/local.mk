@@ -28,6 +28,8 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-type-tests-private.h \
 	reconstruct/pgo-arg-tests.c \
 	reconstruct/pgo-arg-tests-private.h \
+	reconstruct/pgo-counter-tests.c \
+	reconstruct/pgo-counter-tests-private.h \
 	reconstruct/pgo-priors.c \
 	reconstruct/pgo-priors-private.h \
 	reconstruct/pgo-evaluate.c \

@@ -121,17 +121,6 @@ _pgo_getter_result (PgoValueScope *scope, const PgoIlInstr *in)
   return g && *g ? g : NULL;
 }
 
-/* TRUE if 'in' pushes a literal an argument test can compare: an int32,
- * or null (as 0); into 'out'. */
-static gboolean
-literal (const PgoIlInstr *in, gint32 *out)
-{
-  if (in->opcode != PGO_OP_LDNULL)
-    return _pgo_il_int32_literal (in, out);
-  *out = 0;
-  return TRUE;
-}
-
 /* TRUE if 'in' pushes one value and pops none, so that the instructions
  * right before a call that all do push its last arguments in order. */
 static gboolean
@@ -206,7 +195,7 @@ static gboolean
 value_of (PgoValueScope *caller, guint32 b, const PgoIlInstr *in, PgoArgValue *v)
 {
   *v = (PgoArgValue) { NULL, 0, 0 };
-  if (literal (in, &v->value))
+  if (_pgo_il_compare_literal (in, &v->value))
     return TRUE;
   if ((v->ref = _pgo_getter_result (caller, in)))
     return TRUE;
@@ -318,73 +307,6 @@ _pgo_call_args_clear (PgoCallArgs *args)
   args->n_slots = 0;
 }
 
-/* An argument test: a block that ends with a branch on an argument,
- * alone (brtrue, brfalse) or against a literal. */
-typedef struct {
-  guint32   arg;       /* the argument variable (PGO_IL_ARG) */
-  PgoOpcode op;        /* the branch, long form */
-  gint32    operand;   /* the literal compared with */
-  guint32   branch;    /* IL offset of the branch */
-  guint32   target;    /* where it jumps */
-  guint32   next;      /* where it falls through */
-} ArgTest;
-
-/* TRUE if 'in' loads an argument by value. */
-static gboolean
-loads_arg (const PgoIlInstr *in)
-{
-  guint32 var = _pgo_il_loaded_var (in);
-
-  return var && var < PGO_IL_LOCAL (0) && !_pgo_il_address_taken (in);
-}
-
-/* Fills 't' when block 'b' of 'cfg' is a test of an argument whose two
- * successors differ. */
-static gboolean
-arg_test (const PgoCfg *cfg, guint32 b, ArgTest *t)
-{
-  PgoIlInstr tail[3]; /* the argument, [the literal,] the branch */
-  guint n = _pgo_cfg_test_tail (cfg, b, tail, 3);
-
-  if (n < 2)
-    return FALSE;
-  t->op = _pgo_il_long_branch (&tail[2]);
-  t->operand = 0;
-  t->branch = tail[2].il_offset;
-  t->target = (guint32) tail[2].operand.target;
-  t->next = tail[2].next_offset;
-  if (t->op == PGO_OP_BRTRUE || t->op == PGO_OP_BRFALSE)
-    return loads_arg (&tail[1]) && (t->arg = _pgo_il_loaded_var (&tail[1]));
-  if (t->op < PGO_OP_BEQ || t->op > PGO_OP_BLT_UN)
-    return FALSE;
-  return n == 3 && literal (&tail[1], &t->operand) && loads_arg (&tail[0])
-         && (t->arg = _pgo_il_loaded_var (&tail[0]));
-}
-
-/* TRUE if test 't' jumps when the argument is 'v' (ECMA-335 III.3.5-3.20). */
-static gboolean
-jumps (const ArgTest *t, gint32 v)
-{
-  guint32 u = (guint32) v, c = (guint32) t->operand;
-
-  switch (t->op)
-    {
-    case PGO_OP_BRTRUE: return v != 0;
-    case PGO_OP_BRFALSE: return v == 0;
-    case PGO_OP_BEQ: return v == t->operand;
-    case PGO_OP_BNE_UN: return v != t->operand;
-    case PGO_OP_BGE: return v >= t->operand;
-    case PGO_OP_BGT: return v > t->operand;
-    case PGO_OP_BLE: return v <= t->operand;
-    case PGO_OP_BLT: return v < t->operand;
-    case PGO_OP_BGE_UN: return u >= c;
-    case PGO_OP_BGT_UN: return u > c;
-    case PGO_OP_BLE_UN: return u <= c;
-    case PGO_OP_BLT_UN: return u < c;
-    default: return FALSE;
-    }
-}
-
 /* The blocks of 'cfg' that argument 'arg' of its IL may hold another
  * value in: those reachable from a block that stores it or takes its
  * address.  Linear in the flow graph and the IL. */
@@ -450,7 +372,7 @@ resolve (const PgoArgValue *v, GHashTable *constants, gint32 *out)
 
 /* What decide() reads. */
 typedef struct {
-  const ArgTest  *test;
+  const PgoVarTest *test;
   PgoCallArgsFunc lookup;     /* the callers' PgoCallArgs */
   gpointer        data;       /* for lookup */
   GHashTable     *constants;  /* getter -> PGO_CONSTANT_ bits */
@@ -484,7 +406,7 @@ decide (const Decision *d, const PgoCallArgs *args, guint p, guint depth, gint *
         }
       if (!resolve (v, d->constants, &x))
         return FALSE;
-      j = jumps (d->test, x) ? 1 : 0;
+      j = _pgo_il_branch_jumps (d->test->op, x, d->test->operand) ? 1 : 0;
       if (*arm >= 0 && *arm != j)
         return FALSE;
       *arm = j;
@@ -526,14 +448,14 @@ _pgo_arg_test_evidence (const PgoCallArgs *args, PgoCallArgsFunc lookup, gpointe
   callee.n_params = n_params;
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     {
-      ArgTest t;
+      PgoVarTest t;
       Decision d = { &t, lookup, data, constants };
       const gboolean *changed;
       guint32 p;
       gint arm = -1;
 
-      if (!arg_test (cfg, b, &t) || !arg_position (&callee, t.arg, &p) || (args->unknown & (1u << p))
-          || ((changed = changed_blocks (&callee, t.arg)) && changed[b])
+      if (!_pgo_cfg_var_test (cfg, b, &t) || !arg_position (&callee, t.var, &p) || (args->unknown & (1u << p))
+          || ((changed = changed_blocks (&callee, t.var)) && changed[b])
           || !decide (&d, args, p, 0, &arm))
         continue;
       g_array_append_val (out, ((PgoCallEvidence) { t.branch, PGO_CALL_EVIDENCE_ARGUMENT,

@@ -63,6 +63,17 @@ typedef struct {
   GArray              *probes_b;
 } Builder;
 
+/* A test of a variable: a block that ends with a branch on it, alone
+ * (brtrue, brfalse) or against a literal (_pgo_cfg_var_test()). */
+typedef struct {
+  guint32   var;       /* the variable (PGO_IL_ARG or PGO_IL_LOCAL) */
+  PgoOpcode op;        /* the branch, long form */
+  gint32    operand;   /* the literal compared with (0 for brtrue, brfalse) */
+  guint32   branch;    /* IL offset of the branch */
+  guint32   target;    /* where it jumps */
+  guint32   next;      /* where it falls through */
+} PgoVarTest;
+
 #define BB(b, id) (&g_array_index ((b)->bbs, Bb, (id)))
 
 /* pgo-cfg.c */
@@ -86,6 +97,7 @@ gboolean        _pgo_cfg_lookup_block      (const PgoCfg *cfg, guint32 il_offset
 gboolean        _pgo_cfg_lookup_key        (const PgoCfg *cfg, gint32 key, guint32 *out_block);
 guint           _pgo_cfg_test_tail         (const PgoCfg *cfg, guint32 b, PgoIlInstr *tail,
                                            guint n);
+gboolean        _pgo_cfg_var_test          (const PgoCfg *cfg, guint32 b, PgoVarTest *t);
 GArray         *_pgo_cfg_get_schema_edges  (const PgoCfg *cfg, gboolean imported_only);
 PgoJitSolution *_pgo_cfg_jit_solve         (const PgoCfg *cfg, const PgoEdgeCount *counts,
                                            guint n_counts);

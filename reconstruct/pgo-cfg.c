@@ -778,6 +778,43 @@ _pgo_cfg_test_tail (const PgoCfg *cfg, guint32 b, PgoIlInstr *tail, guint n)
 }
 
 /**
+ * _pgo_cfg_var_test:
+ * @cfg: a flow graph
+ * @b: a block index
+ * @t: (out caller-allocates): the test
+ *
+ * Reads block @b as a test of a variable loaded by value: the block ends
+ * with a branch on it alone (brtrue, brfalse) or compared with a literal
+ * (_pgo_il_compare_literal()), and its two successors differ.
+ *
+ * Returns: %TRUE if @b is such a test; @t is filled.
+ */
+gboolean
+_pgo_cfg_var_test (const PgoCfg *cfg, guint32 b, PgoVarTest *t)
+{
+  PgoIlInstr tail[3]; /* the variable, [the literal,] the branch */
+  guint n = _pgo_cfg_test_tail (cfg, b, tail, 3);
+  const PgoIlInstr *var;
+
+  if (n < 2)
+    return FALSE;
+  t->op = _pgo_il_long_branch (&tail[2]);
+  t->operand = 0;
+  t->branch = tail[2].il_offset;
+  t->target = (guint32) tail[2].operand.target;
+  t->next = tail[2].next_offset;
+  if (t->op == PGO_OP_BRTRUE || t->op == PGO_OP_BRFALSE)
+    var = &tail[1];
+  else if (t->op >= PGO_OP_BEQ && t->op <= PGO_OP_BLT_UN && n == 3
+           && _pgo_il_compare_literal (&tail[1], &t->operand))
+    var = &tail[0];
+  else
+    return FALSE;
+  t->var = _pgo_il_loaded_var (var);
+  return t->var != 0 && !_pgo_il_address_taken (var);
+}
+
+/**
  * _pgo_cfg_lookup_block:
  * @cfg: a graph
  * @il_offset: an IL offset, e.g. an observed probe

@@ -63,6 +63,7 @@
 
 #include "pgo-error.h"
 #include "pgo-flow-graph-private.h"
+#include "pgo-counter-tests-private.h"
 #include "pgo-priors-private.h"
 
 #define NONE PGO_CFG_VIRTUAL
@@ -265,7 +266,7 @@ typedef struct {
   guint64  *upper;  /* it runs a call at most this often (G_MAXUINT64: no bound) */
   guint64  *likely; /* it likely runs a call this often (G_MAXUINT64: no guess) */
   gboolean *dead;   /* per edge: a constant test never takes it */
-  gboolean *unlikely; /* per edge: an argument test likely never takes it */
+  gboolean *unlikely; /* per edge: an argument test likely never takes it (nullable) */
 } CallModel;
 
 /* Observes 0 on every arc of 'g' by which a block that 'calls' marks
@@ -910,7 +911,8 @@ unlikely_likelihoods (const PgoCfg *cfg, const double *lik, const gboolean *unli
 static void
 solve_with_calls (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
                   const PgoCallEvidence *calls, guint n_calls,
-                  const PgoReconstructionOptions *options, const double *lik)
+                  const PgoReconstructionOptions *options, const double *lik,
+                  const gboolean *counter_dead)
 {
   const PgoCfg *cfg = rec->cfg;
   g_autofree guint64 *obs2 = g_memdup2 (obs, sizeof (guint64) * (cfg->n_blocks + 1));
@@ -918,7 +920,7 @@ solve_with_calls (PgoReconstruction *rec, const guint64 *obs, const gboolean *ha
   g_autofree gboolean *stuck = g_new0 (gboolean, cfg->n_blocks + 1);
   g_autofree guint64 *upper = g_new (guint64, cfg->n_blocks + 1);
   g_autofree guint64 *likely = g_new (guint64, cfg->n_blocks + 1);
-  g_autofree gboolean *dead = g_new0 (gboolean, cfg->n_edges + 1);
+  g_autofree gboolean *dead = g_memdup2 (counter_dead, sizeof (gboolean) * (cfg->n_edges + 1));
   g_autofree gboolean *unlikely = g_new0 (gboolean, cfg->n_edges + 1);
   g_autofree double *lik2 = NULL;
   CallModel model = { stuck, upper, likely, dead, unlikely };
@@ -940,39 +942,119 @@ solve_with_calls (PgoReconstruction *rec, const guint64 *obs, const gboolean *ha
   solved_clear (&with);
 }
 
-/* Solves both models of 'cfg' (SPEC: pgo-inference(7) "Escape arcs") and
- * fills 'rec', solving once when the two are the same model: values from
- * the model without escape arcs when the observations fit it unrepaired,
- * else from the full model, whose escape arcs then carry the exceptions the
+/* Frees the counts of 'rec' that a solve fills. */
+static void
+drop_counts (PgoReconstruction *rec)
+{
+  g_clear_pointer (&rec->blocks, g_free);
+  g_clear_pointer (&rec->edges, g_free);
+  g_clear_pointer (&rec->adjustments, g_free);
+  rec->n_adjustments = 0;
+  rec->escaped = 0;
+}
+
+/* Solves both models of 'cfg' (SPEC: pgo-inference(7) "Escape arcs") with
+ * the arms 'fixed' (nullable) proves dead, and fills 'rec', solving once
+ * when the two are the same model: values from the model without escape
+ * arcs when the observations fit it unrepaired ('*plain' then TRUE), else
+ * from the full model, whose escape arcs then carry the exceptions the
  * observations prove. */
+static gboolean
+solve_models (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
+              const CallModel *fixed, const PgoReconstructionOptions *options,
+              const double *lik, gboolean *plain_used, GError **error)
+{
+  Solved plain = { 0 }, full = { 0 };
+  gboolean ok;
+
+  ok = solve_model (rec->cfg, obs, has_obs, fixed, options, lik, FALSE, &plain, error);
+  if (ok && has_escape_arcs (rec->cfg))
+    ok = solve_model (rec->cfg, obs, has_obs, fixed, options, lik, TRUE, &full, error);
+  if (ok)
+    {
+      const PgoFlowSolution *with = full.sol ? full.sol : plain.sol;
+      const Solved *value = full.sol && _pgo_flow_solution_get_n_adjustments (plain.sol) > 0
+                            ? &full : &plain;
+
+      rec->calls = _pgo_flow_solution_get_node_count (value->sol, value->exit);
+      copy_solution (rec, value->sol, with);
+      if (value == &full)
+        copy_escapes (rec, &full);
+      *plain_used = value == &plain;
+    }
+  solved_clear (&plain);
+  solved_clear (&full);
+  return ok;
+}
+
+/* Solves again with the arms that counter tests, given the counts of
+ * 'rec', prove dead, marked in 'dead'; keeps 'rec' (and clears 'dead')
+ * when there are none or the observations contradict them.
+ * SPEC: pgo-inference(7) "Counter tests" */
+static gboolean
+solve_counters (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
+                const PgoReconstructionOptions *options, const double *lik,
+                gboolean *plain_used, gboolean *dead, GError **error)
+{
+  const PgoCfg *cfg = rec->cfg;
+  g_autofree gboolean *stuck = NULL;
+  g_autofree guint64 *none = NULL;
+  CallModel model;
+  PgoReconstruction before = *rec;
+  gboolean plain_before = *plain_used;
+
+  if (rec->n_adjustments > 0 || _pgo_counter_tests_dead_arms (cfg, rec->blocks, dead) == 0)
+    return TRUE;
+  stuck = g_new0 (gboolean, cfg->n_blocks + 1);
+  none = g_new (guint64, cfg->n_blocks + 1);
+  for (guint32 b = 0; b < cfg->n_blocks; b++)
+    none[b] = G_MAXUINT64;
+  model = (CallModel) { stuck, none, none, dead, NULL };
+  rec->blocks = NULL;
+  rec->edges = NULL;
+  rec->adjustments = NULL;
+  drop_counts (rec);
+  if (!solve_models (rec, obs, has_obs, &model, options, lik, plain_used, error))
+    {
+      drop_counts (&before);
+      return FALSE;
+    }
+  if (rec->n_adjustments > 0)
+    {
+      drop_counts (rec);
+      *rec = before;
+      *plain_used = plain_before;
+      memset (dead, 0, sizeof (gboolean) * cfg->n_edges);
+      return TRUE;
+    }
+  drop_counts (&before);
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    if (dead[i])
+      {
+        rec->edges[i].provenance = PGO_FLOW_EXACT;
+        rec->n_counter_arms++;
+      }
+  return TRUE;
+}
+
+/* Solves the models of 'cfg' and fills 'rec': first with the
+ * observations alone, then with the arms counter tests prove dead, then
+ * with the call evidence. */
 static gboolean
 solve_cfg (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
            const PgoCallEvidence *calls, guint n_calls,
            const PgoReconstructionOptions *options, GError **error)
 {
-  Solved plain = { 0 }, full = { 0 };
-  const Solved *value = NULL;
   g_autofree double *lik = edge_likelihoods (rec->cfg, options->priors);
-  gboolean ok;
+  g_autofree gboolean *dead = g_new0 (gboolean, rec->cfg->n_edges + 1);
+  gboolean plain_used = FALSE;
 
-  ok = solve_model (rec->cfg, obs, has_obs, NULL, options, lik, FALSE, &plain, error);
-  if (ok && has_escape_arcs (rec->cfg))
-    ok = solve_model (rec->cfg, obs, has_obs, NULL, options, lik, TRUE, &full, error);
-  if (ok)
-    {
-      const PgoFlowSolution *with = full.sol ? full.sol : plain.sol;
-
-      value = full.sol && _pgo_flow_solution_get_n_adjustments (plain.sol) > 0 ? &full : &plain;
-      rec->calls = _pgo_flow_solution_get_node_count (value->sol, value->exit);
-      copy_solution (rec, value->sol, with);
-      if (value == &full)
-        copy_escapes (rec, &full);
-    }
-  if (ok && n_calls > 0 && value == &plain)
-    solve_with_calls (rec, obs, has_obs, calls, n_calls, options, lik);
-  solved_clear (&plain);
-  solved_clear (&full);
-  return ok;
+  if (!solve_models (rec, obs, has_obs, NULL, options, lik, &plain_used, error)
+      || !solve_counters (rec, obs, has_obs, options, lik, &plain_used, dead, error))
+    return FALSE;
+  if (n_calls > 0 && plain_used)
+    solve_with_calls (rec, obs, has_obs, calls, n_calls, options, lik, dead);
+  return TRUE;
 }
 
 /**

@@ -176,6 +176,7 @@ typedef struct {
   guint                  n_ignored;    /* observations outside the code, ignored */
   guint                  n_calls_used; /* call evidence items the solve used (0: none given,
                                         * or they contradicted the observations) */
+  guint                  n_counter_arms; /* arms counter tests proved never taken */
   guint64                escaped;      /* exceptions leaving the method that the observations
                                         * prove (entries without a return), summed over blocks */
   /* edge form: the projection onto the JIT's model graph */

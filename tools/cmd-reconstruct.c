@@ -257,6 +257,8 @@ print_reconstruction (const PgoReconstruction *rec, const char *name, guint32 to
     }
   if (rec->n_calls_used > 0)
     printf ("  calls evidence=%u\n", rec->n_calls_used);
+  if (rec->n_counter_arms > 0)
+    printf ("  counter tests dead-arms=%u\n", rec->n_counter_arms);
   print_records (rec->profile);
   if (rec->form == PGO_RECONSTRUCTION_FORM_EDGE)
     printf ("  check projection-moved=%u blocks (%" G_GUINT64_FORMAT ") jit-solver=%s differ=%u\n",

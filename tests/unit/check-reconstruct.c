@@ -800,6 +800,63 @@ START_TEST (test_reconstruct_call_argument)
 }
 END_TEST
 
+/* int i = 0; while (i < n) i++; if (i > 100) Rare (); return;
+ * The loop's step block ran 'steps' times in all, so i never passes
+ * 'steps': with fewer than 101, the test never reaches Rare. */
+static const guint8 counter_test[] = {
+  0x16, 0x0A,                   /* 00 ldc.i4.0; stloc.0 */
+  0x00, 0x00, 0x00,             /* 02 nop; nop; nop */
+  0x2B, 0x04,                   /* 05 br.s 0B */
+  0x06, 0x17, 0x58, 0x0A,       /* 07 ldloc.0; ldc.i4.1; add; stloc.0 (the step) */
+  0x06, 0x02, 0x32, 0xF8,       /* 0B ldloc.0; ldarg.0; blt.s 07 */
+  0x06, 0x1F, 0x64, 0x31, 0x05, /* 0F ldloc.0; ldc.i4.s 100; ble.s 19 */
+  0x28, 0x01, 0x00, 0x00, 0x0A, /* 14 call 0A000001 (Rare) */
+  0x2A,                         /* 19 ret */
+};
+
+/* Reconstructs 'il' (counter_test or a variant) from probe set A with 10
+ * calls and 'steps' runs of the step block. */
+static PgoReconstruction *
+run_counter (const guint8 *il, guint64 steps)
+{
+  const PgoObservation obs[] = { { 0, 10 }, { 7, steps }, { 0x0B, steps + 10 }, { 0x19, 10 } };
+
+  return run (il, sizeof counter_test, NULL, 0, obs, G_N_ELEMENTS (obs),
+              PGO_RECONSTRUCTION_FORM_EDGE);
+}
+
+START_TEST (test_reconstruct_counter_test)
+{
+  guint8 not_literal[sizeof counter_test], address[sizeof counter_test];
+  g_autoptr(PgoReconstruction) dead = run_counter (counter_test, 50);
+  g_autoptr(PgoReconstruction) edge = run_counter (counter_test, 100);
+  g_autoptr(PgoReconstruction) many = run_counter (counter_test, 101);
+  g_autoptr(PgoReconstruction) step = NULL, taken = NULL;
+
+  /* at most 50 steps: Rare's block (0x14) never runs, exactly */
+  ck_assert_uint_eq (dead->blocks[4].il_offset, 0x14);
+  ck_assert_uint_eq (dead->blocks[4].count, 0);
+  ck_assert_int_eq (dead->blocks[4].provenance, EXA);
+  ck_assert_uint_eq (dead->n_counter_arms, 1);
+  check_jit_ok (dead);
+  /* 100 steps still cannot pass 100; 101 can */
+  ck_assert_uint_eq (edge->n_counter_arms, 1);
+  ck_assert_uint_eq (many->n_counter_arms, 0);
+  ck_assert_int_eq (many->blocks[4].provenance, INF);
+  ck_assert_uint_gt (many->blocks[4].count, 0);
+  /* a step that adds a non-literal, or the local's address taken,
+   * bounds nothing */
+  memcpy (not_literal, counter_test, sizeof counter_test);
+  not_literal[8] = 0x02; /* ldarg.0 */
+  step = run_counter (not_literal, 50);
+  ck_assert_uint_eq (step->n_counter_arms, 0);
+  memcpy (address, counter_test, sizeof counter_test);
+  address[2] = 0x12, address[3] = 0x00, address[4] = 0x26; /* ldloca.s 0; pop */
+  taken = run_counter (address, 50);
+  ck_assert_uint_eq (taken->n_counter_arms, 0);
+}
+END_TEST
+
 /* Probe set P of the diamond: the entry and one arm determine the rest. */
 START_TEST (test_plan_diamond)
 {
@@ -1054,6 +1111,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_call_likely);
   tcase_add_test (tc, test_reconstruct_call_constant);
   tcase_add_test (tc, test_reconstruct_call_argument);
+  tcase_add_test (tc, test_reconstruct_counter_test);
   tcase_add_test (tc, test_plan_diamond);
   tcase_add_test (tc, test_plan_shared_successors);
   tcase_add_test (tc, test_reconstruct_overlap);
