@@ -4,8 +4,9 @@
  * the methods, then computes each pair's block and edge overlap under
  * dotnet-pgo's matching rules, then sums them up.
  *
- * Input: two GPtrArrays of PgoMethodProfile.  Output: PgoComparedMethods
- * and a PgoComparisonSummary.
+ * Input: the methods of the second side, then those of the first, one at
+ * a time (or two GPtrArrays of PgoMethodProfile).  Output:
+ * PgoComparedMethods and a PgoComparisonSummary.
  *
  * SPEC: mibc(5) "Flow graph matching", "Block overlap", "Edge overlap"
  */
@@ -15,11 +16,20 @@
 
 #include "pgo-evaluate-private.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /* One count record's key and value. */
 typedef struct {
   gint64  key;   /* ILOffset, or (ILOffset, Other) for an edge */
   guint64 value;
 } Keyed;
+
+/* A run of Keyed, sorted by key. */
+typedef struct {
+  const Keyed *v;
+  guint        n;
+} Counts;
 
 /* ---- Pairing ---- */
 
@@ -32,6 +42,41 @@ typedef enum {
                * instantiation differently (one names fewer arguments) */
   N_KEYS
 } KeyKind;
+
+/* A key stands for its SHA-256, cut to 128 bits: a second-side method
+ * is held as its digests and counts, not its names, and no input can
+ * make two keys collide. */
+#define DIGEST_LEN 16
+
+/* One key of a method of the second side. */
+typedef struct {
+  guint8  digest[DIGEST_LEN];
+  guint32 index;   /* the method, in the order added */
+} KeyEntry;
+
+/* Where a method of the second side keeps its counts in 'counts'. */
+typedef struct {
+  guint32 first;   /* its first Keyed */
+  guint32 n_block; /* block counts, then */
+  guint32 n_edge;  /* edge counts */
+} Span;
+
+/**
+ * PgoComparison:
+ *
+ * The second side of a comparison, held as what pairing and overlaps
+ * need, and the running summary.
+ */
+struct _PgoComparison {
+  GChecksum *sha;
+  GArray    *keys[N_KEYS]; /* KeyEntry; sorted by digest, then index, once pairing starts */
+  gboolean   sorted;
+  GArray    *counts;       /* Keyed of every method of the second side */
+  GArray    *spans;        /* Span per method of the second side */
+  GArray    *used;         /* gboolean per method of the second side: paired */
+  PgoComparisonSummary sum;
+  long double block_weight, block_sum, edge_weight, edge_sum;
+};
 
 /* Key 'kind' of 'id', or NULL when it has none. */
 static char *
@@ -48,38 +93,74 @@ method_key (const PgoMethodId *id, KeyKind kind)
   return kind == KEY_TOKEN ? g_strdup_printf ("%08x|%s", id->token, full) : g_steal_pointer (&full);
 }
 
-/* Indexes 'list' by every key; the first profile of a key wins. */
-static void
-index_list (GPtrArray *list, GHashTable *tables[N_KEYS])
+/* Fills 'out' with the digest of key 'kind' of 'id'; FALSE when it has
+ * none. */
+static gboolean
+key_digest (PgoComparison *c, const PgoMethodId *id, KeyKind kind, guint8 *out)
 {
-  for (guint i = 0; i < list->len; i++)
-    {
-      const PgoMethodId *id = pgo_method_profile_get_id (g_ptr_array_index (list, i));
+  g_autofree char *key = method_key (id, kind);
+  guint8 full[32];
+  gsize len = sizeof full;
 
-      for (guint k = 0; k < N_KEYS; k++)
-        {
-          char *key = method_key (id, (KeyKind) k);
-
-          if (key && !g_hash_table_contains (tables[k], key))
-            g_hash_table_insert (tables[k], key, GUINT_TO_POINTER (i + 1));
-          else
-            g_free (key);
-        }
-    }
+  if (!key)
+    return FALSE;
+  g_checksum_reset (c->sha);
+  g_checksum_update (c->sha, (const guchar *) key, -1);
+  g_checksum_get_digest (c->sha, full, &len);
+  memcpy (out, full, DIGEST_LEN);
+  return TRUE;
 }
 
-/* The 1-based index in the indexed list of the partner of 'id' not yet
- * 'used', by the first key that finds one; 0 if none. */
-static guint
-find_partner (const PgoMethodId *id, GHashTable *tables[N_KEYS], const gboolean *used)
+static int
+key_entry_cmp (gconstpointer x, gconstpointer y)
+{
+  const KeyEntry *a = x, *b = y;
+  int d = memcmp (a->digest, b->digest, DIGEST_LEN);
+
+  return d ? d : a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int
+key_entry_cmp_digest (gconstpointer x, gconstpointer y)
+{
+  return memcmp (((const KeyEntry *) x)->digest, ((const KeyEntry *) y)->digest, DIGEST_LEN);
+}
+
+/* Sorts the keys of 'c', keeping the first method of each. */
+static void
+sort_keys (PgoComparison *c)
 {
   for (guint k = 0; k < N_KEYS; k++)
     {
-      g_autofree char *key = method_key (id, (KeyKind) k);
-      guint at = key ? GPOINTER_TO_UINT (g_hash_table_lookup (tables[k], key)) : 0;
+      GArray *keys = c->keys[k];
+      guint kept = 0;
 
-      if (at && !used[at - 1])
-        return at;
+      g_array_sort (keys, key_entry_cmp);
+      for (guint i = 0; i < keys->len; i++)
+        if (kept == 0 || memcmp (g_array_index (keys, KeyEntry, i).digest,
+                                 g_array_index (keys, KeyEntry, kept - 1).digest, DIGEST_LEN) != 0)
+          g_array_index (keys, KeyEntry, kept++) = g_array_index (keys, KeyEntry, i);
+      g_array_set_size (keys, kept);
+    }
+  c->sorted = TRUE;
+}
+
+/* The 1-based index of the method of the second side not yet paired
+ * that 'id' pairs with, by the first key that finds one; 0 if none. */
+static guint
+find_partner (PgoComparison *c, const PgoMethodId *id)
+{
+  for (guint k = 0; k < N_KEYS; k++)
+    {
+      KeyEntry want;
+      guint at;
+
+      if (!key_digest (c, id, (KeyKind) k, want.digest)
+          || !g_array_binary_search (c->keys[k], &want, key_entry_cmp_digest, &at))
+        continue;
+      at = g_array_index (c->keys[k], KeyEntry, at).index;
+      if (!g_array_index (c->used, gboolean, at))
+        return at + 1;
     }
   return 0;
 }
@@ -94,11 +175,12 @@ keyed_cmp (gconstpointer x, gconstpointer y)
   return a->key < b->key ? -1 : a->key > b->key;
 }
 
-/* The block ('edges' FALSE) or edge counts of 'p', sorted by key. */
-static GArray *
-counts_of (const PgoMethodProfile *p, gboolean edges)
+/* Appends the block ('edges' FALSE) or edge counts of 'p' to 'out',
+ * sorted by key; how many. */
+static guint
+append_counts (GArray *out, const PgoMethodProfile *p, gboolean edges)
 {
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (Keyed));
+  guint first = out->len;
 
   for (guint i = 0; i < pgo_method_profile_get_n_records (p); i++)
     {
@@ -114,64 +196,62 @@ counts_of (const PgoMethodProfile *p, gboolean edges)
       if (edges ? is_edge : is_block)
         g_array_append_val (out, k);
     }
-  g_array_sort (out, keyed_cmp);
-  return out;
+  qsort (&g_array_index (out, Keyed, first), out->len - first, sizeof (Keyed), keyed_cmp);
+  return out->len - first;
 }
 
 /* TRUE when 'a' and 'b' have the same keys, none twice. */
 static gboolean
-same_keys (GArray *a, GArray *b)
+same_keys (Counts a, Counts b)
 {
-  if (a->len != b->len)
+  if (a.n != b.n)
     return FALSE;
-  for (guint i = 0; i < a->len; i++)
-    if (g_array_index (a, Keyed, i).key != g_array_index (b, Keyed, i).key
-        || (i > 0 && g_array_index (a, Keyed, i).key == g_array_index (a, Keyed, i - 1).key))
+  for (guint i = 0; i < a.n; i++)
+    if (a.v[i].key != b.v[i].key || (i > 0 && a.v[i].key == a.v[i - 1].key))
       return FALSE;
   return TRUE;
 }
 
 /* The overlap of two same-keyed count lists. */
 static double
-overlap_of (GArray *a, GArray *b)
+overlap_of (Counts a, Counts b)
 {
-  g_autofree guint64 *va = g_new0 (guint64, a->len + 1);
-  g_autofree guint64 *vb = g_new0 (guint64, b->len + 1);
+  g_autofree guint64 *va = g_new0 (guint64, a.n + 1);
+  g_autofree guint64 *vb = g_new0 (guint64, b.n + 1);
 
-  for (guint i = 0; i < a->len; i++)
+  for (guint i = 0; i < a.n; i++)
     {
-      va[i] = g_array_index (a, Keyed, i).value;
-      vb[i] = g_array_index (b, Keyed, i).value;
+      va[i] = a.v[i].value;
+      vb[i] = b.v[i].value;
     }
-  return _pgo_block_overlap (va, vb, a->len);
+  return _pgo_block_overlap (va, vb, a.n);
 }
 
 static guint64
-total_of (GArray *c)
+total_of (Counts c)
 {
   guint64 t = 0;
 
-  for (guint i = 0; i < c->len; i++)
-    t += g_array_index (c, Keyed, i).value;
+  for (guint i = 0; i < c.n; i++)
+    t += c.v[i].value;
   return t;
 }
 
-/* Fills the overlaps of the pair in 'm', or its mismatch. */
+/* Fills the overlaps in 'm' of a method with block and edge counts
+ * 'ba', 'ea' in the first side and 'bb', 'eb' in the second, or its
+ * mismatch. */
 static void
-compare_pair (PgoComparedMethod *m)
+compare_pair (PgoComparedMethod *m, Counts ba, Counts ea, Counts bb, Counts eb)
 {
-  g_autoptr(GArray) ba = counts_of (m->a, FALSE), bb = counts_of (m->b, FALSE);
-  g_autoptr(GArray) ea = counts_of (m->a, TRUE), eb = counts_of (m->b, TRUE);
-
-  m->weight = ba->len ? total_of (ba) : total_of (ea);
-  if (ba->len && bb->len)
+  m->weight = ba.n ? total_of (ba) : total_of (ea);
+  if (ba.n && bb.n)
     {
       if (!(m->has_block = same_keys (ba, bb)))
         m->mismatch = "different block offsets";
       else
         m->block_overlap = overlap_of (ba, bb);
     }
-  if (ea->len && eb->len)
+  if (ea.n && eb.n)
     {
       if (!(m->has_edge = same_keys (ea, eb)))
         m->mismatch = m->mismatch ? "different blocks and edges" : "different edges";
@@ -184,28 +264,167 @@ compare_pair (PgoComparedMethod *m)
     m->mismatch = NULL;
 }
 
-/* ---- Summary, and the driver ---- */
+/* ---- The comparison ---- */
 
-static void
-summarize (GArray *methods, PgoComparisonSummary *s)
+/**
+ * pgo_comparison_new:
+ *
+ * Starts a comparison: add the methods of the second side with
+ * pgo_comparison_add_b(), then pair those of the first side with
+ * pgo_comparison_pair_a().  Only the second side's digests and counts
+ * are held, so either side may be read one method at a time.
+ *
+ * Returns: (transfer full): the comparison; free with
+ *   pgo_comparison_free().
+ */
+PgoComparison *
+pgo_comparison_new (void)
 {
-  long double bw = 0, bs = 0, ew = 0, es = 0;
+  PgoComparison *c = g_new0 (PgoComparison, 1);
 
-  for (guint i = 0; i < methods->len; i++)
+  c->sha = g_checksum_new (G_CHECKSUM_SHA256);
+  for (guint k = 0; k < N_KEYS; k++)
+    c->keys[k] = g_array_new (FALSE, FALSE, sizeof (KeyEntry));
+  c->counts = g_array_new (FALSE, FALSE, sizeof (Keyed));
+  c->spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  c->used = g_array_new (FALSE, TRUE, sizeof (gboolean));
+  return c;
+}
+
+/**
+ * pgo_comparison_free:
+ * @c: (nullable): a comparison
+ */
+void
+pgo_comparison_free (PgoComparison *c)
+{
+  if (!c)
+    return;
+  g_checksum_free (c->sha);
+  for (guint k = 0; k < N_KEYS; k++)
+    g_array_unref (c->keys[k]);
+  g_array_unref (c->counts);
+  g_array_unref (c->spans);
+  g_array_unref (c->used);
+  g_free (c);
+}
+
+/**
+ * pgo_comparison_add_b:
+ * @c: a comparison whose pairing has not started
+ * @b: a method of the second side (read, not kept)
+ *
+ * Adds @b: its keys (by module, token, name and instantiation; by
+ * module, name and instantiation when a side has no token; by module,
+ * token and name when the instantiations are spelled differently; the
+ * first method of a key wins) and its counts.
+ */
+void
+pgo_comparison_add_b (PgoComparison *c, const PgoMethodProfile *b)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (b);
+  Span span = { c->counts->len };
+  gboolean no = FALSE;
+
+  g_return_if_fail (!c->sorted);
+  for (guint k = 0; k < N_KEYS; k++)
     {
-      const PgoComparedMethod *m = &g_array_index (methods, PgoComparedMethod, i);
+      KeyEntry e = { .index = c->spans->len };
 
-      s->n_both += m->a && m->b;
-      s->n_mismatched += m->a && m->b && m->mismatch;
-      s->n_block += m->has_block;
-      s->n_edge += m->has_edge;
-      if (m->has_block)
-        bw += m->weight, bs += (long double) m->weight * m->block_overlap;
-      if (m->has_edge)
-        ew += m->weight, es += (long double) m->weight * m->edge_overlap;
+      if (key_digest (c, id, (KeyKind) k, e.digest))
+        g_array_append_val (c->keys[k], e);
     }
-  s->block_overlap = bw > 0 ? (double) (bs / bw) : 1.0;
-  s->edge_overlap = ew > 0 ? (double) (es / ew) : 1.0;
+  span.n_block = append_counts (c->counts, b, FALSE);
+  span.n_edge = append_counts (c->counts, b, TRUE);
+  g_array_append_val (c->spans, span);
+  g_array_append_val (c->used, no);
+  c->sum.n_b++;
+}
+
+/* The block ('edges' FALSE) or edge counts of method 'i' of the second
+ * side of 'c'. */
+static Counts
+b_counts (const PgoComparison *c, guint i, gboolean edges)
+{
+  const Span *s = &g_array_index (c->spans, Span, i);
+  const Keyed *v = (const Keyed *) c->counts->data + s->first;
+
+  return edges ? (Counts) { v + s->n_block, s->n_edge } : (Counts) { v, s->n_block };
+}
+
+/* Adds the pair 'm' to the running summary of 'c'. */
+static void
+summarize (PgoComparison *c, const PgoComparedMethod *m)
+{
+  c->sum.n_both++;
+  c->sum.n_mismatched += m->mismatch != NULL;
+  c->sum.n_block += m->has_block;
+  c->sum.n_edge += m->has_edge;
+  if (m->has_block)
+    c->block_weight += m->weight, c->block_sum += (long double) m->weight * m->block_overlap;
+  if (m->has_edge)
+    c->edge_weight += m->weight, c->edge_sum += (long double) m->weight * m->edge_overlap;
+}
+
+/**
+ * pgo_comparison_pair_a:
+ * @c: a comparison
+ * @a: a method of the first side (borrowed into @out)
+ * @out: (out caller-allocates): its comparison
+ *
+ * Pairs @a with the first method of the second side not yet paired that
+ * shares a key with it, trying the keys in the order
+ * pgo_comparison_add_b() gives, and computes the pair's block overlap
+ * when both have block counts on the same offsets and its edge overlap
+ * when both have edge counts on the same edges.  @out->b is %NULL;
+ * @out->b_index names the partner.
+ */
+void
+pgo_comparison_pair_a (PgoComparison *c, const PgoMethodProfile *a, PgoComparedMethod *out)
+{
+  g_autoptr(GArray) own = g_array_new (FALSE, FALSE, sizeof (Keyed));
+  guint n_block, n_edge;
+
+  *out = (PgoComparedMethod) { .a = a };
+  c->sum.n_a++;
+  if (!c->sorted)
+    sort_keys (c);
+  if (!(out->b_index = find_partner (c, pgo_method_profile_get_id (a))))
+    return;
+  g_array_index (c->used, gboolean, out->b_index - 1) = TRUE;
+  n_block = append_counts (own, a, FALSE);
+  n_edge = append_counts (own, a, TRUE);
+  compare_pair (out, (Counts) { (const Keyed *) own->data, n_block },
+                (Counts) { (const Keyed *) own->data + n_block, n_edge },
+                b_counts (c, out->b_index - 1, FALSE), b_counts (c, out->b_index - 1, TRUE));
+  summarize (c, out);
+}
+
+/**
+ * pgo_comparison_b_paired:
+ * @c: a comparison
+ * @i: a method of the second side, 0-based in the order added
+ *
+ * Returns: %TRUE if pgo_comparison_pair_a() paired it.
+ */
+gboolean
+pgo_comparison_b_paired (const PgoComparison *c, guint i)
+{
+  return i < c->used->len && g_array_index (c->used, gboolean, i);
+}
+
+/**
+ * pgo_comparison_get_summary:
+ * @c: a comparison
+ * @out: (out caller-allocates): totals and overlaps weighted by each
+ *   pair's weight (1 when no weight)
+ */
+void
+pgo_comparison_get_summary (const PgoComparison *c, PgoComparisonSummary *out)
+{
+  *out = c->sum;
+  out->block_overlap = c->block_weight > 0 ? (double) (c->block_sum / c->block_weight) : 1.0;
+  out->edge_overlap = c->edge_weight > 0 ? (double) (c->edge_sum / c->edge_weight) : 1.0;
 }
 
 /**
@@ -214,13 +433,9 @@ summarize (GArray *methods, PgoComparisonSummary *s)
  * @b: (element-type PgoMethodProfile): the second list
  * @out_summary: (out) (optional): totals and weighted overlaps
  *
- * Pairs the methods of @a and @b (by module, token, name and
- * instantiation; by module, name and instantiation when a side has no
- * token; by module, token and name when the instantiations are spelled
- * differently), then computes each pair's block
- * overlap when both have block counts on the same offsets and its edge
- * overlap when both have edge counts on the same edges.  Methods of only
- * one list come last, in list order.
+ * Compares two whole lists: each method of @a paired as
+ * pgo_comparison_pair_a() pairs it, then the methods of only @b, in
+ * list order.
  *
  * Returns: (transfer full) (element-type PgoComparedMethod): one entry
  * per method of either list, in the order of @a.
@@ -229,37 +444,27 @@ GArray *
 pgo_profiles_compare (GPtrArray *a, GPtrArray *b, PgoComparisonSummary *out_summary)
 {
   GArray *out = g_array_new (FALSE, TRUE, sizeof (PgoComparedMethod));
-  GHashTable *tables[N_KEYS];
-  g_autofree gboolean *used = g_new0 (gboolean, b->len + 1);
-  PgoComparisonSummary s = { .n_a = a->len, .n_b = b->len };
+  g_autoptr(PgoComparison) c = pgo_comparison_new ();
 
-  for (guint k = 0; k < N_KEYS; k++)
-    tables[k] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  index_list (b, tables);
+  for (guint i = 0; i < b->len; i++)
+    pgo_comparison_add_b (c, g_ptr_array_index (b, i));
   for (guint i = 0; i < a->len; i++)
     {
-      PgoComparedMethod m = { .a = g_ptr_array_index (a, i) };
-      guint at = find_partner (pgo_method_profile_get_id (m.a), tables, used);
+      PgoComparedMethod m;
 
-      if (at)
-        {
-          used[at - 1] = TRUE;
-          m.b = g_ptr_array_index (b, at - 1);
-          compare_pair (&m);
-        }
+      pgo_comparison_pair_a (c, g_ptr_array_index (a, i), &m);
+      if (m.b_index)
+        m.b = g_ptr_array_index (b, m.b_index - 1);
       g_array_append_val (out, m);
     }
   for (guint i = 0; i < b->len; i++)
-    if (!used[i])
+    if (!pgo_comparison_b_paired (c, i))
       {
         PgoComparedMethod m = { .b = g_ptr_array_index (b, i) };
 
         g_array_append_val (out, m);
       }
-  for (guint k = 0; k < N_KEYS; k++)
-    g_hash_table_unref (tables[k]);
-  summarize (out, &s);
   if (out_summary)
-    *out_summary = s;
+    pgo_comparison_get_summary (c, out_summary);
   return out;
 }

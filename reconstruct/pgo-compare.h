@@ -4,8 +4,9 @@
  * compare-mibc compares two files: per method present in both, the block
  * overlap and the edge overlap of its counts.
  *
- * Input: two lists of PgoMethodProfiles (from traces or .mibc files).
- * Output: one PgoComparedMethod per method of either list, and a summary.
+ * Input: the method profiles of two sides (traces or .mibc files), the
+ * second held compactly, the first read one at a time, or two lists.
+ * Output: one PgoComparedMethod per method of either side, and a summary.
  *
  * SPEC: mibc(5) "Flow graph matching", "Block overlap", "Edge overlap"
  */
@@ -20,11 +21,13 @@ G_BEGIN_DECLS
 /**
  * PgoComparedMethod:
  *
- * One method; @a or @b is NULL when only the other list has it.
+ * One method; @a is NULL when only the second side has it, and @b_index
+ * 0 when only the first does.
  */
 typedef struct {
-  const PgoMethodProfile *a;            /* borrowed from the first list */
-  const PgoMethodProfile *b;            /* borrowed from the second list */
+  const PgoMethodProfile *a;            /* borrowed from the first side */
+  const PgoMethodProfile *b;            /* borrowed from the second list (whole lists only) */
+  guint                   b_index;      /* 1-based: its partner in the second side, or 0 */
   gboolean                has_block;    /* block_overlap was computed */
   double                  block_overlap;
   gboolean                has_edge;     /* edge_overlap was computed */
@@ -49,8 +52,18 @@ typedef struct {
   double edge_overlap;
 } PgoComparisonSummary;
 
-GArray *pgo_profiles_compare (GPtrArray *a,
-                              GPtrArray *b,
-                              PgoComparisonSummary *out_summary);
+typedef struct _PgoComparison PgoComparison;
+
+PgoComparison *pgo_comparison_new         (void);
+void           pgo_comparison_free        (PgoComparison *c);
+void           pgo_comparison_add_b       (PgoComparison *c, const PgoMethodProfile *b);
+void           pgo_comparison_pair_a      (PgoComparison *c, const PgoMethodProfile *a,
+                                           PgoComparedMethod *out);
+gboolean       pgo_comparison_b_paired    (const PgoComparison *c, guint i);
+void           pgo_comparison_get_summary (const PgoComparison *c, PgoComparisonSummary *out);
+GArray        *pgo_profiles_compare       (GPtrArray *a, GPtrArray *b,
+                                           PgoComparisonSummary *out_summary);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoComparison, pgo_comparison_free)
 
 G_END_DECLS

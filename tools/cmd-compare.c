@@ -61,19 +61,6 @@ parse_options (int *argc, char ***argv, CompareOptions *o)
   return PGO_EXIT_OK;
 }
 
-/* Keeps the profiles of 'list' whose name contains 'text'. */
-static void
-filter_by_name (GPtrArray *list, const char *text)
-{
-  for (guint i = list->len; text && i-- > 0;)
-    {
-      g_autofree char *name = pgo_method_id_to_string (pgo_method_profile_get_id (g_ptr_array_index (list, i)));
-
-      if (!strstr (name, text))
-        g_ptr_array_remove_index (list, i);
-    }
-}
-
 /* Prints one method's line. */
 static void
 print_method (const PgoComparedMethod *m)
@@ -82,7 +69,7 @@ print_method (const PgoComparedMethod *m)
   g_autofree char *name = pgo_method_id_to_string (pgo_method_profile_get_id (p));
 
   printf ("method %s", name);
-  if (!m->a || !m->b)
+  if (!m->a || !m->b_index)
     printf (" only-in=%s\n", m->a ? "A" : "B");
   else if (m->mismatch)
     printf (" mismatched=\"%s\"\n", m->mismatch);
@@ -106,7 +93,7 @@ json_method (GString *s, const PgoComparedMethod *m)
 
   g_string_append (s, "{\"name\":");
   pgo_tool_json_string (s, name);
-  if (!m->a || !m->b)
+  if (!m->a || !m->b_index)
     g_string_append_printf (s, ",\"only_in\":\"%s\"}", m->a ? "A" : "B");
   else if (m->mismatch)
     {
@@ -125,9 +112,152 @@ json_method (GString *s, const PgoComparedMethod *m)
     }
 }
 
-/* Prints the comparison as one object {"a", "b", "methods", "summary"}. */
+/* One side of the comparison: a trace, read in passes, or a whole list. */
+typedef struct {
+  const char   *path;
+  PgoToolTrace *trace;
+  GPtrArray    *list;
+} Side;
+
 static void
-print_json (const CompareOptions *o, GArray *methods, const PgoComparisonSummary *sum)
+side_clear (Side *side)
+{
+  g_clear_pointer (&side->trace, pgo_tool_trace_free);
+  g_clear_pointer (&side->list, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Side, side_clear)
+
+/* Handed each profile of a side that --method keeps, with its 0-based
+ * place among them. */
+typedef void (*SideFunc) (const PgoMethodProfile *p, guint i, gpointer data);
+
+/* A pass over a side. */
+typedef struct {
+  const CompareOptions *o;
+  PgoBodyResolver      *resolver;
+  SideFunc              func;
+  gpointer              data;
+  guint                 n;      /* profiles kept so far */
+} Pass;
+
+/* Hands 'p' to the pass when --method keeps it. */
+static void
+pass_one (Pass *pass, const PgoMethodProfile *p)
+{
+  if (pass->o->method)
+    {
+      g_autofree char *name = pgo_method_id_to_string (pgo_method_profile_get_id (p));
+
+      if (!strstr (name, pass->o->method))
+        return;
+    }
+  if (pass->func)
+    pass->func (p, pass->n, pass->data);
+  pass->n++;
+}
+
+/* PgoToolProfileFunc of a trace's pass: names the profile's type
+ * arguments as the list reader does, then hands it on. */
+static gboolean
+pass_streamed (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  Pass *pass = data;
+
+  (void) error;
+  if (pass->resolver)
+    pgo_nettrace_profile_name_types (profile, pgo_tool_lookup_metadata, pass->resolver);
+  pass_one (pass, profile);
+  pgo_method_profile_free (profile);
+  return TRUE;
+}
+
+/* Calls 'func' (nullable: a pass that only reads) on every profile of
+ * 'side' that --method keeps, in order.  FALSE after the error. */
+static gboolean
+side_pass (Side *side, const CompareOptions *o, PgoBodyResolver *resolver, SideFunc func,
+           gpointer data, int *rc)
+{
+  Pass pass = { o, resolver, func, data, 0 };
+
+  if (side->trace)
+    return pgo_tool_trace_pass (side->trace, pass_streamed, &pass, rc);
+  for (guint i = 0; i < side->list->len; i++)
+    pass_one (&pass, g_ptr_array_index (side->list, i));
+  return TRUE;
+}
+
+/* Opens 'path' as a side: a trace to read in passes, any other input
+ * whole.  FALSE after the error. */
+static gboolean
+side_open (Side *side, const char *path, PgoBodyResolver *resolver, int *rc)
+{
+  side->path = path;
+  if (pgo_tool_is_trace (path))
+    return (side->trace = pgo_tool_trace_open (path, rc)) != NULL;
+  return (side->list = pgo_tool_read_profiles (path, resolver, rc)) != NULL;
+}
+
+/* What the printing passes share. */
+typedef struct {
+  const CompareOptions *o;
+  PgoComparison        *c;
+  guint                 n_printed; /* JSON: methods printed, for the commas */
+} Printer;
+
+/* Prints one method, as a line or a JSON element. */
+static void
+print_one (Printer *pr, const PgoComparedMethod *m)
+{
+  g_autoptr(GString) s = NULL;
+
+  if (pr->o->quiet)
+    return;
+  if (!pr->o->json)
+    {
+      print_method (m);
+      return;
+    }
+  s = g_string_new (pr->n_printed++ ? "," : NULL);
+  json_method (s, m);
+  fputs (s->str, stdout);
+}
+
+/* SideFunc of the second side's first pass: adds it to the comparison. */
+static void
+add_b (const PgoMethodProfile *p, guint i, gpointer data)
+{
+  (void) i;
+  pgo_comparison_add_b (data, p);
+}
+
+/* SideFunc of the first side: pairs and prints each method. */
+static void
+pair_a (const PgoMethodProfile *p, guint i, gpointer data)
+{
+  Printer *pr = data;
+  PgoComparedMethod m;
+
+  (void) i;
+  pgo_comparison_pair_a (pr->c, p, &m);
+  print_one (pr, &m);
+}
+
+/* SideFunc of the second side's last pass: prints the methods no method
+ * of the first side paired with. */
+static void
+print_only_b (const PgoMethodProfile *p, guint i, gpointer data)
+{
+  Printer *pr = data;
+  PgoComparedMethod m = { .b = p };
+
+  if (!pgo_comparison_b_paired (pr->c, i))
+    print_one (pr, &m);
+}
+
+/* Prints the JSON object's start, up to the methods' list. */
+static void
+json_start (const CompareOptions *o)
 {
   g_autoptr(GString) s = g_string_new ("{\"a\":");
 
@@ -135,48 +265,54 @@ print_json (const CompareOptions *o, GArray *methods, const PgoComparisonSummary
   g_string_append (s, ",\"b\":");
   pgo_tool_json_string (s, o->paths[1]);
   g_string_append (s, ",\"methods\":[");
-  for (guint i = 0; !o->quiet && i < methods->len; i++)
-    {
-      if (i)
-        g_string_append_c (s, ',');
-      json_method (s, &g_array_index (methods, PgoComparedMethod, i));
-    }
-  g_string_append_printf (s, "],\"summary\":{\"methods_a\":%u,\"methods_b\":%u,\"both\":%u,"
-                          "\"mismatched\":%u,\"block\":%u,\"block_overlap\":%.9g,\"edge\":%u,"
-                          "\"edge_overlap\":%.9g}}\n", sum->n_a, sum->n_b, sum->n_both,
-                          sum->n_mismatched, sum->n_block, sum->block_overlap, sum->n_edge,
-                          sum->edge_overlap);
   fputs (s->str, stdout);
 }
 
-/* "compare": reads both files and prints the comparison. */
+/* Prints the summary, as the last line or as the JSON object's end. */
+static void
+print_summary (const CompareOptions *o, const PgoComparisonSummary *s)
+{
+  if (o->json)
+    printf ("],\"summary\":{\"methods_a\":%u,\"methods_b\":%u,\"both\":%u,"
+            "\"mismatched\":%u,\"block\":%u,\"block_overlap\":%.9g,\"edge\":%u,"
+            "\"edge_overlap\":%.9g}}\n", s->n_a, s->n_b, s->n_both,
+            s->n_mismatched, s->n_block, s->block_overlap, s->n_edge, s->edge_overlap);
+  else
+    printf ("COMPARE methods-a=%u methods-b=%u both=%u mismatched=%u block=%u block-overlap=%.6f"
+            " edge=%u edge-overlap=%.6f\n", s->n_a, s->n_b, s->n_both, s->n_mismatched, s->n_block,
+            s->block_overlap, s->n_edge, s->edge_overlap);
+}
+
+/* "compare": holds B as its counts and digests, reads A one method at a
+ * time (a trace in two passes: the first checks it before anything is
+ * printed), then B again for the methods only it has. */
 int
 pgo_cmd_compare (int argc, char **argv)
 {
   g_auto(CompareOptions) o = { 0 };
+  g_auto(Side) a = { 0 };
+  g_auto(Side) b = { 0 };
   g_autoptr(PgoBodyResolver) resolver = NULL;
-  g_autoptr(GPtrArray) a = NULL, b = NULL;
-  g_autoptr(GArray) methods = NULL;
+  g_autoptr(PgoComparison) c = pgo_comparison_new ();
+  Printer pr = { &o, c, 0 };
   PgoComparisonSummary s;
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
   if ((o.references && !(resolver = pgo_tool_open_resolver (o.references, NULL, &rc)))
-      || !(a = pgo_tool_read_profiles (o.paths[0], resolver, &rc))
-      || !(b = pgo_tool_read_profiles (o.paths[1], resolver, &rc)))
+      || !side_open (&a, o.paths[0], resolver, &rc)
+      || (a.trace && !side_pass (&a, &o, resolver, NULL, NULL, &rc))
+      || !side_open (&b, o.paths[1], resolver, &rc)
+      || !side_pass (&b, &o, resolver, add_b, c, &rc))
     return rc;
-  filter_by_name (a, o.method);
-  filter_by_name (b, o.method);
-  methods = pgo_profiles_compare (a, b, &s);
   if (o.json)
-    print_json (&o, methods, &s);
-  for (guint i = 0; !o.json && !o.quiet && i < methods->len; i++)
-    print_method (&g_array_index (methods, PgoComparedMethod, i));
-  if (!o.json)
-    printf ("COMPARE methods-a=%u methods-b=%u both=%u mismatched=%u block=%u block-overlap=%.6f"
-          " edge=%u edge-overlap=%.6f\n", s.n_a, s.n_b, s.n_both, s.n_mismatched, s.n_block,
-          s.block_overlap, s.n_edge, s.edge_overlap);
+    json_start (&o);
+  if (!side_pass (&a, &o, resolver, pair_a, &pr, &rc)
+      || !side_pass (&b, &o, resolver, print_only_b, &pr, &rc))
+    return rc;
+  pgo_comparison_get_summary (c, &s);
+  print_summary (&o, &s);
   if (s.n_both == 0)
     {
       pgo_tool_error ("%s and %s have no method in common%s", o.paths[0], o.paths[1],

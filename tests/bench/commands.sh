@@ -10,7 +10,7 @@
 #
 # Output: "BENCH commands-memory methods=<n> trace_mb=<size>
 #   reconstruct_mb=<m> create_mibc_mb=<m> ingest_mb=<m> export_mb=<m>
-#   ratio=<largest> target=64 met|missed"
+#   compare_mb=<m> ratio=<largest> target=64 met|missed"
 set -u
 builddir=${PGO_BUILDDIR:-.}
 . "${PGO_TEST_DATA:-$(dirname "$0")/..}/support/shared-runtime.sh"
@@ -56,6 +56,10 @@ for cmd in reconstruct create-mibc ingest export; do
   [ "$kb" -gt "$worst" ] && worst=$kb
   line="$line $(echo "$cmd" | tr - _)_mb=$((kb / 1024))"
 done
+# compare reads no IL: the trace against itself
+kb=$(peak_kb "$tool" compare "$trace" "$trace") || { echo "BENCH commands-memory FAILED: compare"; exit 1; }
+[ "$kb" -gt "$worst" ] && worst=$kb
+line="$line compare_mb=$((kb / 1024))"
 rm -f "$work/out.mibc" "$work/out.db"
 status=missed
 [ "$worst" -le $((64 * 1024)) ] && status=met

@@ -492,6 +492,7 @@ START_TEST (test_compare_self_and_truth)
       const PgoComparedMethod *m = &g_array_index (self, PgoComparedMethod, i);
 
       ck_assert (m->a == m->b);
+      ck_assert_uint_eq (m->b_index, i + 1);
       ck_assert (!m->has_block || m->block_overlap == 1.0);
     }
   ck_assert (s.block_overlap == 1.0);
