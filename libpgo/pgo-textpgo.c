@@ -736,3 +736,117 @@ _pgo_text_pgo_equal (const PgoTextPgo *a, const PgoTextPgo *b)
     }
   return TRUE;
 }
+
+/* ---- Writing one method at a time ---- */
+
+/* Room for the header before the first method: its text, right-aligned,
+ * is only known once the methods are counted. */
+#define HEADER_ROOM (sizeof header_prefix - 1 + 10 + sizeof header_suffix - 1 + 1)
+
+/**
+ * PgoTextPgoWriter:
+ *
+ * Renders a dump method by method: each is written as it is added and
+ * then freed, so that only the text and the handle names are held.
+ */
+struct _PgoTextPgoWriter {
+  PgoTextPgo *pgo;       /* the handle names; no method kept */
+  GString    *out;       /* HEADER_ROOM bytes, then the methods */
+  guint       n_methods; /* written */
+};
+
+/**
+ * pgo_text_pgo_writer_new:
+ *
+ * Returns: (transfer full): a writer with no method; add them with
+ *   pgo_text_pgo_writer_add_method(), then end with
+ *   pgo_text_pgo_writer_finish().
+ */
+PgoTextPgoWriter *
+pgo_text_pgo_writer_new (void)
+{
+  PgoTextPgoWriter *w = g_new0 (PgoTextPgoWriter, 1);
+
+  w->pgo = pgo_text_pgo_new ();
+  w->out = g_string_new (NULL);
+  g_string_set_size (w->out, HEADER_ROOM);
+  return w;
+}
+
+/**
+ * pgo_text_pgo_writer_free:
+ * @w: (nullable): a writer
+ */
+void
+pgo_text_pgo_writer_free (PgoTextPgoWriter *w)
+{
+  if (!w)
+    return;
+  pgo_text_pgo_free (w->pgo);
+  if (w->out)
+    g_string_free (w->out, TRUE);
+  g_free (w);
+}
+
+/**
+ * pgo_text_pgo_writer_get_dump:
+ * @w: a writer
+ *
+ * Returns: (transfer none): the dump whose handle values the methods
+ *   added to @w use (pgo_text_pgo_intern_handle()); it holds no method.
+ */
+PgoTextPgo *
+pgo_text_pgo_writer_get_dump (PgoTextPgoWriter *w)
+{
+  return w->pgo;
+}
+
+/**
+ * pgo_text_pgo_writer_add_method:
+ * @w: a writer
+ * @profile: (transfer full): as pgo_text_pgo_add_method() takes it
+ *
+ * pgo_text_pgo_add_method(), then writes the method as
+ * pgo_text_pgo_write() would and frees it.
+ *
+ * Returns: TRUE on success; FALSE with @error set as those two fail.
+ */
+gboolean
+pgo_text_pgo_writer_add_method (PgoTextPgoWriter *w, guint32 code_hash, guint32 method_hash,
+                                guint32 il_size, const char *method_name, const char *signature,
+                                PgoMethodProfile *profile, GError **error)
+{
+  gboolean ok;
+
+  if (!pgo_text_pgo_add_method (w->pgo, code_hash, method_hash, il_size, method_name, signature,
+                                profile, error))
+    return FALSE;
+  ok = write_method (w->out, w->pgo, w->pgo->methods->pdata[0], error);
+  g_ptr_array_set_size (w->pgo->methods, 0);
+  w->n_methods++;
+  return ok;
+}
+
+/**
+ * pgo_text_pgo_writer_finish:
+ * @w: (transfer full): a writer
+ *
+ * Returns: (transfer full): the dump, the same bytes as
+ *   pgo_text_pgo_write() of a dump holding the methods added.
+ */
+GBytes *
+pgo_text_pgo_writer_finish (PgoTextPgoWriter *w)
+{
+  g_autofree char *header = g_strdup_printf ("%s%u%s\n", header_prefix, w->n_methods,
+                                             header_suffix);
+  gsize start = HEADER_ROOM - strlen (header);
+  g_autoptr(GBytes) all = NULL;
+  gsize size;
+
+  memcpy (w->out->str + start, header, strlen (header));
+  g_string_append_printf (w->out, "%s\n", trailer);
+  size = w->out->len;
+  all = g_string_free_to_bytes (g_steal_pointer (&w->out));
+  pgo_text_pgo_writer_free (w);
+  return g_bytes_new_from_bytes (all, start, size - start);
+}

@@ -69,4 +69,21 @@ guint64                 pgo_text_pgo_intern_handle    (PgoTextPgo *pgo,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoTextPgo, pgo_text_pgo_free)
 
+typedef struct _PgoTextPgoWriter PgoTextPgoWriter;
+
+PgoTextPgoWriter       *pgo_text_pgo_writer_new        (void);
+void                    pgo_text_pgo_writer_free       (PgoTextPgoWriter *w);
+PgoTextPgo             *pgo_text_pgo_writer_get_dump   (PgoTextPgoWriter *w);
+gboolean                pgo_text_pgo_writer_add_method (PgoTextPgoWriter *w,
+                                                       guint32 code_hash,
+                                                       guint32 method_hash,
+                                                       guint32 il_size,
+                                                       const char *method_name,
+                                                       const char *signature,
+                                                       PgoMethodProfile *profile,
+                                                       GError **error);
+GBytes                 *pgo_text_pgo_writer_finish     (PgoTextPgoWriter *w);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoTextPgoWriter, pgo_text_pgo_writer_free)
+
 G_END_DECLS

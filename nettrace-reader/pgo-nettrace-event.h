@@ -175,6 +175,11 @@ typedef PgoMetadata *(*PgoNettraceLookupFunc) (const PgoModuleId *module, gpoint
 GHashTable          *pgo_nettrace_profiles_name_handles (PgoNettraceProfiles *profiles,
                                                          PgoNettraceLookupFunc lookup,
                                                          gpointer user_data);
+void                 pgo_nettrace_profiles_name_profile_handles (PgoNettraceProfiles *profiles,
+                                                                 PgoMethodProfile *profile,
+                                                                 PgoNettraceLookupFunc lookup,
+                                                                 gpointer user_data,
+                                                                 GHashTable *names);
 void                 pgo_nettrace_profiles_name_types   (PgoNettraceProfiles *profiles,
                                                          PgoNettraceLookupFunc lookup,
                                                          gpointer user_data);

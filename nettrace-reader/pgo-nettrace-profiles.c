@@ -1674,6 +1674,34 @@ pgo_nettrace_profiles_name_handles (PgoNettraceProfiles *self, PgoNettraceLookup
   return names;
 }
 
+/**
+ * pgo_nettrace_profiles_name_profile_handles:
+ * @profiles: the tables of a trace being streamed (a stream's function
+ *   gets them), or of collected profiles
+ * @profile: a profile of that trace
+ * @lookup: finds the metadata of a module
+ * @user_data: passed to @lookup
+ * @names: (element-type guint64 utf8): handle value -> name; gains the
+ *   names of the handles of @profile it does not hold
+ *
+ * pgo_nettrace_profiles_name_handles() of one profile: the tables a
+ * stream reads before it hands out the first profile name every handle
+ * as they would once the trace is read.
+ */
+void
+pgo_nettrace_profiles_name_profile_handles (PgoNettraceProfiles *self, PgoMethodProfile *profile,
+                                            PgoNettraceLookupFunc lookup, gpointer user_data,
+                                            GHashTable *names)
+{
+  Namer nm = { self, lookup, user_data,
+               g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                      (GDestroyNotify) pgo_metadata_unref) };
+
+  g_return_if_fail (self != NULL && profile != NULL && lookup != NULL && names != NULL);
+  name_profile (&nm, profile, names);
+  g_hash_table_unref (nm.metadata);
+}
+
 /* ---- names of instantiation arguments ------------------------------------ */
 
 /* name_type_ref: fills the names of the definitions in 't' that BulkType

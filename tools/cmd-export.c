@@ -170,12 +170,13 @@ text_profile (const PgoMethodProfile *p, PgoTextPgo *pgo, GHashTable *names, GEr
   return g_steal_pointer (&out);
 }
 
-/* Adds profile 'p' to 'pgo' under the runtime's hashes of its method.
+/* Writes profile 'p' to 'w' under the runtime's hashes of its method.
  * FALSE with 'error' unset: left out, the hashes cannot be computed. */
 static gboolean
-add_text_method (PgoTextPgo *pgo, const PgoMethodProfile *p, PgoBodyResolver *resolver,
+add_text_method (PgoTextPgoWriter *w, const PgoMethodProfile *p, PgoBodyResolver *resolver,
                  GHashTable *names, GError **error)
 {
+  PgoTextPgo *pgo = pgo_text_pgo_writer_get_dump (w);
   const PgoMethodId *id = pgo_method_profile_get_id (p);
   g_autoptr(PgoMetadata) md = NULL;
   PgoMethodName mn = { 0 };
@@ -201,8 +202,27 @@ add_text_method (PgoTextPgo *pgo, const PgoMethodProfile *p, PgoBodyResolver *re
   pgo_method_name_clear (&mn);
   if (!(copy = text_profile (p, pgo, names, error)))
     return FALSE;
-  return pgo_text_pgo_add_method (pgo, code, hash, il_size, name ? name : "?", sig ? sig : "?",
-                                  copy, error);
+  return pgo_text_pgo_writer_add_method (w, code, hash, il_size, name ? name : "?", sig ? sig : "?",
+                                         copy, error);
+}
+
+/* add_text_method(), counting in '*skipped' the methods left out; FALSE
+ * with 'error' set on failure. */
+static gboolean
+add_text_or_skip (PgoTextPgoWriter *w, const PgoMethodProfile *p, PgoBodyResolver *resolver,
+                  GHashTable *names, guint *skipped, GError **error)
+{
+  GError *local = NULL;
+
+  if (add_text_method (w, p, resolver, names, &local))
+    return TRUE;
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  (*skipped)++;
+  return TRUE;
 }
 
 /* The text form of 'profiles'; *out_skipped counts the methods left out. */
@@ -210,22 +230,12 @@ static GBytes *
 build_text (GPtrArray *profiles, PgoBodyResolver *resolver, GHashTable *names, guint *out_skipped,
             GError **error)
 {
-  g_autoptr(PgoTextPgo) pgo = pgo_text_pgo_new ();
+  g_autoptr(PgoTextPgoWriter) w = pgo_text_pgo_writer_new ();
 
   for (guint i = 0; i < profiles->len; i++)
-    {
-      GError *local = NULL;
-
-      if (add_text_method (pgo, g_ptr_array_index (profiles, i), resolver, names, &local))
-        continue;
-      if (local)
-        {
-          g_propagate_error (error, local);
-          return NULL;
-        }
-      (*out_skipped)++;
-    }
-  return pgo_text_pgo_write (pgo, error);
+    if (!add_text_or_skip (w, g_ptr_array_index (profiles, i), resolver, names, out_skipped, error))
+      return NULL;
+  return pgo_text_pgo_writer_finish (g_steal_pointer (&w));
 }
 
 /* Writes 'profiles' to o->output in o's format; FALSE with 'error' set.
@@ -367,7 +377,9 @@ typedef struct {
   GPtrArray           *batch;    /* profiles read, not yet handed on */
   GPtrArray           *keep;     /* every profile, when the stream is not simple; else NULL */
   PgoMibcWriter       *writer;   /* the second pass's output: a .mibc, */
-  PgoXmlWriter        *xml;      /* or an XML document */
+  PgoXmlWriter        *xml;      /* an XML document, */
+  PgoTextPgoWriter    *text;     /* or a text dump */
+  guint                skipped;  /* text: methods whose hashes cannot be computed */
   gboolean             second;   /* in the second pass */
 } Streamed;
 
@@ -376,14 +388,16 @@ static gboolean
 write_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
   Streamed *x = data;
+  gboolean ok = TRUE;
 
-  (void) error;
   if (x->writer)
     pgo_mibc_writer_add (x->writer, profile);
-  else
+  else if (x->xml)
     pgo_xml_writer_add (x->xml, profile);
+  else
+    ok = add_text_or_skip (x->text, profile, x->resolver, x->o->names, &x->skipped, error);
   pgo_method_profile_free (profile);
-  return TRUE;
+  return ok;
 }
 
 /* Hands the batch of 'x' to the pass it is in and empties it. */
@@ -445,7 +459,9 @@ stream_pass (Streamed *x, gboolean second, GString *modules)
             return rc;
           g_ptr_array_add (x->traces, opened);
         }
-      if (!pgo_tool_trace_pass (g_ptr_array_index (x->traces, i), stream_profile, x, &rc))
+      /* text: the first pass names the handles, as the list path does per trace */
+      if (!pgo_tool_trace_pass_named (g_ptr_array_index (x->traces, i), stream_profile, x,
+                                      x->resolver, second ? NULL : x->o->names, &rc))
         return rc;
       if (!flush_batch (x, &error))
         return pgo_tool_fail (t, error);
@@ -457,12 +473,11 @@ stream_pass (Streamed *x, gboolean second, GString *modules)
 }
 
 /* TRUE if the inputs and output of 'o' allow the streamed export: traces
- * only, to a .mibc or an XML document (text needs the handle names of
- * whole traces), without --save. */
+ * only, without --save. */
 static gboolean
 streamable (const ExportOptions *o)
 {
-  if (o->in.stores || !o->in.traces || o->text || o->save)
+  if (o->in.stores || !o->in.traces || o->save)
     return FALSE;
   for (char **t = o->in.traces; *t; t++)
     if (!pgo_tool_is_trace (*t))
@@ -485,7 +500,7 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
   PgoMibcOptions mo = { .name = base, .compressed = o->compressed,
                         .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
   g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_tool_trace_free);
-  Streamed x = { o, resolver, stream, traces, NULL, batch, NULL, NULL, NULL, FALSE };
+  Streamed x = { .o = o, .resolver = resolver, .stream = stream, .traces = traces, .batch = batch };
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   int rc;
@@ -499,11 +514,15 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
     }
   if (o->xml)
     x.xml = pgo_xml_writer_new ();
+  else if (o->text)
+    x.text = pgo_text_pgo_writer_new ();
   else
     x.writer = pgo_mibc_writer_new (&mo);
   rc = stream_pass (&x, TRUE, NULL);
   bytes = o->xml ? pgo_xml_writer_finish (g_steal_pointer (&x.xml), &error)
-                 : pgo_mibc_writer_finish (g_steal_pointer (&x.writer), skipped, &error);
+        : o->text ? pgo_text_pgo_writer_finish (g_steal_pointer (&x.text))
+        : pgo_mibc_writer_finish (g_steal_pointer (&x.writer), skipped, &error);
+  *skipped += x.skipped;
   if (rc != PGO_EXIT_OK)
     return rc;
   pgo_profile_set_stream_get_stats (stream, st);

@@ -191,6 +191,8 @@ pgo_tool_warn_truncated (const char *path, const PgoNettraceStats *st, guint kep
 typedef struct {
   PgoToolProfileFunc func;
   gpointer           data;
+  PgoBodyResolver   *resolver; /* names the handles into 'names', */
+  GHashTable        *names;    /* when not NULL */
 } Stream;
 
 /* PgoNettraceProfileFunc of pgo_tool_trace_pass() */
@@ -200,9 +202,11 @@ stream_one (PgoNettraceProfiles *profiles, PgoMethodProfile *profile, guint64 me
 {
   Stream *st = user_data;
 
-  (void) profiles;
   (void) method_handle;
   (void) blob;
+  if (st->names)
+    pgo_nettrace_profiles_name_profile_handles (profiles, profile, pgo_tool_lookup_metadata,
+                                                st->resolver, st->names);
   return st->func (profile, st->data, error);
 }
 
@@ -289,10 +293,23 @@ check_pass (PgoToolTrace *t, guint pass, const PgoNettraceStats *stats, guint n,
 gboolean
 pgo_tool_trace_pass (PgoToolTrace *t, PgoToolProfileFunc func, gpointer data, int *out_rc)
 {
+  return pgo_tool_trace_pass_named (t, func, data, NULL, NULL, out_rc);
+}
+
+static void merge_names (GHashTable *names, GHashTable *found);
+
+/* pgo_tool_trace_pass_named: pgo_tool_trace_pass() that also adds the
+ * runtime names of the handles of the trace's profiles to 'names'
+ * (nullable), as pgo_tool_read_profiles_named() does. */
+gboolean
+pgo_tool_trace_pass_named (PgoToolTrace *t, PgoToolProfileFunc func, gpointer data,
+                           PgoBodyResolver *resolver, GHashTable *names, int *out_rc)
+{
   GError *error = NULL;
   g_autoptr(PgoNettraceReader) reader = NULL;
   g_autoptr(PgoNettraceProfiles) profiles = NULL;
-  Stream st = { func, data };
+  g_autoptr(GHashTable) found = names ? pgo_tool_new_handle_names () : NULL;
+  Stream st = { func, data, resolver, found };
 
   if (!(reader = pgo_nettrace_reader_new (t->bytes, &error))
       || !(profiles = pgo_nettrace_profiles_stream (reader, stream_one, &st, &error)))
@@ -300,6 +317,8 @@ pgo_tool_trace_pass (PgoToolTrace *t, PgoToolProfileFunc func, gpointer data, in
       *out_rc = pgo_tool_fail (t->path, error);
       return FALSE;
     }
+  if (found)
+    merge_names (names, found);
   return check_pass (t, t->n_passes++, pgo_nettrace_reader_get_stats (reader),
                      pgo_nettrace_profiles_get_n_emitted (profiles), out_rc);
 }

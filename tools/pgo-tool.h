@@ -48,6 +48,9 @@ typedef struct _PgoToolTrace PgoToolTrace;
 PgoToolTrace    *pgo_tool_trace_open    (const char *path, int *out_rc);
 gboolean         pgo_tool_trace_pass    (PgoToolTrace *t, PgoToolProfileFunc func, gpointer data,
                                          int *out_rc);
+gboolean         pgo_tool_trace_pass_named (PgoToolTrace *t, PgoToolProfileFunc func,
+                                            gpointer data, PgoBodyResolver *resolver,
+                                            GHashTable *names, int *out_rc);
 void             pgo_tool_trace_free    (PgoToolTrace *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoToolTrace, pgo_tool_trace_free)
 /* Profiles the streamed export hands on at a time. */

@@ -10,7 +10,7 @@
 #
 # Output: "BENCH commands-memory methods=<n> trace_mb=<size>
 #   reconstruct_mb=<m> create_mibc_mb=<m> ingest_mb=<m> export_mb=<m>
-#   compare_mb=<m> ratio=<largest> target=64 met|missed"
+#   export_text_mb=<m> compare_mb=<m> ratio=<largest> target=64 met|missed"
 set -u
 builddir=${PGO_BUILDDIR:-.}
 . "${PGO_TEST_DATA:-$(dirname "$0")/..}/support/shared-runtime.sh"
@@ -44,13 +44,14 @@ peak_kb () {
 methods=$("$tool" trace-stats "$trace" | awk '$2 == 298 { print $5 }')
 line="BENCH commands-memory methods=$methods trace_mb=$(($(wc -c <"$trace") / 1048576))"
 worst=0
-for cmd in reconstruct create-mibc ingest export; do
-  rm -f "$work/out.mibc" "$work/out.db"
+for cmd in reconstruct create-mibc ingest export export-text; do
+  rm -f "$work/out.mibc" "$work/out.db" "$work/out.txt"
   case $cmd in
     reconstruct) set -- reconstruct ;;
     create-mibc) set -- create-mibc -o "$work/out.mibc" ;;
     ingest) set -- ingest --store "$work/out.db" ;;
     export) set -- export -o "$work/out.mibc" ;;
+    export-text) set -- export --format text -o "$work/out.txt" ;;
   esac
   kb=$(peak_kb "$tool" "$@" --framework "$runtime" "$trace") || { echo "BENCH commands-memory FAILED: $cmd"; exit 1; }
   [ "$kb" -gt "$worst" ] && worst=$kb
@@ -60,7 +61,7 @@ done
 kb=$(peak_kb "$tool" compare "$trace" "$trace") || { echo "BENCH commands-memory FAILED: compare"; exit 1; }
 [ "$kb" -gt "$worst" ] && worst=$kb
 line="$line compare_mb=$((kb / 1024))"
-rm -f "$work/out.mibc" "$work/out.db"
+rm -f "$work/out.mibc" "$work/out.db" "$work/out.txt"
 status=missed
 [ "$worst" -le $((64 * 1024)) ] && status=met
 echo "$line ratio=$((worst / 1024)) target=64 $status"

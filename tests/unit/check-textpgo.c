@@ -88,8 +88,42 @@ value_at (const PgoTextPgoMethod *m, guint32 kind, gint32 il_offset, gsize index
   return v[index];
 }
 
+/* 'pgo' written through a PgoTextPgoWriter, one method at a time, each
+ * handle interned again by its name. */
+static GBytes *
+write_streamed (const PgoTextPgo *pgo)
+{
+  g_autoptr(PgoTextPgoWriter) w = pgo_text_pgo_writer_new ();
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < pgo_text_pgo_get_n_methods (pgo); i++)
+    {
+      const PgoTextPgoMethod *m = pgo_text_pgo_get_method (pgo, i);
+      PgoMethodProfile *copy = pgo_method_profile_new (NULL);
+
+      for (guint r = 0; r < pgo_method_profile_get_n_records (m->profile); r++)
+        {
+          const PgoSchemaRecord *rec = pgo_method_profile_get_record (m->profile, r);
+          guint marshal = rec->kind & PGO_KIND_MARSHAL_MASK;
+          gsize n = 0;
+          const guint64 *v = pgo_method_profile_get_values (m->profile, r, &n);
+          g_autofree guint64 *values = g_memdup2 (v, MAX (n, 1) * sizeof (guint64));
+
+          for (gsize k = 0; k < n && (marshal == PGO_KIND_TYPE_HANDLE || marshal == PGO_KIND_METHOD_HANDLE); k++)
+            values[k] = pgo_text_pgo_intern_handle (pgo_text_pgo_writer_get_dump (w),
+                                                    pgo_text_pgo_get_handle_name (pgo, v[k]));
+          ck_assert (pgo_method_profile_add (copy, rec, values, n, &error));
+        }
+      ck_assert_msg (pgo_text_pgo_writer_add_method (w, m->code_hash, m->method_hash, m->il_size,
+                                                     m->method_name, m->signature, copy, &error),
+                     "%s", error ? error->message : "?");
+    }
+  return pgo_text_pgo_writer_finish (g_steal_pointer (&w));
+}
+
 /* Every real dump parses, has the header's number of methods, is written
- * back byte for byte (golden), and round-trips. */
+ * back byte for byte (golden), whole and one method at a time, and
+ * round-trips. */
 START_TEST (test_textpgo_fixture_dumps)
 {
   const char *name = dumps[_i];
@@ -110,6 +144,8 @@ START_TEST (test_textpgo_fixture_dumps)
   ck_assert_uint_eq (pgo_text_pgo_get_n_methods (pgo), max_index);
   ck_assert_uint_eq (n_at, max_index);
   ck_assert_msg (g_bytes_equal (bytes, written), "%s: written dump differs from the runtime's", name);
+  g_autoptr(GBytes) streamed = write_streamed (pgo);
+  ck_assert_msg (g_bytes_equal (bytes, streamed), "%s: dump written method by method differs", name);
 
   again = pgo_text_pgo_parse (g_bytes_get_data (written, NULL), g_bytes_get_size (written), &error);
   ck_assert_msg (again != NULL, "%s: %s", name, error ? error->message : "?");
@@ -400,6 +436,13 @@ START_TEST (test_textpgo_write_golden)
   ck_assert_ptr_nonnull (out);
   text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
   ck_assert_str_eq (text, golden);
+  {
+    g_autoptr(GBytes) none = pgo_text_pgo_writer_finish (pgo_text_pgo_writer_new ());
+
+    ck_assert_uint_eq (g_bytes_get_size (none), strlen ("*** START PGO Data, max index = 0 ***\n"
+                                                        "*** END PGO Data ***\n"));
+    ck_assert (memcmp (g_bytes_get_data (none, NULL), "*** START PGO Data, max index = 0 ***\n", 38) == 0);
+  }
 
   back = pgo_text_pgo_parse ((const guint8 *) golden, strlen (golden), &error);
   ck_assert_msg (back != NULL, "%s", error ? error->message : "?");
