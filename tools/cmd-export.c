@@ -365,29 +365,24 @@ no_method_written (const ExportOptions *o, const PgoProfileSetStats *st)
   return PGO_EXIT_FAILURE;
 }
 
-/* ---- Traces to .mibc in two passes, holding one batch of profiles ---- */
+/* ---- Traces to the output in two passes, holding one batch of profiles ---- */
 
-/* What the passes of a streamed export share. */
+/* The output of a streamed export: one of a .mibc, an XML document or a
+ * text dump, made a profile at a time. */
 typedef struct {
   const ExportOptions *o;
   PgoBodyResolver     *resolver;
-  PgoProfileSetStream *stream;
-  GPtrArray           *traces;   /* PgoToolTrace, each opened in the first pass */
-  PgoToolModules      *modules;  /* the trace being read's, in the first pass */
-  GPtrArray           *batch;    /* profiles read, not yet handed on */
-  GPtrArray           *keep;     /* every profile, when the stream is not simple; else NULL */
-  PgoMibcWriter       *writer;   /* the second pass's output: a .mibc, */
-  PgoXmlWriter        *xml;      /* an XML document, */
-  PgoTextPgoWriter    *text;     /* or a text dump */
+  PgoMibcWriter       *writer;
+  PgoXmlWriter        *xml;
+  PgoTextPgoWriter    *text;
   guint                skipped;  /* text: methods whose hashes cannot be computed */
-  gboolean             second;   /* in the second pass */
-} Streamed;
+} Output;
 
 /* PgoProfileSetEmitFunc: adds an output profile to the output. */
 static gboolean
 write_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
-  Streamed *x = data;
+  Output *x = data;
   gboolean ok = TRUE;
 
   if (x->writer)
@@ -400,132 +395,41 @@ write_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   return ok;
 }
 
-/* Hands the batch of 'x' to the pass it is in and empties it. */
-static gboolean
-flush_batch (Streamed *x, GError **error)
-{
-  gboolean ok = TRUE;
-
-  if (x->batch->len == 0)
-    return TRUE;
-  if (x->keep)
-    {
-      for (guint i = 0; i < x->batch->len; i++)
-        g_ptr_array_add (x->keep, g_steal_pointer (&x->batch->pdata[i]));
-    }
-  else if (!x->second)
-    pgo_profile_set_stream_learn (x->stream, x->batch);
-  else
-    ok = pgo_profile_set_stream_make (x->stream, x->batch, write_profile, x, error);
-  g_ptr_array_set_size (x->batch, 0);
-  return ok;
-}
-
-/* PgoToolProfileFunc of both passes: names the profile's type arguments
- * as the list path does, counts its module in the first pass, batches it. */
-static gboolean
-stream_profile (PgoMethodProfile *profile, gpointer data, GError **error)
-{
-  Streamed *x = data;
-
-  pgo_nettrace_profile_name_types (profile, pgo_tool_lookup_metadata, x->resolver);
-  if (!x->second)
-    pgo_tool_modules_add (x->modules, profile);
-  g_ptr_array_add (x->batch, profile);
-  return x->batch->len < PGO_TOOL_BATCH || flush_batch (x, error);
-}
-
-/* Reads every trace of 'x' once ('second' tells the pass), and in the
- * first pass matches each trace's modules into 'modules'.  Returns
- * PGO_EXIT_OK, or the exit code after the error. */
-static int
-stream_pass (Streamed *x, gboolean second, GString *modules)
-{
-  int rc = PGO_EXIT_OK;
-  GError *error = NULL;
-
-  x->second = second;
-  for (guint i = 0; x->o->in.traces[i]; i++)
-    {
-      const char *t = x->o->in.traces[i];
-      g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
-
-      x->modules = mods;
-      if (!second)
-        {
-          PgoToolTrace *opened = pgo_tool_trace_open (t, &rc);
-
-          if (!opened)
-            return rc;
-          g_ptr_array_add (x->traces, opened);
-        }
-      /* text: the first pass names the handles, as the list path does per trace */
-      if (!pgo_tool_trace_pass_named (g_ptr_array_index (x->traces, i), stream_profile, x,
-                                      x->resolver, second ? NULL : x->o->names, &rc))
-        return rc;
-      if (!flush_batch (x, &error))
-        return pgo_tool_fail (t, error);
-      if (!second && !pgo_tool_modules_match (t, mods, x->resolver, x->o->in.frameworks != NULL,
-                                              modules, &rc))
-        return rc;
-    }
-  return PGO_EXIT_OK;
-}
-
-/* TRUE if the inputs and output of 'o' allow the streamed export: traces
- * only, without --save. */
-static gboolean
-streamable (const ExportOptions *o)
-{
-  if (o->in.stores || !o->in.traces || o->save)
-    return FALSE;
-  for (char **t = o->in.traces; *t; t++)
-    if (!pgo_tool_is_trace (*t))
-      return FALSE;
-  return TRUE;
-}
-
-/* The streamed export of 'o': a first pass learns the call evidence and
- * matches the modules; when no method comes twice, a second pass makes
- * each method's profile and adds it to the output as it comes.  Otherwise
- * '*out_list' receives every input profile, for pgo_profile_set_build().
- * Returns PGO_EXIT_OK, or the exit code after the error. */
+/* The streamed export of 'o' (pgo_tool_stream_open()): when no method
+ * comes twice, each method's profile is added to the output as it is
+ * made.  Otherwise '*out_list' receives every input profile, for
+ * pgo_profile_set_build().  Returns PGO_EXIT_OK, or the exit code after
+ * the error. */
 static int
 stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modules,
                PgoProfileSetStats *st, guint *skipped, GPtrArray **out_list)
 {
-  g_autoptr(PgoProfileSetStream) stream = pgo_profile_set_stream_new (resolver, &o->set);
-  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   g_autofree char *base = g_path_get_basename (o->output);
   PgoMibcOptions mo = { .name = base, .compressed = o->compressed,
                         .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
-  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_tool_trace_free);
-  Streamed x = { .o = o, .resolver = resolver, .stream = stream, .traces = traces, .batch = batch };
+  Output x = { .o = o, .resolver = resolver };
+  g_autoptr(PgoToolStream) s = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   int rc;
 
-  if ((rc = stream_pass (&x, FALSE, modules)) != PGO_EXIT_OK)
+  if (!(s = pgo_tool_stream_open (o->in.traces, resolver, &o->set, o->in.frameworks != NULL,
+                                  o->names, modules, &rc)))
     return rc;
-  if (!pgo_profile_set_stream_is_simple (stream))
-    {
-      x.keep = *out_list = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
-      return stream_pass (&x, TRUE, NULL);
-    }
   if (o->xml)
     x.xml = pgo_xml_writer_new ();
   else if (o->text)
     x.text = pgo_text_pgo_writer_new ();
   else
     x.writer = pgo_mibc_writer_new (&mo);
-  rc = stream_pass (&x, TRUE, NULL);
+  rc = pgo_tool_stream_make (s, write_profile, &x, out_list);
   bytes = o->xml ? pgo_xml_writer_finish (g_steal_pointer (&x.xml), &error)
         : o->text ? pgo_text_pgo_writer_finish (g_steal_pointer (&x.text))
         : pgo_mibc_writer_finish (g_steal_pointer (&x.writer), skipped, &error);
   *skipped += x.skipped;
-  if (rc != PGO_EXIT_OK)
+  if (rc != PGO_EXIT_OK || *out_list)
     return rc;
-  pgo_profile_set_stream_get_stats (stream, st);
+  pgo_tool_stream_get_stats (s, st);
   if (st->n_written == 0)
     return no_method_written (o, st);
   if (!bytes || !pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
@@ -570,7 +474,7 @@ run_export (int argc, char **argv, gboolean mibc_only)
   if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc)))
     return rc;
   pgo_tool_show_progress (&o.set);
-  if (streamable (&o))
+  if (!o.save && pgo_tool_inputs_streamable (&o.in))
     {
       if ((rc = stream_export (&o, resolver, modules, &st, &skipped, &in)) != PGO_EXIT_OK)
         return rc;

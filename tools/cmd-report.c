@@ -22,6 +22,7 @@ typedef struct {
   PgoToolRecon         recon; /* --probes, --priors, --no-call-evidence */
   char                *html;  /* --html DIR */
   char                *title; /* --title */
+  gint                 limit; /* --limit: methods ranked and drawn; 0 for all */
   PgoProfileSetOptions set;   /* what to reconstruct, parsed */
 } ReportOptions;
 
@@ -37,6 +38,9 @@ report_options_clear (ReportOptions *o)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReportOptions, report_options_clear)
 
+/* The default of --limit: a page a browser opens readily. */
+#define DEFAULT_LIMIT 500
+
 /* Parses and checks the options into 'o'.  Returns PGO_EXIT_OK, or the
  * exit code after printing the error. */
 static int
@@ -45,6 +49,8 @@ parse_options (int *argc, char ***argv, ReportOptions *o)
   GOptionEntry entries[] = {
     { "html", 0, 0, G_OPTION_ARG_FILENAME, &o->html, "Directory to write index.xhtml into", "DIR" },
     { "title", 0, 0, G_OPTION_ARG_STRING, &o->title, "The page's title", "TEXT" },
+    { "limit", 0, 0, G_OPTION_ARG_INT, &o->limit,
+      "Rank and draw at most N methods, the heaviest (default 500; 0: all)", "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("[TRACE...]");
@@ -62,6 +68,8 @@ parse_options (int *argc, char ***argv, ReportOptions *o)
     return rc;
   if (!o->html)
     return pgo_tool_usage ("give --html DIR");
+  if (o->limit < 0)
+    return pgo_tool_usage ("--limit takes a count of methods, not %d", o->limit);
   pgo_profile_set_options_init (&o->set);
   o->set.one_process = pgo_tool_inputs_one_process (&o->in);
   return pgo_tool_recon_check (&o->recon, &o->set);
@@ -75,7 +83,8 @@ add_method (const PgoMethodId *id, const PgoReconstruction *rec, gpointer user_d
   PgoMethodSummary s;
 
   pgo_reconstruction_summarize (rec, &s);
-  pgo_report_add_method (user_data, name, &s, pgo_reconstruction_to_diagram (rec, name));
+  pgo_report_add_method (user_data, name, &s, pgo_report_would_draw (user_data, &s)
+                                              ? pgo_reconstruction_to_diagram (rec, name) : NULL);
 }
 
 /* The default title: "pgo-tools report: " and the inputs' base names. */
@@ -107,13 +116,56 @@ print_summary (const PgoReport *report, const char *path)
   printf ("report: wrote %s\n", path);
 }
 
+/* PgoProfileSetEmitFunc of the streamed report: the page needs only the
+ * visits. */
+static gboolean
+drop_profile (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  (void) data;
+  (void) error;
+  pgo_method_profile_free (profile);
+  return TRUE;
+}
+
+/* Reconstructs every method of the inputs of 'o', each visit adding it
+ * to the report: traces in two passes (pgo_tool_stream_open()), holding
+ * one batch of profiles, when no method comes twice; else every profile.
+ * Returns PGO_EXIT_OK, or the exit code after the error. */
+static int
+reconstruct_all (ReportOptions *o, PgoBodyResolver *resolver, GString *modules,
+                 PgoProfileSetStats *st)
+{
+  g_autoptr(PgoToolStream) s = NULL;
+  g_autoptr(GPtrArray) in = NULL, out = NULL;
+  g_autoptr(GError) error = NULL;
+  int rc;
+
+  if (pgo_tool_inputs_streamable (&o->in))
+    {
+      if (!(s = pgo_tool_stream_open (o->in.traces, resolver, &o->set, o->in.frameworks != NULL,
+                                      NULL, modules, &rc))
+          || (rc = pgo_tool_stream_make (s, drop_profile, NULL, &in)) != PGO_EXIT_OK)
+        return rc;
+      if (!in)
+        {
+          pgo_tool_stream_get_stats (s, st);
+          return PGO_EXIT_OK;
+        }
+    }
+  else if (!(in = pgo_tool_read_inputs (o->in.stores, o->in.traces, resolver,
+                                        o->in.frameworks != NULL, NULL, modules, NULL, &rc)))
+    return rc;
+  if (!(out = pgo_profile_set_build (in, resolver, &o->set, st, &error)))
+    return pgo_tool_fail (pgo_tool_inputs_first (&o->in), g_steal_pointer (&error));
+  return PGO_EXIT_OK;
+}
+
 /* "report": reconstructs every method of the inputs and writes the page. */
 int
 pgo_cmd_report (int argc, char **argv)
 {
-  g_auto(ReportOptions) o = { 0 };
+  g_auto(ReportOptions) o = { .limit = DEFAULT_LIMIT };
   g_autoptr(PgoBodyResolver) resolver = NULL;
-  g_autoptr(GPtrArray) in = NULL, out = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) modules = g_string_new (NULL);
   g_autoptr(PgoReport) report = NULL;
@@ -123,18 +175,18 @@ pgo_cmd_report (int argc, char **argv)
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc))
-      || !(in = pgo_tool_read_inputs (o.in.stores, o.in.traces, resolver, o.in.frameworks != NULL,
-                                      NULL, modules, NULL, &rc)))
+  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc)))
     return rc;
   title = o.title ? g_strdup (o.title) : default_title (&o);
   report = pgo_report_new (title);
+  if (o.limit > 0)
+    pgo_report_set_limit (report, (guint) o.limit);
   o.set.visit = add_method;
   o.set.visit_data = report;
   pgo_tool_show_progress (&o.set);
-  if (!(out = pgo_profile_set_build (in, resolver, &o.set, &st, &error)))
-    return pgo_tool_fail (pgo_tool_inputs_first (&o.in), g_steal_pointer (&error));
-  if (out->len == 0)
+  if ((rc = reconstruct_all (&o, resolver, modules, &st)) != PGO_EXIT_OK)
+    return rc;
+  if (st.n_written == 0)
     {
       pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
                       " (%u methods; %u without IL)", pgo_tool_inputs_first (&o.in), st.n_methods, st.n_no_body);

@@ -5,6 +5,7 @@ bin_PROGRAMS += tools/pgo-reconstruct
 tools_pgo_reconstruct_SOURCES = \
 	tools/pgo-reconstruct.c \
 	tools/pgo-tool.c \
+	tools/pgo-tool-stream.c \
 	tools/pgo-tool.h \
 	tools/commands.def \
 	tools/cmd-show.c \

@@ -878,6 +878,19 @@ pgo_tool_inputs_one_process (const PgoToolInputs *in)
          && pgo_tool_input_kind (in->traces[0]) == PGO_TOOL_INPUT_TRACE;
 }
 
+/* pgo_tool_inputs_streamable: TRUE when the inputs of 'in' are traces
+ * only, which pgo_tool_stream_open() reads in two passes. */
+gboolean
+pgo_tool_inputs_streamable (const PgoToolInputs *in)
+{
+  if (in->stores || !in->traces)
+    return FALSE;
+  for (char **t = in->traces; *t; t++)
+    if (!pgo_tool_is_trace (*t))
+      return FALSE;
+  return TRUE;
+}
+
 /* The first input named on the command line, for messages. */
 const char *
 pgo_tool_inputs_first (const PgoToolInputs *in)

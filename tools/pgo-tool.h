@@ -53,8 +53,18 @@ gboolean         pgo_tool_trace_pass_named (PgoToolTrace *t, PgoToolProfileFunc 
                                             GHashTable *names, int *out_rc);
 void             pgo_tool_trace_free    (PgoToolTrace *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoToolTrace, pgo_tool_trace_free)
-/* Profiles the streamed export hands on at a time. */
+/* Profiles the streamed commands hand on at a time. */
 #define PGO_TOOL_BATCH 2048
+/* Traces read in two passes: pgo-tool-stream.c. */
+typedef struct _PgoToolStream PgoToolStream;
+PgoToolStream   *pgo_tool_stream_open   (char **traces, PgoBodyResolver *resolver,
+                                         const PgoProfileSetOptions *set, gboolean have_framework,
+                                         GHashTable *names, GString *modules, int *out_rc);
+int              pgo_tool_stream_make   (PgoToolStream *s, PgoProfileSetEmitFunc emit,
+                                         gpointer data, GPtrArray **out_list);
+void             pgo_tool_stream_get_stats (PgoToolStream *s, PgoProfileSetStats *out);
+void             pgo_tool_stream_free   (PgoToolStream *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoToolStream, pgo_tool_stream_free)
 GPtrArray       *pgo_tool_read_trace    (const char *path, int *out_rc);
 void             pgo_tool_warn_truncated (const char *path, const PgoNettraceStats *st, guint kept);
 GPtrArray       *pgo_tool_read_store    (const char *path, char **out_digest, int *out_rc);
@@ -113,6 +123,7 @@ int  pgo_tool_inputs_check       (PgoToolInputs *in, int argc, char **argv);
 void pgo_tool_inputs_clear       (PgoToolInputs *in);
 const char *pgo_tool_inputs_first (const PgoToolInputs *in);
 gboolean    pgo_tool_inputs_one_process (const PgoToolInputs *in);
+gboolean    pgo_tool_inputs_streamable (const PgoToolInputs *in);
 
 /* The options of a reconstruction: --probes, --priors, --no-call-evidence,
  * --jobs. */

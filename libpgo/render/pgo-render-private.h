@@ -32,6 +32,9 @@ _pgo_x (const char *s)
 
 GBytes               *_pgo_render_document  (PgoRenderBody body, gconstpointer data,
                                              const char *what, GError **error);
+gboolean              _pgo_render_document_to_file (PgoRenderBody body, gconstpointer data,
+                                                    const char *what, const char *path,
+                                                    GError **error);
 const PgoRenderStyle *_pgo_render_style     (const char *klass);
 const PgoRenderStyle *_pgo_render_styles    (guint *out_n);
 int                   _pgo_render_write_svg (xmlTextWriterPtr w, const PgoDiagram *d);

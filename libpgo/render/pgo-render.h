@@ -26,10 +26,14 @@ char      *pgo_diagram_to_text    (const PgoDiagram *diagram);
 
 PgoReport *pgo_report_new         (const char *title);
 void       pgo_report_free        (PgoReport *report);
+void       pgo_report_set_limit   (PgoReport *report,
+                                   guint limit);
 void       pgo_report_add_method  (PgoReport *report,
                                    const char *name,
                                    const PgoMethodSummary *summary,
                                    PgoDiagram *diagram);
+gboolean   pgo_report_would_draw  (const PgoReport *report,
+                                   const PgoMethodSummary *summary);
 void       pgo_report_get_totals  (const PgoReport *report,
                                    PgoMethodSummary *out_total,
                                    guint *out_n_methods);

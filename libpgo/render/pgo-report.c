@@ -5,9 +5,10 @@
  *
  * Input: one name, PgoMethodSummary and PgoDiagram per method.  Output:
  * index.xhtml: the totals; the methods ranked by weight and by inferred
- * share, each name linking to its section; one section per method, by
- * weight, with its numbers and its flow graph drawn inline as SVG.  The
- * page has no script and loads nothing else.
+ * share (the first N of each, when limited), each name linking to its
+ * section; one section per method of the weight ranking, with its numbers
+ * and its flow graph drawn inline as SVG.  The page has no script and
+ * loads nothing else.
  */
 #include "config.h"
 
@@ -22,12 +23,19 @@
 typedef struct {
   char             *name;
   PgoMethodSummary  s;
-  PgoDiagram       *diagram;
+  PgoDiagram       *diagram; /* NULL in the share ranking's copies */
+  guint             seq;     /* the order added */
 } Entry;
 
 struct _PgoReport {
-  char      *title;
-  GPtrArray *entries; /* Entry, in the order added */
+  char            *title;
+  guint            limit;     /* methods ranked and drawn; G_MAXUINT: all */
+  guint            n_methods; /* added */
+  PgoMethodSummary total;     /* their sum */
+  GPtrArray       *heavy;     /* Entry: the heaviest 'limit', and a quarter more before pruning */
+  GPtrArray       *shares;    /* Entry copies: the largest inferred shares, likewise */
+  gboolean         pruned;    /* 'heavy' was cut to 'limit': */
+  guint64          floor;     /* no lighter method can enter it */
 };
 
 /* Frees Entry 'p' with its diagram. */
@@ -39,71 +47,6 @@ entry_free (gpointer p)
   g_free (e->name);
   pgo_diagram_free (e->diagram);
   g_free (e);
-}
-
-/**
- * pgo_report_new:
- * @title: the page's title, e.g. the traces it shows
- *
- * Returns: (transfer full): an empty report
- */
-PgoReport *
-pgo_report_new (const char *title)
-{
-  PgoReport *r = g_new0 (PgoReport, 1);
-
-  r->title = _pgo_xml_text (title ? title : "pgo-tools report");
-  r->entries = g_ptr_array_new_with_free_func (entry_free);
-  return r;
-}
-
-/**
- * pgo_report_free:
- * @report: (nullable): a report
- */
-void
-pgo_report_free (PgoReport *report)
-{
-  if (!report)
-    return;
-  g_free (report->title);
-  g_ptr_array_unref (report->entries);
-  g_free (report);
-}
-
-/**
- * pgo_report_add_method:
- * @report: a report
- * @name: the method's name
- * @summary: its numbers
- * @diagram: (transfer full): its flow graph
- */
-void
-pgo_report_add_method (PgoReport *report, const char *name, const PgoMethodSummary *summary,
-                       PgoDiagram *diagram)
-{
-  Entry *e = g_new0 (Entry, 1);
-
-  e->name = _pgo_xml_text (name);
-  e->s = *summary;
-  e->diagram = diagram;
-  g_ptr_array_add (report->entries, e);
-}
-
-/**
- * pgo_report_get_totals:
- * @report: a report
- * @out_total: (out): the sum of every method's numbers
- * @out_n_methods: (out) (optional): the number of methods
- */
-void
-pgo_report_get_totals (const PgoReport *report, PgoMethodSummary *out_total, guint *out_n_methods)
-{
-  *out_total = (PgoMethodSummary) { 0 };
-  for (guint i = 0; i < report->entries->len; i++)
-    pgo_method_summary_add (out_total, &((Entry *) g_ptr_array_index (report->entries, i))->s);
-  if (out_n_methods)
-    *out_n_methods = report->entries->len;
 }
 
 /* ---- ranking ------------------------------------------------------------ */
@@ -136,6 +79,137 @@ by_share (gconstpointer pa, gconstpointer pb)
   if (x != y)
     return x > y ? -1 : 1;
   return by_weight (pa, pb);
+}
+
+/* Sorts 'list' by 'cmp' (stable: ties keep the order added) and keeps
+ * its first 'limit'. */
+static void
+rank (GPtrArray *list, GCompareFunc cmp, guint limit)
+{
+  g_ptr_array_sort (list, cmp);
+  if (list->len > limit)
+    g_ptr_array_set_size (list, limit);
+}
+
+/**
+ * pgo_report_new:
+ * @title: the page's title, e.g. the traces it shows
+ *
+ * Returns: (transfer full): an empty report
+ */
+PgoReport *
+pgo_report_new (const char *title)
+{
+  PgoReport *r = g_new0 (PgoReport, 1);
+
+  r->title = _pgo_xml_text (title ? title : "pgo-tools report");
+  r->limit = G_MAXUINT;
+  r->heavy = g_ptr_array_new_with_free_func (entry_free);
+  r->shares = g_ptr_array_new_with_free_func (entry_free);
+  return r;
+}
+
+/**
+ * pgo_report_set_limit:
+ * @report: a report no method was added to
+ * @limit: how many methods each ranking lists and the page draws (at
+ *   least 1); G_MAXUINT, the default, for all
+ *
+ * Bounds the page, and what @report holds, whatever the number of
+ * methods: the rankings list the @limit heaviest methods and the @limit
+ * with the largest inferred share, and only the heaviest are drawn.  The
+ * totals still cover every method.
+ */
+void
+pgo_report_set_limit (PgoReport *report, guint limit)
+{
+  g_return_if_fail (report->n_methods == 0 && limit > 0);
+  report->limit = limit;
+}
+
+/**
+ * pgo_report_free:
+ * @report: (nullable): a report
+ */
+void
+pgo_report_free (PgoReport *report)
+{
+  if (!report)
+    return;
+  g_free (report->title);
+  g_ptr_array_unref (report->heavy);
+  g_ptr_array_unref (report->shares);
+  g_free (report);
+}
+
+/**
+ * pgo_report_add_method:
+ * @report: a report
+ * @name: the method's name
+ * @summary: its numbers
+ * @diagram: (transfer full): its flow graph
+ */
+void
+pgo_report_add_method (PgoReport *report, const char *name, const PgoMethodSummary *summary,
+                       PgoDiagram *diagram)
+{
+  Entry *e = g_new0 (Entry, 1), *copy;
+  gsize room = report->limit == G_MAXUINT ? G_MAXSIZE : report->limit + report->limit / 4 + 1;
+
+  e->name = _pgo_xml_text (name);
+  e->s = *summary;
+  e->seq = report->n_methods++;
+  pgo_method_summary_add (&report->total, summary);
+  copy = g_memdup2 (e, sizeof *e);
+  copy->name = g_strdup (e->name);
+  g_ptr_array_add (report->shares, copy);
+  if (pgo_report_would_draw (report, summary))
+    {
+      e->diagram = diagram;
+      g_ptr_array_add (report->heavy, g_steal_pointer (&e));
+    }
+  else
+    {
+      pgo_diagram_free (diagram);
+      entry_free (g_steal_pointer (&e));
+    }
+  if (report->heavy->len >= room)
+    {
+      rank (report->heavy, by_weight, report->limit);
+      report->floor = ((Entry *) g_ptr_array_index (report->heavy, report->limit - 1))->s.weight;
+      report->pruned = TRUE;
+    }
+  if (report->shares->len >= room)
+    rank (report->shares, by_share, report->limit);
+}
+
+/**
+ * pgo_report_would_draw:
+ * @report: a report
+ * @summary: a method's numbers
+ *
+ * Returns: %FALSE when a method with @summary cannot be among the
+ *   methods @report draws (it is limited, and already holds that many
+ *   heavier ones), so its diagram need not be made.
+ */
+gboolean
+pgo_report_would_draw (const PgoReport *report, const PgoMethodSummary *summary)
+{
+  return !report->pruned || summary->weight >= report->floor;
+}
+
+/**
+ * pgo_report_get_totals:
+ * @report: a report
+ * @out_total: (out): the sum of every method's numbers
+ * @out_n_methods: (out) (optional): the number of methods
+ */
+void
+pgo_report_get_totals (const PgoReport *report, PgoMethodSummary *out_total, guint *out_n_methods)
+{
+  *out_total = report->total;
+  if (out_n_methods)
+    *out_n_methods = report->n_methods;
 }
 
 /* ---- writing ------------------------------------------------------------ */
@@ -208,19 +282,20 @@ write_totals (xmlTextWriterPtr w, const PgoReport *r)
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
 }
 
-/* One table row: rank, the name linking to section 'anchor', numbers. */
+/* One table row: its place, the name linking to section 'anchor' (none
+ * when 0: a method not drawn), numbers. */
 static int
-write_row (xmlTextWriterPtr w, guint rank, const Entry *e, guint anchor)
+write_row (xmlTextWriterPtr w, guint place, const Entry *e, guint anchor)
 {
   g_autofree char *href = g_strdup_printf ("#m%u", anchor);
 
-  if (xmlTextWriterStartElement (w, _pgo_x ("tr")) < 0 || elementf (w, "td", "n", "%u", rank) < 0
+  if (xmlTextWriterStartElement (w, _pgo_x ("tr")) < 0 || elementf (w, "td", "n", "%u", place) < 0
       || xmlTextWriterStartElement (w, _pgo_x ("td")) < 0
       || xmlTextWriterWriteAttribute (w, _pgo_x ("class"), _pgo_x ("m")) < 0
-      || xmlTextWriterStartElement (w, _pgo_x ("a")) < 0
-      || xmlTextWriterWriteAttribute (w, _pgo_x ("href"), _pgo_x (href)) < 0
+      || (anchor && (xmlTextWriterStartElement (w, _pgo_x ("a")) < 0
+                     || xmlTextWriterWriteAttribute (w, _pgo_x ("href"), _pgo_x (href)) < 0))
       || xmlTextWriterWriteElement (w, _pgo_x ("code"), _pgo_x (e->name)) < 0
-      || xmlTextWriterEndElement (w) < 0 || xmlTextWriterEndElement (w) < 0
+      || (anchor && xmlTextWriterEndElement (w) < 0) || xmlTextWriterEndElement (w) < 0
       || elementf (w, "td", "n", "%" G_GUINT64_FORMAT, e->s.calls) < 0
       || elementf (w, "td", "n", "%" G_GUINT64_FORMAT, e->s.weight) < 0
       || elementf (w, "td", "n", "%u", e->s.n_blocks) < 0
@@ -252,7 +327,9 @@ write_table (xmlTextWriterPtr w, const char *heading, GPtrArray *order, GHashTab
     {
       const Entry *e = g_ptr_array_index (order, i);
 
-      if (write_row (w, i + 1, e, GPOINTER_TO_UINT (g_hash_table_lookup (anchors, e))) < 0)
+      guint anchor = GPOINTER_TO_UINT (g_hash_table_lookup (anchors, GUINT_TO_POINTER (e->seq)));
+
+      if (write_row (w, i + 1, e, anchor) < 0)
         return -1;
     }
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
@@ -280,22 +357,34 @@ write_section (xmlTextWriterPtr w, const Entry *e, guint anchor)
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
 }
 
-/* <body>: the heading, the totals, both rankings and every section. */
+/* A sorted copy of 'list' (borrowing its entries), cut to 'limit'. */
+static GPtrArray *
+ranked (GPtrArray *list, GCompareFunc cmp, guint limit)
+{
+  GPtrArray *out = g_ptr_array_copy (list, NULL, NULL);
+
+  g_ptr_array_set_free_func (out, NULL);
+  rank (out, cmp, limit);
+  return out;
+}
+
+/* <body>: the heading, the totals, both rankings and a section per
+ * method of the first. */
 static int
 write_body (xmlTextWriterPtr w, const PgoReport *r)
 {
-  g_autoptr(GPtrArray) weight = g_ptr_array_copy (r->entries, NULL, NULL);
-  g_autoptr(GPtrArray) share = g_ptr_array_copy (r->entries, NULL, NULL);
+  g_autoptr(GPtrArray) weight = ranked (r->heavy, by_weight, r->limit);
+  g_autoptr(GPtrArray) share = ranked (r->shares, by_share, r->limit);
   g_autoptr(GHashTable) anchors = g_hash_table_new (NULL, NULL);
 
-  g_ptr_array_set_free_func (weight, NULL); /* the copies borrow the entries */
-  g_ptr_array_set_free_func (share, NULL);
-  g_ptr_array_sort (weight, by_weight);
-  g_ptr_array_sort (share, by_share);
   for (guint i = 0; i < weight->len; i++)
-    g_hash_table_insert (anchors, g_ptr_array_index (weight, i), GUINT_TO_POINTER (i + 1));
+    g_hash_table_insert (anchors, GUINT_TO_POINTER (((Entry *) g_ptr_array_index (weight, i))->seq),
+                         GUINT_TO_POINTER (i + 1));
   if (xmlTextWriterStartElement (w, _pgo_x ("body")) < 0
       || xmlTextWriterWriteElement (w, _pgo_x ("h1"), _pgo_x (r->title)) < 0 || write_totals (w, r) < 0
+      || (r->n_methods > r->limit
+          && elementf (w, "p", NULL, "The rankings list the %u heaviest methods and the %u with the "
+                       "largest inferred share; the heaviest are drawn.", r->limit, r->limit) < 0)
       || write_table (w, "Methods by weight", weight, anchors) < 0
       || write_table (w, "Methods by inferred share", share, anchors) < 0
       || xmlTextWriterWriteElement (w, _pgo_x ("h2"), _pgo_x ("Flow graphs")) < 0)
@@ -342,18 +431,15 @@ pgo_report_to_xhtml (const PgoReport *report, GError **error)
  * @out_path: (out) (optional): the page written, DIR/index.xhtml
  * @error: return location for a #GError
  *
- * Writes the report's page atomically: a reader sees the old page or the
- * new one, never part of one.
+ * Writes the report's page atomically, as it is rendered: a reader sees
+ * the old page or the new one, never part of one.
  *
  * Returns: %TRUE on success
  */
 gboolean
 pgo_report_write (const PgoReport *report, const char *dir, char **out_path, GError **error)
 {
-  g_autoptr(GBytes) page = NULL;
   g_autofree char *path = g_build_filename (dir, "index.xhtml", NULL);
-  gsize len;
-  const char *data;
 
   if (g_mkdir_with_parents (dir, 0777) != 0)
     {
@@ -363,10 +449,7 @@ pgo_report_write (const PgoReport *report, const char *dir, char **out_path, GEr
                    dir, g_strerror (e));
       return FALSE;
     }
-  if (!(page = pgo_report_to_xhtml (report, error)))
-    return FALSE;
-  data = g_bytes_get_data (page, &len);
-  if (!g_file_set_contents (path, data, (gssize) len, error))
+  if (!_pgo_render_document_to_file (page_body, report, "the report's XHTML", path, error))
     return FALSE;
   if (out_path)
     *out_path = g_steal_pointer (&path);

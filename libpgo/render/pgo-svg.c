@@ -20,8 +20,12 @@
 #include "pgo-render.h"
 #include "pgo-render-private.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pgo-error.h"
 
@@ -587,20 +591,29 @@ _pgo_render_write_svg (xmlTextWriterPtr w, const PgoDiagram *d)
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
 }
 
+/* Writes an XML document, indented, whose body 'body' writes, with 'w'
+ * (taken: freed); FALSE if the writer failed. */
+static gboolean
+write_document (xmlTextWriterPtr w, PgoRenderBody body, gconstpointer data)
+{
+  gboolean ok = w && xmlTextWriterSetIndent (w, 1) >= 0
+                && xmlTextWriterStartDocument (w, "1.0", "UTF-8", NULL) >= 0
+                && body (w, data) >= 0 && xmlTextWriterEndDocument (w) >= 0;
+
+  if (w)
+    xmlFreeTextWriter (w);
+  return ok;
+}
+
 /* Writes an XML document, indented, whose body 'body' writes; 'what'
  * names it in the error when the writer fails. */
 GBytes *
 _pgo_render_document (PgoRenderBody body, gconstpointer data, const char *what, GError **error)
 {
   xmlBufferPtr buf = xmlBufferCreate ();
-  xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory (buf, 0) : NULL;
-  gboolean ok = w && xmlTextWriterSetIndent (w, 1) >= 0
-                && xmlTextWriterStartDocument (w, "1.0", "UTF-8", NULL) >= 0
-                && body (w, data) >= 0 && xmlTextWriterEndDocument (w) >= 0;
+  gboolean ok = write_document (buf ? xmlNewTextWriterMemory (buf, 0) : NULL, body, data);
   GBytes *out = NULL;
 
-  if (w)
-    xmlFreeTextWriter (w);
   if (ok)
     out = g_bytes_new (xmlBufferContent (buf), xmlBufferLength (buf));
   else
@@ -608,6 +621,42 @@ _pgo_render_document (PgoRenderBody body, gconstpointer data, const char *what, 
   if (buf)
     xmlBufferFree (buf);
   return out;
+}
+
+/* Writes the document _pgo_render_document() makes to 'path' through a
+ * temporary file beside it, renamed over 'path' once complete: a reader
+ * sees the old file or the new one.  FALSE with 'error' set. */
+gboolean
+_pgo_render_document_to_file (PgoRenderBody body, gconstpointer data, const char *what,
+                              const char *path, GError **error)
+{
+  g_autofree char *tmp = g_strconcat (path, ".XXXXXX", NULL);
+  int fd = g_mkstemp_full (tmp, O_RDWR, 0666), e;
+  xmlOutputBufferPtr out;
+
+  if (fd < 0)
+    {
+      e = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: cannot write: %s",
+                   path, g_strerror (e));
+      return FALSE;
+    }
+  /* the buffer writes to the descriptor and leaves it open */
+  out = xmlOutputBufferCreateFd (fd, NULL);
+  if (!write_document (out ? xmlNewTextWriter (out) : NULL, body, data))
+    {
+      close (fd);
+      g_unlink (tmp);
+      g_set_error (error, PGO_ERROR, PGO_ERROR_FAILED, "%s: cannot write %s", path, what);
+      return FALSE;
+    }
+  if (close (fd) == 0 && g_rename (tmp, path) == 0)
+    return TRUE;
+  e = errno;
+  g_unlink (tmp);
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: cannot write %s: %s",
+               path, what, g_strerror (e));
+  return FALSE;
 }
 
 /* PgoRenderBody: the <svg> element of diagram 'data'. */

@@ -10,7 +10,8 @@
 #
 # Output: "BENCH commands-memory methods=<n> trace_mb=<size>
 #   reconstruct_mb=<m> create_mibc_mb=<m> ingest_mb=<m> export_mb=<m>
-#   export_text_mb=<m> compare_mb=<m> ratio=<largest> target=64 met|missed"
+#   export_text_mb=<m> report_mb=<m> compare_mb=<m> ratio=<largest>
+#   target=64 met|missed"
 set -u
 builddir=${PGO_BUILDDIR:-.}
 . "${PGO_TEST_DATA:-$(dirname "$0")/..}/support/shared-runtime.sh"
@@ -57,6 +58,13 @@ for cmd in reconstruct create-mibc ingest export export-text; do
   [ "$kb" -gt "$worst" ] && worst=$kb
   line="$line $(echo "$cmd" | tr - _)_mb=$((kb / 1024))"
 done
+# report, at its default limit
+rm -rf "$work/report"
+kb=$(peak_kb "$tool" report --html "$work/report" --framework "$runtime" "$trace") \
+  || { echo "BENCH commands-memory FAILED: report"; exit 1; }
+rm -rf "$work/report"
+[ "$kb" -gt "$worst" ] && worst=$kb
+line="$line report_mb=$((kb / 1024))"
 # compare reads no IL: the trace against itself
 kb=$(peak_kb "$tool" compare "$trace" "$trace") || { echo "BENCH commands-memory FAILED: compare"; exit 1; }
 [ "$kb" -gt "$worst" ] && worst=$kb

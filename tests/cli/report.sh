@@ -81,6 +81,21 @@ order=$(grep -o '<code>[^<]*</code>' "$page" | sed 's/<[^>]*>//g; s/.*:://' | tr
 [ "$(grep -c '<svg xmlns' "$page")" = 3 ] || fail "report: not 3 pictures"
 grep -q '<td class="n">1.1%</td>' "$page" || fail "report: Grid's inferred share"
 
+# --limit 1: each ranking keeps its first method (Grid leads by inferred
+# share), only the heaviest is drawn and linked, and the totals count all
+expect 0 report-limit report --limit 1 --html "$tmp/rl" --reference "$dll" --probes A "$trace"
+has report-limit "report: 3 methods; 19 blocks: 12 observed, 6 exact, 1 inferred"
+page=$tmp/rl/index.xhtml
+order=$(grep -o '<code>[^<]*</code>' "$page" | sed 's/<[^>]*>//g; s/.*:://' | tr '\n' ' ')
+[ "$order" = "Classify Grid Classify " ] || fail "report-limit: order '$order'"
+[ "$(grep -c '<svg xmlns' "$page")" = 1 ] || fail "report-limit: not 1 picture"
+[ "$(grep -c '<a href="#m1">' "$page")" = 1 ] || fail "report-limit: not one link, to the drawn method"
+grep -qF 'The rankings list the 1 heaviest methods and the 1 with the largest inferred share' "$page" \
+  || fail "report-limit: no note of the limit"
+[ "$(ls "$tmp/rl")" = index.xhtml ] || fail "report-limit: left $(ls "$tmp/rl")"
+expect 2 report-limit-negative report --limit -1 --html "$tmp/rl" --reference "$dll" "$trace"
+err_has report-limit-negative "--limit takes a count of methods, not -1"
+
 # the same from a store
 expect 0 ingest ingest --store "$tmp/s.store" --reference "$dll" "$trace"
 expect 0 report-store report --html "$tmp/rs" --reference "$dll" --probes A --store "$tmp/s.store"

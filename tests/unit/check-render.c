@@ -258,6 +258,47 @@ START_TEST (test_render_report)
 }
 END_TEST
 
+/* A limited report lists and draws what the first places of the whole
+ * rankings hold, however often it pruned: among methods of the same
+ * weight, a later one that sorts first by name still enters. */
+START_TEST (test_render_report_limit)
+{
+  g_autoptr(PgoReport) all = pgo_report_new (NULL), some = pgo_report_new (NULL);
+  g_autoptr(GBytes) page_all = NULL, page_some = NULL;
+  g_auto(GStrv) want = NULL, got = NULL;
+  g_autofree char *codes_all = NULL, *codes_some = NULL;
+  g_autoptr(GPtrArray) svgs = g_ptr_array_new ();
+  xmlDocPtr doc_all, doc_some;
+  const guint limit = 7, n = 200;
+
+  pgo_report_set_limit (some, limit);
+  for (guint i = 0; i < n; i++)
+    {
+      /* weights with many ties, later names sorting first, shares that vary */
+      g_autofree char *name = g_strdup_printf ("M%03u", n - i);
+      PgoMethodSummary m = numbers (i % 10, i % 7 % 3);
+
+      pgo_report_add_method (all, name, &m, lanes_diagram ());
+      pgo_report_add_method (some, name, &m, pgo_report_would_draw (some, &m) ? lanes_diagram () : NULL);
+    }
+  doc_all = parse (page_all = pgo_report_to_xhtml (all, NULL));
+  doc_some = parse (page_some = pgo_report_to_xhtml (some, NULL));
+  want = g_strsplit (codes_all = codes (doc_all), " ", -1);
+  got = g_strsplit (codes_some = codes (doc_some), " ", -1);
+  ck_assert_uint_eq (g_strv_length (got), 3 * limit);
+  for (guint i = 0; i < limit; i++)
+    {
+      ck_assert_str_eq (got[i], want[i]);                       /* by weight */
+      ck_assert_str_eq (got[limit + i], want[n + i]);           /* by inferred share */
+      ck_assert_str_eq (got[2 * limit + i], want[2 * n + i]);   /* the sections */
+    }
+  collect (xmlDocGetRootElement (doc_some), "svg", svgs);
+  ck_assert_uint_eq (svgs->len, limit);
+  xmlFreeDoc (doc_all);
+  xmlFreeDoc (doc_some);
+}
+END_TEST
+
 START_TEST (test_render_report_write)
 {
   g_autoptr(PgoReport) r = pgo_report_new (NULL);
@@ -334,6 +375,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_render_hostile_names);
   tcase_add_test (tc, test_render_text_dot);
   tcase_add_test (tc, test_render_report);
+  tcase_add_test (tc, test_render_report_limit);
   tcase_add_test (tc, test_render_report_write);
   tcase_add_test (tc, test_render_reconstruction);
   suite_add_tcase (s, tc);

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-tool-stream.c: the commands' reading of traces in two passes,
+ * holding one batch of profiles: the first pass matches each trace's
+ * modules, learns the call evidence and (when asked) names the handles;
+ * the second makes each method's profile as it comes.  A method that
+ * comes twice needs merging: then every profile is kept instead, for
+ * pgo_profile_set_build().
+ *
+ * Input: the traces, the resolver, the profile set's options.  Output:
+ * the profiles the set makes, one at a time, to the caller's function.
+ * Wiring only: reconstruct/pgo-profile-set.c does the work.
+ */
+#include "config.h"
+
+#include "pgo-tool.h"
+
+struct _PgoToolStream {
+  char               **traces;    /* borrowed */
+  PgoBodyResolver     *resolver;  /* borrowed */
+  PgoProfileSetStream *set;
+  GPtrArray           *opened;    /* PgoToolTrace per trace */
+  PgoToolModules      *modules;   /* the trace being read's, in the first pass */
+  GPtrArray           *batch;     /* profiles read, not yet handed on */
+  GPtrArray           *keep;      /* every profile, when the stream is not simple; else NULL */
+  PgoProfileSetEmitFunc emit;     /* the second pass's output */
+  gpointer             emit_data;
+  gboolean             second;    /* in the second pass */
+};
+
+void
+pgo_tool_stream_free (PgoToolStream *s)
+{
+  if (!s)
+    return;
+  pgo_profile_set_stream_free (s->set);
+  g_ptr_array_unref (s->opened);
+  g_ptr_array_unref (s->batch);
+  g_clear_pointer (&s->keep, g_ptr_array_unref);
+  g_free (s);
+}
+
+/* Hands the batch of 's' to the pass it is in and empties it. */
+static gboolean
+flush_batch (PgoToolStream *s, GError **error)
+{
+  gboolean ok = TRUE;
+
+  if (s->batch->len == 0)
+    return TRUE;
+  if (s->keep)
+    {
+      for (guint i = 0; i < s->batch->len; i++)
+        g_ptr_array_add (s->keep, g_steal_pointer (&s->batch->pdata[i]));
+    }
+  else if (!s->second)
+    pgo_profile_set_stream_learn (s->set, s->batch);
+  else
+    ok = pgo_profile_set_stream_make (s->set, s->batch, s->emit, s->emit_data, error);
+  g_ptr_array_set_size (s->batch, 0);
+  return ok;
+}
+
+/* PgoToolProfileFunc of both passes: names the profile's type arguments
+ * as the list path does, counts its module in the first pass, batches it. */
+static gboolean
+stream_profile (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  PgoToolStream *s = data;
+
+  pgo_nettrace_profile_name_types (profile, pgo_tool_lookup_metadata, s->resolver);
+  if (!s->second)
+    pgo_tool_modules_add (s->modules, profile);
+  g_ptr_array_add (s->batch, profile);
+  return s->batch->len < PGO_TOOL_BATCH || flush_batch (s, error);
+}
+
+/* Reads every trace of 's' once.  The first pass opens them, names their
+ * handles into 'names' (nullable) and matches each one's modules into
+ * 'modules'.  Returns PGO_EXIT_OK, or the exit code after the error. */
+static int
+stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GString *modules)
+{
+  int rc = PGO_EXIT_OK;
+  GError *error = NULL;
+
+  for (guint i = 0; s->traces[i]; i++)
+    {
+      const char *t = s->traces[i];
+      g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
+
+      s->modules = mods;
+      if (!s->second)
+        {
+          PgoToolTrace *opened = pgo_tool_trace_open (t, &rc);
+
+          if (!opened)
+            return rc;
+          g_ptr_array_add (s->opened, opened);
+        }
+      if (!pgo_tool_trace_pass_named (g_ptr_array_index (s->opened, i), stream_profile, s,
+                                      s->resolver, names, &rc))
+        return rc;
+      if (!flush_batch (s, &error))
+        return pgo_tool_fail (t, error);
+      if (!s->second && !pgo_tool_modules_match (t, mods, s->resolver, have_framework, modules, &rc))
+        return rc;
+    }
+  s->modules = NULL;
+  return PGO_EXIT_OK;
+}
+
+/**
+ * pgo_tool_stream_open:
+ * @traces: the traces (nothing else)
+ * @resolver: their IL
+ * @set: what to make of them
+ * @have_framework: --framework was given (for the module lines)
+ * @names: (nullable): where to name their handles (text output)
+ * @modules: receives each trace's "modules:" line
+ * @out_rc: the exit code on failure
+ *
+ * Opens the traces and reads them a first time.
+ *
+ * Returns: (transfer full) (nullable): the stream, or NULL after the
+ *   error.
+ */
+PgoToolStream *
+pgo_tool_stream_open (char **traces, PgoBodyResolver *resolver, const PgoProfileSetOptions *set,
+                      gboolean have_framework, GHashTable *names, GString *modules, int *out_rc)
+{
+  g_autoptr(PgoToolStream) s = g_new0 (PgoToolStream, 1);
+
+  s->traces = traces;
+  s->resolver = resolver;
+  s->set = pgo_profile_set_stream_new (resolver, set);
+  s->opened = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_tool_trace_free);
+  s->batch = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  if ((*out_rc = stream_pass (s, have_framework, names, modules)) != PGO_EXIT_OK)
+    return NULL;
+  return g_steal_pointer (&s);
+}
+
+/**
+ * pgo_tool_stream_make:
+ * @s: a stream read once
+ * @emit: takes each profile made
+ * @data: for @emit
+ * @out_list: (out): %NULL when every profile went to @emit; else (a
+ *   method comes twice, and must be merged) every input profile, none
+ *   made, for pgo_profile_set_build()
+ *
+ * Reads the traces a second time.
+ *
+ * Returns: PGO_EXIT_OK, or the exit code after the error.
+ */
+int
+pgo_tool_stream_make (PgoToolStream *s, PgoProfileSetEmitFunc emit, gpointer data,
+                      GPtrArray **out_list)
+{
+  int rc;
+
+  *out_list = NULL;
+  s->second = TRUE;
+  s->emit = emit;
+  s->emit_data = data;
+  if (!pgo_profile_set_stream_is_simple (s->set))
+    s->keep = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  if ((rc = stream_pass (s, FALSE, NULL, NULL)) == PGO_EXIT_OK && s->keep)
+    *out_list = g_steal_pointer (&s->keep);
+  return rc;
+}
+
+/**
+ * pgo_tool_stream_get_stats:
+ * @s: a stream
+ * @out: (out caller-allocates): what its second pass made
+ */
+void
+pgo_tool_stream_get_stats (PgoToolStream *s, PgoProfileSetStats *out)
+{
+  pgo_profile_set_stream_get_stats (s->set, out);
+}
