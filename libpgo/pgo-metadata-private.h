@@ -38,6 +38,8 @@ struct _PgoMetadata {
   guint32      *enclosing;                /* TypeDef rid -> enclosing TypeDef rid (0: none) */
   char        **typedef_names;            /* TypeDef rid -> full name */
   char        **typeref_names;            /* TypeRef rid -> full name */
+  GHashTable   *typedef_index;            /* full name (of typedef_names) -> first TypeDef rid */
+  gboolean      typedef_index_failed;     /* a name could not be read: look up linearly */
 };
 
 /* Reads column 'col' of row 'rid' without checks: 1 <= rid <= rows. */

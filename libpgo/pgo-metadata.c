@@ -394,6 +394,7 @@ pgo_metadata_unref (PgoMetadata *md)
 {
   if (md == NULL || !g_atomic_int_dec_and_test (&md->ref_count))
     return;
+  g_clear_pointer (&md->typedef_index, g_hash_table_unref);
   free_names (md->typedef_names, md->rows[PGO_TABLE_TYPEDEF]);
   free_names (md->typeref_names, md->rows[PGO_TABLE_TYPEREF]);
   g_free (md->method_owner);

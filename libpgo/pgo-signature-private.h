@@ -19,6 +19,9 @@ gboolean _pgo_metadata_lookup_typedef    (PgoMetadata *md, const char *type_name
                                          guint32 *out_token, GError **error);
 gboolean _pgo_metadata_resolve_method    (PgoMetadata *md, guint32 token,
                                          guint32 *out_method_token, GError **error);
+gboolean _pgo_metadata_external_method   (PgoMetadata *md, guint32 token, char **out_assembly,
+                                         PgoMethodName *out_name);
+char    *_pgo_metadata_forwarded_type    (PgoMetadata *md, const char *type_name);
 void     _pgo_type_name_append_escaped   (GString *out, const char *name);
 gboolean _pgo_metadata_method_arity      (PgoMetadata *md, guint32 method_token,
                                          gboolean *out_has_this, guint32 *out_n_params,

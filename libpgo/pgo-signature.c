@@ -137,6 +137,59 @@ typedef_name (PgoMetadata *md, guint32 rid, GError **error)
   return md->typedef_names[rid];
 }
 
+/* Indexes the TypeDefs of 'md' by full name, the first of a name
+ * winning; FALSE (and the index is not used again) when some name cannot
+ * be read, so that lookups read the table in order and fail where it
+ * does. */
+static gboolean
+index_typedefs (PgoMetadata *md)
+{
+  if (md->typedef_index || md->typedef_index_failed)
+    return md->typedef_index != NULL;
+  md->typedef_index = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint32 t = 1; t <= md->rows[PGO_TABLE_TYPEDEF]; t++)
+    {
+      const char *tn = typedef_name (md, t, NULL);
+
+      if (tn == NULL)
+        {
+          g_clear_pointer (&md->typedef_index, g_hash_table_unref);
+          md->typedef_index_failed = TRUE;
+          return FALSE;
+        }
+      if (!g_hash_table_contains (md->typedef_index, tn))
+        g_hash_table_insert (md->typedef_index, (gpointer) tn, GUINT_TO_POINTER (t));
+    }
+  return TRUE;
+}
+
+/* typedef_by_name: the first TypeDef of 'md' named 'type_name' ("Ns.Outer/Inner"),
+ * into 'out_rid'; FALSE with PGO_ERROR_NOT_FOUND when none, or the
+ * error of a name that cannot be read before it. */
+static gboolean
+typedef_by_name (PgoMetadata *md, const char *type_name, guint32 *out_rid, GError **error)
+{
+  if (index_typedefs (md))
+    {
+      if ((*out_rid = GPOINTER_TO_UINT (g_hash_table_lookup (md->typedef_index, type_name))))
+        return TRUE;
+      return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no type %s", type_name);
+    }
+  for (guint32 t = 1; t <= md->rows[PGO_TABLE_TYPEDEF]; t++)
+    {
+      const char *tn = typedef_name (md, t, error);
+
+      if (tn == NULL)
+        return FALSE;
+      if (strcmp (tn, type_name) == 0)
+        {
+          *out_rid = t;
+          return TRUE;
+        }
+    }
+  return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no type %s", type_name);
+}
+
 /* typeref_name: (transfer none) the cached full name of TypeRef 'rid';
  * a TypeRef whose ResolutionScope is a TypeRef is nested in it. */
 static const char *
@@ -905,16 +958,11 @@ _pgo_metadata_lookup_method (PgoMetadata *md, const char *type_name, const char 
                             const char *params, const char *ret, guint32 *out_token,
                             GError **error)
 {
-  for (guint32 t = 1; t <= md->rows[PGO_TABLE_TYPEDEF]; t++)
-    {
-      const char *tn = typedef_name (md, t, error);
+  guint32 t;
 
-      if (tn == NULL)
-        return FALSE;
-      if (strcmp (tn, type_name) == 0)
-        return lookup_in_type (md, t, name, params, ret, out_token, error);
-    }
-  return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no type %s", type_name);
+  if (!typedef_by_name (md, type_name, &t, error))
+    return FALSE;
+  return lookup_in_type (md, t, name, params, ret, out_token, error);
 }
 
 /**
@@ -953,19 +1001,129 @@ gboolean
 _pgo_metadata_lookup_typedef (PgoMetadata *md, const char *type_name, guint32 *out_token,
                               GError **error)
 {
-  for (guint32 t = 1; t <= md->rows[PGO_TABLE_TYPEDEF]; t++)
-    {
-      const char *tn = typedef_name (md, t, error);
+  guint32 t;
 
-      if (tn == NULL)
-        return FALSE;
-      if (strcmp (tn, type_name) == 0)
+  if (!typedef_by_name (md, type_name, &t, error))
+    return FALSE;
+  *out_token = PGO_TOKEN (PGO_TABLE_TYPEDEF, t);
+  return TRUE;
+}
+
+/* The AssemblyRef rid that TypeRef 'rid' of 'md', or the outermost
+ * TypeRef enclosing it, is scoped to; 0 for any other scope. */
+static guint32
+typeref_assembly (PgoMetadata *md, guint32 rid)
+{
+  for (guint depth = 0; depth < MAX_NESTING && rid >= 1 && rid <= md->rows[PGO_TABLE_TYPEREF]; depth++)
+    {
+      guint32 scope = 0;
+
+      if (!_pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
+                                      _pgo_metadata_col (md, PGO_TABLE_TYPEREF,
+                                                         PGO_COL_TYPEREF_RESOLUTION_SCOPE, rid),
+                                      &scope, NULL))
+        return 0;
+      if (PGO_TOKEN_TABLE (scope) == PGO_TABLE_ASSEMBLYREF)
+        return PGO_TOKEN_RID (scope);
+      if (PGO_TOKEN_TABLE (scope) != PGO_TABLE_TYPEREF)
+        return 0;
+      rid = PGO_TOKEN_RID (scope);
+    }
+  return 0;
+}
+
+/**
+ * _pgo_metadata_external_method:
+ * @md: metadata
+ * @token: a MemberRef, or a MethodSpec of one
+ * @out_assembly: (out) (transfer full): the simple name of the assembly
+ *   the method's type is referred to in
+ * @out_name: (out caller-allocates): the method, as
+ *   _pgo_metadata_lookup_method() takes it (its generic definition for a
+ *   MethodSpec); free with pgo_method_name_clear()
+ *
+ * Describes the method of another assembly @token names: a MemberRef
+ * whose parent is a TypeRef (a type that is not generic) scoped, itself
+ * or through the types enclosing it, to an AssemblyRef.
+ *
+ * Returns: %TRUE for such a token; %FALSE for any other.
+ */
+gboolean
+_pgo_metadata_external_method (PgoMetadata *md, guint32 token, char **out_assembly,
+                               PgoMethodName *out_name)
+{
+  guint32 parent = 0, assembly;
+  PgoAssemblyName an = { 0 };
+
+  if (PGO_TOKEN_TABLE (token) == PGO_TABLE_METHODSPEC
+      && (PGO_TOKEN_RID (token) == 0 || PGO_TOKEN_RID (token) > md->rows[PGO_TABLE_METHODSPEC]
+          || !_pgo_metadata_decode_coded (md, PGO_CODED_METHOD_DEF_OR_REF,
+                                          pgo_metadata_get_column (md, PGO_COL_METHODSPEC_METHOD,
+                                                                   PGO_TOKEN_RID (token)),
+                                          &token, NULL)))
+    return FALSE;
+  if (PGO_TOKEN_TABLE (token) != PGO_TABLE_MEMBERREF || PGO_TOKEN_RID (token) == 0
+      || PGO_TOKEN_RID (token) > md->rows[PGO_TABLE_MEMBERREF]
+      || !_pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+                                      pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS,
+                                                               PGO_TOKEN_RID (token)),
+                                      &parent, NULL)
+      || PGO_TOKEN_TABLE (parent) != PGO_TABLE_TYPEREF
+      || !(assembly = typeref_assembly (md, PGO_TOKEN_RID (parent)))
+      || !_pgo_metadata_lookup_assembly_ref (md, assembly, &an, NULL))
+    return FALSE;
+  if (!pgo_metadata_describe_method (md, token, out_name, NULL) || !out_name->owner)
+    {
+      pgo_method_name_clear (out_name);
+      pgo_assembly_name_clear (&an);
+      return FALSE;
+    }
+  *out_assembly = g_steal_pointer (&an.name);
+  pgo_assembly_name_clear (&an);
+  return TRUE;
+}
+
+/**
+ * _pgo_metadata_forwarded_type:
+ * @md: metadata
+ * @type_name: a type's full name ("Ns.Outer/Inner")
+ *
+ * Returns: (transfer full) (nullable): the simple name of the assembly
+ *   an ExportedType row of @md forwards the type (or the type enclosing
+ *   it) to, or %NULL when none does.
+ */
+char *
+_pgo_metadata_forwarded_type (PgoMetadata *md, const char *type_name)
+{
+  g_autofree char *outer = g_strndup (type_name, strcspn (type_name, "/"));
+
+  for (guint32 r = 1; r <= md->rows[PGO_TABLE_EXPORTEDTYPE]; r++)
+    {
+      const char *ns = "", *name = "";
+      guint32 impl = 0;
+      PgoAssemblyName an = { 0 };
+      g_autofree char *full = NULL;
+
+      if (!_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_EXPORTEDTYPE_NAMESPACE, r),
+                                        &ns, NULL)
+          || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_EXPORTEDTYPE_NAME, r),
+                                           &name, NULL))
+        continue;
+      full = *ns ? g_strconcat (ns, ".", name, NULL) : g_strdup (name);
+      if (strcmp (full, outer) == 0
+          && _pgo_metadata_decode_coded (md, PGO_CODED_IMPLEMENTATION,
+                                         pgo_metadata_get_column (md, PGO_COL_EXPORTEDTYPE_IMPLEMENTATION, r),
+                                         &impl, NULL)
+          && PGO_TOKEN_TABLE (impl) == PGO_TABLE_ASSEMBLYREF
+          && _pgo_metadata_lookup_assembly_ref (md, PGO_TOKEN_RID (impl), &an, NULL))
         {
-          *out_token = PGO_TOKEN (PGO_TABLE_TYPEDEF, t);
-          return TRUE;
+          char *found = g_steal_pointer (&an.name);
+
+          pgo_assembly_name_clear (&an);
+          return found;
         }
     }
-  return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no type %s", type_name);
+  return NULL;
 }
 
 /**

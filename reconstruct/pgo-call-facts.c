@@ -8,7 +8,8 @@
  *
  * A call site gives evidence when its target is known statically: call,
  * newobj, or callvirt on a method no override can replace, resolved to a
- * MethodDef of the caller's own module.  Four kinds:
+ * MethodDef of the caller's own module or of another assembly the
+ * references hold (through type forwarders).  Four kinds:
  *   no return      no reachable block of the callee's IL returns;
  *   never entered  the callee has no profile although it would have one
  *                  had it run (it has IL the JIT compiles at Tier0 with
@@ -98,7 +99,9 @@ typedef struct {
 } Entries;
 
 /* What the facts know of one module. */
-typedef struct {
+typedef struct _Module Module;
+struct _Module {
+  const char  *name;         /* its simple name, interned */
   PgoMetadata *md;
   gboolean     framework;
   guint32      entry_point;  /* the CLI header's entry point token */
@@ -106,7 +109,14 @@ typedef struct {
   GHashTable  *refs;         /* MethodDef token -> references in the module; NULL until needed */
   GHashTable  *callees;      /* MethodDef token -> CALLEE_ bits */
   GHashTable  *getters;      /* method token -> interned getter name, or "" */
-} Module;
+  GHashTable  *external;     /* MemberRef or MethodSpec token -> External (callee NULL: none) */
+};
+
+/* The callee in another module of a call: its module and MethodDef. */
+typedef struct {
+  Module  *module;
+  guint32  def;
+} External;
 
 /* A constant test: a getter's result that a conditional branch on its
  * value ends its block with. */
@@ -163,6 +173,7 @@ module_free (gpointer p)
   g_clear_pointer (&m->refs, g_hash_table_unref);
   g_clear_pointer (&m->callees, g_hash_table_unref);
   g_clear_pointer (&m->getters, g_hash_table_unref);
+  g_clear_pointer (&m->external, g_hash_table_unref);
   g_free (m);
 }
 
@@ -268,13 +279,13 @@ profile_entries (const PgoMethodProfile *profile, const PgoCfg *cfg, guint64 *ou
 
 /* Called by for_each_site() with each site's instruction, the n_before
  * instructions before it in its block (nearest first; at most
- * PGO_ARG_POSITIONS), and its callee. */
-typedef void (*SiteFunc) (PgoCallFacts *facts, Module *m, const PgoIlInstr *in,
+ * PGO_ARG_POSITIONS), and its callee: MethodDef 'def' of module 'callee'
+ * (the caller's, or another). */
+typedef void (*SiteFunc) (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in,
                           const PgoIlInstr *before, guint n_before, guint32 def, gpointer data);
 
 /* A profiled method as learn() sees it. */
 typedef struct {
-  const char              *module;  /* its module's simple name, which holds the callees */
   const char              *name;    /* pgo_method_id_to_string() of it */
   const PgoMethodBody     *body;    /* its IL */
   const PgoCfg            *cfg;     /* its flow graph */
@@ -310,15 +321,15 @@ module_getter (gpointer data, guint32 token)
  * unless the probes show that its block never ran.
  * SPEC: pgo-inference(7) "Argument tests" */
 static void
-tally_args (Sites *s, Module *m, Caller *caller, const PgoIlInstr *in, const PgoIlInstr *before,
-            guint n_before, guint32 def)
+tally_args (Sites *s, Module *callee, Caller *caller, const PgoIlInstr *in,
+            const PgoIlInstr *before, guint n_before, guint32 def)
 {
   guint32 b = caller->cfg->offset_block[in->il_offset];
 
   if (determined (caller->rec, b) && caller->rec->blocks[b].count == 0)
     return;
   /* a virtual callee's calls are not all static: other values may come */
-  if (overridable (m, def))
+  if (overridable (callee, def))
     _pgo_call_args_forget (&s->args);
   _pgo_call_args_add (&s->args, &caller->scope, before, n_before);
 }
@@ -327,11 +338,11 @@ tally_args (Sites *s, Module *m, Caller *caller, const PgoIlInstr *in, const Pgo
  * block's count) or open, with what it passes as the callee's last
  * arguments. */
 static void
-tally_site (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, const PgoIlInstr *before,
+tally_site (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const PgoIlInstr *before,
             guint n_before, guint32 def, gpointer data)
 {
   Caller *caller = data;
-  MethodRef key = method_ref (caller->module, def);
+  MethodRef key = { callee->name, def };
   Sites *s = g_hash_table_lookup (facts->sites, &key);
   guint32 b = caller->rec ? caller->rec->cfg->offset_block[in->il_offset] : 0;
 
@@ -341,7 +352,7 @@ tally_site (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, const PgoIlIns
       s->ref = key;
       g_hash_table_add (facts->sites, s);
     }
-  tally_args (s, m, caller, in, before, n_before, def);
+  tally_args (s, callee, caller, in, before, n_before, def);
   if (determined (caller->rec, b))
     s->known += caller->rec->blocks[b].count;
   else if (s->n_open++ == 0)
@@ -599,7 +610,7 @@ learn (PgoCallFacts *facts, const Reading *r)
   if (!r->module)
     return;
   name = pgo_method_id_to_string (r->id);
-  caller = (Caller) { r->id->module->simple_name, name, &r->body, r->cfg, r->rec };
+  caller = (Caller) { name, &r->body, r->cfg, r->rec };
   _pgo_value_scope_init (&caller.scope, r->cfg, module_getter, r->module);
   caller.scope.module = g_intern_string (r->id->module->simple_name);
   caller.scope.token = r->id->token;
@@ -816,6 +827,7 @@ get_module (PgoCallFacts *facts, const PgoModuleId *id)
   if (m)
     return m->md ? m : NULL;
   m = g_new0 (Module, 1);
+  m->name = g_intern_string (id->simple_name);
   g_hash_table_insert (facts->modules, g_strdup (id->simple_name), m);
   if (!(md = pgo_body_resolver_lookup_metadata (facts->resolver, id, NULL)))
     return NULL;
@@ -826,7 +838,62 @@ get_module (PgoCallFacts *facts, const PgoModuleId *id)
   m->intrinsic = find_intrinsics (md);
   m->callees = g_hash_table_new (g_direct_hash, g_direct_equal);
   m->getters = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->external = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   return m;
+}
+
+/* The callee in another assembly of call operand 'token' of 'm': the
+ * module the references hold it in (the one the TypeRef names, or the
+ * one its ExportedType forwards the type to, at most four times) and
+ * its MethodDef there; module NULL when none.
+ * SPEC: pgo-inference(7) "Call evidence" */
+static External
+find_external (PgoCallFacts *facts, Module *m, guint32 token)
+{
+  g_autofree char *assembly = NULL;
+  PgoMethodName mn = { 0 };
+  External found = { NULL, 0 };
+
+  if (!_pgo_metadata_external_method (m->md, token, &assembly, &mn))
+    return found;
+  for (guint depth = 0; depth < 4 && assembly && !found.module; depth++)
+    {
+      g_autoptr(PgoModuleId) id = pgo_module_id_new (assembly);
+      Module *t = get_module (facts, id);
+
+      if (!t)
+        break;
+      if (_pgo_metadata_lookup_method (t->md, mn.owner, mn.name, mn.params, mn.ret, &found.def, NULL))
+        found.module = t;
+      else
+        {
+          g_free (assembly);
+          assembly = _pgo_metadata_forwarded_type (t->md, mn.owner);
+        }
+    }
+  pgo_method_name_clear (&mn);
+  return found;
+}
+
+/* The module of the callee of call operand 'token' of 'm' and its
+ * MethodDef there, into 'out_def': one of 'm' (MethodDef, MemberRef of
+ * a type of 'm', MethodSpec of either), or of another assembly
+ * (find_external(), looked up once per token); NULL when neither. */
+static Module *
+resolve_callee (PgoCallFacts *facts, Module *m, guint32 token, guint32 *out_def)
+{
+  External *e;
+
+  if (_pgo_metadata_resolve_method (m->md, token, out_def, NULL))
+    return m;
+  if (!(e = g_hash_table_lookup (m->external, GUINT_TO_POINTER (token))))
+    {
+      e = g_new (External, 1);
+      *e = find_external (facts, m, token);
+      g_hash_table_insert (m->external, GUINT_TO_POINTER (token), e);
+    }
+  *out_def = e->def;
+  return e->module;
 }
 
 /* TRUE if MethodDef 'def', or a type enclosing it, carries [Intrinsic]:
@@ -1040,12 +1107,13 @@ would_have_profile (const PgoCallFacts *facts, guint bits)
          && (!(bits & CALLEE_ONE_BLOCK) || (facts->one_process && facts->one_block_seen));
 }
 
-/* The evidence the call of 'def' by instruction 'in' gives, if any. */
+/* The evidence the call of 'def' of module 'm' by instruction 'in' of
+ * 'caller' gives, if any. */
 static gboolean
 site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *caller, const PgoIlInstr *in,
                guint32 def, PgoCallEvidence *out)
 {
-  MethodRef key = method_ref (caller->module->simple_name, def);
+  MethodRef key = { m->name, def };
   const Entries *e = g_hash_table_lookup (facts->entries, &key);
   guint bits = callee_bits (facts, m, def);
 
@@ -1095,6 +1163,7 @@ visit_site (PgoCallFacts *facts, Module *m, const PgoCfg *cfg, const PgoIlInstr 
 {
   guint32 def, b;
   guint n = 0;
+  Module *callee;
 
   if (count)
     count->n_sites++;
@@ -1102,20 +1171,21 @@ visit_site (PgoCallFacts *facts, Module *m, const PgoCfg *cfg, const PgoIlInstr 
     return;
   b = cfg->offset_block[in->il_offset];
   if (!(cfg->blocks[b].flags & PGO_BLOCK_FLAG_REACHABLE)
-      || !_pgo_metadata_resolve_method (m->md, in->operand.token, &def, NULL))
+      || !(callee = resolve_callee (facts, m, in->operand.token, &def)))
     return;
   if (count)
     count->n_resolved++;
-  if (in->opcode == PGO_OP_CALLVIRT && overridable (m, def))
+  if (in->opcode == PGO_OP_CALLVIRT && overridable (callee, def))
     return;
   while (n < n_before && before[n].il_offset < cfg->il_size && cfg->offset_block[before[n].il_offset] == b)
     n++;
-  func (facts, m, in, before, n, def, data);
+  func (facts, callee, in, before, n, def, data);
 }
 
 /* Calls 'func' on each call site of 'body' (flow graph 'cfg', module
  * 'm') in a reachable block whose target is known statically: call,
- * newobj, or a callvirt no override can redirect, of a MethodDef of 'm'.
+ * newobj, or a callvirt no override can redirect, of a method of 'm' or
+ * of another assembly (resolve_callee()).
  * Counts the sites and the resolved ones in 'count' (nullable). */
 static void
 for_each_site (PgoCallFacts *facts, Module *m, const PgoMethodBody *body, const PgoCfg *cfg,
@@ -1146,19 +1216,18 @@ typedef struct {
 
 /* SiteFunc of pgo_call_facts_evidence(): appends the site's evidence. */
 static void
-add_evidence (PgoCallFacts *facts, Module *m, const PgoIlInstr *in, const PgoIlInstr *before,
+add_evidence (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const PgoIlInstr *before,
               guint n_before, guint32 def, gpointer data)
 {
   Evidence *ev = data;
   PgoCallEvidence one;
-  MethodRef key;
+  MethodRef key = { callee->name, def };
 
   (void) before;
   (void) n_before;
-  if (!site_evidence (facts, m, ev->caller, in, def, &one))
+  if (!site_evidence (facts, callee, ev->caller, in, def, &one))
     return;
   g_array_append_val (ev->out, one);
-  key = method_ref (ev->caller->module->simple_name, def);
   if (one.kind == PGO_CALL_EVIDENCE_AT_MOST
       && open_site (facts, &key, one.entries, ev->caller, in->il_offset, &one.entries))
     {

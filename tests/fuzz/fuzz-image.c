@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
  * fuzz-image.c: libFuzzer target for the assembly reader: image (PE or
- * Webcil), metadata, every method name, arity, body and EH table,
+ * Webcil), metadata, every method name, arity, body and EH table, the
+ * methods of other assemblies it calls, type names and forwarders,
  * identity.
  *
  * Input: arbitrary bytes. Output: nothing; crashes, sanitizer reports and
@@ -65,10 +66,22 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
             || tables[t] == PGO_TABLE_TYPEDEF)
           {
             name = _pgo_metadata_format_type (md, token, NULL);
+            /* a type by its own name (the index of TypeDef names), and
+             * where the assembly forwards it */
+            if (name && _pgo_metadata_lookup_typedef (md, name, &resolved, NULL))
+              g_free (_pgo_metadata_forwarded_type (md, name));
             continue;
           }
         name = pgo_metadata_format_method (md, token, NULL);
         _pgo_metadata_resolve_method (md, token, &resolved, NULL);
+        if (tables[t] != PGO_TABLE_METHODDEF)
+          {
+            g_autofree char *assembly = NULL;
+            PgoMethodName mn = { 0 };
+
+            if (_pgo_metadata_external_method (md, token, &assembly, &mn))
+              pgo_method_name_clear (&mn);
+          }
         if (tables[t] == PGO_TABLE_METHODDEF)
           _pgo_metadata_method_arity (md, token, &has_this, &n_params, NULL);
         if (tables[t] == PGO_TABLE_METHODDEF

@@ -251,6 +251,24 @@ START_TEST (test_call_facts_argument_tests)
 }
 END_TEST
 
+/* A call into another assembly: System.Console's ConsolePal+<>c::.ctor
+ * calls System.Object::.ctor through a MemberRef on a TypeRef of
+ * System.Runtime, which forwards the type to System.Private.CoreLib.
+ * Object::.ctor ran 41 times in the hotloop block run: the site (call at
+ * 0x01) ran at most that often. */
+START_TEST (test_call_facts_other_assembly)
+{
+  g_autoptr(GPtrArray) profiles = NULL;
+  g_autoptr(PgoBodyResolver) resolver = framework_profiles ("call-facts-other-assembly",
+                                                            "fixtures/data/hotloop/block.nettrace", &profiles);
+
+  if (!resolver)
+    return;
+  ck_assert (has_evidence (profiles, resolver, "System.ConsolePal+<>c::.ctor", 7, 0x01,
+                           PGO_CALL_EVIDENCE_AT_MOST, 41));
+}
+END_TEST
+
 /* Twice the same trace: each method merged once, its counts doubled;
  * the app's three methods have IL, the framework's do not. */
 START_TEST (test_profile_set_merge)
@@ -582,6 +600,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_profile_set_single_counter);
   tcase_add_test (tc, test_call_facts_every_entry_signal);
   tcase_add_test (tc, test_call_facts_argument_tests);
+  tcase_add_test (tc, test_call_facts_other_assembly);
   suite_add_tcase (s, tc);
   tc = tcase_create ("compare");
   tcase_add_test (tc, test_compare_self_and_truth);
