@@ -807,7 +807,8 @@ pgo_text_pgo_writer_get_dump (PgoTextPgoWriter *w)
  * @profile: (transfer full): as pgo_text_pgo_add_method() takes it
  *
  * pgo_text_pgo_add_method(), then writes the method as
- * pgo_text_pgo_write() would and frees it.
+ * pgo_text_pgo_write() would and frees it; a method that fails is not
+ * written at all.
  *
  * Returns: TRUE on success; FALSE with @error set as those two fail.
  */
@@ -816,6 +817,7 @@ pgo_text_pgo_writer_add_method (PgoTextPgoWriter *w, guint32 code_hash, guint32 
                                 guint32 il_size, const char *method_name, const char *signature,
                                 PgoMethodProfile *profile, GError **error)
 {
+  gsize len = w->out->len;
   gboolean ok;
 
   if (!pgo_text_pgo_add_method (w->pgo, code_hash, method_hash, il_size, method_name, signature,
@@ -823,7 +825,10 @@ pgo_text_pgo_writer_add_method (PgoTextPgoWriter *w, guint32 code_hash, guint32 
     return FALSE;
   ok = write_method (w->out, w->pgo, w->pgo->methods->pdata[0], error);
   g_ptr_array_set_size (w->pgo->methods, 0);
-  w->n_methods++;
+  if (!ok)
+    g_string_truncate (w->out, len); /* a failed method leaves nothing behind */
+  else
+    w->n_methods++;
   return ok;
 }
 

@@ -1693,11 +1693,11 @@ pgo_nettrace_profiles_name_profile_handles (PgoNettraceProfiles *self, PgoMethod
                                             PgoNettraceLookupFunc lookup, gpointer user_data,
                                             GHashTable *names)
 {
-  Namer nm = { self, lookup, user_data,
-               g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                      (GDestroyNotify) pgo_metadata_unref) };
+  Namer nm = { self, lookup, user_data, NULL };
 
   g_return_if_fail (self != NULL && profile != NULL && lookup != NULL && names != NULL);
+  nm.metadata = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                       (GDestroyNotify) pgo_metadata_unref);
   name_profile (&nm, profile, names);
   g_hash_table_unref (nm.metadata);
 }

@@ -145,6 +145,9 @@ struct _PgoCallFacts {
   GHashTable       *entries;   /* set of Entries, keyed by their MethodRef */
   GHashTable       *sites;     /* set of Sites, keyed by their MethodRef */
   GHashTable       *modules;   /* simple name -> Module */
+  GHashTable       *traced;    /* interned simple name -> PgoModuleId of its first profile */
+  GHashTable       *named;     /* simple name -> PgoMetadata of the references (NULL: none),
+                                * to follow calls into other assemblies */
   GHashTable       *constants; /* interned getter name -> PGO_CONSTANT_ bits */
   gboolean          probes_only; /* learn constants from these probes only */
   PgoProbeSet       probes;
@@ -212,6 +215,9 @@ pgo_call_facts_new (PgoBodyResolver *resolver)
   facts->sites = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, sites_free);
   facts->constants = g_hash_table_new (g_str_hash, g_str_equal);
   facts->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, module_free);
+  facts->traced = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) pgo_module_id_unref);
+  facts->named = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                        (GDestroyNotify) pgo_metadata_unref);
   return facts;
 }
 
@@ -228,6 +234,8 @@ pgo_call_facts_free (PgoCallFacts *facts)
   g_hash_table_unref (facts->sites);
   g_hash_table_unref (facts->constants);
   g_hash_table_unref (facts->modules);
+  g_hash_table_unref (facts->traced);
+  g_hash_table_unref (facts->named);
   g_ptr_array_unref (facts->pending);
   g_free (facts);
 }
@@ -550,6 +558,9 @@ read_profile (PgoCallFacts *facts, const PgoMethodProfile *profile, Reading *r)
   r->id = id;
   if (!id || !id->module || !id->module->simple_name || !id->token)
     return;
+  if (!g_hash_table_contains (facts->traced, g_intern_string (id->module->simple_name)))
+    g_hash_table_insert (facts->traced, (gpointer) g_intern_string (id->module->simple_name),
+                         pgo_module_id_ref (id->module));
   if ((r->has_body = pgo_body_resolver_lookup (facts->resolver, id, &r->body, NULL, NULL))
       && (r->cfg = pgo_cfg_build (&r->body, &facts->options, NULL)))
     r->known = profile_entries (profile, r->cfg, &r->entries);
@@ -842,34 +853,68 @@ get_module (PgoCallFacts *facts, const PgoModuleId *id)
   return m;
 }
 
+/* The metadata of the references' assembly named 'name', whatever its
+ * build, looked up once; NULL when none. */
+static PgoMetadata *
+named_metadata (PgoCallFacts *facts, const char *name)
+{
+  PgoMetadata *md;
+
+  if (!g_hash_table_lookup_extended (facts->named, name, NULL, (gpointer *) &md))
+    {
+      g_autoptr(PgoModuleId) id = pgo_module_id_new (name);
+
+      md = pgo_body_resolver_lookup_metadata (facts->resolver, id, NULL);
+      g_hash_table_insert (facts->named, g_strdup (name), md);
+    }
+  return md;
+}
+
+/* The facts' record of the module named 'name' when the trace holds
+ * profiles of it and the references hold its build, with that build's
+ * metadata 'md'; NULL otherwise (a callee whose entries the trace cannot
+ * give, or tokens of another build). */
+static Module *
+traced_module (PgoCallFacts *facts, const char *name, PgoMetadata *md)
+{
+  const PgoModuleId *id = g_hash_table_lookup (facts->traced, g_intern_string (name));
+  g_autoptr(PgoMetadata) built = id ? pgo_body_resolver_lookup_metadata (facts->resolver, id, NULL)
+                                    : NULL;
+
+  return built && built == md ? get_module (facts, id) : NULL;
+}
+
 /* The callee in another assembly of call operand 'token' of 'm': the
- * module the references hold it in (the one the TypeRef names, or the
- * one its ExportedType forwards the type to, at most four times) and
- * its MethodDef there; module NULL when none.
+ * assembly the TypeRef names, or the one its ExportedType forwards the
+ * type to (at most three forwards), that defines the method, and its
+ * MethodDef there; module NULL when none, or when the trace has no
+ * profile of that assembly's build ('pending' then set when it has none
+ * of it at all yet: a later profile may bring it).
  * SPEC: pgo-inference(7) "Call evidence" */
 static External
-find_external (PgoCallFacts *facts, Module *m, guint32 token)
+find_external (PgoCallFacts *facts, Module *m, guint32 token, gboolean *pending)
 {
   g_autofree char *assembly = NULL;
   PgoMethodName mn = { 0 };
   External found = { NULL, 0 };
 
+  *pending = FALSE;
   if (!_pgo_metadata_external_method (m->md, token, &assembly, &mn))
     return found;
-  for (guint depth = 0; depth < 4 && assembly && !found.module; depth++)
+  for (guint depth = 0; depth < 4 && assembly; depth++)
     {
-      g_autoptr(PgoModuleId) id = pgo_module_id_new (assembly);
-      Module *t = get_module (facts, id);
+      PgoMetadata *md = named_metadata (facts, assembly);
 
-      if (!t)
+      if (!md)
         break;
-      if (_pgo_metadata_lookup_method (t->md, mn.owner, mn.name, mn.params, mn.ret, &found.def, NULL))
-        found.module = t;
-      else
+      if (_pgo_metadata_lookup_method (md, mn.owner, mn.name, mn.params, mn.ret, &found.def, NULL))
         {
-          g_free (assembly);
-          assembly = _pgo_metadata_forwarded_type (t->md, mn.owner);
+          *pending = !g_hash_table_contains (facts->traced, g_intern_string (assembly));
+          found.module = traced_module (facts, assembly, md);
+          break;
         }
+      g_free (assembly);
+      assembly = _pgo_metadata_forwarded_type (md, mn.owner);
     }
   pgo_method_name_clear (&mn);
   return found;
@@ -878,18 +923,22 @@ find_external (PgoCallFacts *facts, Module *m, guint32 token)
 /* The module of the callee of call operand 'token' of 'm' and its
  * MethodDef there, into 'out_def': one of 'm' (MethodDef, MemberRef of
  * a type of 'm', MethodSpec of either), or of another assembly
- * (find_external(), looked up once per token); NULL when neither. */
+ * (find_external(), looked up once per token, unless no profile of that
+ * assembly was read yet); NULL when neither. */
 static Module *
 resolve_callee (PgoCallFacts *facts, Module *m, guint32 token, guint32 *out_def)
 {
-  External *e;
+  External *e, found;
+  gboolean pending;
 
   if (_pgo_metadata_resolve_method (m->md, token, out_def, NULL))
     return m;
   if (!(e = g_hash_table_lookup (m->external, GUINT_TO_POINTER (token))))
     {
-      e = g_new (External, 1);
-      *e = find_external (facts, m, token);
+      found = find_external (facts, m, token, &pending);
+      if (pending)
+        return NULL;
+      e = g_memdup2 (&found, sizeof found);
       g_hash_table_insert (m->external, GUINT_TO_POINTER (token), e);
     }
   *out_def = e->def;

@@ -44,8 +44,8 @@ typedef enum {
 } KeyKind;
 
 /* A key stands for its SHA-256, cut to 128 bits: a second-side method
- * is held as its digests and counts, not its names, and no input can
- * make two keys collide. */
+ * is held as its digests and counts, not its names, and two keys that
+ * collide are infeasible to make. */
 #define DIGEST_LEN 16
 
 /* One key of a method of the second side. */
@@ -196,7 +196,8 @@ append_counts (GArray *out, const PgoMethodProfile *p, gboolean edges)
       if (edges ? is_edge : is_block)
         g_array_append_val (out, k);
     }
-  qsort (&g_array_index (out, Keyed, first), out->len - first, sizeof (Keyed), keyed_cmp);
+  if (out->len - first > 1)
+    qsort (&g_array_index (out, Keyed, first), out->len - first, sizeof (Keyed), keyed_cmp);
   return out->len - first;
 }
 
@@ -341,15 +342,23 @@ pgo_comparison_add_b (PgoComparison *c, const PgoMethodProfile *b)
   c->sum.n_b++;
 }
 
+/* The run of 'n' Keyed of 'all' from 'first' (none, and no pointer into
+ * an array that may hold nothing, when 'n' is 0). */
+static Counts
+counts_at (GArray *all, guint first, guint n)
+{
+  return n ? (Counts) { &g_array_index (all, Keyed, first), n } : (Counts) { NULL, 0 };
+}
+
 /* The block ('edges' FALSE) or edge counts of method 'i' of the second
  * side of 'c'. */
 static Counts
 b_counts (const PgoComparison *c, guint i, gboolean edges)
 {
   const Span *s = &g_array_index (c->spans, Span, i);
-  const Keyed *v = (const Keyed *) c->counts->data + s->first;
 
-  return edges ? (Counts) { v + s->n_block, s->n_edge } : (Counts) { v, s->n_block };
+  return edges ? counts_at (c->counts, s->first + s->n_block, s->n_edge)
+               : counts_at (c->counts, s->first, s->n_block);
 }
 
 /* Adds the pair 'm' to the running summary of 'c'. */
@@ -372,9 +381,10 @@ summarize (PgoComparison *c, const PgoComparedMethod *m)
  * @a: a method of the first side (borrowed into @out)
  * @out: (out caller-allocates): its comparison
  *
- * Pairs @a with the first method of the second side not yet paired that
- * shares a key with it, trying the keys in the order
- * pgo_comparison_add_b() gives, and computes the pair's block overlap
+ * Pairs @a with a method of the second side: for each key in the order
+ * pgo_comparison_add_b() gives, the first method added with that key,
+ * unless it is already paired (then the next key is tried; a later
+ * method with the same key is not).  Computes the pair's block overlap
  * when both have block counts on the same offsets and its edge overlap
  * when both have edge counts on the same edges.  @out->b is %NULL;
  * @out->b_index names the partner.
@@ -394,8 +404,7 @@ pgo_comparison_pair_a (PgoComparison *c, const PgoMethodProfile *a, PgoComparedM
   g_array_index (c->used, gboolean, out->b_index - 1) = TRUE;
   n_block = append_counts (own, a, FALSE);
   n_edge = append_counts (own, a, TRUE);
-  compare_pair (out, (Counts) { (const Keyed *) own->data, n_block },
-                (Counts) { (const Keyed *) own->data + n_block, n_edge },
+  compare_pair (out, counts_at (own, 0, n_block), counts_at (own, n_block, n_edge),
                 b_counts (c, out->b_index - 1, FALSE), b_counts (c, out->b_index - 1, TRUE));
   summarize (c, out);
 }

@@ -43,8 +43,8 @@ note_store (Counter *c, const PgoIlInstr *w, const PgoIlInstr *in,
     }
   else if (w[2].opcode == PGO_OP_ADD && _pgo_il_int32_literal (&w[1], &step) && step > 0
            && _pgo_il_loaded_var (&w[0]) == var && !_pgo_il_address_taken (&w[0]) && known
-           && b->count <= G_MAXINT32)
-    c->steps += (guint64) step * b->count;
+           && b->count <= G_MAXINT32 && (guint64) step * b->count <= G_MAXINT32 - c->steps)
+    c->steps += (guint64) step * b->count; /* stays below 2^31: no sum of them wraps */
   else
     c->bounded = FALSE;
 }

@@ -989,22 +989,24 @@ solve_models (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_ob
 
 /* Solves again with the arms that counter tests, given the counts of
  * 'rec', prove dead, marked in 'dead'; keeps 'rec' (and clears 'dead')
- * when there are none or the observations contradict them.
+ * when there are none, or when the observations contradict them (the
+ * solve needs a repair) or the solve fails.
  * SPEC: pgo-inference(7) "Counter tests" */
-static gboolean
+static void
 solve_counters (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
                 const PgoReconstructionOptions *options, const double *lik,
-                gboolean *plain_used, gboolean *dead, GError **error)
+                gboolean *plain_used, gboolean *dead)
 {
   const PgoCfg *cfg = rec->cfg;
   g_autofree gboolean *stuck = NULL;
   g_autofree guint64 *none = NULL;
+  g_autoptr(GError) failed = NULL;
   CallModel model;
   PgoReconstruction before = *rec;
   gboolean plain_before = *plain_used;
 
   if (rec->n_adjustments > 0 || _pgo_counter_tests_dead_arms (cfg, rec->blocks, dead) == 0)
-    return TRUE;
+    return;
   stuck = g_new0 (gboolean, cfg->n_blocks + 1);
   none = g_new (guint64, cfg->n_blocks + 1);
   for (guint32 b = 0; b < cfg->n_blocks; b++)
@@ -1014,18 +1016,14 @@ solve_counters (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_
   rec->edges = NULL;
   rec->adjustments = NULL;
   drop_counts (rec);
-  if (!solve_models (rec, obs, has_obs, &model, options, lik, plain_used, error))
-    {
-      drop_counts (&before);
-      return FALSE;
-    }
-  if (rec->n_adjustments > 0)
+  if (!solve_models (rec, obs, has_obs, &model, options, lik, plain_used, &failed)
+      || rec->n_adjustments > 0)
     {
       drop_counts (rec);
       *rec = before;
       *plain_used = plain_before;
       memset (dead, 0, sizeof (gboolean) * cfg->n_edges);
-      return TRUE;
+      return;
     }
   drop_counts (&before);
   for (guint32 i = 0; i < cfg->n_edges; i++)
@@ -1034,7 +1032,6 @@ solve_counters (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_
         rec->edges[i].provenance = PGO_FLOW_EXACT;
         rec->n_counter_arms++;
       }
-  return TRUE;
 }
 
 /* Solves the models of 'cfg' and fills 'rec': first with the
@@ -1049,9 +1046,9 @@ solve_cfg (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
   g_autofree gboolean *dead = g_new0 (gboolean, rec->cfg->n_edges + 1);
   gboolean plain_used = FALSE;
 
-  if (!solve_models (rec, obs, has_obs, NULL, options, lik, &plain_used, error)
-      || !solve_counters (rec, obs, has_obs, options, lik, &plain_used, dead, error))
+  if (!solve_models (rec, obs, has_obs, NULL, options, lik, &plain_used, error))
     return FALSE;
+  solve_counters (rec, obs, has_obs, options, lik, &plain_used, dead);
   if (n_calls > 0 && plain_used)
     solve_with_calls (rec, obs, has_obs, calls, n_calls, options, lik, dead);
   return TRUE;

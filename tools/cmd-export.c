@@ -416,6 +416,8 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
   if (!(s = pgo_tool_stream_open (o->in.traces, resolver, &o->set, o->in.frameworks != NULL,
                                   o->names, modules, &rc)))
     return rc;
+  if (!pgo_tool_stream_is_simple (s))
+    return pgo_tool_stream_make (s, NULL, NULL, out_list);
   if (o->xml)
     x.xml = pgo_xml_writer_new ();
   else if (o->text)
@@ -427,7 +429,7 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
         : o->text ? pgo_text_pgo_writer_finish (g_steal_pointer (&x.text))
         : pgo_mibc_writer_finish (g_steal_pointer (&x.writer), skipped, &error);
   *skipped += x.skipped;
-  if (rc != PGO_EXIT_OK || *out_list)
+  if (rc != PGO_EXIT_OK)
     return rc;
   pgo_tool_stream_get_stats (s, st);
   if (st->n_written == 0)

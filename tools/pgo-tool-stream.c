@@ -144,7 +144,8 @@ pgo_tool_stream_open (char **traces, PgoBodyResolver *resolver, const PgoProfile
 /**
  * pgo_tool_stream_make:
  * @s: a stream read once
- * @emit: takes each profile made
+ * @emit: (nullable): takes each profile made (not called when a method
+ *   comes twice)
  * @data: for @emit
  * @out_list: (out): %NULL when every profile went to @emit; else (a
  *   method comes twice, and must be merged) every input profile, none
@@ -169,6 +170,19 @@ pgo_tool_stream_make (PgoToolStream *s, PgoProfileSetEmitFunc emit, gpointer dat
   if ((rc = stream_pass (s, FALSE, NULL, NULL)) == PGO_EXIT_OK && s->keep)
     *out_list = g_steal_pointer (&s->keep);
   return rc;
+}
+
+/**
+ * pgo_tool_stream_is_simple:
+ * @s: a stream read once
+ *
+ * Returns: %TRUE when no method comes twice: pgo_tool_stream_make() will
+ *   hand every profile on as it is made.
+ */
+gboolean
+pgo_tool_stream_is_simple (PgoToolStream *s)
+{
+  return pgo_profile_set_stream_is_simple (s->set);
 }
 
 /**

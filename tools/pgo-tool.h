@@ -62,6 +62,7 @@ PgoToolStream   *pgo_tool_stream_open   (char **traces, PgoBodyResolver *resolve
                                          GHashTable *names, GString *modules, int *out_rc);
 int              pgo_tool_stream_make   (PgoToolStream *s, PgoProfileSetEmitFunc emit,
                                          gpointer data, GPtrArray **out_list);
+gboolean         pgo_tool_stream_is_simple (PgoToolStream *s);
 void             pgo_tool_stream_get_stats (PgoToolStream *s, PgoProfileSetStats *out);
 void             pgo_tool_stream_free   (PgoToolStream *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoToolStream, pgo_tool_stream_free)

@@ -154,7 +154,8 @@ pgo_report_add_method (PgoReport *report, const char *name, const PgoMethodSumma
                        PgoDiagram *diagram)
 {
   Entry *e = g_new0 (Entry, 1), *copy;
-  gsize room = report->limit == G_MAXUINT ? G_MAXSIZE : report->limit + report->limit / 4 + 1;
+  gsize room = report->limit == G_MAXUINT ? G_MAXSIZE
+             : (gsize) report->limit + report->limit / 4 + 1;
 
   e->name = _pgo_xml_text (name);
   e->s = *summary;

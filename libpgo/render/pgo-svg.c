@@ -624,15 +624,18 @@ _pgo_render_document (PgoRenderBody body, gconstpointer data, const char *what, 
 }
 
 /* Writes the document _pgo_render_document() makes to 'path' through a
- * temporary file beside it, renamed over 'path' once complete: a reader
- * sees the old file or the new one.  FALSE with 'error' set. */
+ * temporary file beside it, synced and renamed over 'path' once
+ * complete: a reader sees the old file or the new one.  FALSE with
+ * 'error' set. */
 gboolean
 _pgo_render_document_to_file (PgoRenderBody body, gconstpointer data, const char *what,
                               const char *path, GError **error)
 {
   g_autofree char *tmp = g_strconcat (path, ".XXXXXX", NULL);
-  int fd = g_mkstemp_full (tmp, O_RDWR, 0666), e;
+  int fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0666), e;
   xmlOutputBufferPtr out;
+  xmlTextWriterPtr w;
+  gboolean ok;
 
   if (fd < 0)
     {
@@ -643,19 +646,21 @@ _pgo_render_document_to_file (PgoRenderBody body, gconstpointer data, const char
     }
   /* the buffer writes to the descriptor and leaves it open */
   out = xmlOutputBufferCreateFd (fd, NULL);
-  if (!write_document (out ? xmlNewTextWriter (out) : NULL, body, data))
-    {
-      close (fd);
-      g_unlink (tmp);
-      g_set_error (error, PGO_ERROR, PGO_ERROR_FAILED, "%s: cannot write %s", path, what);
-      return FALSE;
-    }
-  if (close (fd) == 0 && g_rename (tmp, path) == 0)
-    return TRUE;
+  w = out ? xmlNewTextWriter (out) : NULL;
+  if (out && !w)
+    xmlOutputBufferClose (out);
+  errno = 0;
+  ok = write_document (w, body, data) && fsync (fd) == 0;
   e = errno;
+  if (close (fd) != 0 && ok)
+    ok = FALSE, e = errno;
+  if (ok && g_rename (tmp, path) == 0)
+    return TRUE;
+  if (ok)
+    e = errno;
   g_unlink (tmp);
   g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: cannot write %s: %s",
-               path, what, g_strerror (e));
+               path, what, e ? g_strerror (e) : "the XML writer failed");
   return FALSE;
 }
 

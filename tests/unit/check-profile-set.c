@@ -251,21 +251,59 @@ START_TEST (test_call_facts_argument_tests)
 }
 END_TEST
 
+/* 'p' as a profile of another build of its module: the same records,
+ * another MVID. */
+static PgoMethodProfile *
+other_build_copy (const PgoMethodProfile *p)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_autoptr(PgoModuleId) m = pgo_module_id_new (id->module->simple_name);
+  PgoMethodProfile *c = pgo_method_profile_copy (p);
+
+  m->has_mvid = TRUE;
+  memcpy (m->mvid, id->module->mvid, sizeof m->mvid);
+  m->mvid[0] ^= 0xff;
+  pgo_method_profile_set_id (c, pgo_method_id_new (m, id->token, id->name, id->signature));
+  return c;
+}
+
 /* A call into another assembly: System.Console's ConsolePal+<>c::.ctor
  * calls System.Object::.ctor through a MemberRef on a TypeRef of
  * System.Runtime, which forwards the type to System.Private.CoreLib.
  * Object::.ctor ran 41 times in the hotloop block run: the site (call at
- * 0x01) ran at most that often. */
+ * 0x01) ran at most that often; unless the trace's CoreLib is another
+ * build than the references'. */
 START_TEST (test_call_facts_other_assembly)
 {
   g_autoptr(GPtrArray) profiles = NULL;
   g_autoptr(PgoBodyResolver) resolver = framework_profiles ("call-facts-other-assembly",
                                                             "fixtures/data/hotloop/block.nettrace", &profiles);
 
+  g_autoptr(GPtrArray) other = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+
   if (!resolver)
     return;
   ck_assert (has_evidence (profiles, resolver, "System.ConsolePal+<>c::.ctor", 7, 0x01,
                            PGO_CALL_EVIDENCE_AT_MOST, 41));
+  /* without Object::.ctor's profile, the callee was never entered; but
+   * not when CoreLib's profiles come from another build than the
+   * references': its tokens cannot be read against theirs */
+  for (guint build = 0; build < 2; build++)
+    {
+      g_ptr_array_set_size (other, 0);
+      for (guint i = 0; i < profiles->len; i++)
+        {
+          const PgoMethodProfile *p = g_ptr_array_index (profiles, i);
+          const PgoMethodId *id = pgo_method_profile_get_id (p);
+          gboolean corelib = id && id->module && g_strcmp0 (id->module->simple_name, "System.Private.CoreLib") == 0;
+
+          if (corelib && g_strcmp0 (id->name, "System.Object::.ctor") == 0)
+            continue;
+          g_ptr_array_add (other, corelib && build ? other_build_copy (p) : pgo_method_profile_copy (p));
+        }
+      ck_assert (has_evidence (other, resolver, "System.ConsolePal+<>c::.ctor", 7, 0x01,
+                               PGO_CALL_EVIDENCE_NEVER_ENTERED, 0) == !build);
+    }
 }
 END_TEST
 
@@ -298,22 +336,6 @@ START_TEST (test_profile_set_merge)
   hotloop_close (&h);
 }
 END_TEST
-
-/* 'p' as a profile of another build of its module: the same records,
- * another MVID. */
-static PgoMethodProfile *
-other_build_copy (const PgoMethodProfile *p)
-{
-  const PgoMethodId *id = pgo_method_profile_get_id (p);
-  g_autoptr(PgoModuleId) m = pgo_module_id_new (id->module->simple_name);
-  PgoMethodProfile *c = pgo_method_profile_copy (p);
-
-  m->has_mvid = TRUE;
-  memcpy (m->mvid, id->module->mvid, sizeof m->mvid);
-  m->mvid[0] ^= 0xff;
-  pgo_method_profile_set_id (c, pgo_method_id_new (m, id->token, id->name, id->signature));
-  return c;
-}
 
 /* A trace of another build beside one of the references' build: the
  * other build's profiles are left out and counted, never added in; alone,

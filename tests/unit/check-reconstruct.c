@@ -857,6 +857,51 @@ START_TEST (test_reconstruct_counter_test)
 }
 END_TEST
 
+/* The same loop stepping i five times by 1718039348 in one block, run
+ * 2147418113 times in all: the steps' sum passes 2^64 when multiplied
+ * out, but i passes 100 at once; nothing is decided. */
+static const guint8 counter_wide[] = {
+  0x16, 0x0A,                                     /* 00 ldc.i4.0; stloc.0 */
+  0x2B, 0x28,                                     /* 02 br.s 2C */
+  0x06, 0x20, 0x34, 0x33, 0x67, 0x66, 0x58, 0x0A, /* 04 ldloc.0; ldc.i4 0x66673334; add; stloc.0 */
+  0x06, 0x20, 0x34, 0x33, 0x67, 0x66, 0x58, 0x0A, /* 0C */
+  0x06, 0x20, 0x34, 0x33, 0x67, 0x66, 0x58, 0x0A, /* 14 */
+  0x06, 0x20, 0x34, 0x33, 0x67, 0x66, 0x58, 0x0A, /* 1C */
+  0x06, 0x20, 0x34, 0x33, 0x67, 0x66, 0x58, 0x0A, /* 24 */
+  0x06, 0x02, 0x32, 0xD4,                         /* 2C ldloc.0; ldarg.0; blt.s 04 */
+  0x06, 0x1F, 0x64, 0x31, 0x05,                   /* 30 ldloc.0; ldc.i4.s 100; ble.s 3A */
+  0x28, 0x01, 0x00, 0x00, 0x0A,                   /* 35 call 0A000001 (Rare) */
+  0x2A,                                           /* 3A ret */
+};
+
+START_TEST (test_reconstruct_counter_overflow)
+{
+  const guint64 steps = 2147418113;
+  const PgoObservation obs[] = { { 0, 10 }, { 4, steps }, { 0x2C, steps + 10 }, { 0x3A, 10 } };
+  g_autoptr(PgoReconstruction) rec = run (counter_wide, sizeof counter_wide, NULL, 0, obs,
+                                          G_N_ELEMENTS (obs), PGO_RECONSTRUCTION_FORM_EDGE);
+
+  ck_assert_uint_eq (rec->n_counter_arms, 0);
+  ck_assert_uint_eq (rec->blocks[4].il_offset, 0x35);
+  ck_assert_int_eq (rec->blocks[4].provenance, INF);
+}
+END_TEST
+
+/* Observations that contradict the bound (Rare's block seen 3 times
+ * after 50 steps): the bound is dropped, and the observation kept. */
+START_TEST (test_reconstruct_counter_contradicted)
+{
+  const PgoObservation obs[] = { { 0, 10 }, { 7, 50 }, { 0x0B, 60 }, { 0x14, 3 }, { 0x19, 10 } };
+  g_autoptr(PgoReconstruction) rec = run (counter_test, sizeof counter_test, NULL, 0, obs,
+                                          G_N_ELEMENTS (obs), PGO_RECONSTRUCTION_FORM_EDGE);
+
+  ck_assert_uint_eq (rec->n_counter_arms, 0);
+  ck_assert_uint_eq (rec->n_adjustments, 0);
+  ck_assert_uint_eq (rec->blocks[4].count, 3);
+  ck_assert_int_eq (rec->blocks[4].provenance, OBS);
+}
+END_TEST
+
 /* Probe set P of the diamond: the entry and one arm determine the rest. */
 START_TEST (test_plan_diamond)
 {
@@ -1112,6 +1157,8 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_call_constant);
   tcase_add_test (tc, test_reconstruct_call_argument);
   tcase_add_test (tc, test_reconstruct_counter_test);
+  tcase_add_test (tc, test_reconstruct_counter_overflow);
+  tcase_add_test (tc, test_reconstruct_counter_contradicted);
   tcase_add_test (tc, test_plan_diamond);
   tcase_add_test (tc, test_plan_shared_successors);
   tcase_add_test (tc, test_reconstruct_overlap);
