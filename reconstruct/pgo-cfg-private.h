@@ -98,6 +98,8 @@ gboolean        _pgo_cfg_lookup_key        (const PgoCfg *cfg, gint32 key, guint
 guint           _pgo_cfg_test_tail         (const PgoCfg *cfg, guint32 b, PgoIlInstr *tail,
                                            guint n);
 gboolean        _pgo_cfg_var_test          (const PgoCfg *cfg, guint32 b, PgoVarTest *t);
+guint           _pgo_cfg_mark_arm          (const PgoCfg *cfg, guint32 b, guint64 target,
+                                           gboolean *marks);
 GArray         *_pgo_cfg_get_schema_edges  (const PgoCfg *cfg, gboolean imported_only);
 PgoJitSolution *_pgo_cfg_jit_solve         (const PgoCfg *cfg, const PgoEdgeCount *counts,
                                            guint n_counts);

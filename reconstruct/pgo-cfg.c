@@ -815,6 +815,37 @@ _pgo_cfg_var_test (const PgoCfg *cfg, guint32 b, PgoVarTest *t)
 }
 
 /**
+ * _pgo_cfg_mark_arm:
+ * @cfg: a flow graph
+ * @b: a block index
+ * @target: an IL offset
+ * @marks: (array): per edge
+ *
+ * Marks the normal edges from block @b to the block at @target: the arm
+ * of @b's test that leads there.
+ *
+ * Returns: how many edges it marked that were not marked.
+ */
+guint
+_pgo_cfg_mark_arm (const PgoCfg *cfg, guint32 b, guint64 target, gboolean *marks)
+{
+  guint n = 0;
+
+  for (guint32 i = 0; i < cfg->n_edges; i++)
+    {
+      const PgoEdge *e = &cfg->edges[i];
+
+      if (e->src == b && e->kind == PGO_EDGE_NORMAL && e->dst < cfg->n_blocks
+          && cfg->blocks[e->dst].il_offset == target && !marks[i])
+        {
+          marks[i] = TRUE;
+          n++;
+        }
+    }
+  return n;
+}
+
+/**
  * _pgo_cfg_lookup_block:
  * @cfg: a graph
  * @il_offset: an IL offset, e.g. an observed probe

@@ -74,41 +74,42 @@ struct _PgoComparison {
   GArray    *counts;       /* Keyed of every method of the second side */
   GArray    *spans;        /* Span per method of the second side */
   GArray    *used;         /* gboolean per method of the second side: paired */
+  GArray    *scratch;      /* Keyed: the counts of the first side's method being paired */
   PgoComparisonSummary sum;
   long double block_weight, block_sum, edge_weight, edge_sum;
 };
 
-/* Key 'kind' of 'id', or NULL when it has none. */
-static char *
-method_key (const PgoMethodId *id, KeyKind kind)
+/* Fills 'out' with the digests of the keys of 'id' (the method's full
+ * name made once for two of them); 'has' says which it has. */
+static void
+key_digests (PgoComparison *c, const PgoMethodId *id, guint8 out[N_KEYS][DIGEST_LEN],
+             gboolean has[N_KEYS])
 {
-  g_autofree char *full = NULL;
+  g_autofree char *full = id && (id->token || id->name) ? pgo_method_id_to_string (id) : NULL;
+  char *keys[N_KEYS] = { NULL };
 
-  if (!id || (kind != KEY_NAME && !id->token) || (kind == KEY_NAME && !id->name))
-    return NULL;
-  if (kind == KEY_PLAIN)
-    return g_strdup_printf ("%08x|%s|%s", id->token, id->module ? id->module->simple_name : "",
-                            id->name ? id->name : "");
-  full = pgo_method_id_to_string (id);
-  return kind == KEY_TOKEN ? g_strdup_printf ("%08x|%s", id->token, full) : g_steal_pointer (&full);
-}
+  if (id && id->token)
+    {
+      keys[KEY_TOKEN] = g_strdup_printf ("%08x|%s", id->token, full);
+      keys[KEY_PLAIN] = g_strdup_printf ("%08x|%s|%s", id->token,
+                                         id->module ? id->module->simple_name : "",
+                                         id->name ? id->name : "");
+    }
+  if (id && id->name)
+    keys[KEY_NAME] = g_strdup (full);
+  for (guint k = 0; k < N_KEYS; k++)
+    {
+      guint8 digest[32];
+      gsize len = sizeof digest;
 
-/* Fills 'out' with the digest of key 'kind' of 'id'; FALSE when it has
- * none. */
-static gboolean
-key_digest (PgoComparison *c, const PgoMethodId *id, KeyKind kind, guint8 *out)
-{
-  g_autofree char *key = method_key (id, kind);
-  guint8 full[32];
-  gsize len = sizeof full;
-
-  if (!key)
-    return FALSE;
-  g_checksum_reset (c->sha);
-  g_checksum_update (c->sha, (const guchar *) key, -1);
-  g_checksum_get_digest (c->sha, full, &len);
-  memcpy (out, full, DIGEST_LEN);
-  return TRUE;
+      if (!(has[k] = keys[k] != NULL))
+        continue;
+      g_checksum_reset (c->sha);
+      g_checksum_update (c->sha, (const guchar *) keys[k], -1);
+      g_checksum_get_digest (c->sha, digest, &len);
+      memcpy (out[k], digest, DIGEST_LEN);
+      g_free (keys[k]);
+    }
 }
 
 static int
@@ -150,13 +151,19 @@ sort_keys (PgoComparison *c)
 static guint
 find_partner (PgoComparison *c, const PgoMethodId *id)
 {
+  guint8 digests[N_KEYS][DIGEST_LEN];
+  gboolean has[N_KEYS];
+
+  key_digests (c, id, digests, has);
   for (guint k = 0; k < N_KEYS; k++)
     {
       KeyEntry want;
       guint at;
 
-      if (!key_digest (c, id, (KeyKind) k, want.digest)
-          || !g_array_binary_search (c->keys[k], &want, key_entry_cmp_digest, &at))
+      if (!has[k])
+        continue;
+      memcpy (want.digest, digests[k], DIGEST_LEN);
+      if (!g_array_binary_search (c->keys[k], &want, key_entry_cmp_digest, &at))
         continue;
       at = g_array_index (c->keys[k], KeyEntry, at).index;
       if (!g_array_index (c->used, gboolean, at))
@@ -289,6 +296,7 @@ pgo_comparison_new (void)
   c->counts = g_array_new (FALSE, FALSE, sizeof (Keyed));
   c->spans = g_array_new (FALSE, FALSE, sizeof (Span));
   c->used = g_array_new (FALSE, TRUE, sizeof (gboolean));
+  c->scratch = g_array_new (FALSE, FALSE, sizeof (Keyed));
   return c;
 }
 
@@ -307,6 +315,7 @@ pgo_comparison_free (PgoComparison *c)
   g_array_unref (c->counts);
   g_array_unref (c->spans);
   g_array_unref (c->used);
+  g_array_unref (c->scratch);
   g_free (c);
 }
 
@@ -323,16 +332,19 @@ pgo_comparison_free (PgoComparison *c)
 void
 pgo_comparison_add_b (PgoComparison *c, const PgoMethodProfile *b)
 {
-  const PgoMethodId *id = pgo_method_profile_get_id (b);
+  guint8 digests[N_KEYS][DIGEST_LEN];
+  gboolean has[N_KEYS];
   Span span = { c->counts->len };
   gboolean no = FALSE;
 
   g_return_if_fail (!c->sorted);
+  key_digests (c, pgo_method_profile_get_id (b), digests, has);
   for (guint k = 0; k < N_KEYS; k++)
     {
       KeyEntry e = { .index = c->spans->len };
 
-      if (key_digest (c, id, (KeyKind) k, e.digest))
+      memcpy (e.digest, digests[k], DIGEST_LEN);
+      if (has[k])
         g_array_append_val (c->keys[k], e);
     }
   span.n_block = append_counts (c->counts, b, FALSE);
@@ -392,7 +404,7 @@ summarize (PgoComparison *c, const PgoComparedMethod *m)
 void
 pgo_comparison_pair_a (PgoComparison *c, const PgoMethodProfile *a, PgoComparedMethod *out)
 {
-  g_autoptr(GArray) own = g_array_new (FALSE, FALSE, sizeof (Keyed));
+  GArray *own = c->scratch;
   guint n_block, n_edge;
 
   *out = (PgoComparedMethod) { .a = a };
@@ -402,6 +414,7 @@ pgo_comparison_pair_a (PgoComparison *c, const PgoMethodProfile *a, PgoComparedM
   if (!(out->b_index = find_partner (c, pgo_method_profile_get_id (a))))
     return;
   g_array_index (c->used, gboolean, out->b_index - 1) = TRUE;
+  g_array_set_size (own, 0);
   n_block = append_counts (own, a, FALSE);
   n_edge = append_counts (own, a, TRUE);
   compare_pair (out, counts_at (own, 0, n_block), counts_at (own, n_block, n_edge),

@@ -100,52 +100,50 @@ decided_arm (const PgoVarTest *t, gint32 high)
   return low_jumps ? 1 : 0;
 }
 
-/* Marks in 'dead' the normal edges from block 'b' of 'cfg' to the block
- * at IL offset 'target'; how many it marked. */
-static guint
-mark_dead (const PgoCfg *cfg, guint32 b, guint32 target, gboolean *dead)
-{
-  guint n = 0;
-
-  for (guint32 i = 0; i < cfg->n_edges; i++)
-    {
-      const PgoEdge *e = &cfg->edges[i];
-
-      if (e->src == b && e->kind == PGO_EDGE_NORMAL && e->dst < cfg->n_blocks
-          && cfg->blocks[e->dst].il_offset == target && !dead[i])
-        {
-          dead[i] = TRUE;
-          n++;
-        }
-    }
-  return n;
-}
-
 /* A test of a local in one block. */
 typedef struct {
   guint32    block;
   PgoVarTest test;
 } LocalTest;
 
-/* Appends to 'tests' the blocks of 'cfg' that test a local, and adds
- * each such local to 'counters'. */
-static void
-find_tests (const PgoCfg *cfg, GArray *tests, GHashTable *counters)
+/* The blocks of 'cfg' that test a local, or NULL when none (most
+ * methods: nothing is allocated then). */
+static GArray *
+find_tests (const PgoCfg *cfg)
 {
+  GArray *tests = NULL;
+
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     {
       LocalTest lt = { b };
-      Counter *c;
 
       if (!_pgo_cfg_var_test (cfg, b, &lt.test) || lt.test.var < PGO_IL_LOCAL (0))
         continue;
+      if (!tests)
+        tests = g_array_new (FALSE, FALSE, sizeof (LocalTest));
       g_array_append_val (tests, lt);
-      if (g_hash_table_contains (counters, GUINT_TO_POINTER (lt.test.var)))
+    }
+  return tests;
+}
+
+/* A fresh Counter per local that 'tests' test. */
+static GHashTable *
+new_counters (GArray *tests)
+{
+  GHashTable *counters = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      guint32 var = g_array_index (tests, LocalTest, i).test.var;
+      Counter *c;
+
+      if (g_hash_table_contains (counters, GUINT_TO_POINTER (var)))
         continue;
       c = g_new0 (Counter, 1);
       c->bounded = TRUE;
-      g_hash_table_insert (counters, GUINT_TO_POINTER (lt.test.var), c);
+      g_hash_table_insert (counters, GUINT_TO_POINTER (var), c);
     }
+  return counters;
 }
 
 /**
@@ -165,13 +163,13 @@ guint
 _pgo_counter_tests_dead_arms (const PgoCfg *cfg, const PgoReconstructedBlock *blocks,
                               gboolean *dead)
 {
-  g_autoptr(GArray) tests = g_array_new (FALSE, FALSE, sizeof (LocalTest));
-  g_autoptr(GHashTable) counters = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GArray) tests = find_tests (cfg);
+  g_autoptr(GHashTable) counters = NULL;
   guint n = 0;
 
-  find_tests (cfg, tests, counters);
-  if (tests->len == 0)
+  if (!tests)
     return 0;
+  counters = new_counters (tests);
   scan_counters (cfg, counters, blocks);
   for (guint i = 0; i < tests->len; i++)
     {
@@ -183,7 +181,7 @@ _pgo_counter_tests_dead_arms (const PgoCfg *cfg, const PgoReconstructedBlock *bl
       if (!c->set || !c->bounded || high > G_MAXINT32
           || (arm = decided_arm (&lt->test, (gint32) high)) < 0)
         continue;
-      n += mark_dead (cfg, lt->block, arm ? lt->test.next : lt->test.target, dead);
+      n += _pgo_cfg_mark_arm (cfg, lt->block, arm ? lt->test.next : lt->test.target, dead);
     }
   return n;
 }

@@ -262,9 +262,9 @@ completes_block (const PgoCfg *cfg, const PgoEdge *e)
 /* What the call evidence adds to the model without escape arcs, per
  * block (SPEC: pgo-inference(7) "Call evidence"). */
 typedef struct {
-  gboolean *stuck;  /* a call in it never returns: it never completes */
-  guint64  *upper;  /* it runs a call at most this often (G_MAXUINT64: no bound) */
-  guint64  *likely; /* it likely runs a call this often (G_MAXUINT64: no guess) */
+  gboolean *stuck;  /* a call in it never returns: it never completes (nullable) */
+  guint64  *upper;  /* it runs a call at most this often (G_MAXUINT64: no bound; */
+  guint64  *likely; /* it likely runs a call this often (G_MAXUINT64: no guess; both nullable) */
   gboolean *dead;   /* per edge: a constant test never takes it */
   gboolean *unlikely; /* per edge: an argument test likely never takes it (nullable) */
 } CallModel;
@@ -279,10 +279,11 @@ apply_calls (const PgoCfg *cfg, const CallModel *calls, PgoFlowGraph *g)
     {
       const PgoEdge *e = &cfg->edges[i];
 
-      if ((e->src != NONE && calls->stuck[e->src] && completes_block (cfg, e)) || calls->dead[i])
+      if ((e->src != NONE && calls->stuck && calls->stuck[e->src] && completes_block (cfg, e))
+          || calls->dead[i])
         _pgo_flow_graph_observe_arc (g, i, 0, PGO_FLOW_COUNTER_U64);
     }
-  for (guint32 b = 0; calls && b < cfg->n_blocks; b++)
+  for (guint32 b = 0; calls && calls->upper && b < cfg->n_blocks; b++)
     {
       if (calls->upper[b] != G_MAXUINT64)
         _pgo_flow_graph_set_node_upper_bound (g, b, calls->upper[b]);
@@ -774,21 +775,6 @@ has_escape_arcs (const PgoCfg *cfg)
   return FALSE;
 }
 
-/* Marks in 'dead' the normal edges from block 'b' of 'cfg' to the block
- * at IL offset 'target'. */
-static void
-mark_dead (const PgoCfg *cfg, guint32 b, guint64 target, gboolean *dead)
-{
-  for (guint32 i = 0; i < cfg->n_edges; i++)
-    {
-      const PgoEdge *e = &cfg->edges[i];
-
-      if (e->src == b && e->kind == PGO_EDGE_NORMAL && e->dst < cfg->n_blocks
-          && cfg->blocks[e->dst].il_offset == target)
-        dead[i] = TRUE;
-    }
-}
-
 /* Fills 'calls' from the evidence, and adds to 'obs'/'has_obs' (copies of
  * the probes) the block counts an only caller fixes without escapes;
  * FALSE if some evidence contradicts a probe or other evidence (an
@@ -818,10 +804,10 @@ observe_calls (const PgoCfg *cfg, const PgoCallEvidence *ev, guint n_ev, guint64
           calls->likely[b] = MIN (calls->likely[b], ev[i].entries);
           break;
         case PGO_CALL_EVIDENCE_CONSTANT:
-          mark_dead (cfg, b, ev[i].entries, calls->dead);
+          _pgo_cfg_mark_arm (cfg, b, ev[i].entries, calls->dead);
           break;
         case PGO_CALL_EVIDENCE_ARGUMENT:
-          mark_dead (cfg, b, ev[i].entries, calls->unlikely);
+          _pgo_cfg_mark_arm (cfg, b, ev[i].entries, calls->unlikely);
           break;
         case PGO_CALL_EVIDENCE_ONLY_CALLER:
         default:
@@ -998,20 +984,13 @@ solve_counters (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_
                 gboolean *plain_used, gboolean *dead)
 {
   const PgoCfg *cfg = rec->cfg;
-  g_autofree gboolean *stuck = NULL;
-  g_autofree guint64 *none = NULL;
   g_autoptr(GError) failed = NULL;
-  CallModel model;
+  CallModel model = { NULL, NULL, NULL, dead, NULL };
   PgoReconstruction before = *rec;
   gboolean plain_before = *plain_used;
 
   if (rec->n_adjustments > 0 || _pgo_counter_tests_dead_arms (cfg, rec->blocks, dead) == 0)
     return;
-  stuck = g_new0 (gboolean, cfg->n_blocks + 1);
-  none = g_new (guint64, cfg->n_blocks + 1);
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    none[b] = G_MAXUINT64;
-  model = (CallModel) { stuck, none, none, dead, NULL };
   rec->blocks = NULL;
   rec->edges = NULL;
   rec->adjustments = NULL;

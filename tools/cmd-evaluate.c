@@ -155,11 +155,7 @@ learn_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   TruthRun *r = data;
 
   (void) error;
-  pgo_tool_modules_add (r->modules, profile);
-  if (r->facts)
-    pgo_call_facts_take_profile (r->facts, profile, NULL);
-  else
-    pgo_method_profile_free (profile);
+  pgo_tool_learn_profile (r->modules, r->facts, profile, NULL);
   return TRUE;
 }
 

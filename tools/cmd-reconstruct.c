@@ -298,11 +298,7 @@ first_pass (PgoMethodProfile *profile, gpointer data, GError **error)
   Run *r = data;
 
   (void) error;
-  pgo_tool_modules_add (r->modules, profile);
-  if (r->facts)
-    pgo_call_facts_take_profile (r->facts, profile, &r->o->ro.cfg);
-  else
-    pgo_method_profile_free (profile);
+  pgo_tool_learn_profile (r->modules, r->facts, profile, &r->o->ro.cfg);
   return TRUE;
 }
 

@@ -426,6 +426,21 @@ pgo_tool_modules_add (PgoToolModules *t, const PgoMethodProfile *profile)
   m->n_methods++;
 }
 
+/* pgo_tool_learn_profile: the first pass of a trace that reconstruct and
+ * evaluate read twice: counts 'profile' (taken) under its module in
+ * 'modules' and hands it to 'facts' (built with 'cfg', nullable), or
+ * frees it without them (--no-call-evidence). */
+void
+pgo_tool_learn_profile (PgoToolModules *modules, PgoCallFacts *facts, PgoMethodProfile *profile,
+                        const PgoCfgOptions *cfg)
+{
+  pgo_tool_modules_add (modules, profile);
+  if (facts)
+    pgo_call_facts_take_profile (facts, profile, cfg);
+  else
+    pgo_method_profile_free (profile);
+}
+
 /* Appends to 'out' the names of the 'n' modules of 'mods' with the most
  * methods first, at most three, with their method counts. */
 static void

@@ -81,6 +81,8 @@ typedef struct _PgoToolModules PgoToolModules;
 PgoToolModules  *pgo_tool_modules_new   (void);
 void             pgo_tool_modules_free  (PgoToolModules *t);
 void             pgo_tool_modules_add   (PgoToolModules *t, const PgoMethodProfile *profile);
+void             pgo_tool_learn_profile (PgoToolModules *modules, PgoCallFacts *facts,
+                                         PgoMethodProfile *profile, const PgoCfgOptions *cfg);
 gboolean         pgo_tool_modules_match (const char *path, PgoToolModules *t,
                                          PgoBodyResolver *resolver, gboolean have_framework,
                                          GString *out, int *out_rc);
