@@ -30,6 +30,7 @@ EXTRA_DIST += \
 	tests/support/cli.sh \
 	tests/support/shared-runtime.sh \
 	tests/support/bench-tool.sh \
+	tests/support/trace-env.sh \
 	$(NULL)
 
 # --- unit: Check suites ---------------------------------------------------
@@ -227,10 +228,14 @@ EXTRA_DIST += $(conformance_tests) \
 	$(NULL)
 
 # make accuracy: every block-mode fixture trace, both probe sets, with the
-# framework methods when the shared runtime is installed.
+# framework methods when the shared runtime is installed; then both halves
+# of the real-code corpus (tests/realcode), where dotnet is.
 accuracy: all
 	PGO_TEST_DATA='$(abs_top_srcdir)/tests' PGO_BUILDDIR='$(abs_top_builddir)' \
 	  DOTNET='$(DOTNET)' $(SHELL) $(top_srcdir)/tests/conformance/accuracy.sh full
+	PGO_TEST_DATA='$(abs_top_srcdir)/tests' PGO_BUILDDIR='$(abs_top_builddir)' \
+	  DOTNET='$(DOTNET)' $(SHELL) $(top_srcdir)/tests/realcode/accuracy.sh --probes 'A B P' \
+	  || test $$? = 77
 .PHONY: accuracy
 
 # make calibrate-priors: the evidence priors' calibration tallies and

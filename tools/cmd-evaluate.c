@@ -244,11 +244,13 @@ json_methods (GString *s, const PgoEvaluation *ev)
       g_string_append (s, i ? ",{\"name\":" : "{\"name\":");
       pgo_tool_json_string (s, m->name);
       g_string_append_printf (s, ",\"framework\":%s,\"blocks\":%u,\"probes\":%u,\"determined\":%u,"
-                              "\"determined_ok\":%u,\"adjusted\":%u,\"truth_total\":%" G_GUINT64_FORMAT
+                              "\"determined_ok\":%u,\"from_calls\":%u,\"from_calls_ok\":%u,\"adjusted\":%u,"
+                              "\"truth_total\":%" G_GUINT64_FORMAT
                               ",\"determined_mass\":%" G_GUINT64_FORMAT ",\"overlap\":%.9g,"
                               "\"zero_fill_overlap\":%.9g,\"jit_check\":%s}",
                               m->framework ? "true" : "false", m->n_blocks, m->n_probes,
-                              m->n_determined, m->n_determined_ok, m->n_adjusted, m->truth_total,
+                              m->n_determined, m->n_determined_ok, m->n_from_calls, m->n_from_calls_ok,
+                              m->n_adjusted, m->truth_total,
                               m->determined_mass, m->overlap, m->zero_fill,
                               m->jit_ok ? "true" : "false");
     }

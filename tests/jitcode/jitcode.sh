@@ -24,12 +24,23 @@
 #              the edge trace's records as recorded
 #
 # A method is identical under X when the listings of its name (every
-# instantiation, sorted) equal those under t; a method that no listing
-# shows under either (inlined into every caller) counts as identical.
-# The call weight of a method is its entry count in the block run.
+# instantiation, sorted) equal those under t.  Only the methods a profile
+# can change are judged: those with a listing under the truth that uses
+# PGO data.  The others are counted apart: no listing under the truth
+# (inlined into every caller: "truth-inlined") and listings that say
+# "; No PGO data" ("truth-without-pgo").  A method's name is its owner
+# and name without type or method arguments on both sides ("Bag`1:Push"),
+# as the listings print them.  The call weight of a method is its entry
+# count in the block run.
 #
 # Usage: jitcode.sh [--channels "text crossgen2"] [--programs "NAME..."]
+#                   [--corpus fixtures|realcode[:HALF]]
 #                   [--check PREFIX] [--verbose]
+#   --corpus        the fixture programs (default), or the real-code
+#                   corpus (tests/realcode, made or reused in the build
+#                   tree), both halves or one: the methods judged are the
+#                   libraries' methods, and crossgen2 compiles each
+#                   library
 #   --check PREFIX  judge the call-weighted fractions of a and b against
 #                   the floors PREFIX-CHANNEL-a and -b in tests/floors.txt,
 #                   require a above s and n, and the text truth round trip
@@ -39,9 +50,11 @@
 #   JITCODE channel=C profile=X identical=k/n call-weighted=F
 # and on the text channel the truth's counts alone (profile=h), and a
 # judged against them (profile=a reference=h): the measure of the counts;
-# "truth-without-pgo=k/n" counts the methods whose listings under the truth
-# say "; No PGO data" (on crossgen2, generic instances: it matches them to
-# no .mibc record), "truth-inlined" those no listing shows under the truth;
+# "judged=k/n" counts the methods judged among the profiled ones,
+# "truth-without-pgo=k/n" those left out because their listings under the
+# truth say "; No PGO data" (on crossgen2, generic instances: it matches
+# them to no .mibc record), "truth-inlined" those no listing shows under
+# the truth;
 # a "differs" line for each method where a differs from t, and
 #   CONFORMANCE jitcode-text-truth: k/n
 # (the truth written by our text writer, hashes computed from the
@@ -52,12 +65,14 @@ set -u
 
 channels="text crossgen2"
 programs=""
+corpus=fixtures
 check=""
 verbose=0
 while [ $# -gt 0 ]; do
   case $1 in
     --channels) channels=$2; shift 2 ;;
     --programs) programs=$2; shift 2 ;;
+    --corpus) corpus=$2; shift 2 ;;
     --check) check=$2; shift 2 ;;
     --verbose) verbose=1; shift ;;
     *) echo "jitcode.sh: unknown argument '$1'" >&2; exit 2 ;;
@@ -68,7 +83,8 @@ srcdir=${PGO_TEST_DATA:-tests}
 builddir=${PGO_BUILDDIR:-.}
 data=$srcdir/fixtures/data
 tool=$builddir/tools/pgo-reconstruct
-work=$builddir/tests/jitcode/work${check:+-$check}
+work=$builddir/tests/jitcode/work${check:+-$check}${corpus#fixtures}
+work=$(printf '%s' "$work" | tr ':' '-')
 profiles="t a b s z n"
 failures=0
 fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -86,7 +102,39 @@ if [ -z "$runtime" ] || [ "$(basename "$runtime")" != "$runtime_version" ]; then
   echo "SKIP: the fixtures ran on Microsoft.NETCore.App $runtime_version, not installed"
   exit 77
 fi
+realcode=
+case $corpus in
+  fixtures) ;;
+  realcode|realcode:calibration|realcode:validation)
+    realcode=$builddir/tests/realcode/work
+    mkdir -p "$realcode"
+    bash "$srcdir/realcode/generate" --out "$realcode" >"$builddir/tests/realcode/generate.log" 2>&1
+    rc=$?
+    [ $rc = 77 ] && { cat "$builddir/tests/realcode/generate.log"; exit 77; }
+    [ $rc = 0 ] || { cat "$builddir/tests/realcode/generate.log"; echo "FAIL: tests/realcode/generate exit $rc"; exit 1; }
+    half=${corpus#realcode}; half=${half#:}
+    [ -n "$programs" ] || programs=$(awk -v h="$half" '!/^#/ && NF && (h == "" || $2 == h) { printf "%s ", $1 }' "$srcdir/realcode/halves.txt")
+    ;;
+  *) echo "jitcode.sh: --corpus takes fixtures, realcode or realcode:HALF" >&2; exit 2 ;;
+esac
 [ -n "$programs" ] || programs=$(cd "$data" && for d in */; do [ -f "$d/edge.pgo.txt" ] && printf '%s ' "${d%/}"; done)
+
+# The layout of a program NAME: its folder (traces, text dumps), the
+# folder its assemblies run from, its entry assembly, the assemblies whose
+# methods are judged (crossgen2 compiles each), and what it prints.
+prog_dir () { if [ -n "$realcode" ]; then echo "$realcode/$1"; else echo "$data/$1"; fi; }
+prog_bin () { if [ -n "$realcode" ]; then echo "$realcode/$1/bin"; else echo "$data/$1"; fi; }
+prog_entry () { if [ -n "$realcode" ]; then echo "$1-workload"; else echo "$1"; fi; }
+prog_assemblies () {
+  if [ -n "$realcode" ]; then
+    for f in "$realcode/$1"/bin/*.dll; do [ "$(basename "$f")" = "$1-workload.dll" ] || echo "$f"; done
+  else
+    echo "$data/$1/$1.dll"
+  fi
+}
+prog_expected () {
+  if [ -n "$realcode" ]; then cat "$realcode/$1/stdout"; else sed -n "s|^stdout $1/edge: ||p" "$data/manifest.txt"; fi
+}
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -117,23 +165,24 @@ find_crossgen2 () {
 # make_profiles NAME CHANNEL: writes $work/NAME/CHANNEL/X.{txt,mibc} for
 # every profile X but n.
 make_profiles () {
-  local name=$1 channel=$2 dir=$work/$1/$2 ext fmt
-  local refs=(-r "$data/$name" --framework "$runtime")
+  local name=$1 channel=$2 dir=$work/$1/$2 ext fmt pd
+  pd=$(prog_dir "$name")
+  local refs=(-r "$(prog_bin "$name")" --framework "$runtime")
   mkdir -p "$dir"
   if [ "$channel" = text ]; then ext=txt fmt=text; else ext=mibc fmt=mibc; fi
   if [ "$channel" = text ]; then
-    cp "$data/$name/edge.pgo.txt" "$dir/t.txt"
+    cp "$pd/edge.pgo.txt" "$dir/t.txt"
     counts_only <"$dir/t.txt" >"$dir/h.txt"
     "$tool" export --format text --as-recorded "${refs[@]}" -o "$dir/rt.txt" \
-      "$data/$name/edge.nettrace" 2>>"$work/export.log" || return 1
+      "$pd/edge.nettrace" 2>>"$work/export.log" || return 1
   else
     "$tool" export --as-recorded "${refs[@]}" -o "$dir/t.mibc" \
-      "$data/$name/edge.nettrace" 2>>"$work/export.log" || return 1
+      "$pd/edge.nettrace" 2>>"$work/export.log" || return 1
   fi
-  local block=$data/$name/block.nettrace
+  local block=$pd/block.nettrace
   if [ ! -f "$work/$name/mibc-a.mibc" ]; then
     "$tool" export --as-recorded "${refs[@]}" -o "$work/$name/mibc-t.mibc" \
-      "$data/$name/edge.nettrace" 2>>"$work/export.log" || return 1
+      "$pd/edge.nettrace" 2>>"$work/export.log" || return 1
     "$tool" export --probes A "${refs[@]}" -o "$work/$name/mibc-a.mibc" "$block" 2>>"$work/export.log" || return 1
   fi
   "$tool" export --format $fmt --probes A "${refs[@]}" -o "$dir/a.$ext" "$block" 2>>"$work/export.log" \
@@ -165,74 +214,103 @@ counts_only () {
 compile_text () {
   local name=$1 x=$2 dir=$work/$1/text bin=$work/$1/bin
   local expected
-  expected=$(sed -n "s|^stdout $name/edge: ||p" "$data/manifest.txt")
+  expected=$(prog_expected "$name")
   local env=(DOTNET_TieredCompilation=0 DOTNET_TieredPGO=0 DOTNET_JitDisasm='*'
              DOTNET_JitDisasmDiffable=1 DOTNET_JitStdOutFile="$dir/$x.asm")
   [ "$x" = n ] || env+=(DOTNET_ReadPGOData=1 DOTNET_PGODataPath="$dir/$x.txt")
   local out
-  out=$(cd "$bin" && env "${env[@]}" "$DOTNET" "$name.dll" 2>&1)
+  out=$(cd "$bin" && env "${env[@]}" "$DOTNET" "$(prog_entry "$name").dll" 2>&1)
   [ "$out" = "$expected" ] || { fail "$name/$x: the program printed '$out', not '$expected'"; return 1; }
 }
 
 # compile_crossgen2 NAME X: crossgen2's listings of the app assembly
 # compiled with profile X, in $work/NAME/crossgen2/X.asm.
 compile_crossgen2 () {
-  local name=$1 x=$2 dir=$work/$1/crossgen2
+  local name=$1 x=$2 dir=$work/$1/crossgen2 asm
   local mibc=()
   [ "$x" = n ] || mibc=(--mibc "$dir/$x.mibc")
-  "$crossgen2" "$data/$name/$name.dll" -o "$dir/$x.dll" -r "$runtime/*.dll" \
-    --targetos linux --targetarch x64 -O --parallelism 1 "${mibc[@]}" \
-    --codegenopt 'JitDisasm=*' --codegenopt JitDisasmDiffable=1 \
-    --codegenopt JitStdOutFile="$dir/$x.asm" >"$dir/$x.log" 2>&1 \
-    || { fail "$name/$x: crossgen2 failed (see $dir/$x.log)"; return 1; }
+  : >"$dir/$x.asm"
+  for asm in $(prog_assemblies "$name"); do
+    "$crossgen2" "$asm" -o "$dir/$x-$(basename "$asm")" -r "$runtime/*.dll" -r "$(prog_bin "$name")/*.dll" \
+      --targetos linux --targetarch x64 -O --parallelism 1 "${mibc[@]}" \
+      --codegenopt 'JitDisasm=*' --codegenopt JitDisasmDiffable=1 \
+      --codegenopt JitStdOutFile="$dir/$x.part.asm" >"$dir/$x.log" 2>&1 \
+      || { fail "$name/$x: crossgen2 failed on $(basename "$asm") (see $dir/$x.log)"; return 1; }
+    cat "$dir/$x.part.asm" >>"$dir/$x.asm" && rm -f "$dir/$x.part.asm"
+  done
 }
 
 # --- comparing ------------------------------------------------------------
 
-# The methods of a listing file, as "KEY<TAB>DIGEST<TAB>PGO": KEY is the
-# owner and method name without instantiations ("Bag`1:Push"), DIGEST the
-# md5 of the sorted listings of that name, PGO "none" when every one of
-# them says "; No PGO data", else "used".
+# The method name of a listing header or of a reconstruct line, as both
+# sides can print it: owner and method without type or method arguments
+# ("Bag`1[int]:Push", "Bag`1<int32>::Push" -> "Bag`1:Push").  Arguments
+# nest ("Sorter`1<Pair<int32,int32>>"), so the brackets are removed from
+# the inside out; compiler names such as "<Main>b__0_0" lose their
+# brackets too, on both sides alike.
+name_key_awk='
+  function name_key(s) {
+    gsub(/::/, ":", s)
+    while (gsub(/\[[^][]*\]/, "", s)) ;
+    while (gsub(/<[^<>]*>/, "", s)) ;
+    return s
+  }'
+
+# listing_digests ASM: the methods of a listing file, as
+# "KEY<TAB>LISTINGS<TAB>PGO": LISTINGS are the listings of that name, each
+# folded onto one line and sorted, joined; PGO is "none" when every one of
+# them says "; No PGO data", else "used".  One pass of awk and one sort,
+# whatever the number of listings.
 listing_digests () {
-  local asm=$1 split=$1.d
-  rm -rf "$split" && mkdir -p "$split"
-  [ -f "$asm" ] || : >"$asm"
-  awk -v d="$split" '
-    function key(h,   s) {
-      s = h; sub(/^; Assembly listing for method /, "", s); s = substr(s, 1, index(s, "(") - 1)
-      while (gsub(/\[[^][]*\]/, "", s)) ;
-      return s
-    }
-    /^; Assembly listing for method / { n++; f = sprintf("%s/%06d", d, n); print key($0) "\t" f > (d "/index") }
-    n { print > f }
-  ' "$asm"
-  [ -f "$split/index" ] || : >"$split/index"
-  cut -f1 "$split/index" | sort -u | while IFS= read -r key; do
-    files=$(awk -F '\t' -v k="$key" '$1 == k { print $2 }' "$split/index")
-    sum=$(for f in $files; do cat "$f"; done | sort | md5sum | cut -c1-32)
-    pgo=none
-    for f in $files; do grep -q '^; No PGO data' "$f" || pgo=used; done
-    printf '%s\t%s\t%s\n' "$key" "$sum" "$pgo"
-  done
+  [ -f "$1" ] || : >"$1"
+  awk "$name_key_awk"'
+    function flush() { if (n) { print k "\t" (nopgo ? "none" : "used") "\t" body } }
+    /^; Assembly listing for method / {
+      flush(); h = $0; sub(/^; Assembly listing for method /, "", h)
+      k = name_key(substr(h, 1, index(h, "(") - 1)); body = $0; nopgo = 0; n = 1; next }
+    n { body = body "\037" $0; if ($0 ~ /^; No PGO data/) nopgo = 1 }
+    END { flush() }' "$1" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k3 \
+  | awk -F '\t' '
+      $1 != k { if (k != "") print k "\t" d "\t" (used ? "used" : "none"); k = $1; d = ""; used = 0 }
+      { d = d "\036" $3; if ($2 == "used") used = 1 }
+      END { if (k != "") print k "\t" d "\t" (used ? "used" : "none") }'
 }
 
-# The profiled app methods of program NAME as "KEY<TAB>CALLS", from the
-# block run's full counts (calls summed over instantiations).
+# The profiled methods of program NAME's judged assemblies as
+# "KEY<TAB>CALLS", from the block run's full counts (calls summed over
+# instantiations).
 app_methods () {
-  "$tool" reconstruct -r "$data/$1" "$data/$1/block.nettrace" 2>/dev/null \
-    | awk -v a="$1" '$1 == "method" && index($2, a "!") == 1 {
-        k = substr($2, length(a) + 2); gsub(/::/, ":", k)
-        while (gsub(/\[[^][]*\]/, "", k)) ;
+  local modules
+  modules=$(for f in $(prog_assemblies "$1"); do basename "$f" .dll; done | tr '\n' ' ')
+  "$tool" reconstruct -r "$(prog_bin "$1")" "$(prog_dir "$1")/block.nettrace" 2>/dev/null \
+    | awk -v mods="$modules" "$name_key_awk"'
+      BEGIN { n = split(mods, m, " "); for (i = 1; i <= n; i++) judged[m[i]] = 1 }
+      $1 == "method" && index($2, "!") {
+        mod = substr($2, 1, index($2, "!") - 1); if (!(mod in judged)) next
+        k = name_key(substr($2, index($2, "!") + 1))
         for (i = 3; i <= NF; i++) if ($i ~ /^calls=/) c[k] += substr($i, 7)
       }
-      END { for (k in c) print k "\t" c[k] }' | sort
+      END { for (k in c) print k "\t" c[k] }' | LC_ALL=C sort
 }
 
-# digest_of FILE KEY: the digest of KEY in a digests file, "-" when absent.
-digest_of () {
-  awk -F '\t' -v k="$2" '$1 == k { print $2; found = 1 } END { if (!found) print "-" }' "$1"
+# method_rows NAME CHANNEL X...: one row per judged method of NAME,
+# "NAME KEY CALLS ID_X... truth-pgo=used|none|absent": ID_X numbers the
+# distinct listings of KEY under profile X (0: no listing), so equal ids
+# are equal code.
+method_rows () {
+  local name=$1 dir=$work/$1/$2
+  shift 2
+  local files=()
+  for x in "$@"; do files+=("$dir/$x.digests"); done
+  app_methods "$name" >"$dir/methods"
+  awk -F '\t' -v name="$name" -v np=$# -v flist="${files[*]}" '
+    BEGIN { split(flist, f, " "); for (i = 1; i <= np; i++) idx[f[i]] = i }
+    FILENAME in idx { p = idx[FILENAME]; if (!(($2 SUBSEP $1) in id)) id[$2, $1] = ++next_id[$1]
+                      d[p, $1] = id[$2, $1]; if (p == 1) tpgo[$1] = $3; next }
+    { line = name " " $1 " " $2
+      for (p = 1; p <= np; p++) line = line " " ((p SUBSEP $1) in d ? d[p, $1] : 0)
+      print line " truth-pgo=" ($1 in tpgo ? tpgo[$1] : "absent") }' "${files[@]}" "$dir/methods"
 }
-
 # why NAME CHANNEL KEY: why a's code differs from t's for method KEY:
 #   unprofiled-truth   the truth has no profile for it (the runtime does
 #                      not instrument a method whose schema would be one
@@ -250,9 +328,9 @@ why () {
   tpgo=$(awk -F '\t' -v k="$3" '$1 == k { print $3 }' "$dir/t.digests")
   apgo=$(awk -F '\t' -v k="$3" '$1 == k { print $3 }' "$dir/a.digests")
   if [ "$tpgo" != used ] && [ "$apgo" = used ]; then echo unprofiled-truth; return; fi
-  ov=$("$tool" compare -r "$data/$1" --method "${3#*:}" "$work/$1/mibc-t.mibc" "$work/$1/mibc-a.mibc" 2>/dev/null \
-       | awk -v a="$1" -v k="$3" '$1 == "method" { n = $2; sub(/^[^!]*!/, "", n); gsub(/::/, ":", n)
-           while (gsub(/\[[^][]*\]/, "", n)) ; if (n == k) for (i = 3; i <= NF; i++) if ($i ~ /overlap=/) { sub(/.*=/, "", $i); print $i; exit } }')
+  ov=$("$tool" compare -r "$(prog_bin "$1")" --method "${3#*:}" "$work/$1/mibc-t.mibc" "$work/$1/mibc-a.mibc" 2>/dev/null \
+       | awk -v k="$3" "$name_key_awk"'$1 == "method" { n = $2; sub(/^[^!]*!/, "", n)
+           if (name_key(n) == k) for (i = 3; i <= NF; i++) if ($i ~ /overlap=/) { sub(/.*=/, "", $i); print $i; exit } }')
   if [ -z "$ov" ]; then echo "counts"; elif [ "$ov" = 1.000000 ]; then echo same-counts; else echo "counts edge-overlap=$ov"; fi
 }
 
@@ -266,35 +344,40 @@ for channel in $channels; do
   : >"$work/$channel.methods"
   for name in $programs; do
     mkdir -p "$work/$name/bin"
-    cp "$data/$name/$name.dll" "$work/$name/bin/"
-    printf '{"runtimeOptions":{"tfm":"net%s","framework":{"name":"Microsoft.NETCore.App","version":"%s"}}}\n' \
-      "${runtime_version%.*}" "$runtime_version" >"$work/$name/bin/$name.runtimeconfig.json"
+    if [ -n "$realcode" ]; then
+      cp -r "$(prog_bin "$name")"/. "$work/$name/bin/"
+    else
+      cp "$data/$name/$name.dll" "$work/$name/bin/"
+      printf '{"runtimeOptions":{"tfm":"net%s","framework":{"name":"Microsoft.NETCore.App","version":"%s"}}}\n' \
+        "${runtime_version%.*}" "$runtime_version" >"$work/$name/bin/$name.runtimeconfig.json"
+    fi
     make_profiles "$name" "$channel" || { fail "$name: export failed (see $work/export.log)"; continue; }
-    for x in $profiles $([ "$channel" = text ] && echo rt h); do
+    xs="$profiles $([ "$channel" = text ] && echo rt h)"
+    for x in $xs; do
       "compile_$channel" "$name" "$x" || continue
       listing_digests "$work/$name/$channel/$x.asm" >"$work/$name/$channel/$x.digests"
     done
-    app_methods "$name" | while IFS="$(printf '\t')" read -r key calls; do
-      line="$name $key $calls"
-      for x in $profiles $([ "$channel" = text ] && echo rt h); do
-        line="$line $(digest_of "$work/$name/$channel/$x.digests" "$key")"
-      done
+    # columns: program key calls t a b s z n [rt h] truth-pgo=...
+    # shellcheck disable=SC2086 # the profile names are words
+    method_rows "$name" "$channel" $xs | while read -r line; do
       set -- $line
-      tpgo=$(awk -F '\t' -v k="$key" '$1 == k { print $3 }' "$work/$name/$channel/t.digests")
-      line="$line truth-pgo=${tpgo:-absent}"
-      if [ "$5" = "$4" ]; then :
+      if [ "$5" = "$4" ] || [ "${!#}" != truth-pgo=used ]; then :
       elif [ "$channel" = text ] && [ "$5" = "${11}" ]; then line="$line why=histograms"
-      else line="$line why=$(why "$name" "$channel" "$key" | tr ' ' ,)"; fi
+      else line="$line why=$(why "$name" "$channel" "$2" | tr ' ' ,)"; fi
       echo "$line"
     done >>"$work/$channel.methods"
   done
 
-  # columns: program key calls t a b s z n [rt h] truth-pgo=... [why=...]
+  # columns: program key calls t a b s z n [rt h] truth-pgo=... [why=...];
+  # only the methods whose truth listing uses PGO data are judged.
   awk -v ch="$channel" -v verbose="$verbose" '
     BEGIN { split("t a b s z n", p, " ") }
     {
+      all++
+      pgo = ""; for (i = 10; i <= NF; i++) if ($i ~ /^truth-pgo=/) pgo = substr($i, 11)
+      if (pgo == "none") { unused++; next }
+      if (pgo == "absent") { inlined++; next }
       n++; total += $3
-      for (i = 10; i <= NF; i++) { if ($i == "truth-pgo=none") unused++; if ($i == "truth-pgo=absent") inlined++ }
       for (i = 2; i <= 6; i++) if ($(3 + i) == $4) { same[p[i]]++; w[p[i]] += $3 }
       if (ch == "text") { if ($10 == $4) rt++; if ($11 == $4) { h++; hw += $3 }; if ($5 == $11) { ah++; ahw += $3 } }
       why = $NF ~ /^why=/ ? " " $NF : ""
@@ -304,7 +387,7 @@ for channel in $channels; do
           $8 == $4 ? "same" : "differs", $9 == $4 ? "same" : "differs", why
     }
     END {
-      printf "JITCODE channel=%s truth-without-pgo=%d/%d truth-inlined=%d/%d\n", ch, unused, n, inlined, n
+      printf "JITCODE channel=%s judged=%d/%d truth-without-pgo=%d/%d truth-inlined=%d/%d\n", ch, n, all, unused, all, inlined, all
       for (i = 2; i <= 6; i++)
         printf "JITCODE channel=%s profile=%s identical=%d/%d call-weighted=%.6f\n", ch, p[i], same[p[i]], n,
           total ? w[p[i]] / total : 0

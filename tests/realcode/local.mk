@@ -1,0 +1,40 @@
+# tests/realcode/local.mk: the real-code corpus (tests/realcode/README.md).
+#
+# make check     accuracy-check.sh: builds and traces the corpus once per
+#                build tree (where dotnet is), judges both halves.
+# make accuracy  also prints both halves' ACCURACY lines.
+
+TESTS += tests/realcode/accuracy-check.sh
+EXTRA_DIST += \
+	tests/realcode/README.md \
+	tests/realcode/halves.txt \
+	tests/realcode/generate \
+	tests/realcode/accuracy.sh \
+	tests/realcode/accuracy-check.sh \
+	tests/realcode/src/Directory.Build.props \
+	tests/realcode/src/csvhelper/Program.cs \
+	tests/realcode/src/csvhelper/csvhelper-workload.csproj \
+	tests/realcode/src/diffplex/Program.cs \
+	tests/realcode/src/diffplex/diffplex-workload.csproj \
+	tests/realcode/src/htmlagilitypack/Program.cs \
+	tests/realcode/src/htmlagilitypack/htmlagilitypack-workload.csproj \
+	tests/realcode/src/humanizer/Program.cs \
+	tests/realcode/src/humanizer/humanizer-workload.csproj \
+	tests/realcode/src/messagepack/Program.cs \
+	tests/realcode/src/messagepack/messagepack-workload.csproj \
+	tests/realcode/src/nodatime/Program.cs \
+	tests/realcode/src/nodatime/nodatime-workload.csproj \
+	tests/realcode/src/pidgin/Program.cs \
+	tests/realcode/src/pidgin/pidgin-workload.csproj \
+	tests/realcode/src/protobuf/Program.cs \
+	tests/realcode/src/protobuf/protobuf-workload.csproj \
+	tests/realcode/src/sharpziplib/Program.cs \
+	tests/realcode/src/sharpziplib/sharpziplib-workload.csproj \
+	tests/realcode/src/sprache/Program.cs \
+	tests/realcode/src/sprache/sprache-workload.csproj \
+	$(NULL)
+
+clean-local: clean-local-realcode
+clean-local-realcode:
+	-rm -rf tests/realcode/work tests/realcode/generate.log
+.PHONY: clean-local-realcode

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: MIT
+# trace-env.sh: the EventPipe session and the runtime variables under which
+# tests/fixtures/generate and tests/realcode/generate run programs, so both
+# corpora are traced the same way.  Sourced by bash; defines
+# eventpipe_config and the arrays common_env, edge_env, block_env and
+# block64_env.
+
+# EventPipe session: the provider string dotnet-pgo recommends, Loader 0x8 |
+# Jit 0x10 | Type 0x80000 (BulkType) | Compilation 0x1000000000 |
+# CompilationDiagnostic 0x2000000000 | MethodDiagnostic 0x4000000000
+# (MethodDetails) | TypeDiagnostic 0x8000000000 | JitInstrumentationData
+# 0x10000000000, at level 5 (Verbose: MethodJittingStarted and the named
+# MethodLoadVerbose events), with rundown at the end.  The fixture
+# programs set EventSourceSupport=false (see their .csproj), which keeps
+# each trace near 0.7 MB.
+eventpipe_config="Microsoft-Windows-DotNETRuntime:0x1F000080018:5"
+
+# Variables common to every run.  Integer knobs are parsed as hexadecimal
+# by the runtime (shown by the evidence runs of tests/fixtures/generate).
+common_env=(
+  DOTNET_TieredCompilation=1
+  DOTNET_TieredPGO=1
+  DOTNET_ReadyToRun=0
+  DOTNET_TieredPGO_InstrumentOnlyHotCode=0
+  DOTNET_TC_CallCounting=0
+  DOTNET_JitScalableProfiling=0
+  DOTNET_TC_OnStackReplacement=1
+  DOTNET_TC_OnStackReplacement_InitialCounter=0x7fffffff
+  DOTNET_EnableEventPipe=1
+  DOTNET_EventPipeOutputStreaming=1
+  DOTNET_EventPipeEnableStackwalk=0
+  DOTNET_EventPipeRundown=1
+  DOTNET_WritePGOData=1
+)
+# The edge runs are the JIT's own profile, the truth our output is judged
+# against: the JIT's defaults.  The block runs stand for the interpreter,
+# which counts every method's entry; by default the JIT leaves a method
+# uninstrumented when it would get one counter and no histogram ("minimal
+# probing", fgInstrumentMethod in fgprofile.cpp), so their runs turn that
+# off with JitMinimalJitProfiling=0.
+edge_env=(DOTNET_JitEdgeProfiling=1)
+block_env=(DOTNET_JitEdgeProfiling=0 DOTNET_JitMinimalJitProfiling=0)
+block64_env=(DOTNET_JitEdgeProfiling=0 DOTNET_JitMinimalJitProfiling=0 DOTNET_JitCollect64BitCounts=1)
