@@ -55,6 +55,7 @@ static const double hit_rate[PGO_PRIOR_N_HEURISTICS] = {
   [PGO_PRIOR_THROW] = 0.9614,
   [PGO_PRIOR_HELPER] = 0.8025,
   [PGO_PRIOR_FINALLY_GUARD] = 0.9740,
+  [PGO_PRIOR_LAZY_INIT] = 0.6771,
   [PGO_PRIOR_FALLTHROUGH] = 0.5609,
 };
 
@@ -69,7 +70,7 @@ _pgo_prior_heuristic_name (PgoPriorHeuristic h)
 {
   static const char *const names[] = {
     "loop-branch", "loop-exit", "compare-eq", "compare-sign", "pointer", "zero-test",
-    "call", "return", "guard", "store", "throw", "helper-call", "finally-guard", "fall-through",
+    "call", "return", "guard", "store", "throw", "helper-call", "finally-guard", "lazy-init", "fall-through",
   };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == PGO_PRIOR_N_HEURISTICS);
@@ -342,6 +343,83 @@ ends_handler (const PgoBlock *b)
   return b->kind == PGO_BLOCK_EHFINALLYRET || b->kind == PGO_BLOCK_EHFAULTRET;
 }
 
+/* The field whose null test ends a block, from its branch 'br' and the
+ * instructions before it: "ld(s)fld F; brtrue/brfalse", the same with a
+ * dup between (the "F ??= ..." shape), or "ld(s)fld F; ldnull;
+ * beq/bne.un".  Sets '*null_jumps' to whether the jump is the null arm.
+ * Returns: the field token, 0 when the block ends otherwise. */
+static guint32
+null_tested_field (const GArray *v, gboolean *null_jumps)
+{
+  guint n = v->len;
+  const PgoIlInstr *br, *p1, *p2, *ld;
+  PgoOpcode op;
+
+  if (n < 2)
+    return 0;
+  br = &g_array_index (v, PgoIlInstr, n - 1);
+  p1 = &g_array_index (v, PgoIlInstr, n - 2);
+  p2 = n >= 3 ? &g_array_index (v, PgoIlInstr, n - 3) : NULL;
+  op = _pgo_il_long_branch (br);
+  if (op == PGO_OP_BRTRUE || op == PGO_OP_BRFALSE)
+    {
+      *null_jumps = op == PGO_OP_BRFALSE;
+      ld = p1->opcode == PGO_OP_DUP ? p2 : p1;
+    }
+  else if ((op == PGO_OP_BEQ || op == PGO_OP_BNE_UN) && p1->opcode == PGO_OP_LDNULL)
+    {
+      *null_jumps = op == PGO_OP_BEQ;
+      ld = p2;
+    }
+  else
+    return 0;
+  if (!ld || (ld->opcode != PGO_OP_LDFLD && ld->opcode != PGO_OP_LDSFLD))
+    return 0;
+  return ld->operand.token;
+}
+
+/* TRUE if block 'b' or the blocks that follow it while each has one
+ * successor (three at most) store to field 'field'. */
+static gboolean
+arm_stores_field (const PgoCfg *cfg, guint32 b, guint32 field)
+{
+  g_autoptr(GArray) v = g_array_new (FALSE, FALSE, sizeof (PgoIlInstr));
+
+  for (guint depth = 0; depth < 3 && b < cfg->n_blocks; depth++)
+    {
+      block_instrs (cfg, b, v);
+      for (guint i = 0; i < v->len; i++)
+        {
+          const PgoIlInstr *in = &g_array_index (v, PgoIlInstr, i);
+
+          if ((in->opcode == PGO_OP_STFLD || in->opcode == PGO_OP_STSFLD) && in->operand.token == field)
+            return TRUE;
+        }
+      if (cfg->blocks[b].n_succ != 1)
+        break;
+      b = cfg->blocks[b].succ[0];
+    }
+  return FALSE;
+}
+
+/* lazy-init: "if (F == null) F = ...;" and "F ??= ...": a cache filled
+ * once is found filled on every later test, so its null arm is rare. */
+static PgoPriorPrediction
+predict_lazy_init (const PgoCfg *cfg, guint32 b, const GArray *v)
+{
+  const PgoBlock *pb = &cfg->blocks[b];
+  gboolean null_jumps = FALSE;
+  guint32 field = null_tested_field (v, &null_jumps);
+  guint32 null_arm;
+
+  if (!field)
+    return PGO_PRIOR_NONE;
+  null_arm = null_jumps ? pb->target : pb->succ[0];
+  if (!arm_stores_field (cfg, null_arm, field))
+    return PGO_PRIOR_NONE;
+  return null_jumps ? PGO_PRIOR_NEXT : PGO_PRIOR_JUMP;
+}
+
 /* The heuristics that look at the successors' code and shape. */
 static void
 predict_successors (const PgoCfg *cfg, guint32 b, guint32 var, PgoPriorPrediction *out)
@@ -403,6 +481,7 @@ _pgo_priors_predict (const PgoCfg *cfg, guint32 block, PgoPriorPrediction out[PG
   if (br)
     predict_compare (br, p1, p2, out);
   predict_successors (cfg, block, br ? compared_var (br, p1, p2) : 0, out);
+  out[PGO_PRIOR_LAZY_INIT] = predict_lazy_init (cfg, block, v);
   for (guint h = 0; h < PGO_PRIOR_FALLTHROUGH; h++)
     any |= out[h] != PGO_PRIOR_NONE;
   if (!any)

@@ -26,6 +26,7 @@
 #include "pgo-reconstruct.h"
 #include "pgo-evaluate-private.h"
 #include "pgo-reconstruct-private.h"
+#include "pgo-priors-private.h"
 
 /* expected block: offset, count, provenance */
 typedef struct {
@@ -281,6 +282,63 @@ START_TEST (test_reconstruct_priors)
   ck_assert (pgo_prior_model_from_string ("evidence", &m) && m == PGO_PRIORS_EVIDENCE);
   ck_assert (!pgo_prior_model_from_string ("static", &m) && m == PGO_PRIORS_EVIDENCE);
   ck_assert_str_eq (pgo_prior_model_to_string (PGO_PRIORS_JIT), "jit");
+}
+END_TEST
+
+/* if (F == null) F = a; return F: a cache filled on first use, with the
+ * field token 'stored' set on the null arm (lazy-init in
+ * SPEC: pgo-inference(7) "Static branch priors"). */
+static void
+lazy_init_il (guint8 il[19], guint32 stored)
+{
+  static const guint8 shape[19] = {
+    0x7E, 0x01, 0x00, 0x00, 0x04, /* 00 ldsfld 0x04000001 */
+    0x2D, 0x06,                   /* 05 brtrue.s 0D */
+    0x02,                         /* 07 ldarg.0 */
+    0x80, 0x01, 0x00, 0x00, 0x04, /* 08 stsfld (stored) */
+    0x7E, 0x01, 0x00, 0x00, 0x04, /* 0D ldsfld 0x04000001 */
+    0x2A,                         /* 12 ret */
+  };
+
+  memcpy (il, shape, sizeof shape);
+  il[9] = stored & 0xff;
+  il[12] = stored >> 24;
+}
+
+/* The prediction of lazy-init at the test block of lazy_init_il, and the
+ * count the evidence priors give the null arm of 100 entries (set A
+ * observes the entry and the join only). */
+static PgoPriorPrediction
+run_lazy_init (guint32 stored, guint64 *null_arm)
+{
+  const PgoObservation obs[] = { { 0, 100 }, { 0x0D, 100 } };
+  PgoPriorPrediction pred[PGO_PRIOR_N_HEURISTICS];
+  PgoReconstructionOptions o;
+  guint8 il[19];
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoReconstruction) rec = NULL;
+
+  lazy_init_il (il, stored);
+  pgo_reconstruction_options_init (&o);
+  o.priors = PGO_PRIORS_EVIDENCE;
+  rec = pgo_reconstruction_build_from_il (il, sizeof il, NULL, 0, obs, 2, &o, &error);
+  ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (rec->cfg->n_blocks, 3);
+  ck_assert_int_eq (rec->blocks[1].provenance, INF);
+  *null_arm = rec->blocks[1].count;
+  ck_assert (_pgo_priors_predict (rec->cfg, 0, pred));
+  return pred[PGO_PRIOR_LAZY_INIT];
+}
+
+START_TEST (test_reconstruct_lazy_init)
+{
+  guint64 cache, other;
+
+  /* the null arm sets the tested field: predicted not taken */
+  ck_assert_int_eq (run_lazy_init (0x04000001, &cache), PGO_PRIOR_JUMP);
+  /* it sets another field: the heuristic does not apply */
+  ck_assert_int_eq (run_lazy_init (0x04000002, &other), PGO_PRIOR_NONE);
+  ck_assert_uint_lt (cache, other);
 }
 END_TEST
 
@@ -1140,6 +1198,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_shared_cfg);
   tcase_add_test (tc, test_reconstruct_triangle);
   tcase_add_test (tc, test_reconstruct_priors);
+  tcase_add_test (tc, test_reconstruct_lazy_init);
   tcase_add_test (tc, test_reconstruct_loop);
   tcase_add_test (tc, test_reconstruct_loop_long);
   tcase_add_test (tc, test_reconstruct_switch);
