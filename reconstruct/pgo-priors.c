@@ -344,23 +344,20 @@ ends_handler (const PgoBlock *b)
 }
 
 /* The field whose null test ends a block, from its branch 'br' and the
- * instructions before it: "ld(s)fld F; brtrue/brfalse", the same with a
- * dup between (the "F ??= ..." shape), or "ld(s)fld F; ldnull;
+ * two instructions before it ('p1' the nearer; either may be NULL), as
+ * _pgo_priors_predict finds them: "ld(s)fld F; brtrue/brfalse", the same
+ * with a dup between (the "F ??= ..." shape), or "ld(s)fld F; ldnull;
  * beq/bne.un".  Sets '*null_jumps' to whether the jump is the null arm.
  * Returns: the field token, 0 when the block ends otherwise. */
 static guint32
-null_tested_field (const GArray *v, gboolean *null_jumps)
+null_tested_field (const PgoIlInstr *br, const PgoIlInstr *p1, const PgoIlInstr *p2,
+                   gboolean *null_jumps)
 {
-  guint n = v->len;
-  const PgoIlInstr *br, *p1, *p2, *ld;
-  PgoOpcode op;
+  PgoOpcode op = _pgo_il_long_branch (br);
+  const PgoIlInstr *ld;
 
-  if (n < 2)
+  if (!p1)
     return 0;
-  br = &g_array_index (v, PgoIlInstr, n - 1);
-  p1 = &g_array_index (v, PgoIlInstr, n - 2);
-  p2 = n >= 3 ? &g_array_index (v, PgoIlInstr, n - 3) : NULL;
-  op = _pgo_il_long_branch (br);
   if (op == PGO_OP_BRTRUE || op == PGO_OP_BRFALSE)
     {
       *null_jumps = op == PGO_OP_BRFALSE;
@@ -405,11 +402,12 @@ arm_stores_field (const PgoCfg *cfg, guint32 b, guint32 field)
 /* lazy-init: "if (F == null) F = ...;" and "F ??= ...": a cache filled
  * once is found filled on every later test, so its null arm is rare. */
 static PgoPriorPrediction
-predict_lazy_init (const PgoCfg *cfg, guint32 b, const GArray *v)
+predict_lazy_init (const PgoCfg *cfg, guint32 b, const PgoIlInstr *br, const PgoIlInstr *p1,
+                   const PgoIlInstr *p2)
 {
   const PgoBlock *pb = &cfg->blocks[b];
   gboolean null_jumps = FALSE;
-  guint32 field = null_tested_field (v, &null_jumps);
+  guint32 field = null_tested_field (br, p1, p2, &null_jumps);
   guint32 null_arm;
 
   if (!field)
@@ -481,7 +479,8 @@ _pgo_priors_predict (const PgoCfg *cfg, guint32 block, PgoPriorPrediction out[PG
   if (br)
     predict_compare (br, p1, p2, out);
   predict_successors (cfg, block, br ? compared_var (br, p1, p2) : 0, out);
-  out[PGO_PRIOR_LAZY_INIT] = predict_lazy_init (cfg, block, v);
+  if (br)
+    out[PGO_PRIOR_LAZY_INIT] = predict_lazy_init (cfg, block, br, p1, p2);
   for (guint h = 0; h < PGO_PRIOR_FALLTHROUGH; h++)
     any |= out[h] != PGO_PRIOR_NONE;
   if (!any)
