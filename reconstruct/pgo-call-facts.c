@@ -25,14 +25,23 @@
  *                  delegate or token, neither it nor the caller generic;
  *   at most        otherwise, the callee's known entry count (summed over
  *                  its instantiations) bounds the site;
- *   likely         and when the probes of the methods the trace profiles
- *                  (those that ran) determine the block counts of all the
- *                  callee's sites there but this one, the block likely
- *                  runs it as often as the callee was entered less those
- *                  counts: a guess, since code the trace does not profile
- *                  (the runtime, reflection, single-block methods) may call
- *                  it too, and an exception may leave a block before its
- *                  call.
+ *   likely         and the block's share of the callee's entries that
+ *                  its sites in the methods the trace profiles (those
+ *                  that ran) whose block counts the probes leave open
+ *                  made: the entries less the determined sites' counts,
+ *                  split among the open sites in proportion to their
+ *                  counts as estimated by reconstructions of their
+ *                  methods (all of it when this site is the only open
+ *                  one).  A guess, since code the trace does not profile
+ *                  (the runtime, reflection, single-block methods) may
+ *                  call it too, and an exception may leave a block
+ *                  before its call.
+ *
+ * Rounds.  The estimates of the first round come from each method's
+ * probes alone; each later round (pgo_call_facts_next_round())
+ * reconstructs the methods again with the evidence of the round before,
+ * so that every callee's entries shape the estimates of its open sites:
+ * a joint solve of all methods by fixed-point iteration.
  *
  * Constant tests.  A call of a hardware-support getter (IsSupported or
  * IsHardwareAccelerated of System.Runtime.Intrinsics and System.Numerics,
@@ -135,8 +144,23 @@ typedef struct {
   guint       n_open;     /* how many others */
   guint64     caller;     /* _pgo_str_hash64() of the first other's caller, as pgo_method_id_to_string() */
   guint32     il_offset;  /* and its call instruction */
+  double      open_estimate; /* the others' estimated block counts (OpenEstimate), summed */
+  gboolean    unestimated;   /* some other has no such estimate */
   PgoCallArgs args;       /* what they pass as its last arguments */
 } Sites;
+
+/* An open site of a callee: a call whose block count the caller's
+ * probes leave open, and that count as the caller's reconstruction
+ * estimates it: from its probes alone in the first round, with the
+ * evidence of the round before in each later one.  Only the ratios of
+ * estimates are used, so a float keeps one; 24 bytes in all: the
+ * probe-set B offsets of a framework-wide trace hold about 220,000. */
+typedef struct {
+  guint64  caller;    /* caller_key() of its method */
+  Sites   *sites;     /* its callee's */
+  guint32  il_offset; /* its call instruction */
+  gfloat   estimate;
+} OpenEstimate;
 
 struct _PgoCallFacts {
   PgoBodyResolver  *resolver;  /* borrowed */
@@ -144,6 +168,9 @@ struct _PgoCallFacts {
   PgoCfgOptions     options;
   GHashTable       *entries;   /* set of Entries, keyed by their MethodRef */
   GHashTable       *sites;     /* set of Sites, keyed by their MethodRef */
+  GArray           *estimates; /* OpenEstimate; sorted by (caller, sites, il_offset) when 'sorted' */
+  gboolean          sorted;
+  gfloat           *next;      /* a later round's: its new estimate of each, or < 0: none */
   GHashTable       *modules;   /* simple name -> Module */
   GHashTable       *traced;    /* interned simple name -> PgoModuleId of its first profile */
   GHashTable       *named;     /* simple name -> PgoMetadata of the references (NULL: none),
@@ -154,6 +181,7 @@ struct _PgoCallFacts {
   guint             threads;   /* reconstructions from the probes on this many; 0: all */
   gboolean          one_process; /* the profiles come from one process: constant tests apply */
   gboolean          one_block_seen; /* a profiled method has a single reachable block */
+  guint             round;     /* of the joint solve: 0, the first, learns everything */
   PgoCallFactsStats stats;
 };
 
@@ -213,6 +241,7 @@ pgo_call_facts_new (PgoBodyResolver *resolver)
   pgo_cfg_options_init (&facts->options);
   facts->entries = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, g_free);
   facts->sites = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, sites_free);
+  facts->estimates = g_array_new (FALSE, FALSE, sizeof (OpenEstimate));
   facts->constants = g_hash_table_new (g_str_hash, g_str_equal);
   facts->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, module_free);
   facts->traced = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) pgo_module_id_unref);
@@ -232,6 +261,8 @@ pgo_call_facts_free (PgoCallFacts *facts)
     return;
   g_hash_table_unref (facts->entries);
   g_hash_table_unref (facts->sites);
+  g_array_unref (facts->estimates);
+  g_free (facts->next);
   g_hash_table_unref (facts->constants);
   g_hash_table_unref (facts->modules);
   g_hash_table_unref (facts->traced);
@@ -298,6 +329,7 @@ typedef struct {
   const PgoMethodBody     *body;    /* its IL */
   const PgoCfg            *cfg;     /* its flow graph */
   const PgoReconstruction *rec;     /* from its probes alone, or NULL */
+  guint32                  token;   /* its MethodDef */
   PgoValueScope            scope;   /* the values its IL passes */
 } Caller;
 
@@ -342,6 +374,93 @@ tally_args (Sites *s, Module *callee, Caller *caller, const PgoIlInstr *in,
   _pgo_call_args_add (&s->args, &caller->scope, before, n_before);
 }
 
+/* The key of the caller named 'name' (pgo_method_id_to_string()) with
+ * MethodDef 'token' in an OpenEstimate: overloads print one name. */
+static guint64
+caller_key (const char *name, guint32 token)
+{
+  return _pgo_str_hash64 (name) ^ ((guint64) token * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
+}
+
+/* Records the estimate of open site 'il_offset' of 'caller' (in block
+ * 'b') of the callee of 's': its block's count as the caller's probes
+ * alone give it.  Without a reconstruction, the callee's sites are left
+ * unestimated (as is a site met twice: sort_estimates()). */
+static void
+tally_estimate (PgoCallFacts *facts, Sites *s, const Caller *caller, guint32 il_offset, guint32 b)
+{
+  OpenEstimate e = { caller_key (caller->name, caller->token), s, il_offset, 0 };
+
+  if (!caller->rec)
+    {
+      s->unestimated = TRUE;
+      return;
+    }
+  e.estimate = (gfloat) caller->rec->blocks[b].count;
+  g_array_append_val (facts->estimates, e);
+  facts->sorted = FALSE;
+  s->open_estimate += e.estimate;
+}
+
+static gint
+estimate_compare (gconstpointer a, gconstpointer b)
+{
+  const OpenEstimate *x = a, *y = b;
+
+  if (x->caller != y->caller)
+    return x->caller < y->caller ? -1 : 1;
+  if (x->sites != y->sites)
+    return (guintptr) x->sites < (guintptr) y->sites ? -1 : 1;
+  return x->il_offset < y->il_offset ? -1 : x->il_offset > y->il_offset;
+}
+
+/* Sorts the estimates for lookup; a site met twice (two profiles of one
+ * name and token) leaves its callee's sites unestimated. */
+static void
+sort_estimates (PgoCallFacts *facts)
+{
+  GArray *a = facts->estimates;
+
+  if (facts->sorted)
+    return;
+  g_array_sort (a, estimate_compare);
+  for (guint i = 1; i < a->len; i++)
+    if (estimate_compare (&g_array_index (a, OpenEstimate, i - 1), &g_array_index (a, OpenEstimate, i)) == 0)
+      g_array_index (a, OpenEstimate, i).sites->unestimated = TRUE;
+  facts->sorted = TRUE;
+}
+
+/* The index in the sorted estimates of the first at or after 'key'. */
+static guint
+estimate_lower_bound (const PgoCallFacts *facts, const OpenEstimate *key)
+{
+  guint lo = 0, hi = facts->estimates->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (estimate_compare (&g_array_index (facts->estimates, OpenEstimate, mid), key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The index of the estimate of site 'il_offset' of the caller with key
+ * 'caller' of the callee of 's', or G_MAXUINT. */
+static guint
+find_estimate (const PgoCallFacts *facts, guint64 caller, Sites *s, guint32 il_offset)
+{
+  OpenEstimate key = { caller, s, il_offset, 0 };
+  guint i = estimate_lower_bound (facts, &key);
+
+  if (i < facts->estimates->len && estimate_compare (&g_array_index (facts->estimates, OpenEstimate, i), &key) == 0)
+    return i;
+  return G_MAXUINT;
+}
+
 /* SiteFunc of learn(): adds the site to facts->sites, as determined (its
  * block's count) or open, with what it passes as the callee's last
  * arguments. */
@@ -363,10 +482,14 @@ tally_site (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const Pgo
   tally_args (s, callee, caller, in, before, n_before, def);
   if (determined (caller->rec, b))
     s->known += caller->rec->blocks[b].count;
-  else if (s->n_open++ == 0)
+  else
     {
-      s->caller = _pgo_str_hash64 (caller->name);
-      s->il_offset = in->il_offset;
+      if (s->n_open++ == 0)
+        {
+          s->caller = _pgo_str_hash64 (caller->name);
+          s->il_offset = in->il_offset;
+        }
+      tally_estimate (facts, s, caller, in->il_offset, b);
     }
 }
 
@@ -479,7 +602,8 @@ arm_shown (const PgoReconstruction *rec, guint32 i, const ConstantTest *t)
  * the reconstruction will read them; NULL when it needs repairs.  Reads
  * only the settings of 'facts': safe on any thread. */
 static PgoReconstruction *
-probe_reconstruction (const PgoCallFacts *facts, const PgoMethodProfile *profile, PgoCfg *cfg)
+probe_reconstruction (const PgoCallFacts *facts, const PgoMethodProfile *profile, PgoCfg *cfg,
+                      const GArray *calls)
 {
   g_autoptr(GArray) obs = NULL;
   g_autoptr(PgoReconstruction) rec = NULL;
@@ -488,7 +612,9 @@ probe_reconstruction (const PgoCallFacts *facts, const PgoMethodProfile *profile
   pgo_reconstruction_options_init (&ro);
   obs = pgo_observations_from_profile (profile, cfg, facts->probes_only, facts->probes, &ro.width);
   if (obs->len == 0
-      || !(rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, NULL))
+      || !(rec = pgo_reconstruction_build_with_calls (cfg, (PgoObservation *) obs->data, obs->len,
+                                                      calls ? (PgoCallEvidence *) calls->data : NULL,
+                                                      calls ? calls->len : 0, &ro, NULL, NULL))
       || rec->n_adjustments > 0)
     return NULL;
   return g_steal_pointer (&rec);
@@ -522,6 +648,7 @@ typedef struct {
   gboolean                known;
   Module                 *module;   /* set when it ran and its module is known */
   PgoReconstruction      *rec;      /* from its probes; NULL: none */
+  GArray                 *calls;    /* later rounds: the evidence so far, or NULL */
 } Reading;
 
 static void
@@ -531,6 +658,7 @@ reading_clear (Reading *r)
     pgo_method_body_clear (&r->body);
   g_clear_pointer (&r->cfg, pgo_cfg_unref);
   g_clear_pointer (&r->rec, pgo_reconstruction_free);
+  g_clear_pointer (&r->calls, g_array_unref);
   memset (r, 0, sizeof *r);
 }
 
@@ -543,6 +671,43 @@ single_block_counter (const PgoMethodProfile *profile, const PgoCfg *cfg)
   gboolean probes = FALSE;
 
   return _pgo_cfg_n_reachable (cfg) < 2 && _pgo_profile_count_records (profile, &probes) == 1 && !probes;
+}
+
+static GArray *evidence_of (PgoCallFacts *facts, const PgoMethodId *caller, const PgoMethodBody *body,
+                            const PgoCfg *cfg);
+static gboolean shared (const Sites *s);
+
+/* TRUE if the method with caller key 'caller' holds a site whose callee's
+ * open sites share its entries: a later round reconstructs it. */
+static gboolean
+refined_caller (const PgoCallFacts *facts, guint64 caller)
+{
+  OpenEstimate key = { caller, NULL, 0, 0 };
+
+  for (guint i = estimate_lower_bound (facts, &key);
+       i < facts->estimates->len && g_array_index (facts->estimates, OpenEstimate, i).caller == caller; i++)
+    if (shared (g_array_index (facts->estimates, OpenEstimate, i).sites))
+      return TRUE;
+  return FALSE;
+}
+
+/* read_profile() in a later round, for reading 'r' of a profile: when its
+ * method holds a site the round estimates again, its IL, flow graph and
+ * the evidence of its calls so far (counted in no statistics). */
+static void
+refine_read (PgoCallFacts *facts, Reading *r)
+{
+  g_autofree char *name = pgo_method_id_to_string (r->id);
+  guint64 key = caller_key (name, r->id->token);
+  PgoCallFactsStats saved = facts->stats;
+
+  if (!refined_caller (facts, key)
+      || !(r->has_body = pgo_body_resolver_lookup (facts->resolver, r->id, &r->body, NULL, NULL))
+      || !(r->cfg = pgo_cfg_build (&r->body, &facts->options, NULL))
+      || !(r->module = get_module (facts, r->id->module)))
+    return;
+  r->calls = evidence_of (facts, r->id, &r->body, r->cfg);
+  facts->stats = saved;
 }
 
 /* Reads 'profile' into 'r' in the calling thread: its IL, flow graph and
@@ -558,6 +723,11 @@ read_profile (PgoCallFacts *facts, const PgoMethodProfile *profile, Reading *r)
   r->id = id;
   if (!id || !id->module || !id->module->simple_name || !id->token)
     return;
+  if (facts->round > 0)
+    {
+      refine_read (facts, r);
+      return;
+    }
   if (!g_hash_table_contains (facts->traced, g_intern_string (id->module->simple_name)))
     g_hash_table_insert (facts->traced, (gpointer) g_intern_string (id->module->simple_name),
                          pgo_module_id_ref (id->module));
@@ -605,7 +775,25 @@ reconstruct_reading (guint slot, gpointer data)
   Reading *r = &batch->readings[slot];
 
   if (r->module)
-    r->rec = probe_reconstruction (batch->facts, r->profile, r->cfg);
+    r->rec = probe_reconstruction (batch->facts, r->profile, r->cfg, r->calls);
+}
+
+/* SiteFunc of learn() in a later round: the site's new estimate, when
+ * it is one the round estimates again. */
+static void
+refine_site (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const PgoIlInstr *before,
+             guint n_before, guint32 def, gpointer data)
+{
+  const Caller *caller = data;
+  MethodRef ref = { callee->name, def };
+  Sites *s = g_hash_table_lookup (facts->sites, &ref);
+  guint i;
+
+  (void) before;
+  (void) n_before;
+  if (!s || (i = find_estimate (facts, caller_key (caller->name, caller->token), s, in->il_offset)) == G_MAXUINT)
+    return;
+  facts->next[i] = (gfloat) caller->rec->blocks[caller->cfg->offset_block[in->il_offset]].count;
 }
 
 /* Learns from reading 'r', in the calling thread and in profile order:
@@ -621,7 +809,13 @@ learn (PgoCallFacts *facts, const Reading *r)
   if (!r->module)
     return;
   name = pgo_method_id_to_string (r->id);
-  caller = (Caller) { name, &r->body, r->cfg, r->rec };
+  caller = (Caller) { name, &r->body, r->cfg, r->rec, r->id->token };
+  if (facts->round > 0)
+    {
+      if (r->rec)
+        for_each_site (facts, r->module, &r->body, r->cfg, refine_site, &caller, NULL);
+      return;
+    }
   _pgo_value_scope_init (&caller.scope, r->cfg, module_getter, r->module);
   caller.scope.module = g_intern_string (r->id->module->simple_name);
   caller.scope.token = r->id->token;
@@ -688,6 +882,63 @@ void
 pgo_call_facts_set_one_process (PgoCallFacts *facts, gboolean one_process)
 {
   facts->one_process = one_process;
+}
+
+/* TRUE if the open sites of the callee of 's' share its entries by their
+ * estimates (open_site()): more than one, each estimated. */
+static gboolean
+shared (const Sites *s)
+{
+  return s && s->n_open > 1 && !s->unestimated;
+}
+
+/* Puts the estimates of the round that ended in place, and each callee's
+ * sum of them. */
+static void
+finish_round (PgoCallFacts *facts)
+{
+  GHashTableIter it;
+  gpointer p;
+
+  sort_estimates (facts);
+  if (!facts->next)
+    return;
+  g_hash_table_iter_init (&it, facts->sites);
+  while (g_hash_table_iter_next (&it, &p, NULL))
+    ((Sites *) p)->open_estimate = 0;
+  for (guint i = 0; i < facts->estimates->len; i++)
+    {
+      OpenEstimate *e = &g_array_index (facts->estimates, OpenEstimate, i);
+
+      if (facts->next[i] >= 0)
+        e->estimate = facts->next[i];
+      e->sites->open_estimate += e->estimate;
+    }
+  g_clear_pointer (&facts->next, g_free);
+}
+
+/**
+ * pgo_call_facts_next_round:
+ * @facts: facts that learned every profile of a trace
+ *
+ * Starts another round of the joint solve of call counts: the profiles
+ * added again are not learned from again, but the methods that hold a
+ * site whose callee's entries its open sites share (more than one open
+ * site) are reconstructed with the evidence so far, and their blocks'
+ * counts become those sites' estimates when the round ends (at the next
+ * round, or when evidence is first asked for).  Every callee's entries
+ * then shape the estimates of its open sites, not the priors alone.  Add
+ * the same profiles again, in the same way.
+ * SPEC: pgo-inference(7) "Call evidence"
+ */
+void
+pgo_call_facts_next_round (PgoCallFacts *facts)
+{
+  finish_round (facts);
+  facts->next = g_new (gfloat, facts->estimates->len + 1);
+  for (guint i = 0; i <= facts->estimates->len; i++)
+    facts->next[i] = -1.0f;
+  facts->round++;
 }
 
 /**
@@ -1134,12 +1385,25 @@ open_site (PgoCallFacts *facts, const MethodRef *key, guint64 entries, const Pgo
   const Sites *s = g_hash_table_lookup (facts->sites, key);
   g_autofree char *name = NULL;
 
-  if (!s || s->n_open != 1 || s->il_offset != il_offset)
+  guint i;
+  guint64 rest;
+
+  if (!s || s->n_open == 0)
     return FALSE;
   name = pgo_method_id_to_string (caller);
-  if (_pgo_str_hash64 (name) != s->caller)
+  rest = entries > s->known ? entries - s->known : 0;
+  if (s->n_open == 1)
+    {
+      if (s->il_offset != il_offset || _pgo_str_hash64 (name) != s->caller)
+        return FALSE;
+      *out = rest;
+      return TRUE;
+    }
+  if (s->unestimated || s->open_estimate <= 0
+      || (i = find_estimate (facts, caller_key (name, caller->token), (Sites *) s, il_offset)) == G_MAXUINT)
     return FALSE;
-  *out = entries > s->known ? entries - s->known : 0;
+  *out = (guint64) ((long double) rest * g_array_index (facts->estimates, OpenEstimate, i).estimate
+                    / (long double) s->open_estimate + 0.5L);
   return TRUE;
 }
 
@@ -1356,6 +1620,15 @@ add_argument_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId *callee
 GArray *
 pgo_call_facts_evidence (PgoCallFacts *facts, const PgoMethodId *caller, const PgoMethodBody *body,
                          const PgoCfg *cfg)
+{
+  finish_round (facts);
+  return evidence_of (facts, caller, body, cfg);
+}
+
+/* pgo_call_facts_evidence() with the estimates in place. */
+static GArray *
+evidence_of (PgoCallFacts *facts, const PgoMethodId *caller, const PgoMethodBody *body,
+             const PgoCfg *cfg)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (PgoCallEvidence));
   Evidence ev = { caller, out };

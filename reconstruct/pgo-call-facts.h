@@ -44,6 +44,13 @@ typedef struct {
 
 typedef struct _PgoCallFacts PgoCallFacts;
 
+/* Rounds of the joint solve of call counts the pipelines run: each
+ * round's reconstructions use the evidence of the one before
+ * (pgo_call_facts_next_round()).  On the calibration half of the
+ * real-code corpus, probe set B: 1 round 0.903254, 2 0.906796, 3
+ * 0.908347, 5 0.910153 (block overlap); each round costs a pass. */
+#define PGO_CALL_FACTS_ROUNDS 3
+
 PgoCallFacts *pgo_call_facts_new          (PgoBodyResolver *resolver);
 void          pgo_call_facts_free         (PgoCallFacts *facts);
 void          pgo_call_facts_set_probes   (PgoCallFacts *facts,
@@ -51,6 +58,7 @@ void          pgo_call_facts_set_probes   (PgoCallFacts *facts,
                                            PgoProbeSet probes);
 void          pgo_call_facts_set_one_process (PgoCallFacts *facts,
                                               gboolean one_process);
+void          pgo_call_facts_next_round   (PgoCallFacts *facts);
 void          pgo_call_facts_set_threads  (PgoCallFacts *facts,
                                            guint threads);
 void          pgo_call_facts_add_profiles (PgoCallFacts *facts,

@@ -156,8 +156,8 @@ _pgo_flow_graph_observe_arc (PgoFlowGraph *graph, guint arc, guint64 count,
  * @target: its likely number of entries
  *
  * Declares that an unobserved node was likely entered @target times (a
- * block holding the one call site of a callee that its probes leave open,
- * given the callee's entries less its other sites' counts;
+ * block holding a call site that the probes leave open, given its share
+ * of the callee's entries;
  * SPEC: pgo-inference(7) "Call evidence").  The minimum-cost
  * choice pulls the node towards @target, at options->target per unit
  * either way, and spreads its estimate to the arcs it leaves; exactness

@@ -25,12 +25,13 @@
  * @options: (out): the options to set
  *
  * Sets the defaults: reconstruct the edge form from every offset, with
- * the evidence of the calls.
+ * the evidence of the calls after PGO_CALL_FACTS_ROUNDS rounds.
  */
 void
 pgo_profile_set_options_init (PgoProfileSetOptions *options)
 {
-  *options = (PgoProfileSetOptions) { .mode = PGO_PROFILE_SET_RECONSTRUCT, .call_evidence = TRUE };
+  *options = (PgoProfileSetOptions) { .mode = PGO_PROFILE_SET_RECONSTRUCT, .call_evidence = TRUE,
+                                      .call_rounds = PGO_CALL_FACTS_ROUNDS };
   pgo_reconstruction_options_init (&options->reconstruction);
 }
 
@@ -551,7 +552,12 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
     return NULL;
   st.n_methods = merged->len;
   if ((facts = new_facts (resolver, options)))
-    pgo_call_facts_add_profiles (facts, merged, &options->reconstruction.cfg);
+    for (guint round = 0; round < MAX (options->call_rounds, 1u); round++)
+      {
+        if (round > 0)
+          pgo_call_facts_next_round (facts);
+        pgo_call_facts_add_profiles (facts, merged, &options->reconstruction.cfg);
+      }
   build = g_new0 (Build, 1);
   *build = (Build) { .merged = merged, .resolver = resolver, .facts = facts, .o = options,
                      .st = &st, .emit = collect, .emit_data = out, .total = merged->len };
@@ -569,6 +575,7 @@ struct _PgoProfileSetStream {
   const PgoProfileSetOptions *o;
   PgoCallFacts               *facts;   /* nullable */
   GArray                     *keys;    /* 64-bit hashes of the method keys learned */
+  guint                       round;   /* of the call facts' joint solve: the learning pass */
   PgoProfileSetStats          st;
   guint                       total;   /* profiles learned */
 };
@@ -626,6 +633,11 @@ pgo_profile_set_stream_free (PgoProfileSetStream *stream)
 void
 pgo_profile_set_stream_learn (PgoProfileSetStream *stream, GPtrArray *profiles)
 {
+  if (stream->round > 0)
+    {
+      pgo_call_facts_add_profiles (stream->facts, profiles, &stream->o->reconstruction.cfg);
+      return;
+    }
   for (guint i = 0; i < profiles->len; i++)
     {
       g_autofree char *key = method_key (g_ptr_array_index (profiles, i));
@@ -636,6 +648,28 @@ pgo_profile_set_stream_learn (PgoProfileSetStream *stream, GPtrArray *profiles)
   stream->total += profiles->len;
   if (stream->facts)
     pgo_call_facts_add_profiles (stream->facts, profiles, &stream->o->reconstruction.cfg);
+}
+
+/**
+ * pgo_profile_set_stream_next_round:
+ * @stream: a stream whose learning pass is over
+ *
+ * Whether the call evidence wants another learning pass, each the same
+ * profiles in the same order to pgo_profile_set_stream_learn(), before
+ * pgo_profile_set_stream_make(): the joint solve of call counts runs the
+ * options' call_rounds rounds.
+ * SPEC: pgo-inference(7) "Call evidence"
+ *
+ * Returns: %TRUE when another learning pass must follow.
+ */
+gboolean
+pgo_profile_set_stream_next_round (PgoProfileSetStream *stream)
+{
+  if (!stream->facts || stream->round + 1 >= stream->o->call_rounds)
+    return FALSE;
+  pgo_call_facts_next_round (stream->facts);
+  stream->round++;
+  return TRUE;
 }
 
 static gint

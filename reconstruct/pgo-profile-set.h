@@ -64,6 +64,9 @@ typedef struct {
   PgoReconstructionOptions reconstruction; /* form and flow-graph options */
   gboolean                 call_evidence;  /* reconstruct with the evidence of the calls
                                             * (SPEC: pgo-inference(7) "Call evidence") */
+  guint                    call_rounds;    /* ... after this many rounds of their joint
+                                            * solve (PGO_CALL_FACTS_ROUNDS by default;
+                                            * 0 counts as 1) */
   PgoProfileSetVisitFunc   visit;          /* reconstruct mode: sees each reconstruction; NULL: none */
   gpointer                 visit_data;
   gboolean               (*select) (const PgoMethodId *id, gpointer visit_data);
@@ -126,6 +129,7 @@ PgoProfileSetStream *pgo_profile_set_stream_new       (PgoBodyResolver *resolver
 void                 pgo_profile_set_stream_free      (PgoProfileSetStream *stream);
 void                 pgo_profile_set_stream_learn     (PgoProfileSetStream *stream,
                                                        GPtrArray *profiles);
+gboolean             pgo_profile_set_stream_next_round (PgoProfileSetStream *stream);
 gboolean             pgo_profile_set_stream_is_simple (PgoProfileSetStream *stream);
 gboolean             pgo_profile_set_stream_make      (PgoProfileSetStream *stream,
                                                        GPtrArray *profiles,

@@ -52,10 +52,10 @@ typedef struct {
  *   the block ran past it as often as the callee was entered
  * @PGO_CALL_EVIDENCE_AT_MOST: the block ran past the call at most as often
  *   as the callee was entered; it shapes the inferred counts only
- * @PGO_CALL_EVIDENCE_LIKELY: the callee's entries less the counts of its
- *   other sites among the methods the trace profiles, all determined by
- *   their probes: the block likely ran past the call @entries times; it
- *   shapes the inferred counts only
+ * @PGO_CALL_EVIDENCE_LIKELY: the block's share of the callee's entries
+ *   less the counts of its sites that the probes determine, split among
+ *   the open sites by their estimated counts: the block likely ran past
+ *   the call @entries times; it shapes the inferred counts only
  * @PGO_CALL_EVIDENCE_CONSTANT: a branch on a value the trace shows ends
  *   the block (a process-constant getter's result, pushed at @il_offset,
  *   or a type test), so the block never leaves to the successor at IL

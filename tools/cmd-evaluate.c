@@ -31,6 +31,8 @@ typedef struct {
   gboolean         json;         /* --json */
   gboolean         quiet;        /* --quiet */
   gboolean         no_calls;     /* --no-call-evidence */
+  gint             call_rounds_given; /* --call-rounds; 0: not given */
+  guint            call_rounds;
   PgoBodyResolver *resolver;     /* over 'references' and 'frameworks' */
 } EvalOptions;
 
@@ -73,6 +75,8 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Print the summary lines only", NULL },
     { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
       "Do not use the callees' entry counts as evidence", NULL },
+    { "call-rounds", 0, 0, G_OPTION_ARG_INT, &o->call_rounds_given,
+      "Rounds of the joint solve of call counts (default 3; 1: each method's probes alone)", "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("");
@@ -87,6 +91,8 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
     return pgo_tool_usage ("unexpected argument '%s'", (*argv)[1]);
   if (!o->truth)
     return pgo_tool_usage ("--truth TRACE is required");
+  if ((rc = pgo_tool_check_call_rounds (o->call_rounds_given, &o->call_rounds)) != PGO_EXIT_OK)
+    return rc;
   if (!o->probes || !pgo_tool_parse_probes (o->probes, &o->set))
     return pgo_tool_usage ("--probes A, B or P is required");
   o->prior_model = PGO_PRIORS_DEFAULT;
@@ -218,6 +224,8 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
     return rc;
   if (facts)
     pgo_call_facts_flush (facts, NULL);
+  if (!pgo_tool_call_rounds (trace, facts, o->call_rounds, NULL, &rc))
+    return rc;
   if (o->edge_truth && !(edges = pgo_tool_read_trace (o->edge_truth[t], &rc)))
     return rc;
   used = g_new0 (gboolean, edges ? edges->len + 1 : 1);

@@ -26,6 +26,8 @@ typedef struct {
   char                 *method;     /* --method: only names containing this */
   gboolean              intervals;  /* --intervals */
   gboolean              no_calls;   /* --no-call-evidence */
+  gint                  call_rounds_given; /* --call-rounds; 0: not given */
+  guint                 call_rounds;
   gboolean              verbose;    /* --verbose */
   const char           *trace;      /* the TRACE argument */
   PgoProbeSet           set;        /* --probes, parsed */
@@ -65,6 +67,8 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
     { "intervals", 0, 0, G_OPTION_ARG_NONE, &o->intervals, "Print [min,max] of inferred counts", NULL },
     { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
       "Do not use the callees' entry counts as evidence", NULL },
+    { "call-rounds", 0, 0, G_OPTION_ARG_INT, &o->call_rounds_given,
+      "Rounds of the joint solve of call counts (default 3; 1: each method's probes alone)", "N" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose, "Name each skipped method and why", NULL },
     { NULL }
   };
@@ -79,6 +83,8 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
   if (*argc != 2)
     return pgo_tool_usage ("reconstruct needs exactly one TRACE");
   o->trace = (*argv)[1];
+  if ((rc = pgo_tool_check_call_rounds (o->call_rounds_given, &o->call_rounds)) != PGO_EXIT_OK)
+    return rc;
   if (!o->references && !o->frameworks)
     return pgo_tool_usage ("give at least one --reference or --framework");
   o->set = PGO_PROBES_A;
@@ -361,14 +367,20 @@ run_input (Run *r, GString *modules)
         return rc;
       if (r->facts)
         pgo_call_facts_flush (r->facts, &r->o->ro.cfg);
+      if (!pgo_tool_call_rounds (t, r->facts, o->call_rounds, &r->o->ro.cfg, &rc))
+        return rc;
       pgo_tool_trace_pass (t, second_pass, r, &rc);
       return rc;
     }
   if (!(list = pgo_tool_read_profiles (o->trace, r->resolver, &rc))
       || !pgo_tool_match_modules (o->trace, list, r->resolver, o->frameworks != NULL, modules, &rc))
     return rc;
-  if (r->facts)
-    pgo_call_facts_add_profiles (r->facts, list, &r->o->ro.cfg);
+  for (guint round = 0; r->facts && round < o->call_rounds; round++)
+    {
+      if (round > 0)
+        pgo_call_facts_next_round (r->facts);
+      pgo_call_facts_add_profiles (r->facts, list, &r->o->ro.cfg);
+    }
   for (guint i = 0; i < list->len; i++)
     if (!reconstruct_one (r, g_ptr_array_index (list, i), &error))
       return pgo_tool_fail (o->trace, error);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-tool-stream.c: the commands' reading of traces in two passes,
- * holding one batch of profiles: the first pass matches each trace's
- * modules, learns the call evidence and (when asked) names the handles;
- * the second makes each method's profile as it comes.  A method that
+ * pgo-tool-stream.c: the commands' reading of traces in passes, holding
+ * one batch of profiles: the first pass matches each trace's modules,
+ * learns the call evidence and (when asked) names the handles; further
+ * learning passes run the call evidence's rounds; the last pass makes
+ * each method's profile as it comes.  A method that
  * comes twice needs merging: then every profile is kept instead, for
  * pgo_profile_set_build().
  *
@@ -20,7 +21,7 @@ struct _PgoToolStream {
   PgoBodyResolver     *resolver;  /* borrowed */
   PgoProfileSetStream *set;
   GPtrArray           *opened;    /* PgoToolTrace per trace */
-  PgoToolModules      *modules;   /* the trace being read's, in the first pass */
+  PgoToolModules      *modules;   /* the trace being read's, in the first pass; else NULL */
   GPtrArray           *batch;     /* profiles read, not yet handed on */
   GPtrArray           *keep;      /* every profile, when the stream is not simple; else NULL */
   PgoProfileSetEmitFunc emit;     /* the second pass's output */
@@ -69,7 +70,7 @@ stream_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   PgoToolStream *s = data;
 
   pgo_nettrace_profile_name_types (profile, pgo_tool_lookup_metadata, s->resolver);
-  if (!s->second)
+  if (s->modules)
     pgo_tool_modules_add (s->modules, profile);
   g_ptr_array_add (s->batch, profile);
   return s->batch->len < PGO_TOOL_BATCH || flush_batch (s, error);
@@ -77,7 +78,8 @@ stream_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 
 /* Reads every trace of 's' once.  The first pass opens them, names their
  * handles into 'names' (nullable) and matches each one's modules into
- * 'modules'.  Returns PGO_EXIT_OK, or the exit code after the error. */
+ * 'modules'; the passes of later rounds only learn.  Returns PGO_EXIT_OK,
+ * or the exit code after the error. */
 static int
 stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GString *modules)
 {
@@ -87,10 +89,11 @@ stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GStri
   for (guint i = 0; s->traces[i]; i++)
     {
       const char *t = s->traces[i];
+      gboolean first = !s->second && s->opened->len == i;
       g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
 
-      s->modules = mods;
-      if (!s->second)
+      s->modules = first ? mods : NULL;
+      if (first)
         {
           PgoToolTrace *opened = pgo_tool_trace_open (t, &rc);
 
@@ -103,7 +106,7 @@ stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GStri
         return rc;
       if (!flush_batch (s, &error))
         return pgo_tool_fail (t, error);
-      if (!s->second && !pgo_tool_modules_match (t, mods, s->resolver, have_framework, modules, &rc))
+      if (first && !pgo_tool_modules_match (t, mods, s->resolver, have_framework, modules, &rc))
         return rc;
     }
   s->modules = NULL;
@@ -120,7 +123,8 @@ stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GStri
  * @modules: receives each trace's "modules:" line
  * @out_rc: the exit code on failure
  *
- * Opens the traces and reads them a first time.
+ * Opens the traces and reads them once per round of the call evidence
+ * (PGO_CALL_FACTS_ROUNDS).
  *
  * Returns: (transfer full) (nullable): the stream, or NULL after the
  *   error.
@@ -138,6 +142,9 @@ pgo_tool_stream_open (char **traces, PgoBodyResolver *resolver, const PgoProfile
   s->batch = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   if ((*out_rc = stream_pass (s, have_framework, names, modules)) != PGO_EXIT_OK)
     return NULL;
+  while (pgo_profile_set_stream_is_simple (s->set) && pgo_profile_set_stream_next_round (s->set))
+    if ((*out_rc = stream_pass (s, FALSE, NULL, NULL)) != PGO_EXIT_OK)
+      return NULL;
   return g_steal_pointer (&s);
 }
 

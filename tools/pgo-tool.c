@@ -441,6 +441,42 @@ pgo_tool_learn_profile (PgoToolModules *modules, PgoCallFacts *facts, PgoMethodP
     pgo_method_profile_free (profile);
 }
 
+/* What relearn_profile() hands each profile to. */
+typedef struct {
+  PgoCallFacts        *facts;
+  const PgoCfgOptions *cfg;
+} Relearn;
+
+/* PgoToolProfileFunc of pgo_tool_call_rounds(): the facts learn it. */
+static gboolean
+relearn_profile (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  Relearn *rl = data;
+
+  (void) error;
+  pgo_call_facts_take_profile (rl->facts, profile, rl->cfg);
+  return TRUE;
+}
+
+/* pgo_tool_call_rounds: after the first pass of trace 't' taught
+ * 'facts' (nullable: none), one more pass per later round of the call
+ * evidence, up to 'rounds' in all, each flushed.  FALSE after printing the error, with *out_rc set. */
+gboolean
+pgo_tool_call_rounds (PgoToolTrace *t, PgoCallFacts *facts, guint rounds, const PgoCfgOptions *cfg,
+                      int *out_rc)
+{
+  Relearn rl = { facts, cfg };
+
+  for (guint round = 1; facts && round < rounds; round++)
+    {
+      pgo_call_facts_next_round (facts);
+      if (!pgo_tool_trace_pass (t, relearn_profile, &rl, out_rc))
+        return FALSE;
+      pgo_call_facts_flush (facts, cfg);
+    }
+  return TRUE;
+}
+
 /* Appends to 'out' the names of the 'n' modules of 'mods' with the most
  * methods first, at most three, with their method counts. */
 static void
@@ -924,12 +960,26 @@ pgo_tool_recon_add_entries (GOptionContext *ctx, PgoToolRecon *r)
       "Priors of the splits the counts leave free: jit or evidence", "jit|evidence" },
     { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &r->no_calls,
       "Do not use the callees' entry counts as evidence", NULL },
+    { "call-rounds", 0, 0, G_OPTION_ARG_INT, &r->call_rounds,
+      "Rounds of the joint solve of call counts (default 3; 1: each method's probes alone)", "N" },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &r->jobs,
       "Reconstruct on N threads (default: one per processor); the output is the same", "N" },
     { NULL }
   };
 
   g_option_context_add_main_entries (ctx, entries, NULL);
+}
+
+/* pgo_tool_check_call_rounds: '*out_rounds' from --call-rounds 'given'
+ * (0: not given, the default).  PGO_EXIT_OK, or PGO_EXIT_USAGE after the
+ * error. */
+int
+pgo_tool_check_call_rounds (gint given, guint *out_rounds)
+{
+  if (given < 0 || given > 16)
+    return pgo_tool_usage ("--call-rounds %d: give 1 to 16 rounds", given);
+  *out_rounds = given ? (guint) given : PGO_CALL_FACTS_ROUNDS;
+  return PGO_EXIT_OK;
 }
 
 /* Sets the probe set, priors, call evidence and threads of 'set' from 'r'.
@@ -941,6 +991,8 @@ pgo_tool_recon_check (const PgoToolRecon *r, PgoProfileSetOptions *set)
     return pgo_tool_usage ("unknown --probes '%s' (A, B or P)", r->probes);
   set->probes_only = r->probes != NULL;
   set->call_evidence = !r->no_calls;
+  if (pgo_tool_check_call_rounds (r->call_rounds, &set->call_rounds) != PGO_EXIT_OK)
+    return PGO_EXIT_USAGE;
   if (r->jobs < 0 || r->jobs > 4096)
     return pgo_tool_usage ("--jobs %d: give 1 to 4096 threads, or 0 for one per processor", r->jobs);
   set->threads = (guint) r->jobs;

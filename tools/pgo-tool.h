@@ -83,6 +83,8 @@ void             pgo_tool_modules_free  (PgoToolModules *t);
 void             pgo_tool_modules_add   (PgoToolModules *t, const PgoMethodProfile *profile);
 void             pgo_tool_learn_profile (PgoToolModules *modules, PgoCallFacts *facts,
                                          PgoMethodProfile *profile, const PgoCfgOptions *cfg);
+gboolean         pgo_tool_call_rounds   (PgoToolTrace *t, PgoCallFacts *facts, guint rounds,
+                                         const PgoCfgOptions *cfg, int *out_rc);
 gboolean         pgo_tool_modules_match (const char *path, PgoToolModules *t,
                                          PgoBodyResolver *resolver, gboolean have_framework,
                                          GString *out, int *out_rc);
@@ -129,13 +131,16 @@ gboolean    pgo_tool_inputs_one_process (const PgoToolInputs *in);
 gboolean    pgo_tool_inputs_streamable (const PgoToolInputs *in);
 
 /* The options of a reconstruction: --probes, --priors, --no-call-evidence,
- * --jobs. */
+ * --call-rounds, --jobs. */
 typedef struct {
   char    *probes;
   char    *priors;
   gboolean no_calls;
+  gint     call_rounds; /* 0: not given */
   gint     jobs;
 } PgoToolRecon;
+
+int pgo_tool_check_call_rounds (gint given, guint *out_rounds);
 
 void pgo_tool_recon_add_entries (GOptionContext *ctx, PgoToolRecon *r);
 int  pgo_tool_recon_check       (const PgoToolRecon *r, PgoProfileSetOptions *set);

@@ -6,7 +6,8 @@
 # (written by bench-reconstruct --trace).  Each command's peak anonymous
 # memory (RssAnon, sampled every 20 ms: what it holds beyond the files it
 # maps, the trace and the assemblies) is printed in MiB, against the
-# target of 64 MiB.  Prints SKIP without the shared framework or /proc.
+# target of 64 MiB; then the time and memory of the joint solve of call
+# counts (below).  Prints SKIP without the shared framework or /proc.
 #
 # Output: "BENCH commands-memory methods=<n> trace_mb=<size>
 #   reconstruct_mb=<m> create_mibc_mb=<m> ingest_mb=<m> export_mb=<m>
@@ -73,3 +74,34 @@ rm -f "$work/out.mibc" "$work/out.db" "$work/out.txt"
 status=missed
 [ "$worst" -le $((64 * 1024)) ] && status=met
 echo "$line ratio=$((worst / 1024)) target=64 $status"
+
+# The joint solve of call counts, on the set-B offsets of the same trace
+# (the entry and loop-head counts users' traces hold): create-mibc with
+# its default rounds against one round (each method's probes alone
+# estimate its open call sites), interleaved, twice each; the time ratio
+# of the medians (here the means of two) against the target of 2, and
+# the default's peak anonymous memory against 64 MiB.
+# Output: "BENCH call-rounds one_s=<s> default_s=<s> ratio=<r> target=2
+#   default_mb=<m> mb_target=64 met|missed"
+seconds () {
+  _t0=$(date +%s.%N)
+  "$@" >/dev/null 2>&1 || return 1
+  _t1=$(date +%s.%N)
+  echo "$_t0 $_t1" | awk '{ printf "%.3f\n", $2 - $1 }'
+}
+one=0; all=0
+for rep in 1 2; do
+  for rounds in 1 0; do
+    rm -f "$work/out.mibc"
+    set -- create-mibc --probes B -o "$work/out.mibc" --framework "$runtime" "$trace"
+    [ $rounds = 1 ] && set -- "$@" --call-rounds 1
+    s=$(seconds "$tool" "$@") || { echo "BENCH call-rounds FAILED"; exit 1; }
+    if [ $rounds = 1 ]; then one=$(echo "$one $s" | awk '{ print $1 + $2 }'); else all=$(echo "$all $s" | awk '{ print $1 + $2 }'); fi
+  done
+done
+kb=$(peak_kb "$tool" create-mibc --probes B -o "$work/out.mibc" --framework "$runtime" "$trace") \
+  || { echo "BENCH call-rounds FAILED: memory"; exit 1; }
+rm -f "$work/out.mibc"
+echo "$one $all $kb" | awk '{ r = $2 / $1; m = int($3 / 1024);
+  printf "BENCH call-rounds one_s=%.2f default_s=%.2f ratio=%.2f target=2 default_mb=%d mb_target=64 %s\n",
+         $1 / 2, $2 / 2, r, m, (r <= 2 && m <= 64) ? "met" : "missed" }'

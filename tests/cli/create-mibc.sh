@@ -60,6 +60,13 @@ expect 0 jobs3 create-mibc "$@" --probes A --jobs 3 -o "$tmp/j3/all.mibc"
 cmp -s "$tmp/j1/all.mibc" "$tmp/j3/all.mibc" || fail "jobs: 3 threads wrote other bytes than 1"
 expect 0 jobs-dump dump "$tmp/j3/all.mibc"
 grep -q '^total: [1-9][0-9] methods with PGO data' "$tmp/out" || fail "jobs: $(tail -1 "$tmp/out")"
+# ... and so do the rounds of the joint solve of call counts at probe set
+# B, where calls share callees' entries; one round is another profile.
+expect 0 rounds1 create-mibc "$@" --probes B --jobs 1 -o "$tmp/j1/b.mibc"
+expect 0 rounds3 create-mibc "$@" --probes B --jobs 3 -o "$tmp/j3/b.mibc"
+cmp -s "$tmp/j1/b.mibc" "$tmp/j3/b.mibc" || fail "rounds: 3 threads wrote other bytes than 1"
+expect 0 one-round create-mibc "$@" --probes B --call-rounds 1 -o "$tmp/j1/b1.mibc"
+cmp -s "$tmp/j1/b.mibc" "$tmp/j1/b1.mibc" && fail "rounds: one round wrote the bytes of three"
 
 # compare: a profile against itself overlaps 1; the reconstruction's edges
 # are the JIT's own, so against the truth no method is mismatched.
@@ -118,6 +125,9 @@ expect 2 zero-needs-probes create-mibc "$block" -r "$dll" --zero-fill -o "$tmp/o
 expect 2 both-modes create-mibc "$block" -r "$dll" --probes A --zero-fill --as-recorded -o "$tmp/out.mibc"
 expect 2 bad-form create-mibc "$block" -r "$dll" --form dense -o "$tmp/out.mibc"
 expect 2 bad-jobs create-mibc "$block" -r "$dll" --jobs -2 -o "$tmp/out.mibc"
+expect 2 bad-rounds create-mibc "$block" -r "$dll" --call-rounds 17 -o "$tmp/out.mibc"
+err_has bad-rounds "--call-rounds 17: give 1 to 16 rounds"
+[ -e "$tmp/out.mibc" ] && fail "bad-rounds: left $tmp/out.mibc"
 expect 2 bad-format export --format json "$block" -r "$dll" -o "$tmp/out.mibc"
 expect 2 raw-mibc dump --raw "$tmp/b.mibc"
 expect 2 compare-one compare "$tmp/b.mibc"
