@@ -99,8 +99,20 @@ struct _PgoMibcImage {
   GByteArray *blobs;          /* #Blob */
   GHashTable *blob_index;     /* GBytes -> offset */
   GArray     *rows[PGO_TABLE_COUNT]; /* guint32 per column, row after row */
-  GByteArray *il;             /* the IL stream */
+  GByteArray *il;             /* MIBC_IL_FILE_OFFSET bytes for the headers, then the IL stream */
 };
+
+/* The IL stream starts in the file after the PE headers and the CLI
+ * header; img->il keeps room for them, so that the file is laid out in
+ * it without a second copy of the IL. */
+#define MIBC_IL_FILE_OFFSET (0x200u + MIBC_CLI_SIZE)
+
+/* il_size: the bytes of IL stream written so far. */
+static guint32
+il_size (const PgoMibcImage *img)
+{
+  return img->il->len - MIBC_IL_FILE_OFFSET;
+}
 
 static guint first_col[PGO_TABLE_COUNT];  /* index in columns[] of a table's first column */
 static guint n_cols[PGO_TABLE_COUNT];     /* columns of each table */
@@ -135,6 +147,7 @@ _pgo_mibc_image_new (void)
   img->us = g_byte_array_new ();
   img->blobs = g_byte_array_new ();
   img->il = g_byte_array_new ();
+  g_byte_array_set_size (img->il, MIBC_IL_FILE_OFFSET);
   _pgo_bytes_append_u8 (img->strings, 0);
   _pgo_bytes_append_u8 (img->us, 0);
   _pgo_bytes_append_u8 (img->blobs, 0);
@@ -261,14 +274,14 @@ _pgo_mibc_image_add_body (PgoMibcImage *img, const guint8 *il, gsize len)
   /* SPEC: pgo-assembly(5) "Tiny header", "Fat header" (II.25.4.2, II.25.4.3). */
   if (len < 64)
     {
-      guint32 rva = MIBC_IL_RVA + img->il->len;
+      guint32 rva = MIBC_IL_RVA + il_size (img);
       _pgo_bytes_append_u8 (img->il, (guint8) (len << 2 | 0x2));
       g_byte_array_append (img->il, il, (guint) len);
       return rva;
     }
   while (img->il->len % 4)
     _pgo_bytes_append_u8 (img->il, 0);
-  guint32 rva = MIBC_IL_RVA + img->il->len;
+  guint32 rva = MIBC_IL_RVA + il_size (img);
   _pgo_bytes_append_u16 (img->il, 0x3013);   /* fat, 3 dwords, InitLocals */
   _pgo_bytes_append_u16 (img->il, 8);        /* MaxStack */
   _pgo_bytes_append_u32 (img->il, (guint32) len);
@@ -403,6 +416,10 @@ table_stream (PgoMibcImage *img, const HeapWidths *hw)
 /* metadata_root: the metadata (II.24.2.1;
  * SPEC: pgo-assembly(5) "Metadata root") with an all-zero MVID; sets
  * 'out_mvid_off' to the offset of the MVID inside it. */
+/* The bytes of the metadata root before its stream headers: signature,
+ * versions, reserved, the 12-byte version string, flags and count. */
+#define MIBC_MD_HEADER_SIZE 32u
+
 static GByteArray *
 metadata_root (PgoMibcImage *img, gsize *out_mvid_off)
 {
@@ -423,7 +440,10 @@ metadata_root (PgoMibcImage *img, gsize *out_mvid_off)
   for (int i = 0; i < 16; i++)
     _pgo_bytes_append_u8 (heaps[3], 0);
 
-  GByteArray *md = g_byte_array_new ();
+  guint32 size = MIBC_MD_HEADER_SIZE;
+  for (int i = 0; i < 5; i++)
+    size += 8 + (guint32) ((strlen (names[i]) + 4) & ~3u) + heaps[i]->len;
+  GByteArray *md = g_byte_array_sized_new (size);
   _pgo_bytes_append_u32 (md, 0x424A5342);                          /* "BSJB" */
   _pgo_bytes_append_u16 (md, 1);
   _pgo_bytes_append_u16 (md, 1);
@@ -432,6 +452,7 @@ metadata_root (PgoMibcImage *img, gsize *out_mvid_off)
   g_byte_array_append (md, (const guint8 *) "v4.0.30319\0\0", 12);
   _pgo_bytes_append_u16 (md, 0);                                   /* Flags */
   _pgo_bytes_append_u16 (md, 5);                                   /* Streams */
+  g_assert (md->len == MIBC_MD_HEADER_SIZE);
   guint32 off = md->len;
   for (int i = 0; i < 5; i++)
     off += 8 + (guint32) ((strlen (names[i]) + 4) & ~3u);
@@ -534,13 +555,31 @@ cli_header (GByteArray *pe, guint32 md_rva, guint32 md_size)
     _pgo_bytes_append_u32 (pe, 0);
 }
 
+/* release_indexes: drops the heaps' lookup tables, which only adding needs. */
+static void
+release_indexes (PgoMibcImage *img)
+{
+  g_hash_table_remove_all (img->string_index);
+  g_hash_table_remove_all (img->us_index);
+  g_hash_table_remove_all (img->blob_index);
+}
+
+/* take: empties 'buf' and frees its storage. */
+static void
+take (GByteArray *buf)
+{
+  g_byte_array_set_size (buf, 0);
+  g_free (g_byte_array_steal (buf, NULL));
+}
+
 /**
  * _pgo_mibc_image_serialize:
- * @img: a filled image
+ * @img: a filled image, consumed: only _pgo_mibc_image_free() may follow
  *
  * Lays out the image. The MVID and the COFF time stamp are taken from a
- * SHA-256 of the IL and metadata, so equal content gives equal bytes. Call
- * once: the heaps are padded in place.
+ * SHA-256 of the IL and metadata, so equal content gives equal bytes.
+ * Each part of the image is released once it is copied, so that the
+ * file is not held twice over.
  *
  * Returns: (transfer full): the PE bytes.
  */
@@ -548,13 +587,17 @@ GBytes *
 _pgo_mibc_image_serialize (PgoMibcImage *img)
 {
   gsize mvid_off = 0;
+  release_indexes (img);
   pad4 (img->il);
   g_autoptr(GByteArray) md = metadata_root (img, &mvid_off);
+  take (img->strings);
+  take (img->us);
+  take (img->blobs);
 
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   guint8 digest[32];
   gsize digest_len = sizeof digest;
-  g_checksum_update (sum, img->il->data, img->il->len);
+  g_checksum_update (sum, img->il->data + MIBC_IL_FILE_OFFSET, il_size (img));
   g_checksum_update (sum, md->data, md->len);
   g_checksum_get_digest (sum, digest, &digest_len);
   digest[7] = (digest[7] & 0x0F) | 0x40;   /* a version-4 style GUID */
@@ -563,12 +606,16 @@ _pgo_mibc_image_serialize (PgoMibcImage *img)
   guint32 timestamp = (guint32) digest[16] | (guint32) digest[17] << 8
                       | (guint32) digest[18] << 16 | (guint32) (digest[19] & 0x7F) << 24;
 
-  guint32 md_rva = MIBC_IL_RVA + img->il->len;
-  guint32 text_size = MIBC_CLI_SIZE + img->il->len + md->len;
-  GByteArray *pe = g_byte_array_sized_new (0x200 + text_size + 0x200);
-  pe_headers (pe, text_size, timestamp);
-  cli_header (pe, md_rva, md->len);
-  g_byte_array_append (pe, img->il->data, img->il->len);
+  guint32 md_rva = MIBC_IL_RVA + il_size (img);
+  guint32 text_size = MIBC_CLI_SIZE + il_size (img) + md->len;
+  g_autoptr(GByteArray) head = g_byte_array_sized_new (MIBC_IL_FILE_OFFSET);
+  pe_headers (head, text_size, timestamp);
+  cli_header (head, md_rva, md->len);
+  g_assert (head->len == MIBC_IL_FILE_OFFSET);
+
+  GByteArray *pe = g_steal_pointer (&img->il);
+  img->il = g_byte_array_new ();
+  memcpy (pe->data, head->data, head->len);
   g_byte_array_append (pe, md->data, md->len);
   while (pe->len % 0x200)
     _pgo_bytes_append_u8 (pe, 0);

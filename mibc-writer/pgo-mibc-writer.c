@@ -775,7 +775,11 @@ add_groups (Writer *w)
   qsort (names, n, sizeof *names, group_compare);
   for (guint i = 0; i < n; i++)
     {
-      GByteArray *il = g_hash_table_lookup (w->groups, names[i]);
+      /* The group leaves the table: its name is ours to free, and its
+       * IL is freed once the image holds a copy. */
+      gpointer value = NULL;
+      g_hash_table_steal_extended (w->groups, names[i], NULL, &value);
+      g_autoptr(GByteArray) il = value;
       g_autofree char *prefix = g_strndup (names[i], 200);
       g_autofree char *method = g_strdup_printf ("Assemblies_%s_%u", prefix, i + 1);
       tokens[i] = add_method (w, method, il->data, il->len);
@@ -785,8 +789,22 @@ add_groups (Writer *w)
       _pgo_mibc_append_token (dict, MIBC_OP_LDSTR, _pgo_mibc_image_user_string (w->img, names[i]));
       _pgo_mibc_append_token (dict, MIBC_OP_LDTOKEN, tokens[i]);
       _pgo_bytes_append_u8 (dict, MIBC_OP_POP);
+      g_free (names[i]);
     }
   add_method (w, "AssemblyDictionary", dict->data, dict->len);
+}
+
+/* writer_release_lookups: empties the tables that only adding profiles
+ * reads, before the image is laid out. */
+static void
+writer_release_lookups (Writer *w)
+{
+  g_hash_table_remove_all (w->asm_refs);
+  g_hash_table_remove_all (w->type_refs);
+  g_hash_table_remove_all (w->member_refs);
+  g_hash_table_remove_all (w->type_specs);
+  g_hash_table_remove_all (w->method_specs);
+  g_hash_table_remove_all (w->sources);
 }
 
 static void
@@ -883,6 +901,7 @@ pgo_mibc_writer_finish (PgoMibcWriter *writer, guint *out_n_skipped, GError **er
   g_autoptr(GBytes) pe = NULL;
 
   add_groups (&writer->w);
+  writer_release_lookups (&writer->w);
   pe = _pgo_mibc_image_serialize (writer->w.img);
   if (out_n_skipped)
     *out_n_skipped = writer->n_skipped;

@@ -142,8 +142,10 @@ typedef struct {
   MethodRef   ref;        /* the callee: the key */
   guint64     known;      /* the summed counts of the blocks of those the probes determine */
   guint       n_open;     /* how many others */
+  gfloat      estimate;   /* the first other's OpenEstimate, until a second one comes */
   guint64     caller;     /* _pgo_str_hash64() of the first other's caller, as pgo_method_id_to_string() */
   guint32     il_offset;  /* and its call instruction */
+  guint32     token;      /* and its caller's MethodDef */
   double      open_estimate; /* the others' estimated block counts (OpenEstimate), summed */
   gboolean    unestimated;   /* some other has no such estimate */
   PgoCallArgs args;       /* what they pass as its last arguments */
@@ -162,8 +164,37 @@ typedef struct {
   gfloat   estimate;
 } OpenEstimate;
 
+/* Records that live as long as the facts (Entries, Sites), carved from
+ * blocks of POOL_BLOCK bytes: a framework-wide trace has some 200,000, and
+ * one allocation each would cost a header each.  Used from the calling
+ * thread only (the pipeline's prepare and finish steps). */
+typedef struct {
+  GPtrArray *blocks;  /* of POOL_BLOCK bytes each, the last one in use */
+  gsize      used;    /* bytes of the last one handed out */
+} Pool;
+
+#define POOL_BLOCK ((gsize) 64 * 1024)
+
+/* pool_alloc0: 'size' zeroed bytes (at most POOL_BLOCK), 8-aligned. */
+static gpointer
+pool_alloc0 (Pool *pool, gsize size)
+{
+  size = (size + 7) & ~(gsize) 7;
+  g_assert (size <= POOL_BLOCK);
+  if (pool->blocks->len == 0 || pool->used + size > POOL_BLOCK)
+    {
+      g_ptr_array_add (pool->blocks, g_malloc0 (POOL_BLOCK));
+      pool->used = 0;
+    }
+  guint8 *block = g_ptr_array_index (pool->blocks, pool->blocks->len - 1);
+  gpointer p = block + pool->used;
+  pool->used += size;
+  return p;
+}
+
 struct _PgoCallFacts {
   PgoBodyResolver  *resolver;  /* borrowed */
+  Pool              pool;      /* the Entries and Sites */
   GPtrArray        *pending;   /* profiles taken, not learned from yet */
   PgoCfgOptions     options;
   GHashTable       *entries;   /* set of Entries, keyed by their MethodRef */
@@ -190,8 +221,7 @@ sites_free (gpointer p)
 {
   Sites *s = p;
 
-  _pgo_call_args_clear (&s->args);
-  g_free (s);
+  _pgo_call_args_clear (&s->args);  /* the record itself is the pool's */
 }
 
 static void
@@ -239,7 +269,8 @@ pgo_call_facts_new (PgoBodyResolver *resolver)
   facts->resolver = resolver;
   facts->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   pgo_cfg_options_init (&facts->options);
-  facts->entries = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, g_free);
+  facts->pool.blocks = g_ptr_array_new_with_free_func (g_free);
+  facts->entries = g_hash_table_new (method_ref_hash, method_ref_equal);
   facts->sites = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, sites_free);
   facts->estimates = g_array_new (FALSE, FALSE, sizeof (OpenEstimate));
   facts->constants = g_hash_table_new (g_str_hash, g_str_equal);
@@ -261,6 +292,7 @@ pgo_call_facts_free (PgoCallFacts *facts)
     return;
   g_hash_table_unref (facts->entries);
   g_hash_table_unref (facts->sites);
+  g_ptr_array_unref (facts->pool.blocks);
   g_array_unref (facts->estimates);
   g_free (facts->next);
   g_hash_table_unref (facts->constants);
@@ -374,17 +406,21 @@ tally_args (Sites *s, Module *callee, Caller *caller, const PgoIlInstr *in,
   _pgo_call_args_add (&s->args, &caller->scope, before, n_before);
 }
 
+#define CALLER_TOKEN_MIX G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)
+
 /* The key of the caller named 'name' (pgo_method_id_to_string()) with
  * MethodDef 'token' in an OpenEstimate: overloads print one name. */
 static guint64
 caller_key (const char *name, guint32 token)
 {
-  return _pgo_str_hash64 (name) ^ ((guint64) token * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
+  return _pgo_str_hash64 (name) ^ ((guint64) token * CALLER_TOKEN_MIX);
 }
 
 /* Records the estimate of open site 'il_offset' of 'caller' (in block
- * 'b') of the callee of 's': its block's count as the caller's probes
- * alone give it.  Without a reconstruction, the callee's sites are left
+ * 'b') of the callee of 's', its s->n_open-th: its block's count as the
+ * caller's probes alone give it.  Only callees with two open sites or
+ * more use estimates (shared()), so the first waits in 's' until a
+ * second comes.  Without a reconstruction, the callee's sites are left
  * unestimated (as is a site met twice: sort_estimates()). */
 static void
 tally_estimate (PgoCallFacts *facts, Sites *s, const Caller *caller, guint32 il_offset, guint32 b)
@@ -392,14 +428,25 @@ tally_estimate (PgoCallFacts *facts, Sites *s, const Caller *caller, guint32 il_
   OpenEstimate e = { caller_key (caller->name, caller->token), s, il_offset, 0 };
 
   if (!caller->rec)
+    s->unestimated = TRUE;
+  if (s->unestimated)
+    return;
+  e.estimate = (gfloat) caller->rec->blocks[b].count;
+  s->open_estimate += e.estimate;
+  if (s->n_open == 1)
     {
-      s->unestimated = TRUE;
+      s->estimate = e.estimate;
       return;
     }
-  e.estimate = (gfloat) caller->rec->blocks[b].count;
+  if (s->n_open == 2)
+    {
+      OpenEstimate first = { s->caller ^ ((guint64) s->token * CALLER_TOKEN_MIX), s, s->il_offset,
+                             s->estimate };
+
+      g_array_append_val (facts->estimates, first);
+    }
   g_array_append_val (facts->estimates, e);
   facts->sorted = FALSE;
-  s->open_estimate += e.estimate;
 }
 
 static gint
@@ -475,7 +522,7 @@ tally_site (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const Pgo
 
   if (!s)
     {
-      s = g_new0 (Sites, 1);
+      s = pool_alloc0 (&facts->pool, sizeof *s);
       s->ref = key;
       g_hash_table_add (facts->sites, s);
     }
@@ -488,6 +535,7 @@ tally_site (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const Pgo
         {
           s->caller = _pgo_str_hash64 (caller->name);
           s->il_offset = in->il_offset;
+          s->token = caller->token;
         }
       tally_estimate (facts, s, caller, in->il_offset, b);
     }
@@ -740,7 +788,7 @@ read_profile (PgoCallFacts *facts, const PgoMethodProfile *profile, Reading *r)
   key = method_ref (id->module->simple_name, id->token);
   if (!(e = g_hash_table_lookup (facts->entries, &key)))
     {
-      e = g_new0 (Entries, 1);
+      e = pool_alloc0 (&facts->pool, sizeof *e);
       e->ref = key;
       e->known = TRUE;
       g_hash_table_add (facts->entries, e);

@@ -425,13 +425,14 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
   else
     x.writer = pgo_mibc_writer_new (&mo);
   rc = pgo_tool_stream_make (s, write_profile, &x, out_list);
+  pgo_tool_stream_get_stats (s, st);
+  g_clear_pointer (&s, pgo_tool_stream_free);  /* the call facts go before the output is laid out */
   bytes = o->xml ? pgo_xml_writer_finish (g_steal_pointer (&x.xml), &error)
         : o->text ? pgo_text_pgo_writer_finish (g_steal_pointer (&x.text))
         : pgo_mibc_writer_finish (g_steal_pointer (&x.writer), skipped, &error);
   *skipped += x.skipped;
   if (rc != PGO_EXIT_OK)
     return rc;
-  pgo_tool_stream_get_stats (s, st);
   if (st->n_written == 0)
     return no_method_written (o, st);
   if (!bytes || !pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
