@@ -29,6 +29,7 @@ EXTRA_DIST += \
 	tests/support/floors.sh \
 	tests/support/cli.sh \
 	tests/support/shared-runtime.sh \
+	tests/support/crossgen2.sh \
 	tests/support/bench-tool.sh \
 	tests/support/trace-env.sh \
 	$(NULL)
@@ -300,6 +301,7 @@ bench_scripts += \
 	tests/bench/nettrace.sh \
 	tests/bench/flow.sh \
 	tests/bench/interp.sh \
+	tests/bench/pgo-benefit.sh \
 	$(NULL)
 EXTRA_DIST += $(bench_scripts) tests/bench/interp/hotloop.csproj tests/bench/table.sh
 CLEANFILES += bench.log bench.rc

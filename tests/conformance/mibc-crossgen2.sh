@@ -55,20 +55,9 @@ fi
 tool="$builddir/tools/pgo-reconstruct"
 work="$builddir/tests/conformance/mibc-crossgen2${1:+-$1}"
 rm -rf "$work"
-mkdir -p "$work/restore" "$work/mibc" "$work/out" "$work/jit"
-cp "$srcdir/conformance/mibc/Crossgen2Restore.csproj" "$work/restore/"
-chmod -R u+w "$work/restore"
-if ! "$DOTNET" restore "$work/restore" >"$work/restore.log" 2>&1; then
-  cat "$work/restore.log"
-  echo "SKIP: cannot restore the crossgen2 package"
-  exit 77
-fi
-packages=$("$DOTNET" nuget locals global-packages --list | sed 's/^global-packages: *//')
-crossgen2="$packages/microsoft.netcore.app.crossgen2.linux-x64/10.0.12/tools/crossgen2"
-if [ ! -x "$crossgen2" ]; then
-  echo "SKIP: no crossgen2 at $crossgen2"
-  exit 77
-fi
+mkdir -p "$work/mibc" "$work/out" "$work/jit"
+. "$srcdir/support/crossgen2.sh"
+find_crossgen2 "$work/restore" 10.0.12 || exit 77
 
 # compile NAME MIBC-OR-EMPTY TAG: $work/jit/NAME-TAG.txt, one line per
 # compiled method: "<method>\t<the JIT's PGO line>", where the PGO line is

@@ -142,23 +142,8 @@ work=$(cd "$work" && pwd)
 
 # --- crossgen2 ------------------------------------------------------------
 
+. "$srcdir/support/crossgen2.sh"
 crossgen2=""
-find_crossgen2 () {
-  if [ "$(uname -s)-$(uname -m)" != Linux-x86_64 ]; then
-    echo "SKIP: crossgen2 linux-x64 needs an x86_64 Linux host"
-    return 1
-  fi
-  mkdir -p "$work/restore"
-  cp "$srcdir/conformance/mibc/Crossgen2Restore.csproj" "$work/restore/"
-  chmod -R u+w "$work/restore"
-  if ! "$DOTNET" restore "$work/restore" >"$work/restore.log" 2>&1; then
-    echo "SKIP: cannot restore the crossgen2 package"
-    return 1
-  fi
-  packages=$("$DOTNET" nuget locals global-packages --list | sed 's/^global-packages: *//')
-  crossgen2="$packages/microsoft.netcore.app.crossgen2.linux-x64/$runtime_version/tools/crossgen2"
-  [ -x "$crossgen2" ] || { echo "SKIP: no crossgen2 $runtime_version package"; return 1; }
-}
 
 # --- profiles -------------------------------------------------------------
 
@@ -339,7 +324,7 @@ why () {
 
 for channel in $channels; do
   if [ "$channel" = crossgen2 ] && [ -z "$crossgen2" ]; then
-    find_crossgen2 || { [ "$channels" = crossgen2 ] && exit 77; continue; }
+    find_crossgen2 "$work/restore" "$runtime_version" || { [ "$channels" = crossgen2 ] && exit 77; continue; }
   fi
   : >"$work/$channel.methods"
   for name in $programs; do
