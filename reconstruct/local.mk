@@ -24,6 +24,8 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-synthesis.c \
 	reconstruct/pgo-probe-plan.c \
 	reconstruct/pgo-call-facts.c \
+	reconstruct/pgo-tier0.c \
+	reconstruct/pgo-tier0-private.h \
 	reconstruct/pgo-type-tests.c \
 	reconstruct/pgo-type-tests-private.h \
 	reconstruct/pgo-arg-tests.c \

@@ -62,6 +62,7 @@
 #include "pgo-cfg-private.h"
 #include "pgo-parallel-private.h"
 #include "pgo-reconstruct-private.h"
+#include "pgo-tier0-private.h"
 #include "pgo-type-tests-private.h"
 
 #include <string.h>
@@ -75,6 +76,7 @@
  * II.23.1.15 TypeAttributes. */
 #define MD_ACCESS_MASK  0x0007
 #define MD_ASSEM        0x0003
+#define MD_STATIC       0x0010
 #define MD_FINAL        0x0020
 #define MD_VIRTUAL      0x0040
 #define MD_ABSTRACT     0x0400
@@ -1300,6 +1302,7 @@ compute_callee (PgoCallFacts *facts, Module *m, guint32 def)
       || !pgo_metadata_lookup_method_body (m->md, def, &body, NULL))
     return CALLEE_KNOWN;
   cfg = pgo_cfg_build (&body, &facts->options, NULL);
+  gboolean optimized = _pgo_tier0_switches_to_optimized (&body, !(flags & MD_STATIC));
   pgo_method_body_clear (&body);
   if (!cfg)
     return CALLEE_KNOWN;
@@ -1308,7 +1311,7 @@ compute_callee (PgoCallFacts *facts, Module *m, guint32 def)
                && cfg->blocks[b].kind == PGO_BLOCK_RETURN;
   return CALLEE_KNOWN | (returns == 0 ? CALLEE_NO_RETURN : 0)
          | (_pgo_cfg_n_reachable (cfg) < 2 ? CALLEE_ONE_BLOCK : 0)
-         | (!(impl & (MI_NO_OPT | MI_AGGR_OPT)) ? CALLEE_PROFILED : 0);
+         | (!(impl & (MI_NO_OPT | MI_AGGR_OPT)) && !optimized ? CALLEE_PROFILED : 0);
 }
 
 static guint
@@ -1337,6 +1340,17 @@ overridable (Module *m, guint32 def)
   if (!_pgo_metadata_lookup_method_owner (m->md, def, &type, NULL) || !type)
     return TRUE;
   return !(pgo_metadata_get_column (m->md, PGO_COL_TYPEDEF_FLAGS, PGO_TOKEN_RID (type)) & TD_SEALED);
+}
+
+/* TRUE if call 'in' of MethodDef 'def' of 'm' is constrained and the
+ * method virtual: the constraint type's implementation is called, which a
+ * type argument chooses (a static virtual member of an interface, as the
+ * vectorized span helpers call them, and its default body may never run). */
+static gboolean
+constrained_virtual (Module *m, guint32 def, const PgoIlInstr *in)
+{
+  return (in->prefixes & PGO_IL_PREFIX_CONSTRAINED)
+         && (pgo_metadata_get_column (m->md, PGO_COL_METHODDEF_FLAGS, PGO_TOKEN_RID (def)) & MD_VIRTUAL);
 }
 
 /* Counts in 'refs' every reference of the method bodies of 'm' to a
@@ -1536,7 +1550,7 @@ visit_site (PgoCallFacts *facts, Module *m, const PgoCfg *cfg, const PgoIlInstr 
     return;
   if (count)
     count->n_resolved++;
-  if (in->opcode == PGO_OP_CALLVIRT && overridable (callee, def))
+  if ((in->opcode == PGO_OP_CALLVIRT && overridable (callee, def)) || constrained_virtual (callee, def, in))
     return;
   while (n < n_before && before[n].il_offset < cfg->il_size && cfg->offset_block[before[n].il_offset] == b)
     n++;

@@ -20,6 +20,7 @@
 
 #include <string.h>
 #include "pgo-cfg-private.h"
+#include "pgo-tier0-private.h"
 
 typedef struct {
   const char        *name;
@@ -961,6 +962,58 @@ START_TEST (test_cfg_mutations)
 }
 END_TEST
 
+/* Methods the JIT compiles optimized at once instead of at Tier0: a loop
+ * that on-stack replacement cannot leave (SPEC: pgo-jit(7) "Switched to optimized"). */
+static const struct {
+  const char   *what;
+  guint8        il[16];
+  guint32       size;
+  gboolean      instance;
+  gboolean      with_finally;  /* try [0,3), finally [3,7) */
+  gboolean      switched;
+} tier0_cases[] = {
+  /* ldc.i4.8; localloc; pop; br.s to itself; ret */
+  { "loop and localloc", { 0x1E, 0xFE, 0x0F, 0x26, 0x2B, 0xFE, 0x2A }, 7, FALSE, FALSE, TRUE },
+  /* ldc.i4.8; localloc; pop; ret */
+  { "localloc, no loop", { 0x1E, 0xFE, 0x0F, 0x26, 0x2A }, 5, FALSE, FALSE, FALSE },
+  /* nop; br.s 0; ret */
+  { "loop alone", { 0x00, 0x2B, 0xFD, 0x2A }, 4, FALSE, FALSE, FALSE },
+  /* ldarg.0; starg.s 0; br.s 0; ret */
+  { "loop writing this", { 0x02, 0x10, 0x00, 0x2B, 0xFB, 0x2A }, 6, TRUE, FALSE, TRUE },
+  { "loop writing arg 0 of a static", { 0x02, 0x10, 0x00, 0x2B, 0xFB, 0x2A }, 6, FALSE, FALSE, FALSE },
+  /* ldarga.s 0; pop; br.s 0; ret */
+  { "loop taking this's address", { 0x0F, 0x00, 0x26, 0x2B, 0xFB, 0x2A }, 6, TRUE, FALSE, TRUE },
+  /* nop; leave.s 8; nop; br.s 3; endfinally; nop; ret: the loop in the finally */
+  { "loop in a handler", { 0x00, 0xDE, 0x05, 0x00, 0x2B, 0xFD, 0xDC, 0x00, 0x2A }, 9, FALSE, TRUE, TRUE },
+  /* the same loop before the try: nop; br.s 0; then the try and finally */
+  { "loop outside the handler", { 0x00, 0xDE, 0x06, 0x00, 0x00, 0x00, 0xDC, 0x2B, 0xF7, 0x2A }, 10,
+    FALSE, TRUE, FALSE },
+  /* localloc; ldc.i4.0; switch (1 case, back to the switch); ret */
+  { "switch loop and localloc", { 0x1E, 0xFE, 0x0F, 0x26, 0x16, 0x45, 0x01, 0x00, 0x00, 0x00,
+                                  0xF6, 0xFF, 0xFF, 0xFF, 0x2A }, 15, FALSE, FALSE, TRUE },
+  /* nop; br.s 0; tail. call 0x06000001; ret */
+  { "loop and explicit tail call", { 0x00, 0x2B, 0xFD, 0xFE, 0x14, 0x28, 0x01, 0x00, 0x00, 0x06, 0x2A },
+    11, FALSE, FALSE, TRUE },
+  /* a prefix that ends the body: unreadable, so no claim */
+  { "unreadable IL", { 0x00, 0xFE }, 2, FALSE, FALSE, TRUE },
+};
+
+START_TEST (test_tier0_switched)
+{
+  PgoEhClause finally = { .flags = PGO_EH_FINALLY, .try_offset = 0, .try_length = 3,
+                          .handler_offset = 3, .handler_length = 4 };
+  PgoMethodBody body = { .il = tier0_cases[_i].il, .il_size = tier0_cases[_i].size };
+
+  if (tier0_cases[_i].with_finally)
+    {
+      body.n_clauses = 1;
+      body.clauses = &finally;
+    }
+  ck_assert_msg (_pgo_tier0_switches_to_optimized (&body, tier0_cases[_i].instance)
+                 == tier0_cases[_i].switched, "%s", tier0_cases[_i].what);
+}
+END_TEST
+
 Suite *
 pgo_check_suite (void)
 {
@@ -982,6 +1035,10 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_cfg_jit_solve_loop);
   tcase_add_test (tc, test_cfg_jit_solve_worked_example);
   tcase_add_test (tc, test_cfg_jit_solve_rejects);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("tier0");
+  tcase_add_loop_test (tc, test_tier0_switched, 0, G_N_ELEMENTS (tier0_cases));
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("errors");
