@@ -1,16 +1,19 @@
 # tests/realcode/local.mk: the real-code corpus (tests/realcode/README.md).
 #
 # make check     accuracy-check.sh: builds and traces the corpus once per
-#                build tree (where dotnet is), judges both halves.
+#                build tree (where dotnet is), judges both halves;
+#                jitcode-check.sh: the JIT code identity of both halves,
+#                both channels, against their floors.
 # make accuracy  also prints both halves' ACCURACY lines.
 
-TESTS += tests/realcode/accuracy-check.sh
+TESTS += tests/realcode/accuracy-check.sh tests/realcode/jitcode-check.sh
 EXTRA_DIST += \
 	tests/realcode/README.md \
 	tests/realcode/halves.txt \
 	tests/realcode/generate \
 	tests/realcode/accuracy.sh \
 	tests/realcode/accuracy-check.sh \
+	tests/realcode/jitcode-check.sh \
 	tests/realcode/src/Directory.Build.props \
 	tests/realcode/src/csvhelper/Program.cs \
 	tests/realcode/src/csvhelper/csvhelper-workload.csproj \
