@@ -22,9 +22,11 @@
 # the n variant printed first.
 #
 # Usage: pgo-benefit.sh [--rounds N] [--seconds S] [NAME...]
-#   --rounds N    runs of each variant (default 7)
+#   --rounds N    runs of each variant (default 11)
 #   --seconds S   the repetitions of each workload are chosen so that its
-#                 n variant runs about S seconds (default 2)
+#                 n variant runs about S seconds (default 4: at 2 s and 7
+#                 rounds no library's truth stood three spreads above the
+#                 noise; at 4 s and 15, HtmlAgilityPack's stood 6.2)
 #   NAME          the libraries (default: all of tests/realcode/halves.txt)
 # Output, per library and for the sum over them:
 #   BENCH pgo-benefit-<name> reps=<r> n_s=<s> t_s=<s> a_s=<s> b_s=<s>
@@ -39,8 +41,8 @@
 # profile.  Prints SKIP without dotnet, the shared framework or crossgen2.
 set -u
 
-rounds=7
-seconds=2
+rounds=11
+seconds=4
 names=""
 while [ $# -gt 0 ]; do
   case $1 in
