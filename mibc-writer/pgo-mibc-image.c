@@ -413,13 +413,13 @@ table_stream (PgoMibcImage *img, const HeapWidths *hw)
   return s;
 }
 
-/* metadata_root: the metadata (II.24.2.1;
- * SPEC: pgo-assembly(5) "Metadata root") with an all-zero MVID; sets
- * 'out_mvid_off' to the offset of the MVID inside it. */
 /* The bytes of the metadata root before its stream headers: signature,
  * versions, reserved, the 12-byte version string, flags and count. */
 #define MIBC_MD_HEADER_SIZE 32u
 
+/* metadata_root: the metadata (II.24.2.1;
+ * SPEC: pgo-assembly(5) "Metadata root") with an all-zero MVID; sets
+ * 'out_mvid_off' to the offset of the MVID inside it. */
 static GByteArray *
 metadata_root (PgoMibcImage *img, gsize *out_mvid_off)
 {
@@ -568,7 +568,6 @@ release_indexes (PgoMibcImage *img)
 static void
 take (GByteArray *buf)
 {
-  g_byte_array_set_size (buf, 0);
   g_free (g_byte_array_steal (buf, NULL));
 }
 

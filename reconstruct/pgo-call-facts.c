@@ -408,14 +408,19 @@ tally_args (Sites *s, Module *callee, Caller *caller, const PgoIlInstr *in,
   _pgo_call_args_add (&s->args, &caller->scope, before, n_before);
 }
 
-#define CALLER_TOKEN_MIX G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)
+/* The key in an OpenEstimate of the caller whose name
+ * (pgo_method_id_to_string()) hashes to 'name_hash' (_pgo_str_hash64())
+ * and whose MethodDef is 'token': overloads print one name. */
+static guint64
+caller_key_of_hash (guint64 name_hash, guint32 token)
+{
+  return name_hash ^ ((guint64) token * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
+}
 
-/* The key of the caller named 'name' (pgo_method_id_to_string()) with
- * MethodDef 'token' in an OpenEstimate: overloads print one name. */
 static guint64
 caller_key (const char *name, guint32 token)
 {
-  return _pgo_str_hash64 (name) ^ ((guint64) token * CALLER_TOKEN_MIX);
+  return caller_key_of_hash (_pgo_str_hash64 (name), token);
 }
 
 /* Records the estimate of open site 'il_offset' of 'caller' (in block
@@ -442,8 +447,7 @@ tally_estimate (PgoCallFacts *facts, Sites *s, const Caller *caller, guint32 il_
     }
   if (s->n_open == 2)
     {
-      OpenEstimate first = { s->caller ^ ((guint64) s->token * CALLER_TOKEN_MIX), s, s->il_offset,
-                             s->estimate };
+      OpenEstimate first = { caller_key_of_hash (s->caller, s->token), s, s->il_offset, s->estimate };
 
       g_array_append_val (facts->estimates, first);
     }

@@ -15,8 +15,6 @@
 
 #include "pgo-tier0-private.h"
 
-#include <string.h>
-
 #include "pgo-il-private.h"
 
 /* TRUE if IL offset 'at' lies in a handler or a filter of 'body'. */
@@ -42,13 +40,8 @@ branches_backward (const PgoIlInstr *in)
   if (in->opcode != PGO_OP_SWITCH)
     return in->operand.target <= (gint64) in->il_offset;
   for (guint32 k = 0; k < in->operand.sw.n_cases; k++)
-    {
-      gint32 d;
-
-      memcpy (&d, in->operand.sw.table + 4 * k, 4);
-      if ((gint64) in->next_offset + GINT32_FROM_LE (d) <= (gint64) in->il_offset)
-        return TRUE;
-    }
+    if (_pgo_il_switch_target (in, k) <= (gint64) in->il_offset)
+      return TRUE;
   return FALSE;
 }
 
