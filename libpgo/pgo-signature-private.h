@@ -22,6 +22,10 @@ gboolean _pgo_metadata_resolve_method    (PgoMetadata *md, guint32 token,
 gboolean _pgo_metadata_external_method   (PgoMetadata *md, guint32 token, char **out_assembly,
                                          PgoMethodName *out_name);
 char    *_pgo_metadata_forwarded_type    (PgoMetadata *md, const char *type_name);
+const char *_pgo_metadata_typedef_name   (PgoMetadata *md, guint32 token);
+gboolean _pgo_metadata_type_definition   (PgoMetadata *md, guint32 token, guint32 *out_token);
+gboolean _pgo_metadata_external_type     (PgoMetadata *md, guint32 token, char **out_assembly,
+                                         const char **out_name);
 void     _pgo_type_name_append_escaped   (GString *out, const char *name);
 gboolean _pgo_metadata_method_arity      (PgoMetadata *md, guint32 method_token,
                                          gboolean *out_has_this, guint32 *out_n_params,

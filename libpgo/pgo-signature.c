@@ -1084,6 +1084,86 @@ _pgo_metadata_external_method (PgoMetadata *md, guint32 token, char **out_assemb
 }
 
 /**
+ * _pgo_metadata_typedef_name:
+ * @md: metadata
+ * @token: a TypeDef token
+ *
+ * Returns: (transfer none) (nullable): its full name ("Ns.Outer/Inner"),
+ * cached in @md; %NULL for a bad token or a name that cannot be read.
+ */
+const char *
+_pgo_metadata_typedef_name (PgoMetadata *md, guint32 token)
+{
+  if (PGO_TOKEN_TABLE (token) != PGO_TABLE_TYPEDEF || PGO_TOKEN_RID (token) == 0
+      || PGO_TOKEN_RID (token) > md->rows[PGO_TABLE_TYPEDEF])
+    return NULL;
+  return typedef_name (md, PGO_TOKEN_RID (token), NULL);
+}
+
+/**
+ * _pgo_metadata_type_definition:
+ * @md: metadata
+ * @token: a TypeDef, TypeRef or TypeSpec token
+ * @out_token: (out): @token itself for a TypeDef or TypeRef; for a
+ *   TypeSpec of a generic instance, its generic type (a TypeDef or TypeRef)
+ *
+ * Returns: %FALSE for a bad token, or a TypeSpec of anything else.
+ */
+gboolean
+_pgo_metadata_type_definition (PgoMetadata *md, guint32 token, guint32 *out_token)
+{
+  guint32 rid = PGO_TOKEN_RID (token);
+  Sig s = { md, { 0 }, 0 };
+  const guint8 *blob = NULL;
+  gsize len = 0;
+
+  if (PGO_TOKEN_TABLE (token) == PGO_TABLE_TYPEDEF || PGO_TOKEN_TABLE (token) == PGO_TABLE_TYPEREF)
+    {
+      *out_token = token;
+      return rid >= 1 && rid <= md->rows[PGO_TOKEN_TABLE (token)];
+    }
+  if (PGO_TOKEN_TABLE (token) != PGO_TABLE_TYPESPEC || rid == 0 || rid > md->rows[PGO_TABLE_TYPESPEC]
+      || !_pgo_metadata_lookup_blob (md, _pgo_metadata_col (md, PGO_TABLE_TYPESPEC,
+                                                            PGO_COL_TYPESPEC_SIGNATURE, rid),
+                                     &blob, &len, NULL)
+      || len < 3 || blob[0] != ET_GENERICINST || (blob[1] != ET_CLASS && blob[1] != ET_VALUETYPE))
+    return FALSE;
+  _pgo_cursor_init (&s.c, blob + 2, len - 2, 0);
+  return read_tdore (&s, out_token, NULL) && PGO_TOKEN_TABLE (*out_token) != PGO_TABLE_TYPESPEC;
+}
+
+/**
+ * _pgo_metadata_external_type:
+ * @md: metadata
+ * @token: a TypeRef token
+ * @out_assembly: (out) (transfer full) (nullable): the simple name of the
+ *   assembly it is scoped to, or %NULL when it is this module's own
+ * @out_name: (out) (transfer none): its full name ("Ns.Outer/Inner"), as
+ *   _pgo_metadata_lookup_typedef() takes it
+ *
+ * Returns: %FALSE for a bad token or a name that cannot be read.
+ */
+gboolean
+_pgo_metadata_external_type (PgoMetadata *md, guint32 token, char **out_assembly,
+                             const char **out_name)
+{
+  guint32 rid = PGO_TOKEN_RID (token), assembly;
+  PgoAssemblyName an = { 0 };
+
+  *out_assembly = NULL;
+  if (PGO_TOKEN_TABLE (token) != PGO_TABLE_TYPEREF || rid == 0 || rid > md->rows[PGO_TABLE_TYPEREF]
+      || !(*out_name = typeref_name (md, rid, NULL)))
+    return FALSE;
+  if (!(assembly = typeref_assembly (md, rid)))
+    return TRUE;
+  if (!_pgo_metadata_lookup_assembly_ref (md, assembly, &an, NULL))
+    return FALSE;
+  *out_assembly = g_steal_pointer (&an.name);
+  pgo_assembly_name_clear (&an);
+  return TRUE;
+}
+
+/**
  * _pgo_metadata_forwarded_type:
  * @md: metadata
  * @type_name: a type's full name ("Ns.Outer/Inner")

@@ -24,6 +24,9 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-synthesis.c \
 	reconstruct/pgo-probe-plan.c \
 	reconstruct/pgo-call-facts.c \
+	reconstruct/pgo-call-facts-private.h \
+	reconstruct/pgo-class-sites.c \
+	reconstruct/pgo-class-sites-private.h \
 	reconstruct/pgo-tier0.c \
 	reconstruct/pgo-tier0-private.h \
 	reconstruct/pgo-type-tests.c \

@@ -56,7 +56,7 @@
  */
 #include "config.h"
 
-#include "pgo-call-facts.h"
+#include "pgo-call-facts-private.h"
 
 #include "pgo-arg-tests-private.h"
 #include "pgo-cfg-private.h"
@@ -216,6 +216,7 @@ struct _PgoCallFacts {
   gboolean          one_block_seen; /* a profiled method has a single reachable block */
   guint             round;     /* of the joint solve: 0, the first, learns everything */
   PgoCallFactsStats stats;
+  PgoClassSites    *class_sites; /* made on first use, once every entry count is known */
 };
 
 static void
@@ -302,6 +303,7 @@ pgo_call_facts_free (PgoCallFacts *facts)
   g_hash_table_unref (facts->traced);
   g_hash_table_unref (facts->named);
   g_ptr_array_unref (facts->pending);
+  _pgo_class_sites_free (facts->class_sites);
   g_free (facts);
 }
 
@@ -1721,4 +1723,39 @@ void
 pgo_call_facts_get_stats (const PgoCallFacts *facts, PgoCallFactsStats *out_stats)
 {
   *out_stats = facts->stats;
+}
+
+/* _pgo_call_facts_metadata: (transfer none) (nullable): the metadata of
+ * the references' assembly named 'assembly', whatever its build. */
+PgoMetadata *
+_pgo_call_facts_metadata (PgoCallFacts *facts, const char *assembly)
+{
+  return named_metadata (facts, assembly);
+}
+
+/* _pgo_call_facts_foreach_entries: calls 'func' on every profiled method
+ * the facts learned. */
+void
+_pgo_call_facts_foreach_entries (PgoCallFacts *facts, PgoCallFactsEntryFunc func, gpointer data)
+{
+  GHashTableIter it;
+  gpointer key;
+
+  g_hash_table_iter_init (&it, facts->entries);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    {
+      const Entries *e = key;
+
+      func (e->ref.module, e->ref.token, e->known ? e->entries : 0, data);
+    }
+}
+
+/* _pgo_call_facts_class_sites: (transfer none): the class sites of the
+ * program the facts learned, made on first use. */
+PgoClassSites *
+_pgo_call_facts_class_sites (PgoCallFacts *facts)
+{
+  if (!facts->class_sites)
+    facts->class_sites = _pgo_class_sites_new (facts);
+  return facts->class_sites;
 }

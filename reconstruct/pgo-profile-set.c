@@ -13,6 +13,7 @@
 
 #include "pgo-profile-set.h"
 
+#include "pgo-call-facts-private.h"
 #include "pgo-parallel-private.h"
 #include "pgo-reconstruct-private.h"
 
@@ -31,7 +32,7 @@ void
 pgo_profile_set_options_init (PgoProfileSetOptions *options)
 {
   *options = (PgoProfileSetOptions) { .mode = PGO_PROFILE_SET_RECONSTRUCT, .call_evidence = TRUE,
-                                      .call_rounds = PGO_CALL_FACTS_ROUNDS };
+                                      .call_rounds = PGO_CALL_FACTS_ROUNDS, .class_histograms = TRUE };
   pgo_reconstruction_options_init (&options->reconstruction);
 }
 
@@ -292,6 +293,7 @@ typedef struct {
   PgoCfg                 *cfg;    /* to reconstruct; NULL otherwise */
   GArray                 *obs;
   GArray                 *calls;  /* nullable */
+  GArray                 *sites;  /* PgoClassSite; nullable */
   PgoFlowCounter          width;
   PgoReconstruction      *rec;    /* made in parallel */
   PgoMethodProfile       *out;    /* the output profile, or NULL */
@@ -304,6 +306,7 @@ job_clear (Job *j)
   g_clear_pointer (&j->cfg, pgo_cfg_unref);
   g_clear_pointer (&j->obs, g_array_unref);
   g_clear_pointer (&j->calls, g_array_unref);
+  g_clear_pointer (&j->sites, g_array_unref);
   g_clear_pointer (&j->rec, pgo_reconstruction_free);
   g_clear_pointer (&j->out, pgo_method_profile_free);
   g_clear_error (&j->error);
@@ -334,6 +337,8 @@ prepare (Job *j, const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFa
   cfg = pgo_cfg_build (&body, &o->reconstruction.cfg, NULL);
   if (cfg && facts)
     j->calls = pgo_call_facts_evidence (facts, id, &body, cfg);
+  if (cfg && facts && o->class_histograms)
+    j->sites = _pgo_class_sites_find (_pgo_call_facts_class_sites (facts), id, &body, cfg);
   pgo_method_body_clear (&body);
   if (!cfg)
     return (void) st->n_bad_cfg++;
@@ -385,12 +390,38 @@ _pgo_profile_count_records (const PgoMethodProfile *p, gboolean *out_probes)
 static gboolean
 single_counter (const Job *j, const PgoProfileSetOptions *o)
 {
-  gboolean probes = FALSE;
+  gboolean probes = FALSE, inferred = FALSE;
 
-  if (o->mode == PGO_PROFILE_SET_AS_RECORDED || _pgo_profile_count_records (j->out, NULL) != 1)
+  if (o->mode == PGO_PROFILE_SET_AS_RECORDED || _pgo_profile_count_records (j->out, &inferred) != 1)
     return FALSE;
   _pgo_profile_count_records (j->in, &probes);
-  return !probes;
+  return !probes && !inferred;
+}
+
+/* Appends the class histograms of the sites of job 'j' to its output
+ * profile, and names their classes in the options' handle_names.
+ * SPEC: pgo-inference(7) "Class histograms" */
+static gboolean
+add_class_histograms (Job *j, PgoCallFacts *facts, const PgoProfileSetOptions *o, GError **error)
+{
+  PgoClassSites *cs = _pgo_call_facts_class_sites (facts);
+
+  if (!_pgo_class_sites_add_records (j->out, j->sites, j->rec, error))
+    return FALSE;
+  for (guint i = 0; o->handle_names && i < j->sites->len; i++)
+    {
+      const PgoClassSite *s = &g_array_index (j->sites, PgoClassSite, i);
+
+      for (guint t = 0; t < s->n_targets; t++)
+        {
+          const char *name = _pgo_class_sites_handle_name (cs, s->targets[t].handle);
+
+          if (name && !g_hash_table_contains (o->handle_names, &s->targets[t].handle))
+            g_hash_table_insert (o->handle_names, g_memdup2 (&s->targets[t].handle, sizeof (guint64)),
+                                 g_strdup (name));
+        }
+    }
+  return TRUE;
 }
 
 /* Finishes job 'j' in the calling thread, in method order: the visit,
@@ -398,7 +429,8 @@ single_counter (const Job *j, const PgoProfileSetOptions *o)
  * the JIT would not have recorded (counted in 'st').  FALSE with 'error'
  * set (naming the method) when it failed. */
 static gboolean
-finish (Job *j, const PgoProfileSetOptions *o, PgoProfileSetStats *st, GError **error)
+finish (Job *j, PgoCallFacts *facts, const PgoProfileSetOptions *o, PgoProfileSetStats *st,
+        GError **error)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (j->in);
 
@@ -415,6 +447,8 @@ finish (Job *j, const PgoProfileSetOptions *o, PgoProfileSetStats *st, GError **
       if (o->visit)
         o->visit (id, j->rec, o->visit_data);
       j->out = g_steal_pointer (&j->rec->profile);
+      if (j->sites && !add_class_histograms (j, facts, o, error))
+        return FALSE;
     }
   if (j->out && single_counter (j, o))
     {
@@ -471,7 +505,7 @@ finish_step (guint item, guint slot, gpointer data)
 {
   Build *b = data;
   Job *j = &b->jobs[slot];
-  gboolean ok = finish (j, b->o, b->st, &b->error);
+  gboolean ok = finish (j, b->facts, b->o, b->st, &b->error);
 
   if (ok && j->out)
     {

@@ -82,6 +82,14 @@ typedef struct {
                                             * The output is the same whatever it is;
                                             * visit, select and progress run in the
                                             * caller's thread, in method order */
+  gboolean                 class_histograms; /* with call_evidence: add to each reconstructed
+                                            * profile the class histograms of its virtual and
+                                            * interface call sites, inferred from the entry
+                                            * counts of their targets; TRUE by default
+                                            * SPEC: pgo-inference(7) "Class histograms" */
+  GHashTable              *handle_names;   /* nullable, borrowed: gets the assembly-qualified
+                                            * name of each inferred class's handle (a guint64
+                                            * key, owned) for the text writer */
 } PgoProfileSetOptions;
 
 /**

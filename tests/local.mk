@@ -30,6 +30,8 @@ EXTRA_DIST += \
 	tests/support/cli.sh \
 	tests/support/shared-runtime.sh \
 	tests/support/crossgen2.sh \
+	tests/support/realcode.sh \
+	tests/support/histograms.awk \
 	tests/support/bench-tool.sh \
 	tests/support/trace-env.sh \
 	$(NULL)
@@ -166,6 +168,7 @@ cli_tests = \
 	tests/cli/reconstruct.sh \
 	tests/cli/create-mibc.sh \
 	tests/cli/export-text.sh \
+	tests/cli/export-histograms.sh \
 	tests/cli/plan.sh \
 	tests/cli/store.sh \
 	tests/cli/store-crash.sh \

@@ -73,6 +73,7 @@ check_options (ExportOptions *o)
     return pgo_tool_usage ("--compressed applies to --format mibc only");
   if (o->text)
     o->names = pgo_tool_new_handle_names ();
+  o->set.handle_names = o->names;
   if (o->text && o->compressed)
     return pgo_tool_usage ("--compressed applies to --format mibc only");
   o->set.one_process = pgo_tool_inputs_one_process (&o->in);

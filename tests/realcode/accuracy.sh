@@ -38,32 +38,18 @@ fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
 . "$here/../support/floors.sh"
 . "$here/../support/shared-runtime.sh"
 
+. "$here/../support/realcode.sh"
 if [ -z "$corpus" ]; then
-  corpus=${PGO_BUILDDIR:-.}/tests/realcode/work
-  mkdir -p "$corpus"
-  bash "$here/generate" --out "$corpus" >"${corpus%/work}/generate.log" 2>&1
-  rc=$?
-  if [ $rc = 77 ]; then cat "${corpus%/work}/generate.log"; exit 77; fi
-  [ $rc = 0 ] || { cat "${corpus%/work}/generate.log"; echo "FAIL: tests/realcode/generate exit $rc"; exit 1; }
+  realcode_corpus
+else
+  realcode_framework
 fi
-framework=$(shared_runtime_dir)
-if [ -z "$framework" ]; then
-  echo "SKIP: no shared runtime Microsoft.NETCore.App found"
-  exit 77
-fi
-
-# refs NAME: --reference options for the libraries of workload NAME.
-refs () {
-  for dll in "$corpus/$1"/bin/*.dll; do
-    [ "$(basename "$dll")" = "$1-workload.dll" ] || printf ' --reference %s' "$dll"
-  done
-}
 
 for half in calibration validation; do
   args=
   for name in $(awk -v h=$half '!/^#/ && $2 == h { print $1 }' "$here/halves.txt"); do
     [ -f "$corpus/$name/block.nettrace" ] || { fail "$half: $name: no trace in $corpus"; continue; }
-    args="$args$(refs "$name") --truth $corpus/$name/block.nettrace --edge-truth $corpus/$name/edge.nettrace"
+    args="$args$(realcode_refs "$name") --truth $corpus/$name/block.nettrace --edge-truth $corpus/$name/edge.nettrace"
   done
   for scope in libraries framework; do
     extra=

@@ -3,10 +3,13 @@
 # make check     accuracy-check.sh: builds and traces the corpus once per
 #                build tree (where dotnet is), judges both halves;
 #                jitcode-check.sh: the JIT code identity of both halves,
-#                both channels, against their floors.
+#                both channels, against their floors;
+#                histograms-check.sh: the inferred class histograms of
+#                both halves against the edge runs' tables.
 # make accuracy  also prints both halves' ACCURACY lines.
 
-TESTS += tests/realcode/accuracy-check.sh tests/realcode/jitcode-check.sh
+TESTS += tests/realcode/accuracy-check.sh tests/realcode/jitcode-check.sh \
+	tests/realcode/histograms-check.sh
 EXTRA_DIST += \
 	tests/realcode/README.md \
 	tests/realcode/halves.txt \
@@ -14,6 +17,7 @@ EXTRA_DIST += \
 	tests/realcode/accuracy.sh \
 	tests/realcode/accuracy-check.sh \
 	tests/realcode/jitcode-check.sh \
+	tests/realcode/histograms-check.sh \
 	tests/realcode/src/Directory.Build.props \
 	tests/realcode/src/csvhelper/Program.cs \
 	tests/realcode/src/csvhelper/csvhelper-workload.csproj \
