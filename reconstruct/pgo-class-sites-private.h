@@ -42,6 +42,7 @@ typedef struct {
   guint32        il_offset;  /* the callvirt */
   guint32        flags;      /* PGO_HISTOGRAM_FLAG_CLASS, | _INTERFACE for an interface method */
   guint          n_targets;
+  guint          n_classes;  /* the classes found, kept or not */
   PgoClassTarget targets[PGO_CLASS_SITE_TARGETS];
 } PgoClassSite;
 

@@ -658,7 +658,8 @@ _pgo_class_sites_handle_name (PgoClassSites *cs, guint64 handle)
 }
 
 /* add_target: adds class 'type' with 'entries' to the targets of 's'
- * (merged with its entry there), keeping the heaviest. */
+ * (merged with its entry there), keeping the heaviest; counts the
+ * classes it is given. */
 static void
 add_target (PgoClassSites *cs, PgoClassSite *s, TypeKey type, guint64 entries)
 {
@@ -669,12 +670,16 @@ add_target (PgoClassSites *cs, PgoClassSite *s, TypeKey type, guint64 entries)
     ;
   if (i < s->n_targets)
     entries += s->targets[i].entries;
-  else if (i == PGO_CLASS_SITE_TARGETS && s->targets[i - 1].entries >= entries)
-    return;
-  else if (i == PGO_CLASS_SITE_TARGETS)
-    i--;
   else
-    s->n_targets++;
+    {
+      s->n_classes++;
+      if (i == PGO_CLASS_SITE_TARGETS && s->targets[i - 1].entries >= entries)
+        return;
+      if (i == PGO_CLASS_SITE_TARGETS)
+        i--;
+      else
+        s->n_targets++;
+    }
   while (i > 0 && s->targets[i - 1].entries < entries)
     {
       s->targets[i] = s->targets[i - 1];
@@ -749,7 +754,7 @@ fill_site (PgoClassSites *cs, const Callee *callee, guint32 il_offset, PgoClassS
   GArray *list = g_hash_table_lookup (cs->by_name, g_intern_string (short_name (callee->name)));
   gboolean iface = (type_flags (&callee->owner) & TD_INTERFACE) != 0;
 
-  *s = (PgoClassSite) { il_offset, PGO_HISTOGRAM_FLAG_CLASS | (iface ? PGO_HISTOGRAM_FLAG_INTERFACE : 0), 0, { { 0 } } };
+  *s = (PgoClassSite) { il_offset, PGO_HISTOGRAM_FLAG_CLASS | (iface ? PGO_HISTOGRAM_FLAG_INTERFACE : 0), 0, 0, { { 0 } } };
   for (guint i = 0; list && i < list->len; i++)
     {
       const Candidate *c = &g_array_index (list, Candidate, i);
@@ -804,13 +809,16 @@ _pgo_class_sites_find (PgoClassSites *cs, const PgoMethodId *caller, const PgoMe
 
 /* ---- records ------------------------------------------------------------- */
 
-/* fill_slots: the HISTOGRAM_SLOTS handles of 's' for 'calls' calls: as
- * many filled slots as calls (at most all), shared among the targets in
- * proportion to their entries by largest remainders, the rest null. */
+/* fill_slots: the HISTOGRAM_SLOTS handles of 's' for 'calls' calls: one
+ * slot for a single target (the JIT reads only the shares of the filled
+ * slots, and each filled slot is a line of the text format); else as many
+ * as calls (at most all), shared among the targets in proportion to their
+ * entries by largest remainders; the rest null. */
 static void
 fill_slots (const PgoClassSite *s, guint64 calls, guint64 slots[HISTOGRAM_SLOTS])
 {
-  guint n = (guint) MIN (calls, (guint64) HISTOGRAM_SLOTS), share[PGO_CLASS_SITE_TARGETS] = { 0 };
+  guint n = (guint) MIN (calls, (guint64) (s->n_targets > 1 ? HISTOGRAM_SLOTS : 1));
+  guint share[PGO_CLASS_SITE_TARGETS] = { 0 };
   long double total = 0, rem[PGO_CLASS_SITE_TARGETS];
   guint given = 0, k = 0;
 
@@ -863,7 +871,8 @@ _pgo_class_sites_add_records (PgoMethodProfile *out, GArray *sites, const PgoRec
       PgoSchemaRecord types = { PGO_KIND_HANDLE_HISTOGRAM_TYPES, (gint32) s->il_offset, HISTOGRAM_SLOTS,
                                 (gint32) s->flags };
 
-      if (s->n_targets == 0)
+      /* more classes than a table keeps: too spread to guess from */
+      if (s->n_targets == 0 || s->n_classes > PGO_CLASS_SITE_TARGETS)
         continue;
       fill_slots (s, calls, slots);
       if (!pgo_method_profile_add (out, &count, &calls, 1, error)

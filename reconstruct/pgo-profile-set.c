@@ -32,7 +32,7 @@ void
 pgo_profile_set_options_init (PgoProfileSetOptions *options)
 {
   *options = (PgoProfileSetOptions) { .mode = PGO_PROFILE_SET_RECONSTRUCT, .call_evidence = TRUE,
-                                      .call_rounds = PGO_CALL_FACTS_ROUNDS, .class_histograms = TRUE };
+                                      .call_rounds = PGO_CALL_FACTS_ROUNDS };
   pgo_reconstruction_options_init (&options->reconstruction);
 }
 

@@ -85,7 +85,9 @@ typedef struct {
   gboolean                 class_histograms; /* with call_evidence: add to each reconstructed
                                             * profile the class histograms of its virtual and
                                             * interface call sites, inferred from the entry
-                                            * counts of their targets; TRUE by default
+                                            * counts of their targets (their handles are
+                                            * named through handle_names only); FALSE by
+                                            * default
                                             * SPEC: pgo-inference(7) "Class histograms" */
   GHashTable              *handle_names;   /* nullable, borrowed: gets the assembly-qualified
                                             * name of each inferred class's handle (a guint64

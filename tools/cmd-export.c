@@ -74,6 +74,10 @@ check_options (ExportOptions *o)
   if (o->text)
     o->names = pgo_tool_new_handle_names ();
   o->set.handle_names = o->names;
+  /* inferred classes have names only the text format can write: a .mibc
+   * would hold them as unknown handles, which crossgen2 ignores
+   * (SPEC: pgo-inference(7) "Class histograms") */
+  o->set.class_histograms = o->text;
   if (o->text && o->compressed)
     return pgo_tool_usage ("--compressed applies to --format mibc only");
   o->set.one_process = pgo_tool_inputs_one_process (&o->in);
