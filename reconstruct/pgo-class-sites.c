@@ -65,7 +65,6 @@ typedef struct {
 
 /* An inferred receiver class: what its handle stands for. */
 typedef struct {
-  TypeKey  key;
   char    *name;      /* assembly-qualified, as the runtime's text dump names it */
 } Target;
 
@@ -312,6 +311,19 @@ first_interface_impl (PgoMetadata *md, guint32 type)
          && pgo_metadata_get_column (md, PGO_COL_INTERFACEIMPL_CLASS, lo) == type ? lo : 0;
 }
 
+/* base_type: the base class of 'type', into 'out'. */
+static gboolean
+base_type (PgoClassSites *cs, TypeKey type, TypeKey *out)
+{
+  guint32 base = 0;
+
+  return _pgo_metadata_decode_coded (type.md, PGO_CODED_TYPE_DEF_OR_REF,
+                                     pgo_metadata_get_column (type.md, PGO_COL_TYPEDEF_EXTENDS,
+                                                              PGO_TOKEN_RID (type.type)),
+                                     &base, NULL)
+         && PGO_TOKEN_RID (base) != 0 && resolve_type (cs, type.md, base, out);
+}
+
 static gboolean is_subtype (PgoClassSites *cs, TypeKey sub, TypeKey super, guint depth);
 
 /* TRUE if an interface that TypeDef 'sub' itself lists is 'super' or
@@ -342,19 +354,11 @@ lists_interface (PgoClassSites *cs, TypeKey sub, TypeKey super, guint depth)
 static gboolean
 is_subtype_uncached (PgoClassSites *cs, TypeKey sub, TypeKey super, guint depth)
 {
-  guint32 base = 0;
   TypeKey next;
 
-  if (type_key_equal (&sub, &super))
+  if (type_key_equal (&sub, &super) || lists_interface (cs, sub, super, depth))
     return TRUE;
-  if (lists_interface (cs, sub, super, depth))
-    return TRUE;
-  return _pgo_metadata_decode_coded (sub.md, PGO_CODED_TYPE_DEF_OR_REF,
-                                     pgo_metadata_get_column (sub.md, PGO_COL_TYPEDEF_EXTENDS,
-                                                              PGO_TOKEN_RID (sub.type)),
-                                     &base, NULL)
-         && PGO_TOKEN_RID (base) != 0 && resolve_type (cs, sub.md, base, &next)
-         && is_subtype (cs, next, super, depth + 1);
+  return base_type (cs, sub, &next) && is_subtype (cs, next, super, depth + 1);
 }
 
 /* TRUE if a class or interface 'sub' is assignable to 'super' by
@@ -391,26 +395,23 @@ note_made (PgoClassSites *cs, TypeKey type, guint64 entries)
   *n += entries;
 }
 
-/* base_type: the base class of 'type', into 'out'. */
-static gboolean
-base_type (PgoClassSites *cs, TypeKey type, TypeKey *out)
+/* By module name, then token: the order of the index and of the live
+ * classes whatever the order the facts hold the methods in, so that ties
+ * break alike in every run. */
+static gint
+module_token_compare (const char *ma, guint32 ta, const char *mb, guint32 tb)
 {
-  guint32 base = 0;
+  int c = ma == mb ? 0 : strcmp (ma, mb);
 
-  return _pgo_metadata_decode_coded (type.md, PGO_CODED_TYPE_DEF_OR_REF,
-                                     pgo_metadata_get_column (type.md, PGO_COL_TYPEDEF_EXTENDS,
-                                                              PGO_TOKEN_RID (type.type)),
-                                     &base, NULL)
-         && PGO_TOKEN_RID (base) != 0 && resolve_type (cs, type.md, base, out);
+  return c ? c : (ta > tb) - (ta < tb);
 }
 
 static gint
 live_compare (gconstpointer a, gconstpointer b)
 {
   const Live *x = a, *y = b;
-  int c = x->module == y->module ? 0 : strcmp (x->module, y->module);
 
-  return c ? c : (x->type.type > y->type.type) - (x->type.type < y->type.type);
+  return module_token_compare (x->module, x->type.type, y->module, y->type.type);
 }
 
 /* add_descendant: files live class 'l' under itself and each of its
@@ -515,15 +516,12 @@ index_one (const char *module, guint32 token, guint64 entries, gpointer data)
   g_array_append_val (list, c);
 }
 
-/* By module name and token: the index's order whatever the order the
- * facts hold the methods in, so that ties break alike in every run. */
 static gint
 candidate_compare (gconstpointer a, gconstpointer b)
 {
   const Candidate *x = a, *y = b;
-  int c = x->module == y->module ? 0 : strcmp (x->module, y->module);
 
-  return c ? c : (x->def > y->def) - (x->def < y->def);
+  return module_token_compare (x->module, x->def, y->module, y->def);
 }
 
 /* index_candidates: every profiled method a virtual call can run, by name. */
@@ -577,10 +575,10 @@ find_in_type (TypeKey owner, const char *name, guint32 n_params, guint32 *out)
   return FALSE;
 }
 
-/* resolve_callee: the callee of callvirt operand 'token' of 'md' (a
+/* site_callee: the callee of callvirt operand 'token' of 'md' (a
  * MethodDef, or a MemberRef of a TypeDef, TypeRef or TypeSpec), into 'out'. */
 static gboolean
-resolve_callee (PgoClassSites *cs, PgoMetadata *md, guint32 token, Callee *out)
+site_callee (PgoClassSites *cs, PgoMetadata *md, guint32 token, Callee *out)
 {
   guint32 rid = PGO_TOKEN_RID (token), parent = 0;
   const char *name = NULL;
@@ -630,7 +628,6 @@ target_handle (PgoClassSites *cs, TypeKey key)
   if ((found = g_hash_table_lookup (cs->handles, &key)))
     return GPOINTER_TO_SIZE (found) - 1 + PGO_CLASS_SITE_HANDLE_BASE;
   t = g_new0 (Target, 1);
-  t->key = key;
   if ((name = _pgo_metadata_typedef_name (key.md, key.type))
       && pgo_metadata_lookup_assembly_name (key.md, &an, NULL))
     {
@@ -797,7 +794,7 @@ _pgo_class_sites_find (PgoClassSites *cs, const PgoMethodId *caller, const PgoMe
       if (in.opcode != PGO_OP_CALLVIRT || (in.prefixes & PGO_IL_PREFIX_CONSTRAINED)
           || in.il_offset >= cfg->il_size
           || !(cfg->blocks[cfg->offset_block[in.il_offset]].flags & PGO_BLOCK_FLAG_REACHABLE)
-          || !resolve_callee (cs, md, in.operand.token, &callee) || !dispatches (&callee))
+          || !site_callee (cs, md, in.operand.token, &callee) || !dispatches (&callee))
         continue;
       fill_site (cs, &callee, in.il_offset, &s);
       if (!out)

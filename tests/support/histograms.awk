@@ -3,7 +3,8 @@
 # histograms.awk: how often an inferred class histogram names the class
 # the truth's histogram is dominated by.  SPEC: pgo-inference(7) "Class histograms"
 #
-# Usage: awk -f histograms.awk -v label=NAME TRUTH.txt OURS.txt
+# Usage: awk -f histograms.awk -v label=NAME [-v verbose=1] TRUTH.txt OURS.txt
+# (verbose: also a line per judged site that does not agree)
 # Both files are text profiles (pgo-text(5)); a method is its "@@@" line's
 # two hashes and IL size.  A site is a HandleHistogramTypes record (kind
 # 195) of a method; its dominant class is the name most of its slots
