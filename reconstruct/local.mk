@@ -37,6 +37,7 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-counter-tests-private.h \
 	reconstruct/pgo-priors.c \
 	reconstruct/pgo-priors-private.h \
+	reconstruct/pgo-prior-weights.def \
 	reconstruct/pgo-evaluate.c \
 	reconstruct/pgo-profile-set.c \
 	reconstruct/pgo-parallel.c \

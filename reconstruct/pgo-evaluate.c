@@ -116,6 +116,7 @@ pgo_evaluation_free (PgoEvaluation *ev)
     return;
   g_array_unref (ev->methods);
   g_ptr_array_unref (ev->skipped);
+  _pgo_prior_tally_clear (&ev->prior_tally);
   g_free (ev);
 }
 
@@ -517,10 +518,10 @@ pgo_evaluation_set_prior_tally (PgoEvaluation *ev, gboolean tally)
  * @ev: an evaluation
  *
  * Returns: (transfer full): one "PRIOR-TALLY" line per heuristic, each
- *   ending in a newline: the branches it applied to, its hit rate, the
- *   plain, logarithmic and execution-weighted shares of its predicted
- *   successor, the calibrated rate and the rate in use; then a
- *   "PRIOR-RATES" line with the calibrated rates
+ *   ending in a newline (its branches, hit rate, plain, logarithmic and
+ *   execution-weighted shares, smoothed share and weight in use); then
+ *   "PRIOR-FEATURES" and a "PRIOR-SAMPLE" line per feature vector, the
+ *   input of the weights' fit (SPEC: pgo-inference(7) "Prior calibration")
  */
 char *
 pgo_evaluation_format_prior_tally (const PgoEvaluation *ev)

@@ -5,9 +5,11 @@
  *
  * Input: a method's flow graph (its blocks and the IL bytes it keeps) and
  * one two-way conditional block.  Output: which of the Ball-Larus
- * heuristics apply to it and which successor each predicts, and the
- * probability of the jump that their calibrated hit rates give when
- * combined by Dempster-Shafer; and the tallies that calibrate the rates.
+ * heuristics apply to it and which successor each predicts, its feature
+ * vector (those predictions and the family of its branch instruction),
+ * the probability of the jump that the fitted weights of the features
+ * give (pgo-prior-weights.def), and the tallies and samples the weights
+ * are fitted to.
  *
  * SPEC: pgo-inference(7) "Static branch priors"
  */
@@ -49,6 +51,16 @@ typedef enum {
   PGO_PRIOR_JUMP = 1,
 } PgoPriorPrediction;
 
+/* The branch instruction families, one feature each: brtrue, brfalse,
+ * beq, bne.un, the less-than compares (blt, ble and their unsigned
+ * forms) and the greater-than ones. */
+#define PGO_PRIOR_N_FAMILIES 6
+
+/* The features of a conditional block: per heuristic +1 when it
+ * predicts the jump, -1 the fall-through, 0 when it does not apply; then
+ * per branch family 1 for the block's own, 0 for the others. */
+#define PGO_PRIOR_N_FEATURES (PGO_PRIOR_N_HEURISTICS + PGO_PRIOR_N_FAMILIES)
+
 /**
  * PgoPriorTally:
  *
@@ -56,7 +68,8 @@ typedef enum {
  * truth determines: branches it applied to, those where its successor
  * took more than half, the sum of its successor's shares, the
  * executions of its successor and of the branch, and the shares
- * weighted by the logarithm of the branch's executions.
+ * weighted by the logarithm of the branch's executions; and the same
+ * branches grouped by feature vector, the samples of the weights' fit.
  */
 typedef struct {
   guint64 n[PGO_PRIOR_N_HEURISTICS];
@@ -66,9 +79,14 @@ typedef struct {
   guint64 executed[PGO_PRIOR_N_HEURISTICS];
   double  log_weight[PGO_PRIOR_N_HEURISTICS]; /* sum of log2 (1 + executions) */
   double  log_share[PGO_PRIOR_N_HEURISTICS];  /* the shares weighted so */
+  GHashTable *samples; /* feature string -> PgoPriorSample, made on first use */
 } PgoPriorTally;
 
 const char *_pgo_prior_heuristic_name (PgoPriorHeuristic h);
+const char *_pgo_prior_feature_name   (guint feature);
+gboolean    _pgo_priors_features      (const PgoCfg *cfg,
+                                      guint32 block,
+                                      gint8 x[PGO_PRIOR_N_FEATURES]);
 gboolean    _pgo_priors_predict       (const PgoCfg *cfg,
                                       guint32 block,
                                       PgoPriorPrediction out[PGO_PRIOR_N_HEURISTICS]);
@@ -84,5 +102,11 @@ gboolean    _pgo_prior_tally_add_truth (PgoPriorTally *tally,
                                        const guint64 *dense,
                                        GError **error);
 char       *_pgo_prior_tally_format   (const PgoPriorTally *tally);
+void        _pgo_prior_tally_clear    (PgoPriorTally *tally);
+gboolean    _pgo_priors_parse_weights (const char *data,
+                                      gsize size,
+                                      const char *file,
+                                      double out[PGO_PRIOR_N_FEATURES],
+                                      GError **error);
 
 G_END_DECLS

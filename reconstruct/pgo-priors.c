@@ -2,14 +2,15 @@
  *
  * pgo-priors.c: This file computes the evidence-based static prior of a
  * two-way conditional block: the Ball-Larus heuristics that apply to its
- * IL, each predicting one successor with a hit rate calibrated on dense
- * truths, combined by Dempster-Shafer as Wu and Larus combine them.
+ * IL, each predicting one successor, and the family of its branch
+ * instruction are its features; a logistic model with weights fitted on
+ * real code (pgo-prior-weights.def) gives the probability of the jump.
  *
  * Input: a PgoCfg (blocks, successors, the IL bytes it keeps) and a
  * PGO_BLOCK_COND block whose two successors differ.  Output: per
- * heuristic the successor it predicts (or none), the combined probability
- * that the jump is taken, and tallies of the predictions against known
- * splits (the calibration).
+ * heuristic the successor it predicts (or none), the feature vector, the
+ * probability that the jump is taken, and tallies and samples of the
+ * features against known splits (what the weights are fitted to).
  *
  * SPEC: pgo-inference(7) "Static branch priors", "Prior calibration"
  *
@@ -24,39 +25,35 @@
 #include "pgo-priors-private.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pgo-il-private.h"
+#include "pgo-error.h"
 #include "pgo-reconstruct.h"
 
 #define NONE PGO_CFG_VIRTUAL
 
-/* No heuristic is certain: a rate of 0 or 1 would fix the split whatever
- * the others say (and two opposite ones would not combine). */
+/* No prior is certain: a probability of 0 or 1 would fix the split
+ * whatever the counts around it say. */
 #define PGO_PRIOR_MIN_RATE 0.005
 
-/* The hit rate of each heuristic, as "evaluate --prior-tally" prints it
- * (PRIOR-RATES) over the calibration programs: the share of its
- * predicted successor over the executed branches it applies to, each
- * weighted by the logarithm of its executions, smoothed towards 1/2.
- * SPEC: pgo-inference(7) "Prior calibration" (the programs, the tool,
- * tests/conformance/prior-calibrate.sh). */
-static const double hit_rate[PGO_PRIOR_N_HEURISTICS] = {
-  [PGO_PRIOR_LOOP_BRANCH] = 0.6342,
-  [PGO_PRIOR_LOOP_EXIT] = 0.7654,
-  [PGO_PRIOR_COMPARE_EQ] = 0.5693,
-  [PGO_PRIOR_COMPARE_SIGN] = 0.5914,
-  [PGO_PRIOR_POINTER] = 0.0695,
-  [PGO_PRIOR_ZERO_TEST] = 0.4933,
-  [PGO_PRIOR_CALL] = 0.5124,
-  [PGO_PRIOR_RETURN] = 0.5295,
-  [PGO_PRIOR_GUARD] = 0.6410,
-  [PGO_PRIOR_STORE] = 0.4639,
-  [PGO_PRIOR_THROW] = 0.9614,
-  [PGO_PRIOR_HELPER] = 0.8025,
-  [PGO_PRIOR_FINALLY_GUARD] = 0.9740,
-  [PGO_PRIOR_LAZY_INIT] = 0.6771,
-  [PGO_PRIOR_FALLTHROUGH] = 0.5609,
+/* The fitted weight of each feature, by name, as tests/realcode/fit-priors
+ * writes them from the samples of "evaluate --prior-tally" over the
+ * real-code corpus's calibration half.
+ * SPEC: pgo-inference(7) "Prior calibration" */
+static const struct {
+  const char *name;
+  double      weight;
+} fitted[] = {
+#define PGO_PRIOR_WEIGHT(name, weight) { name, weight },
+#include "pgo-prior-weights.def"
+#undef PGO_PRIOR_WEIGHT
+};
+
+static const char *const family_names[PGO_PRIOR_N_FAMILIES] = {
+  "op-brtrue", "op-brfalse", "op-beq", "op-bne", "op-less", "op-greater",
 };
 
 /**
@@ -75,6 +72,166 @@ _pgo_prior_heuristic_name (PgoPriorHeuristic h)
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == PGO_PRIOR_N_HEURISTICS);
   return (guint) h < G_N_ELEMENTS (names) ? names[h] : "?";
+}
+
+/**
+ * _pgo_prior_feature_name:
+ * @feature: a feature index, below PGO_PRIOR_N_FEATURES
+ *
+ * Returns: (transfer none): its name: a heuristic's, or a branch
+ *   family's ("op-brtrue", ...)
+ */
+const char *
+_pgo_prior_feature_name (guint feature)
+{
+  if (feature < PGO_PRIOR_N_HEURISTICS)
+    return _pgo_prior_heuristic_name (feature);
+  feature -= PGO_PRIOR_N_HEURISTICS;
+  return feature < PGO_PRIOR_N_FAMILIES ? family_names[feature] : "?";
+}
+
+/* The weights in use, in feature order: the fitted table's, looked up
+ * by name on first use, unless pgo_prior_weights_load() replaced them.
+ * A feature the table lacks weighs 0 (no evidence); check-reconstruct
+ * asserts that every one has a weight. */
+static double weights[PGO_PRIOR_N_FEATURES];
+
+static const double *
+feature_weights (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      for (guint f = 0; f < PGO_PRIOR_N_FEATURES; f++)
+        for (guint i = 0; i < G_N_ELEMENTS (fitted); i++)
+          if (strcmp (fitted[i].name, _pgo_prior_feature_name (f)) == 0)
+            weights[f] = fitted[i].weight;
+      g_once_init_leave (&done, 1);
+    }
+  return weights;
+}
+
+/* The feature named 'name', or -1. */
+static int
+feature_by_name (const char *name)
+{
+  for (guint f = 0; f < PGO_PRIOR_N_FEATURES; f++)
+    if (strcmp (name, _pgo_prior_feature_name (f)) == 0)
+      return (int) f;
+  return -1;
+}
+
+/* Parses one line of a weights file into 'out'; 'seen' marks the
+ * features given.  Blank lines and C comment lines are skipped. */
+static gboolean
+parse_weight_line (const char *line, const char *file, guint lineno, double *out, gboolean *seen,
+                   GError **error)
+{
+  char name[64], *end = NULL;
+  double w = NAN;
+  int f, at = -1;
+
+  line += strspn (line, " \t");
+  if (!*line || g_str_has_prefix (line, "/*") || g_str_has_prefix (line, "*"))
+    return TRUE;
+  /* the number by g_ascii_strtod: the C locale's '.', whatever the process's */
+  if (sscanf (line, "PGO_PRIOR_WEIGHT (\"%63[^\"]\",%n", name, &at) == 1 && at > 0)
+    w = g_ascii_strtod (line + at, &end);
+  if (at <= 0 || !end || end == line + at || strcmp (end, ")") != 0 || !isfinite (w))
+    {
+      g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
+                   "%s:%u: not PGO_PRIOR_WEIGHT (\"name\", weight)", file, lineno);
+      return FALSE;
+    }
+  if ((f = feature_by_name (name)) < 0 || seen[f])
+    {
+      g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT, "%s:%u: %s feature '%s'", file, lineno,
+                   f < 0 ? "no" : "a second weight of the", name);
+      return FALSE;
+    }
+  seen[f] = TRUE;
+  out[f] = w;
+  return TRUE;
+}
+
+/**
+ * _pgo_priors_parse_weights:
+ * @data: (array length=size): the text of a weights file
+ * @size: its size in bytes
+ * @file: its name, for messages
+ * @out: (out caller-allocates): a weight per feature, in feature order
+ * @error: return location for a #GError
+ *
+ * Parses the format of pgo-prior-weights.def: one PGO_PRIOR_WEIGHT
+ * ("name", weight) line per feature, each feature exactly once, and C
+ * comment lines.
+ *
+ * Returns: TRUE, or FALSE with @error naming the line and the problem.
+ */
+gboolean
+_pgo_priors_parse_weights (const char *data, gsize size, const char *file,
+                           double out[PGO_PRIOR_N_FEATURES], GError **error)
+{
+  gboolean seen[PGO_PRIOR_N_FEATURES] = { FALSE };
+  gsize pos = 0;
+  guint lineno = 0;
+
+  while (pos < size)
+    {
+      const char *nl = memchr (data + pos, '\n', size - pos);
+      gsize len = nl ? (gsize) (nl - (data + pos)) : size - pos;
+      g_autofree char *line = g_strndup (data + pos, len);
+
+      lineno++;
+      pos += len + 1;
+      if (strlen (line) != len)
+        {
+          g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT, "%s:%u: a NUL byte", file, lineno);
+          return FALSE;
+        }
+      if (!parse_weight_line (line, file, lineno, out, seen, error))
+        return FALSE;
+    }
+  for (guint f = 0; f < PGO_PRIOR_N_FEATURES; f++)
+    if (!seen[f])
+      {
+        g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT, "%s: no weight of feature '%s'", file,
+                     _pgo_prior_feature_name (f));
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/**
+ * pgo_prior_weights_load:
+ * @path: a file in the format of pgo-prior-weights.def
+ * @error: return location for a #GError
+ *
+ * Replaces the fitted weights of the evidence priors, for every
+ * reconstruction this process makes from then on, by those of @path:
+ * the refit of the priors scores candidate weights this way
+ * (tests/realcode/fit-priors).  Call it before any reconstruction
+ * starts, not while one runs.
+ *
+ * SPEC: pgo-inference(7) "Prior calibration"
+ *
+ * Returns: TRUE, or FALSE with @error set (the weights in use unchanged).
+ */
+gboolean
+pgo_prior_weights_load (const char *path, GError **error)
+{
+  g_autofree char *data = NULL;
+  double w[PGO_PRIOR_N_FEATURES];
+  gsize size = 0;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  if (!g_file_get_contents (path, &data, &size, error)
+      || !_pgo_priors_parse_weights (data, size, path, w, error))
+    return FALSE;
+  feature_weights ();
+  memcpy (weights, w, sizeof w);
+  return TRUE;
 }
 
 /* Decodes the instructions of block 'b' of 'cfg' into 'out' (empty for
@@ -488,37 +645,136 @@ _pgo_priors_predict (const PgoCfg *cfg, guint32 block, PgoPriorPrediction out[PG
   return TRUE;
 }
 
+/* The family of branch 'br' (a feature index past the heuristics), or
+ * -1 for none. */
+static int
+branch_family (const PgoIlInstr *br)
+{
+  switch (_pgo_il_long_branch (br))
+    {
+    case PGO_OP_BRTRUE: return 0;
+    case PGO_OP_BRFALSE: return 1;
+    case PGO_OP_BEQ: return 2;
+    case PGO_OP_BNE_UN: return 3;
+    case PGO_OP_BLT: case PGO_OP_BLE: case PGO_OP_BLT_UN: case PGO_OP_BLE_UN: return 4;
+    case PGO_OP_BGT: case PGO_OP_BGE: case PGO_OP_BGT_UN: case PGO_OP_BGE_UN: return 5;
+    default: return -1;
+    }
+}
+
+/**
+ * _pgo_priors_features:
+ * @cfg: a flow graph
+ * @block: a block index
+ * @x: (out caller-allocates): the features of @block
+ *
+ * Fills @x (SPEC: pgo-inference(7) "Static branch priors"): per
+ * heuristic +1 when it predicts the jump, -1 the fall-through, 0 when it
+ * does not apply; per branch family 1 for the family of the block's
+ * branch instruction.
+ *
+ * Returns: FALSE (and @x all 0) unless @block is a conditional block
+ *   with two different successors.
+ */
+gboolean
+_pgo_priors_features (const PgoCfg *cfg, guint32 block, gint8 x[PGO_PRIOR_N_FEATURES])
+{
+  PgoPriorPrediction pred[PGO_PRIOR_N_HEURISTICS];
+  g_autoptr(GArray) v = NULL;
+  int family;
+
+  memset (x, 0, PGO_PRIOR_N_FEATURES);
+  if (!_pgo_priors_predict (cfg, block, pred))
+    return FALSE;
+  for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
+    x[h] = pred[h] == PGO_PRIOR_NONE ? 0 : pred[h] == PGO_PRIOR_JUMP ? 1 : -1;
+  v = g_array_new (FALSE, FALSE, sizeof (PgoIlInstr));
+  block_instrs (cfg, block, v);
+  if (v->len > 0 && (family = branch_family (&g_array_index (v, PgoIlInstr, v->len - 1))) >= 0)
+    x[PGO_PRIOR_N_HEURISTICS + family] = 1;
+  return TRUE;
+}
+
 /**
  * _pgo_priors_jump:
  * @cfg: a flow graph
  * @block: a conditional block with two different successors
  *
- * Combines the hit rates of the heuristics that apply to @block by
- * Dempster-Shafer (SPEC: pgo-inference(7) "Static branch priors"): with
- * two outcomes, evidence q for the jump turns belief p into
- * pq / (pq + (1-p)(1-q)), from p = 1/2.
+ * The fitted logistic model: the log-odds of the jump are the weighted
+ * sum of the block's features, so that heuristics that tend to apply
+ * together are not counted twice, as a fit over all of them at once
+ * weighs each.
  *
- * Returns: the probability that the jump is taken
+ * SPEC: pgo-inference(7) "Static branch priors"
+ *
+ * Returns: the probability that the jump is taken, within
+ *   [PGO_PRIOR_MIN_RATE, 1 - PGO_PRIOR_MIN_RATE]
  */
 double
 _pgo_priors_jump (const PgoCfg *cfg, guint32 block)
 {
-  PgoPriorPrediction pred[PGO_PRIOR_N_HEURISTICS];
-  double p = 0.5;
+  gint8 x[PGO_PRIOR_N_FEATURES];
+  const double *w = feature_weights ();
+  double z = 0.0;
 
-  if (!_pgo_priors_predict (cfg, block, pred))
+  if (!_pgo_priors_features (cfg, block, x))
     return 0.5;
-  for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
-    {
-      double q;
+  for (guint f = 0; f < PGO_PRIOR_N_FEATURES; f++)
+    z += w[f] * x[f];
+  return CLAMP (1.0 / (1.0 + exp (-z)), PGO_PRIOR_MIN_RATE, 1.0 - PGO_PRIOR_MIN_RATE);
+}
 
-      if (pred[h] == PGO_PRIOR_NONE)
-        continue;
-      q = CLAMP (hit_rate[h], PGO_PRIOR_MIN_RATE, 1.0 - PGO_PRIOR_MIN_RATE);
-      q = pred[h] == PGO_PRIOR_JUMP ? q : 1.0 - q;
-      p = p * q / (p * q + (1.0 - p) * (1.0 - q));
+/* The weighting schemes of a branch in the samples, by its executions
+ * n: each branch once, log2 (1 + n), sqrt (n), n. */
+enum { SCHEME_ONE, SCHEME_LOG, SCHEME_SQRT, SCHEME_EXEC, N_SCHEMES };
+static const char *const scheme_names[N_SCHEMES] = { "one", "log", "sqrt", "exec" };
+
+/* One group of samples: the branches of one feature vector and, per
+ * weighting scheme, their summed weight and the jump's share of each
+ * branch summed with that weight. */
+typedef struct {
+  guint64 branches;
+  double  weight[N_SCHEMES];
+  double  jump[N_SCHEMES];
+} PgoPriorSample;
+
+/* Adds block 'block' of 'cfg', which ran 'total' times and jumped
+ * 'jump' of them, to the samples of 'tally'. */
+static void
+add_sample (PgoPriorTally *tally, const PgoCfg *cfg, guint32 block, guint64 total, guint64 jump)
+{
+  gint8 x[PGO_PRIOR_N_FEATURES];
+  char key[PGO_PRIOR_N_FEATURES + 1];
+  PgoPriorSample *sample;
+  double n = (double) total, w[N_SCHEMES] = { 1.0, log2 (1.0 + n), sqrt (n), n };
+
+  if (!_pgo_priors_features (cfg, block, x))
+    return;
+  for (guint f = 0; f < PGO_PRIOR_N_FEATURES; f++)
+    key[f] = x[f] > 0 ? '+' : x[f] < 0 ? '-' : '.';
+  key[PGO_PRIOR_N_FEATURES] = '\0';
+  if (!tally->samples)
+    tally->samples = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (!(sample = g_hash_table_lookup (tally->samples, key)))
+    g_hash_table_insert (tally->samples, g_strdup (key), (sample = g_new0 (PgoPriorSample, 1)));
+  sample->branches++;
+  for (guint i = 0; i < N_SCHEMES; i++)
+    {
+      sample->weight[i] += w[i];
+      sample->jump[i] += w[i] * (double) jump / n;
     }
-  return p;
+}
+
+/**
+ * _pgo_prior_tally_clear:
+ * @tally: tallies
+ *
+ * Frees the samples of @tally.
+ */
+void
+_pgo_prior_tally_clear (PgoPriorTally *tally)
+{
+  g_clear_pointer (&tally->samples, g_hash_table_unref);
 }
 
 /**
@@ -556,6 +812,7 @@ _pgo_prior_tally_add (PgoPriorTally *tally, const PgoCfg *cfg, guint32 block,
       tally->log_weight[h] += log2 (1.0 + (double) total);
       tally->log_share[h] += log2 (1.0 + (double) total) * (double) c / (double) total;
     }
+  add_sample (tally, cfg, block, total, jump_count);
 }
 
 /* The reconstructed flow of the normal arc from block 'b' to 't' of
@@ -625,6 +882,41 @@ calibrated_rate (const PgoPriorTally *tally, guint h)
   return (tally->log_share[h] + 1.0) / (tally->log_weight[h] + 2.0);
 }
 
+static int
+compare_keys (const void *a, const void *b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Appends the PRIOR-FEATURES line and one PRIOR-SAMPLE line per
+ * feature vector of 'tally', in the order of the vectors' strings. */
+static void
+format_samples (const PgoPriorTally *tally, GString *s)
+{
+  g_autofree gpointer *keys = NULL;
+  guint n = 0;
+
+  g_string_append (s, "PRIOR-FEATURES");
+  for (guint f = 0; f < PGO_PRIOR_N_FEATURES; f++)
+    g_string_append_printf (s, "%c%s", f ? ',' : ' ', _pgo_prior_feature_name (f));
+  g_string_append_c (s, '\n');
+  if (!tally->samples)
+    return;
+  keys = g_hash_table_get_keys_as_array (tally->samples, &n);
+  qsort (keys, n, sizeof (gpointer), compare_keys);
+  for (guint i = 0; i < n; i++)
+    {
+      const PgoPriorSample *sample = g_hash_table_lookup (tally->samples, keys[i]);
+
+      g_string_append_printf (s, "PRIOR-SAMPLE x=%s branches=%" G_GUINT64_FORMAT, (const char *) keys[i],
+                              sample->branches);
+      for (guint k = 0; k < N_SCHEMES; k++)
+        g_string_append_printf (s, " weight-%s=%.6f jump-%s=%.6f", scheme_names[k], sample->weight[k],
+                                scheme_names[k], sample->jump[k]);
+      g_string_append_c (s, '\n');
+    }
+}
+
 /**
  * _pgo_prior_tally_format:
  * @tally: tallies
@@ -632,13 +924,19 @@ calibrated_rate (const PgoPriorTally *tally, guint h)
  * Returns: (transfer full): one "PRIOR-TALLY" line per heuristic: the
  *   branches, the share of them it predicted right, the mean share of
  *   its successor, that share weighted by the logarithm of executions,
- *   the share of executions it predicted, the calibrated rate and the
- *   rate in use; then "PRIOR-RATES" with the calibrated rates in order.
+ *   the share of executions it predicted, the smoothed rate and the
+ *   fitted weight in use; then "PRIOR-FEATURES", the features in order,
+ *   and a "PRIOR-SAMPLE" line per feature vector seen: the vector (per
+ *   feature '+' for 1, '-' for -1, '.' for 0), its branches and, for
+ *   each weighting of a branch of n executions (one: 1, log: log2 (1 +
+ *   n), sqrt: sqrt (n), exec: n), their summed weight and their jump
+ *   shares summed with that weight (the input of tests/realcode/fit-priors).
  */
 char *
 _pgo_prior_tally_format (const PgoPriorTally *tally)
 {
   GString *s = g_string_new (NULL);
+  const double *w = feature_weights ();
 
   for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
     {
@@ -646,16 +944,13 @@ _pgo_prior_tally_format (const PgoPriorTally *tally)
 
       g_string_append_printf (s, "PRIOR-TALLY heuristic=%s branches=%" G_GUINT64_FORMAT
                               " hit-rate=%.4f mean-share=%.4f log-share=%.4f dynamic-share=%.4f"
-                              " calibrated=%.4f in-use=%.4f\n",
+                              " calibrated=%.4f weight=%.4f\n",
                               _pgo_prior_heuristic_name (h), tally->n[h],
                               (double) tally->hits[h] / n, tally->share[h] / n,
                               tally->log_share[h] / MAX (tally->log_weight[h], 1e-9),
                               (double) tally->predicted[h] / (double) MAX (tally->executed[h], 1),
-                              calibrated_rate (tally, h), hit_rate[h]);
+                              calibrated_rate (tally, h), w[h]);
     }
-  g_string_append (s, "PRIOR-RATES");
-  for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
-    g_string_append_printf (s, "%c%.4f", h ? ',' : ' ', calibrated_rate (tally, h));
-  g_string_append_c (s, '\n');
+  format_samples (tally, s);
   return g_string_free (s, FALSE);
 }

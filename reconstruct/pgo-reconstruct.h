@@ -195,6 +195,8 @@ void               pgo_reconstruction_options_init (PgoReconstructionOptions *op
 const char        *pgo_prior_model_to_string (PgoPriorModel model);
 gboolean           pgo_prior_model_from_string (const char *text,
                                                 PgoPriorModel *out_model);
+gboolean           pgo_prior_weights_load      (const char *path,
+                                                GError **error);
 PgoReconstruction *pgo_reconstruction_build_from_body   (const PgoMethodBody *body,
                                            const PgoObservation *observations,
                                            guint n_observations,

@@ -170,6 +170,7 @@ cli_tests = \
 	tests/cli/export-text.sh \
 	tests/cli/export-histograms.sh \
 	tests/cli/plan.sh \
+	tests/cli/fit-priors.sh \
 	tests/cli/store.sh \
 	tests/cli/store-crash.sh \
 	tests/cli/fuzz-replay.sh \
@@ -223,7 +224,6 @@ conformance_tests = \
 TESTS += $(conformance_tests)
 EXTRA_DIST += $(conformance_tests) \
 	tests/conformance/accuracy.sh \
-	tests/conformance/prior-calibrate.sh \
 	tests/conformance/srm/SrmDump.csproj \
 	tests/conformance/srm/Program.cs \
 	tests/conformance/srm/Names.cs \
@@ -242,12 +242,14 @@ accuracy: all
 	  || test $$? = 77
 .PHONY: accuracy
 
-# make calibrate-priors: the evidence priors' calibration tallies and
-# their measurement on the held-out fixture programs.
-calibrate-priors: all
+# make fit-priors: refit the evidence priors' feature weights on the
+# calibration half of the real-code corpus and write them over
+# reconstruct/pgo-prior-weights.def (pgo-inference(7) "Prior calibration").
+fit-priors: all
 	PGO_TEST_DATA='$(abs_top_srcdir)/tests' PGO_BUILDDIR='$(abs_top_builddir)' \
-	  DOTNET='$(DOTNET)' $(SHELL) $(top_srcdir)/tests/conformance/prior-calibrate.sh
-.PHONY: calibrate-priors
+	  DOTNET='$(DOTNET)' $(SHELL) $(top_srcdir)/tests/realcode/fit-priors \
+	  --output '$(abs_top_srcdir)/reconstruct/pgo-prior-weights.def'
+.PHONY: fit-priors
 
 # The traceevent script's log goes beside it in the build tree: make sure
 # the folder exists in a fresh VPATH build.

@@ -27,6 +27,7 @@ typedef struct {
   char            *priors;       /* --priors as typed */
   PgoPriorModel    prior_model;  /* --priors, parsed */
   gboolean         prior_tally;  /* --prior-tally (hidden): the calibration tallies */
+  char            *prior_weights; /* --prior-weights (hidden): weights to score instead */
   PgoProbeSet      set;          /* --probes, parsed */
   gboolean         json;         /* --json */
   gboolean         quiet;        /* --quiet */
@@ -46,6 +47,7 @@ eval_options_clear (EvalOptions *o)
   g_clear_pointer (&o->frameworks, g_strfreev);
   g_clear_pointer (&o->probes, g_free);
   g_clear_pointer (&o->priors, g_free);
+  g_clear_pointer (&o->prior_weights, g_free);
   g_clear_pointer (&o->resolver, pgo_body_resolver_free);
 }
 
@@ -71,6 +73,8 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
       "Priors of the splits the counts leave free: jit or evidence", "jit|evidence" },
     { "prior-tally", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o->prior_tally,
       "Print the static branch heuristics' tallies against the truths", NULL },
+    { "prior-weights", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &o->prior_weights,
+      "Use the evidence priors' feature weights of FILE (the refit scores them so)", "FILE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print JSON instead of a table", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Print the summary lines only", NULL },
     { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
@@ -100,6 +104,13 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
     return rc;
   if (!o->references && !o->frameworks)
     return pgo_tool_usage ("give at least one --reference or --framework");
+  if (o->prior_weights)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!pgo_prior_weights_load (o->prior_weights, &error))
+        return pgo_tool_fail (NULL, g_steal_pointer (&error));
+    }
   if (!(o->resolver = pgo_tool_open_resolver (o->references, o->frameworks, &rc)))
     return rc;
   if (o->edge_truth && g_strv_length (o->edge_truth) != g_strv_length (o->truth))

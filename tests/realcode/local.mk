@@ -7,6 +7,7 @@
 #                histograms-check.sh: the inferred class histograms of
 #                both halves against the edge runs' tables.
 # make accuracy  also prints both halves' ACCURACY lines.
+# make fit-priors (tests/local.mk) refits the priors on the calibration half.
 
 TESTS += tests/realcode/accuracy-check.sh tests/realcode/jitcode-check.sh \
 	tests/realcode/histograms-check.sh
@@ -14,6 +15,8 @@ EXTRA_DIST += \
 	tests/realcode/README.md \
 	tests/realcode/halves.txt \
 	tests/realcode/generate \
+	tests/realcode/fit-priors \
+	tests/realcode/fit-priors.awk \
 	tests/realcode/accuracy.sh \
 	tests/realcode/accuracy-check.sh \
 	tests/realcode/jitcode-check.sh \
