@@ -42,8 +42,12 @@
 #include "pgo-textpgo.h"
 #include "pgo-error.h"
 
+#include <errno.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 #include "pgo-textpgo-private.h"
 
 /* Named limits on what a dump may announce. */
@@ -743,16 +747,23 @@ _pgo_text_pgo_equal (const PgoTextPgo *a, const PgoTextPgo *b)
  * is only known once the methods are counted. */
 #define HEADER_ROOM (sizeof header_prefix - 1 + 10 + sizeof header_suffix - 1 + 1)
 
+/* With a spill file, the methods' text moves there once this much has
+ * gathered, so that memory holds at most about this much of it. */
+#define SPILL_CHUNK (1u << 20)
+
 /**
  * PgoTextPgoWriter:
  *
  * Renders a dump method by method: each is written as it is added and
- * then freed, so that only the text and the handle names are held.
+ * then freed, so that only the text and the handle names are held; with
+ * a spill file (pgo_text_pgo_writer_spill()) the text too goes out of
+ * memory as it grows.
  */
 struct _PgoTextPgoWriter {
   PgoTextPgo *pgo;       /* the handle names; no method kept */
-  GString    *out;       /* HEADER_ROOM bytes, then the methods */
+  GString    *out;       /* HEADER_ROOM bytes, then the methods not spilled */
   guint       n_methods; /* written */
+  int         spill;     /* an unlinked temporary file of the text before out's, or -1 */
 };
 
 /**
@@ -770,6 +781,7 @@ pgo_text_pgo_writer_new (void)
   w->pgo = pgo_text_pgo_new ();
   w->out = g_string_new (NULL);
   g_string_set_size (w->out, HEADER_ROOM);
+  w->spill = -1;
   return w;
 }
 
@@ -785,6 +797,8 @@ pgo_text_pgo_writer_free (PgoTextPgoWriter *w)
   pgo_text_pgo_free (w->pgo);
   if (w->out)
     g_string_free (w->out, TRUE);
+  if (w->spill >= 0)
+    close (w->spill);
   g_free (w);
 }
 
@@ -799,6 +813,34 @@ PgoTextPgo *
 pgo_text_pgo_writer_get_dump (PgoTextPgoWriter *w)
 {
   return w->pgo;
+}
+
+/* Appends the methods' text in w->out to the spill file and empties it. */
+static gboolean
+spill_out (PgoTextPgoWriter *w, GError **error)
+{
+  const char *p = w->out->str + HEADER_ROOM;
+  gsize left = w->out->len - HEADER_ROOM;
+
+  while (left > 0)
+    {
+      gssize n = write (w->spill, p, left);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          int e = n < 0 ? errno : ENOSPC;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e),
+                       "writing the text's temporary file: %s", g_strerror (e));
+          return FALSE;
+        }
+      p += n;
+      left -= (gsize) n;
+    }
+  g_string_truncate (w->out, HEADER_ROOM);
+  return TRUE;
 }
 
 /**
@@ -829,7 +871,39 @@ pgo_text_pgo_writer_add_method (PgoTextPgoWriter *w, guint32 code_hash, guint32 
     g_string_truncate (w->out, len); /* a failed method leaves nothing behind */
   else
     w->n_methods++;
+  if (ok && w->spill >= 0 && w->out->len - HEADER_ROOM >= SPILL_CHUNK)
+    ok = spill_out (w, error);
   return ok;
+}
+
+/**
+ * pgo_text_pgo_writer_spill:
+ * @w: a writer
+ * @error: return location for a #GError
+ *
+ * Moves the text of the methods written so far, and of those added
+ * later as it grows, into an anonymous temporary file (in the folder
+ * g_get_tmp_dir() names, removed from it at once, so nothing is left
+ * behind), so that the writer holds at most about a mebibyte of it; end
+ * such a writer with pgo_text_pgo_writer_finish_to_stream().
+ *
+ * Returns: TRUE, or FALSE with @error set (no file made, or a write
+ *   failed).
+ */
+gboolean
+pgo_text_pgo_writer_spill (PgoTextPgoWriter *w, GError **error)
+{
+  g_autofree char *path = NULL;
+  int fd;
+
+  g_return_val_if_fail (w != NULL, FALSE);
+  if (w->spill >= 0)
+    return TRUE;
+  if ((fd = g_file_open_tmp ("pgo-text-XXXXXX", &path, error)) < 0)
+    return FALSE;
+  g_unlink (path);
+  w->spill = fd;
+  return spill_out (w, error);
 }
 
 /**
@@ -837,11 +911,14 @@ pgo_text_pgo_writer_add_method (PgoTextPgoWriter *w, guint32 code_hash, guint32 
  * @w: (transfer full): a writer
  *
  * Returns: (transfer full): the dump, the same bytes as
- *   pgo_text_pgo_write() of a dump holding the methods added.
+ *   pgo_text_pgo_write() of a dump holding the methods added; NULL for
+ *   a writer that spills (pgo_text_pgo_writer_finish_to_stream() ends
+ *   those).
  */
 GBytes *
 pgo_text_pgo_writer_finish (PgoTextPgoWriter *w)
 {
+  g_return_val_if_fail (w->spill < 0, NULL);
   g_autofree char *header = g_strdup_printf ("%s%u%s\n", header_prefix, w->n_methods,
                                              header_suffix);
   gsize start = HEADER_ROOM - strlen (header);
@@ -854,4 +931,68 @@ pgo_text_pgo_writer_finish (PgoTextPgoWriter *w)
   all = g_string_free_to_bytes (g_steal_pointer (&w->out));
   pgo_text_pgo_writer_free (w);
   return g_bytes_new_from_bytes (all, start, size - start);
+}
+
+/* Copies the spill file of 'w' to 'out' from its start. */
+static gboolean
+copy_spill (PgoTextPgoWriter *w, GOutputStream *out, GError **error)
+{
+  g_autofree char *buf = g_malloc (64 * 1024);
+
+  if (lseek (w->spill, 0, SEEK_SET) < 0)
+    {
+      int e = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e),
+                   "reading the text's temporary file: %s", g_strerror (e));
+      return FALSE;
+    }
+  for (;;)
+    {
+      gssize n = read (w->spill, buf, 64 * 1024);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int e = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e),
+                       "reading the text's temporary file: %s", g_strerror (e));
+          return FALSE;
+        }
+      if (n == 0)
+        return TRUE;
+      if (!g_output_stream_write_all (out, buf, (gsize) n, NULL, NULL, error))
+        return FALSE;
+    }
+}
+
+/**
+ * pgo_text_pgo_writer_finish_to_stream:
+ * @w: (transfer full): a writer, spilling or not
+ * @out: where to write the dump
+ * @error: return location for a #GError
+ *
+ * Writes to @out the same bytes pgo_text_pgo_writer_finish() would
+ * return (the header, the methods, the trailer), reading back what @w
+ * spilled, and frees @w.  @out is neither flushed nor closed.
+ *
+ * Returns: TRUE, or FALSE with @error set when a read or a write failed
+ *   (@out then holds part of the dump).
+ */
+gboolean
+pgo_text_pgo_writer_finish_to_stream (PgoTextPgoWriter *w, GOutputStream *out, GError **error)
+{
+  g_autofree char *header = g_strdup_printf ("%s%u%s\n", header_prefix, w->n_methods, header_suffix);
+  g_autofree char *tail = g_strdup_printf ("%s\n", trailer);
+  gboolean ok;
+
+  ok = g_output_stream_write_all (out, header, strlen (header), NULL, NULL, error)
+       && (w->spill < 0 || copy_spill (w, out, error))
+       && g_output_stream_write_all (out, w->out->str + HEADER_ROOM, w->out->len - HEADER_ROOM,
+                                     NULL, NULL, error)
+       && g_output_stream_write_all (out, tail, strlen (tail), NULL, NULL, error);
+  pgo_text_pgo_writer_free (w);
+  return ok;
 }

@@ -16,6 +16,7 @@
  */
 #pragma once
 
+#include <gio/gio.h>
 #include <glib.h>
 
 #include "pgo-schema.h"
@@ -82,7 +83,12 @@ gboolean                pgo_text_pgo_writer_add_method (PgoTextPgoWriter *w,
                                                        const char *signature,
                                                        PgoMethodProfile *profile,
                                                        GError **error);
+gboolean                pgo_text_pgo_writer_spill      (PgoTextPgoWriter *w,
+                                                       GError **error);
 GBytes                 *pgo_text_pgo_writer_finish     (PgoTextPgoWriter *w);
+gboolean                pgo_text_pgo_writer_finish_to_stream (PgoTextPgoWriter *w,
+                                                       GOutputStream *out,
+                                                       GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoTextPgoWriter, pgo_text_pgo_writer_free)
 

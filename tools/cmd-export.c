@@ -400,6 +400,57 @@ write_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   return ok;
 }
 
+/* Writes the text dump of writer 'w' (transfer full) to 'path'
+ * atomically: into a new file that replaces 'path' only once the dump
+ * is whole.  FALSE with 'error' set, 'path' untouched, on failure. */
+static gboolean
+write_text_file (const char *path, PgoTextPgoWriter *w, GError **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(GCancellable) abort = NULL;
+
+  if (!(out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error)))
+    {
+      pgo_text_pgo_writer_free (w);
+      return FALSE;
+    }
+  if (pgo_text_pgo_writer_finish_to_stream (w, G_OUTPUT_STREAM (out), error))
+    return g_output_stream_close (G_OUTPUT_STREAM (out), NULL, error);
+  /* a close that is cancelled leaves the destination as it was */
+  abort = g_cancellable_new ();
+  g_cancellable_cancel (abort);
+  g_output_stream_close (G_OUTPUT_STREAM (out), abort, NULL);
+  return FALSE;
+}
+
+/* Ends the streamed text export 'x' of 'o' that finished with exit code
+ * 'rc' and statistics 'st': writes the dump to o->output (standard
+ * output, or a file replaced atomically) when methods were written and
+ * all went well.  Returns the exit code. */
+static int
+finish_text (const ExportOptions *o, Output *x, int rc, const PgoProfileSetStats *st)
+{
+  g_autoptr(PgoTextPgoWriter) w = g_steal_pointer (&x->text);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (rc != PGO_EXIT_OK)
+    return rc;
+  if (st->n_written == 0)
+    return no_method_written (o, st);
+  if (g_strcmp0 (o->output, "-") != 0)
+    {
+      if (!write_text_file (o->output, g_steal_pointer (&w), &error))
+        return pgo_tool_fail (o->output, g_steal_pointer (&error));
+      return PGO_EXIT_OK;
+    }
+  bytes = pgo_text_pgo_writer_finish (g_steal_pointer (&w));
+  if (!pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
+    return pgo_tool_fail (o->output, g_steal_pointer (&error));
+  return PGO_EXIT_OK;
+}
+
 /* The streamed export of 'o' (pgo_tool_stream_open()): when no method
  * comes twice, each method's profile is added to the output as it is
  * made.  Otherwise '*out_list' receives every input profile, for
@@ -429,13 +480,21 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
     x.text = pgo_text_pgo_writer_new ();
   else
     x.writer = pgo_mibc_writer_new (&mo);
+  /* a text dump to a file goes out of memory as it grows (it can be ten
+   * times a .mibc's size), and is read back into the file at the end */
+  if (x.text && g_strcmp0 (o->output, "-") != 0 && !pgo_text_pgo_writer_spill (x.text, &error))
+    {
+      pgo_text_pgo_writer_free (x.text);
+      return pgo_tool_fail (o->output, g_steal_pointer (&error));
+    }
   rc = pgo_tool_stream_make (s, write_profile, &x, out_list);
   pgo_tool_stream_get_stats (s, st);
   g_clear_pointer (&s, pgo_tool_stream_free);  /* the call facts go before the output is laid out */
-  bytes = o->xml ? pgo_xml_writer_finish (g_steal_pointer (&x.xml), &error)
-        : o->text ? pgo_text_pgo_writer_finish (g_steal_pointer (&x.text))
-        : pgo_mibc_writer_finish (g_steal_pointer (&x.writer), skipped, &error);
   *skipped += x.skipped;
+  if (x.text)
+    return finish_text (o, &x, rc, st);
+  bytes = o->xml ? pgo_xml_writer_finish (g_steal_pointer (&x.xml), &error)
+        : pgo_mibc_writer_finish (g_steal_pointer (&x.writer), skipped, &error);
   if (rc != PGO_EXIT_OK)
     return rc;
   if (st->n_written == 0)

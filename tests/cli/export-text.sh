@@ -113,6 +113,28 @@ chmod u+w "$tmp/ro"
 expect 1 no-dir export --format text --reference "$dll" --output "$tmp/none/x.txt" "$block"
 one_line no-dir
 [ -e "$tmp/none" ] && fail "no-dir: created the folder"
+# an export that writes nothing leaves a file of the output's name as it was
+echo keep > "$tmp/kept.txt"
+expect 1 kept export --format text --reference "$data/hotloop/hotloop.dll" --output "$tmp/kept.txt" "$block"
+one_line kept
+[ "$(cat "$tmp/kept.txt")" = keep ] || fail "kept: the output's file changed"
+
+# The text goes through a temporary file in $TMPDIR as it is written,
+# which leaves nothing there; the file is the bytes standard output gets.
+mkdir "$tmp/spill"
+TMPDIR=$tmp/spill
+export TMPDIR
+expect 0 spill export --format text --reference "$dll" --output "$tmp/spill.txt" "$block"
+[ -z "$(ls -A "$tmp/spill")" ] || fail "spill: left $(ls -A "$tmp/spill") in TMPDIR"
+# ... and without a $TMPDIR to write in, the export fails, writing nothing
+TMPDIR=$tmp/spill/none
+expect 1 no-tmpdir export --format text --reference "$dll" --output "$tmp/no-tmpdir.txt" "$block"
+one_line no-tmpdir
+err_has no-tmpdir "$tmp/no-tmpdir.txt: "
+[ -e "$tmp/no-tmpdir.txt" ] && fail "no-tmpdir: wrote the output"
+unset TMPDIR
+"$tool" export --format text --reference "$dll" --output - "$block" > "$tmp/stdout.txt" 2>/dev/null
+cmp -s "$tmp/spill.txt" "$tmp/stdout.txt" || fail "spill: the file differs from standard output's bytes"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 exit 0

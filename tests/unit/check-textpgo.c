@@ -88,16 +88,21 @@ value_at (const PgoTextPgoMethod *m, guint32 kind, gint32 il_offset, gsize index
   return v[index];
 }
 
-/* 'pgo' written through a PgoTextPgoWriter, one method at a time, each
- * handle interned again by its name. */
+/* 'pgo''s methods written 'times' times over through a PgoTextPgoWriter,
+ * one method at a time, each handle interned again by its name; with
+ * 'spill', the writer spills from the second method on and ends through
+ * a stream. */
 static GBytes *
-write_streamed (const PgoTextPgo *pgo)
+write_streamed (const PgoTextPgo *pgo, guint times, gboolean spill)
 {
   g_autoptr(PgoTextPgoWriter) w = pgo_text_pgo_writer_new ();
   g_autoptr(GError) error = NULL;
+  g_autoptr(GOutputStream) out = NULL;
+  guint n_methods = pgo_text_pgo_get_n_methods (pgo);
 
-  for (guint i = 0; i < pgo_text_pgo_get_n_methods (pgo); i++)
+  for (guint j = 0; j < n_methods * times; j++)
     {
+      guint i = j % n_methods;
       const PgoTextPgoMethod *m = pgo_text_pgo_get_method (pgo, i);
       PgoMethodProfile *copy = pgo_method_profile_new (NULL);
 
@@ -117,8 +122,16 @@ write_streamed (const PgoTextPgo *pgo)
       ck_assert_msg (pgo_text_pgo_writer_add_method (w, m->code_hash, m->method_hash, m->il_size,
                                                      m->method_name, m->signature, copy, &error),
                      "%s", error ? error->message : "?");
+      if (spill && j == 0)
+        ck_assert_msg (pgo_text_pgo_writer_spill (w, &error), "%s", error ? error->message : "?");
     }
-  return pgo_text_pgo_writer_finish (g_steal_pointer (&w));
+  if (!spill)
+    return pgo_text_pgo_writer_finish (g_steal_pointer (&w));
+  out = g_memory_output_stream_new_resizable ();
+  ck_assert_msg (pgo_text_pgo_writer_finish_to_stream (g_steal_pointer (&w), out, &error), "%s",
+                 error ? error->message : "?");
+  ck_assert (g_output_stream_close (out, NULL, NULL));
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
 }
 
 /* Every real dump parses, has the header's number of methods, is written
@@ -144,8 +157,15 @@ START_TEST (test_textpgo_fixture_dumps)
   ck_assert_uint_eq (pgo_text_pgo_get_n_methods (pgo), max_index);
   ck_assert_uint_eq (n_at, max_index);
   ck_assert_msg (g_bytes_equal (bytes, written), "%s: written dump differs from the runtime's", name);
-  g_autoptr(GBytes) streamed = write_streamed (pgo);
+  g_autoptr(GBytes) streamed = write_streamed (pgo, 1, FALSE);
   ck_assert_msg (g_bytes_equal (bytes, streamed), "%s: dump written method by method differs", name);
+  /* spilled to a temporary file, the same bytes; three times over, past
+   * the mebibyte that moves the text out of memory, too */
+  g_autoptr(GBytes) spilled = write_streamed (pgo, 1, TRUE);
+  ck_assert_msg (g_bytes_equal (bytes, spilled), "%s: dump spilled differs", name);
+  g_autoptr(GBytes) thrice = write_streamed (pgo, 3, FALSE);
+  g_autoptr(GBytes) thrice_spilled = write_streamed (pgo, 3, TRUE);
+  ck_assert_msg (g_bytes_equal (thrice, thrice_spilled), "%s: dump spilled three times over differs", name);
 
   again = pgo_text_pgo_parse (g_bytes_get_data (written, NULL), g_bytes_get_size (written), &error);
   ck_assert_msg (again != NULL, "%s: %s", name, error ? error->message : "?");
