@@ -764,6 +764,7 @@ struct _PgoTextPgoWriter {
   GString    *out;       /* HEADER_ROOM bytes, then the methods not spilled */
   guint       n_methods; /* written */
   int         spill;     /* an unlinked temporary file of the text before out's, or -1 */
+  gboolean    broken;    /* a spill failed: the text is incomplete */
 };
 
 /**
@@ -834,6 +835,7 @@ spill_out (PgoTextPgoWriter *w, GError **error)
 
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e),
                        "writing the text's temporary file: %s", g_strerror (e));
+          w->broken = TRUE;
           return FALSE;
         }
       p += n;
@@ -918,7 +920,11 @@ pgo_text_pgo_writer_spill (PgoTextPgoWriter *w, GError **error)
 GBytes *
 pgo_text_pgo_writer_finish (PgoTextPgoWriter *w)
 {
-  g_return_val_if_fail (w->spill < 0, NULL);
+  if (w->spill >= 0)
+    {
+      pgo_text_pgo_writer_free (w);
+      g_return_val_if_reached (NULL);
+    }
   g_autofree char *header = g_strdup_printf ("%s%u%s\n", header_prefix, w->n_methods,
                                              header_suffix);
   gsize start = HEADER_ROOM - strlen (header);
@@ -978,8 +984,8 @@ copy_spill (PgoTextPgoWriter *w, GOutputStream *out, GError **error)
  * return (the header, the methods, the trailer), reading back what @w
  * spilled, and frees @w.  @out is neither flushed nor closed.
  *
- * Returns: TRUE, or FALSE with @error set when a read or a write failed
- *   (@out then holds part of the dump).
+ * Returns: TRUE, or FALSE with @error set when a read or a write failed,
+ *   now or when @w spilled (@out then holds part of the dump, or none).
  */
 gboolean
 pgo_text_pgo_writer_finish_to_stream (PgoTextPgoWriter *w, GOutputStream *out, GError **error)
@@ -988,6 +994,12 @@ pgo_text_pgo_writer_finish_to_stream (PgoTextPgoWriter *w, GOutputStream *out, G
   g_autofree char *tail = g_strdup_printf ("%s\n", trailer);
   gboolean ok;
 
+  if (w->broken)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the text's temporary file lost a write");
+      pgo_text_pgo_writer_free (w);
+      return FALSE;
+    }
   ok = g_output_stream_write_all (out, header, strlen (header), NULL, NULL, error)
        && (w->spill < 0 || copy_spill (w, out, error))
        && g_output_stream_write_all (out, w->out->str + HEADER_ROOM, w->out->len - HEADER_ROOM,

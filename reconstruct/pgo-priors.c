@@ -190,6 +190,7 @@ _pgo_priors_parse_weights (const char *data, gsize size, const char *file,
           g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT, "%s:%u: a NUL byte", file, lineno);
           return FALSE;
         }
+      g_strchomp (line); /* trailing blanks, and the '\r' of a CRLF file */
       if (!parse_weight_line (line, file, lineno, out, seen, error))
         return FALSE;
     }

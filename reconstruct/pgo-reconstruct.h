@@ -106,8 +106,8 @@ typedef enum {
  * PgoPriorModel:
  * @PGO_PRIORS_JIT: the JIT's own heuristic likelihoods
  *   (SPEC: pgo-jit(7) "Likelihood heuristics")
- * @PGO_PRIORS_EVIDENCE: the Ball-Larus heuristics with calibrated hit
- *   rates, combined by Dempster-Shafer
+ * @PGO_PRIORS_EVIDENCE: the Ball-Larus heuristics and the branch
+ *   instruction, weighed by a logistic model fitted on real code
  *   (SPEC: pgo-inference(7) "Static branch priors")
  *
  * Where the min-cost flow places the counts the observations leave free.

@@ -15,6 +15,8 @@
 
 #include "pgo-tool.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -400,28 +402,62 @@ write_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   return ok;
 }
 
+/* A new file beside 'path' ('path'.tmp-XXXXXXXX), opened for writing
+ * with the permissions a new file gets; its name in '*out_tmp'. */
+static GFileOutputStream *
+create_beside (const char *path, char **out_tmp, GError **error)
+{
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autoptr(GError) local = NULL;
+      g_autofree char *tmp = g_strdup_printf ("%s.tmp-%08x", path, g_random_int ());
+      g_autoptr(GFile) file = g_file_new_for_path (tmp);
+      GFileOutputStream *out = g_file_create (file, G_FILE_CREATE_NONE, NULL, &local);
+
+      if (out)
+        {
+          *out_tmp = g_steal_pointer (&tmp);
+          return out;
+        }
+      if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_EXISTS))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+    }
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, "no free temporary name beside %s", path);
+  return NULL;
+}
+
 /* Writes the text dump of writer 'w' (transfer full) to 'path'
- * atomically: into a new file that replaces 'path' only once the dump
- * is whole.  FALSE with 'error' set, 'path' untouched, on failure. */
+ * atomically: into a new file beside it, renamed over 'path' only once
+ * the dump is whole.  FALSE with 'error' set, 'path' untouched and the
+ * new file removed, on failure. */
 static gboolean
 write_text_file (const char *path, PgoTextPgoWriter *w, GError **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileOutputStream) out = NULL;
-  g_autoptr(GCancellable) abort = NULL;
+  g_autofree char *tmp = NULL;
+  g_autoptr(GFileOutputStream) out = create_beside (path, &tmp, error);
+  gboolean ok;
 
-  if (!(out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error)))
+  if (!out)
     {
       pgo_text_pgo_writer_free (w);
       return FALSE;
     }
-  if (pgo_text_pgo_writer_finish_to_stream (w, G_OUTPUT_STREAM (out), error))
-    return g_output_stream_close (G_OUTPUT_STREAM (out), NULL, error);
-  /* a close that is cancelled leaves the destination as it was */
-  abort = g_cancellable_new ();
-  g_cancellable_cancel (abort);
-  g_output_stream_close (G_OUTPUT_STREAM (out), abort, NULL);
-  return FALSE;
+  ok = pgo_text_pgo_writer_finish_to_stream (w, G_OUTPUT_STREAM (out), error);
+  ok = g_output_stream_close (G_OUTPUT_STREAM (out), NULL, ok ? error : NULL) && ok;
+  if (ok && g_rename (tmp, path) != 0)
+    {
+      int e = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "cannot rename %s to it: %s", tmp,
+                   g_strerror (e));
+      ok = FALSE;
+    }
+  if (!ok)
+    g_unlink (tmp);
+  return ok;
 }
 
 /* Ends the streamed text export 'x' of 'o' that finished with exit code

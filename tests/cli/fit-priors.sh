@@ -43,11 +43,14 @@ printf 'PRIOR-FEATURES f1\nPRIOR-SAMPLE x=+ branches=1 weight-exec=1 jump-exec=2
 printf 'PRIOR-FEATURES f1,f2\nPRIOR-SAMPLE x=+ branches=1 weight-exec=1 jump-exec=1\n' >"$tmp/short"
 printf 'PRIOR-FEATURES f1\nPRIOR-SAMPLE x=+ branches=1 weight-log=1 jump-log=1\n' >"$tmp/scheme"
 printf 'PRIOR-FEATURES f1,f2\n' >"$tmp/empty"
+printf 'PRIOR-FEATURES f1,f2\nPRIOR-SAMPLE x=+. branches=1 weight-exec=2 jump-exec=1\n' >"$tmp/unseen"
 for c in "nofeat:a PRIOR-SAMPLE line before PRIOR-FEATURES" "over:sample 1: weight 1, jump 2" \
          "short:sample 1: 1 features, not 2" "scheme:sample 1: no weight-exec or jump-exec" \
-         "empty:no PRIOR-SAMPLE line in the input"; do
+         "empty:no PRIOR-SAMPLE line in the input" \
+         "unseen:feature f2: no sample weighs on it, and lambda is 0"; do
   f=${c%%:*} msg=${c#*:}
-  bash "$fit" --samples "$tmp/$f" --output "$tmp/$f.def" >"$tmp/out" 2>"$tmp/err"
+  bash "$fit" --samples "$tmp/$f" --lambda "$([ "$f" = unseen ] && echo 0 || echo 30)" \
+    --output "$tmp/$f.def" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   [ $rc = 1 ] || fail "$f: exit $rc"
   grep -qxF "fit-priors: $msg" "$tmp/err" || fail "$f: stderr: $(cat "$tmp/err")"

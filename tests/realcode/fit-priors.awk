@@ -86,6 +86,8 @@ function newton(   k, f, g2, z, p, A, b, piv, t, r, c, m, d, big) {
   for (c = 1; c <= nf; c++) {
     piv = c
     for (r = c + 1; r <= nf; r++) if ((A[r, c] < 0 ? -A[r, c] : A[r, c]) > (A[piv, c] < 0 ? -A[piv, c] : A[piv, c])) piv = r
+    if ((A[piv, c] < 0 ? -A[piv, c] : A[piv, c]) < 1e-300)
+      fail("feature " name[c] ": no sample weighs on it, and lambda is 0")
     for (f = 1; f <= nf; f++) { t = A[c, f]; A[c, f] = A[piv, f]; A[piv, f] = t }
     t = b[c]; b[c] = b[piv]; b[piv] = t
     for (r = c + 1; r <= nf; r++) {
@@ -118,7 +120,7 @@ END {
   before = objective()
   for (it = 1; it <= 100 && newton() > 1e-9; it++) ;
   if (it > 100) fail("Newton's method did not converge in 100 steps")
-  for (k = 1; k <= n; k++) { branches += 0; wsum += W[k] }
+  for (k = 1; k <= n; k++) wsum += W[k]
   printf "FIT samples=%d scheme=%s weight=%.3f lambda=%g steps=%d log-likelihood=%.3f (all weights 0: %.3f)\n", \
     n, scheme, wsum, lambda, it, objective(), before > "/dev/stderr"
   print "/* SPDX-License-Identifier: MIT"

@@ -441,16 +441,18 @@ START_TEST (test_reconstruct_prior_weights)
     ck_assert (!_pgo_priors_parse_weights (nul, sizeof nul - 1, "t", w, &error));
     ck_assert_str_eq (error->message, "t:1: a NUL byte");
   }
-  /* every feature once, all weights 2 but one at -1.25: parsed in order */
+  /* every feature once, all weights 2 but one at -1.25, CRLF line ends
+   * and trailing blanks: parsed in order */
   {
-    GString *s = g_string_new ("/* all */\n");
+    GString *s = g_string_new ("/* all */\r\n");
     g_autoptr(GError) error = NULL;
 
     for (guint f = 0; f < PGO_PRIOR_N_FEATURES; f++)
-      g_string_append_printf (s, "PGO_PRIOR_WEIGHT (\"%s\", %s)\n", _pgo_prior_feature_name (f),
+      g_string_append_printf (s, "PGO_PRIOR_WEIGHT (\"%s\", %s) \r\n", _pgo_prior_feature_name (f),
                               f == PGO_PRIOR_N_HEURISTICS + 1 ? "-1.25" : "2");
     all = g_string_free (s, FALSE);
-    ck_assert (_pgo_priors_parse_weights (all, strlen (all), "t", w, &error));
+    ck_assert_msg (_pgo_priors_parse_weights (all, strlen (all), "t", w, &error), "%s",
+                   error ? error->message : "?");
     ck_assert (w[PGO_PRIOR_N_HEURISTICS + 1] == -1.25 && w[0] == 2.0);
     ck_assert_str_eq (_pgo_prior_feature_name (PGO_PRIOR_N_HEURISTICS + 1), "op-brfalse");
   }
