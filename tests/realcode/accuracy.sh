@@ -73,6 +73,12 @@ for half in calibration validation; do
         case $fig in from-calls-share) val=$share ;; *) val=$(figure "$line" $fig) ;; esac
         check_floor "realcode-$half-$scope-$set-$fig" "$val" || failures=$((failures + 1))
       done
+      # the priors alone, spread from the entry counts (the same for every
+      # probe set): what the fitted weights are judged by, beside the JIT's
+      # likelihoods and synthesis on the same line
+      [ "$set" = A ] || continue
+      check_floor "realcode-$half-$scope-prior-only-evidence" "$(figure "$line" prior-only-evidence-overlap)" \
+        || failures=$((failures + 1))
     done
   done
 done
