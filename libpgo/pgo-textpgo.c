@@ -816,6 +816,23 @@ pgo_text_pgo_writer_get_dump (PgoTextPgoWriter *w)
   return w->pgo;
 }
 
+/* Sets 'error' for errno 'e' of 'doing' ("writing", "reading") the
+ * spill file; returns FALSE. */
+static gboolean
+spill_error (GError **error, int e, const char *doing)
+{
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s the text's temporary file: %s", doing,
+               g_strerror (e));
+  return FALSE;
+}
+
+/* The header line of a dump of 'n_methods' methods. */
+static char *
+header_line (guint n_methods)
+{
+  return g_strdup_printf ("%s%u%s\n", header_prefix, n_methods, header_suffix);
+}
+
 /* Appends the methods' text in w->out to the spill file and empties it. */
 static gboolean
 spill_out (PgoTextPgoWriter *w, GError **error)
@@ -831,12 +848,8 @@ spill_out (PgoTextPgoWriter *w, GError **error)
         continue;
       if (n <= 0)
         {
-          int e = n < 0 ? errno : ENOSPC;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e),
-                       "writing the text's temporary file: %s", g_strerror (e));
           w->broken = TRUE;
-          return FALSE;
+          return spill_error (error, n < 0 ? errno : ENOSPC, "writing");
         }
       p += n;
       left -= (gsize) n;
@@ -925,8 +938,7 @@ pgo_text_pgo_writer_finish (PgoTextPgoWriter *w)
       pgo_text_pgo_writer_free (w);
       g_return_val_if_reached (NULL);
     }
-  g_autofree char *header = g_strdup_printf ("%s%u%s\n", header_prefix, w->n_methods,
-                                             header_suffix);
+  g_autofree char *header = header_line (w->n_methods);
   gsize start = HEADER_ROOM - strlen (header);
   g_autoptr(GBytes) all = NULL;
   gsize size;
@@ -946,13 +958,7 @@ copy_spill (PgoTextPgoWriter *w, GOutputStream *out, GError **error)
   g_autofree char *buf = g_malloc (64 * 1024);
 
   if (lseek (w->spill, 0, SEEK_SET) < 0)
-    {
-      int e = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e),
-                   "reading the text's temporary file: %s", g_strerror (e));
-      return FALSE;
-    }
+    return spill_error (error, errno, "reading");
   for (;;)
     {
       gssize n = read (w->spill, buf, 64 * 1024);
@@ -960,13 +966,7 @@ copy_spill (PgoTextPgoWriter *w, GOutputStream *out, GError **error)
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
-        {
-          int e = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e),
-                       "reading the text's temporary file: %s", g_strerror (e));
-          return FALSE;
-        }
+        return spill_error (error, errno, "reading");
       if (n == 0)
         return TRUE;
       if (!g_output_stream_write_all (out, buf, (gsize) n, NULL, NULL, error))
@@ -990,7 +990,7 @@ copy_spill (PgoTextPgoWriter *w, GOutputStream *out, GError **error)
 gboolean
 pgo_text_pgo_writer_finish_to_stream (PgoTextPgoWriter *w, GOutputStream *out, GError **error)
 {
-  g_autofree char *header = g_strdup_printf ("%s%u%s\n", header_prefix, w->n_methods, header_suffix);
+  g_autofree char *header = header_line (w->n_methods);
   g_autofree char *tail = g_strdup_printf ("%s\n", trailer);
   gboolean ok;
 

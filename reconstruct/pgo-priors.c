@@ -96,22 +96,6 @@ _pgo_prior_feature_name (guint feature)
  * asserts that every one has a weight. */
 static double weights[PGO_PRIOR_N_FEATURES];
 
-static const double *
-feature_weights (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done))
-    {
-      for (guint f = 0; f < PGO_PRIOR_N_FEATURES; f++)
-        for (guint i = 0; i < G_N_ELEMENTS (fitted); i++)
-          if (strcmp (fitted[i].name, _pgo_prior_feature_name (f)) == 0)
-            weights[f] = fitted[i].weight;
-      g_once_init_leave (&done, 1);
-    }
-  return weights;
-}
-
 /* The feature named 'name', or -1. */
 static int
 feature_by_name (const char *name)
@@ -120,6 +104,25 @@ feature_by_name (const char *name)
     if (strcmp (name, _pgo_prior_feature_name (f)) == 0)
       return (int) f;
   return -1;
+}
+
+static const double *
+feature_weights (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (fitted); i++)
+        {
+          int f = feature_by_name (fitted[i].name);
+
+          if (f >= 0)
+            weights[f] = fitted[i].weight;
+        }
+      g_once_init_leave (&done, 1);
+    }
+  return weights;
 }
 
 /* Parses one line of a weights file into 'out'; 'seen' marks the
@@ -605,47 +608,6 @@ predict_successors (const PgoCfg *cfg, guint32 b, guint32 var, PgoPriorPredictio
     out[PGO_PRIOR_LOOP_EXIT] = avoid (leaves_loop (cfg, b, next), leaves_loop (cfg, b, jump));
 }
 
-/**
- * _pgo_priors_predict:
- * @cfg: a flow graph
- * @block: a block index
- * @out: (out caller-allocates): per heuristic its prediction
- *
- * SPEC: pgo-inference(7) "Static branch priors"
- *
- * Returns: FALSE (and @out all PGO_PRIOR_NONE) unless @block is a
- *   conditional block with two different successors.
- */
-gboolean
-_pgo_priors_predict (const PgoCfg *cfg, guint32 block, PgoPriorPrediction out[PGO_PRIOR_N_HEURISTICS])
-{
-  const PgoBlock *pb = &cfg->blocks[block];
-  g_autoptr(GArray) v = g_array_new (FALSE, FALSE, sizeof (PgoIlInstr));
-  const PgoIlInstr *br, *p1 = NULL, *p2 = NULL;
-  gboolean any = FALSE;
-
-  for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
-    out[h] = PGO_PRIOR_NONE;
-  if (pb->kind != PGO_BLOCK_COND || pb->n_succ != 2 || pb->succ[0] == pb->target)
-    return FALSE;
-  block_instrs (cfg, block, v);
-  br = v->len > 0 ? &g_array_index (v, PgoIlInstr, v->len - 1) : NULL;
-  if (br && v->len > 1)
-    p1 = &g_array_index (v, PgoIlInstr, v->len - 2);
-  if (br && v->len > 2)
-    p2 = &g_array_index (v, PgoIlInstr, v->len - 3);
-  if (br)
-    predict_compare (br, p1, p2, out);
-  predict_successors (cfg, block, br ? compared_var (br, p1, p2) : 0, out);
-  if (br)
-    out[PGO_PRIOR_LAZY_INIT] = predict_lazy_init (cfg, block, br, p1, p2);
-  for (guint h = 0; h < PGO_PRIOR_FALLTHROUGH; h++)
-    any |= out[h] != PGO_PRIOR_NONE;
-  if (!any)
-    out[PGO_PRIOR_FALLTHROUGH] = PGO_PRIOR_NEXT;
-  return TRUE;
-}
-
 /* The family of branch 'br' (a feature index past the heuristics), or
  * -1 for none. */
 static int
@@ -661,6 +623,63 @@ branch_family (const PgoIlInstr *br)
     case PGO_OP_BGT: case PGO_OP_BGE: case PGO_OP_BGT_UN: case PGO_OP_BGE_UN: return 5;
     default: return -1;
     }
+}
+
+/* _pgo_priors_predict(), which decodes the block once, also giving the
+ * family of its branch instruction in '*family' (-1 for none). */
+static gboolean
+predict_block (const PgoCfg *cfg, guint32 block, PgoPriorPrediction out[PGO_PRIOR_N_HEURISTICS],
+               int *family)
+{
+  const PgoBlock *pb = &cfg->blocks[block];
+  g_autoptr(GArray) v = NULL;
+  const PgoIlInstr *br, *p1 = NULL, *p2 = NULL;
+  gboolean any = FALSE;
+
+  *family = -1;
+  for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
+    out[h] = PGO_PRIOR_NONE;
+  if (pb->kind != PGO_BLOCK_COND || pb->n_succ != 2 || pb->succ[0] == pb->target)
+    return FALSE;
+  v = g_array_new (FALSE, FALSE, sizeof (PgoIlInstr));
+  block_instrs (cfg, block, v);
+  br = v->len > 0 ? &g_array_index (v, PgoIlInstr, v->len - 1) : NULL;
+  if (br && v->len > 1)
+    p1 = &g_array_index (v, PgoIlInstr, v->len - 2);
+  if (br && v->len > 2)
+    p2 = &g_array_index (v, PgoIlInstr, v->len - 3);
+  if (br)
+    {
+      predict_compare (br, p1, p2, out);
+      *family = branch_family (br);
+    }
+  predict_successors (cfg, block, br ? compared_var (br, p1, p2) : 0, out);
+  if (br)
+    out[PGO_PRIOR_LAZY_INIT] = predict_lazy_init (cfg, block, br, p1, p2);
+  for (guint h = 0; h < PGO_PRIOR_FALLTHROUGH; h++)
+    any |= out[h] != PGO_PRIOR_NONE;
+  if (!any)
+    out[PGO_PRIOR_FALLTHROUGH] = PGO_PRIOR_NEXT;
+  return TRUE;
+}
+
+/**
+ * _pgo_priors_predict:
+ * @cfg: a flow graph
+ * @block: a block index
+ * @out: (out caller-allocates): per heuristic its prediction
+ *
+ * SPEC: pgo-inference(7) "Static branch priors"
+ *
+ * Returns: FALSE (and @out all PGO_PRIOR_NONE) unless @block is a
+ *   conditional block with two different successors.
+ */
+gboolean
+_pgo_priors_predict (const PgoCfg *cfg, guint32 block, PgoPriorPrediction out[PGO_PRIOR_N_HEURISTICS])
+{
+  int family;
+
+  return predict_block (cfg, block, out, &family);
 }
 
 /**
@@ -681,17 +700,14 @@ gboolean
 _pgo_priors_features (const PgoCfg *cfg, guint32 block, gint8 x[PGO_PRIOR_N_FEATURES])
 {
   PgoPriorPrediction pred[PGO_PRIOR_N_HEURISTICS];
-  g_autoptr(GArray) v = NULL;
   int family;
 
   memset (x, 0, PGO_PRIOR_N_FEATURES);
-  if (!_pgo_priors_predict (cfg, block, pred))
+  if (!predict_block (cfg, block, pred, &family))
     return FALSE;
   for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
     x[h] = pred[h] == PGO_PRIOR_NONE ? 0 : pred[h] == PGO_PRIOR_JUMP ? 1 : -1;
-  v = g_array_new (FALSE, FALSE, sizeof (PgoIlInstr));
-  block_instrs (cfg, block, v);
-  if (v->len > 0 && (family = branch_family (&g_array_index (v, PgoIlInstr, v->len - 1))) >= 0)
+  if (family >= 0)
     x[PGO_PRIOR_N_HEURISTICS + family] = 1;
   return TRUE;
 }
@@ -739,18 +755,15 @@ typedef struct {
   double  jump[N_SCHEMES];
 } PgoPriorSample;
 
-/* Adds block 'block' of 'cfg', which ran 'total' times and jumped
+/* Adds a branch of features 'x', which ran 'total' times and jumped
  * 'jump' of them, to the samples of 'tally'. */
 static void
-add_sample (PgoPriorTally *tally, const PgoCfg *cfg, guint32 block, guint64 total, guint64 jump)
+add_sample (PgoPriorTally *tally, const gint8 x[PGO_PRIOR_N_FEATURES], guint64 total, guint64 jump)
 {
-  gint8 x[PGO_PRIOR_N_FEATURES];
   char key[PGO_PRIOR_N_FEATURES + 1];
   PgoPriorSample *sample;
   double n = (double) total, w[N_SCHEMES] = { 1.0, log2 (1.0 + n), sqrt (n), n };
 
-  if (!_pgo_priors_features (cfg, block, x))
-    return;
   for (guint f = 0; f < PGO_PRIOR_N_FEATURES; f++)
     key[f] = x[f] > 0 ? '+' : x[f] < 0 ? '-' : '.';
   key[PGO_PRIOR_N_FEATURES] = '\0';
@@ -793,18 +806,18 @@ void
 _pgo_prior_tally_add (PgoPriorTally *tally, const PgoCfg *cfg, guint32 block,
                       guint64 next_count, guint64 jump_count)
 {
-  PgoPriorPrediction pred[PGO_PRIOR_N_HEURISTICS];
+  gint8 x[PGO_PRIOR_N_FEATURES];
   guint64 total = next_count + jump_count;
 
-  if (total == 0 || !_pgo_priors_predict (cfg, block, pred))
+  if (total == 0 || !_pgo_priors_features (cfg, block, x))
     return;
   for (guint h = 0; h < PGO_PRIOR_N_HEURISTICS; h++)
     {
       guint64 c;
 
-      if (pred[h] == PGO_PRIOR_NONE)
+      if (x[h] == 0)
         continue;
-      c = pred[h] == PGO_PRIOR_JUMP ? jump_count : next_count;
+      c = x[h] > 0 ? jump_count : next_count;
       tally->n[h]++;
       tally->hits[h] += 2 * c > total;
       tally->share[h] += (double) c / (double) total;
@@ -813,7 +826,7 @@ _pgo_prior_tally_add (PgoPriorTally *tally, const PgoCfg *cfg, guint32 block,
       tally->log_weight[h] += log2 (1.0 + (double) total);
       tally->log_share[h] += log2 (1.0 + (double) total) * (double) c / (double) total;
     }
-  add_sample (tally, cfg, block, total, jump_count);
+  add_sample (tally, x, total, jump_count);
 }
 
 /* The reconstructed flow of the normal arc from block 'b' to 't' of

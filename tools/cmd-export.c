@@ -16,9 +16,11 @@
 #include "pgo-tool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The command line of "export" and "create-mibc", checked. */
 typedef struct {
@@ -402,31 +404,33 @@ write_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   return ok;
 }
 
-/* A new file beside 'path' ('path'.tmp-XXXXXXXX), opened for writing
- * with the permissions a new file gets; its name in '*out_tmp'. */
+/* A new file beside 'path' ('path'.XXXXXX, made as the report's page
+ * is, with the permissions a new file gets), opened for writing; its
+ * name in '*out_tmp'. */
 static GFileOutputStream *
 create_beside (const char *path, char **out_tmp, GError **error)
 {
-  for (guint i = 0; i < 100; i++)
-    {
-      g_autoptr(GError) local = NULL;
-      g_autofree char *tmp = g_strdup_printf ("%s.tmp-%08x", path, g_random_int ());
-      g_autoptr(GFile) file = g_file_new_for_path (tmp);
-      GFileOutputStream *out = g_file_create (file, G_FILE_CREATE_NONE, NULL, &local);
+  g_autofree char *tmp = g_strconcat (path, ".XXXXXX", NULL);
+  int fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0666);
+  g_autoptr(GFile) file = NULL;
+  GFileOutputStream *out;
 
-      if (out)
-        {
-          *out_tmp = g_steal_pointer (&tmp);
-          return out;
-        }
-      if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_EXISTS))
-        {
-          g_propagate_error (error, g_steal_pointer (&local));
-          return NULL;
-        }
+  if (fd < 0)
+    {
+      int e = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "cannot write: %s", g_strerror (e));
+      return NULL;
     }
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, "no free temporary name beside %s", path);
-  return NULL;
+  close (fd);
+  file = g_file_new_for_path (tmp);
+  if (!(out = g_file_append_to (file, G_FILE_CREATE_NONE, NULL, error)))
+    {
+      g_unlink (tmp);
+      return NULL;
+    }
+  *out_tmp = g_steal_pointer (&tmp);
+  return out;
 }
 
 /* Writes the text dump of writer 'w' (transfer full) to 'path'

@@ -127,7 +127,7 @@ export TMPDIR
 expect 0 spill export --format text --reference "$dll" --output "$tmp/spill.txt" "$block"
 [ -z "$(ls -A "$tmp/spill")" ] || fail "spill: left $(ls -A "$tmp/spill") in TMPDIR"
 # the new file beside the output is renamed to it: nothing else is left
-[ -z "$(ls "$tmp" | grep '^spill\.txt\.tmp-')" ] || fail "spill: left a file beside the output"
+[ -z "$(ls "$tmp" | grep '^spill\.txt\.')" ] || fail "spill: left a file beside the output"
 # ... and without a $TMPDIR to write in, the export fails, writing nothing
 TMPDIR=$tmp/spill/none
 expect 1 no-tmpdir export --format text --reference "$dll" --output "$tmp/no-tmpdir.txt" "$block"
