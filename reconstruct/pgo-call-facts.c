@@ -37,6 +37,14 @@
  *                  call it too, and an exception may leave a block
  *                  before its call.
  *
+ * Virtual calls.  A callvirt that dispatches has no static target, but
+ * the sites of one called method form a group whose calls are its share
+ * of the entries of the profiled methods it can dispatch to (the class
+ * sites' index), each target's entries shared among the groups reaching
+ * it by their estimates; the group's open sites then share its calls as a
+ * callee's open sites share its entries (likely only).
+ * SPEC: pgo-inference(7) "Virtual call sites"
+ *
  * Rounds.  The estimates of the first round come from each method's
  * probes alone; each later round (pgo_call_facts_next_round())
  * reconstructs the methods again with the evidence of the round before,
@@ -150,8 +158,25 @@ typedef struct {
   guint32     token;      /* and its caller's MethodDef */
   double      open_estimate; /* the others' estimated block counts (OpenEstimate), summed */
   gboolean    unestimated;   /* some other has no such estimate */
+  gfloat      share;      /* a virtual group's: the calls it likely made (dispatch_shares()),
+                           * < 0: no guess */
   PgoCallArgs args;       /* what they pass as its last arguments */
 } Sites;
+
+/* The targets of the virtual calls, in flat arrays (a framework-wide
+ * trace has some 5,000 groups of sites of a virtual method, reaching some
+ * 30,000 methods): for each group (facts->vsites), the profiled methods it
+ * can run, as indexes into the methods that some group reaches. */
+typedef struct {
+  guint          n_groups;
+  Sites        **groups;   /* by callee module name, then token */
+  guint         *first;    /* n_groups + 1: group g's targets are target[first[g] .. first[g + 1]) */
+  guint         *target;   /* indexes into 'methods' */
+  guint          n_methods;
+  const Entries **methods; /* sorted by address, for bsearch */
+  double        *reached;  /* per method: the summed estimates of the groups reaching it */
+  gboolean       stale;    /* the estimates changed since the shares were made */
+} Dispatch;
 
 /* An open site of a callee: a call whose block count the caller's
  * probes leave open, and that count as the caller's reconstruction
@@ -201,6 +226,8 @@ struct _PgoCallFacts {
   PgoCfgOptions     options;
   GHashTable       *entries;   /* set of Entries, keyed by their MethodRef */
   GHashTable       *sites;     /* set of Sites, keyed by their MethodRef */
+  GHashTable       *vsites;    /* set of Sites of virtual calls, keyed by the method they name */
+  Dispatch         *dispatch;  /* the virtual calls' targets, made once every entry is known */
   GArray           *estimates; /* OpenEstimate; sorted by (caller, sites, il_offset) when 'sorted' */
   gboolean          sorted;
   gfloat           *next;      /* a later round's: its new estimate of each, or < 0: none */
@@ -225,6 +252,19 @@ sites_free (gpointer p)
   Sites *s = p;
 
   _pgo_call_args_clear (&s->args);  /* the record itself is the pool's */
+}
+
+static void
+dispatch_free (Dispatch *d)
+{
+  if (!d)
+    return;
+  g_free (d->groups);
+  g_free (d->first);
+  g_free (d->target);
+  g_free (d->methods);
+  g_free (d->reached);
+  g_free (d);
 }
 
 static void
@@ -275,6 +315,7 @@ pgo_call_facts_new (PgoBodyResolver *resolver)
   facts->pool.blocks = g_ptr_array_new_with_free_func (g_free);
   facts->entries = g_hash_table_new (method_ref_hash, method_ref_equal);
   facts->sites = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, sites_free);
+  facts->vsites = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, sites_free);
   facts->estimates = g_array_new (FALSE, FALSE, sizeof (OpenEstimate));
   facts->constants = g_hash_table_new (g_str_hash, g_str_equal);
   facts->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, module_free);
@@ -295,6 +336,8 @@ pgo_call_facts_free (PgoCallFacts *facts)
     return;
   g_hash_table_unref (facts->entries);
   g_hash_table_unref (facts->sites);
+  g_hash_table_unref (facts->vsites);
+  dispatch_free (facts->dispatch);
   g_ptr_array_unref (facts->pool.blocks);
   g_array_unref (facts->estimates);
   g_free (facts->next);
@@ -357,7 +400,8 @@ profile_entries (const PgoMethodProfile *profile, const PgoCfg *cfg, guint64 *ou
  * PGO_ARG_POSITIONS), and its callee: MethodDef 'def' of module 'callee'
  * (the caller's, or another). */
 typedef void (*SiteFunc) (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in,
-                          const PgoIlInstr *before, guint n_before, guint32 def, gpointer data);
+                          const PgoIlInstr *before, guint n_before, guint32 def, gboolean virt,
+                          gpointer data);
 
 /* A profiled method as learn() sees it. */
 typedef struct {
@@ -521,20 +565,22 @@ find_estimate (const PgoCallFacts *facts, guint64 caller, Sites *s, guint32 il_o
  * arguments. */
 static void
 tally_site (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const PgoIlInstr *before,
-            guint n_before, guint32 def, gpointer data)
+            guint n_before, guint32 def, gboolean virt, gpointer data)
 {
   Caller *caller = data;
   MethodRef key = { callee->name, def };
-  Sites *s = g_hash_table_lookup (facts->sites, &key);
+  GHashTable *table = virt ? facts->vsites : facts->sites;
+  Sites *s = g_hash_table_lookup (table, &key);
   guint32 b = caller->rec ? caller->rec->cfg->offset_block[in->il_offset] : 0;
 
   if (!s)
     {
       s = pool_alloc0 (&facts->pool, sizeof *s);
       s->ref = key;
-      g_hash_table_add (facts->sites, s);
+      g_hash_table_add (table, s);
     }
-  tally_args (s, callee, caller, in, before, n_before, def);
+  if (!virt)
+    tally_args (s, callee, caller, in, before, n_before, def);
   if (determined (caller->rec, b))
     s->known += caller->rec->blocks[b].count;
   else
@@ -838,11 +884,11 @@ reconstruct_reading (guint slot, gpointer data)
  * it is one the round estimates again. */
 static void
 refine_site (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const PgoIlInstr *before,
-             guint n_before, guint32 def, gpointer data)
+             guint n_before, guint32 def, gboolean virt, gpointer data)
 {
   const Caller *caller = data;
   MethodRef ref = { callee->name, def };
-  Sites *s = g_hash_table_lookup (facts->sites, &ref);
+  Sites *s = g_hash_table_lookup (virt ? facts->vsites : facts->sites, &ref);
   guint i;
 
   (void) before;
@@ -962,6 +1008,11 @@ finish_round (PgoCallFacts *facts)
   g_hash_table_iter_init (&it, facts->sites);
   while (g_hash_table_iter_next (&it, &p, NULL))
     ((Sites *) p)->open_estimate = 0;
+  g_hash_table_iter_init (&it, facts->vsites);
+  while (g_hash_table_iter_next (&it, &p, NULL))
+    ((Sites *) p)->open_estimate = 0;
+  if (facts->dispatch)
+    facts->dispatch->stale = TRUE;
   for (guint i = 0; i < facts->estimates->len; i++)
     {
       OpenEstimate *e = &g_array_index (facts->estimates, OpenEstimate, i);
@@ -1442,15 +1493,14 @@ closed_world (Module *m, guint32 def)
   return GPOINTER_TO_UINT (g_hash_table_lookup (m->refs, GUINT_TO_POINTER (def))) == 1;
 }
 
-/* The entries of callee 'key' (known to be 'entries') that the call at
+/* The entries of the callee of sites 's' (known to be 'entries') that the call at
  * 'il_offset' of 'caller' likely made, into 'out': those its other sites
  * among the profiled methods do not account for, when the probes
  * determine the counts of all of them; FALSE otherwise. */
 static gboolean
-open_site (PgoCallFacts *facts, const MethodRef *key, guint64 entries, const PgoMethodId *caller,
+open_site (PgoCallFacts *facts, const Sites *s, guint64 entries, const PgoMethodId *caller,
            guint32 il_offset, guint64 *out)
 {
-  const Sites *s = g_hash_table_lookup (facts->sites, key);
   g_autofree char *name = NULL;
 
   guint i;
@@ -1545,6 +1595,7 @@ visit_site (PgoCallFacts *facts, Module *m, const PgoCfg *cfg, const PgoIlInstr 
   guint32 def, b;
   guint n = 0;
   Module *callee;
+  gboolean virt;
 
   if (count)
     count->n_sites++;
@@ -1556,11 +1607,12 @@ visit_site (PgoCallFacts *facts, Module *m, const PgoCfg *cfg, const PgoIlInstr 
     return;
   if (count)
     count->n_resolved++;
-  if ((in->opcode == PGO_OP_CALLVIRT && overridable (callee, def)) || constrained_virtual (callee, def, in))
+  if (constrained_virtual (callee, def, in))
     return;
+  virt = in->opcode == PGO_OP_CALLVIRT && overridable (callee, def);
   while (n < n_before && before[n].il_offset < cfg->il_size && cfg->offset_block[before[n].il_offset] == b)
     n++;
-  func (facts, callee, in, before, n, def, data);
+  func (facts, callee, in, before, n, def, virt, data);
 }
 
 /* Calls 'func' on each call site of 'body' (flow graph 'cfg', module
@@ -1589,6 +1641,221 @@ for_each_site (PgoCallFacts *facts, Module *m, const PgoMethodBody *body, const 
     }
 }
 
+/* ---- virtual call sites ---------------------------------------------------
+ * SPEC: pgo-inference(7) "Virtual call sites" */
+
+/* The calls a group of sites likely makes, as its callers' reconstructions
+ * estimate them: the determined ones' and the open ones' estimates. */
+static double
+group_estimate (const Sites *s)
+{
+  return (double) s->known + (s->n_open == 1 ? (double) s->estimate : s->open_estimate);
+}
+
+/* By address: the order of Dispatch.methods. */
+static gint
+pointer_compare (gconstpointer a, gconstpointer b)
+{
+  guintptr x = (guintptr) *(const Entries *const *) a, y = (guintptr) *(const Entries *const *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The index of 'e' among the methods some group reaches, or G_MAXUINT. */
+static guint
+dispatch_method (const Dispatch *d, const Entries *e)
+{
+  guint lo = 0, hi = d->n_methods;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if ((guintptr) d->methods[mid] < (guintptr) e)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < d->n_methods && d->methods[lo] == e ? lo : G_MAXUINT;
+}
+
+/* dispatch_targets: appends to 'out' the targets of virtual group 'g': the
+ * profiled methods with a known entry count that a call of its method can
+ * run (_pgo_class_sites_dispatch()). */
+static void
+dispatch_targets (PgoCallFacts *facts, Sites *g, GPtrArray *out)
+{
+  Module *m = g_hash_table_lookup (facts->modules, g->ref.module);
+  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (PgoDispatchTarget));
+
+  if (!m || !_pgo_class_sites_dispatch (_pgo_call_facts_class_sites (facts), m->md, g->ref.token, found))
+    return;
+  for (guint i = 0; i < found->len; i++)
+    {
+      const PgoDispatchTarget *t = &g_array_index (found, PgoDispatchTarget, i);
+      MethodRef key = method_ref (t->module, t->def);
+      const Entries *e = g_hash_table_lookup (facts->entries, &key);
+
+      if (e && e->known)
+        g_ptr_array_add (out, (gpointer) e);
+    }
+}
+
+/* By callee module name, then token. */
+static gint
+group_compare (gconstpointer a, gconstpointer b)
+{
+  const Sites *x = *(Sites *const *) a, *y = *(Sites *const *) b;
+  int c = x->ref.module == y->ref.module ? 0 : strcmp (x->ref.module, y->ref.module);
+
+  return c ? c : (x->ref.token > y->ref.token) - (x->ref.token < y->ref.token);
+}
+
+/* dispatch_groups: every virtual group into 'd', in one order whatever the
+ * table's, so that sums of estimates are too. */
+static void
+dispatch_groups (PgoCallFacts *facts, Dispatch *d)
+{
+  GHashTableIter it;
+  gpointer g;
+  guint n = 0;
+
+  d->n_groups = g_hash_table_size (facts->vsites);
+  d->groups = g_new (Sites *, d->n_groups);
+  g_hash_table_iter_init (&it, facts->vsites);
+  while (g_hash_table_iter_next (&it, &g, NULL))
+    d->groups[n++] = g;
+  qsort (d->groups, d->n_groups, sizeof (Sites *), group_compare);
+}
+
+/* dispatch_index: the methods 'all' (the groups' targets, in group order)
+ * into d->methods, each once; each target as its index there. */
+static void
+dispatch_index (Dispatch *d, GPtrArray *all)
+{
+  const Entries **sorted = g_memdup2 (all->pdata, sizeof (gpointer) * (all->len + 1));
+
+  qsort (sorted, all->len, sizeof (gpointer), pointer_compare);
+  d->methods = g_new (const Entries *, all->len + 1);
+  for (guint i = 0; i < all->len; i++)
+    if (d->n_methods == 0 || d->methods[d->n_methods - 1] != sorted[i])
+      d->methods[d->n_methods++] = sorted[i];
+  g_free (sorted);
+  d->target = g_new (guint, all->len + 1);
+  for (guint i = 0; i < all->len; i++)
+    d->target[i] = dispatch_method (d, g_ptr_array_index (all, i));
+  d->reached = g_new0 (double, d->n_methods + 1);
+}
+
+/* make_dispatch: the targets of every virtual group, once every entry
+ * count is known.  The class sites' index is freed once read: a later
+ * use makes it again. */
+static Dispatch *
+make_dispatch (PgoCallFacts *facts)
+{
+  Dispatch *d = g_new0 (Dispatch, 1);
+  g_autoptr(GPtrArray) all = g_ptr_array_new ();
+
+  dispatch_groups (facts, d);
+  d->first = g_new (guint, d->n_groups + 1);
+  for (guint g = 0; g < d->n_groups; g++)
+    {
+      d->first[g] = all->len;
+      dispatch_targets (facts, d->groups[g], all);
+    }
+  d->first[d->n_groups] = all->len;
+  dispatch_index (d, all);
+  g_clear_pointer (&facts->class_sites, _pgo_class_sites_free);
+  d->stale = TRUE;
+  return d;
+}
+
+/* The estimated calls of every group that reaches method 'm' of the
+ * dispatch: its static sites' and the virtual groups'. */
+static double
+reach_estimate (PgoCallFacts *facts, const Dispatch *d, guint m)
+{
+  const Sites *direct = g_hash_table_lookup (facts->sites, &d->methods[m]->ref);
+
+  return (direct ? group_estimate (direct) : 0) + d->reached[m];
+}
+
+/* dispatch_shares: the calls each virtual group likely made: each target's
+ * entries shared among the groups that reach it in proportion to their
+ * estimates. */
+static void
+dispatch_shares (PgoCallFacts *facts)
+{
+  Dispatch *d = facts->dispatch;
+
+  memset (d->reached, 0, sizeof (double) * d->n_methods);
+  for (guint g = 0; g < d->n_groups; g++)
+    for (guint k = d->first[g]; k < d->first[g + 1]; k++)
+      d->reached[d->target[k]] += group_estimate (d->groups[g]);
+  for (guint g = 0; g < d->n_groups; g++)
+    {
+      Sites *s = d->groups[g];
+      double mine = group_estimate (s), share = 0;
+
+      for (guint k = d->first[g]; k < d->first[g + 1]; k++)
+        {
+          double all = reach_estimate (facts, d, d->target[k]);
+
+          if (all > 0)
+            share += (double) d->methods[d->target[k]]->entries * mine / all;
+        }
+      s->share = d->first[g + 1] > d->first[g] ? (gfloat) share : -1.0f;
+    }
+  d->stale = FALSE;
+}
+
+/* The virtual groups' shares, made for the estimates in place. */
+static void
+settle_dispatch (PgoCallFacts *facts)
+{
+  if (g_hash_table_size (facts->vsites) == 0)
+    return;
+  if (!facts->dispatch)
+    facts->dispatch = make_dispatch (facts);
+  if (facts->dispatch->stale)
+    dispatch_shares (facts);
+}
+
+/* The entries of static callee 'key' (known to be 'entries') that its
+ * static sites likely made: all of them, less what the virtual groups
+ * that reach it likely made. */
+static guint64
+static_share (PgoCallFacts *facts, const MethodRef *key, guint64 entries)
+{
+  const Entries *e;
+  const Sites *direct;
+  double all;
+  guint m;
+
+  if (!facts->dispatch || !(e = g_hash_table_lookup (facts->entries, key))
+      || (m = dispatch_method (facts->dispatch, e)) == G_MAXUINT
+      || !(direct = g_hash_table_lookup (facts->sites, key))
+      || (all = reach_estimate (facts, facts->dispatch, m)) <= 0)
+    return entries;
+  return (guint64) ((double) entries * group_estimate (direct) / all + 0.5);
+}
+
+/* Appends to 'out' the likely count of the virtual call at 'il_offset' of
+ * 'caller' to the method 'key' names: its share of its group's calls. */
+static void
+add_virtual_evidence (PgoCallFacts *facts, const MethodRef *key, const PgoMethodId *caller,
+                      guint32 il_offset, GArray *out)
+{
+  const Sites *g = g_hash_table_lookup (facts->vsites, key);
+  PgoCallEvidence one = { il_offset, PGO_CALL_EVIDENCE_LIKELY, 0 };
+
+  if (!g || g->share < 0
+      || !open_site (facts, g, (guint64) (g->share + 0.5), caller, il_offset, &one.entries))
+    return;
+  g_array_append_val (out, one);
+  facts->stats.n_likely++;
+}
+
 /* The caller and output of add_evidence(). */
 typedef struct {
   const PgoMethodId *caller;
@@ -1598,7 +1865,7 @@ typedef struct {
 /* SiteFunc of pgo_call_facts_evidence(): appends the site's evidence. */
 static void
 add_evidence (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const PgoIlInstr *before,
-              guint n_before, guint32 def, gpointer data)
+              guint n_before, guint32 def, gboolean virt, gpointer data)
 {
   Evidence *ev = data;
   PgoCallEvidence one;
@@ -1606,11 +1873,14 @@ add_evidence (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const P
 
   (void) before;
   (void) n_before;
+  if (virt)
+    return add_virtual_evidence (facts, &key, ev->caller, in->il_offset, ev->out);
   if (!site_evidence (facts, callee, ev->caller, in, def, &one))
     return;
   g_array_append_val (ev->out, one);
   if (one.kind == PGO_CALL_EVIDENCE_AT_MOST
-      && open_site (facts, &key, one.entries, ev->caller, in->il_offset, &one.entries))
+      && open_site (facts, g_hash_table_lookup (facts->sites, &key), static_share (facts, &key, one.entries),
+                    ev->caller, in->il_offset, &one.entries))
     {
       one.kind = PGO_CALL_EVIDENCE_LIKELY;
       g_array_append_val (ev->out, one);
@@ -1705,6 +1975,7 @@ evidence_of (PgoCallFacts *facts, const PgoMethodId *caller, const PgoMethodBody
   if (!caller || !caller->module || !caller->module->simple_name
       || !(m = get_module (facts, caller->module)))
     return out;
+  settle_dispatch (facts);
   for_each_site (facts, m, body, cfg, add_evidence, &ev, &facts->stats);
   add_constant_evidence (facts, m, cfg, out);
   add_argument_evidence (facts, m, caller, cfg, out);

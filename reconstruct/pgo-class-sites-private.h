@@ -48,10 +48,19 @@ typedef struct {
 
 typedef struct _PgoClassSites PgoClassSites;
 
+/* A method a virtual call can run: its module's interned simple name,
+ * its MethodDef and its entries. */
+typedef struct {
+  const char *module;
+  guint32     def;
+  guint64     entries;
+} PgoDispatchTarget;
+
 PgoClassSites *_pgo_class_sites_new    (PgoCallFacts *facts);
 void           _pgo_class_sites_free   (PgoClassSites *cs);
 GArray        *_pgo_class_sites_find   (PgoClassSites *cs, const PgoMethodId *caller,
                                         const PgoMethodBody *body, const PgoCfg *cfg);
+gboolean       _pgo_class_sites_dispatch (PgoClassSites *cs, PgoMetadata *md, guint32 def, GArray *out);
 const char    *_pgo_class_sites_handle_name (PgoClassSites *cs, guint64 handle);
 gboolean       _pgo_class_sites_add_records (PgoMethodProfile *out, GArray *sites,
                                              const PgoReconstruction *rec, GError **error);

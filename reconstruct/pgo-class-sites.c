@@ -61,6 +61,7 @@ typedef struct {
   guint32     flags;   /* MethodAttributes */
   guint32     n_params;
   guint64     entries;
+  gboolean    generic; /* its class is generic: no receiver class is named for it */
 } Candidate;
 
 /* An inferred receiver class: what its handle stands for. */
@@ -87,6 +88,7 @@ struct _PgoClassSites {
                              * of that are it or derive from it */
   GHashTable   *receivers;  /* Candidate* -> GArray of Live: the classes a call runs it on */
   gboolean      indexed;
+  gboolean      live;       /* live_classes() ran: the receivers can be found */
 };
 
 /* A class objects were made of, and how many (or a receiver and its share). */
@@ -502,11 +504,11 @@ index_one (const char *module, guint32 token, guint64 entries, gpointer data)
     return;
   if (!(c.flags & MD_VIRTUAL) && strcmp (name, ".ctor") == 0)
     return note_made (cs, c.owner, entries);
-  if (!(c.flags & MD_VIRTUAL)
-      || (type_flags (&c.owner) & TD_INTERFACE) || is_generic (cs, c.owner)
+  if (!(c.flags & MD_VIRTUAL) || (type_flags (&c.owner) & TD_INTERFACE)
       || !sig_n_params (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_SIGNATURE, PGO_TOKEN_RID (token)),
                         &c.n_params))
     return;
+  c.generic = is_generic (cs, c.owner);
   name = g_intern_string (short_name (name));
   if (!(list = g_hash_table_lookup (cs->by_name, name)))
     {
@@ -524,7 +526,9 @@ candidate_compare (gconstpointer a, gconstpointer b)
   return module_token_compare (x->module, x->def, y->module, y->def);
 }
 
-/* index_candidates: every profiled method a virtual call can run, by name. */
+/* index_candidates: every profiled method a virtual call can run, by
+ * name; the classes objects were made of are found later, for class
+ * sites only (live_classes()). */
 static void
 index_candidates (PgoClassSites *cs)
 {
@@ -532,7 +536,6 @@ index_candidates (PgoClassSites *cs)
   gpointer list;
 
   _pgo_call_facts_foreach_entries (cs->facts, index_one, cs);
-  live_classes (cs);
   g_hash_table_iter_init (&it, cs->by_name);
   while (g_hash_table_iter_next (&it, NULL, &list))
     g_array_sort (list, candidate_compare);
@@ -744,6 +747,18 @@ receivers (PgoClassSites *cs, const Candidate *c, const char *name)
   return out;
 }
 
+/* can_run: TRUE if a call of 'callee' (of an interface when 'iface') can
+ * run candidate 'c': its name and parameter count, in a class deriving
+ * from the callee's (type arguments ignored); a class's new slot hides
+ * the method, unless it is the method. */
+static gboolean
+can_run (PgoClassSites *cs, const Callee *callee, gboolean iface, const Candidate *c)
+{
+  return c->n_params == callee->n_params
+         && (iface || !(c->flags & MD_NEW_SLOT) || (c->owner.md == callee->owner.md && c->def == callee->def))
+         && is_subtype (cs, c->owner, callee->owner, 0);
+}
+
 /* fill_site: the receivers of a call of 'callee' at 'il_offset', into 's'. */
 static void
 fill_site (PgoClassSites *cs, const Callee *callee, guint32 il_offset, PgoClassSite *s)
@@ -756,10 +771,7 @@ fill_site (PgoClassSites *cs, const Callee *callee, guint32 il_offset, PgoClassS
     {
       const Candidate *c = &g_array_index (list, Candidate, i);
 
-      /* a class's new slot hides the method, unless it is the method */
-      if (c->n_params != callee->n_params
-          || (!iface && (c->flags & MD_NEW_SLOT) && !(c->owner.md == callee->owner.md && c->def == callee->def))
-          || !is_subtype (cs, c->owner, callee->owner, 0))
+      if (c->generic || !can_run (cs, callee, iface, c))
         continue;
       GArray *r = receivers (cs, c, callee->name);
       for (guint k = 0; k < r->len; k++)
@@ -785,6 +797,11 @@ _pgo_class_sites_find (PgoClassSites *cs, const PgoMethodId *caller, const PgoMe
     return NULL;
   if (!cs->indexed)
     index_candidates (cs);
+  if (!cs->live)
+    {
+      live_classes (cs);
+      cs->live = TRUE;
+    }
   _pgo_il_iter_init (&it, body->il, body->il_size);
   while (_pgo_il_iter_next (&it, &in, NULL))
     {
@@ -802,6 +819,35 @@ _pgo_class_sites_find (PgoClassSites *cs, const PgoMethodId *caller, const PgoMe
       g_array_append_val (out, s);
     }
   return out;
+}
+
+/* _pgo_class_sites_dispatch: appends to 'out' (PgoDispatchTarget) the
+ * profiled methods with entries that a callvirt of MethodDef 'def' of
+ * 'md' can run, generic classes' included; FALSE when 'def' is not a
+ * method that dispatches.
+ * SPEC: pgo-inference(7) "Virtual call sites" */
+gboolean
+_pgo_class_sites_dispatch (PgoClassSites *cs, PgoMetadata *md, guint32 def, GArray *out)
+{
+  Callee callee;
+  GArray *list;
+  gboolean iface;
+
+  if (!cs->indexed)
+    index_candidates (cs);
+  if (!site_callee (cs, md, def, &callee) || !dispatches (&callee))
+    return FALSE;
+  list = g_hash_table_lookup (cs->by_name, g_intern_string (short_name (callee.name)));
+  iface = (type_flags (&callee.owner) & TD_INTERFACE) != 0;
+  for (guint i = 0; list && i < list->len; i++)
+    {
+      const Candidate *c = &g_array_index (list, Candidate, i);
+      PgoDispatchTarget t = { c->module, c->def, c->entries };
+
+      if (can_run (cs, &callee, iface, c))
+        g_array_append_val (out, t);
+    }
+  return TRUE;
 }
 
 /* ---- records ------------------------------------------------------------- */

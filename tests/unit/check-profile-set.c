@@ -170,6 +170,18 @@ has_evidence (GPtrArray *profiles, PgoBodyResolver *resolver, const char *name, 
   return facts_have_evidence (facts, profiles, resolver, name, il_size, il_offset, kind, entries);
 }
 
+/* Has 'facts' learn 'profiles' in 'rounds' rounds of the joint solve. */
+static void
+learn_rounds (PgoCallFacts *facts, GPtrArray *profiles, guint rounds)
+{
+  for (guint round = 0; round < rounds; round++)
+    {
+      if (round > 0)
+        pgo_call_facts_next_round (facts);
+      pgo_call_facts_add_profiles (facts, profiles, NULL);
+    }
+}
+
 /* The recursion fixture's block run at probe set B (entry and loop heads;
  * it has no loop): Sum(Node) was entered 127 times, once by Main, whose
  * call the probes determine; the two calls in Sum's non-null block
@@ -190,12 +202,7 @@ START_TEST (test_call_facts_shared_sites)
   ck_assert_msg (profiles != NULL, "%s", error ? error->message : "?");
   ck_assert (pgo_body_resolver_add_path (resolver, dll, FALSE, &error));
   pgo_call_facts_set_probes (facts, TRUE, PGO_PROBES_B);
-  for (guint round = 0; round < 3; round++)
-    {
-      if (round > 0)
-        pgo_call_facts_next_round (facts);
-      pgo_call_facts_add_profiles (facts, profiles, NULL);
-    }
+  learn_rounds (facts, profiles, 3);
   ck_assert (facts_have_evidence (facts, profiles, resolver, "Program::Sum", 0, 0x11, likely, 63));
   ck_assert (facts_have_evidence (facts, profiles, resolver, "Program::Sum", 0, 0x1d, likely, 63));
   ck_assert (facts_have_evidence (facts, profiles, resolver, "Program::Fib", 0, 0x09, likely, 986));
@@ -292,6 +299,36 @@ START_TEST (test_call_facts_argument_tests)
                            arg, 0x10));
   ck_assert (!has_evidence (profiles, resolver, "System.Threading.SpinWait::SpinOnce", 0x21, 0x0e,
                             arg, 0x19));
+}
+END_TEST
+
+/* A virtual call's share of the entries of the methods it can run
+ * (SPEC: pgo-inference(7) "Virtual call sites"), on the iterators block
+ * run at probe set B: Main's foreach calls IEnumerator.MoveNext at 0x1d,
+ * in a block the probes leave open (an exception could leave it).  The
+ * one profiled method that call can run is <Evens>d__0's MoveNext,
+ * entered 11 times (Evens(20) yields 10 values); SumAsync's MoveNext
+ * implements IAsyncStateMachine, not IEnumerator, and takes no part.  No
+ * other open call of the method shares them: the site likely ran 11
+ * times. */
+START_TEST (test_call_facts_virtual_site)
+{
+  g_autoptr(GPtrArray) profiles = NULL;
+  g_autoptr(PgoBodyResolver) resolver = framework_profiles ("call-facts-virtual-site",
+                                                            "fixtures/data/iterators/block.nettrace", &profiles);
+  g_autofree char *dll = pgo_check_data_path ("fixtures/data/iterators/iterators.dll");
+  g_autoptr(GError) error = NULL;
+  const PgoCallEvidenceKind likely = PGO_CALL_EVIDENCE_LIKELY;
+
+  if (!resolver)
+    return;
+  ck_assert_msg (pgo_body_resolver_add_path (resolver, dll, FALSE, &error), "%s", error ? error->message : "?");
+  g_autoptr(PgoCallFacts) facts = pgo_call_facts_new (resolver);
+  pgo_call_facts_set_one_process (facts, TRUE);
+  pgo_call_facts_set_probes (facts, TRUE, PGO_PROBES_B);
+  learn_rounds (facts, profiles, 3);
+  ck_assert (facts_have_evidence (facts, profiles, resolver, "Program::Main", 0, 0x1d, likely, 11));
+  ck_assert (!facts_have_evidence (facts, profiles, resolver, "Program::Main", 0, 0x1d, likely, 17));
 }
 END_TEST
 
@@ -666,6 +703,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_profile_set_single_counter);
   tcase_add_test (tc, test_call_facts_every_entry_signal);
   tcase_add_test (tc, test_call_facts_argument_tests);
+  tcase_add_test (tc, test_call_facts_virtual_site);
   tcase_add_test (tc, test_call_facts_other_assembly);
   tcase_add_test (tc, test_call_facts_shared_sites);
   suite_add_tcase (s, tc);
