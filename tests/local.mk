@@ -191,8 +191,20 @@ EXTRA_DIST += \
 	tests/interp/generate \
 	tests/interp/src/semantics/Program.cs \
 	tests/interp/src/semantics/semantics.csproj \
+	tests/interp/src/geometry/Program.cs \
+	tests/interp/src/geometry/geometry.csproj \
+	tests/interp/src/parser/Program.cs \
+	tests/interp/src/parser/parser.csproj \
+	tests/interp/src/genbase/Program.cs \
+	tests/interp/src/genbase/genbase.csproj \
 	tests/interp/data/semantics.dll \
 	tests/interp/data/semantics.expected \
+	tests/interp/data/geometry.dll \
+	tests/interp/data/geometry.expected \
+	tests/interp/data/parser.dll \
+	tests/interp/data/parser.expected \
+	tests/interp/data/genbase.dll \
+	tests/interp/data/genbase.expected \
 	tests/interp/data/escapes.arcs \
 	$(NULL)
 
@@ -220,6 +232,7 @@ conformance_tests = \
 	tests/conformance/accuracy-framework.sh \
 	tests/conformance/text-pgo-hash-framework.sh \
 	tests/conformance/interp.sh \
+	tests/conformance/interp-programs.sh \
 	$(NULL)
 TESTS += $(conformance_tests)
 EXTRA_DIST += $(conformance_tests) \

@@ -12,5 +12,8 @@ libpgo_interp_libpgo_interp_la_SOURCES = \
 	libpgo/interp/pgo-interp-transform.c \
 	libpgo/interp/pgo-interp-exec.c \
 	libpgo/interp/pgo-interp-native.c \
+	libpgo/interp/pgo-interp-math.c \
+	libpgo/interp/pgo-interp-types.c \
+	libpgo/interp/pgo-interp-resources.c \
 	$(NULL)
 libpgo_interp_libpgo_interp_la_LIBADD = -lm

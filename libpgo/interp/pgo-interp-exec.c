@@ -753,7 +753,7 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
         case OP_CALLVIRT:
         case OP_NEWOBJ:
           {
-            Method *cm = ip->b.p;
+            Method *cm = ip->b.p, *decl = cm;
             Slot r = { 0 }, *args;
             Status st;
 
@@ -788,18 +788,21 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
                     if (cm->owner->is_vt && OBJ_TYPE (args[0].p)->is_vt)
                       args[0].p = (guint8 *) args[0].p + 8;
                   }
-                if (G_UNLIKELY (cm->ret_kind == M_VT))
+                /* the slots of a struct result are the called method's, as
+                 * the call site was translated for it: an override found
+                 * here may not have been translated yet */
+                if (G_UNLIKELY (decl->ret_kind == M_VT))
                   {
                     Slot *rb = I->arena_top;
-                    if (rb + cm->ret_slots > I->arena_end)
+                    if (rb + decl->ret_slots > I->arena_end)
                       return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "stack overflow");
-                    I->arena_top += cm->ret_slots;
+                    I->arena_top += decl->ret_slots;
                     st = _pgo_interp_invoke (I, cm, args, rb);
                     I->arena_top = rb;
                     if (st == ST_RETURN)
                       {
-                        memmove (sp, rb, sizeof (Slot) * cm->ret_slots);
-                        sp += cm->ret_slots;
+                        memmove (sp, rb, sizeof (Slot) * decl->ret_slots);
+                        sp += decl->ret_slots;
                         ip++;
                         break;
                       }
@@ -985,8 +988,13 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
                 return st;
               }
             sp -= ip->a;
-            memcpy (sp, tmp, sizeof (Slot) * n);
-            sp += n;
+            if (ip->kind)
+              *sp++ = load (ip->kind, tmp);
+            else
+              {
+                memcpy (sp, tmp, sizeof (Slot) * n);
+                sp += n;
+              }
             ip++;
             break;
           }
@@ -1021,24 +1029,34 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
                     goto on_call_throw;
                   }
               }
+            gpointer at = &fd->owner->statics[fd->offset];
+            if (G_UNLIKELY (fd->has_rva) && !(at = fd->rva))
+              {
+                GError *rerr = NULL;
+                if (!(at = _pgo_interp_field_rva (fd, &rerr)))
+                  {
+                    g_propagate_error (&I->error, rerr);
+                    return ST_FATAL;
+                  }
+              }
             if (ip->op == OP_LDSFLD_VT)
               {
                 guint32 n = MAX (SLOTS_OF (ip->a), 1);
-                memcpy (sp, &fd->owner->statics[fd->offset], sizeof (Slot) * n);
+                memcpy (sp, at, sizeof (Slot) * n);
                 sp += n;
               }
             else if (ip->op == OP_STSFLD_VT)
               {
                 guint32 n = MAX (SLOTS_OF (ip->a), 1);
                 sp -= n;
-                memcpy (&fd->owner->statics[fd->offset], sp, sizeof (Slot) * n);
+                memcpy (at, sp, sizeof (Slot) * n);
               }
             else if (ip->op == OP_LDSFLD)
-              *sp++ = load (ip->kind, &fd->owner->statics[fd->offset]);
+              *sp++ = load (ip->kind, at);
             else if (ip->op == OP_LDSFLDA)
-              (sp++)->p = &fd->owner->statics[fd->offset];
+              (sp++)->p = at;
             else
-              store (ip->kind, &fd->owner->statics[fd->offset], *--sp);
+              store (ip->kind, at, *--sp);
             ip++;
             break;
           }

@@ -19,12 +19,14 @@
 #include "pgo-cursor-private.h"
 #include "pgo-signature-private.h"
 #include "pgo-error-private.h"
+#include "pgo-pe-private.h"
 
 /* ECMA-335 II.23.1.15 TypeAttributes, II.23.1.5 FieldAttributes,
  * II.23.1.10 MethodAttributes, II.23.2.1 calling conventions. */
 #define TD_INTERFACE   0x0020
 #define FD_STATIC      0x0010
 #define FD_LITERAL     0x0040
+#define FD_HAS_RVA     0x0100
 #define MD_STATIC      0x0010
 #define MD_VIRTUAL     0x0040
 #define MD_NEWSLOT     0x0100
@@ -288,8 +290,13 @@ typeref (Module *m, guint32 rid, GError **error)
     }
 }
 
+static Type *sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GError **error);
+
+/* The type TypeSpec 'rid' of 'm' stands for; with 'in_generic', an
+ * instantiation over parameters outside an instantiation stands for its
+ * definition (NULL, without an error, for a parameter itself). */
 static Type *
-typespec (Module *m, guint32 rid, GError **error)
+typespec_type (Module *m, guint32 rid, gboolean in_generic, GError **error)
 {
   const guint8 *blob;
   gsize len;
@@ -300,13 +307,36 @@ typespec (Module *m, guint32 rid, GError **error)
                                   &blob, &len, error))
     return NULL;
   _pgo_cursor_init (&c, blob, len, 0);
-  return _pgo_interp_sig_type (m, &c, &k, error);
+  return sig_type (m, &c, &k, in_generic, error);
+}
+
+static Type *
+typespec (Module *m, guint32 rid, GError **error)
+{
+  return typespec_type (m, rid, FALSE, error);
 }
 
 static gboolean
 is_named (Type *t, const char *name)
 {
   return t && t->module == t->module->interp->corelib && strcmp (t->name, name) == 0;
+}
+
+/* The base type 'ext' of a TypeDef as its definition sees it: a generic
+ * definition's base may be an instantiation over its own parameters
+ * (class D<T> : B<T>), which stands for the base's definition here; each
+ * instantiation of D resolves its own base (_pgo_interp_instantiate()). */
+static Type *
+base_of_definition (Module *m, guint32 ext, GError **error)
+{
+  Type *t;
+
+  if (PGO_TOKEN_TABLE (ext) != PGO_TABLE_TYPESPEC)
+    return _pgo_interp_type (m, ext, error);
+  t = typespec_type (m, PGO_TOKEN_RID (ext), TRUE, error);
+  if (!t && error && !*error)
+    _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: base type 0x%08x: not a class", m->name, ext);
+  return t;
 }
 
 static Type *
@@ -330,7 +360,7 @@ typedef_type (Module *m, guint32 token, GError **error)
   if (!_pgo_metadata_decode_coded (m->md, PGO_CODED_TYPE_DEF_OR_REF,
                                    pgo_metadata_get_column (m->md, PGO_COL_TYPEDEF_EXTENDS, rid), &ext, error))
     return NULL;
-  if (PGO_TOKEN_RID (ext) && !(t->parent = _pgo_interp_type (m, ext, error)))
+  if (PGO_TOKEN_RID (ext) && !(t->parent = base_of_definition (m, ext, error)))
     return NULL;
   if ((is_named (t->parent, "System.ValueType") && !is_named (t, "System.Enum"))
       || is_named (t->parent, "System.Enum"))
@@ -385,7 +415,6 @@ _pgo_interp_array_type (Interp *I, Type *elem)
   return t;
 }
 
-static Type *sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GError **error);
 
 /* GENERICINST: the instantiation, when every argument is known; in a
  * signature read only to skip it ('in_generic'), the definition. */
@@ -663,6 +692,7 @@ layout_fields (Type *t, GError **error)
           }
       }
       fd->is_static = (flags & FD_STATIC) != 0;
+      fd->has_rva = fd->is_static && (flags & FD_HAS_RVA);
       if (!t->def)
         g_hash_table_insert (m->fields, GUINT_TO_POINTER (PGO_TOKEN (PGO_TABLE_FIELD, frid)), fd);
       t->n_fields++;
@@ -1266,4 +1296,38 @@ _pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m)
     t->dispatch = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_hash_table_insert (t->dispatch, m, found);
   return found;
+}
+
+/* _pgo_interp_field_rva: the storage of static field 'f' with initial
+ * data (ECMA-335 II.22.18 FieldRVA): a copy of its bytes in the image, as
+ * large as its type, made on first use.  ldsflda of such a field (the
+ * C# compiler's ReadOnlySpan<byte> constants) points into it. */
+guint8 *
+_pgo_interp_field_rva (Field *f, GError **error)
+{
+  Module *mod = f->owner->module;
+  PgoMetadata *md = mod->md;
+  guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_FIELDRVA);
+  guint32 size;
+  const guint8 *data;
+  PgoCursor c;
+
+  if (f->rva)
+    return f->rva;
+  if (f->kind == M_VT && f->type && !_pgo_interp_layout (f->type, error))
+    return NULL;
+  size = MAX (_pgo_interp_mem_size (f->kind, f->type), 1);
+  for (guint32 row = 1; row <= n; row++)
+    if (pgo_metadata_get_column (md, PGO_COL_FIELDRVA_FIELD, row) == PGO_TOKEN_RID (f->token))
+      {
+        if (!_pgo_image_cursor_at_rva (mod->image, pgo_metadata_get_column (md, PGO_COL_FIELDRVA_RVA, row), &c, error)
+            || !_pgo_cursor_read_bytes (&c, size, &data, error))
+          return NULL;
+        /* whole slots: a struct's load copies them */
+        f->rva = g_malloc0 ((gsize) SLOTS_OF (size) * sizeof (Slot));
+        memcpy (f->rva, data, size);
+        return f->rva;
+      }
+  return (void) _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: field %s has no initial data", mod->name, f->name),
+         NULL;
 }

@@ -1147,10 +1147,7 @@ n_compare_exchange_ref (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *
   return ST_RETURN;
 }
 
-static const struct {
-  const char *name;
-  Native      fn;
-} natives[] = {
+static const NativeEntry natives[] = {
   { "System.Object::.ctor()", n_nop },
   /* the run has one thread, the main thread, which CoreCLR numbers 1 */
   { "System.Environment::get_CurrentManagedThreadId()", n_true },
@@ -1301,8 +1298,10 @@ void
 _pgo_interp_natives_init (Interp *I)
 {
   I->natives = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint i = 0; i < G_N_ELEMENTS (natives); i++)
-    g_hash_table_insert (I->natives, (gpointer) natives[i].name, natives[i].fn);
+  _pgo_interp_add_natives (I, natives, G_N_ELEMENTS (natives));
+  _pgo_interp_math_natives_init (I);
+  _pgo_interp_type_natives_init (I);
+  _pgo_interp_resource_natives_init (I);
 }
 
 static Status
@@ -1310,6 +1309,14 @@ n_false (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED
 {
   r->i = 0;
   return ST_RETURN;
+}
+
+/* _pgo_interp_add_natives: adds the 'n' natives of 'table' to I->natives. */
+void
+_pgo_interp_add_natives (Interp *I, const NativeEntry *table, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    g_hash_table_insert (I->natives, (gpointer) table[i].name, table[i].fn);
 }
 
 Native

@@ -80,6 +80,8 @@ typedef struct {
   guint32 offset;      /* instance: bytes from the object start; static: slot index */
   guint32 token;       /* Field token */
   char   *unsupported; /* why its type is not supported, or NULL */
+  gboolean has_rva;    /* static, with initial data in the image (HasFieldRVA) */
+  guint8 *rva;         /* ... a copy of which is its storage, once made */
 } Field;
 
 struct _Type {
@@ -122,6 +124,12 @@ typedef enum {
 } Status;
 
 typedef Status (*Native) (Interp *I, Method *m, Slot *args, Slot *ret);
+
+/* A framework method done in C, by canonical name. */
+typedef struct {
+  const char *name;
+  Native      fn;
+} NativeEntry;
 
 struct _Method {
   Module  *module;
@@ -254,6 +262,8 @@ struct _Interp {
   GHashTable *type_objects;/* Type -> its System.RuntimeType object */
   GHashTable *object_types;/* a System.RuntimeType object -> its Type */
   GHashTable *comparers;   /* Type T -> EqualityComparer<T>.Default */
+  GHashTable *monitors;    /* an object -> how often its lock was entered and not exited */
+  GHashTable *resources;   /* Module -> its string resources (name -> UTF-8), once read */
   gpointer    thread;      /* the System.Threading.Thread of the one thread, once asked for */
   GQueue     *work;        /* thread-pool work items queued and not yet run */
   DelegateLayout delegates;
@@ -272,6 +282,7 @@ Type    *_pgo_interp_sig_type      (Module *m, PgoCursor *c, MemKind *out_kind, 
 gboolean _pgo_interp_layout        (Type *t, GError **error);
 Method  *_pgo_interp_method        (Module *m, guint32 token, GError **error);
 Field   *_pgo_interp_field         (Module *m, guint32 token, GError **error);
+guint8  *_pgo_interp_field_rva     (Field *f, GError **error);
 Method  *_pgo_interp_find_method   (Type *t, const char *name, const char *params);
 Method  *_pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m);
 Type    *_pgo_interp_instantiate   (Type *def, Type **args, guint32 n, GError **error);
@@ -303,6 +314,16 @@ void     _pgo_interp_natives_init  (Interp *I);
 Native   _pgo_interp_native_lookup (Interp *I, const char *full);
 char    *_pgo_interp_string_utf8   (gpointer s);
 Native   _pgo_interp_delegate_native (Method *m);
+void     _pgo_interp_add_natives   (Interp *I, const NativeEntry *table, guint n);
+
+/* pgo-interp-math.c */
+void     _pgo_interp_math_natives_init (Interp *I);
+
+/* pgo-interp-types.c */
+void     _pgo_interp_type_natives_init (Interp *I);
+
+/* pgo-interp-resources.c */
+void     _pgo_interp_resource_natives_init (Interp *I);
 
 #define OBJ_TYPE(o)        (*(Type **) (o))
 #define STR_LEN(s)         (*(gint32 *) ((guint8 *) (s) + 8))

@@ -674,6 +674,22 @@ args_match (Tr *t, const Method *callee, guint32 n, gboolean with_this, gboolean
   return TRUE;
 }
 
+/* newobj of a String constructor: the runtime calls the static String.Ctor
+ * of the same parameters instead, which returns the new string. */
+static gboolean
+tr_string_ctor (Tr *t, Method *ctor, guint32 slots)
+{
+  const char *open = strchr (ctor->full, '('), *close = strrchr (ctor->full, ')');
+  g_autofree char *params = open && close > open ? g_strndup (open, close - open + 1) : NULL;
+  Method *impl = params ? _pgo_interp_find_method (t->I->t_string, "Ctor", params) : NULL;
+
+  if (!impl || impl->has_this)
+    return fail (t, "%s: no String.Ctor%s to construct it", ctor->full, params ? params : "()");
+  set_ret_slots (impl);
+  emit (t, OP_CALL, 0, slots)->b.p = impl;
+  return push (t, S_O);
+}
+
 static gboolean
 tr_call (Tr *t, const PgoIlInstr *in)
 {
@@ -707,8 +723,15 @@ tr_call (Tr *t, const PgoIlInstr *in)
           emit (t, OP_NEWOBJ_VT, 0, slots)->b.p = callee;
           return push_vt (t, callee->owner);
         }
+      /* a struct held as a primitive (IntPtr, UIntPtr): built in memory,
+       * then loaded as its kind */
       if (callee->owner->is_vt && !callee->native)
-        return fail (t, "constructing %s with newobj is not supported", callee->owner->name);
+        {
+          emit (t, OP_NEWOBJ_VT, callee->owner->kind, slots)->b.p = callee;
+          return push (t, _pgo_interp_stack_kind (callee->owner->kind));
+        }
+      if (callee->owner == t->I->t_string && !callee->native)
+        return tr_string_ctor (t, callee, slots);
       emit (t, OP_NEWOBJ, 0, slots)->b.p = callee;
       return push (t, callee->owner->is_vt ? _pgo_interp_stack_kind (callee->owner->kind) : S_O);
     }

@@ -85,6 +85,8 @@ pgo_interp_new (const char *assembly, const char *const *framework_dirs, const P
   I->type_objects = g_hash_table_new (g_direct_hash, g_direct_equal);
   I->object_types = g_hash_table_new (g_direct_hash, g_direct_equal);
   I->comparers = g_hash_table_new (g_direct_hash, g_direct_equal);
+  I->monitors = g_hash_table_new (g_direct_hash, g_direct_equal);
+  I->resources = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
   I->work = g_queue_new ();
   I->arena = g_new (Slot, ARENA_SLOTS);
   I->arena_top = I->arena;
@@ -132,7 +134,10 @@ type_free (Type *t)
   gpointer v;
 
   for (guint i = 0; i < t->n_fields; i++)
-    g_free (t->fields[i].unsupported);
+    {
+      g_free (t->fields[i].unsupported);
+      g_free (t->fields[i].rva);
+    }
   if (t->array_of)
     type_free (t->array_of);
   if (t->instances)
@@ -217,6 +222,8 @@ pgo_interp_free (PgoInterp *interp)
   g_hash_table_unref (I->type_objects);
   g_hash_table_unref (I->object_types);
   g_hash_table_unref (I->comparers);
+  g_hash_table_unref (I->monitors);
+  g_hash_table_unref (I->resources);
   g_queue_free (I->work);
   g_string_free (I->out, TRUE);
   g_free (I->arena);
