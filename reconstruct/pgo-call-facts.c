@@ -1733,8 +1733,10 @@ dispatch_groups (PgoCallFacts *facts, Dispatch *d)
 static void
 dispatch_index (Dispatch *d, GPtrArray *all)
 {
-  const Entries **sorted = g_memdup2 (all->pdata, sizeof (gpointer) * (all->len + 1));
+  const Entries **sorted = g_new (const Entries *, all->len + 1);
 
+  if (all->len)
+    memcpy (sorted, all->pdata, sizeof (gpointer) * all->len);
   qsort (sorted, all->len, sizeof (gpointer), pointer_compare);
   d->methods = g_new (const Entries *, all->len + 1);
   for (guint i = 0; i < all->len; i++)
