@@ -350,3 +350,25 @@ _pgo_metadata_build_module_id (PgoMetadata *md, GError **error)
     }
   return g_steal_pointer (&id);
 }
+
+/* _pgo_metadata_sorted_first: the first row (from 1) of 'table' whose
+ * column 'col' is at least 'key', in a table sorted by that column
+ * (ECMA-335 II.22: CustomAttribute by Parent, Constant by Parent,
+ * InterfaceImpl by Class, ...), by binary search; the row count + 1 when
+ * there is none. */
+guint32
+_pgo_metadata_sorted_first (PgoMetadata *md, PgoTable table, PgoColumn col, guint32 key)
+{
+  guint32 lo = 1, hi = pgo_metadata_get_n_rows (md, table) + 1;
+
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+
+      if (pgo_metadata_get_column (md, col, mid) < key)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}

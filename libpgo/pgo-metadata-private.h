@@ -77,6 +77,7 @@ gboolean     _pgo_metadata_lookup_column    (PgoMetadata *md, PgoColumn col, gui
 gboolean     _pgo_metadata_decode_coded     (PgoMetadata *md, PgoCodedIndex kind,
                                             guint32 value, guint32 *out_token,
                                             GError **error);
+guint32      _pgo_metadata_sorted_first     (PgoMetadata *md, PgoTable table, PgoColumn col, guint32 key);
 gboolean     _pgo_metadata_lookup_list      (PgoMetadata *md, PgoColumn list_col,
                                             guint32 rid, guint32 *out_first,
                                             guint32 *out_end, GError **error);

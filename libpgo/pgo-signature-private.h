@@ -9,6 +9,7 @@
 G_BEGIN_DECLS
 
 char    *_pgo_metadata_format_type       (PgoMetadata *md, guint32 token, GError **error);
+char    *_pgo_metadata_attribute_type    (PgoMetadata *md, guint32 ctor);
 char    *_pgo_metadata_format_type_blob  (PgoMetadata *md, const guint8 *blob, gsize len,
                                          GError **error);
 gboolean _pgo_metadata_lookup_method     (PgoMetadata *md, const char *type_name,

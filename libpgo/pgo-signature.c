@@ -1301,3 +1301,25 @@ _pgo_metadata_resolve_method (PgoMetadata *md, guint32 token, guint32 *out_metho
     }
   return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "token 0x%08x is not a method", token);
 }
+
+/* _pgo_metadata_attribute_type: (nullable): the name of the type whose
+ * constructor 'ctor' (a MethodDef or a MemberRef) a custom attribute row
+ * names, as _pgo_metadata_format_type() writes it. */
+char *
+_pgo_metadata_attribute_type (PgoMetadata *md, guint32 ctor)
+{
+  guint32 type = 0;
+
+  if (PGO_TOKEN_TABLE (ctor) == PGO_TABLE_METHODDEF)
+    {
+      if (!_pgo_metadata_lookup_method_owner (md, ctor, &type, NULL))
+        return NULL;
+    }
+  else if (PGO_TOKEN_TABLE (ctor) != PGO_TABLE_MEMBERREF || PGO_TOKEN_RID (ctor) == 0
+           || PGO_TOKEN_RID (ctor) > pgo_metadata_get_n_rows (md, PGO_TABLE_MEMBERREF)
+           || !_pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+                                           pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS, PGO_TOKEN_RID (ctor)),
+                                           &type, NULL))
+    return NULL;
+  return type ? _pgo_metadata_format_type (md, type, NULL) : NULL;
+}

@@ -528,6 +528,31 @@ pgo_nettrace_writer_write_pgo_data (PgoNettraceWriter *w, guint64 method_id, gui
   return TRUE;
 }
 
+/* type_key: 'type' as the writer's table of type ids keys it: every named
+ * type by its module and token too, since two modules may define types of
+ * one name (each assembly's <PrivateImplementationDetails>). */
+static void
+type_key (GString *out, const PgoTypeRef *type)
+{
+  if (type->element)
+    type_key (out, type->element);
+  if (type->module || type->token || type->name)
+    g_string_append_printf (out, "%s!%08x!%s", type->module && type->module->simple_name ? type->module->simple_name : "",
+                            type->token, type->name ? type->name : "");
+  g_string_append_printf (out, "#%02x.%u", type->element_type, type->rank);
+  if (type->n_args)
+    {
+      g_string_append_c (out, '<');
+      for (guint i = 0; i < type->n_args; i++)
+        {
+          if (i)
+            g_string_append_c (out, ',');
+          type_key (out, type->args[i]);
+        }
+      g_string_append_c (out, '>');
+    }
+}
+
 /* type_id: the id of 'type' in this trace, writing its BulkType record
  * (and first those of its arguments) the first time it is named.
  * SPEC: nettrace(5) "Method resolution" */
@@ -535,7 +560,8 @@ static gboolean
 type_id (PgoNettraceWriter *w, const PgoTypeRef *type, PgoNettraceModuleFunc module_id, gpointer data,
          guint64 *out_id, GError **error)
 {
-  g_autofree char *key = pgo_type_ref_to_string (type);
+  GString *k = g_string_new (NULL);
+  g_autofree char *key = (type_key (k, type), g_string_free (k, FALSE));
   const PgoTypeRef *def = type->element_type == 0x15 ? type->element : type;
   PgoClrBulkTypeRecord r = { 0 };
   g_autofree guint8 *params = NULL;

@@ -1129,29 +1129,6 @@ pgo_call_facts_flush (PgoCallFacts *facts, const PgoCfgOptions *options)
   g_ptr_array_set_size (facts->pending, 0);
 }
 
-/* The name of the type that attribute constructor 'ctor' belongs to. */
-static char *
-attribute_type (PgoMetadata *md, guint32 ctor)
-{
-  guint32 type = 0;
-
-  if (PGO_TOKEN_TABLE (ctor) == PGO_TABLE_METHODDEF)
-    {
-      if (!_pgo_metadata_lookup_method_owner (md, ctor, &type, NULL))
-        return NULL;
-    }
-  else if (PGO_TOKEN_TABLE (ctor) == PGO_TABLE_MEMBERREF && PGO_TOKEN_RID (ctor) >= 1
-           && PGO_TOKEN_RID (ctor) <= pgo_metadata_get_n_rows (md, PGO_TABLE_MEMBERREF))
-    {
-      if (!_pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
-                                      pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS,
-                                                               PGO_TOKEN_RID (ctor)),
-                                      &type, NULL))
-        return NULL;
-    }
-  return type ? _pgo_metadata_format_type (md, type, NULL) : NULL;
-}
-
 /* The set of tokens of 'md' that carry [Intrinsic]. */
 static GHashTable *
 find_intrinsics (PgoMetadata *md)
@@ -1173,7 +1150,7 @@ find_intrinsics (PgoMetadata *md)
         continue;
       if (!g_hash_table_lookup_extended (is_intrinsic, GUINT_TO_POINTER (ctor), NULL, &seen))
         {
-          g_autofree char *name = attribute_type (md, ctor);
+          g_autofree char *name = _pgo_metadata_attribute_type (md, ctor);
 
           seen = GINT_TO_POINTER (g_strcmp0 (name, INTRINSIC_ATTRIBUTE) == 0);
           g_hash_table_insert (is_intrinsic, GUINT_TO_POINTER (ctor), seen);

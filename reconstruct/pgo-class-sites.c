@@ -298,17 +298,8 @@ resolve_type (PgoClassSites *cs, PgoMetadata *md, guint32 token, TypeKey *out)
 static guint32
 first_interface_impl (PgoMetadata *md, guint32 type)
 {
-  guint32 lo = 1, hi = pgo_metadata_get_n_rows (md, PGO_TABLE_INTERFACEIMPL) + 1;
+  guint32 lo = _pgo_metadata_sorted_first (md, PGO_TABLE_INTERFACEIMPL, PGO_COL_INTERFACEIMPL_CLASS, type);
 
-  while (lo < hi)
-    {
-      guint32 mid = lo + (hi - lo) / 2;
-
-      if (pgo_metadata_get_column (md, PGO_COL_INTERFACEIMPL_CLASS, mid) < type)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
   return lo <= pgo_metadata_get_n_rows (md, PGO_TABLE_INTERFACEIMPL)
          && pgo_metadata_get_column (md, PGO_COL_INTERFACEIMPL_CLASS, lo) == type ? lo : 0;
 }

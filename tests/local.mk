@@ -197,6 +197,8 @@ EXTRA_DIST += \
 	tests/interp/src/parser/parser.csproj \
 	tests/interp/src/genbase/Program.cs \
 	tests/interp/src/genbase/genbase.csproj \
+	tests/interp/src/printing/Program.cs \
+	tests/interp/src/printing/printing.csproj \
 	tests/interp/data/semantics.dll \
 	tests/interp/data/semantics.expected \
 	tests/interp/data/geometry.dll \
@@ -205,6 +207,8 @@ EXTRA_DIST += \
 	tests/interp/data/parser.expected \
 	tests/interp/data/genbase.dll \
 	tests/interp/data/genbase.expected \
+	tests/interp/data/printing.dll \
+	tests/interp/data/printing.expected \
 	tests/interp/data/escapes.arcs \
 	$(NULL)
 

@@ -110,7 +110,7 @@ _pgo_interp_fatal (Interp *I, Method *m, guint32 il_offset, const char *fmt, ...
 
   if (I->error)
     return ST_FATAL;
-  if (g_getenv ("PGO_INTERP_BACKTRACE"))
+  if (I->backtrace)
     for (Frame *f = I->top; f; f = f->parent)
       g_printerr ("  in %s at IL_%04x\n", f->m->full, f->m->code ? f->m->code->il_offset[f->pc] : 0);
   va_start (ap, fmt);
@@ -535,6 +535,16 @@ _pgo_interp_run_cctor (Interp *I, Type *t)
                             "Object reference not set to an instance of an object."); } while (0)
 #define OOM() return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "out of memory: more than %" \
                                         G_GUINT64_FORMAT " bytes of objects", I->opts.max_heap)
+
+/* With PGO_INTERP_BACKTRACE set: the interpreted call chain where an
+ * exception is thrown, caught or not. */
+static void
+backtrace_throw (Interp *I, Frame *f)
+{
+  g_printerr ("pgo-interp: %s thrown\n", I->exc ? OBJ_TYPE (I->exc)->name : "an exception");
+  for (; f; f = f->parent)
+    g_printerr ("  in %s at IL_%04x\n", f->m->full, f->m->code ? f->m->code->il_offset[f->pc] : 0);
+}
 
 static Status
 run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
@@ -1246,6 +1256,8 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
       continue;
 
     on_throw:
+      if (G_UNLIKELY (I->backtrace))
+        backtrace_throw (I, f);
     on_call_throw:
       from_clause = 0;
     on_dispatch:
@@ -1278,7 +1290,7 @@ enter (Interp *I, Method *m)
       m->translating = FALSE;
       if (!m->code)
         {
-          if (g_getenv ("PGO_INTERP_BACKTRACE"))
+          if (I->backtrace)
             for (Frame *f = I->top; f; f = f->parent)
               g_printerr ("  in %s at IL_%04x\n", f->m->full, f->m->code ? f->m->code->il_offset[f->pc] : 0);
           g_propagate_error (&I->error, error);

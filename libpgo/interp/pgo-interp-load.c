@@ -647,6 +647,55 @@ _pgo_interp_method_ctx (Method *m)
 
 /* ---- layout ---- */
 
+#define INLINE_ARRAY_ATTRIBUTE "System.Runtime.CompilerServices.InlineArrayAttribute"
+
+/* _pgo_interp_type_attribute: TRUE if TypeDef 'type' of 'm' carries a
+ * custom attribute of the type named 'name'; its value blob into '*blob'
+ * and '*len' (nullable). */
+gboolean
+_pgo_interp_type_attribute (Module *m, guint32 type, const char *name, const guint8 **blob, gsize *len)
+{
+  PgoMetadata *md = m->md;
+  guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_CUSTOMATTRIBUTE);
+  guint32 key = (PGO_TOKEN_RID (type) << 5) | 3;  /* HasCustomAttribute: TypeDef is tag 3 */
+
+  for (guint32 r = _pgo_metadata_sorted_first (md, PGO_TABLE_CUSTOMATTRIBUTE, PGO_COL_CUSTOMATTRIBUTE_PARENT, key); r <= n && pgo_metadata_get_column (md, PGO_COL_CUSTOMATTRIBUTE_PARENT, r) == key; r++)
+    {
+      guint32 ctor = 0;
+      g_autofree char *found = NULL;
+      const guint8 *b = NULL;
+      gsize l = 0;
+
+      if (!_pgo_metadata_decode_coded (md, PGO_CODED_CUSTOM_ATTRIBUTE_TYPE,
+                                       pgo_metadata_get_column (md, PGO_COL_CUSTOMATTRIBUTE_TYPE, r), &ctor, NULL)
+          || !(found = _pgo_metadata_attribute_type (md, ctor)) || strcmp (found, name) != 0
+          || !_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_CUSTOMATTRIBUTE_VALUE, r),
+                                         &b, &l, NULL))
+        continue;
+      if (blob)
+        *blob = b, *len = l;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* The length N of TypeDef 'type' of 'm' when it carries [InlineArray(N)]
+ * (its one field repeated N times, as the runtime lays it out), else 0. */
+static guint32
+inline_array_length (Module *m, guint32 type)
+{
+  const guint8 *blob = NULL;
+  gsize len = 0;
+  gint32 length;
+
+  /* the value: prolog 0x0001, then the int32 */
+  if (!_pgo_interp_type_attribute (m, type, INLINE_ARRAY_ATTRIBUTE, &blob, &len) || len < 6
+      || blob[0] != 1 || blob[1] != 0)
+    return 0;
+  memcpy (&length, blob + 2, 4);
+  return length > 0 ? (guint32) length : 0;
+}
+
 static gboolean
 layout_fields (Type *t, GError **error)
 {
@@ -715,6 +764,13 @@ layout_fields (Type *t, GError **error)
     }
   if (t->is_vt)
     {
+      guint32 repeat = inline_array_length (m, t->token);
+
+      /* [InlineArray(N)]: the one instance field N times */
+      for (guint i = 0; repeat > 1 && i < t->n_fields; i++)
+        if (!t->fields[i].is_static)
+          size = t->fields[i].offset
+                 + repeat * MAX (t->fields[i].unsupported ? 8 : _pgo_interp_mem_size (t->fields[i].kind, t->fields[i].type), 1);
       /* an explicit ClassSize (ECMA-335 II.22.8) can only grow a struct */
       guint32 nl = pgo_metadata_get_n_rows (m->md, PGO_TABLE_CLASSLAYOUT);
       for (guint32 r = 1; r <= nl; r++)

@@ -42,8 +42,11 @@ _pgo_interp_string_utf8 (gpointer s)
   return g_utf16_to_utf8 (STR_CHARS (s), STR_LEN (s), NULL, NULL, NULL);
 }
 
-static void
-console_write (Interp *I, gpointer s, gboolean newline)
+/* _pgo_interp_console_write: appends string object 's' (null: nothing),
+ * then a line end if 'newline', to the program's output, written out in
+ * chunks of FLUSH_AT bytes. */
+void
+_pgo_interp_console_write (Interp *I, gpointer s, gboolean newline)
 {
   g_autofree char *u = _pgo_interp_string_utf8 (s);
 
@@ -57,19 +60,24 @@ console_write (Interp *I, gpointer s, gboolean newline)
     }
 }
 
-static Status
-n_nop (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+/* _pgo_interp_native_nop: a native that does nothing. */
+Status
+_pgo_interp_native_nop (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) I, (void) a, (void) r;
   return ST_RETURN;
 }
 
-static Status
-n_true (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
+/* _pgo_interp_native_true: a native that returns true (1). */
+Status
+_pgo_interp_native_true (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
 {
   r->i = 1;
   return ST_RETURN;
 }
+
+#define n_nop  _pgo_interp_native_nop
+#define n_true _pgo_interp_native_true
 
 /* Thread.CurrentThread's slow path: the one Thread object, made on first
  * use with its fields at their defaults (no name, no execution context). */
@@ -103,7 +111,7 @@ static Status
 n_writeline_string (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) r;
-  console_write (I, a[0].p, TRUE);
+  _pgo_interp_console_write (I, a[0].p, TRUE);
   return ST_RETURN;
 }
 
@@ -111,7 +119,7 @@ static Status
 n_write_string (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) r;
-  console_write (I, a[0].p, FALSE);
+  _pgo_interp_console_write (I, a[0].p, FALSE);
   return ST_RETURN;
 }
 
@@ -119,7 +127,7 @@ static Status
 n_writeline (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   (void) a, (void) r;
-  console_write (I, NULL, TRUE);
+  _pgo_interp_console_write (I, NULL, TRUE);
   return ST_RETURN;
 }
 
@@ -1077,21 +1085,27 @@ n_task_blocking_wait (Interp *I, Method *m, Slot *a, Slot *r)
 
 /* ---- Interlocked, with one thread: plain reads and writes ---- */
 
-/* The int32 or int64 (native int) at 'p': Interlocked's location, of the
- * type of the value parameter of 'm'. */
+/* The integer at 'p' (Interlocked's location), of the type of the value
+ * parameter of 'm', 1 to 8 bytes, as the evaluation stack holds it. */
 static gint64
 location_read (const Method *m, gconstpointer p)
 {
+  gint8 v1;
+  guint8 u1;
+  gint16 v2;
+  guint16 u2;
   gint32 v4;
   gint64 v8;
 
-  if (m->param_kinds[1] == M_I4)
+  switch (m->param_kinds[1])
     {
-      memcpy (&v4, p, 4);
-      return v4;
+    case M_I1: memcpy (&v1, p, 1); return v1;
+    case M_U1: memcpy (&u1, p, 1); return u1;
+    case M_I2: memcpy (&v2, p, 2); return v2;
+    case M_U2: memcpy (&u2, p, 2); return u2;
+    case M_I4: case M_U4: memcpy (&v4, p, 4); return v4;
+    default: memcpy (&v8, p, 8); return v8;
     }
-  memcpy (&v8, p, 8);
-  return v8;
 }
 
 static void
@@ -1099,10 +1113,13 @@ location_write (const Method *m, gpointer p, gint64 v)
 {
   gint32 v4 = (gint32) v;
 
-  if (m->param_kinds[1] == M_I4)
-    memcpy (p, &v4, 4);
-  else
-    memcpy (p, &v, 8);
+  switch (m->param_kinds[1])
+    {
+    case M_I1: case M_U1: memcpy (p, &v, 1); break;  /* little-endian: the low bytes first */
+    case M_I2: case M_U2: memcpy (p, &v, 2); break;
+    case M_I4: case M_U4: memcpy (p, &v4, 4); break;
+    default: memcpy (p, &v, 8); break;
+    }
 }
 
 static Status
@@ -1165,6 +1182,14 @@ static const NativeEntry natives[] = {
   { "System.Threading.Interlocked::ExchangeAdd(int32&,int32)", n_exchange_add },
   { "System.Threading.Interlocked::ExchangeAdd(int64&,int64)", n_exchange_add },
   { "System.Threading.Interlocked::Exchange(int32&,int32)", n_exchange },
+  { "System.Threading.Interlocked::Exchange(uint8&,uint8)", n_exchange },
+  { "System.Threading.Interlocked::Exchange(int8&,int8)", n_exchange },
+  { "System.Threading.Interlocked::Exchange(uint16&,uint16)", n_exchange },
+  { "System.Threading.Interlocked::Exchange(int16&,int16)", n_exchange },
+  { "System.Threading.Interlocked::CompareExchange(uint8&,uint8,uint8)", n_compare_exchange },
+  { "System.Threading.Interlocked::CompareExchange(int8&,int8,int8)", n_compare_exchange },
+  { "System.Threading.Interlocked::CompareExchange(uint16&,uint16,uint16)", n_compare_exchange },
+  { "System.Threading.Interlocked::CompareExchange(int16&,int16,int16)", n_compare_exchange },
   { "System.Threading.Interlocked::Exchange(int64&,int64)", n_exchange },
   { "System.Threading.Interlocked::Exchange(native int&,native int)", n_exchange },
   { "System.Threading.Interlocked::Exchange(object&,object)", n_exchange_ref },
@@ -1302,6 +1327,7 @@ _pgo_interp_natives_init (Interp *I)
   _pgo_interp_math_natives_init (I);
   _pgo_interp_type_natives_init (I);
   _pgo_interp_resource_natives_init (I);
+  _pgo_interp_console_natives_init (I);
 }
 
 static Status

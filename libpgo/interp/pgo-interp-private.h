@@ -257,6 +257,7 @@ struct _Interp {
   GPtrArray  *objects;     /* every allocation, freed with the interpreter */
   Slot       *arena, *arena_end, *arena_top;
   GString    *out;         /* Console output not yet written */
+  gboolean    backtrace;   /* PGO_INTERP_BACKTRACE: print call chains at errors and throws */
   GPtrArray  *counted;     /* Methods with counters */
   GHashTable *natives;     /* canonical name -> Native */
   GHashTable *type_objects;/* Type -> its System.RuntimeType object */
@@ -264,6 +265,8 @@ struct _Interp {
   GHashTable *comparers;   /* Type T -> EqualityComparer<T>.Default */
   GHashTable *monitors;    /* an object -> how often its lock was entered and not exited */
   GHashTable *resources;   /* Module -> its string resources (name -> UTF-8), once read */
+  GHashTable *hashes;      /* an object -> its identity hash code, once asked for */
+  GPtrArray  *handles;     /* the cells of dependent handles */
   gpointer    thread;      /* the System.Threading.Thread of the one thread, once asked for */
   GQueue     *work;        /* thread-pool work items queued and not yet run */
   DelegateLayout delegates;
@@ -283,6 +286,8 @@ gboolean _pgo_interp_layout        (Type *t, GError **error);
 Method  *_pgo_interp_method        (Module *m, guint32 token, GError **error);
 Field   *_pgo_interp_field         (Module *m, guint32 token, GError **error);
 guint8  *_pgo_interp_field_rva     (Field *f, GError **error);
+gboolean _pgo_interp_type_attribute (Module *m, guint32 type, const char *name,
+                                     const guint8 **blob, gsize *len);
 Method  *_pgo_interp_find_method   (Type *t, const char *name, const char *params);
 Method  *_pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m);
 Type    *_pgo_interp_instantiate   (Type *def, Type **args, guint32 n, GError **error);
@@ -313,8 +318,11 @@ gpointer _pgo_interp_type_object   (Interp *I, Type *t, GError **error);
 void     _pgo_interp_natives_init  (Interp *I);
 Native   _pgo_interp_native_lookup (Interp *I, const char *full);
 char    *_pgo_interp_string_utf8   (gpointer s);
+void     _pgo_interp_console_write (Interp *I, gpointer s, gboolean newline);
 Native   _pgo_interp_delegate_native (Method *m);
 void     _pgo_interp_add_natives   (Interp *I, const NativeEntry *table, guint n);
+Status   _pgo_interp_native_nop    (Interp *I, Method *m, Slot *a, Slot *r);
+Status   _pgo_interp_native_true   (Interp *I, Method *m, Slot *a, Slot *r);
 
 /* pgo-interp-math.c */
 void     _pgo_interp_math_natives_init (Interp *I);
@@ -324,6 +332,9 @@ void     _pgo_interp_type_natives_init (Interp *I);
 
 /* pgo-interp-resources.c */
 void     _pgo_interp_resource_natives_init (Interp *I);
+
+/* pgo-interp-console.c */
+void     _pgo_interp_console_natives_init (Interp *I);
 
 #define OBJ_TYPE(o)        (*(Type **) (o))
 #define STR_LEN(s)         (*(gint32 *) ((guint8 *) (s) + 8))

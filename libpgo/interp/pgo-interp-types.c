@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT
  *
  * pgo-interp-types.c: the runtime's side of System.RuntimeType, class
- * constructors run on request, the finalizer queue and the process
- * environment, for the reflection and the configuration reads that
- * programs make without generating code.
+ * constructors run on request, enums' names, object hash codes, dependent
+ * handles, the finalizer queue and the process environment, for the
+ * reflection and the configuration reads that programs make without
+ * generating code.
  * SPEC: pgo-interp(1) "Intrinsics"
  *
  * CoreLib's RuntimeType keeps its names in a cache that the runtime fills
@@ -15,6 +16,9 @@
 #include <string.h>
 
 #include "pgo-interp-private.h"
+
+#define n_true _pgo_interp_native_true
+#define n_nop  _pgo_interp_native_nop
 
 /* The interpreter's Type of RuntimeType object 'o', or NULL. */
 static Type *
@@ -132,6 +136,51 @@ n_type_namespace (Interp *I, Method *m, Slot *a, Slot *r)
   return ret_name (I, m, t, t ? g_strdup (typedef_name (t, PGO_COL_TYPEDEF_NAMESPACE)) : NULL, r);
 }
 
+/* TRUE if 't' is CoreLib's type named 'name'. */
+static gboolean
+corelib_named (Interp *I, Type *t, const char *name)
+{
+  return t && t->module == I->corelib && strcmp (t->name, name) == 0;
+}
+
+/* RuntimeType.IsEnum: its base type is System.Enum. */
+static Status
+n_type_is_enum (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  Type *t = type_of (I, a[0].p);
+
+  r->i = t && corelib_named (I, t->parent, "System.Enum");
+  return ST_RETURN;
+}
+
+/* RuntimeType.IsPrimitiveImpl(): bool, char, the integer and floating
+ * types and the native ints. */
+static Status
+n_type_is_primitive (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  static const char *const names[] = {
+    "System.Boolean", "System.Char", "System.SByte", "System.Byte", "System.Int16", "System.UInt16",
+    "System.Int32", "System.UInt32", "System.Int64", "System.UInt64", "System.Single", "System.Double",
+    "System.IntPtr", "System.UIntPtr",
+  };
+  Type *t = type_of (I, a[0].p);
+
+  r->i = 0;
+  for (guint i = 0; t && i < G_N_ELEMENTS (names) && !r->i; i++)
+    r->i = corelib_named (I, t, names[i]);
+  return ST_RETURN;
+}
+
+/* RuntimeType.IsArrayImpl(). */
+static Status
+n_type_is_array (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  Type *t = type_of (I, a[0].p);
+
+  r->i = t && t->elem != NULL;
+  return ST_RETURN;
+}
+
 /* RuntimeHelpers.RunClassConstructor(RuntimeTypeHandle): the handle's one
  * field is the RuntimeType object. */
 static Status
@@ -173,11 +222,261 @@ n_is_bitwise_equatable (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
   return ST_RETURN;
 }
 
-/* The interpreter never finalizes: an object's finalizer never runs,
- * whatever the finalizer queue would say. */
-static Status
-n_nop (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r G_GNUC_UNUSED)
+/* ---- Enum.ToString ---- */
+
+#define FD_STATIC  0x0010
+#define FD_LITERAL 0x0040
+#define FLAGS_ATTRIBUTE "System.FlagsAttribute"
+
+/* One named constant of an enum. */
+typedef struct {
+  const char *name;
+  guint64     value;  /* its bits, zero-extended from the underlying size */
+} EnumName;
+
+/* The Constant row whose parent is Field 'rid' (the table is sorted by
+ * its Parent column), its value blob into '*blob' and '*len'. */
+static gboolean
+field_constant (PgoMetadata *md, guint32 rid, const guint8 **blob, gsize *len)
 {
+  guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_CONSTANT);
+  guint32 key = rid << 2;  /* HasConstant: Field is tag 0 */
+  guint32 lo = _pgo_metadata_sorted_first (md, PGO_TABLE_CONSTANT, PGO_COL_CONSTANT_PARENT, key);
+
+  return lo <= n && pgo_metadata_get_column (md, PGO_COL_CONSTANT_PARENT, lo) == key
+         && _pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_CONSTANT_VALUE, lo), blob, len, NULL);
+}
+
+/* The named constants of enum 't' whose values are 'size' bytes. */
+static GArray *
+enum_names (Type *t, guint32 size)
+{
+  PgoMetadata *md = t->module->md;
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (EnumName));
+  guint32 first = 0, end = 0;
+
+  if (!_pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_FIELD_LIST, PGO_TOKEN_RID (t->token), &first, &end, NULL))
+    return out;
+  for (guint32 f = first; f < end; f++)
+    {
+      guint32 rid = _pgo_metadata_list_target (md, PGO_TABLE_FIELD, f);
+      guint32 flags = pgo_metadata_get_column (md, PGO_COL_FIELD_FLAGS, rid);
+      EnumName e = { NULL, 0 };
+      const guint8 *blob = NULL;
+      gsize len = 0;
+
+      if ((flags & (FD_STATIC | FD_LITERAL)) != (FD_STATIC | FD_LITERAL)
+          || !field_constant (md, rid, &blob, &len) || len < size
+          || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_FIELD_NAME, rid), &e.name, NULL))
+        continue;
+      memcpy (&e.value, blob, size);
+      g_array_append_val (out, e);
+    }
+  return out;
+}
+
+/* The flag names whose values make up 'v' exactly, in increasing order
+ * of value, joined by ", " (as Enum.ToString of a [Flags] enum), or NULL. */
+static char *
+flag_names (GArray *names, guint64 v)
+{
+  g_autoptr(GPtrArray) used = g_ptr_array_new ();
+  GString *out;
+  guint64 rest = v;
+  g_autofree guint *order = g_new (guint, names->len + 1);
+
+  for (guint i = 0; i < names->len; i++)
+    order[i] = i;
+  /* largest value first; ties keep the declaration order */
+  for (guint i = 1; i < names->len; i++)
+    for (guint k = i; k > 0 && g_array_index (names, EnumName, order[k - 1]).value
+                                < g_array_index (names, EnumName, order[k]).value; k--)
+      {
+        guint x = order[k];
+        order[k] = order[k - 1];
+        order[k - 1] = x;
+      }
+  for (guint i = 0; i < names->len && rest; i++)
+    {
+      const EnumName *e = &g_array_index (names, EnumName, order[i]);
+
+      if (e->value && (rest & e->value) == e->value)
+        {
+          rest &= ~e->value;
+          g_ptr_array_add (used, (gpointer) e->name);
+        }
+    }
+  if (rest || used->len == 0)
+    return NULL;
+  out = g_string_new (NULL);
+  for (guint i = used->len; i-- > 0;)
+    g_string_append_printf (out, "%s%s", out->len ? ", " : "", (const char *) g_ptr_array_index (used, i));
+  return g_string_free (out, FALSE);
+}
+
+/* The underlying value of boxed enum 'o' of type 't': its bits into
+ * '*bits', its size into '*size', and whether it is signed. */
+static gboolean
+enum_value (Type *t, gpointer o, guint64 *bits, guint32 *size, gboolean *is_signed)
+{
+  const guint8 *p = (const guint8 *) o + 8;
+
+  *bits = 0;
+  switch (t->kind)
+    {
+    case M_I1: case M_U1: *size = 1; break;
+    case M_I2: case M_U2: *size = 2; break;
+    case M_I4: case M_U4: *size = 4; break;
+    case M_I8: *size = 8; break;
+    default: return FALSE;
+    }
+  memcpy (bits, p, *size);
+  *is_signed = t->kind == M_I1 || t->kind == M_I2 || t->kind == M_I4;
+  for (guint i = 0; t->kind == M_I8 && i < t->n_fields; i++)
+    if (!t->fields[i].is_static)
+      *is_signed = !(t->fields[i].type && strcmp (t->fields[i].type->name, "System.UInt64") == 0);
+  return TRUE;
+}
+
+/* The number an enum value prints as when no name stands for it. */
+static char *
+enum_number (guint64 bits, guint32 size, gboolean is_signed)
+{
+  if (is_signed)
+    {
+      gint64 v = size == 1 ? (gint8) bits : size == 2 ? (gint16) bits : size == 4 ? (gint32) bits : (gint64) bits;
+      return g_strdup_printf ("%" G_GINT64_FORMAT, v);
+    }
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, bits);
+}
+
+/* Enum.ToString() of a boxed enum: the name of its value; for a [Flags]
+ * enum the names of the flags that make it up; else its number. */
+static Status
+n_enum_to_string (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = a[0].p ? OBJ_TYPE (a[0].p) : NULL;
+  g_autoptr(GArray) names = NULL;
+  guint64 bits;
+  guint32 size;
+  gboolean is_signed;
+  char *text = NULL;
+
+  if (!t || !t->module || !enum_value (t, a[0].p, &bits, &size, &is_signed))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: not an enum value", m->full);
+  names = enum_names (t->def ? t->def : t, size);
+  for (guint i = 0; i < names->len && !text; i++)
+    if (g_array_index (names, EnumName, i).value == bits)
+      text = g_strdup (g_array_index (names, EnumName, i).name);
+  if (!text && _pgo_interp_type_attribute (t->module, t->token, FLAGS_ATTRIBUTE, NULL, NULL))
+    text = flag_names (names, bits);
+  return ret_name (I, m, t, text ? text : enum_number (bits, size, is_signed), r);
+}
+
+/* ---- object hash codes and dependent handles ---- */
+
+/* RuntimeHelpers.GetHashCode(object) and TryGetHashCode(object): an
+ * object's identity hash, given in allocation-independent order on first
+ * request (1, 2, ...) so that runs repeat; 0 for null. */
+static Status
+n_object_hash (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  gpointer h;
+
+  if (!a[0].p)
+    return (r->i = 0, ST_RETURN);
+  if (!(h = g_hash_table_lookup (I->hashes, a[0].p)))
+    g_hash_table_insert (I->hashes, a[0].p, (h = GUINT_TO_POINTER (g_hash_table_size (I->hashes) + 1)));
+  r->i = (gint32) GPOINTER_TO_UINT (h);
+  return ST_RETURN;
+}
+
+/* A dependent handle is the address of two object slots, the target and
+ * its dependent, as DependentHandle's IL reads the target through it.
+ * The interpreter collects no garbage: both stay alive with the run. */
+static Status
+n_dh_alloc (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  gpointer *cell = g_new0 (gpointer, 2);
+
+  cell[0] = a[0].p;
+  cell[1] = a[1].p;
+  g_ptr_array_add (I->handles, cell);
+  r->p = cell;
+  return ST_RETURN;
+}
+
+static Status
+n_dh_get_dependent (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  r->p = ((gpointer *) a[0].p)[1];
+  return ST_RETURN;
+}
+
+/* InternalGetTargetAndDependent(handle, out object dependent): object. */
+static Status
+n_dh_get_both (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  gpointer *cell = a[0].p;
+
+  memcpy (a[1].p, &cell[1], sizeof (gpointer));
+  r->p = cell[0];
+  return ST_RETURN;
+}
+
+static Status
+n_dh_set_dependent (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  ((gpointer *) a[0].p)[1] = a[1].p;
+  return ST_RETURN;
+}
+
+static Status
+n_dh_clear_target (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  ((gpointer *) a[0].p)[0] = NULL;
+  return ST_RETURN;
+}
+
+/* Freeing a handle: its cell stays with the run (a stale handle reads
+ * what it last held instead of freed memory). */
+static Status
+n_dh_free (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  r->i = 1;
+  return ST_RETURN;
+}
+
+/* A GC handle is the address of one object slot, as GCHandle's IL reads
+ * its target through it; strong, weak and pinned alike, since nothing is
+ * collected or moved. */
+static Status
+n_gch_alloc (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  gpointer *cell = g_new0 (gpointer, 2);  /* 8-aligned: GCHandle tags bit 0 of a pinned handle */
+
+  cell[0] = a[0].p;
+  g_ptr_array_add (I->handles, cell);
+  r->p = cell;
+  return ST_RETURN;
+}
+
+static Status
+n_gch_set (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  ((gpointer *) a[0].p)[0] = a[1].p;
+  return ST_RETURN;
+}
+
+/* InternalCompareExchange(handle, value, comparand): the old target. */
+static Status
+n_gch_compare_exchange (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  gpointer *cell = a[0].p;
+
+  r->p = cell[0];
+  if (cell[0] == a[2].p)
+    cell[0] = a[1].p;
   return ST_RETURN;
 }
 
@@ -196,17 +495,10 @@ n_getenv (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
-/* GlobalizationMode's switches: the interpreter runs the invariant
- * culture, as an app built with InvariantGlobalization does, and never
- * loads ICU (PredefinedCulturesOnly then defaults to Invariant). */
-static Status
-n_true (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
-{
-  r->i = 1;
-  return ST_RETURN;
-}
-
 static const NativeEntry type_natives[] = {
+  /* the invariant culture, as an app built with InvariantGlobalization
+   * runs it: ICU is never loaded (PredefinedCulturesOnly then defaults to
+   * Invariant) */
   { "System.Globalization.GlobalizationMode::get_Invariant()", n_true },
   { "System.Globalization.GlobalizationMode::get_InvariantNoLoad()", n_true },
   { "System.Globalization.GlobalizationMode::get_PredefinedCulturesOnly()", n_true },
@@ -215,9 +507,33 @@ static const NativeEntry type_natives[] = {
   { "System.RuntimeType::get_FullName()", n_type_full_name },
   { "System.RuntimeType::ToString()", n_type_full_name },
   { "System.RuntimeType::get_Namespace()", n_type_namespace },
+  { "System.RuntimeType::get_IsEnum()", n_type_is_enum },
+  { "System.RuntimeType::IsPrimitiveImpl()", n_type_is_primitive },
+  { "System.RuntimeType::IsArrayImpl()", n_type_is_array },
   { "System.Runtime.CompilerServices.RuntimeHelpers::RunClassConstructor(System.RuntimeTypeHandle)",
     n_run_class_constructor },
   { "System.Runtime.CompilerServices.RuntimeHelpers::IsBitwiseEquatable<!!0>()", n_is_bitwise_equatable },
+  { "System.Enum::ToString()", n_enum_to_string },
+  { "System.Runtime.CompilerServices.RuntimeHelpers::GetHashCode(object)", n_object_hash },
+  { "System.Runtime.CompilerServices.RuntimeHelpers::TryGetHashCode(object)", n_object_hash },
+  { "System.Runtime.DependentHandle::InternalAlloc(object,object)", n_dh_alloc },
+  { "System.Runtime.DependentHandle::InternalAllocWithGCTransition(object,object)", n_dh_alloc },
+  { "System.Runtime.DependentHandle::InternalGetDependent(native int)", n_dh_get_dependent },
+  { "System.Runtime.DependentHandle::InternalGetTargetAndDependent(native int,object&)", n_dh_get_both },
+  { "System.Runtime.DependentHandle::InternalSetDependent(native int,object)", n_dh_set_dependent },
+  { "System.Runtime.DependentHandle::InternalSetTargetToNull(native int)", n_dh_clear_target },
+  { "System.Runtime.DependentHandle::InternalFree(native int)", n_dh_free },
+  { "System.Runtime.DependentHandle::InternalFreeWithGCTransition(native int)", n_nop },
+  { "System.Runtime.InteropServices.GCHandle::_InternalAlloc(object,System.Runtime.InteropServices.GCHandleType)",
+    n_gch_alloc },
+  { "System.Runtime.InteropServices.GCHandle::InternalAllocWithGCTransition(object,System.Runtime.InteropServices.GCHandleType)",
+    n_gch_alloc },
+  { "System.Runtime.InteropServices.GCHandle::_InternalFree(native int)", n_dh_free },
+  { "System.Runtime.InteropServices.GCHandle::InternalFreeWithGCTransition(native int)", n_nop },
+  { "System.Runtime.InteropServices.GCHandle::InternalSet(native int,object)", n_gch_set },
+  { "System.Runtime.InteropServices.GCHandle::InternalCompareExchange(native int,object,object)",
+    n_gch_compare_exchange },
+  /* no finalizer ever runs, whatever the finalizer queue would say */
   { "System.GC::SuppressFinalize(object)", n_nop },
   { "System.GC::ReRegisterForFinalize(object)", n_nop },
 };

@@ -86,6 +86,9 @@ pgo_interp_new (const char *assembly, const char *const *framework_dirs, const P
   I->object_types = g_hash_table_new (g_direct_hash, g_direct_equal);
   I->comparers = g_hash_table_new (g_direct_hash, g_direct_equal);
   I->monitors = g_hash_table_new (g_direct_hash, g_direct_equal);
+  I->backtrace = g_getenv ("PGO_INTERP_BACKTRACE") != NULL;
+  I->hashes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  I->handles = g_ptr_array_new_with_free_func (g_free);
   I->resources = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
   I->work = g_queue_new ();
   I->arena = g_new (Slot, ARENA_SLOTS);
@@ -224,6 +227,8 @@ pgo_interp_free (PgoInterp *interp)
   g_hash_table_unref (I->comparers);
   g_hash_table_unref (I->monitors);
   g_hash_table_unref (I->resources);
+  g_hash_table_unref (I->hashes);
+  g_ptr_array_unref (I->handles);
   g_queue_free (I->work);
   g_string_free (I->out, TRUE);
   g_free (I->arena);

@@ -166,6 +166,60 @@ write_profiles (GPtrArray *list, guint *out_n_chunks_max)
   return finish (out);
 }
 
+/* PgoNettraceModuleFunc of the same-name test: module "A" is 0x2000,
+ * "B" 0x2100, each loaded the first time it is named. */
+static guint64
+two_modules (const PgoModuleId *mod, gpointer data, GError **error)
+{
+  PgoNettraceWriter *w = data;
+  gboolean b = strcmp (mod->simple_name, "B") == 0;
+  guint64 id = b ? 0x2100 : 0x2000;
+  g_autofree char *asm_name = g_strdup_printf ("%s, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null",
+                                               mod->simple_name);
+  g_autofree char *path = g_strdup_printf ("/x/%s.dll", mod->simple_name);
+  PgoClrAssemblyLoad a = { id + 0x1000, 1, 0, 0, asm_name, 0 };
+  PgoClrModuleLoad m = { id, id + 0x1000, 0x8, path, "", 0, TRUE, { b ? 2 : 1 }, 1, "x.pdb" };
+
+  if (!pgo_nettrace_writer_write_assembly_load (w, &a, error) || !pgo_nettrace_writer_write_module_load (w, &m, error))
+    return 0;
+  return id;
+}
+
+/* Two modules that each define a type of one name (every assembly has a
+ * <PrivateImplementationDetails>): each method's owner is its own
+ * module's type, and the trace reads back each method in its module. */
+START_TEST (test_nettrace_writer_same_type_name)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, NULL, &error);
+  const char *mods[] = { "A", "B" };
+  static const guint64 one = 1;
+  PgoSchemaRecord rec = { 0x41, 0, 1, 0 };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(PgoModuleId) mod = pgo_module_id_new (mods[i]);
+      g_autoptr(PgoTypeRef) owner = pgo_type_ref_new_named (0x12, mod, 0x02000002 + i, "<PrivateImplementationDetails>");
+      g_autoptr(PgoMethodProfile) p = pgo_method_profile_new (pgo_method_id_new (mod, 0x06000008,
+                                                                              "<PrivateImplementationDetails>::M",
+                                                                              "()"));
+      ck_assert (pgo_method_profile_add (p, &rec, &one, 1, NULL));
+      ck_assert_msg (pgo_nettrace_writer_write_profile (w, p, 0x10000 + 0x40 * i, owner, two_modules, w, &error),
+                     "%s", error ? error->message : "");
+    }
+  ck_assert (pgo_nettrace_writer_close (w, &error));
+  g_autoptr(GBytes) bytes = finish (out);
+  g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_new (bytes, &error);
+  g_autoptr(PgoNettraceProfiles) got = pgo_nettrace_profiles_build (reader, &error);
+  ck_assert_msg (got != NULL, "%s", error ? error->message : "");
+  GPtrArray *list = pgo_nettrace_profiles_get_profiles (got);
+  ck_assert_uint_eq (list->len, 2);
+  for (guint i = 0; i < 2; i++)
+    ck_assert_str_eq (pgo_method_profile_get_id (g_ptr_array_index (list, i))->module->simple_name, mods[i]);
+}
+END_TEST
+
 START_TEST (test_nettrace_writer_roundtrip)
 {
   g_autoptr(GPtrArray) want = make_profiles (120);
@@ -284,6 +338,7 @@ pgo_check_suite (void)
 
   tc = tcase_create ("roundtrip");
   tcase_add_test (tc, test_nettrace_writer_roundtrip);
+  tcase_add_test (tc, test_nettrace_writer_same_type_name);
   suite_add_tcase (s, tc);
   return s;
 }
