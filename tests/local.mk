@@ -199,6 +199,8 @@ EXTRA_DIST += \
 	tests/interp/src/genbase/genbase.csproj \
 	tests/interp/src/printing/Program.cs \
 	tests/interp/src/printing/printing.csproj \
+	tests/interp/src/dispatch/Program.cs \
+	tests/interp/src/dispatch/dispatch.csproj \
 	tests/interp/data/semantics.dll \
 	tests/interp/data/semantics.expected \
 	tests/interp/data/geometry.dll \
@@ -209,6 +211,8 @@ EXTRA_DIST += \
 	tests/interp/data/genbase.expected \
 	tests/interp/data/printing.dll \
 	tests/interp/data/printing.expected \
+	tests/interp/data/dispatch.dll \
+	tests/interp/data/dispatch.expected \
 	tests/interp/data/escapes.arcs \
 	$(NULL)
 

@@ -30,6 +30,7 @@
 #define MD_STATIC      0x0010
 #define MD_VIRTUAL     0x0040
 #define MD_NEWSLOT     0x0100
+#define MD_ABSTRACT    0x0400
 #define SIG_GENERIC    0x10
 #define SIG_HASTHIS    0x20
 #define MI_CODE_TYPE   0x0003
@@ -794,6 +795,11 @@ layout_fields (Type *t, GError **error)
 static gboolean
 same_slot (Method *a, Method *b)
 {
+  /* generic methods: a signature over method parameters is read only in
+   * an instantiation, so an override is the method of the same name,
+   * parameter count and generic arity */
+  if (a->n_gparams || b->n_gparams)
+    return strcmp (a->name, b->name) == 0 && a->n_params == b->n_params && a->n_gparams == b->n_gparams;
   if (strcmp (a->name, b->name) != 0 || a->n_params != b->n_params || a->ret_kind != b->ret_kind
       || a->ret_type != b->ret_type || (a->unsupported != NULL) != (b->unsupported != NULL))
     return FALSE;
@@ -913,6 +919,54 @@ _pgo_interp_layout (Type *t, GError **error)
   return ok;
 }
 
+static Method *instantiate_method (Method *gm, Type **args, guint32 n, GError **error);
+
+/* TRUE if 't' is an instantiation of one of the generic collection
+ * interfaces that a T[] implements through the runtime (ECMA-335
+ * II.14.2; CoreCLR's SZArrayHelper): IList<T>, ICollection<T>,
+ * IEnumerable<T>, IReadOnlyList<T> and IReadOnlyCollection<T>. */
+static gboolean
+array_interface (Type *t)
+{
+  static const char *const names[] = {
+    "System.Collections.Generic.IList`1", "System.Collections.Generic.ICollection`1",
+    "System.Collections.Generic.IEnumerable`1", "System.Collections.Generic.IReadOnlyList`1",
+    "System.Collections.Generic.IReadOnlyCollection`1",
+  };
+
+  if (!t || !t->def || t->n_args != 1 || !t->module || t->module != t->module->interp->corelib)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (strcmp (t->def->name, names[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The method of CoreLib's SZArrayHelper, instantiated over the array's
+ * element type, that runs interface method 'm' on a T[]: the one of its
+ * name (the runtime matches them by name), or NULL. */
+static Method *
+array_interface_method (Interp *I, Method *m)
+{
+  GError *error = NULL;
+  Type *helper = _pgo_interp_corelib_type (I, "System.SZArrayHelper", &error);
+  guint32 first = 0, end = 0;
+
+  g_clear_error (&error);
+  if (!helper || !_pgo_metadata_lookup_list (helper->module->md, PGO_COL_TYPEDEF_METHOD_LIST,
+                                             PGO_TOKEN_RID (helper->token), &first, &end, NULL))
+    return NULL;
+  for (guint32 i = first; i < end; i++)
+    {
+      guint32 rid = _pgo_metadata_list_target (helper->module->md, PGO_TABLE_METHODDEF, i);
+      Method *gm = method_of (helper, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), NULL);
+
+      if (gm && strcmp (gm->name, m->name) == 0 && gm->n_params == m->n_params)
+        return instantiate_method (gm, m->owner->args, 1, NULL);
+    }
+  return NULL;
+}
+
 gboolean
 _pgo_interp_is_subtype (Type *t, Type *of)
 {
@@ -921,6 +975,9 @@ _pgo_interp_is_subtype (Type *t, Type *of)
   /* array types have no module */
   if (of->module && of == of->module->interp->t_object)
     return TRUE;
+  if (t->elem && array_interface (of))
+    return of->args[0] == t->elem
+           || (!t->elem->is_vt && !of->args[0]->is_vt && _pgo_interp_is_subtype (t->elem, of->args[0]));
   if (t->elem && of->elem)
     return !t->elem->is_vt && !of->elem->is_vt ? _pgo_interp_is_subtype (t->elem, of->elem)
                                                : t->elem == of->elem;
@@ -957,6 +1014,7 @@ parse_method_sig (Method *md, const guint8 *blob, gsize len, GError **error)
     return FALSE;
   md->has_this = (conv & SIG_HASTHIS) != 0;
   md->n_params = n;
+  md->n_gparams = gen;
   if (n > 0xffff)
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: %u parameters", md->full, n);
   md->param_kinds = g_new0 (MemKind, MAX (n, 1));
@@ -1316,12 +1374,55 @@ method_impl (Type *p, Method *decl)
  * its vtable slot for a class method; for an interface method, an explicit
  * implementation (MethodImpl) of 't' or a base, else a public virtual
  * method of the same name and signature, else the interface's default. */
+/* A call of 'm' of a variant generic interface (IResult<object>.Value on
+ * an object whose class implements IResult<string>): the same method of
+ * the instantiation of that interface that 't' implements, dispatched;
+ * NULL when 't' implements none but this one.  Only verifiable code makes
+ * such calls, after a cast the variance allows. */
+static Method *resolve (Interp *I, Type *t, Method *m, gboolean variant);
+
+static Method *
+variant_dispatch (Interp *I, Type *t, Method *m)
+{
+  Type *def = m->owner->def;
+
+  for (Type *p = t; def && p; p = p->parent)
+    for (guint i = 0; p->module && _pgo_interp_layout (p, NULL) && i < p->n_ifaces; i++)
+      {
+        Type *iface = p->ifaces[i];
+        Method *same;
+
+        if (iface->def != def || iface == m->owner
+            || !(same = method_of (iface, m->def ? m->def->token : m->token, NULL)))
+          continue;
+        if (m->def && m->n_margs && !(same = instantiate_method (same, m->margs, m->n_margs, NULL)))
+          continue;
+        if ((same = resolve (I, t, same, FALSE)) && !(same->flags & MD_ABSTRACT))
+          return same;
+      }
+  return NULL;
+}
+
 Method *
 _pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m)
 {
+  return resolve (I, t, m, TRUE);
+}
+
+/* _pgo_interp_resolve_virtual(), trying the variant instantiations of a
+ * generic interface when 'variant' (not again from there). */
+static Method *
+resolve (Interp *I, Type *t, Method *m, gboolean variant)
+{
   Method *found = NULL;
 
-  (void) I;
+  /* a generic virtual method: its definition's override, instantiated
+   * over the same method arguments */
+  if (m->def && m->n_margs)
+    {
+      Method *d = resolve (I, t, m->def, variant);
+      return d == m->def ? m : (found = instantiate_method (d, m->margs, m->n_margs, NULL)) ? found : m;
+    }
   if (!m->owner->is_interface)
     {
       if (m->slot < 0 || !_pgo_interp_layout (t, NULL))
@@ -1330,6 +1431,8 @@ _pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m)
     }
   if (t->dispatch && (found = g_hash_table_lookup (t->dispatch, m)))
     return found;
+  if (t->elem && array_interface (m->owner))
+    found = array_interface_method (I, m);
   for (Type *p = t; p && !found; p = p->parent)
     {
       if (!p->module || !_pgo_interp_layout (p, NULL))
@@ -1346,8 +1449,10 @@ _pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m)
             found = c;
         }
     }
+  if (!found && variant)
+    found = variant_dispatch (I, t, m);
   if (!found)
-    found = m;
+    return m;   /* not cached: a variant search may find it another time */
   if (!t->dispatch)
     t->dispatch = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_hash_table_insert (t->dispatch, m, found);

@@ -140,6 +140,7 @@ struct _Method {
   guint16  flags, iflags;
   gboolean has_this;
   guint32  n_params;    /* without this */
+  guint32  n_gparams;   /* its generic parameters (a generic method), from its signature */
   MemKind *param_kinds; /* n_params */
   Type   **param_types;
   MemKind  ret_kind;

@@ -373,6 +373,61 @@ n_enum_to_string (Interp *I, Method *m, Slot *a, Slot *r)
   return ret_name (I, m, t, text ? text : enum_number (bits, size, is_signed), r);
 }
 
+/* Activator.CreateInstance<T>() (new T() in generic code): a zeroed T
+ * for a value type; else a new T through its parameterless constructor,
+ * or MissingMethodException when it has none. */
+static Status
+n_create_instance_of_t (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  Type *t = m->n_margs ? m->margs[0] : NULL;
+  Method *ctor;
+  Slot args[1], ignored = { 0 };
+  Status st;
+
+  if (!t || !_pgo_interp_layout (t, NULL))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: no type argument, or one that cannot be laid out", m->full);
+  if (t->is_vt)
+    {
+      memset (r, 0, sizeof (Slot) * MAX (SLOTS_OF (t->size), 1));
+      return ST_RETURN;
+    }
+  if ((t->flags & 0x00a0) || !(ctor = _pgo_interp_find_method (t, ".ctor", "()")) || ctor->owner != t)
+    return _pgo_interp_throw_new (I, "System.MissingMethodException", "No parameterless constructor defined for this type.");
+  if (!(args[0].p = _pgo_interp_alloc (I, t, 0)))
+    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
+  if ((st = _pgo_interp_invoke (I, ctor, args, &ignored)) != ST_RETURN)
+    return st;
+  r->p = args[0].p;
+  return ST_RETURN;
+}
+
+/* GC.AllocateUninitializedArray<T>(int, bool pinned) and
+ * GC.AllocateArray<T>(int, bool pinned): a new T[] (zeroed, and never
+ * moved: the interpreter moves nothing). */
+static Status
+n_allocate_array (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = m->n_margs ? m->margs[0] : NULL;
+
+  if (!t)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: no type argument", m->full);
+  if ((gint32) a[0].i < 0)
+    return _pgo_interp_throw_new (I, "System.OverflowException", "Arithmetic operation resulted in an overflow.");
+  if (!(r->p = _pgo_interp_new_array (I, _pgo_interp_array_type (I, t), (gint32) a[0].i)))
+    return _pgo_interp_fatal (I, NULL, 0, "out of memory: more than %" G_GUINT64_FORMAT " bytes of objects",
+                              I->opts.max_heap);
+  return ST_RETURN;
+}
+
+/* Environment.GetProcessorCount(): the processors this process may run
+ * on, as CoreCLR counts them (the run itself has one thread). */
+static Status
+n_processor_count (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  r->i = (gint32) g_get_num_processors ();
+  return ST_RETURN;
+}
+
 /* ---- object hash codes and dependent handles ---- */
 
 /* RuntimeHelpers.GetHashCode(object) and TryGetHashCode(object): an
@@ -514,6 +569,10 @@ static const NativeEntry type_natives[] = {
     n_run_class_constructor },
   { "System.Runtime.CompilerServices.RuntimeHelpers::IsBitwiseEquatable<!!0>()", n_is_bitwise_equatable },
   { "System.Enum::ToString()", n_enum_to_string },
+  { "System.Activator::CreateInstance<!!0>()", n_create_instance_of_t },
+  { "System.GC::AllocateUninitializedArray<!!0>(int32,bool)", n_allocate_array },
+  { "System.GC::AllocateArray<!!0>(int32,bool)", n_allocate_array },
+  { "System.Environment::GetProcessorCount()", n_processor_count },
   { "System.Runtime.CompilerServices.RuntimeHelpers::GetHashCode(object)", n_object_hash },
   { "System.Runtime.CompilerServices.RuntimeHelpers::TryGetHashCode(object)", n_object_hash },
   { "System.Runtime.DependentHandle::InternalAlloc(object,object)", n_dh_alloc },

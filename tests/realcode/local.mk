@@ -5,12 +5,14 @@
 #                jitcode-check.sh: the JIT code identity of both halves,
 #                both channels, against their floors;
 #                histograms-check.sh: the inferred class histograms of
-#                both halves against the edge runs' tables.
+#                both halves against the edge runs' tables;
+#                interp-check.sh: the workloads on pgo-interp(1), output
+#                and dense counts against CoreCLR's block runs.
 # make accuracy  also prints both halves' ACCURACY lines.
 # make fit-priors (tests/local.mk) refits the priors on the calibration half.
 
 TESTS += tests/realcode/accuracy-check.sh tests/realcode/jitcode-check.sh \
-	tests/realcode/histograms-check.sh
+	tests/realcode/histograms-check.sh tests/realcode/interp-check.sh
 EXTRA_DIST += \
 	tests/realcode/README.md \
 	tests/realcode/halves.txt \
@@ -21,6 +23,7 @@ EXTRA_DIST += \
 	tests/realcode/accuracy-check.sh \
 	tests/realcode/jitcode-check.sh \
 	tests/realcode/histograms-check.sh \
+	tests/realcode/interp-check.sh \
 	tests/realcode/src/Directory.Build.props \
 	tests/realcode/src/csvhelper/Program.cs \
 	tests/realcode/src/csvhelper/csvhelper-workload.csproj \

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# interp-check.sh: make check: the real-code corpus's workloads on
+# pgo-interp(1) (issue [interp-real] deliverable 2).  Each workload runs
+# with dense counting; a run that ends is judged: its output must equal
+# what CoreCLR printed (the corpus manifest's block-run line), and each of
+# the library's methods must have the dense counts of CoreCLR's block run
+# (block.nettrace), each instantiation apart.
+# Output:
+#   CONFORMANCE interp-realcode-run: k/n    workloads that ran to the end
+#   CONFORMANCE interp-realcode-counts: k/n the ran libraries' methods
+#     whose counts equal CoreCLR's (k must be n)
+# and, per workload that stops, the interpreter's one-line reason.  The
+# number of workloads that run is a floor (realcode-interp-run) in
+# tests/floors.txt.  Makes (or reuses) the corpus in the build tree;
+# SKIP (77) without dotnet or the shared runtime.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+tool=${PGO_BUILDDIR:-.}/tools/pgo-reconstruct
+interp=${PGO_BUILDDIR:-.}/tools/pgo-interp
+failures=0
+fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$here/../support/floors.sh"
+. "$here/../support/shared-runtime.sh"
+. "$here/../support/realcode.sh"
+realcode_corpus
+interp_bin=$(cd "$(dirname "$interp")" && pwd)/$(basename "$interp")
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+
+# counts TRACE MODULE: per method of MODULE (each instantiation apart),
+# "token il=count ...".
+counts () {
+  "$tool" dump "$1" | awk -v mod="$2" '
+    /^method / { on = index($0, " in " mod " (") > 0; key = $2 "/" $3; tok[key] = $2; next }
+    on && /^  BasicBlock/ { for (i = 1; i <= NF; i++) if ($i ~ /^il=/) il = substr($i, 4); c[key] = c[key] " " il "=" $NF }
+    END { for (k in c) print tok[k] c[k] }' | sort
+}
+
+n=0 ran=0 methods=0 same=0
+for name in $(awk '!/^#/ { print $1 }' "$here/halves.txt"); do
+  [ -f "$corpus/$name/block.nettrace" ] || { fail "$name: no trace in $corpus"; continue; }
+  n=$((n + 1))
+  want=$(sed -n "s|^stdout $name/block: ||p" "$corpus/manifest.txt")
+  got=$(cd "$corpus/$name/bin" && timeout 600 "$interp_bin" run --framework "$framework" --probes dense \
+        --trace "$out/$name.nettrace" "$name-workload.dll" 2>"$out/err")
+  rc=$?
+  if [ $rc != 0 ]; then
+    echo "interp: $name: stops: $(head -n 1 "$out/err")"
+    continue
+  fi
+  ran=$((ran + 1))
+  [ "$got" = "$want" ] || fail "$name: the interpreter printed '$got', CoreCLR '$want'"
+  for dll in "$corpus/$name"/bin/*.dll; do
+    mod=$(basename "$dll" .dll)
+    [ "$mod" = "$name-workload" ] && continue
+    counts "$corpus/$name/block.nettrace" "$mod" >"$out/want"
+    counts "$out/$name.nettrace" "$mod" >"$out/got"
+    k=$(wc -l <"$out/want")
+    s=$(comm -12 "$out/want" "$out/got" | wc -l)
+    methods=$((methods + k)) same=$((same + s))
+    [ "$s" -eq "$k" ] || fail "$name: $mod: dense counts differ in $((k - s)) of $k methods: $(diff "$out/want" "$out/got" | head -n 4 | tr '\n' ' ')"
+  done
+done
+echo "CONFORMANCE interp-realcode-run: $ran/$n"
+echo "CONFORMANCE interp-realcode-counts: $same/$methods"
+check_floor realcode-interp-run "$ran" || failures=$((failures + 1))
+[ "$failures" = 0 ]
