@@ -430,6 +430,44 @@ n_array_copy5 (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSE
   return array_copy (I, a[0].p, (gint32) a[1].i, a[2].p, (gint32) a[3].i, (gint32) a[4].i);
 }
 
+/* Array.Clear(array, index, length) and Array.Clear(array): zeroes the
+ * elements (CoreLib's IL reads the array's MethodTable for their size). */
+static Status
+array_clear (Interp *I, gpointer arr, gint64 index, gint64 n)
+{
+  if (!arr)
+    return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null. (Parameter 'array')");
+  if (!OBJ_TYPE (arr)->elem)
+    return _pgo_interp_throw_new (I, "System.RankException", "Only single dimension arrays are supported here.");
+  if (index < 0 || n < 0 || index + n > ARR_LEN (arr))
+    return _pgo_interp_throw_new (I, "System.IndexOutOfRangeException", "Index was outside the bounds of the array.");
+  memset (ARR_DATA (arr) + index * elem_size (arr), 0, (gsize) n * elem_size (arr));
+  return ST_RETURN;
+}
+
+static Status
+n_array_clear (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  return array_clear (I, a[0].p, 0, a[0].p ? ARR_LEN (a[0].p) : 0);
+}
+
+static Status
+n_array_clear3 (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  return array_clear (I, a[0].p, (gint32) a[1].i, (gint32) a[2].i);
+}
+
+/* RuntimeHelpers.GetMethodTable(object): the JIT expands it to a read of
+ * the object's MethodTable pointer, whose layout CoreLib's callers then
+ * read; the interpreter has none.  Its IL calls itself: stop at once,
+ * naming the caller, instead of overflowing the stack. */
+static Status
+n_get_method_table (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r G_GNUC_UNUSED)
+{
+  return _pgo_interp_fatal (I, NULL, 0, "%s: called from %s: the interpreter has no MethodTable layout to give",
+                            m->full, I->top && I->top->m ? I->top->m->full : "?");
+}
+
 static gboolean
 contains_references (Type *t, guint depth)
 {
@@ -1296,6 +1334,9 @@ static const NativeEntry natives[] = {
   { "System.RuntimeType::IsValueTypeImpl()", n_type_is_value_type },
   { "System.Collections.Generic.EqualityComparer`1::get_Default()", n_equality_comparer_default },
   { "System.Array::Copy(System.Array,System.Array,int32)", n_array_copy },
+  { "System.Array::Clear(System.Array)", n_array_clear },
+  { "System.Array::Clear(System.Array,int32,int32)", n_array_clear3 },
+  { "System.Runtime.CompilerServices.RuntimeHelpers::GetMethodTable(object)", n_get_method_table },
   { "System.Array::Copy(System.Array,int32,System.Array,int32,int32)", n_array_copy5 },
   { "System.Runtime.CompilerServices.RuntimeHelpers::IsReferenceOrContainsReferences<!!0>()",
     n_is_reference_or_contains },

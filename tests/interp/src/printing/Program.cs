@@ -1,6 +1,7 @@
 // printing: Console.Write and WriteLine of every kind of value, objects
 // and formats; enums (plain, [Flags], over byte and long) by name and by
-// number; an [InlineArray] struct; string.Format and interpolation.
+// number; an [InlineArray] struct; string.Format and interpolation;
+// Array.Clear and Dictionary.Clear.
 using System;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
@@ -75,6 +76,14 @@ static class Program
         foreach (Access a in new[] { Access.Read, Access.Write | Access.Read, (Access)16 })
             names.Add(a.ToString());
         Console.WriteLine(string.Join(";", names));
+
+        var counts = new Dictionary<string, int> { ["a"] = 1, ["b"] = 2 };
+        counts.Clear();
+        int[] arr = { 1, 2, 3, 4 };
+        Array.Clear(arr, 1, 2);
+        Console.Write(counts.Count + " " + string.Join(",", arr));
+        Array.Clear(arr);
+        Console.WriteLine(" " + string.Join(",", arr));
         return 0;
     }
 }
