@@ -268,6 +268,7 @@ struct _Interp {
   GHashTable *resources;   /* Module -> its string resources (name -> UTF-8), once read */
   GHashTable *hashes;      /* an object -> its identity hash code, once asked for */
   GPtrArray  *handles;     /* the cells of dependent handles */
+  guint64     random;      /* the state of the random bytes the runtime gives */
   gpointer    thread;      /* the System.Threading.Thread of the one thread, once asked for */
   GQueue     *work;        /* thread-pool work items queued and not yet run */
   DelegateLayout delegates;

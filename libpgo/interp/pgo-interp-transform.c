@@ -736,9 +736,14 @@ tr_call (Tr *t, const PgoIlInstr *in)
       return push (t, callee->owner->is_vt ? _pgo_interp_stack_kind (callee->owner->kind) : S_O);
     }
   op = in->opcode == PGO_OP_CALLVIRT && !devirtualizable (callee) ? OP_CALLVIRT : OP_CALL;
-  if ((in->prefixes & PGO_IL_PREFIX_CONSTRAINED) && in->opcode == PGO_OP_CALLVIRT
-      && !tr_constrained (t, slots, &callee, &op))
-    return FALSE;
+  if ((in->prefixes & PGO_IL_PREFIX_CONSTRAINED) && in->opcode == PGO_OP_CALLVIRT)
+    {
+      if (!tr_constrained (t, slots, &callee, &op))
+        return FALSE;
+      /* the value type's own implementation, called directly: its struct
+       * result's slots, which no call of it may have set yet */
+      set_ret_slots (callee);
+    }
   if ((in->prefixes & PGO_IL_PREFIX_CONSTRAINED) && in->opcode == PGO_OP_CALL)
     {
       /* a static virtual method: the constrained type's implementation */

@@ -428,6 +428,53 @@ n_processor_count (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_G
   return ST_RETURN;
 }
 
+/* Interop.Sys.SchedGetCpu(): the processor the thread runs on, which
+ * Thread.GetCurrentProcessorId and the array pool's per-core partitions
+ * ask for: the run's one thread counts as running on processor 0. */
+static Status
+n_current_cpu (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  r->i = 0;
+  return ST_RETURN;
+}
+
+/* Interop.Sys.GetTimestamp(): the monotonic clock in nanoseconds, the
+ * unit of Stopwatch.Frequency on Unix. */
+static Status
+n_timestamp (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  r->i = g_get_monotonic_time () * 1000;
+  return ST_RETURN;
+}
+
+/* Interop.Sys.GetSystemTimeAsTicks(): DateTime.UtcNow's ticks (100 ns
+ * since 0001-01-01). */
+static Status
+n_system_time (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  r->i = G_GINT64_CONSTANT (621355968000000000) + g_get_real_time () * 10;
+  return ST_RETURN;
+}
+
+/* Interop.Sys.GetNonCryptographicallySecureRandomBytes(uint8*, int32):
+ * the seeds of string hashing and of Random, from a fixed sequence
+ * (SplitMix64) so that runs repeat, where CoreCLR's differ each run. */
+static Status
+n_random_bytes (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  guint8 *p = a[0].p;
+
+  for (gint32 i = 0; p && i < (gint32) a[1].i; i++)
+    {
+      guint64 z = (I->random += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
+
+      z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
+      z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
+      p[i] = (guint8) (z ^ (z >> 31));
+    }
+  return ST_RETURN;
+}
+
 /* ---- object hash codes and dependent handles ---- */
 
 /* RuntimeHelpers.GetHashCode(object) and TryGetHashCode(object): an
@@ -558,6 +605,7 @@ static const NativeEntry type_natives[] = {
   { "System.Globalization.GlobalizationMode::get_InvariantNoLoad()", n_true },
   { "System.Globalization.GlobalizationMode::get_PredefinedCulturesOnly()", n_true },
   { "System.Environment::GetEnvironmentVariableCore(string)", n_getenv },
+  { "System.Environment::GetEnvironmentVariableCore_NoArrayPool(string)", n_getenv },
   { "System.RuntimeType::get_Name()", n_type_name },
   { "System.RuntimeType::get_FullName()", n_type_full_name },
   { "System.RuntimeType::ToString()", n_type_full_name },
@@ -573,6 +621,10 @@ static const NativeEntry type_natives[] = {
   { "System.GC::AllocateUninitializedArray<!!0>(int32,bool)", n_allocate_array },
   { "System.GC::AllocateArray<!!0>(int32,bool)", n_allocate_array },
   { "System.Environment::GetProcessorCount()", n_processor_count },
+  { "Interop/Sys::SchedGetCpu()", n_current_cpu },
+  { "Interop/Sys::GetTimestamp()", n_timestamp },
+  { "Interop/Sys::GetSystemTimeAsTicks()", n_system_time },
+  { "Interop/Sys::GetNonCryptographicallySecureRandomBytes(uint8*,int32)", n_random_bytes },
   { "System.Runtime.CompilerServices.RuntimeHelpers::GetHashCode(object)", n_object_hash },
   { "System.Runtime.CompilerServices.RuntimeHelpers::TryGetHashCode(object)", n_object_hash },
   { "System.Runtime.DependentHandle::InternalAlloc(object,object)", n_dh_alloc },

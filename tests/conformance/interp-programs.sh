@@ -30,12 +30,15 @@ printf '{"runtimeOptions":{"tfm":"net10.0","framework":{"name":"Microsoft.NETCor
   "$(basename "$fw")" >"$work/runtimeconfig.json"
 
 # counts TRACE MODULE: per method of MODULE in TRACE (each instantiation
-# apart), "token il=count ...": the token and not the name, since a trace
-# may name a type argument by its token where the other names it in full.
+# apart), "token il=count ..." of the blocks that ran: the token and not
+# the name, since a trace may name a type argument by its token where the
+# other names it in full; and no block of count 0, since CoreCLR's
+# importer drops the blocks of a branch it folds, which the interpreter
+# keeps and never enters.
 counts () {
   "$tool" dump "$1" | awk -v mod="$2" '
     /^method / { on = index($0, " in " mod " (") > 0; key = $2 "/" $3; tok[key] = $2; next }
-    on && /^  BasicBlock/ { for (i = 1; i <= NF; i++) if ($i ~ /^il=/) il = substr($i, 4); c[key] = c[key] " " il "=" $NF }
+    on && /^  BasicBlock/ && $NF != 0 { for (i = 1; i <= NF; i++) if ($i ~ /^il=/) il = substr($i, 4); c[key] = c[key] " " il "=" $NF }
     END { for (k in c) print tok[k] c[k] }' | sort
 }
 

@@ -30,11 +30,14 @@ out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 
 # counts TRACE MODULE: per method of MODULE (each instantiation apart),
-# "token il=count ...".
+# "token il=count ..." of the blocks that ran: CoreCLR's importer drops
+# the blocks of a branch it folds (a type test of a type argument, say),
+# which the interpreter keeps and never enters, so a count of 0 is no
+# block on either side.
 counts () {
   "$tool" dump "$1" | awk -v mod="$2" '
     /^method / { on = index($0, " in " mod " (") > 0; key = $2 "/" $3; tok[key] = $2; next }
-    on && /^  BasicBlock/ { for (i = 1; i <= NF; i++) if ($i ~ /^il=/) il = substr($i, 4); c[key] = c[key] " " il "=" $NF }
+    on && /^  BasicBlock/ && $NF != 0 { for (i = 1; i <= NF; i++) if ($i ~ /^il=/) il = substr($i, 4); c[key] = c[key] " " il "=" $NF }
     END { for (k in c) print tok[k] c[k] }' | sort
 }
 
