@@ -174,7 +174,8 @@ typedef struct {
   guint         *target;   /* indexes into 'methods' */
   guint          n_methods;
   const Entries **methods; /* sorted by address, for bsearch */
-  double        *reached;  /* per method: the summed estimates of the groups reaching it */
+  double        *reached;  /* per method: the summed estimates of the groups reaching it,
+                           * its static sites' included (dispatch_shares()) */
   gboolean       stale;    /* the estimates changed since the shares were made */
 } Dispatch;
 
@@ -1749,16 +1750,6 @@ make_dispatch (PgoCallFacts *facts)
   return d;
 }
 
-/* The estimated calls of every group that reaches method 'm' of the
- * dispatch: its static sites' and the virtual groups'. */
-static double
-reach_estimate (PgoCallFacts *facts, const Dispatch *d, guint m)
-{
-  const Sites *direct = g_hash_table_lookup (facts->sites, &d->methods[m]->ref);
-
-  return (direct ? group_estimate (direct) : 0) + d->reached[m];
-}
-
 /* dispatch_shares: the calls each virtual group likely made: each target's
  * entries shared among the groups that reach it in proportion to their
  * estimates. */
@@ -1771,6 +1762,13 @@ dispatch_shares (PgoCallFacts *facts)
   for (guint g = 0; g < d->n_groups; g++)
     for (guint k = d->first[g]; k < d->first[g + 1]; k++)
       d->reached[d->target[k]] += group_estimate (d->groups[g]);
+  for (guint m = 0; m < d->n_methods; m++)
+    {
+      const Sites *direct = g_hash_table_lookup (facts->sites, &d->methods[m]->ref);
+
+      if (direct)
+        d->reached[m] += group_estimate (direct);
+    }
   for (guint g = 0; g < d->n_groups; g++)
     {
       Sites *s = d->groups[g];
@@ -1778,7 +1776,7 @@ dispatch_shares (PgoCallFacts *facts)
 
       for (guint k = d->first[g]; k < d->first[g + 1]; k++)
         {
-          double all = reach_estimate (facts, d, d->target[k]);
+          double all = d->reached[d->target[k]];
 
           if (all > 0)
             share += (double) d->methods[d->target[k]]->entries * mine / all;
@@ -1800,21 +1798,19 @@ settle_dispatch (PgoCallFacts *facts)
     dispatch_shares (facts);
 }
 
-/* The entries of static callee 'key' (known to be 'entries') that its
- * static sites likely made: all of them, less what the virtual groups
- * that reach it likely made. */
+/* The entries of the static callee of sites 'direct' (known to be
+ * 'entries') that those sites likely made: all of them, less what the
+ * virtual groups that reach it likely made. */
 static guint64
-static_share (PgoCallFacts *facts, const MethodRef *key, guint64 entries)
+static_share (PgoCallFacts *facts, const Sites *direct, guint64 entries)
 {
   const Entries *e;
-  const Sites *direct;
   double all;
   guint m;
 
-  if (!facts->dispatch || !(e = g_hash_table_lookup (facts->entries, key))
+  if (!facts->dispatch || !direct || !(e = g_hash_table_lookup (facts->entries, &direct->ref))
       || (m = dispatch_method (facts->dispatch, e)) == G_MAXUINT
-      || !(direct = g_hash_table_lookup (facts->sites, key))
-      || (all = reach_estimate (facts, facts->dispatch, m)) <= 0)
+      || (all = facts->dispatch->reached[m]) <= 0)
     return entries;
   return (guint64) ((double) entries * group_estimate (direct) / all + 0.5);
 }
@@ -1849,6 +1845,7 @@ add_evidence (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const P
   Evidence *ev = data;
   PgoCallEvidence one;
   MethodRef key = { callee->name, def };
+  const Sites *s;
 
   (void) before;
   (void) n_before;
@@ -1857,9 +1854,10 @@ add_evidence (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const P
   if (!site_evidence (facts, callee, ev->caller, in, def, &one))
     return;
   g_array_append_val (ev->out, one);
-  if (one.kind == PGO_CALL_EVIDENCE_AT_MOST
-      && open_site (facts, g_hash_table_lookup (facts->sites, &key), static_share (facts, &key, one.entries),
-                    ev->caller, in->il_offset, &one.entries))
+  if (one.kind != PGO_CALL_EVIDENCE_AT_MOST)
+    return;
+  s = g_hash_table_lookup (facts->sites, &key);
+  if (open_site (facts, s, static_share (facts, s, one.entries), ev->caller, in->il_offset, &one.entries))
     {
       one.kind = PGO_CALL_EVIDENCE_LIKELY;
       g_array_append_val (ev->out, one);

@@ -496,15 +496,21 @@ n_object_hash (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 /* A dependent handle is the address of two object slots, the target and
  * its dependent, as DependentHandle's IL reads the target through it.
  * The interpreter collects no garbage: both stay alive with the run. */
+static gpointer *
+new_cell (Interp *I, gpointer target, gpointer dependent)
+{
+  gpointer *cell = g_new (gpointer, 2);  /* 8-aligned: GCHandle tags bit 0 of a pinned handle */
+
+  cell[0] = target;
+  cell[1] = dependent;
+  g_ptr_array_add (I->handles, cell);
+  return cell;
+}
+
 static Status
 n_dh_alloc (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
-  gpointer *cell = g_new0 (gpointer, 2);
-
-  cell[0] = a[0].p;
-  cell[1] = a[1].p;
-  g_ptr_array_add (I->handles, cell);
-  r->p = cell;
+  r->p = new_cell (I, a[0].p, a[1].p);
   return ST_RETURN;
 }
 
@@ -555,11 +561,7 @@ n_dh_free (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUS
 static Status
 n_gch_alloc (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
-  gpointer *cell = g_new0 (gpointer, 2);  /* 8-aligned: GCHandle tags bit 0 of a pinned handle */
-
-  cell[0] = a[0].p;
-  g_ptr_array_add (I->handles, cell);
-  r->p = cell;
+  r->p = new_cell (I, a[0].p, NULL);
   return ST_RETURN;
 }
 
