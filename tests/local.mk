@@ -201,6 +201,8 @@ EXTRA_DIST += \
 	tests/interp/src/printing/printing.csproj \
 	tests/interp/src/dispatch/Program.cs \
 	tests/interp/src/dispatch/dispatch.csproj \
+	tests/interp/src/probes/Program.cs \
+	tests/interp/src/probes/probes.csproj \
 	tests/interp/data/semantics.dll \
 	tests/interp/data/semantics.expected \
 	tests/interp/data/geometry.dll \
@@ -211,6 +213,9 @@ EXTRA_DIST += \
 	tests/interp/data/genbase.expected \
 	tests/interp/data/printing.dll \
 	tests/interp/data/printing.expected \
+	tests/interp/data/probes.dll \
+	tests/interp/data/probes.expected \
+	tests/interp/data/probes.offsets \
 	tests/interp/data/dispatch.dll \
 	tests/interp/data/dispatch.expected \
 	tests/interp/data/escapes.arcs \
@@ -241,6 +246,7 @@ conformance_tests = \
 	tests/conformance/text-pgo-hash-framework.sh \
 	tests/conformance/interp.sh \
 	tests/conformance/interp-programs.sh \
+	tests/conformance/interp-probes.sh \
 	$(NULL)
 TESTS += $(conformance_tests)
 EXTRA_DIST += $(conformance_tests) \

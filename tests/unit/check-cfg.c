@@ -356,6 +356,21 @@ static const guint8 il_folded[] = {
   0x2A,                         /* 0B ret */
 };
 
+/* A switch case that jumps back (a loop whose latch is a switch): set B
+ * probes its target like any backward branch's (t <= s); the default
+ * (the fall-through at 10) is in neither set. */
+static const guint8 il_switch_back[] = {
+  0x00,                         /* 00 nop */
+  0x02,                         /* 01 ldarg.0 */
+  0x17,                         /* 02 ldc.i4.1 */
+  0x59,                         /* 03 sub */
+  0x25,                         /* 04 dup */
+  0x10, 0x00,                   /* 05 starg.s 0 */
+  0x45, 0x01, 0x00, 0x00, 0x00, /* 07 switch (01) */
+  0xF1, 0xFF, 0xFF, 0xFF,       /*    case 0: 10 + (-0f) = 01 */
+  0x2A,                         /* 10 ret */
+};
+
 static const Case cases[] = {
   { "importer-folded branch", il_folded, sizeof il_folded, NULL, 0,
     "[0,3) COND r1 t0 h0 >2,4; [3,a) COND r1 t0 h0 >3,4; [a,b) ALWAYS r1 t0 h0 >4; "
@@ -406,6 +421,9 @@ static const Case cases[] = {
   { "throw", il_throw, sizeof il_throw, NULL, 0,
     "[0,3) COND r1 t0 h0 >2,3; [3,5) THROW r1 t0 h0 rare >; [5,6) RETURN r1 t0 h0 >",
     "5>0:pseudo", 1, "0 5", "0" },
+  { "switch-back", il_switch_back, sizeof il_switch_back, NULL, 0,
+    "[0,1) ALWAYS r1 t0 h0 >2; [1,10) SWITCH r2 t0 h0 >2,3; [10,11) RETURN r1 t0 h0 >",
+    "1>1:critical 10>0:pseudo", 1, "0 1", "0 1" },
 };
 
 START_TEST (test_cfg_cases)
