@@ -203,6 +203,8 @@ EXTRA_DIST += \
 	tests/interp/src/dispatch/dispatch.csproj \
 	tests/interp/src/probes/Program.cs \
 	tests/interp/src/probes/probes.csproj \
+	tests/interp/src/regress/Program.cs \
+	tests/interp/src/regress/regress.csproj \
 	tests/interp/data/semantics.dll \
 	tests/interp/data/semantics.expected \
 	tests/interp/data/geometry.dll \
@@ -216,6 +218,8 @@ EXTRA_DIST += \
 	tests/interp/data/probes.dll \
 	tests/interp/data/probes.expected \
 	tests/interp/data/probes.offsets \
+	tests/interp/data/regress.dll \
+	tests/interp/data/regress.expected \
 	tests/interp/data/dispatch.dll \
 	tests/interp/data/dispatch.expected \
 	tests/interp/data/escapes.arcs \
@@ -335,7 +339,7 @@ bench_scripts += \
 	tests/bench/interp.sh \
 	tests/bench/pgo-benefit.sh \
 	$(NULL)
-EXTRA_DIST += $(bench_scripts) tests/bench/interp/hotloop.csproj tests/bench/table.sh
+EXTRA_DIST += $(bench_scripts) tests/bench/interp/hotloop.csproj tests/bench/interp/sprache.csproj tests/bench/table.sh
 CLEANFILES += bench.log bench.rc
 
 # --- fuzz targets: make fuzz (tests/fuzz/run.sh) ---------------------------

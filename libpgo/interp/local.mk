@@ -16,5 +16,6 @@ libpgo_interp_libpgo_interp_la_SOURCES = \
 	libpgo/interp/pgo-interp-types.c \
 	libpgo/interp/pgo-interp-resources.c \
 	libpgo/interp/pgo-interp-console.c \
+	libpgo/interp/pgo-interp-arrays.c \
 	$(NULL)
 libpgo_interp_libpgo_interp_la_LIBADD = -lm

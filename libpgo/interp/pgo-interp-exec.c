@@ -33,7 +33,7 @@
 gpointer
 _pgo_interp_alloc (Interp *I, Type *t, gsize extra)
 {
-  gsize size = (t->elem || t == I->t_string ? 16 : MAX (t->size, 8)) + extra;
+  gsize size = (t->elem ? 16 + 8 * (gsize) t->rank : t == I->t_string ? 16 : MAX (t->size, 8)) + extra;
   gpointer o;
 
   if (extra > I->opts.max_heap || I->heap + size > I->opts.max_heap)
@@ -43,6 +43,29 @@ _pgo_interp_alloc (Interp *I, Type *t, gsize extra)
   OBJ_TYPE (o) = t;
   g_ptr_array_add (I->objects, o);
   return o;
+}
+
+/* A shallow copy of object 'o' (Object.MemberwiseClone), or NULL when
+ * the heap is full.  Its bytes past the header are those
+ * _pgo_interp_alloc() gave 'o' beyond the type's base size. */
+gpointer
+_pgo_interp_clone (Interp *I, gpointer o)
+{
+  Type *t = OBJ_TYPE (o);
+  gsize extra;
+  gpointer c;
+
+  if (t == I->t_string)
+    extra = (gsize) STR_LEN (o) * 2 + 2;
+  else if (t->elem)
+    extra = (gsize) ARR_LEN (o) * _pgo_interp_mem_size (t->elem->is_vt ? t->elem->kind : M_REF, t->elem);
+  else
+    extra = t->is_vt ? 8 : 0;
+  if (!(c = _pgo_interp_alloc (I, t, extra)))
+    return NULL;
+  memcpy ((guint8 *) c + 8, (guint8 *) o + 8,
+          (t->elem ? 8 + 8 * (gsize) t->rank : t == I->t_string ? 8 : MAX (t->size, 8) - 8) + extra);
+  return c;
 }
 
 gpointer
@@ -501,18 +524,76 @@ store (MemKind k, void *p, Slot s)
     }
 }
 
+/* load() and store() for code outside the dispatch loop. */
+Slot
+_pgo_interp_load_value (MemKind k, const void *p)
+{
+  return load (k, p);
+}
+
+void
+_pgo_interp_store_value (MemKind k, void *p, Slot s)
+{
+  store (k, p, s);
+}
+
+/* Makes the exception in flight, which static constructor of 't' ended
+ * with, the inner exception of a TypeInitializationException naming 't'
+ * that is thrown instead, now and at each later use of 't' (ECMA-335
+ * II.10.5.3.3). */
+static gboolean
+fail_type_init (Interp *I, Type *t)
+{
+  GError *error = NULL;
+  Type *tie = _pgo_interp_corelib_type (I, "System.TypeInitializationException", &error);
+  Method *ctor = tie && _pgo_interp_layout (tie, &error)
+                 ? _pgo_interp_find_method (tie, ".ctor", "(string,System.Exception)") : NULL;
+  g_autofree char *name = g_strdelimit (g_strdup (t->name), "/", '+');
+  Slot args[3], ignored;
+
+  if (!ctor)
+    {
+      if (error)
+        g_propagate_error (&I->error, error);
+      else
+        _pgo_interp_fatal (I, NULL, 0, "%s: no TypeInitializationException(string, Exception)", t->name);
+      return FALSE;
+    }
+  args[2].p = I->exc;
+  if (!(args[0].p = _pgo_interp_alloc (I, tie, 0)) || !(args[1].p = _pgo_interp_new_string_utf8 (I, name)))
+    return _pgo_interp_fatal (I, NULL, 0, "out of memory"), FALSE;
+  if (_pgo_interp_invoke (I, ctor, args, &ignored) != ST_RETURN)
+    return FALSE;
+  t->cctor_exc = I->exc = args[0].p;
+  I->exc_searched = FALSE;
+  t->cctor_state = 0;
+  return FALSE;
+}
+
 gboolean
 _pgo_interp_run_cctor (Interp *I, Type *t)
 {
   Slot r;
 
+  if (t->cctor_exc)
+    {
+      I->exc = t->cctor_exc;
+      I->exc_searched = FALSE;
+      return FALSE;
+    }
   if (t->cctor_state != 0 || !t->cctor)
     return TRUE;
   t->cctor_state = 1;
-  if (_pgo_interp_invoke (I, t->cctor, NULL, &r) != ST_RETURN)
-    return FALSE;
-  t->cctor_state = 2;
-  return TRUE;
+  switch (_pgo_interp_invoke (I, t->cctor, NULL, &r))
+    {
+    case ST_RETURN:
+      t->cctor_state = 2;
+      return TRUE;
+    case ST_THROW:
+      return fail_type_init (I, t);
+    default:
+      return FALSE;
+    }
 }
 
 /* ---- the loop ---- */
@@ -1074,8 +1155,10 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
         case OP_NEWARR:
           {
             gint64 n = sp[-1].i;
-            if (n < 0)
+            if (n < 0 || n > G_MAXINT32)
               RAISE ("System.OverflowException", "Arithmetic operation resulted in an overflow.");
+            if (n > ARR_MAX_LENGTH)
+              RAISE ("System.OutOfMemoryException", "Array dimensions exceeded supported range.");
             if (!(sp[-1].p = _pgo_interp_new_array (I, ip->b.p, n)))
               OOM ();
             ip++;
@@ -1293,6 +1376,8 @@ enter (Interp *I, Method *m)
           if (I->backtrace)
             for (Frame *f = I->top; f; f = f->parent)
               g_printerr ("  in %s at IL_%04x\n", f->m->full, f->m->code ? f->m->code->il_offset[f->pc] : 0);
+          if (!error)
+            return _pgo_interp_fatal (I, m, 0, "its IL cannot be translated");
           g_propagate_error (&I->error, error);
           return ST_FATAL;
         }

@@ -311,10 +311,27 @@ typespec_type (Module *m, guint32 rid, gboolean in_generic, GError **error)
   return sig_type (m, &c, &k, in_generic, error);
 }
 
+/* A TypeSpec as a type operand: a pointer type is held as a native int
+ * (System.IntPtr). */
 static Type *
 typespec (Module *m, guint32 rid, GError **error)
 {
-  return typespec_type (m, rid, FALSE, error);
+  const guint8 *blob;
+  gsize len;
+  PgoCursor c;
+  MemKind k = M_REF;
+  Type *t;
+
+  if (!_pgo_metadata_lookup_blob (m->md, pgo_metadata_get_column (m->md, PGO_COL_TYPESPEC_SIGNATURE, rid),
+                                  &blob, &len, error))
+    return NULL;
+  _pgo_cursor_init (&c, blob, len, 0);
+  if ((t = sig_type (m, &c, &k, FALSE, error)) || (error && *error))
+    return t;
+  if (k == M_I8)
+    return _pgo_interp_corelib_type (m->interp, "System.IntPtr", error);
+  return (void) _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: TypeSpec 0x%08x is not a type", m->name,
+                                 PGO_TOKEN (PGO_TABLE_TYPESPEC, rid)), NULL;
 }
 
 static gboolean
@@ -416,6 +433,81 @@ _pgo_interp_array_type (Interp *I, Type *elem)
   return t;
 }
 
+/* The array type of rank 'rank' of 'elem' ("Int32[,]"; rank 1 is
+ * "Int32[*]"), made once. */
+Type *
+_pgo_interp_md_array_type (Interp *I, Type *elem, guint32 rank)
+{
+  Type *t;
+  GString *name;
+
+  for (t = elem->md_arrays; t; t = t->md_next)
+    if (t->rank == rank)
+      return t;
+  name = g_string_new (elem->name);
+  g_string_append_c (name, '[');
+  for (guint32 i = 1; i < rank; i++)
+    g_string_append_c (name, ',');
+  g_string_append (name, rank == 1 ? "*]" : "]");
+  t = g_new0 (Type, 1);
+  t->name = g_string_free (name, FALSE);
+  t->parent = I->t_array;
+  t->kind = M_REF;
+  t->elem = elem;
+  t->rank = rank;
+  t->laid_out = TRUE;
+  t->size = 16 + 8 * rank;
+  t->md_next = elem->md_arrays;
+  elem->md_arrays = t;
+  if (I->t_array && _pgo_interp_layout (I->t_array, NULL))
+    {
+      t->vtable = I->t_array->vtable;
+      t->n_vtable = I->t_array->n_vtable;
+    }
+  return t;
+}
+
+
+/* The element type of an array in a signature: a pointer element is
+ * held as a native int (System.IntPtr), as it sits in memory; NULL for
+ * an open type argument, or with 'error' set. */
+static Type *
+sig_element (Module *m, PgoCursor *c, gboolean in_generic, GError **error)
+{
+  MemKind k = M_REF;
+  Type *e = sig_type (m, c, &k, in_generic, error);
+
+  if (!e && k == M_I8 && !(error && *error))
+    return _pgo_interp_corelib_type (m->interp, "System.IntPtr", error);
+  return e;
+}
+
+/* ARRAY (ECMA-335 II.23.2.13): the element type, the rank, then sizes
+ * and lower bounds, which the type does not depend on (II.14.2). */
+static Type *
+sig_md_array (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GError **error)
+{
+  guint32 rank = 0, n = 0, v;
+  gint32 lo;
+  Type *e = sig_element (m, c, in_generic, error);
+
+  *out_kind = M_REF;
+  if (error && *error)
+    return NULL;
+  if (!_pgo_cursor_read_ecma_uint (c, &rank, error) || !_pgo_cursor_read_ecma_uint (c, &n, error))
+    return NULL;
+  if (rank == 0 || rank > 32)
+    return (void) _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: an array of rank %u", m->name, rank), NULL;
+  for (guint32 i = 0; i < n; i++)
+    if (!_pgo_cursor_read_ecma_uint (c, &v, error))
+      return NULL;
+  if (!_pgo_cursor_read_ecma_uint (c, &n, error))
+    return NULL;
+  for (guint32 i = 0; i < n; i++)
+    if (!_pgo_cursor_read_ecma_int (c, &lo, error))
+      return NULL;
+  return e ? _pgo_interp_md_array_type (m->interp, e, rank) : NULL;
+}
 
 /* GENERICINST: the instantiation, when every argument is known; in a
  * signature read only to skip it ('in_generic'), the definition. */
@@ -548,19 +640,16 @@ sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GErro
       }
     case ET_SZARRAY:
       {
-        MemKind k;
-        Type *e = sig_type (m, c, &k, in_generic, error);
+        Type *e = sig_element (m, c, in_generic, error);
         *out_kind = M_REF;
-        if (!e)
-          return error && *error ? NULL : (in_generic ? NULL
-                 : ((void) _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: arrays of pointers are not supported",
-                                     m->name), NULL));
-        return _pgo_interp_array_type (I, e);
+        return e ? _pgo_interp_array_type (I, e) : NULL;
       }
+    case ET_ARRAY:
+      return sig_md_array (m, c, out_kind, in_generic, error);
     default:
-      return _pgo_error_fail (error, PGO_ERROR_FAILED,
-                              "%s: signature element type 0x%02x (multi-dimensional arrays, function "
-                              "pointers) is not supported", m->name, et),
+      return _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: signature element type 0x%02x (%s) is not supported",
+                              m->name, et, et == 0x16 ? "TypedReference" : et == 0x1b ? "a function pointer"
+                                           : "unknown"),
              NULL;
     }
 }
@@ -697,6 +786,30 @@ inline_array_length (Module *m, guint32 type)
   return length > 0 ? (guint32) length : 0;
 }
 
+/* The size of Vector<T> as CoreCLR gives it on this machine: 32 bytes
+ * where the processor has AVX2 and the DOTNET_ settings that disable it
+ * (EnableHWIntrinsic, EnableAVX, EnableAVX2 at 0, or a
+ * PreferredVectorBitWidth under 256, read as hex like every DOTNET_
+ * number) are absent; else 16.  Code sized by Vector<T>.Count then takes
+ * CoreCLR's paths and counts. */
+static guint32
+vector_bytes (void)
+{
+  static const char *const off[] = { "DOTNET_EnableHWIntrinsic", "DOTNET_EnableAVX", "DOTNET_EnableAVX2" };
+  const char *width = g_getenv ("DOTNET_PreferredVectorBitWidth");
+
+  for (guint i = 0; i < G_N_ELEMENTS (off); i++)
+    if (g_strcmp0 (g_getenv (off[i]), "0") == 0)
+      return 16;
+  if (width && g_ascii_strtoull (width, NULL, 16) < 256)
+    return 16;
+#if defined(__x86_64__) || defined(__i386__)
+  return __builtin_cpu_supports ("avx2") ? 32 : 16;
+#else
+  return 16;
+#endif
+}
+
 static gboolean
 layout_fields (Type *t, GError **error)
 {
@@ -777,6 +890,8 @@ layout_fields (Type *t, GError **error)
       for (guint32 r = 1; r <= nl; r++)
         if (pgo_metadata_get_column (m->md, PGO_COL_CLASSLAYOUT_PARENT, r) == rid)
           size = MAX (size, pgo_metadata_get_column (m->md, PGO_COL_CLASSLAYOUT_CLASS_SIZE, r));
+      if (t->def && is_named (t->def, "System.Numerics.Vector`1"))
+        size = MAX (size, vector_bytes ());
       t->size = MAX ((size + align - 1) & ~(align - 1), 1);
       t->align = align;
       if (is_named (t->parent, "System.Enum"))
@@ -790,6 +905,7 @@ layout_fields (Type *t, GError **error)
   t->statics = g_new0 (Slot, MAX (n_static, 1));
   return TRUE;
 }
+
 
 /* TRUE if 'a' overrides 'b': same name, parameters and return. */
 static gboolean
@@ -975,12 +1091,10 @@ _pgo_interp_is_subtype (Type *t, Type *of)
   /* array types have no module */
   if (of->module && of == of->module->interp->t_object)
     return TRUE;
-  if (t->elem && array_interface (of))
-    return of->args[0] == t->elem
-           || (!t->elem->is_vt && !of->args[0]->is_vt && _pgo_interp_is_subtype (t->elem, of->args[0]));
+  if (t->elem && !t->rank && array_interface (of))
+    return _pgo_interp_array_compatible (t->elem, of->args[0]);
   if (t->elem && of->elem)
-    return !t->elem->is_vt && !of->elem->is_vt ? _pgo_interp_is_subtype (t->elem, of->elem)
-                                               : t->elem == of->elem;
+    return t->rank == of->rank && _pgo_interp_array_compatible (t->elem, of->elem);
   for (Type *p = t; p; p = p->parent)
     {
       if (p == of)
@@ -1237,6 +1351,64 @@ _pgo_interp_find_method (Type *t, const char *name, const char *params)
   return NULL;
 }
 
+/* The accessor 'name' (.ctor, Get, Set or Address; ECMA-335 II.14.2) of
+ * array type 't' of a rank, as MemberRef 'token' of 'm' names it: done in
+ * C, made once per type, name and parameter count.  The constructor is
+ * static here: it makes the array itself. */
+static Method *
+md_array_method (Module *m, guint32 token, Type *t, const char *name, GError **error)
+{
+  const guint8 *blob;
+  gsize len;
+  Method *md;
+  guint32 key;
+
+  if (!_pgo_metadata_lookup_blob (m->md, pgo_metadata_get_column (m->md, PGO_COL_MEMBERREF_SIGNATURE,
+                                                                   PGO_TOKEN_RID (token)), &blob, &len, error))
+    return NULL;
+  md = g_new0 (Method, 1);
+  md->module = m;
+  md->token = token;
+  md->owner = t;
+  md->slot = -1;
+  /* the name outlives the MemberRef's PgoMethodName */
+  md->name = (char *) g_intern_string (name);
+  md->full = g_strdup_printf ("%s::%s", t->name, name);
+  if (!parse_method_sig (md, blob, len, error)
+      || !(md->native = _pgo_interp_md_array_native (name, md->n_params, t->rank)))
+    {
+      if (error && !*error)
+        _pgo_error_fail (error, PGO_ERROR_FAILED, "not an accessor of an array of rank %u", t->rank);
+      g_free (md->full);
+      g_free (md->param_kinds);
+      g_free (md->param_types);
+      g_free (md);
+      return NULL;
+    }
+  md->has_this = strcmp (name, ".ctor") != 0;
+  if (!md->has_this)
+    {
+      md->ret_kind = M_REF;
+      md->ret_type = t;
+    }
+  key = (guint32) (name[0] << 16) | md->n_params;
+  if (!t->inst_methods)
+    t->inst_methods = g_hash_table_new (NULL, NULL);
+  {
+    Method *old = g_hash_table_lookup (t->inst_methods, GUINT_TO_POINTER (key));
+    if (old)
+      {
+        g_free (md->full);
+        g_free (md->param_kinds);
+        g_free (md->param_types);
+        g_free (md);
+        return old;
+      }
+  }
+  g_hash_table_insert (t->inst_methods, GUINT_TO_POINTER (key), md);
+  return md;
+}
+
 static Method *
 memberref_method (Module *m, guint32 token, GError **error)
 {
@@ -1258,8 +1430,10 @@ memberref_method (Module *m, guint32 token, GError **error)
       pgo_method_name_clear (&mn);
       return NULL;
     }
-  md = _pgo_interp_find_method (t, mn.name, mn.params);
-  if (!md)
+  md = t->rank ? md_array_method (m, token, t, mn.name, error) : _pgo_interp_find_method (t, mn.name, mn.params);
+  if (!md && t->rank)
+    g_prefix_error (error, "%s::%s%s: ", mn.owner, mn.name, mn.params);
+  else if (!md)
     _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "%s::%s%s: not found in %s", mn.owner, mn.name, mn.params,
                      t->module ? t->module->name : t->name);
   else if (PGO_TOKEN_TABLE (parent) != PGO_TABLE_TYPESPEC)
@@ -1431,7 +1605,7 @@ resolve (Interp *I, Type *t, Method *m, gboolean variant)
     }
   if (t->dispatch && (found = g_hash_table_lookup (t->dispatch, m)))
     return found;
-  if (t->elem && array_interface (m->owner))
+  if (t->elem && !t->rank && array_interface (m->owner))
     found = array_interface_method (I, m);
   for (Type *p = t; p && !found; p = p->parent)
     {

@@ -400,21 +400,23 @@ array_copy (Interp *I, gpointer src, gint64 si, gpointer dst, gint64 di, gint64 
   de = OBJ_TYPE (dst)->elem;
   if (!se || !de)
     return _pgo_interp_throw_new (I, "System.RankException", "Only single dimension arrays are supported here.");
+  if (OBJ_TYPE (src)->rank != OBJ_TYPE (dst)->rank)
+    return _pgo_interp_throw_new (I, "System.RankException", "The specified arrays must have the same number of dimensions.");
   if (n < 0 || si < 0 || di < 0 || si + n > ARR_LEN (src) || di + n > ARR_LEN (dst))
     return _pgo_interp_throw_new (I, "System.ArgumentException",
                                   "Source array was not long enough. Check the source index, length, and the array's lower bounds.");
-  if (se != de && (se->is_vt || de->is_vt))
+  if ((se->is_vt || de->is_vt) && !_pgo_interp_array_compatible (se, de))
     return _pgo_interp_throw_new (I, "System.ArrayTypeMismatchException",
                                   "Source array type cannot be assigned to destination array type.");
-  if (se != de)
+  if (se != de && !se->is_vt)
     for (gint64 k = 0; k < n; k++)
       {
-        gpointer o = ((gpointer *) ARR_DATA (src))[si + k];
+        gpointer o = ((gpointer *) ARR_ELEMS (src))[si + k];
         if (o && !_pgo_interp_is_subtype (OBJ_TYPE (o), de))
           return _pgo_interp_throw_new (I, "System.InvalidCastException",
                                         "At least one element in the source array could not be cast down to the destination array type.");
       }
-  memmove (ARR_DATA (dst) + di * elem_size (dst), ARR_DATA (src) + si * elem_size (src), (gsize) n * elem_size (src));
+  memmove (ARR_ELEMS (dst) + di * elem_size (dst), ARR_ELEMS (src) + si * elem_size (src), (gsize) n * elem_size (src));
   return ST_RETURN;
 }
 
@@ -441,7 +443,7 @@ array_clear (Interp *I, gpointer arr, gint64 index, gint64 n)
     return _pgo_interp_throw_new (I, "System.RankException", "Only single dimension arrays are supported here.");
   if (index < 0 || n < 0 || index + n > ARR_LEN (arr))
     return _pgo_interp_throw_new (I, "System.IndexOutOfRangeException", "Index was outside the bounds of the array.");
-  memset (ARR_DATA (arr) + index * elem_size (arr), 0, (gsize) n * elem_size (arr));
+  memset (ARR_ELEMS (arr) + index * elem_size (arr), 0, (gsize) n * elem_size (arr));
   return ST_RETURN;
 }
 
@@ -656,7 +658,7 @@ static Status n_array_data (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r
 {
   if (!a[0].p)
     return _pgo_interp_throw_new (I, "System.NullReferenceException", "Object reference not set to an instance of an object.");
-  r->p = ARR_DATA (a[0].p);
+  r->p = ARR_ELEMS (a[0].p);
   return ST_RETURN;
 }
 
@@ -848,7 +850,7 @@ n_initialize_array (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_
   Status st = field_rva_data (I, a[1].p, len, &data);
 
   if (st == ST_RETURN)
-    memcpy (ARR_DATA (arr), data, len);
+    memcpy (ARR_ELEMS (arr), data, len);
   return st;
 }
 
@@ -1208,6 +1210,10 @@ static const NativeEntry natives[] = {
   { "System.Environment::get_CurrentManagedThreadId()", n_true },
   { "System.Threading.Thread::InitializeCurrentThread()", n_current_thread },
   { "System.Diagnostics.Debugger::IsManagedDebuggerAttached()", n_false },
+  /* code generated at run time is not run (pgo-interp(1) "Unsupported"):
+   * expression trees are interpreted, as on a runtime without a JIT */
+  { "System.Runtime.CompilerServices.RuntimeFeature::get_IsDynamicCodeSupported()", n_false },
+  { "System.Runtime.CompilerServices.RuntimeFeature::get_IsDynamicCodeCompiled()", n_false },
   { "System.Threading.ThreadPool::UnsafeQueueUserWorkItemInternal(object,bool)", n_queue_work_item },
   { "System.Delegate::InternalEqualTypes(object,object)", n_same_type },
   { "System.Delegate::InternalEqualMethodHandles(System.Delegate,System.Delegate)", n_same_method },
@@ -1369,6 +1375,7 @@ _pgo_interp_natives_init (Interp *I)
   _pgo_interp_type_natives_init (I);
   _pgo_interp_resource_natives_init (I);
   _pgo_interp_console_natives_init (I);
+  _pgo_interp_array_natives_init (I);
 }
 
 static Status
@@ -1376,6 +1383,13 @@ n_false (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED
 {
   r->i = 0;
   return ST_RETURN;
+}
+
+static Status
+n_emit (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r G_GNUC_UNUSED)
+{
+  return _pgo_interp_fatal (I, NULL, 0, "%s: generates code at run time (Reflection.Emit), which pgo-interp does "
+                            "not run", m->full);
 }
 
 /* _pgo_interp_add_natives: adds the 'n' natives of 'table' to I->natives. */
@@ -1396,5 +1410,9 @@ _pgo_interp_native_lookup (Interp *I, const char *full)
   if (!fn && full && g_str_has_prefix (full, "System.Runtime.Intrinsics.")
       && (g_str_has_suffix (full, "::get_IsHardwareAccelerated()") || g_str_has_suffix (full, "::get_IsSupported()")))
     fn = n_false;
+  /* Reflection.Emit generates code at run time, which the interpreter
+   * does not run: a call stops the run naming the method */
+  if (!fn && full && g_str_has_prefix (full, "System.Reflection.Emit."))
+    fn = n_emit;
   return fn;
 }

@@ -12,7 +12,10 @@
  *
  * Objects: an 8-byte header (the Type), then the fields; a string holds
  * its int32 length then UTF-16 units (CoreLib's _stringLength and
- * _firstChar); an array its 64-bit length, then the elements.
+ * _firstChar); an array its 64-bit length, then the elements.  An array
+ * of rank r (a multi-dimensional one, ECMA-335 II.14.2) holds, between
+ * its length (of all its elements) and its elements, r int32 lengths and
+ * r int32 lower bounds, as CoreLib's RuntimeHelpers reads them.
  */
 #pragma once
 
@@ -96,7 +99,10 @@ struct _Type {
   guint32  size;       /* instance: bytes of fields, header included for classes */
   guint32  align;
   Type    *elem;       /* arrays: element type */
+  guint32  rank;       /* arrays of rank r (not vectors): r */
   Type    *array_of;   /* the SZ array type of this element type, once made */
+  Type    *md_arrays;  /* the arrays of rank r of this element type, once made ... */
+  Type    *md_next;    /* ... a list through this field */
   Field   *fields;
   guint32  n_fields;
   Slot    *statics;
@@ -106,7 +112,8 @@ struct _Type {
   Type   **ifaces;
   guint32  n_ifaces;
   Method  *cctor;
-  gint     cctor_state; /* 0 not run, 1 running, 2 done */
+  gint     cctor_state; /* 0 not run (or failed), 1 running, 2 done */
+  gpointer cctor_exc;   /* the TypeInitializationException it failed with, or NULL */
   gboolean laid_out;
   char    *layout_error; /* why laying it out failed, or NULL */
   Type    *def;        /* the generic definition of an instantiation, or NULL */
@@ -283,6 +290,7 @@ Module  *_pgo_interp_open_module   (Interp *I, const char *path, gboolean framew
 Type    *_pgo_interp_type          (Module *m, guint32 token, GError **error);
 Type    *_pgo_interp_corelib_type  (Interp *I, const char *name, GError **error);
 Type    *_pgo_interp_array_type    (Interp *I, Type *elem);
+Type    *_pgo_interp_md_array_type (Interp *I, Type *elem, guint32 rank);
 Type    *_pgo_interp_sig_type      (Module *m, PgoCursor *c, MemKind *out_kind, GError **error);
 gboolean _pgo_interp_layout        (Type *t, GError **error);
 Method  *_pgo_interp_method        (Module *m, guint32 token, GError **error);
@@ -310,10 +318,13 @@ Status   _pgo_interp_throw_new     (Interp *I, const char *type_name, const char
 Status   _pgo_interp_fatal         (Interp *I, Method *m, guint32 il_offset, const char *fmt, ...)
          G_GNUC_PRINTF (4, 5);
 gpointer _pgo_interp_alloc         (Interp *I, Type *t, gsize extra);
+gpointer _pgo_interp_clone         (Interp *I, gpointer o);
 gpointer _pgo_interp_new_string    (Interp *I, const gunichar2 *units, gint32 n);
 gpointer _pgo_interp_new_string_utf8 (Interp *I, const char *utf8);
 gpointer _pgo_interp_new_array     (Interp *I, Type *array_type, gint64 n);
 gboolean _pgo_interp_run_cctor     (Interp *I, Type *t);
+Slot     _pgo_interp_load_value    (MemKind k, const void *p);
+void     _pgo_interp_store_value   (MemKind k, void *p, Slot s);
 gpointer _pgo_interp_type_object   (Interp *I, Type *t, GError **error);
 
 /* pgo-interp-native.c */
@@ -335,6 +346,11 @@ void     _pgo_interp_type_natives_init (Interp *I);
 /* pgo-interp-resources.c */
 void     _pgo_interp_resource_natives_init (Interp *I);
 
+/* pgo-interp-arrays.c */
+Native   _pgo_interp_md_array_native (const char *name, guint32 n_params, guint32 rank);
+gboolean _pgo_interp_array_compatible (Type *t, Type *of);
+void     _pgo_interp_array_natives_init (Interp *I);
+
 /* pgo-interp-console.c */
 void     _pgo_interp_console_natives_init (Interp *I);
 
@@ -343,6 +359,11 @@ void     _pgo_interp_console_natives_init (Interp *I);
 #define STR_CHARS(s)       ((gunichar2 *) ((guint8 *) (s) + 12))
 #define ARR_LEN(a)         (*(gint64 *) ((guint8 *) (a) + 8))
 #define ARR_DATA(a)        ((guint8 *) (a) + 16)
+/* an array of any rank: its lengths (then lower bounds), its elements */
+#define ARR_BOUNDS(a)      ((gint32 *) ((guint8 *) (a) + 16))
+#define ARR_ELEMS(a)       ((guint8 *) (a) + 16 + 8 * OBJ_TYPE (a)->rank)
+/* Array.MaxLength: longer arrays throw OutOfMemoryException */
+#define ARR_MAX_LENGTH     0x7FFFFFC7
 
 /* Conversion targets (the 'a' of OP_CONV and OP_CONV_OVF). */
 enum {

@@ -732,6 +732,12 @@ tr_call (Tr *t, const PgoIlInstr *in)
         }
       if (callee->owner == t->I->t_string && !callee->native)
         return tr_string_ctor (t, callee, slots);
+      /* an array of a rank: its static constructor makes it */
+      if (callee->owner->rank)
+        {
+          emit (t, OP_CALL, 0, slots)->b.p = callee;
+          return push (t, S_O);
+        }
       emit (t, OP_NEWOBJ, 0, slots)->b.p = callee;
       return push (t, callee->owner->is_vt ? _pgo_interp_stack_kind (callee->owner->kind) : S_O);
     }
@@ -848,7 +854,8 @@ tr_type_op (Tr *t, const PgoIlInstr *in)
     case PGO_OP_CASTCLASS:
       if (!pop (t, 1))
         return FALSE;
-      emit (t, in->opcode == PGO_OP_ISINST ? OP_ISINST : OP_CASTCLASS, 0, 0)->b.p = ty;
+      /* Nullable<T> stands for a boxed T here (ECMA-335 III.4.3, III.4.6) */
+      emit (t, in->opcode == PGO_OP_ISINST ? OP_ISINST : OP_CASTCLASS, 0, 0)->b.p = is_nullable (ty) ? ty->args[0] : ty;
       return push (t, S_O);
     case PGO_OP_INITOBJ:
       if (!pop (t, 1))

@@ -20,6 +20,10 @@
 #define n_true _pgo_interp_native_true
 #define n_nop  _pgo_interp_native_nop
 
+/* ECMA-335 II.23.1.10 MethodAttributes */
+#define MD_ACCESS_MASK 0x0007
+#define MD_PUBLIC      0x0006
+
 /* The interpreter's Type of RuntimeType object 'o', or NULL. */
 static Type *
 type_of (Interp *I, gpointer o)
@@ -53,6 +57,25 @@ enclosing (Type *t)
   return outer;
 }
 
+/* The generic parameters of TypeDef type 't' (0 for a type that is not
+ * a generic definition). */
+static guint32
+generic_arity (Type *t)
+{
+  PgoMetadata *md;
+  guint32 key, n, count = 0;
+
+  if (!t->module || t->def || t->elem)
+    return 0;
+  md = t->module->md;
+  key = PGO_TOKEN_RID (t->token) << 1; /* TypeOrMethodDef: a TypeDef */
+  n = pgo_metadata_get_n_rows (md, PGO_TABLE_GENERICPARAM);
+  for (guint32 r = _pgo_metadata_sorted_first (md, PGO_TABLE_GENERICPARAM, PGO_COL_GENERICPARAM_OWNER, key);
+       r && r <= n && pgo_metadata_get_column (md, PGO_COL_GENERICPARAM_OWNER, r) == key; r++)
+    count++;
+  return count;
+}
+
 /* Type.Name: the TypeDef's name (with its generic arity, "List`1"), or
  * the element's name and "[]". */
 static char *
@@ -61,7 +84,7 @@ type_name (Type *t)
   if (t->elem)
     {
       g_autofree char *e = type_name (t->elem);
-      return e ? g_strconcat (e, "[]", NULL) : NULL;
+      return e ? g_strconcat (e, t->name + strlen (t->elem->name), NULL) : NULL;
     }
   return g_strdup (typedef_name (t, PGO_COL_TYPEDEF_NAME));
 }
@@ -77,7 +100,7 @@ type_full_name (Type *t)
   if (t->elem)
     {
       g_autofree char *e = type_full_name (t->elem);
-      return e ? g_strconcat (e, "[]", NULL) : NULL;
+      return e ? g_strconcat (e, t->name + strlen (t->elem->name), NULL) : NULL;
     }
   if (t->def || t->n_args || !t->module)
     return NULL;
@@ -373,16 +396,33 @@ n_enum_to_string (Interp *I, Method *m, Slot *a, Slot *r)
   return ret_name (I, m, t, text ? text : enum_number (bits, size, is_signed), r);
 }
 
+/* A new object of class 't' made by its parameterless constructor (one
+ * that is public unless 'non_public'), or MissingMethodException when it
+ * has none or is abstract or an interface. */
+static Status
+new_by_default_ctor (Interp *I, Type *t, gboolean non_public, Slot *r)
+{
+  Method *ctor;
+  Slot args[1], ignored = { 0 };
+  Status st;
+
+  if ((t->flags & 0x00a0) || !(ctor = _pgo_interp_find_method (t, ".ctor", "()")) || ctor->owner != t
+      || (!non_public && (ctor->flags & MD_ACCESS_MASK) != MD_PUBLIC))
+    return _pgo_interp_throw_new (I, "System.MissingMethodException", "No parameterless constructor defined for this type.");
+  if (!(args[0].p = _pgo_interp_alloc (I, t, 0)))
+    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
+  if ((st = _pgo_interp_invoke (I, ctor, args, &ignored)) != ST_RETURN)
+    return st;
+  r->p = args[0].p;
+  return ST_RETURN;
+}
+
 /* Activator.CreateInstance<T>() (new T() in generic code): a zeroed T
- * for a value type; else a new T through its parameterless constructor,
- * or MissingMethodException when it has none. */
+ * for a value type; else a new T through its parameterless constructor. */
 static Status
 n_create_instance_of_t (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
 {
   Type *t = m->n_margs ? m->margs[0] : NULL;
-  Method *ctor;
-  Slot args[1], ignored = { 0 };
-  Status st;
 
   if (!t || !_pgo_interp_layout (t, NULL))
     return _pgo_interp_fatal (I, NULL, 0, "%s: no type argument, or one that cannot be laid out", m->full);
@@ -391,13 +431,170 @@ n_create_instance_of_t (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
       memset (r, 0, sizeof (Slot) * MAX (SLOTS_OF (t->size), 1));
       return ST_RETURN;
     }
-  if ((t->flags & 0x00a0) || !(ctor = _pgo_interp_find_method (t, ".ctor", "()")) || ctor->owner != t)
-    return _pgo_interp_throw_new (I, "System.MissingMethodException", "No parameterless constructor defined for this type.");
-  if (!(args[0].p = _pgo_interp_alloc (I, t, 0)))
-    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
-  if ((st = _pgo_interp_invoke (I, ctor, args, &ignored)) != ST_RETURN)
-    return st;
-  r->p = args[0].p;
+  return new_by_default_ctor (I, t, TRUE, r);
+}
+
+/* Activator.CreateInstance(Type) and (Type, bool nonPublic): a boxed
+ * zeroed value for a value type; else a new object through its
+ * parameterless constructor. */
+static Status
+n_create_instance (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = a[0].p ? g_hash_table_lookup (I->object_types, a[0].p) : NULL;
+
+  if (!a[0].p)
+    return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null. (Parameter 'type')");
+  if (!t || !_pgo_interp_layout (t, NULL))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a type the interpreter cannot lay out", m->full);
+  if (t->is_vt)
+    return (r->p = _pgo_interp_alloc (I, t, 8)) ? ST_RETURN : _pgo_interp_fatal (I, NULL, 0, "out of memory");
+  if (generic_arity (t))
+    return _pgo_interp_throw_new (I, "System.ArgumentException", "Cannot create an instance of a generic type definition.");
+  return new_by_default_ctor (I, t, m->n_params > 1 && a[1].i, r);
+}
+
+/* The CorElementType the runtime keeps for 't' (TypeHandle's): its own
+ * for a primitive, its underlying type's for an enum, ARRAY or SZARRAY
+ * for an array, VALUETYPE for another struct, CLASS otherwise. */
+static gint64
+cor_element_type (Type *t)
+{
+  guint8 et;
+
+  if (!t)
+    return 0;
+  if (t->elem)
+    return t->rank ? 0x14 : 0x1d;
+  if ((et = _pgo_interp_element_type (t)) && et != 0x0e && et != 0x1c)
+    return et;
+  if (!t->is_vt)
+    return 0x12;
+  if (t->parent && corelib_named (t->module->interp, t->parent, "System.Enum") && _pgo_interp_layout (t, NULL))
+    for (guint32 i = 0; i < t->n_fields; i++)
+      if (!t->fields[i].is_static && t->fields[i].type)
+        return cor_element_type (t->fields[i].type);
+  return 0x11;
+}
+
+/* RuntimeType.GetCorElementType(), Enum.InternalGetCorElementType(RuntimeType). */
+static Status
+n_type_cor_element_type (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  r->i = cor_element_type (type_of (I, a[0].p));
+  return ST_RETURN;
+}
+
+/* Enum.InternalGetCorElementType() of a boxed enum. */
+static Status
+n_enum_cor_element_type (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  r->i = cor_element_type (OBJ_TYPE (a[0].p));
+  return ST_RETURN;
+}
+
+/* Array.GetCorElementTypeOfElementType(). */
+static Status
+n_array_element_cor_type (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  r->i = cor_element_type (OBJ_TYPE (a[0].p)->elem);
+  return ST_RETURN;
+}
+
+/* TRUE when this machine's local time is UTC, as the runtime would find
+ * it: the TZ variable names UTC (or is empty), or, without it,
+ * /etc/localtime is missing or links to a UTC zone. */
+static gboolean
+local_zone_is_utc (void)
+{
+  static const char *const utc[] = { "UTC", "Etc/UTC", "UTC0", "Universal", "Etc/Universal", "Zulu", "Etc/Zulu",
+                                     "GMT", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0" };
+  const char *tz = g_getenv ("TZ");
+  g_autofree char *link = NULL;
+  const char *zone;
+
+  if (tz && *tz == ':')
+    tz++;
+  if (!tz)
+    {
+      if (!g_file_test ("/etc/localtime", G_FILE_TEST_EXISTS))
+        return TRUE;
+      if (!(link = g_file_read_link ("/etc/localtime", NULL)))
+        return FALSE;
+      tz = (zone = strstr (link, "zoneinfo/")) ? zone + strlen ("zoneinfo/") : link;
+    }
+  if (!*tz)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (utc); i++)
+    if (strcmp (tz, utc[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* TimeZoneInfo.GetLocalTimeZoneCore(): TimeZoneInfo.Utc where local time
+ * is UTC; the interpreter reads no time zone data, so another zone stops
+ * the run. */
+static Status
+n_local_time_zone (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  Method *get_utc = _pgo_interp_find_method (m->owner, "get_Utc", "()");
+
+  if (!local_zone_is_utc ())
+    return _pgo_interp_fatal (I, NULL, 0, "%s: the local time zone is not UTC, and the interpreter reads no time "
+                              "zone data", m->full);
+  if (!get_utc)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: no TimeZoneInfo.Utc", m->full);
+  return _pgo_interp_invoke (I, get_utc, NULL, r);
+}
+
+/* Object.MemberwiseClone(). */
+static Status
+n_memberwise_clone (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  if (!(r->p = _pgo_interp_clone (I, a[0].p)))
+    return _pgo_interp_fatal (I, NULL, 0, "out of memory: more than %" G_GUINT64_FORMAT " bytes of objects",
+                              I->opts.max_heap);
+  return ST_RETURN;
+}
+
+/* RuntimeType.IsGenericTypeDefinition. */
+static Status
+n_type_is_generic_definition (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  Type *t = g_hash_table_lookup (I->object_types, a[0].p);
+
+  r->i = t && generic_arity (t) > 0;
+  return ST_RETURN;
+}
+
+/* RuntimeType.MakeGenericType(Type[]): the instantiation of this generic
+ * definition over the types given, one per parameter.  The arguments'
+ * constraints are not checked. */
+static Status
+n_make_generic_type (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *def = g_hash_table_lookup (I->object_types, a[0].p), **args;
+  gpointer list = a[1].p;
+  guint32 n = def ? generic_arity (def) : 0;
+  g_autoptr(GError) error = NULL;
+  Type *inst;
+
+  if (!n)
+    return _pgo_interp_throw_new (I, "System.InvalidOperationException",
+                                  "This operation is only valid on generic type definitions.");
+  if (!list)
+    return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null. (Parameter 'typeArguments')");
+  if (ARR_LEN (list) != n)
+    return _pgo_interp_throw_new (I, "System.ArgumentException",
+                                  "The number of generic arguments provided doesn't equal the arity of the generic type definition.");
+  args = g_newa (Type *, n);
+  for (guint32 i = 0; i < n; i++)
+    {
+      gpointer o = ((gpointer *) ARR_DATA (list))[i];
+      if (!o || !(args[i] = g_hash_table_lookup (I->object_types, o)))
+        return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null.");
+    }
+  if (!(inst = _pgo_interp_instantiate (def, args, n, &error)) || !(r->p = _pgo_interp_type_object (I, inst, &error)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error ? error->message : "cannot instantiate");
   return ST_RETURN;
 }
 
@@ -565,6 +762,16 @@ n_gch_alloc (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
+/* RuntimeTypeHandle.GetGCHandle(GCHandleType): a handle of the
+ * RuntimeType the handle (this, a managed pointer to the struct) holds
+ * first, as GCHandle.Alloc would make. */
+static Status
+n_type_handle_gch (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  r->p = new_cell (I, *(gpointer *) a[0].p, NULL);
+  return ST_RETURN;
+}
+
 static Status
 n_gch_set (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
 {
@@ -620,6 +827,17 @@ static const NativeEntry type_natives[] = {
   { "System.Runtime.CompilerServices.RuntimeHelpers::IsBitwiseEquatable<!!0>()", n_is_bitwise_equatable },
   { "System.Enum::ToString()", n_enum_to_string },
   { "System.Activator::CreateInstance<!!0>()", n_create_instance_of_t },
+  { "System.Activator::CreateInstance(System.Type)", n_create_instance },
+  { "System.Activator::CreateInstance(System.Type,bool)", n_create_instance },
+  { "System.RuntimeType::get_IsGenericTypeDefinition()", n_type_is_generic_definition },
+  { "System.Object::MemberwiseClone()", n_memberwise_clone },
+  { "System.TimeZoneInfo::GetLocalTimeZoneCore()", n_local_time_zone },
+  { "System.RuntimeType::GetCorElementType()", n_type_cor_element_type },
+  { "System.Enum::InternalGetCorElementType(System.RuntimeType)", n_type_cor_element_type },
+  { "System.Enum::InternalGetCorElementType()", n_enum_cor_element_type },
+  { "System.Array::GetCorElementTypeOfElementType()", n_array_element_cor_type },
+
+  { "System.RuntimeType::MakeGenericType(System.Type[])", n_make_generic_type },
   { "System.GC::AllocateUninitializedArray<!!0>(int32,bool)", n_allocate_array },
   { "System.GC::AllocateArray<!!0>(int32,bool)", n_allocate_array },
   { "System.Environment::GetProcessorCount()", n_processor_count },
@@ -642,6 +860,7 @@ static const NativeEntry type_natives[] = {
   { "System.Runtime.InteropServices.GCHandle::InternalAllocWithGCTransition(object,System.Runtime.InteropServices.GCHandleType)",
     n_gch_alloc },
   { "System.Runtime.InteropServices.GCHandle::_InternalFree(native int)", n_dh_free },
+  { "System.RuntimeTypeHandle::GetGCHandle(System.Runtime.InteropServices.GCHandleType)", n_type_handle_gch },
   { "System.Runtime.InteropServices.GCHandle::InternalFreeWithGCTransition(native int)", n_nop },
   { "System.Runtime.InteropServices.GCHandle::InternalSet(native int,object)", n_gch_set },
   { "System.Runtime.InteropServices.GCHandle::InternalCompareExchange(native int,object,object)",

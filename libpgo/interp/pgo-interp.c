@@ -51,6 +51,14 @@ load_well_known (Interp *I, GError **error)
   for (guint i = 0; i < G_N_ELEMENTS (known); i++)
     if (!_pgo_interp_layout (G_STRUCT_MEMBER (Type *, I, known[i].offset), error))
       return FALSE;
+  /* String.Empty, which no IL sets: the runtime does at startup */
+  for (guint32 i = 0; i < I->t_string->n_fields; i++)
+    {
+      Field *f = &I->t_string->fields[i];
+      if (f->is_static && strcmp (f->name, "Empty") == 0
+          && !(I->t_string->statics[f->offset].p = _pgo_interp_new_string (I, NULL, 0)))
+        return _pgo_error_fail (error, PGO_ERROR_LIMIT, "out of memory");
+    }
   return TRUE;
 }
 
@@ -143,6 +151,11 @@ type_free (Type *t)
     }
   if (t->array_of)
     type_free (t->array_of);
+  for (Type *a = t->md_arrays, *next; a; a = next)
+    {
+      next = a->md_next;
+      type_free (a);
+    }
   if (t->instances)
     {
       g_hash_table_iter_init (&it, t->instances);
