@@ -1402,12 +1402,16 @@ _pgo_interp_invoke (Interp *I, Method *m, Slot *args, Slot *ret)
 
   if (m->native)
     return m->native (I, m, args, ret);
-  if ((m->flags & MD_ABSTRACT) || pgo_metadata_get_column (m->module->md, PGO_COL_METHODDEF_RVA,
-                                                             PGO_TOKEN_RID (m->token)) == 0)
-    return _pgo_interp_fatal (I, NULL, 0, "%s: no IL body and no intrinsic; the interpreter does not "
-                              "implement it", m->full);
-  if (m->unsupported)
-    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, m->unsupported);
+  /* a translated method has a body: the checks run until it is */
+  if (G_UNLIKELY (!m->code))
+    {
+      if ((m->flags & MD_ABSTRACT) || pgo_metadata_get_column (m->module->md, PGO_COL_METHODDEF_RVA,
+                                                                 PGO_TOKEN_RID (m->token)) == 0)
+        return _pgo_interp_fatal (I, NULL, 0, "%s: no IL body and no intrinsic; the interpreter does not "
+                                  "implement it", m->full);
+      if (m->unsupported)
+        return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, m->unsupported);
+    }
   if ((st = enter (I, m)) != ST_RETURN)
     return st;
   c = m->code;
@@ -1426,10 +1430,15 @@ _pgo_interp_invoke (Interp *I, Method *m, Slot *args, Slot *ret)
       return _pgo_interp_fatal (I, m, 0, "stack overflow: the interpreter stack is full");
     }
   I->arena_top += need;
-  memset (mem, 0, sizeof (Slot) * need);
+  /* the arguments are copied and the stack is written before it is read:
+   * only the locals and the caught exceptions start at zero */
   if (c->n_args)
     memcpy (mem, args, sizeof (Slot) * c->n_args);
-  for (guint32 i = 0, at = m->has_this ? 1 : 0; i < m->n_params; i++)
+  if (c->n_locals)
+    memset (mem + c->n_args, 0, sizeof (Slot) * c->n_locals);
+  if (c->n_clauses)
+    memset (mem + c->n_args + c->n_locals + c->max_stack, 0, sizeof (Slot) * c->n_clauses);
+  for (guint32 i = 0, at = m->has_this ? 1 : 0; c->r4_args && i < m->n_params; i++)
     {
       if (m->param_kinds[i] == M_R4)
         {

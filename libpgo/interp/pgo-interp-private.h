@@ -201,6 +201,7 @@ struct _Code {
   MemKind *local_kinds;
   guint32  max_stack;
   guint32  n_args;       /* slots of the arguments, this included */
+  gboolean r4_args;      /* some argument is a float32 */
   /* probes */
   guint32  n_counters;
   guint32 *counter_offsets;

@@ -220,6 +220,7 @@ setup_frame (Tr *t)
     {
       t->arg_slot[i] = at;
       at += t->arg_kinds[i] == M_VT ? MAX (SLOTS_OF (t->arg_types[i]->size), 1) : 1;
+      c->r4_args |= t->arg_kinds[i] == M_R4;
     }
   t->arg_slot[n_args] = at;
   c->n_args = at;
