@@ -1007,6 +1007,14 @@ run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret)
             ip++;
             break;
           }
+        case OP_MKREFANY: sp->p = ip->b.p; sp++; ip++; break;
+        case OP_REFANYVAL:
+          if (sp[-1].p != ip->b.p)
+            RAISE ("System.InvalidCastException", "Specified cast is not valid.");
+          sp--;
+          ip++;
+          break;
+        case OP_REFANYTYPE: sp[-2] = sp[-1]; sp--; ip++; break;
         case OP_BOX_NULLABLE:
           {
             Type *nt = ip->b.p, *vt = nt->args[0];

@@ -646,10 +646,17 @@ sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GErro
       }
     case ET_ARRAY:
       return sig_md_array (m, c, out_kind, in_generic, error);
+    case ET_TYPEDBYREF:
+      {
+        Type *t = _pgo_interp_corelib_type (I, "System.TypedReference", error);
+        if (!t || !_pgo_interp_layout (t, error))
+          return NULL;
+        *out_kind = M_VT;
+        return t;
+      }
     default:
       return _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: signature element type 0x%02x (%s) is not supported",
-                              m->name, et, et == 0x16 ? "TypedReference" : et == 0x1b ? "a function pointer"
-                                           : "unknown"),
+                              m->name, et, et == 0x1b ? "a function pointer" : "unknown"),
              NULL;
     }
 }

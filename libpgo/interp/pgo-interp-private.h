@@ -416,6 +416,8 @@ typedef enum {
   OP_LDFTN, OP_LDVIRTFTN,
   /* Nullable<T> (b.p) to and from a boxed T; 'a' is the slots of the value */
   OP_BOX_NULLABLE, OP_UNBOX_NULLABLE,
+  /* typed references: b.p the RuntimeType object of the type */
+  OP_MKREFANY, OP_REFANYVAL, OP_REFANYTYPE,
 #define X(n) OP_##n,
   PGO_INTERP_BRANCHES (X)
   PGO_INTERP_BINOPS (X)

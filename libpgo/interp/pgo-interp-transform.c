@@ -943,6 +943,39 @@ tr_ldtoken (Tr *t, const PgoIlInstr *in)
   return fail (t, "only field and type tokens are supported");
 }
 
+/* mkrefany, refanyval, refanytype (ECMA-335 III.4.19, 4.22, 4.23): a
+ * TypedReference is two slots, the address and the RuntimeType object of
+ * its type. */
+static gboolean
+tr_typed_ref (Tr *t, const PgoIlInstr *in)
+{
+  Type *tr = _pgo_interp_corelib_type (t->I, "System.TypedReference", t->error), *ty = NULL, *handle;
+  gpointer o = NULL;
+
+  if (!tr || !_pgo_interp_layout (tr, t->error))
+    return FALSE;
+  if (in->opcode != PGO_OP_REFANYTYPE
+      && (!(ty = type_operand (t, in->operand.token)) || !(o = _pgo_interp_type_object (t->I, ty, t->error))))
+    return FALSE;
+  switch (in->opcode)
+    {
+    case PGO_OP_MKREFANY:
+      if (top (t, 0) != S_BYREF && top (t, 0) != S_I)
+        return fail (t, "no address on the stack");
+      emit (t, OP_MKREFANY, 0, 0)->b.p = o;
+      return pop (t, 1) && push_vt (t, tr);
+    case PGO_OP_REFANYVAL:
+      emit (t, OP_REFANYVAL, 0, 0)->b.p = o;
+      return pop (t, 1) && push (t, S_BYREF);
+    default:
+      if (!(handle = _pgo_interp_corelib_type (t->I, "System.RuntimeTypeHandle", t->error))
+          || !_pgo_interp_layout (handle, t->error))
+        return FALSE;
+      emit (t, OP_REFANYTYPE, 0, 0);
+      return pop (t, 1) && push_vt (t, handle);
+    }
+}
+
 static gboolean
 tr_var (Tr *t, const PgoIlInstr *in)
 {
@@ -1166,6 +1199,8 @@ tr_instr (Tr *t, const PgoIlInstr *in)
     case PGO_OP_NEWARR: case PGO_OP_BOX: case PGO_OP_UNBOX: case PGO_OP_UNBOX_ANY: case PGO_OP_ISINST:
     case PGO_OP_CASTCLASS: case PGO_OP_INITOBJ: case PGO_OP_LDOBJ: case PGO_OP_STOBJ: case PGO_OP_SIZEOF:
       return tr_type_op (t, in);
+    case PGO_OP_MKREFANY: case PGO_OP_REFANYVAL: case PGO_OP_REFANYTYPE:
+      return tr_typed_ref (t, in);
     case PGO_OP_LEAVE: case PGO_OP_LEAVE_S:
       return tr_leave (t, in);
     case PGO_OP_LDTOKEN:

@@ -4,7 +4,8 @@
 // compatibility and covariance, Nullable<T> as a boxed T, a generic
 // virtual method through its base, MakeGenericType and
 // Activator.CreateInstance(Type), a failing static constructor, array
-// length limits, pointer arrays, arrays through generic interfaces).
+// length limits, pointer arrays, typed references, arrays through generic
+// interfaces).
 // Each case prints its result or the type of what it threw.
 using System;
 using System.Collections.Generic;
@@ -54,12 +55,24 @@ static class Program
         T("huge-array", () => { var a = new byte[5L * 1024 * 1024 * 1024 > int.MaxValue ? int.MaxValue : 1]; return a.Length.ToString(); });
         T("huge-long-array", () => { long n = 5L * 1024 * 1024 * 1024; var a = new byte[n]; return a.Length.ToString(); });
         T("utcnow", () => (DateTime.UtcNow.Year > 2000).ToString());
+        T("typedref", () => TypedRef());
+        T("typedref-cast", () => { int x = 3; TypedReference tr = __makeref(x); return __refvalue(tr, long).ToString(); });
         T("ptr-array", () => Ptrs());
         T("ilist", () => { IList<int> l = new int[] { 1, 2 }; IEnumerable<int> e = l; int s = 0; foreach (var v in e) s += v; return l[1] + " " + s; });
         T("string-ctor", () => new string(new[] { 'a', 'b', 'c' }, 1, 2));
         T("gchandle", () => { var h = System.Runtime.InteropServices.GCHandle.Alloc("x"); var s = (string)h.Target; h.Free(); return s; });
         T("type-gethandle", () => typeof(Box<int>).TypeHandle.Equals(typeof(Box<int>).TypeHandle).ToString());
         return 0;
+    }
+    static string TypedRef()
+    {
+        int x = 3;
+        string s = "a";
+        TypedReference tr = __makeref(x);
+        __refvalue(tr, int) = 9;
+        TypedReference ts = __makeref(s);
+        __refvalue(ts, string) += "b";
+        return x + " " + __reftype(tr).Name + " " + s + " " + __reftype(ts).Name;
     }
     static unsafe string Ptrs() { int x = 4; int*[] a = new int*[1]; a[0] = &x; return (*a[0]).ToString(); }
 }
