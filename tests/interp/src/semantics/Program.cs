@@ -5,7 +5,8 @@
 //   loop   a loop that never ends
 //   deep   recursion that never ends
 //   big    an array larger than any heap bound
-//   typed  a TypedReference (mkrefany), which the interpreter refuses
+//   fnptr  a call through a function pointer (calli), which the interpreter
+//          refuses
 using System;
 
 abstract class Shape
@@ -403,10 +404,12 @@ static class Program
 
     static int Deep(int n) { return Deep(n + 1) + 1; }
 
-    static int Typed(int v)
+    static int Five(int v) => v;
+
+    static unsafe int ThroughPointer(int v)
     {
-        TypedReference r = __makeref(v);
-        return __refvalue(r, int);
+        delegate*<int, int> f = &Five;
+        return f(v);
     }
 
     static int Main(string[] args)
@@ -421,8 +424,8 @@ static class Program
                 return Deep(0);
             if (args[0] == "big")
                 return new long[int.MaxValue - 100].Length;
-            if (args[0] == "typed")
-                return Typed(5);
+            if (args[0] == "fnptr")
+                return ThroughPointer(5);
         }
         Console.WriteLine(Integers());
         Console.WriteLine(Traps());
