@@ -172,6 +172,7 @@ cli_tests = \
 	tests/cli/plan.sh \
 	tests/cli/fit-priors.sh \
 	tests/cli/store.sh \
+	tests/cli/safety.sh \
 	tests/cli/store-crash.sh \
 	tests/cli/fuzz-replay.sh \
 	tests/cli/xml.sh \

@@ -188,14 +188,29 @@ side_pass (Side *side, const CompareOptions *o, PgoBodyResolver *resolver, SideF
 }
 
 /* Opens 'path' as a side: a trace to read in passes, any other input
- * whole.  FALSE after the error. */
+ * whole, its profiles of one method (a store's traces) added into one as
+ * the other commands add them.  FALSE after the error. */
 static gboolean
 side_open (Side *side, const char *path, PgoBodyResolver *resolver, int *rc)
 {
+  g_autoptr(GPtrArray) list = NULL;
+  g_autoptr(GError) error = NULL;
+  PgoProfileSetOptions merge;
+
   side->path = path;
   if (pgo_tool_is_trace (path))
     return (side->trace = pgo_tool_trace_open (path, rc)) != NULL;
-  return (side->list = pgo_tool_read_profiles (path, resolver, rc)) != NULL;
+  if (!(list = pgo_tool_read_profiles (path, resolver, rc)))
+    return FALSE;
+  pgo_profile_set_options_init (&merge);
+  merge.mode = PGO_PROFILE_SET_AS_RECORDED;
+  merge.call_evidence = FALSE;
+  if (!(side->list = pgo_profile_set_build (list, resolver, &merge, NULL, &error)))
+    {
+      *rc = pgo_tool_fail (path, g_steal_pointer (&error));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* What the printing passes share. */
@@ -268,19 +283,32 @@ json_start (const CompareOptions *o)
   fputs (s->str, stdout);
 }
 
+/* An overlap over 'n' methods as the summary prints it: "-" (JSON:
+ * null) when no method was compared, since there is no score then. */
+static char *
+overlap_text (guint n, double overlap, gboolean json)
+{
+  if (n == 0)
+    return g_strdup (json ? "null" : "-");
+  return g_strdup_printf (json ? "%.9g" : "%.6f", overlap);
+}
+
 /* Prints the summary, as the last line or as the JSON object's end. */
 static void
 print_summary (const CompareOptions *o, const PgoComparisonSummary *s)
 {
+  g_autofree char *block = overlap_text (s->n_block, s->block_overlap, o->json);
+  g_autofree char *edge = overlap_text (s->n_edge, s->edge_overlap, o->json);
+
   if (o->json)
     printf ("],\"summary\":{\"methods_a\":%u,\"methods_b\":%u,\"both\":%u,"
-            "\"mismatched\":%u,\"block\":%u,\"block_overlap\":%.9g,\"edge\":%u,"
-            "\"edge_overlap\":%.9g}}\n", s->n_a, s->n_b, s->n_both,
-            s->n_mismatched, s->n_block, s->block_overlap, s->n_edge, s->edge_overlap);
+            "\"mismatched\":%u,\"block\":%u,\"block_overlap\":%s,\"edge\":%u,"
+            "\"edge_overlap\":%s}}\n", s->n_a, s->n_b, s->n_both,
+            s->n_mismatched, s->n_block, block, s->n_edge, edge);
   else
-    printf ("COMPARE methods-a=%u methods-b=%u both=%u mismatched=%u block=%u block-overlap=%.6f"
-            " edge=%u edge-overlap=%.6f\n", s->n_a, s->n_b, s->n_both, s->n_mismatched, s->n_block,
-            s->block_overlap, s->n_edge, s->edge_overlap);
+    printf ("COMPARE methods-a=%u methods-b=%u both=%u mismatched=%u block=%u block-overlap=%s"
+            " edge=%u edge-overlap=%s\n", s->n_a, s->n_b, s->n_both, s->n_mismatched, s->n_block,
+            block, s->n_edge, edge);
 }
 
 /* "compare": holds B as its counts and digests, reads A one method at a
@@ -317,6 +345,12 @@ pgo_cmd_compare (int argc, char **argv)
     {
       pgo_tool_error ("%s and %s have no method in common%s", o.paths[0], o.paths[1],
                       o.method ? " (after --method)" : "");
+      return PGO_EXIT_FAILURE;
+    }
+  if (s.n_block == 0 && s.n_edge == 0)
+    {
+      pgo_tool_error ("%s and %s: nothing compared: none of the %u methods in common has a count kind"
+                      " in common", o.paths[0], o.paths[1], s.n_both);
       return PGO_EXIT_FAILURE;
     }
   return pgo_tool_flush_stdout ();

@@ -62,6 +62,8 @@ check_options (ExportOptions *o)
   pgo_profile_set_options_init (&o->set);
   if (!o->output)
     return pgo_tool_usage ("give --output");
+  if (pgo_tool_check_output (o->output, &o->in) != PGO_EXIT_OK)
+    return PGO_EXIT_USAGE;
   if (o->format && g_strcmp0 (o->format, "mibc") != 0 && g_strcmp0 (o->format, "text") != 0
       && g_strcmp0 (o->format, "xml") != 0)
     return pgo_tool_usage ("unknown --format '%s' (mibc, text or xml)", o->format);

@@ -84,6 +84,20 @@ trace_info (const char *path, PgoStoreTraceInfo *info, char **started)
   *info = (PgoStoreTraceInfo) { *started, ti->process_id, ti->pointer_size, ti->n_processors };
 }
 
+/* Removes the store file 'path' and the journal files beside it. */
+static void
+unlink_store (const char *path)
+{
+  static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffix); i++)
+    {
+      g_autofree char *p = g_strconcat (path, suffix[i], NULL);
+
+      g_unlink (p);
+    }
+}
+
 /* What the passes over one ingested trace share. */
 typedef struct {
   PgoStoreIngest  *ingest;   /* the second pass's */
@@ -183,17 +197,31 @@ pgo_cmd_ingest (int argc, char **argv)
   g_autoptr(PgoBodyResolver) resolver = NULL;
   g_autoptr(PgoStore) store = NULL;
   g_autoptr(GError) error = NULL;
+  gboolean created;
   int rc;
 
   if ((rc = parse_ingest (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
   if (!(resolver = pgo_tool_open_resolver (o.references, o.frameworks, &rc)))
     return rc;
+  created = !g_file_test (o.store, G_FILE_TEST_EXISTS);
   if (!(store = pgo_store_open (o.store, TRUE, &error)))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+    {
+      if (created)
+        unlink_store (o.store);
+      return pgo_tool_fail (NULL, g_steal_pointer (&error));
+    }
   for (char **t = o.traces; *t; t++)
     if ((rc = ingest_one (store, &o, resolver, *t)) != PGO_EXIT_OK)
-      return rc;
+      {
+        /* a store this run created goes with its failure */
+        if (created)
+          {
+            g_clear_pointer (&store, pgo_store_close);
+            unlink_store (o.store);
+          }
+        return rc;
+      }
   return print_store_stats (store, o.store);
 }
 
@@ -248,6 +276,11 @@ parse_merge (int *argc, char ***argv, MergeOptions *o)
     return pgo_tool_usage ("give --output");
   o->n_inputs = *argc - 1;
   o->inputs = *argv + 1;
+  {
+    PgoToolInputs in = { .traces = o->inputs, .references = o->references };
+    if (pgo_tool_check_output (o->output, &in) != PGO_EXIT_OK)
+      return PGO_EXIT_USAGE;
+  }
   o->stores = !g_str_has_suffix (o->output, ".mibc") && !g_str_has_suffix (o->output, ".xml");
   for (int i = 0; i < o->n_inputs; i++)
     {
@@ -266,19 +299,6 @@ parse_merge (int *argc, char ***argv, MergeOptions *o)
   return PGO_EXIT_OK;
 }
 
-/* Removes the store file 'path' and the journal files beside it. */
-static void
-unlink_store (const char *path)
-{
-  static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (suffix); i++)
-    {
-      g_autofree char *p = g_strconcat (path, suffix[i], NULL);
-
-      g_unlink (p);
-    }
-}
 
 /* Folds the stores of 'o' into a new store written whole or not at all. */
 static int

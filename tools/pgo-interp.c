@@ -205,6 +205,12 @@ cmd_run (int argc, char **argv)
     return rc;
   if (argc < 2)
     return pgo_tool_usage ("run: no ASSEMBLY given");
+  {
+    char *assembly[] = { argv[1], NULL };
+    PgoToolInputs in = { .references = assembly };
+    if (pgo_tool_check_output (trace, &in) != PGO_EXIT_OK)
+      return PGO_EXIT_USAGE;
+  }
   pgo_interp_options_init (&opts);
   if (!parse_probes (probes, &opts, &p))
     return pgo_tool_usage ("run: --probes %s: expected A, B, P, dense or none", probes);

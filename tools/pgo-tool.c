@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 /* TRUE while a progress line stands on stderr, not yet cleared. */
 static gboolean progress_shown;
 
@@ -66,7 +68,8 @@ pgo_tool_warning (const char *format, ...)
 
 /**
  * pgo_tool_fail:
- * @file: (nullable): the file the error is about; prefixed unless NULL
+ * @file: (nullable): the file the error is about; prefixed unless NULL or
+ *   the message starts with it
  * @error: (transfer full): the error to print and free
  *
  * Returns: PGO_EXIT_FAILURE, so a command can "return pgo_tool_fail (...)".
@@ -74,10 +77,14 @@ pgo_tool_warning (const char *format, ...)
 int
 pgo_tool_fail (const char *file, GError *error)
 {
-  if (file)
-    pgo_tool_error ("%s: %s", file, error ? error->message : "failed");
+  const char *msg = error ? error->message : "failed";
+  gsize n = file ? strlen (file) : 0;
+
+  /* a message that names the file already is printed once */
+  if (file && !(strncmp (msg, file, n) == 0 && msg[n] == ':'))
+    pgo_tool_error ("%s: %s", file, msg);
   else
-    pgo_tool_error ("%s", error ? error->message : "failed");
+    pgo_tool_error ("%s", msg);
   g_clear_error (&error);
   return PGO_EXIT_FAILURE;
 }
@@ -907,6 +914,37 @@ pgo_tool_inputs_check (PgoToolInputs *in, int argc, char **argv)
     return pgo_tool_usage ("give at least one --trace or --store");
   if (!in->references && !in->frameworks)
     return pgo_tool_usage ("give at least one --reference or --framework");
+  return PGO_EXIT_OK;
+}
+
+/* TRUE if 'a' and 'b' name one existing file. */
+static gboolean
+same_file (const char *a, const char *b)
+{
+  GStatBuf sa, sb;
+
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* pgo_tool_check_output: PGO_EXIT_OK unless 'output' is one of the
+ * inputs of 'in' (a trace, store or reference, by its file, however it
+ * is spelled); then prints "OUTPUT: is also an input: not overwriting it"
+ * and returns PGO_EXIT_USAGE.  An output is never written over an
+ * input. */
+int
+pgo_tool_check_output (const char *output, const PgoToolInputs *in)
+{
+  char **const lists[] = { in->traces, in->stores, in->references };
+
+  if (!output || g_strcmp0 (output, "-") == 0)
+    return PGO_EXIT_OK;
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (char **p = lists[l]; p && *p; p++)
+      if (same_file (output, *p))
+        {
+          pgo_tool_error ("%s: is also an input: not overwriting it", output);
+          return PGO_EXIT_USAGE;
+        }
   return PGO_EXIT_OK;
 }
 

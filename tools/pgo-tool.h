@@ -125,6 +125,7 @@ typedef struct {
 
 void pgo_tool_inputs_add_entries (GOptionContext *ctx, PgoToolInputs *in);
 int  pgo_tool_inputs_check       (PgoToolInputs *in, int argc, char **argv);
+int  pgo_tool_check_output       (const char *output, const PgoToolInputs *in);
 void pgo_tool_inputs_clear       (PgoToolInputs *in);
 const char *pgo_tool_inputs_first (const PgoToolInputs *in);
 gboolean    pgo_tool_inputs_one_process (const PgoToolInputs *in);

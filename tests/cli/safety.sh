@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# safety.sh: defects a new user hit: an output never overwrites an
+# input, a failed ingest leaves no store, a store compared with itself
+# pairs every method once, "compare" with nothing to compare is an error,
+# not a perfect score, and an error names its file once.
+set -u
+cli_name=safety
+. "${PGO_TEST_DATA:-tests}/support/cli.sh"
+interp=${PGO_BUILDDIR:-.}/tools/pgo-interp
+
+dll=$data/hotloop/hotloop.dll
+block=$data/hotloop/block.nettrace
+edge=$data/hotloop/edge.nettrace
+
+# unchanged NAME FILE COPY: FILE has COPY's bytes.
+unchanged () { cmp -s "$2" "$3" || fail "$1: $2 was written over"; }
+
+# An output named as an input, however spelled, is refused before
+# anything is read or written: exit 2, one line naming it.
+cp "$block" "$tmp/t.nettrace"
+expect 2 over-trace create-mibc -r "$dll" --probes B -o "$tmp/t.nettrace" "$tmp/t.nettrace"
+unchanged over-trace "$tmp/t.nettrace" "$block"
+err_has over-trace "$tmp/t.nettrace: is also an input: not overwriting it"
+one_line over-trace
+expect 2 over-trace-spelled export -r "$dll" --probes B -o "$tmp/../$(basename "$tmp")/t.nettrace" "$tmp/t.nettrace"
+unchanged over-trace-spelled "$tmp/t.nettrace" "$block"
+cp "$dll" "$tmp/app.dll"
+expect 2 over-reference export -r "$tmp/app.dll" --probes B -o "$tmp/app.dll" "$block"
+unchanged over-reference "$tmp/app.dll" "$dll"
+expect 2 over-merge merge -r "$dll" -o "$tmp/t.nettrace" "$tmp/t.nettrace"
+unchanged over-merge "$tmp/t.nettrace" "$block"
+"$interp" run --probes B --trace "$tmp/app.dll" "$tmp/app.dll" > "$tmp/out" 2> "$tmp/err"
+[ $? = 2 ] || fail "over-assembly: pgo-interp exit $?, expected 2"
+unchanged over-assembly "$tmp/app.dll" "$dll"
+err_has over-assembly "$tmp/app.dll: is also an input: not overwriting it"
+
+# A first ingest that fails leaves no store (nor its journal) behind.
+expect 1 ingest-bad ingest --store "$tmp/new.store" -r "$dll" "$dll"
+ls "$tmp"/new.store* > /dev/null 2>&1 && fail "ingest-bad: left $(ls "$tmp"/new.store*)"
+# ... nor does one whose second trace fails.
+expect 1 ingest-second ingest --store "$tmp/new.store" -r "$dll" "$block" "$dll"
+ls "$tmp"/new.store* > /dev/null 2>&1 && fail "ingest-second: left $(ls "$tmp"/new.store*)"
+
+# A store of two traces compared with itself: each of its 484 methods
+# (the counts of both traces added) paired once, none only on one side.
+expect 0 ingest-two ingest --store "$tmp/two.store" -r "$dll" "$block" "$data/hotloop/block64.nettrace"
+expect 0 store-self compare "$tmp/two.store" "$tmp/two.store"
+has store-self "COMPARE methods-a=484 methods-b=484 both=484 mismatched=0 block=484 block-overlap=1.000000 edge=0 edge-overlap=-"
+has store-self "method hotloop!Program::Tiny weight=2000 block-overlap=1.000000"
+grep -q only-in "$tmp/out" && fail "store-self: only-in lines: $(grep -c only-in "$tmp/out")"
+
+# Block counts against edge counts: the methods pair, no count kind is
+# shared, so nothing is compared: an error, and no overlap is printed.
+expect 1 nothing compare "$block" "$edge"
+has nothing "COMPARE methods-a=484 methods-b=194 both=194 mismatched=194 block=0 block-overlap=- edge=0 edge-overlap=-"
+err_has nothing "nothing compared: none of the 194 methods in common has a count kind in common"
+one_line nothing
+
+# An error about a file names it once.
+expect 1 named-once reconstruct -r "$block" "$block"
+[ "$(cat "$tmp/err")" = "pgo-reconstruct: $block: not a PE image, Webcil payload or Webcil .wasm file" ] \
+  || fail "named-once: $(cat "$tmp/err")"
+
+[ "$failures" = 0 ]
