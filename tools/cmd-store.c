@@ -392,6 +392,13 @@ merge_profiles (const MergeOptions *o)
   PgoMibcOptions mo = { .name = base, .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
   bytes = g_str_has_suffix (o->output, ".xml") ? pgo_profiles_to_xml (out, &error)
                                                : pgo_mibc_build (out, &mo, &skipped, &error);
+  if (bytes && out->len == skipped)
+    {
+      /* an empty output is a mistake (references of another build), not a result */
+      pgo_tool_error ("%s: no method to write: the writer could name none of the %u methods read;"
+                      " give the --reference their traces were taken against", o->output, out->len);
+      return PGO_EXIT_FAILURE;
+    }
   if (!bytes || !pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
                                         g_bytes_get_size (bytes), &error))
     return pgo_tool_fail (o->output, g_steal_pointer (&error));

@@ -58,6 +58,14 @@ has nothing "COMPARE methods-a=484 methods-b=194 both=194 mismatched=194 block=0
 err_has nothing "nothing compared: none of the 194 methods in common has a count kind in common"
 one_line nothing
 
+# A merge of .mibc files against references of another program names no
+# method: an error, and no output file (the .mibc's methods are written
+# by their assemblies).
+expect 0 mibc create-mibc -r "$dll" --probes B -o "$tmp/h.mibc" "$block"
+expect 1 merge-none merge -r "$data/branches/branches.dll" -o "$tmp/m.mibc" "$tmp/h.mibc"
+err_has merge-none "$tmp/m.mibc: no method to write: the writer could name none of the 3 methods read"
+[ -e "$tmp/m.mibc" ] && fail "merge-none: wrote $tmp/m.mibc"
+
 # An error about a file names it once.
 expect 1 named-once reconstruct -r "$block" "$block"
 [ "$(cat "$tmp/err")" = "pgo-reconstruct: $block: not a PE image, Webcil payload or Webcil .wasm file" ] \
