@@ -250,7 +250,10 @@ int
 main (int argc, char **argv)
 {
   g_set_prgname ("pgo-interp");
-  if (argc >= 2 && (strcmp (argv[1], "--version") == 0))
+  /* run's own arguments after ASSEMBLY are the program's: only a
+   * --version before them is the tool's */
+  if (argc >= 2 && (strcmp (argv[1], "--version") == 0
+                    || (argc >= 3 && strcmp (argv[1], "run") == 0 && strcmp (argv[2], "--version") == 0)))
     {
       printf ("pgo-interp %s\n", PACKAGE_VERSION);
       return 0;
@@ -264,5 +267,6 @@ main (int argc, char **argv)
     }
   if (strcmp (argv[1], "run") != 0)
     return pgo_tool_usage ("unknown command '%s'; the command is 'run'", argv[1]);
+  pgo_tool_set_command ("run");
   return cmd_run (argc - 1, argv + 1);
 }

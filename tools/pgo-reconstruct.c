@@ -44,6 +44,15 @@ print_help (FILE *out)
 
 /* Handles --help and --version, else runs the command argv[1] names with
  * argv[0] set to "pgo-reconstruct COMMAND"; returns its exit code. */
+static int
+print_version (void)
+{
+  printf ("pgo-reconstruct (pgo-tools) %s\n"
+          "License MIT: this is free software; you are free to change and redistribute it.\n",
+          PACKAGE_VERSION);
+  return PGO_EXIT_OK;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -58,16 +67,17 @@ main (int argc, char **argv)
       return PGO_EXIT_OK;
     }
   if (strcmp (argv[1], "--version") == 0)
-    {
-      printf ("pgo-reconstruct (pgo-tools) %s\n"
-              "License MIT: this is free software; you are free to change and redistribute it.\n",
-              PACKAGE_VERSION);
-      return PGO_EXIT_OK;
-    }
+    return print_version ();
   for (const PgoCommand *cmd = commands; cmd->name; cmd++)
     if (strcmp (argv[1], cmd->name) == 0)
       {
         g_autofree char *argv0 = g_strdup_printf ("%s %s", argv[0], argv[1]);
+
+        /* every command takes --version, as the program does */
+        for (int i = 2; i < argc && strcmp (argv[i], "--") != 0; i++)
+          if (strcmp (argv[i], "--version") == 0)
+            return print_version ();
+        pgo_tool_set_command (cmd->name);
         argv[1] = argv0;
         return cmd->run (argc - 1, argv + 1);
       }

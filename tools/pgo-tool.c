@@ -89,7 +89,18 @@ pgo_tool_fail (const char *file, GError *error)
   return PGO_EXIT_FAILURE;
 }
 
-/* pgo_tool_usage: a usage error plus the GNU "Try ... --help" hint; returns PGO_EXIT_USAGE. */
+/* The subcommand running, whose --help the usage hint names, or NULL. */
+static const char *usage_command;
+
+/* pgo_tool_set_command: the usage hint names 'name''s --help from now on. */
+void
+pgo_tool_set_command (const char *name)
+{
+  usage_command = name;
+}
+
+/* pgo_tool_usage: a usage error plus the GNU "Try ... --help" hint (the
+ * running subcommand's); returns PGO_EXIT_USAGE. */
 int
 pgo_tool_usage (const char *format, ...)
 {
@@ -98,7 +109,8 @@ pgo_tool_usage (const char *format, ...)
   va_start (ap, format);
   vmessage ("", format, ap);
   va_end (ap);
-  fprintf (stderr, "Try '%s --help' for more information.\n", g_get_prgname ());
+  fprintf (stderr, "Try '%s%s%s --help' for more information.\n", g_get_prgname (),
+           usage_command ? " " : "", usage_command ? usage_command : "");
   return PGO_EXIT_USAGE;
 }
 

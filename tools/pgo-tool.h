@@ -31,6 +31,7 @@ void pgo_tool_error      (const char *format, ...) G_GNUC_PRINTF (1, 2);
 void pgo_tool_warning    (const char *format, ...) G_GNUC_PRINTF (1, 2);
 int  pgo_tool_fail       (const char *file, GError *error);
 int  pgo_tool_usage      (const char *format, ...) G_GNUC_PRINTF (1, 2);
+void pgo_tool_set_command (const char *name);
 int  pgo_tool_parse      (GOptionContext *context, int *argc, char ***argv);
 gboolean pgo_tool_write_atomic (const char *path, const void *data, gsize len, GError **error);
 int  pgo_tool_flush_stdout (void);

@@ -40,7 +40,7 @@ grep -q "^pgo-reconstruct: $tmp/none.txt: " "$tmp/err" || fail "missing: stderr 
 
 # Usage errors.
 expect 2 no-file dump-text
-grep -q "Try 'pgo-reconstruct --help'" "$tmp/err" || fail "no-file: no --help hint"
+grep -q "Try 'pgo-reconstruct dump-text --help'" "$tmp/err" || fail "no-file: no --help hint"
 expect 2 two-files dump-text "$tmp/junk.txt" "$tmp/junk.txt"
 expect 2 bad-option dump-text --no-such-option "$tmp/junk.txt"
 expect 0 help dump-text --help

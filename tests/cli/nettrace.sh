@@ -46,7 +46,7 @@ grep -q "not a nettrace file" "$tmp/err" || fail "not-a-trace message"
 # Usage errors.
 "$tool" trace-stats >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] || fail "usage exit $rc"
-grep -q "Try 'pgo-reconstruct --help'" "$tmp/err" || fail "usage hint"
+grep -q "Try 'pgo-reconstruct trace-stats --help'" "$tmp/err" || fail "usage hint: $(cat "$tmp/err")"
 "$tool" dump --no-such-option x >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "dump usage exit $rc"
 

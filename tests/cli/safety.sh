@@ -4,7 +4,9 @@
 # safety.sh: defects a new user hit: an output never overwrites an
 # input, a failed ingest leaves no store, a store compared with itself
 # pairs every method once, "compare" with nothing to compare is an error,
-# not a perfect score, and an error names its file once.
+# not a perfect score, a merge that names no method writes nothing, every
+# command takes --version and points at its own --help, and an error
+# names its file once.
 set -u
 cli_name=safety
 . "${PGO_TEST_DATA:-tests}/support/cli.sh"
@@ -65,6 +67,15 @@ expect 0 mibc create-mibc -r "$dll" --probes B -o "$tmp/h.mibc" "$block"
 expect 1 merge-none merge -r "$data/branches/branches.dll" -o "$tmp/m.mibc" "$tmp/h.mibc"
 err_has merge-none "$tmp/m.mibc: no method to write: the writer could name none of the 3 methods read"
 [ -e "$tmp/m.mibc" ] && fail "merge-none: wrote $tmp/m.mibc"
+
+# Every command takes --version; a usage error points at its command's
+# --help.
+expect 0 version create-mibc --version
+has version "pgo-reconstruct (pgo-tools) $(sed -n 's/^PACKAGE_VERSION = //p' "${PGO_BUILDDIR:-.}/Makefile")"
+expect 2 usage create-mibc
+err_has usage "Try 'pgo-reconstruct create-mibc --help' for more information."
+"$interp" run --version > "$tmp/out" 2>&1 || fail "interp-version: exit $?"
+grep -q "^pgo-interp " "$tmp/out" || fail "interp-version: $(cat "$tmp/out")"
 
 # An error about a file names it once.
 expect 1 named-once reconstruct -r "$block" "$block"
