@@ -457,8 +457,7 @@ write_text_file (const char *path, PgoTextPgoWriter *w, GError **error)
     {
       int e = errno;
 
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "cannot rename %s to it: %s", tmp,
-                   g_strerror (e));
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "cannot write: %s", g_strerror (e));
       ok = FALSE;
     }
   if (!ok)

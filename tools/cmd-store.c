@@ -300,6 +300,20 @@ parse_merge (int *argc, char ***argv, MergeOptions *o)
 }
 
 
+/* Prints 'error', about the temporary file 'tmp' the output 'output' is
+ * made in, as an error about 'output': the temporary name is ours, not
+ * the user's.  Returns the exit code. */
+static int
+fail_output (const char *output, const char *tmp, GError *error)
+{
+  g_autoptr(GString) msg = g_string_new (error->message);
+
+  g_string_replace (msg, tmp, output, 0);
+  g_clear_error (&error);
+  pgo_tool_error ("%s", msg->str);
+  return PGO_EXIT_FAILURE;
+}
+
 /* Folds the stores of 'o' into a new store written whole or not at all. */
 static int
 merge_stores (const MergeOptions *o)
@@ -310,7 +324,7 @@ merge_stores (const MergeOptions *o)
   int rc;
 
   if (!(store = pgo_store_open (tmp, TRUE, &error)))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+    return fail_output (o->output, tmp, g_steal_pointer (&error));
   for (int i = 0; i < o->n_inputs; i++)
     {
       guint added = 0;

@@ -140,6 +140,8 @@ pgo_tool_parse (GOptionContext *context, int *argc, char ***argv)
 gboolean
 pgo_tool_write_atomic (const char *path, const void *data, gsize len, GError **error)
 {
+  g_autoptr(GError) err = NULL;
+
   if (g_strcmp0 (path, "-") == 0)
     {
       if (fwrite (data, 1, len, stdout) != len || fflush (stdout) != 0)
@@ -149,8 +151,16 @@ pgo_tool_write_atomic (const char *path, const void *data, gsize len, GError **e
         }
       return TRUE;
     }
-  return g_file_set_contents_full (path, data, (gssize) len,
-                                   G_FILE_SET_CONTENTS_CONSISTENT, 0666, error);
+  if (!g_file_set_contents_full (path, data, (gssize) len, G_FILE_SET_CONTENTS_CONSISTENT, 0666, &err))
+    {
+      /* GLib names its temporary file ("PATH.XXXXXX"); the user named PATH,
+       * which the caller prefixes: keep GLib's reason only */
+      const char *reason = strrchr (err->message, ':');
+
+      g_set_error (error, err->domain, err->code, "cannot write: %s", reason ? reason + 2 : err->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* pgo_tool_flush_stdout: flushes stdout; on failure prints "write error on

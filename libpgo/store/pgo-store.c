@@ -298,7 +298,8 @@ pgo_store_open (const char *path, gboolean create, GError **error)
   s->path = g_strdup (path);
   if (!create && !g_file_test (path, G_FILE_TEST_IS_REGULAR))
     {
-      g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "%s: no such store", path);
+      g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "%s: %s", path,
+                   g_file_test (path, G_FILE_TEST_IS_DIR) ? "a directory, not a store" : "no such store");
       return NULL;
     }
   if (create && !g_file_test (path, G_FILE_TEST_EXISTS) && !create_store_file (path, error))

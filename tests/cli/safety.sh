@@ -6,7 +6,7 @@
 # pairs every method once, "compare" with nothing to compare is an error,
 # not a perfect score, a merge that names no method writes nothing, every
 # command takes --version and points at its own --help, and an error
-# names its file once.
+# names the user's file, once, and no temporary file.
 set -u
 cli_name=safety
 . "${PGO_TEST_DATA:-tests}/support/cli.sh"
@@ -76,6 +76,18 @@ expect 2 usage create-mibc
 err_has usage "Try 'pgo-reconstruct create-mibc --help' for more information."
 "$interp" run --version > "$tmp/out" 2>&1 || fail "interp-version: exit $?"
 grep -q "^pgo-interp " "$tmp/out" || fail "interp-version: $(cat "$tmp/out")"
+
+# Errors name the user's paths, never our temporary files, and say what
+# is wrong with a directory.
+mkdir "$tmp/dir"
+expect 1 merge-dir merge -o "$tmp/m.store" "$tmp/dir"
+[ "$(cat "$tmp/err")" = "pgo-reconstruct: $tmp/dir: a directory, not a store" ] || fail "merge-dir: $(cat "$tmp/err")"
+expect 1 merge-nodir merge -o "$tmp/none/m.store" "$tmp/two.store"
+[ "$(cat "$tmp/err")" = "pgo-reconstruct: $tmp/none/m.store: cannot create the store: unable to open database file" ] \
+  || fail "merge-nodir: $(cat "$tmp/err")"
+expect 1 write-nodir create-mibc -r "$dll" --probes B -o "$tmp/none/x.mibc" "$block"
+err_has write-nodir "pgo-reconstruct: $tmp/none/x.mibc: cannot write: No such file or directory"
+grep -q "x\.mibc\.\|tmp-" "$tmp/err" && fail "write-nodir: a temporary name: $(cat "$tmp/err")"
 
 # An error about a file names it once.
 expect 1 named-once reconstruct -r "$block" "$block"
