@@ -22,6 +22,7 @@ typedef struct {
   PgoAssemblySet *set;   /* a directory, or NULL */
   PgoMetadata *md;       /* a single file, or NULL */
   char *simple_name;     /* the file's assembly name */
+  PgoModuleId *id;       /* ... and its identity, when it can be read */
   gboolean framework;
 } Source;
 
@@ -36,6 +37,8 @@ source_clear (Source *s)
   _pgo_assembly_set_free (s->set);
   if (s->md)
     pgo_metadata_unref (s->md);
+  if (s->id)
+    pgo_module_id_unref (s->id);
   g_free (s->simple_name);
 }
 
@@ -103,6 +106,7 @@ pgo_body_resolver_add_path (PgoBodyResolver *resolver, const char *path, gboolea
           return FALSE;
         }
       s.simple_name = g_strdup (an.name);
+      s.id = _pgo_metadata_build_module_id (s.md, NULL);
       pgo_assembly_name_clear (&an);
     }
   g_array_append_val (resolver->sources, s);
@@ -166,9 +170,12 @@ find_module (PgoBodyResolver *resolver, const PgoModuleId *module, PgoMetadata *
       Source *s = &g_array_index (resolver->sources, Source, i);
       PgoMetadata *md = s->md;
 
+      /* a module of that name and another build is not that module: its
+       * IL may differ (SPEC: pgo-reconstruct(1) "COMMANDS") */
       if (s->set)
         md = _pgo_assembly_set_lookup_module (s->set, module, NULL);
-      else if (g_strcmp0 (s->simple_name, module->simple_name) != 0)
+      else if (g_strcmp0 (s->simple_name, module->simple_name) != 0
+               || (s->id && !pgo_module_id_equal (module, s->id)))
         md = NULL;
       if (md)
         {
@@ -221,6 +228,33 @@ pgo_body_resolver_get_module_id (PgoBodyResolver *resolver, const PgoModuleId *m
   if (!find_module (resolver, module, &md))
     return NULL;
   return _pgo_metadata_build_module_id (md, NULL);
+}
+
+/**
+ * pgo_body_resolver_get_module_by_name:
+ * @resolver: a resolver
+ * @simple_name: an assembly's simple name
+ *
+ * For telling a module the references do not hold from one they hold in
+ * another build.
+ *
+ * Returns: (transfer full) (nullable): the identity of the first assembly
+ *   of the references named @simple_name, whatever its build, or %NULL.
+ */
+PgoModuleId *
+pgo_body_resolver_get_module_by_name (PgoBodyResolver *resolver, const char *simple_name)
+{
+  for (guint i = 0; simple_name && i < resolver->sources->len; i++)
+    {
+      Source *s = &g_array_index (resolver->sources, Source, i);
+      PgoMetadata *md;
+
+      if (s->set && (md = _pgo_assembly_set_lookup (s->set, simple_name, NULL)))
+        return _pgo_metadata_build_module_id (md, NULL);
+      if (!s->set && g_strcmp0 (s->simple_name, simple_name) == 0)
+        return s->id ? pgo_module_id_ref (s->id) : NULL;
+    }
+  return NULL;
 }
 
 /**

@@ -565,16 +565,33 @@ pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *re
 {
   GPtrArray *mods = t->mods;
   g_autoptr(GPtrArray) missing = g_ptr_array_new ();
+  g_autoptr(GPtrArray) other = g_ptr_array_new ();
   g_autoptr(GString) names = g_string_new (NULL);
-  guint matched = 0, total = 0, n_missing = 0, fw = 0;
+  g_autoptr(GString) others = g_string_new (NULL);
+  g_autoptr(GPtrArray) builds = g_ptr_array_new_with_free_func (g_free);
+  guint matched = 0, total = 0, n_missing = 0, n_other = 0, fw = 0;
 
   g_ptr_array_sort (mods, by_methods_desc);
   for (guint i = 0; i < mods->len; i++)
     {
       const TraceModule *m = g_ptr_array_index (mods, i);
       g_autoptr(PgoModuleId) ref = pgo_body_resolver_get_module_id (resolver, m->id);
+      g_autoptr(PgoModuleId) byname = NULL;
 
       total += m->n_methods;
+      if (!ref && (byname = pgo_body_resolver_get_module_by_name (resolver, m->id->simple_name)))
+        {
+          /* another build of the module: its IL may differ, so none of its
+           * methods is taken (SPEC: pgo-reconstruct(1) "COMMANDS") */
+          g_autofree char *a = describe_build (m->id), *b = describe_build (byname);
+
+          g_ptr_array_add (builds, g_strdup_printf ("module %s: the trace's build (%s) is not the"
+                                                    " reference's (%s); its %u methods are left out",
+                                                    m->id->simple_name, a, b, m->n_methods));
+          g_ptr_array_add (other, (gpointer) m);
+          n_other += m->n_methods;
+          continue;
+        }
       if (!ref)
         {
           g_ptr_array_add (missing, (gpointer) m);
@@ -592,15 +609,26 @@ pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *re
         }
     }
   append_module_names (names, missing);
+  append_module_names (others, other);
   if (matched == 0)
     {
+      /* one line: the first module of another build is why, when one is */
       pgo_tool_error ("%s: no method of the trace matched a reference by module (the trace's"
-                      " modules: %s)", path, names->len ? names->str : "none");
+                      " modules: %s%s%s)%s%s", path, names->len ? names->str : other->len ? "" : "none",
+                      other->len ? (names->len ? "; of another build than the references': "
+                                                : "of another build than the references': ") : "",
+                      others->str, builds->len ? ": " : "",
+                      builds->len ? (const char *) g_ptr_array_index (builds, 0) : "");
       *out_rc = PGO_EXIT_FAILURE;
       return FALSE;
     }
+  for (guint i = 0; i < builds->len; i++)
+    pgo_tool_warning ("%s: %s", path, (const char *) g_ptr_array_index (builds, i));
   g_string_append_printf (out, "modules: %s: %u of %u methods matched a reference by module",
                           path, matched, total);
+  if (other->len)
+    g_string_append_printf (out, "; %u methods of %u modules of another build than the references' (%s)",
+                            n_other, other->len, others->str);
   if (missing->len)
     g_string_append_printf (out, "; %u methods of %u modules no reference holds (%s)%s", n_missing,
                             missing->len, names->str,

@@ -6,7 +6,8 @@
 # pairs every method once, "compare" with nothing to compare is an error,
 # not a perfect score, a merge that names no method writes nothing, every
 # command takes --version and points at its own --help, and an error
-# names the user's file, once, and no temporary file.
+# names the user's file, once, and no temporary file; a reference of
+# another build is never used, and said so with both identities.
 set -u
 cli_name=safety
 . "${PGO_TEST_DATA:-tests}/support/cli.sh"
@@ -88,6 +89,28 @@ expect 1 merge-nodir merge -o "$tmp/none/m.store" "$tmp/two.store"
 expect 1 write-nodir create-mibc -r "$dll" --probes B -o "$tmp/none/x.mibc" "$block"
 err_has write-nodir "pgo-reconstruct: $tmp/none/x.mibc: cannot write: No such file or directory"
 grep -q "x\.mibc\.\|tmp-" "$tmp/err" && fail "write-nodir: a temporary name: $(cat "$tmp/err")"
+
+# Another build of the app (the same assembly with its PDB age changed,
+# as a rebuild changes its identity) is not the traced module: its IL may
+# differ.  No command draws counts on it; the one-line error names both
+# identities and the methods left out.
+cp "$dll" "$tmp/rebuilt.dll"
+rsds=$(grep -obUaF RSDS "$tmp/rebuilt.dll" | head -n 1 | cut -d: -f1)
+printf '\011\000\000\000' | dd of="$tmp/rebuilt.dll" bs=1 seek=$((rsds + 20)) conv=notrunc 2> /dev/null
+pdb=$("$tool" dump-assembly "$dll" | awk '$1 == "pdb" { print $2 }')
+for cmd in reconstruct create-mibc show; do
+  case $cmd in
+    create-mibc) set -- create-mibc -o "$tmp/r.mibc" -r "$tmp/rebuilt.dll" "$block" ;;
+    show) set -- show -a "$tmp/rebuilt.dll" -m Program::Tiny -t "$block" ;;
+    *) set -- "$cmd" -r "$tmp/rebuilt.dll" "$block" ;;
+  esac
+  expect 1 "rebuilt-$cmd" "$@"
+  err_has "rebuilt-$cmd" "(the trace's modules: System.Private.CoreLib: 432, System.Console: 49; of another build than the references': hotloop: 3): module hotloop: the trace's build (pdb $pdb/1) is not the reference's (pdb $pdb/9 mvid "
+  err_has "rebuilt-$cmd" "); its 3 methods are left out"
+  one_line "rebuilt-$cmd"
+  [ -s "$tmp/out" ] && fail "rebuilt-$cmd: printed $(head -c 200 "$tmp/out")"
+done
+[ -e "$tmp/r.mibc" ] && fail "rebuilt: wrote $tmp/r.mibc"
 
 # An error about a file names it once.
 expect 1 named-once reconstruct -r "$block" "$block"
