@@ -467,7 +467,6 @@ _pgo_interp_md_array_type (Interp *I, Type *elem, guint32 rank)
   return t;
 }
 
-
 /* The element type of an array in a signature: a pointer element is
  * held as a native int (System.IntPtr), as it sits in memory; NULL for
  * an open type argument, or with 'error' set. */
@@ -477,9 +476,13 @@ sig_element (Module *m, PgoCursor *c, gboolean in_generic, GError **error)
   MemKind k = M_REF;
   Type *e = sig_type (m, c, &k, in_generic, error);
 
-  if (!e && k == M_I8 && !(error && *error))
+  if (e || (error && *error))
+    return e;
+  if (k == M_I8)
     return _pgo_interp_corelib_type (m->interp, "System.IntPtr", error);
-  return e;
+  if (!in_generic)
+    _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: an array of no element type", m->name);
+  return NULL;
 }
 
 /* ARRAY (ECMA-335 II.23.2.13): the element type, the rank, then sizes
