@@ -275,6 +275,19 @@ pgo_method_profile_get_values (const PgoMethodProfile *profile, guint index, gsi
   return end > start ? &profile->values[start] : NULL;
 }
 
+/* pgo_method_profile_has_block_counts: TRUE if 'profile' holds a
+ * BasicBlockIntCount or BasicBlockLongCount record, which reconstruction
+ * works from (an edge-mode profile holds none). */
+gboolean
+pgo_method_profile_has_block_counts (const PgoMethodProfile *profile)
+{
+  for (guint i = 0; i < profile->n_records; i++)
+    if (profile->records[i].kind == PGO_KIND_BASIC_BLOCK_INT_COUNT
+        || profile->records[i].kind == PGO_KIND_BASIC_BLOCK_LONG_COUNT)
+      return TRUE;
+  return FALSE;
+}
+
 /* pgo_method_profile_equal: same records and values in the same order (identities are not compared). */
 gboolean
 pgo_method_profile_equal (const PgoMethodProfile *a, const PgoMethodProfile *b)

@@ -110,6 +110,7 @@ const guint64         *pgo_method_profile_get_values  (const PgoMethodProfile *p
                                                        gsize *out_n_values);
 gboolean               pgo_method_profile_equal       (const PgoMethodProfile *a,
                                                        const PgoMethodProfile *b);
+gboolean               pgo_method_profile_has_block_counts (const PgoMethodProfile *profile);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoMethodProfile, pgo_method_profile_free)
 

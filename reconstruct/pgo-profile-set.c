@@ -171,11 +171,36 @@ add_profiles (const PgoMethodProfile *acc, const PgoMethodProfile *p, GError **e
   return out;
 }
 
+/* The layout each method's profiles are taken in: the first seen with
+ * block counts, else the first seen, so that the order of the inputs
+ * (an edge-mode trace and a block-mode trace of one program) does not
+ * decide which is kept.  Returns method key -> the profile whose layout
+ * is taken. */
+static GHashTable *
+choose_layouts (GPtrArray *profiles)
+{
+  g_autoptr(GHashTable) chosen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < profiles->len; i++)
+      {
+        const PgoMethodProfile *p = g_ptr_array_index (profiles, i);
+        char *key = method_key (p);
+
+        if (!g_hash_table_contains (chosen, key) && (pass == 1 || pgo_method_profile_has_block_counts (p)))
+          g_hash_table_insert (chosen, key, (gpointer) p);
+        else
+          g_free (key);
+      }
+  return g_steal_pointer (&chosen);
+}
+
 /* Merges 'profiles' into one profile per method, first-seen order; the
  * profiles of another build than choose_builds() took are counted in
- * st->n_other_build and left out.  A method with one profile is that
- * input profile, not a copy; the sums of the others go to 'sums', which
- * owns them. */
+ * st->n_other_build and left out, and those of another layout than
+ * choose_layouts() took in st->n_conflicts.  A method with one profile
+ * is that input profile, not a copy; the sums of the others go to
+ * 'sums', which owns them. */
 static GPtrArray *
 merge_methods (GPtrArray *profiles, PgoBodyResolver *resolver, PgoProfileSetStats *st,
                GHashTable *sums, GError **error)
@@ -183,6 +208,7 @@ merge_methods (GPtrArray *profiles, PgoBodyResolver *resolver, PgoProfileSetStat
   g_autoptr(GPtrArray) out = g_ptr_array_new ();
   g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) builds = choose_builds (profiles, resolver);
+  g_autoptr(GHashTable) layouts = choose_layouts (profiles);
 
   for (guint i = 0; i < profiles->len; i++)
     {
@@ -197,6 +223,12 @@ merge_methods (GPtrArray *profiles, PgoBodyResolver *resolver, PgoProfileSetStat
           g_free (key);
           continue;
         }
+      if (!same_layout (g_hash_table_lookup (layouts, key), p))
+        {
+          st->n_conflicts++;
+          g_free (key);
+          continue;
+        }
 
       if (!g_hash_table_lookup_extended (index, key, NULL, &slot))
         {
@@ -206,11 +238,6 @@ merge_methods (GPtrArray *profiles, PgoBodyResolver *resolver, PgoProfileSetStat
         }
       g_free (key);
       PgoMethodProfile **acc = (PgoMethodProfile **) &out->pdata[GPOINTER_TO_UINT (slot)];
-      if (!same_layout (*acc, p))
-        {
-          st->n_conflicts++;
-          continue;
-        }
       PgoMethodProfile *sum = add_profiles (*acc, p, error);
       if (!sum)
         return NULL;

@@ -10,7 +10,8 @@
  *
  * Profiles of the same method (same module, token and name) are merged
  * first by adding their values record by record, as dotnet-pgo merges
- * traces; profiles whose records differ in layout keep the first one seen.
+ * traces; profiles whose records differ in layout keep the first one seen
+ * with block counts, else the first one seen, whatever the input order.
  *
  * SPEC: pgo-inference(7) "Output profiles"
  */

@@ -104,8 +104,10 @@ typedef struct {
   PgoToolModules  *modules;  /* counted by the first pass */
   PgoBodyResolver *resolver;
   guint            n;        /* profiles of the first pass */
+  guint            n_block;  /* ... with block counts */
   GError          *error;    /* the store's first failure in the second pass */
 } IngestRun;
+
 
 /* PgoToolProfileFunc of the first pass: counts the profile's module. */
 static gboolean
@@ -116,6 +118,7 @@ count_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 
   (void) error;
   r->n++;
+  r->n_block += pgo_method_profile_has_block_counts (owned);
   pgo_tool_modules_add (r->modules, owned);
   return TRUE;
 }
@@ -149,7 +152,7 @@ ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, 
   gboolean added = FALSE;
   PgoStoreTraceInfo info = { 0 };
   g_autofree char *started = NULL;
-  IngestRun r = { NULL, mods, resolver, 0, NULL };
+  IngestRun r = { NULL, mods, resolver, 0, 0, NULL };
   int rc = PGO_EXIT_OK;
 
   if (!(t = pgo_tool_trace_open (path, &rc)) || !pgo_tool_trace_pass (t, count_profile, &r, &rc)
@@ -167,6 +170,9 @@ ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, 
     }
   if (!pgo_store_ingest_commit (r.ingest, &added, &error))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));
+  if (r.n_block == 0)
+    pgo_tool_warning ("%s: none of its %u method profiles has block counts (an edge-mode trace?):"
+                      " reconstruction works from block counts", path, r.n);
   if (added)
     printf ("ingested %s: %u method profiles\n", path, r.n);
   else

@@ -7,7 +7,9 @@
 # not a perfect score, a merge that names no method writes nothing, every
 # command takes --version and points at its own --help, and an error
 # names the user's file, once, and no temporary file; a reference of
-# another build is never used, and said so with both identities.
+# another build is never used, and said so with both identities; an
+# edge-mode and a block-mode trace together give one output in either
+# order.
 set -u
 cli_name=safety
 . "${PGO_TEST_DATA:-tests}/support/cli.sh"
@@ -111,6 +113,20 @@ for cmd in reconstruct create-mibc show; do
   [ -s "$tmp/out" ] && fail "rebuilt-$cmd: printed $(head -c 200 "$tmp/out")"
 done
 [ -e "$tmp/r.mibc" ] && fail "rebuilt: wrote $tmp/r.mibc"
+
+# An edge-mode and a block-mode trace of one program together: the
+# block counts are taken whatever the order, so both orders write the
+# same bytes and count the same conflicts; ingest warns of a trace with
+# no block counts.
+bdll=$data/branches/branches.dll
+mkdir "$tmp/be" "$tmp/eb"
+expect 0 block-edge create-mibc -r "$bdll" --probes A -o "$tmp/be/m.mibc" "$data/branches/block.nettrace" "$data/branches/edge.nettrace"
+err_has block-edge "; 0 profiles merged, 189 conflicting, 0 of another build"
+expect 0 edge-block create-mibc -r "$bdll" --probes A -o "$tmp/eb/m.mibc" "$data/branches/edge.nettrace" "$data/branches/block.nettrace"
+err_has edge-block "; 0 profiles merged, 189 conflicting, 0 of another build"
+cmp -s "$tmp/be/m.mibc" "$tmp/eb/m.mibc" || fail "edge-block: the order of the traces changed the output"
+expect 0 ingest-edge ingest --store "$tmp/edge.store" -r "$bdll" "$data/branches/edge.nettrace"
+err_has ingest-edge "edge.nettrace: none of its 189 method profiles has block counts (an edge-mode trace?): reconstruction works from block counts"
 
 # An error about a file names it once.
 expect 1 named-once reconstruct -r "$block" "$block"
