@@ -230,8 +230,10 @@ find (PgoAssemblySet *set, const char *name, GError **error)
             failed = e;
         }
     }
+  /* a file of that name that cannot be read keeps its own code: it is
+   * a broken reference, not an absent one */
   if (failed)
-    g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "assembly %s: %s", name,
+    g_set_error (error, failed->error->domain, failed->error->code, "assembly %s: %s", name,
                  failed->error->message);
   else
     g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "no assembly %s in %s", name, set->dir);
@@ -245,7 +247,8 @@ find (PgoAssemblySet *set, const char *name, GError **error)
  * @error: return location for a #GError
  *
  * Returns: (transfer none) (nullable): the metadata, owned by @set, or
- * %NULL with PGO_ERROR_NOT_FOUND.
+ * %NULL with PGO_ERROR_NOT_FOUND (no file of the name holds it) or the
+ * error of the file of that name that cannot be read.
  */
 PgoMetadata *
 _pgo_assembly_set_lookup (PgoAssemblySet *set, const char *simple_name, GError **error)

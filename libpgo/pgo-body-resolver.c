@@ -30,6 +30,8 @@ struct _PgoBodyResolver {
   GArray *sources; /* Source */
 };
 
+static Source *find_module (PgoBodyResolver *resolver, const PgoModuleId *module, PgoMetadata **out_md);
+
 /* Frees what source 's' holds. */
 static void
 source_clear (Source *s)
@@ -121,12 +123,13 @@ pgo_body_resolver_add_path (PgoBodyResolver *resolver, const char *path, gboolea
  * @out_framework: (out) (optional): whether a framework path had it
  * @error: return location for a #GError
  *
- * Looks in the paths in the order they were added; a directory matches by
- * simple name and checks the PDB identity and MVID @id carries, a file by
- * simple name.
+ * Looks in the paths in the order they were added; a directory or a file
+ * matches by simple name and checks the PDB identity and MVID @id
+ * carries (another build is not the module).
  *
  * Returns: TRUE, or FALSE with @error set (PGO_ERROR_NOT_FOUND when no
- * path has the module).
+ * path has the module; another code, naming the reference's file, when
+ * its body cannot be read).
  */
 gboolean
 pgo_body_resolver_lookup (PgoBodyResolver *resolver, const PgoMethodId *id,
@@ -138,26 +141,28 @@ pgo_body_resolver_lookup (PgoBodyResolver *resolver, const PgoMethodId *id,
                    id ? id->token : 0);
       return FALSE;
     }
-  for (guint i = 0; i < resolver->sources->len; i++)
-    {
-      Source *s = &g_array_index (resolver->sources, Source, i);
-      PgoMetadata *md = s->md;
+  {
+    PgoMetadata *md = NULL;
+    Source *s = find_module (resolver, id->module, &md);
+    PgoImage *image;
 
-      if (s->set)
-        md = _pgo_assembly_set_lookup_module (s->set, id->module, NULL);
-      else if (g_strcmp0 (s->simple_name, id->module->simple_name) != 0)
-        md = NULL;
-      if (!md)
-        continue;
-      if (!pgo_metadata_lookup_method_body (md, id->token, out_body, error))
+    if (!s)
+      {
+        g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "no reference has module %s",
+                     id->module->simple_name);
         return FALSE;
-      if (out_framework)
-        *out_framework = s->framework;
-      return TRUE;
-    }
-  g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "no reference has module %s",
-               id->module->simple_name);
-  return FALSE;
+      }
+    if (!pgo_metadata_lookup_method_body (md, id->token, out_body, error))
+      {
+        /* the fault is the reference's: name its file */
+        if ((image = _pgo_metadata_get_image (md)) && pgo_image_get_path (image))
+          g_prefix_error (error, "%s: ", pgo_image_get_path (image));
+        return FALSE;
+      }
+    if (out_framework)
+      *out_framework = s->framework;
+    return TRUE;
+  }
 }
 
 /* The first source of 'resolver' that holds 'module', with its
@@ -234,23 +239,32 @@ pgo_body_resolver_get_module_id (PgoBodyResolver *resolver, const PgoModuleId *m
  * pgo_body_resolver_get_module_by_name:
  * @resolver: a resolver
  * @simple_name: an assembly's simple name
+ * @error: return location for a #GError
  *
  * For telling a module the references do not hold from one they hold in
- * another build.
+ * another build, or in a file that cannot be read.
  *
  * Returns: (transfer full) (nullable): the identity of the first assembly
- *   of the references named @simple_name, whatever its build, or %NULL.
+ *   of the references named @simple_name, whatever its build; or %NULL,
+ *   with @error set when a file of a reference folder named for it cannot
+ *   be read (the error names the file and the fault).
  */
 PgoModuleId *
-pgo_body_resolver_get_module_by_name (PgoBodyResolver *resolver, const char *simple_name)
+pgo_body_resolver_get_module_by_name (PgoBodyResolver *resolver, const char *simple_name, GError **error)
 {
   for (guint i = 0; simple_name && i < resolver->sources->len; i++)
     {
       Source *s = &g_array_index (resolver->sources, Source, i);
+      g_autoptr(GError) local = NULL;
       PgoMetadata *md;
 
-      if (s->set && (md = _pgo_assembly_set_lookup (s->set, simple_name, NULL)))
+      if (s->set && (md = _pgo_assembly_set_lookup (s->set, simple_name, &local)))
         return _pgo_metadata_build_module_id (md, NULL);
+      if (local && !g_error_matches (local, PGO_ERROR, PGO_ERROR_NOT_FOUND))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
       if (!s->set && g_strcmp0 (s->simple_name, simple_name) == 0)
         return s->id ? pgo_module_id_ref (s->id) : NULL;
     }

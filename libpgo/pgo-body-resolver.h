@@ -38,7 +38,8 @@ gboolean         pgo_body_resolver_is_framework (PgoBodyResolver *resolver,
 PgoModuleId     *pgo_body_resolver_get_module_id (PgoBodyResolver *resolver,
                                                   const PgoModuleId *module);
 PgoModuleId     *pgo_body_resolver_get_module_by_name (PgoBodyResolver *resolver,
-                                                       const char *simple_name);
+                                                       const char *simple_name,
+                                                       GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoBodyResolver, pgo_body_resolver_free)
 

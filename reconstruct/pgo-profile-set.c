@@ -349,6 +349,7 @@ prepare (Job *j, const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFa
 {
   const PgoMethodId *id = pgo_method_profile_get_id (p);
   g_autoptr(PgoCfg) cfg = NULL;
+  g_autoptr(GError) lookup = NULL;
   PgoMethodBody body;
 
   j->in = p;
@@ -359,8 +360,16 @@ prepare (Job *j, const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFa
       j->out = pgo_method_profile_copy (p);
       return;
     }
-  if (!pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
-    return (void) st->n_no_body++;
+  if (!pgo_body_resolver_lookup (resolver, id, &body, NULL, &lookup))
+    {
+      /* no IL in the references is counted; IL that cannot be read is an
+       * error, naming the fault (finish() names the method) */
+      if (lookup && !g_error_matches (lookup, PGO_ERROR, PGO_ERROR_NOT_FOUND))
+        j->error = g_steal_pointer (&lookup);
+      else
+        st->n_no_body++;
+      return;
+    }
   cfg = pgo_cfg_build (&body, &o->reconstruction.cfg, NULL);
   if (cfg && facts)
     j->calls = pgo_call_facts_evidence (facts, id, &body, cfg);

@@ -130,8 +130,14 @@ reconstruct_method (ReconOptions *o, PgoBodyResolver *resolver, PgoCallFacts *fa
   PgoMethodBody body;
 
   *skip = SKIP_NO_IL;
-  if (!pgo_body_resolver_lookup (resolver, id, &body, NULL, NULL))
-    return NULL;
+  if (!pgo_body_resolver_lookup (resolver, id, &body, NULL, &local))
+    {
+      /* IL the references hold but that cannot be read is an error */
+      if (local && !g_error_matches (local, PGO_ERROR, PGO_ERROR_NOT_FOUND))
+        g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s (token 0x%08x): ", name,
+                                    id ? id->token : 0);
+      return NULL;
+    }
   *skip = SKIP_BAD_IL;
   if (!(cfg = pgo_cfg_build (&body, &o->ro.cfg, &local)))
     pgo_tool_warning ("%s: %s (token 0x%08x): %s", o->trace, name, id ? id->token : 0,

@@ -577,9 +577,18 @@ pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *re
       const TraceModule *m = g_ptr_array_index (mods, i);
       g_autoptr(PgoModuleId) ref = pgo_body_resolver_get_module_id (resolver, m->id);
       g_autoptr(PgoModuleId) byname = NULL;
+      g_autoptr(GError) broken = NULL;
 
       total += m->n_methods;
-      if (!ref && (byname = pgo_body_resolver_get_module_by_name (resolver, m->id->simple_name)))
+      if (!ref && !(byname = pgo_body_resolver_get_module_by_name (resolver, m->id->simple_name, &broken))
+          && broken)
+        {
+          /* a reference that cannot be read is an error, not an absence */
+          pgo_tool_error ("%s: module %s: %s", path, m->id->simple_name, broken->message);
+          *out_rc = PGO_EXIT_FAILURE;
+          return FALSE;
+        }
+      if (!ref && byname)
         {
           /* another build of the module: its IL may differ, so none of its
            * methods is taken (SPEC: pgo-reconstruct(1) "COMMANDS") */

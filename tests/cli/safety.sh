@@ -9,7 +9,7 @@
 # names the user's file, once, and no temporary file; a reference of
 # another build is never used, and said so with both identities; an
 # edge-mode and a block-mode trace together give one output in either
-# order.
+# order; a reference that cannot be read is an error naming its fault.
 set -u
 cli_name=safety
 . "${PGO_TEST_DATA:-tests}/support/cli.sh"
@@ -127,6 +127,26 @@ err_has edge-block "; 0 profiles merged, 189 conflicting, 0 of another build"
 cmp -s "$tmp/be/m.mibc" "$tmp/eb/m.mibc" || fail "edge-block: the order of the traces changed the output"
 expect 0 ingest-edge ingest --store "$tmp/edge.store" -r "$bdll" "$data/branches/edge.nettrace"
 err_has ingest-edge "edge.nettrace: none of its 189 method profiles has block counts (an edge-mode trace?): reconstruction works from block counts"
+
+# A reference that cannot be read is an error naming the file and the
+# fault: a method body whose local signature token is broken (Spin's fat
+# header, at file offset 0x250 of the fixture: RVA 0x2050 in .text, which
+# starts at RVA 0x2000 and file offset 0x200), and a folder whose DLL of
+# the traced module's name is cut short.
+cp "$dll" "$tmp/body.dll"
+printf '\376\377\376\377' | dd of="$tmp/body.dll" bs=1 seek=$((0x250 + 8)) conv=notrunc 2> /dev/null
+for cmd in reconstruct create-mibc; do
+  set -- "$cmd" -r "$tmp/body.dll" "$block"
+  [ "$cmd" = create-mibc ] && set -- "$@" -o "$tmp/body.mibc"
+  expect 1 "body-$cmd" "$@"
+  err_has "body-$cmd" "hotloop!Program::Spin (token 0x06000001): $tmp/body.dll: method 0x06000001 (RVA 0x2050): fat method header at offset 0x250: local signature token 0xfffefffe is not a StandAloneSig"
+  one_line "body-$cmd"
+done
+mkdir "$tmp/refs"
+head -c 300 "$dll" > "$tmp/refs/hotloop.dll"
+expect 1 folder-broken reconstruct -r "$tmp/refs" "$block"
+err_has folder-broken "module hotloop: assembly hotloop: $tmp/refs/hotloop.dll: data directory 6: truncated u32 at offset 0x12c"
+one_line folder-broken
 
 # An error about a file names it once.
 expect 1 named-once reconstruct -r "$block" "$block"
