@@ -171,13 +171,13 @@ add_profiles (const PgoMethodProfile *acc, const PgoMethodProfile *p, GError **e
   return out;
 }
 
-/* The layout each method's profiles are taken in: the first seen with
- * block counts, else the first seen, so that the order of the inputs
- * (an edge-mode trace and a block-mode trace of one program) does not
- * decide which is kept.  Returns method key -> the profile whose layout
- * is taken. */
+/* The layout each method's profiles are taken in, among those of the
+ * build 'builds' took: the first seen with block counts, else the first
+ * seen, so that the order of the inputs (an edge-mode trace and a
+ * block-mode trace of one program) does not decide which is kept.
+ * Returns method key -> the profile whose layout is taken. */
 static GHashTable *
-choose_layouts (GPtrArray *profiles)
+choose_layouts (GPtrArray *profiles, GHashTable *builds)
 {
   g_autoptr(GHashTable) chosen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
@@ -186,8 +186,10 @@ choose_layouts (GPtrArray *profiles)
       {
         const PgoMethodProfile *p = g_ptr_array_index (profiles, i);
         char *key = method_key (p);
+        g_autofree char *build = build_key (p);
 
-        if (!g_hash_table_contains (chosen, key) && (pass == 1 || pgo_method_profile_has_block_counts (p)))
+        if (!g_hash_table_contains (chosen, key) && strcmp (g_hash_table_lookup (builds, key), build) == 0
+            && (pass == 1 || pgo_method_profile_has_block_counts (p)))
           g_hash_table_insert (chosen, key, (gpointer) p);
         else
           g_free (key);
@@ -208,7 +210,7 @@ merge_methods (GPtrArray *profiles, PgoBodyResolver *resolver, PgoProfileSetStat
   g_autoptr(GPtrArray) out = g_ptr_array_new ();
   g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) builds = choose_builds (profiles, resolver);
-  g_autoptr(GHashTable) layouts = choose_layouts (profiles);
+  g_autoptr(GHashTable) layouts = choose_layouts (profiles, builds);
 
   for (guint i = 0; i < profiles->len; i++)
     {
