@@ -19,3 +19,4 @@ libpgo_interp_libpgo_interp_la_SOURCES = \
 	libpgo/interp/pgo-interp-arrays.c \
 	$(NULL)
 libpgo_interp_libpgo_interp_la_LIBADD = -lm
+EXTRA_DIST += libpgo/interp/README.md
