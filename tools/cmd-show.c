@@ -247,7 +247,8 @@ print_dot (const PgoCfg *cfg, const char *title)
 
 /* The command line of "show", checked. */
 typedef struct {
-  char         *assembly;      /* --assembly FILE, or NULL with --il-hex */
+  char         *assembly;      /* --reference (or --assembly) FILE, or NULL with --il-hex */
+  char         *reference;     /* --reference as typed, taken into 'assembly' */
   char         *method;        /* --method M, with --assembly */
   char         *il_hex;        /* --il-hex HEX as typed */
   char        **eh;            /* --eh clauses as typed, with --il-hex */
@@ -271,6 +272,7 @@ static void
 show_options_clear (ShowOptions *o)
 {
   g_clear_pointer (&o->assembly, g_free);
+  g_clear_pointer (&o->reference, g_free);
   g_clear_pointer (&o->method, g_free);
   g_clear_pointer (&o->il_hex, g_free);
   g_clear_pointer (&o->eh, g_strfreev);
@@ -322,8 +324,10 @@ parse_options (int *argc, char ***argv, ShowOptions *o)
 {
   g_autoptr(GOptionContext) ctx = g_option_context_new ("- print a method's JIT flow graph");
   GOptionEntry entries[] = {
-    { "assembly", 'a', 0, G_OPTION_ARG_FILENAME, &o->assembly,
-      "Read the method from this assembly (PE .dll or Webcil .wasm)", "FILE" },
+    { "reference", 'r', 0, G_OPTION_ARG_FILENAME, &o->reference,
+      "Read the method from this assembly (PE .dll or Webcil .wasm), as every command's --reference", "FILE" },
+    { "assembly", 'a', 0, G_OPTION_ARG_FILENAME, &o->assembly, "The same as --reference (an older spelling)",
+      "FILE" },
     { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method,
       "The method: token (0x06...), name, Type::Name or canonical name", "M" },
     { "il-hex", 0, 0, G_OPTION_ARG_STRING, &o->il_hex, "Or the method's IL bytes in hex", "HEX" },
@@ -354,10 +358,14 @@ parse_options (int *argc, char ***argv, ShowOptions *o)
     return rc;
   if (*argc > 1)
     return pgo_tool_usage ("unexpected argument '%s'", (*argv)[1]);
+  if (o->reference && o->assembly)
+    return pgo_tool_usage ("--reference and --assembly name the same assembly: give one");
+  if (o->reference)
+    o->assembly = g_steal_pointer (&o->reference);
   if ((o->il_hex == NULL) == (o->assembly == NULL))
-    return pgo_tool_usage ("give either --assembly FILE --method M, or --il-hex HEX");
+    return pgo_tool_usage ("give either --reference FILE --method M, or --il-hex HEX");
   if ((o->assembly == NULL) != (o->method == NULL))
-    return pgo_tool_usage ("--assembly and --method go together");
+    return pgo_tool_usage ("--reference and --method go together");
   if (o->assembly && o->eh)
     return pgo_tool_usage ("--eh goes with --il-hex; an assembly has the clauses");
   if (o->format && strcmp (o->format, "text") != 0 && strcmp (o->format, "dot") != 0

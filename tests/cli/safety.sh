@@ -148,6 +148,16 @@ expect 1 folder-broken reconstruct -r "$tmp/refs" "$block"
 err_has folder-broken "module hotloop: assembly hotloop: $tmp/refs/hotloop.dll: data directory 6: truncated u32 at offset 0x12c"
 one_line folder-broken
 
+# show takes the assembly as -r/--reference, as every command does
+# (-a/--assembly stays its older spelling).
+expect 0 show-r show -r "$dll" -m Program::Tiny
+has show-r "# Program::Tiny(int32)"
+cp "$tmp/out" "$tmp/show-r"
+expect 0 show-a show --assembly "$dll" -m Program::Tiny
+cmp -s "$tmp/out" "$tmp/show-r" || fail "show-a: differs from show -r"
+expect 2 show-both show -r "$dll" -a "$dll" -m Program::Tiny
+err_has show-both "--reference and --assembly name the same assembly: give one"
+
 # An error about a file names it once.
 expect 1 named-once reconstruct -r "$block" "$block"
 [ "$(cat "$tmp/err")" = "pgo-reconstruct: $block: not a PE image, Webcil payload or Webcil .wasm file" ] \
