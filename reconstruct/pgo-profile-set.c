@@ -88,14 +88,16 @@ reference_build (const PgoMethodProfile *p, PgoBodyResolver *resolver)
          && id->module->pdb_age == ref->pdb_age;
 }
 
-/* The build each method's profiles are taken from: the references'
- * build when a profile of it is there, else the first seen.  A method's
- * profiles of two builds (its IL may differ) are never added together.
- * Returns method key -> build key. */
+/* A test of one profile, with the caller's data. */
+typedef gboolean (*ProfileTest) (const PgoMethodProfile *p, gpointer data);
+
+/* Method key -> the first profile of each method that 'admit' (NULL: any)
+ * admits, and among those the first that 'prefer' takes when one does:
+ * which profile of a method the merge goes by. */
 static GHashTable *
-choose_builds (GPtrArray *profiles, PgoBodyResolver *resolver)
+first_of_each (GPtrArray *profiles, ProfileTest admit, ProfileTest prefer, gpointer data)
 {
-  g_autoptr(GHashTable) chosen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GHashTable) chosen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (guint pass = 0; pass < 2; pass++)
     for (guint i = 0; i < profiles->len; i++)
@@ -103,12 +105,47 @@ choose_builds (GPtrArray *profiles, PgoBodyResolver *resolver)
         const PgoMethodProfile *p = g_ptr_array_index (profiles, i);
         char *key = method_key (p);
 
-        if (!g_hash_table_contains (chosen, key) && (pass == 1 || reference_build (p, resolver)))
-          g_hash_table_insert (chosen, key, build_key (p));
+        if (!g_hash_table_contains (chosen, key) && (!admit || admit (p, data))
+            && (pass == 1 || prefer (p, data)))
+          g_hash_table_insert (chosen, key, (gpointer) p);
         else
           g_free (key);
       }
   return g_steal_pointer (&chosen);
+}
+
+/* TRUE when 'a' and 'b' are of one build of their module (both unknown
+ * counting as one). */
+static gboolean
+same_build (const PgoMethodProfile *a, const PgoMethodProfile *b)
+{
+  g_autofree char *x = build_key (a), *y = build_key (b);
+
+  return strcmp (x, y) == 0;
+}
+
+/* ProfileTest: 'p' is of the build the references hold ('data'). */
+static gboolean
+of_reference_build (const PgoMethodProfile *p, gpointer data)
+{
+  return reference_build (p, data);
+}
+
+/* ProfileTest: 'p' is of the build taken for its method ('data', from
+ * first_of_each()). */
+static gboolean
+of_build_taken (const PgoMethodProfile *p, gpointer data)
+{
+  g_autofree char *key = method_key (p);
+
+  return same_build (g_hash_table_lookup (data, key), p);
+}
+
+/* ProfileTest: 'p' holds block counts, which a reconstruction works from. */
+static gboolean
+with_block_counts (const PgoMethodProfile *p, gpointer data G_GNUC_UNUSED)
+{
+  return pgo_method_profile_has_block_counts (p);
 }
 
 /* TRUE when 'a' and 'b' have the same records (kind, offset, count, other). */
@@ -171,36 +208,10 @@ add_profiles (const PgoMethodProfile *acc, const PgoMethodProfile *p, GError **e
   return out;
 }
 
-/* The layout each method's profiles are taken in, among those of the
- * build 'builds' took: the first seen with block counts, else the first
- * seen, so that the order of the inputs (an edge-mode trace and a
- * block-mode trace of one program) does not decide which is kept.
- * Returns method key -> the profile whose layout is taken. */
-static GHashTable *
-choose_layouts (GPtrArray *profiles, GHashTable *builds)
-{
-  g_autoptr(GHashTable) chosen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-
-  for (guint pass = 0; pass < 2; pass++)
-    for (guint i = 0; i < profiles->len; i++)
-      {
-        const PgoMethodProfile *p = g_ptr_array_index (profiles, i);
-        char *key = method_key (p);
-        g_autofree char *build = build_key (p);
-
-        if (!g_hash_table_contains (chosen, key) && strcmp (g_hash_table_lookup (builds, key), build) == 0
-            && (pass == 1 || pgo_method_profile_has_block_counts (p)))
-          g_hash_table_insert (chosen, key, (gpointer) p);
-        else
-          g_free (key);
-      }
-  return g_steal_pointer (&chosen);
-}
-
 /* Merges 'profiles' into one profile per method, first-seen order; the
- * profiles of another build than choose_builds() took are counted in
- * st->n_other_build and left out, and those of another layout than
- * choose_layouts() took in st->n_conflicts.  A method with one profile
+ * profiles of another build than the one taken are counted in
+ * st->n_other_build and left out, and those of another layout than the
+ * one taken in st->n_conflicts.  A method with one profile
  * is that input profile, not a copy; the sums of the others go to
  * 'sums', which owns them. */
 static GPtrArray *
@@ -209,17 +220,21 @@ merge_methods (GPtrArray *profiles, PgoBodyResolver *resolver, PgoProfileSetStat
 {
   g_autoptr(GPtrArray) out = g_ptr_array_new ();
   g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GHashTable) builds = choose_builds (profiles, resolver);
-  g_autoptr(GHashTable) layouts = choose_layouts (profiles, builds);
+  /* each method's build: the references' when a profile of it is there,
+   * else the first seen (profiles of two builds, whose IL may differ, are
+   * never added); then its layout, among that build's profiles: the first
+   * with block counts, else the first, so that the order of the inputs
+   * (an edge-mode and a block-mode trace of one program) decides nothing */
+  g_autoptr(GHashTable) builds = first_of_each (profiles, NULL, of_reference_build, resolver);
+  g_autoptr(GHashTable) layouts = first_of_each (profiles, of_build_taken, with_block_counts, builds);
 
   for (guint i = 0; i < profiles->len; i++)
     {
       const PgoMethodProfile *p = g_ptr_array_index (profiles, i);
       char *key = method_key (p);
-      g_autofree char *build = build_key (p);
       gpointer slot;
 
-      if (strcmp (g_hash_table_lookup (builds, key), build) != 0)
+      if (!same_build (g_hash_table_lookup (builds, key), p))
         {
           st->n_other_build++;
           g_free (key);

@@ -29,6 +29,7 @@ EXTRA_DIST += \
 	tests/support/floors.sh \
 	tests/support/cli.sh \
 	tests/support/shared-runtime.sh \
+	tests/support/interp-env.sh \
 	tests/support/crossgen2.sh \
 	tests/support/realcode.sh \
 	tests/support/histograms.awk \

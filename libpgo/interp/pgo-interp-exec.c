@@ -30,10 +30,18 @@
 
 /* ---- allocation ---- */
 
+/* The bytes of an object of type 't' before the 'extra' its allocation
+ * adds (elements, characters, a boxed value), header included. */
+static gsize
+base_size (Interp *I, const Type *t)
+{
+  return t->elem ? 16 + 8 * (gsize) t->rank : t == I->t_string ? 16 : MAX (t->size, 8);
+}
+
 gpointer
 _pgo_interp_alloc (Interp *I, Type *t, gsize extra)
 {
-  gsize size = (t->elem ? 16 + 8 * (gsize) t->rank : t == I->t_string ? 16 : MAX (t->size, 8)) + extra;
+  gsize size = base_size (I, t) + extra;
   gpointer o;
 
   if (extra > I->opts.max_heap || I->heap + size > I->opts.max_heap)
@@ -63,8 +71,7 @@ _pgo_interp_clone (Interp *I, gpointer o)
     extra = t->is_vt ? 8 : 0;
   if (!(c = _pgo_interp_alloc (I, t, extra)))
     return NULL;
-  memcpy ((guint8 *) c + 8, (guint8 *) o + 8,
-          (t->elem ? 8 + 8 * (gsize) t->rank : t == I->t_string ? 8 : MAX (t->size, 8) - 8) + extra);
+  memcpy ((guint8 *) c + 8, (guint8 *) o + 8, base_size (I, t) - 8 + extra);
   return c;
 }
 

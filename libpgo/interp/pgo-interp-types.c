@@ -440,7 +440,7 @@ n_create_instance_of_t (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
 static Status
 n_create_instance (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = a[0].p ? g_hash_table_lookup (I->object_types, a[0].p) : NULL;
+  Type *t = type_of (I, a[0].p);
 
   if (!a[0].p)
     return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null. (Parameter 'type')");
@@ -560,7 +560,7 @@ n_memberwise_clone (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 static Status
 n_type_is_generic_definition (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
-  Type *t = g_hash_table_lookup (I->object_types, a[0].p);
+  Type *t = type_of (I, a[0].p);
 
   r->i = t && generic_arity (t) > 0;
   return ST_RETURN;
@@ -572,7 +572,7 @@ n_type_is_generic_definition (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot 
 static Status
 n_make_generic_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *def = g_hash_table_lookup (I->object_types, a[0].p), **args;
+  Type *def = type_of (I, a[0].p), **args;
   gpointer list = a[1].p;
   guint32 n = def ? generic_arity (def) : 0;
   g_autoptr(GError) error = NULL;
@@ -590,7 +590,7 @@ n_make_generic_type (Interp *I, Method *m, Slot *a, Slot *r)
   for (guint32 i = 0; i < n; i++)
     {
       gpointer o = ((gpointer *) ARR_DATA (list))[i];
-      if (!o || !(args[i] = g_hash_table_lookup (I->object_types, o)))
+      if (!(args[i] = type_of (I, o)))
         return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null.");
     }
   if (!(inst = _pgo_interp_instantiate (def, args, n, &error)) || !(r->p = _pgo_interp_type_object (I, inst, &error)))

@@ -12,18 +12,9 @@
 # SKIP (77) without dotnet and the shared runtime the interpreter reads.
 # SPEC: pgo-interp(1) "Probe placement"
 set -u
-: "${PGO_TEST_DATA:=tests}" "${PGO_BUILDDIR:=.}"
-data="$PGO_TEST_DATA/interp/data"
-interp="$PGO_BUILDDIR/tools/pgo-interp"
-tool="$PGO_BUILDDIR/tools/pgo-reconstruct"
-. "$PGO_TEST_DATA/support/shared-runtime.sh"
-fw=$(shared_runtime_dir)
-if [ -z "${DOTNET:-}" ] || [ -z "$fw" ]; then
-  echo "SKIP: no dotnet and shared runtime (DOTNET='${DOTNET:-}'): the interpreter runs on CoreLib"
-  exit 77
-fi
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
+: "${PGO_TEST_DATA:=tests}"
+. "$PGO_TEST_DATA/support/interp-env.sh"
+interp_env "the interpreter runs on CoreLib"
 fail=0
 
 # records SET: "token offset count" per probe of module probes, in the

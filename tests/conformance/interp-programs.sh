@@ -13,19 +13,10 @@
 # SKIP (77) without dotnet and the shared runtime the interpreter reads.
 # SPEC: pgo-interp(1) "CONFORMANCE"
 set -u
-: "${PGO_TEST_DATA:=tests}" "${PGO_BUILDDIR:=.}"
-data="$PGO_TEST_DATA/interp/data"
-interp="$PGO_BUILDDIR/tools/pgo-interp"
-tool="$PGO_BUILDDIR/tools/pgo-reconstruct"
-. "$PGO_TEST_DATA/support/shared-runtime.sh"
+: "${PGO_TEST_DATA:=tests}"
+. "$PGO_TEST_DATA/support/interp-env.sh"
 . "$PGO_TEST_DATA/support/trace-env.sh"
-fw=$(shared_runtime_dir)
-if [ -z "${DOTNET:-}" ] || [ -z "$fw" ]; then
-  echo "SKIP: no dotnet and shared runtime (DOTNET='${DOTNET:-}'): CoreCLR's counts are traced live"
-  exit 77
-fi
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
+interp_env "CoreCLR's counts are traced live"
 printf '{"runtimeOptions":{"tfm":"net10.0","framework":{"name":"Microsoft.NETCore.App","version":"%s"},"configProperties":{"System.Globalization.Invariant":true}}}\n' \
   "$(basename "$fw")" >"$work/runtimeconfig.json"
 
