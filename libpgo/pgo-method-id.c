@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "pgo-method-id.h"
+#include "pgo-signature-private.h"
 
 #include <string.h>
 
@@ -618,4 +619,42 @@ pgo_method_id_to_string (const PgoMethodId *id)
         append_args (out, id->method_args, id->n_method_args);
     }
   return g_string_free (out, FALSE);
+}
+
+/**
+ * pgo_method_id_matches:
+ * @id: a method identity
+ * @selector: what a user typed to name a method: its token ("0x06000001"),
+ *   its bare name ("Tiny"), Type::Name ("Pgo.Sample.Outer`1::Tiny"), or
+ *   the name pgo_method_id_to_string() gives, with or without its module
+ *   ("generics!Bag`1<int32>::Push"); a name with '*' or '?' is a glob
+ *   ("*Bag*")
+ *
+ * The rule of pgo_metadata_match_method(), for a method known only by
+ * its identity, as in a trace.
+ *
+ * Returns: %TRUE if @selector names @id.
+ */
+gboolean
+pgo_method_id_matches (const PgoMethodId *id, const char *selector)
+{
+  g_autofree char *full = pgo_method_id_to_string (id);
+  g_autofree char *plain = NULL;
+  const char *sep = id->name ? strstr (id->name, "::") : NULL;
+  const char *bang = strchr (full, '!');
+  gsize type_len = 0;
+
+  if (sep)
+    {
+      /* Type::Name without the instantiations a runtime name spells */
+      gsize method_len = strip_instantiation (sep + 2, strlen (sep + 2));
+
+      type_len = strip_instantiation (id->name, (gsize) (sep - id->name));
+      plain = g_strdup_printf ("%.*s::%.*s", (int) type_len, id->name, (int) method_len, sep + 2);
+    }
+  /* the bare name is the last of plain's two parts */
+  const char *names[] = { full, bang ? bang + 1 : full, plain ? plain : "",
+                          plain ? plain + type_len + 2 : "", id->name, NULL };
+
+  return _pgo_selector_match (selector, id->token, names);
 }

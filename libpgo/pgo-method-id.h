@@ -110,6 +110,7 @@ char        *pgo_method_id_to_string    (const PgoMethodId *id);
 PgoMethodId *pgo_method_id_copy         (const PgoMethodId *id);
 void         pgo_method_id_free         (PgoMethodId *id);
 gboolean     pgo_method_id_equal        (const PgoMethodId *a, const PgoMethodId *b);
+gboolean     pgo_method_id_matches      (const PgoMethodId *id, const char *selector);
 void         pgo_method_id_set_instantiation (PgoMethodId *id,
                                               PgoTypeRef *const *type_args,
                                               guint n_type_args,

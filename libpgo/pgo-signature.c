@@ -822,18 +822,51 @@ pgo_metadata_describe_method (PgoMetadata *md, guint32 token, PgoMethodName *out
 }
 
 /**
+ * _pgo_selector_match:
+ * @selector: what a user typed to name a method (see
+ *   pgo_metadata_match_method())
+ * @token: the method's token, or 0 when none is known
+ * @names: (array zero-terminated=1): the method's names: bare,
+ *   Type::Name, canonical
+ *
+ * One rule for every command's --method: a selector with the "0x" prefix
+ * is a token; any other names the method when it equals one of @names,
+ * or, when it holds a '*' or '?', when it matches one of them as a glob.
+ *
+ * Returns: %TRUE if @selector names the method.
+ */
+gboolean
+_pgo_selector_match (const char *selector, guint32 token, const char *const *names)
+{
+  gboolean glob = strpbrk (selector, "*?") != NULL;
+
+  if (g_str_has_prefix (selector, "0x") || g_str_has_prefix (selector, "0X"))
+    {
+      char *end = NULL;
+      guint64 v = g_ascii_strtoull (selector + 2, &end, 16);
+
+      return token != 0 && end != selector + 2 && *end == '\0' && v == token;
+    }
+  for (guint i = 0; names[i]; i++)
+    if (glob ? g_pattern_match_simple (selector, names[i]) : strcmp (selector, names[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/**
  * pgo_metadata_match_method:
  * @md: metadata
  * @token: a MethodDef, MemberRef or MethodSpec token
  * @selector: what a user typed to name a method: a token in hex with its
  *   "0x" prefix ("0x06000001"), the bare name ("Tiny"), "Type::Name"
  *   ("Pgo.Sample.Outer`1::Tiny") or the canonical name
- *   ("Pgo.Sample.Outer`1::Tiny(int32)")
+ *   ("Pgo.Sample.Outer`1::Tiny(int32)"); a name with '*' or '?' is a
+ *   glob ("*Outer*")
  *
- * Whether @selector names the method @token.  A bare name or Type::Name
- * can name several methods (overloads); callers that need one method
- * count the matches.  A token whose signature cannot be read matches only
- * by its number.
+ * Whether @selector names the method @token.  A bare name, Type::Name or
+ * glob can name several methods (overloads); callers that need one
+ * method count the matches.  A token whose signature cannot be read
+ * matches only by its number.
  *
  * Returns: %TRUE if @selector names @token.
  */
@@ -845,19 +878,12 @@ pgo_metadata_match_method (PgoMetadata *md, guint32 token, const char *selector)
   g_autofree char *full = NULL;
   gboolean match;
 
-  if (g_str_has_prefix (selector, "0x") || g_str_has_prefix (selector, "0X"))
-    {
-      char *end = NULL;
-      guint64 v = g_ascii_strtoull (selector + 2, &end, 16);
-
-      return end != selector + 2 && *end == '\0' && v == token;
-    }
   if (!pgo_metadata_describe_method (md, token, &mn, NULL))
-    return FALSE;
+    return _pgo_selector_match (selector, token, (const char *const[]) { NULL });
   owner_name = g_strconcat (mn.owner, "::", mn.name, NULL);
   full = pgo_method_name_to_string (&mn);
-  match = strcmp (selector, mn.name) == 0 || strcmp (selector, owner_name) == 0
-          || strcmp (selector, full) == 0;
+  match = _pgo_selector_match (selector, token,
+                               (const char *const[]) { mn.name, owner_name, full, NULL });
   pgo_method_name_clear (&mn);
   return match;
 }

@@ -370,8 +370,9 @@ prepare (Job *j, const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFa
   PgoMethodBody body;
 
   j->in = p;
-  if (o->select && !o->select (id, o->visit_data))
-    return;
+  if ((o->select && !o->select (id, o->visit_data))
+      || (o->method && !pgo_method_id_matches (id, o->method)))
+    return (void) st->n_unselected++;
   if (o->mode == PGO_PROFILE_SET_AS_RECORDED && !o->probes_only)
     {
       j->out = pgo_method_profile_copy (p);

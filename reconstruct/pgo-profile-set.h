@@ -73,6 +73,9 @@ typedef struct {
   gboolean               (*select) (const PgoMethodId *id, gpointer visit_data);
                                            /* only the methods it accepts are made (every
                                             * method still gives call evidence); NULL: all */
+  const char              *method;         /* nullable: only the methods this selector
+                                            * names (pgo_method_id_matches()) are made,
+                                            * as with 'select'; NULL: all */
   void                   (*progress) (guint done, guint total, gpointer user_data);
                                            /* after each method; NULL: none */
   gpointer                 progress_data;
@@ -108,6 +111,7 @@ typedef struct {
   guint n_other_build; /* input profiles left out: another build of the method's module
                         * (its IL may differ) than the one taken, never added to it */
   guint n_written;   /* output profiles */
+  guint n_unselected; /* methods left out: 'select' or 'method' does not take them */
   guint n_no_body;   /* methods left out: no reference holds their IL */
   guint n_no_counts; /* methods left out: no block counts to work from */
   guint n_bad_cfg;   /* methods left out: IL the flow graph cannot be formed from */

@@ -174,6 +174,7 @@ cli_tests = \
 	tests/cli/fit-priors.sh \
 	tests/cli/store.sh \
 	tests/cli/safety.sh \
+	tests/cli/compare.sh \
 	tests/cli/store-crash.sh \
 	tests/cli/fuzz-replay.sh \
 	tests/cli/xml.sh \

@@ -18,9 +18,12 @@
 /* The command line of "compare", checked. */
 typedef struct {
   char      **references; /* --reference paths */
-  char       *method;     /* --method: only names containing this */
+  char       *method;     /* --method: a selector (pgo_method_id_matches()) */
   gboolean    quiet;      /* --quiet: the summary only */
   gboolean    json;       /* --json */
+  gboolean    only_in;    /* --only-in: also the methods of one side only */
+  double      min_overlap; /* --min-overlap; < 0: not given */
+  gint64      cutoff;     /* --weight-cutoff: lighter methods are not printed */
   const char *paths[2];   /* A and B */
 } CompareOptions;
 
@@ -41,9 +44,15 @@ parse_options (int *argc, char ***argv, CompareOptions *o)
   GOptionEntry entries[] = {
     { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->references,
       "Assembly or directory defining a .mibc's methods, to pair them by token (repeatable)", "PATH" },
-    { "method", 0, 0, G_OPTION_ARG_STRING, &o->method, "Only methods whose name contains TEXT", "TEXT" },
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method, PGO_TOOL_METHOD_HELP, "M" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Print the summary line only", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the comparison as one JSON object", NULL },
+    { "only-in", 0, 0, G_OPTION_ARG_NONE, &o->only_in,
+      "Also print the methods only one side has (the summary counts them always)", NULL },
+    { "weight-cutoff", 0, 0, G_OPTION_ARG_INT64, &o->cutoff,
+      "Print only the methods of weight N or more (the summary counts them all)", "N" },
+    { "min-overlap", 0, 0, G_OPTION_ARG_DOUBLE, &o->min_overlap,
+      "Exit 3 when the block or the edge overlap is below F (0 to 1)", "F" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("A B");
@@ -52,10 +61,15 @@ parse_options (int *argc, char ***argv, CompareOptions *o)
   g_option_context_set_summary (ctx, "Compare two profiles (.nettrace, .mibc, XML or a store) method by method:\n"
                                      "block and edge overlap, as dotnet-pgo compare-mibc computes them.");
   g_option_context_add_main_entries (ctx, entries, NULL);
+  o->min_overlap = -1;
   if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc != 3)
     return pgo_tool_usage ("compare needs exactly two files, A and B");
+  if (o->min_overlap != -1 && !(o->min_overlap >= 0 && o->min_overlap <= 1))
+    return pgo_tool_usage ("--min-overlap %g: give a share from 0 to 1", o->min_overlap);
+  if (o->cutoff < 0)
+    return pgo_tool_usage ("--weight-cutoff %" G_GINT64_FORMAT ": give a count of 0 or more", o->cutoff);
   o->paths[0] = (*argv)[1];
   o->paths[1] = (*argv)[2];
   return PGO_EXIT_OK;
@@ -145,13 +159,10 @@ typedef struct {
 static void
 pass_one (Pass *pass, const PgoMethodProfile *p)
 {
-  if (pass->o->method)
-    {
-      g_autofree char *name = pgo_method_id_to_string (pgo_method_profile_get_id (p));
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
 
-      if (!strstr (name, pass->o->method))
-        return;
-    }
+  if (pass->o->method && !(id && pgo_method_id_matches (id, pass->o->method)))
+    return;
   if (pass->func)
     pass->func (p, pass->n, pass->data);
   pass->n++;
@@ -226,7 +237,10 @@ print_one (Printer *pr, const PgoComparedMethod *m)
 {
   g_autoptr(GString) s = NULL;
 
-  if (pr->o->quiet)
+  gboolean one_side = !m->a || !m->b_index;
+
+  if (pr->o->quiet || (one_side && !pr->o->only_in)
+      || (!one_side && !m->mismatch && m->weight < (guint64) pr->o->cutoff))
     return;
   if (!pr->o->json)
     {
@@ -303,12 +317,33 @@ print_summary (const CompareOptions *o, const PgoComparisonSummary *s)
   if (o->json)
     printf ("],\"summary\":{\"methods_a\":%u,\"methods_b\":%u,\"both\":%u,"
             "\"mismatched\":%u,\"block\":%u,\"block_overlap\":%s,\"edge\":%u,"
-            "\"edge_overlap\":%s}}\n", s->n_a, s->n_b, s->n_both,
-            s->n_mismatched, s->n_block, block, s->n_edge, edge);
+            "\"edge_overlap\":%s,\"only_in_a\":%u,\"only_in_b\":%u}}\n", s->n_a, s->n_b,
+            s->n_both, s->n_mismatched, s->n_block, block, s->n_edge, edge, s->n_a - s->n_both,
+            s->n_b - s->n_both);
   else
     printf ("COMPARE methods-a=%u methods-b=%u both=%u mismatched=%u block=%u block-overlap=%s"
-            " edge=%u edge-overlap=%s\n", s->n_a, s->n_b, s->n_both, s->n_mismatched, s->n_block,
-            block, s->n_edge, edge);
+            " edge=%u edge-overlap=%s only-in-a=%u only-in-b=%u\n", s->n_a, s->n_b, s->n_both,
+            s->n_mismatched, s->n_block, block, s->n_edge, edge, s->n_a - s->n_both,
+            s->n_b - s->n_both);
+}
+
+/* The exit code of --min-overlap: 3 after a line on stderr naming each
+ * overlap of 's' below it, else PGO_EXIT_OK. */
+static int
+check_min_overlap (const CompareOptions *o, const PgoComparisonSummary *s)
+{
+  gboolean block = s->n_block > 0 && s->block_overlap < o->min_overlap;
+  gboolean edge = s->n_edge > 0 && s->edge_overlap < o->min_overlap;
+
+  if (o->min_overlap < 0 || (!block && !edge))
+    return PGO_EXIT_OK;
+  if (block)
+    pgo_tool_error ("%s vs %s: block overlap %.6f is below --min-overlap %g", o->paths[0],
+                    o->paths[1], s->block_overlap, o->min_overlap);
+  if (edge)
+    pgo_tool_error ("%s vs %s: edge overlap %.6f is below --min-overlap %g", o->paths[0],
+                    o->paths[1], s->edge_overlap, o->min_overlap);
+  return PGO_EXIT_BELOW;
 }
 
 /* "compare": holds B as its counts and digests, reads A one method at a
@@ -340,6 +375,12 @@ pgo_cmd_compare (int argc, char **argv)
       || !side_pass (&b, &o, resolver, print_only_b, &pr, &rc))
     return rc;
   pgo_comparison_get_summary (c, &s);
+  if (o.method && s.n_a == 0 && s.n_b == 0)
+    {
+      pgo_tool_error ("%s, %s: --method '%s' names no method of either", o.paths[0], o.paths[1],
+                      o.method);
+      return PGO_EXIT_FAILURE;
+    }
   print_summary (&o, &s);
   if (s.n_both == 0)
     {
@@ -353,5 +394,7 @@ pgo_cmd_compare (int argc, char **argv)
                       " in common", o.paths[0], o.paths[1], s.n_both);
       return PGO_EXIT_FAILURE;
     }
-  return pgo_tool_flush_stdout ();
+  if ((rc = pgo_tool_flush_stdout ()) != PGO_EXIT_OK)
+    return rc;
+  return check_min_overlap (&o, &s);
 }

@@ -34,6 +34,7 @@ typedef struct {
   gboolean         no_calls;     /* --no-call-evidence */
   gint             call_rounds_given; /* --call-rounds; 0: not given */
   guint            call_rounds;
+  char            *method;       /* --method: a selector (pgo_method_id_matches()) */
   PgoBodyResolver *resolver;     /* over 'references' and 'frameworks' */
 } EvalOptions;
 
@@ -48,6 +49,7 @@ eval_options_clear (EvalOptions *o)
   g_clear_pointer (&o->probes, g_free);
   g_clear_pointer (&o->priors, g_free);
   g_clear_pointer (&o->prior_weights, g_free);
+  g_clear_pointer (&o->method, g_free);
   g_clear_pointer (&o->resolver, pgo_body_resolver_free);
 }
 
@@ -75,6 +77,7 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
       "Print the static branch heuristics' tallies against the truths", NULL },
     { "prior-weights", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &o->prior_weights,
       "Use the evidence priors' feature weights of FILE (the refit scores them so)", "FILE" },
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method, PGO_TOOL_METHOD_HELP, "M" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print JSON instead of a table", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Print the summary lines only", NULL },
     { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
@@ -162,6 +165,8 @@ typedef struct {
   PgoToolModules  *modules;  /* counted by the first pass */
   GPtrArray       *edges;    /* the --edge-truth twin's profiles, or NULL */
   gboolean        *used;     /* its profiles matched so far */
+  guint            n_seen;   /* profiles of the second pass */
+  guint            n_taken;  /* ... that --method takes */
 } TruthRun;
 
 /* PgoToolProfileFunc of the first pass: counts the profile's module and
@@ -182,7 +187,12 @@ evaluate_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
   g_autoptr(PgoMethodProfile) owned = profile;
   TruthRun *r = data;
+  const PgoMethodId *id = pgo_method_profile_get_id (owned);
 
+  r->n_seen++;
+  if (r->o->method && !(id && pgo_method_id_matches (id, r->o->method)))
+    return TRUE;
+  r->n_taken++;
   return evaluate_method (r->ev, r->o, r->t, owned, r->edges, r->used, error);
 }
 
@@ -208,12 +218,13 @@ add_call_stats (PgoCallFacts *facts, PgoCallFactsStats *total)
 /* Adds every method of --truth trace number 't' (and of its --edge-truth
  * twin) to 'ev', with the evidence of the calls unless --no-call-evidence
  * (what it found is added to 'total'), and its "modules:" line to
- * 'modules'.  The truth is read in two passes (its modules and the call
- * facts, then each method as it comes).  Returns PGO_EXIT_OK, or the exit
- * code after the error. */
+ * 'modules'; counts in '*n_seen' its methods and in '*n_taken' those
+ * --method takes.  The truth is read in two passes (its modules and the
+ * call facts, then each method as it comes).  Returns PGO_EXIT_OK, or the
+ * exit code after the error. */
 static int
 evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsStats *total,
-                GString *modules)
+                GString *modules, guint *n_seen, guint *n_taken)
 {
   g_autoptr(PgoToolTrace) trace = NULL;
   g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
@@ -229,7 +240,7 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
       pgo_call_facts_set_probes (facts, TRUE, o->set);
       pgo_call_facts_set_one_process (facts, TRUE); /* one truth trace at a time */
     }
-  r = (TruthRun) { ev, o, t, facts, mods, NULL, NULL };
+  r = (TruthRun) { ev, o, t, facts, mods, NULL, NULL, 0, 0 };
   if (!(trace = pgo_tool_trace_open (o->truth[t], &rc)) || !pgo_tool_trace_pass (trace, learn_profile, &r, &rc)
       || !pgo_tool_modules_match (o->truth[t], mods, o->resolver, o->frameworks != NULL, modules, &rc))
     return rc;
@@ -248,6 +259,8 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
   pgo_evaluation_set_call_facts (ev, NULL);
   if (facts)
     add_call_stats (facts, total);
+  *n_seen += r.n_seen;
+  *n_taken += r.n_taken;
   return PGO_EXIT_OK;
 }
 
@@ -421,6 +434,7 @@ pgo_cmd_evaluate (int argc, char **argv)
   PgoEvaluationSummary sum;
   PgoCallFactsStats calls = { 0 };
   g_autoptr(GString) modules = g_string_new (NULL);
+  guint n_seen = 0, n_taken = 0;
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
@@ -429,8 +443,10 @@ pgo_cmd_evaluate (int argc, char **argv)
   pgo_evaluation_set_priors (ev, o.prior_model);
   pgo_evaluation_set_prior_tally (ev, o.prior_tally);
   for (guint t = 0; o.truth[t]; t++)
-    if ((rc = evaluate_trace (ev, &o, t, &calls, modules)) != PGO_EXIT_OK)
+    if ((rc = evaluate_trace (ev, &o, t, &calls, modules, &n_seen, &n_taken)) != PGO_EXIT_OK)
       return rc;
+  if (o.method && n_taken == 0)
+    return pgo_tool_no_method_named (o.truth[0], o.method, n_seen);
   pgo_evaluation_get_summary (ev, TRUE, &sum);
   if (sum.n_methods == 0)
     return no_method_evaluated (&o, &sum);

@@ -87,6 +87,7 @@ check_options (ExportOptions *o)
   if (o->text && o->compressed)
     return pgo_tool_usage ("--compressed applies to --format mibc only");
   o->set.one_process = pgo_tool_inputs_one_process (&o->in);
+  o->set.method = o->in.method;
   if (pgo_tool_recon_check (&o->recon, &o->set) != PGO_EXIT_OK)
     return PGO_EXIT_USAGE;
   if (o->form && g_strcmp0 (o->form, "block") == 0)
@@ -285,6 +286,9 @@ print_summary (const char *cmd, const ExportOptions *o, const PgoProfileSetStats
            o->text ? "whose text PGO hashes cannot be computed (e.g. an instantiation the trace does not describe)"
                    : "the writer could not name",
            st->n_merged, st->n_conflicts, st->n_other_build);
+  if (o->in.method)
+    fprintf (stderr, "%s: --method '%s' took %u of %u methods\n", cmd, o->in.method,
+             st->n_methods - st->n_unselected, st->n_methods);
 }
 
 /* A reconstruction kept for --save: copies of what the store keeps. */
@@ -370,6 +374,8 @@ save_kept (const ExportOptions *o, GArray *kept, const char *digest, PgoBodyReso
 static int
 no_method_written (const ExportOptions *o, const PgoProfileSetStats *st)
 {
+  if (o->in.method && st->n_unselected == st->n_methods)
+    return pgo_tool_no_method_named (pgo_tool_inputs_first (&o->in), o->in.method, st->n_methods);
   pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
                   " (%u methods; %u without IL)", pgo_tool_inputs_first (&o->in), st->n_methods,
                   st->n_no_body);

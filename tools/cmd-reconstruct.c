@@ -23,7 +23,7 @@ typedef struct {
   char                 *probes;     /* --probes as typed; NULL keeps every offset */
   char                 *form;       /* --form as typed */
   char                 *priors;     /* --priors as typed */
-  char                 *method;     /* --method: only names containing this */
+  char                 *method;     /* --method: a selector (pgo_method_id_matches()) */
   gboolean              intervals;  /* --intervals */
   gboolean              no_calls;   /* --no-call-evidence */
   gint                  call_rounds_given; /* --call-rounds; 0: not given */
@@ -63,7 +63,7 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
     { "form", 0, 0, G_OPTION_ARG_STRING, &o->form, "Schema form to emit: edge (default) or block", "FORM" },
     { "priors", 0, 0, G_OPTION_ARG_STRING, &o->priors,
       "Priors of the splits the counts leave free: jit or evidence", "jit|evidence" },
-    { "method", 0, 0, G_OPTION_ARG_STRING, &o->method, "Only methods whose name contains TEXT", "TEXT" },
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method, PGO_TOOL_METHOD_HELP, "M" },
     { "intervals", 0, 0, G_OPTION_ARG_NONE, &o->intervals, "Print [min,max] of inferred counts", NULL },
     { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
       "Do not use the callees' entry counts as evidence", NULL },
@@ -299,7 +299,7 @@ typedef struct {
   PgoBodyResolver *resolver;
   PgoCallFacts    *facts;    /* NULL with --no-call-evidence */
   PgoToolModules  *modules;  /* the trace's, counted by the first pass */
-  guint            n_done, n_skipped, n_by[N_SKIPS];
+  guint            n_seen, n_done, n_skipped, n_by[N_SKIPS];
 } Run;
 
 /* PgoToolProfileFunc of the first pass over a trace: counts the
@@ -324,7 +324,8 @@ reconstruct_one (Run *r, const PgoMethodProfile *p, GError **error)
   g_autoptr(PgoReconstruction) rec = NULL;
   Skip skip = SKIP_NO_IL;
 
-  if (r->o->method && !strstr (name, r->o->method))
+  r->n_seen++;
+  if (r->o->method && !(id && pgo_method_id_matches (id, r->o->method)))
     return TRUE;
   if (!(rec = reconstruct_method (r->o, r->resolver, r->facts, p, name, &skip, error)) && *error)
     return FALSE;
@@ -416,14 +417,11 @@ pgo_cmd_reconstruct (int argc, char **argv)
       pgo_call_facts_set_probes (facts, o.probes != NULL, o.set);
       pgo_call_facts_set_one_process (facts, pgo_tool_input_kind (o.trace) == PGO_TOOL_INPUT_TRACE);
     }
-  r = (Run) { &o, resolver, facts, mods, 0, 0, { 0 } };
+  r = (Run) { &o, resolver, facts, mods, 0, 0, 0, { 0 } };
   if ((rc = run_input (&r, modules)) != PGO_EXIT_OK)
     return rc;
   if (o.method && r.n_done + r.n_skipped == 0)
-    {
-      pgo_tool_error ("%s: --method '%s' matches no method of the trace", o.trace, o.method);
-      return PGO_EXIT_FAILURE;
-    }
+    return pgo_tool_no_method_named (o.trace, o.method, r.n_seen);
   printf ("total: %u methods reconstructed, %u without IL or block counts\n", r.n_done, r.n_skipped);
   print_skips (r.n_by);
   fputs (modules->str, stdout);

@@ -72,6 +72,7 @@ parse_options (int *argc, char ***argv, ReportOptions *o)
     return pgo_tool_usage ("--limit takes a count of methods, not %d", o->limit);
   pgo_profile_set_options_init (&o->set);
   o->set.one_process = pgo_tool_inputs_one_process (&o->in);
+  o->set.method = o->in.method;
   return pgo_tool_recon_check (&o->recon, &o->set);
 }
 
@@ -186,6 +187,8 @@ pgo_cmd_report (int argc, char **argv)
   pgo_tool_show_progress (&o.set);
   if ((rc = reconstruct_all (&o, resolver, modules, &st)) != PGO_EXIT_OK)
     return rc;
+  if (o.in.method && st.n_unselected == st.n_methods)
+    return pgo_tool_no_method_named (pgo_tool_inputs_first (&o.in), o.in.method, st.n_methods);
   if (st.n_written == 0)
     {
       pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"

@@ -175,13 +175,14 @@ parse_probes (const char *text, PgoInterpOptions *opts, Probes *p)
 static int
 cmd_run (int argc, char **argv)
 {
-  g_autofree char *probes = NULL, *trace = NULL;
+  g_autofree char *probes = NULL, *trace = NULL, *old_trace = NULL;
   g_auto (GStrv) frameworks = NULL;
   gint64 max_steps = 0, max_heap_mb = 0;
   gint max_depth = 0;
   GOptionEntry entries[] = {
     { "probes", 0, 0, G_OPTION_ARG_STRING, &probes, "What to count: A, B, P, dense or none (default)", "SET" },
-    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace, "Write the counts to this .nettrace", "OUT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &trace, "Write the counts to this .nettrace", "OUT" },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &old_trace, "The same as --output (an older spelling)", "OUT" },
     { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &frameworks,
       "Framework folder (repeatable); default: the newest shared runtime", "DIR" },
     { "max-steps", 0, 0, G_OPTION_ARG_INT64, &max_steps, "Stop after N taken branches (0: no bound)", "N" },
@@ -205,6 +206,10 @@ cmd_run (int argc, char **argv)
     return rc;
   if (argc < 2)
     return pgo_tool_usage ("run: no ASSEMBLY given");
+  if (old_trace && trace && strcmp (old_trace, trace) != 0)
+    return pgo_tool_usage ("run: --output %s and --trace %s name two outputs", trace, old_trace);
+  if (!trace)
+    trace = g_steal_pointer (&old_trace);
   {
     char *assembly[] = { argv[1], NULL };
     PgoToolInputs in = { .references = assembly };
@@ -215,7 +220,7 @@ cmd_run (int argc, char **argv)
   if (!parse_probes (probes, &opts, &p))
     return pgo_tool_usage ("run: --probes %s: expected A, B, P, dense or none", probes);
   if (trace && opts.counting == PGO_INTERP_COUNT_NONE)
-    return pgo_tool_usage ("run: --trace needs --probes A, B, P or dense");
+    return pgo_tool_usage ("run: --output needs --probes A, B, P or dense");
   if (max_steps < 0 || max_heap_mb < 0 || max_depth < 0)
     return pgo_tool_usage ("run: bounds must not be negative");
   opts.probes = probe_offsets;

@@ -957,6 +957,7 @@ pgo_tool_inputs_add_entries (GOptionContext *ctx, PgoToolInputs *in)
       "Assembly or directory with the methods' IL (repeatable)", "PATH" },
     { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &in->frameworks,
       "Framework directory (repeatable), e.g. the shared runtime's", "DIR" },
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &in->method, PGO_TOOL_METHOD_HELP, "M" },
     { NULL }
   };
 
@@ -1015,6 +1016,16 @@ pgo_tool_inputs_clear (PgoToolInputs *in)
   g_clear_pointer (&in->stores, g_strfreev);
   g_clear_pointer (&in->references, g_strfreev);
   g_clear_pointer (&in->frameworks, g_strfreev);
+  g_clear_pointer (&in->method, g_free);
+}
+
+/* The error of a --method that took none of the input's 'n_methods'
+ * methods; PGO_EXIT_FAILURE. */
+int
+pgo_tool_no_method_named (const char *input, const char *method, guint n_methods)
+{
+  pgo_tool_error ("%s: --method '%s' names none of its %u methods", input, method, n_methods);
+  return PGO_EXIT_FAILURE;
 }
 
 /* TRUE if 'in' names one trace and no store: its profiles come from one

@@ -14,6 +14,7 @@ typedef enum {
   PGO_EXIT_OK      = 0, /* success */
   PGO_EXIT_FAILURE = 1, /* bad input, I/O error, infeasible flow */
   PGO_EXIT_USAGE   = 2, /* bad options or arguments */
+  PGO_EXIT_BELOW   = 3, /* compare: an overlap below --min-overlap */
 } PgoExit;
 
 /**
@@ -116,13 +117,20 @@ PgoToolInputKind pgo_tool_input_kind (const char *path);
 gboolean         pgo_tool_is_trace      (const char *path);
 
 /* The options that name profile inputs: --trace (and the positional
- * arguments), --store, --reference, --framework. */
+ * arguments), --store, --reference, --framework, and --method, the
+ * methods taken from them. */
 typedef struct {
   char **traces;
   char **stores;
   char **references;
   char **frameworks;
+  char  *method;      /* --method: a selector (pgo_method_id_matches()), or NULL */
 } PgoToolInputs;
+
+/* The help of every command's --method. */
+#define PGO_TOOL_METHOD_HELP \
+  "Only the methods M names: a token (0x06...), a name, Type::Name or full name, or a glob of one (*, ?)"
+int  pgo_tool_no_method_named    (const char *input, const char *method, guint n_methods);
 
 void pgo_tool_inputs_add_entries (GOptionContext *ctx, PgoToolInputs *in);
 int  pgo_tool_inputs_check       (PgoToolInputs *in, int argc, char **argv);

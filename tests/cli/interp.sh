@@ -63,11 +63,14 @@ err_has unsupported "Program::ThroughPointer(int32): local 0: semantics: signatu
 one_line unsupported
 expect 2 bad-probes run --probes X "$prog"
 expect 2 trace-without-probes run --trace "$tmp/x.nettrace" "$prog"
+expect 2 output-without-probes run -o "$tmp/x.nettrace" "$prog"
+expect 2 two-outputs run --probes B -o "$tmp/x.nettrace" --trace "$tmp/y.nettrace" "$prog"
+err_has two-outputs "run: --output $tmp/x.nettrace and --trace $tmp/y.nettrace name two outputs"
 expect 2 no-assembly run
 expect 2 no-command frobnicate
 
 # A probe-set trace is a trace like CoreCLR's: it dumps and makes a .mibc.
-expect 3 trace run --framework "$fw" --probes B --trace "$tmp/b.nettrace" "$prog"
+expect 3 trace run --framework "$fw" --probes B -o "$tmp/b.nettrace" "$prog"
 "$reconstruct" dump "$tmp/b.nettrace" >"$tmp/dump" 2>&1 || fail "dump: $(cat "$tmp/dump")"
 grep -q '^method 0x[0-9a-f]* Program::Forever in semantics ' "$tmp/dump" && fail "dump: Forever never ran but has a profile"
 grep -q '^method 0x[0-9a-f]* Program::Nested in semantics ' "$tmp/dump" || fail "dump: no profile of Program::Nested"

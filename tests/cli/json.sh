@@ -38,7 +38,7 @@ expect 2 dump-json-raw dump --json --raw "$data/branches/block.nettrace"
 # compare: doubling every count keeps the overlap; weights are A's sums
 # shellcheck disable=SC2086
 expect 0 compare-json compare --json $br "$tmp/a.mibc" "$tmp/aa.mibc"
-has compare-json "{\"a\":\"$tmp/a.mibc\",\"b\":\"$tmp/aa.mibc\",\"methods\":[{\"name\":\"branches!Program::Classify\",\"weight\":200,\"edge_overlap\":1},{\"name\":\"branches!Program::Grid\",\"weight\":215,\"edge_overlap\":1}],\"summary\":{\"methods_a\":2,\"methods_b\":2,\"both\":2,\"mismatched\":0,\"block\":0,\"block_overlap\":null,\"edge\":2,\"edge_overlap\":1}}"
+has compare-json "{\"a\":\"$tmp/a.mibc\",\"b\":\"$tmp/aa.mibc\",\"methods\":[{\"name\":\"branches!Program::Classify\",\"weight\":200,\"edge_overlap\":1},{\"name\":\"branches!Program::Grid\",\"weight\":215,\"edge_overlap\":1}],\"summary\":{\"methods_a\":2,\"methods_b\":2,\"both\":2,\"mismatched\":0,\"block\":0,\"block_overlap\":null,\"edge\":2,\"edge_overlap\":1,\"only_in_a\":0,\"only_in_b\":0}}"
 # a store compared with its own trace: every block count the same
 expect 0 compare-store compare --quiet "$tmp/s.store" "$data/branches/block.nettrace"
 grep -q '^COMPARE methods-a=469 methods-b=469 both=469 .* block-overlap=1.000000' "$tmp/out" \

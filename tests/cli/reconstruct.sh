@@ -94,7 +94,7 @@ err_has wrong-app "$data/branches/block.nettrace: no method of the trace matched
 one_line wrong-app
 # shellcheck disable=SC2086
 expect 1 no-such-method reconstruct $br --method NoSuchMethod "$data/branches/block.nettrace"
-err_has no-such-method "--method 'NoSuchMethod' matches no method of the trace"
+err_has no-such-method "--method 'NoSuchMethod' names none of its "
 one_line no-such-method
 # shellcheck disable=SC2086
 expect 1 directory reconstruct $br "$data/branches"

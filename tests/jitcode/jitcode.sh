@@ -313,7 +313,7 @@ why () {
   tpgo=$(awk -F '\t' -v k="$3" '$1 == k { print $3 }' "$dir/t.digests")
   apgo=$(awk -F '\t' -v k="$3" '$1 == k { print $3 }' "$dir/a.digests")
   if [ "$tpgo" != used ] && [ "$apgo" = used ]; then echo unprofiled-truth; return; fi
-  ov=$("$tool" compare -r "$(prog_bin "$1")" --method "${3#*:}" "$work/$1/mibc-t.mibc" "$work/$1/mibc-a.mibc" 2>/dev/null \
+  ov=$("$tool" compare -r "$(prog_bin "$1")" --method "*${3#*:}*" "$work/$1/mibc-t.mibc" "$work/$1/mibc-a.mibc" 2>/dev/null \
        | awk -v k="$3" "$name_key_awk"'$1 == "method" { n = $2; sub(/^[^!]*!/, "", n)
            if (name_key(n) == k) for (i = 3; i <= NF; i++) if ($i ~ /overlap=/) { sub(/.*=/, "", $i); print $i; exit } }')
   if [ -z "$ov" ]; then echo "counts"; elif [ "$ov" = 1.000000 ]; then echo same-counts; else echo "counts edge-overlap=$ov"; fi

@@ -239,6 +239,11 @@ static const struct {
   { 0x0600000C, "Pgo.Sample.Outer`1/Inner::Get", TRUE },
   { 0x0600000C, "Get", TRUE },
   { 0x0600000C, "Pgo.Sample.Outer`1::Get", FALSE },
+  { 0x06000001, "*Outer`1::Tiny", TRUE },                   /* globs */
+  { 0x06000001, "Ti?y", TRUE },
+  { 0x06000001, "*::Tiny(int64)", FALSE },
+  { 0x06000001, "*Tin", FALSE },                             /* a glob matches whole names */
+  { 0x06000001, "0x0600000?", FALSE },                       /* a token is never a glob */
   { 0x0A00000C, "0x0A00000C", TRUE },                        /* a field: the number only */
   { 0x0A00000C, "Tiny", FALSE },
 };

@@ -822,6 +822,16 @@ START_TEST (test_mibc_generic_class_args)
   ck_assert (pgo_type_ref_equal (t, pgo_method_profile_get_id (g_ptr_array_index (back, 0))->type_args[0]));
   g_autofree char *p = pgo_method_id_to_string (id);
   ck_assert_str_eq (p, "generics!Bag`1<Program>::Push");
+  /* --method names it by each of its names, or by a glob of one; its
+   * token is 0, which no selector names */
+  ck_assert (pgo_method_id_matches (id, "Push"));
+  ck_assert (pgo_method_id_matches (id, "Bag`1::Push"));
+  ck_assert (pgo_method_id_matches (id, "generics!Bag`1<Program>::Push"));
+  ck_assert (pgo_method_id_matches (id, "Bag`1<Program>::Push"));
+  ck_assert (pgo_method_id_matches (id, "*<Program>*"));
+  ck_assert (!pgo_method_id_matches (id, "Pus"));
+  ck_assert (!pgo_method_id_matches (id, "Bag`1<int32>::Push"));
+  ck_assert (!pgo_method_id_matches (id, "0x0"));
 
   g_autoptr(GBytes) again = build (back, FALSE, "classes.mibc", NULL);
   ck_assert_msg (g_bytes_equal (again, bytes), "rewriting what was read changes the bytes");
