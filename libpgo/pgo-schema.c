@@ -288,6 +288,61 @@ pgo_method_profile_has_block_counts (const PgoMethodProfile *profile)
   return FALSE;
 }
 
+/* TRUE for the kinds whose values count executions: block and edge
+ * counts, and the totals of class, method and value histograms (their
+ * tables hold handles and values, not counts). */
+static gboolean
+kind_counts (guint32 kind)
+{
+  switch (kind)
+    {
+    case PGO_KIND_BASIC_BLOCK_INT_COUNT: case PGO_KIND_BASIC_BLOCK_LONG_COUNT:
+    case PGO_KIND_EDGE_INT_COUNT: case PGO_KIND_EDGE_LONG_COUNT:
+    case PGO_KIND_HANDLE_HISTOGRAM_INT_COUNT: case PGO_KIND_HANDLE_HISTOGRAM_LONG_COUNT:
+    case PGO_KIND_VALUE_HISTOGRAM_INT_COUNT: case PGO_KIND_VALUE_HISTOGRAM_LONG_COUNT:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/**
+ * pgo_method_profile_scale:
+ * @profile: a method profile
+ * @weight: the factor, 1 or more
+ * @error: return location for a #GError
+ *
+ * Multiplies every count of @profile by @weight: block and edge counts and
+ * histogram totals; histogram tables keep their handles and values.  A
+ * weighted merge sums profiles scaled so.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (PGO_ERROR_LIMIT) when a count
+ *   would pass 2^64 - 1; @profile is then unchanged.
+ */
+gboolean
+pgo_method_profile_scale (PgoMethodProfile *profile, guint64 weight, GError **error)
+{
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < profile->n_records; i++)
+      {
+        guint start = profile->value_starts[i], n = (guint) profile->records[i].count;
+
+        if (!kind_counts (profile->records[i].kind))
+          continue;
+        for (guint k = start; k < start + n; k++)
+          if (pass == 1)
+            profile->values[k] *= weight;
+          else if (weight != 0 && profile->values[k] > G_MAXUINT64 / weight)
+            {
+              g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT,
+                           "a count of %" G_GUINT64_FORMAT " times weight %" G_GUINT64_FORMAT
+                           " passes 2^64 - 1", profile->values[k], weight);
+              return FALSE;
+            }
+      }
+  return TRUE;
+}
+
 /* pgo_method_profile_equal: same records and values in the same order (identities are not compared). */
 gboolean
 pgo_method_profile_equal (const PgoMethodProfile *a, const PgoMethodProfile *b)

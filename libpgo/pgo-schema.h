@@ -111,6 +111,8 @@ const guint64         *pgo_method_profile_get_values  (const PgoMethodProfile *p
 gboolean               pgo_method_profile_equal       (const PgoMethodProfile *a,
                                                        const PgoMethodProfile *b);
 gboolean               pgo_method_profile_has_block_counts (const PgoMethodProfile *profile);
+gboolean               pgo_method_profile_scale       (PgoMethodProfile *profile, guint64 weight,
+                                                       GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoMethodProfile, pgo_method_profile_free)
 

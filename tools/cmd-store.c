@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 /* The command line of "ingest". */
@@ -236,8 +237,10 @@ typedef struct {
   char  *output;     /* --output */
   char **references; /* --reference: the methods of .mibc inputs */
   char **frameworks; /* --framework */
+  char **weighted;   /* --weight W:INPUT, as typed */
   int    n_inputs;
-  char **inputs;     /* the positional arguments (borrowed) */
+  char **inputs;     /* the positional arguments, then the weighted inputs' paths */
+  guint64 *weights;  /* each input's weight */
   gboolean stores;   /* the inputs are stores (else .mibc or XML files) */
 } MergeOptions;
 
@@ -248,6 +251,39 @@ merge_options_clear (MergeOptions *o)
   g_clear_pointer (&o->output, g_free);
   g_clear_pointer (&o->references, g_strfreev);
   g_clear_pointer (&o->frameworks, g_strfreev);
+  g_clear_pointer (&o->weighted, g_strfreev);
+  g_clear_pointer (&o->inputs, g_free);
+  g_clear_pointer (&o->weights, g_free);
+}
+
+/* Gathers the inputs of 'o': the 'n' positional arguments 'args' (weight
+ * 1), then each --weight W:INPUT.  PGO_EXIT_OK, or PGO_EXIT_USAGE after
+ * the error. */
+static int
+gather_inputs (MergeOptions *o, int n, char **args)
+{
+  guint n_weighted = o->weighted ? g_strv_length (o->weighted) : 0;
+
+  o->n_inputs = n + (int) n_weighted;
+  o->inputs = g_new0 (char *, o->n_inputs + 1);
+  o->weights = g_new (guint64, o->n_inputs);
+  for (int i = 0; i < n; i++)
+    {
+      o->inputs[i] = args[i];
+      o->weights[i] = 1;
+    }
+  for (guint i = 0; i < n_weighted; i++)
+    {
+      char *w = o->weighted[i], *colon = strchr (w, ':'), *end = NULL;
+      guint64 v = g_ascii_strtoull (w, &end, 10);
+
+      if (!colon || end != colon || colon == w || colon[1] == '\0' || v < 1
+          || v > G_MAXINT32 + (guint64) 1)
+        return pgo_tool_usage ("--weight %s: give W:INPUT, W a whole number from 1 to 2147483648", w);
+      o->inputs[n + (int) i] = colon + 1;
+      o->weights[n + (int) i] = v;
+    }
+  return PGO_EXIT_OK;
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (MergeOptions, merge_options_clear)
@@ -265,6 +301,8 @@ parse_merge (int *argc, char ***argv, MergeOptions *o)
       "Assembly or directory with the methods of .mibc inputs (repeatable)", "PATH" },
     { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->frameworks,
       "Framework directory (repeatable), e.g. the shared runtime's", "DIR" },
+    { "weight", 'w', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->weighted,
+      "Merge INPUT with its counts multiplied by W (repeatable)", "W:INPUT" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("STORE...|PROFILE...");
@@ -276,12 +314,12 @@ parse_merge (int *argc, char ***argv, MergeOptions *o)
   g_option_context_add_main_entries (ctx, entries, NULL);
   if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
-  if (*argc < 2)
+  if (*argc < 2 && !o->weighted)
     return pgo_tool_usage ("give at least one STORE or profile file to merge");
   if (!o->output)
     return pgo_tool_usage ("give --output");
-  o->n_inputs = *argc - 1;
-  o->inputs = *argv + 1;
+  if ((rc = gather_inputs (o, *argc - 1, *argv + 1)) != PGO_EXIT_OK)
+    return rc;
   {
     PgoToolInputs in = { .traces = o->inputs, .references = o->references };
     if (pgo_tool_check_output (o->output, &in) != PGO_EXIT_OK)
@@ -335,13 +373,16 @@ merge_stores (const MergeOptions *o)
     {
       guint added = 0;
 
-      if (!pgo_store_merge (store, o->inputs[i], &added, &error))
+      if (!pgo_store_merge_weighted (store, o->inputs[i], o->weights[i], &added, &error))
         {
           g_clear_pointer (&store, pgo_store_close);
           unlink_store (tmp);
           return pgo_tool_fail (NULL, g_steal_pointer (&error));
         }
-      printf ("merged %s: %u traces added\n", o->inputs[i], added);
+      printf ("merged %s: %u traces added", o->inputs[i], added);
+      if (o->weights[i] != 1)
+        printf (", weight %" G_GUINT64_FORMAT, o->weights[i]);
+      putchar ('\n');
     }
   if ((rc = print_store_stats (store, o->output)) != PGO_EXIT_OK)
     {
@@ -400,7 +441,13 @@ merge_profiles (const MergeOptions *o)
 
       if (!list)
         return rc;
-      printf ("read %s: %u method profiles\n", o->inputs[i], list->len);
+      for (guint k = 0; k < list->len && o->weights[i] != 1; k++)
+        if (!pgo_method_profile_scale (list->pdata[k], o->weights[i], &error))
+          return pgo_tool_fail (o->inputs[i], g_steal_pointer (&error));
+      printf ("read %s: %u method profiles", o->inputs[i], list->len);
+      if (o->weights[i] != 1)
+        printf (", weight %" G_GUINT64_FORMAT, o->weights[i]);
+      putchar ('\n');
       for (guint k = 0; k < list->len; k++)
         g_ptr_array_add (all, g_steal_pointer (&list->pdata[k]));
     }

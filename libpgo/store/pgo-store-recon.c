@@ -17,20 +17,33 @@
 
 #include "pgo-error.h"
 
-/* The SHA-256 of the store's trace hashes in order: what a reconstruction
- * was made from. */
+/* The SHA-256 of the store's trace hashes in order, each with its weight
+ * when it is not 1: what a reconstruction was made from. */
 char *
 _pgo_store_traces_digest (PgoStore *s, GError **error)
 {
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   sqlite3_stmt *st = NULL;
+  gint64 version = 0;
   int rc;
 
-  if (sqlite3_prepare_v2 (s->db, "SELECT hash FROM traces ORDER BY hash", -1, &st, NULL) != SQLITE_OK)
+  if (!_pgo_store_query_int (s, "PRAGMA user_version", &version, error))
+    return NULL;
+  if (sqlite3_prepare_v2 (s->db, version >= 3 ? "SELECT hash, weight FROM traces ORDER BY hash"
+                                              : "SELECT hash, 1 FROM traces ORDER BY hash",
+                          -1, &st, NULL) != SQLITE_OK)
     return (_pgo_store_fail_db (s, "cannot read the store", error), NULL);
   while ((rc = sqlite3_step (st)) == SQLITE_ROW)
     {
+      gint64 w = sqlite3_column_int64 (st, 1);
+
       g_checksum_update (sum, (const guchar *) _pgo_store_col_text (st, 0), -1);
+      if (w != 1)
+        {
+          g_autofree char *text = g_strdup_printf (" x%" G_GINT64_FORMAT, w);
+
+          g_checksum_update (sum, (const guchar *) text, -1);
+        }
       g_checksum_update (sum, (const guchar *) "\n", 1);
     }
   sqlite3_finalize (st);

@@ -170,13 +170,17 @@ static const char schema_v2[] =
   "ALTER TABLE traces ADD COLUMN processors INTEGER NOT NULL DEFAULT 0;"
   "ALTER TABLE traces ADD COLUMN runtime TEXT NOT NULL DEFAULT '';";
 
+/* Version 3: a trace's weight, set by a weighted merge. */
+static const char schema_v3[] =
+  "ALTER TABLE traces ADD COLUMN weight INTEGER NOT NULL DEFAULT 1;";
+
 /* Creates the schema of an empty file. */
 static gboolean
 create_schema (PgoStore *s, GError **error)
 {
-  g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s %s PRAGMA application_id = %d;"
+  g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s %s %s PRAGMA application_id = %d;"
                                           " PRAGMA user_version = %d; COMMIT;",
-                                          schema_v1, schema_v2, STORE_APPLICATION_ID,
+                                          schema_v1, schema_v2, schema_v3, STORE_APPLICATION_ID,
                                           PGO_STORE_SCHEMA_VERSION);
 
   if (_pgo_store_exec (s, sql, "cannot create the store", error))
@@ -185,16 +189,23 @@ create_schema (PgoStore *s, GError **error)
   return FALSE;
 }
 
+/* The statements that bring a store of schema 'version' to this one. */
+static char *
+migration_sql (gint64 version)
+{
+  return g_strdup_printf ("%s %s PRAGMA user_version = %d;", version < 2 ? schema_v2 : "",
+                          version < 3 ? schema_v3 : "", PGO_STORE_SCHEMA_VERSION);
+}
+
 /* Brings a store of an older schema to this one, in one transaction:
- * version 1 gets the tables of version 2.  Readers never migrate; the
- * first write that needs the new tables does. */
+ * version 1 gets the tables of version 2, and both the weight column of
+ * version 3.  Readers never migrate; the first write does. */
 gboolean
 _pgo_store_migrate (PgoStore *s, GError **error)
 {
   gint64 version = 0;
-  g_autofree char *sql = g_strdup_printf ("%s PRAGMA user_version = %d;", schema_v2,
-                                          PGO_STORE_SCHEMA_VERSION);
-  const char *what = "cannot migrate the store to schema version 2";
+  g_autofree char *sql = NULL;
+  const char *what = "cannot migrate the store to schema version 3";
 
   if (!_pgo_store_query_int (s, "PRAGMA user_version", &version, error))
     return FALSE;
@@ -205,7 +216,8 @@ _pgo_store_migrate (PgoStore *s, GError **error)
   if (!_pgo_store_exec (s, "BEGIN IMMEDIATE", what, error))
     return FALSE;
   if (_pgo_store_query_int (s, "PRAGMA user_version", &version, error)
-      && (version >= PGO_STORE_SCHEMA_VERSION || _pgo_store_exec (s, sql, what, error))
+      && (version >= PGO_STORE_SCHEMA_VERSION
+          || _pgo_store_exec (s, (sql = migration_sql (version)), what, error))
       && _pgo_store_exec (s, "COMMIT", what, error))
     return TRUE;
   sqlite3_exec (s->db, "ROLLBACK", NULL, NULL, NULL);
@@ -735,11 +747,13 @@ pgo_store_ingest (PgoStore *store, const char *source, const char *content_hash,
 
 /* The columns of the read query, in order. */
 enum { C_HASH, C_MODULE, C_MVID, C_PDB, C_PATH, C_TOKEN, C_NAME, C_SIG, C_TARGS, C_MARGS,
-       C_IL_HASH, C_KIND, C_OFFSET, C_OTHER, C_VALS };
+       C_IL_HASH, C_KIND, C_OFFSET, C_OTHER, C_VALS, C_WEIGHT };
 
+/* With '%s' the traces' weight column, or 1 in a store older than
+ * version 3. */
 static const char read_sql[] =
   "SELECT t.hash, mo.name, mo.mvid, mo.pdb, mo.path, m.token, m.name, m.signature, m.type_args,"
-  " m.method_args, m.il_hash, r.kind, r.il_offset, r.other, r.vals"
+  " m.method_args, m.il_hash, r.kind, r.il_offset, r.other, r.vals, %s"
   " FROM records r JOIN methods m ON r.method = m.id JOIN modules mo ON m.module = mo.id"
   " JOIN traces t ON r.trace = t.id"
   " ORDER BY mo.name, mo.mvid, mo.pdb, m.token, m.name, m.type_args, m.method_args, m.il_hash,"
@@ -838,17 +852,34 @@ row_record (PgoStore *s, sqlite3_stmt *st, PgoMethodProfile *p, GError **error)
   return TRUE;
 }
 
-/* Every record row, grouped into one profile per trace and method. */
+/* Multiplies the counts of 'p', a profile of a trace of weight 'weight',
+ * by it (pgo_method_profile_scale()). */
+static gboolean
+weigh (PgoStore *s, PgoMethodProfile *p, guint64 weight, GError **error)
+{
+  if (!p || weight == 1 || pgo_method_profile_scale (p, weight, error))
+    return TRUE;
+  g_prefix_error (error, "%s: ", s->path);
+  return FALSE;
+}
+
+/* Every record row, grouped into one profile per trace and method, its
+ * counts multiplied by the trace's weight. */
 static GPtrArray *
 read_rows (PgoStore *store, GError **error)
 {
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
-  g_autofree char *last = NULL;
+  g_autofree char *last = NULL, *sql = NULL;
   sqlite3_stmt *st = NULL;
   PgoMethodProfile *cur = NULL;
-  int rc;
+  guint64 weight = 1;
+  gint64 version = 0;
+  int rc = SQLITE_ERROR;
 
-  if (sqlite3_prepare_v2 (store->db, read_sql, -1, &st, NULL) != SQLITE_OK)
+  if (!_pgo_store_query_int (store, "PRAGMA user_version", &version, error))
+    return NULL;
+  sql = g_strdup_printf (read_sql, version >= 3 ? "t.weight" : "1");
+  if (sqlite3_prepare_v2 (store->db, sql, -1, &st, NULL) != SQLITE_OK)
     return (_pgo_store_fail_db (store, "cannot read the store", error), NULL);
   while ((rc = sqlite3_step (st)) == SQLITE_ROW)
     {
@@ -856,11 +887,12 @@ read_rows (PgoStore *store, GError **error)
 
       if (!last || strcmp (key, last) != 0)
         {
-          PgoMethodId *id = row_method (store, st, error);
+          PgoMethodId *id;
 
-          if (!id)
+          if (!weigh (store, cur, weight, error) || !(id = row_method (store, st, error)))
             break;
           cur = pgo_method_profile_new (id);
+          weight = (guint64) sqlite3_column_int64 (st, C_WEIGHT);
           g_ptr_array_add (out, cur);
           g_free (last);
           last = g_steal_pointer (&key);
@@ -869,6 +901,8 @@ read_rows (PgoStore *store, GError **error)
         break;
     }
   sqlite3_finalize (st);
+  if (rc == SQLITE_DONE && !weigh (store, cur, weight, error))
+    return NULL;
   if (rc != SQLITE_DONE)
     {
       if (rc != SQLITE_ROW)
@@ -912,8 +946,9 @@ pgo_store_read_profiles (PgoStore *store, char **out_traces_digest, GError **err
 
 /* ---- merge and statistics ---------------------------------------------- */
 
-/* The merge, with '%s' the process columns of the other store's traces
- * (version 2) or their defaults (version 1). */
+/* The merge, with the first '%s' the process columns of the other store's
+ * traces (version 2) or their defaults (version 1), the second the weight
+ * each trace is added with. */
 static const char merge_sql[] =
   "INSERT OR IGNORE INTO modules (name, mvid, pdb, path)"
   " SELECT name, mvid, pdb, path FROM src.modules;"
@@ -922,11 +957,11 @@ static const char merge_sql[] =
   " SELECT mo.id, m.token, m.name, m.signature, m.type_args, m.method_args, m.il_size, m.il_hash"
   " FROM src.methods m JOIN src.modules smo ON m.module = smo.id"
   " JOIN main.modules mo ON mo.name = smo.name AND mo.mvid = smo.mvid AND mo.pdb = smo.pdb;"
-  "CREATE TEMP TABLE new_traces AS SELECT id AS src_id, source, hash, ingested, %s FROM src.traces"
-  " WHERE hash NOT IN (SELECT hash FROM main.traces);"
+  "CREATE TEMP TABLE new_traces AS SELECT id AS src_id, source, hash, ingested, %s, %s AS weight"
+  " FROM src.traces s WHERE s.hash NOT IN (SELECT hash FROM main.traces);"
   "INSERT INTO main.traces (source, hash, ingested, started, process_id, pointer_size, processors,"
-  " runtime)"
-  " SELECT source, hash, ingested, started, process_id, pointer_size, processors, runtime"
+  " runtime, weight)"
+  " SELECT source, hash, ingested, started, process_id, pointer_size, processors, runtime, weight"
   " FROM temp.new_traces ORDER BY hash;"
   "INSERT INTO main.records (trace, method, seq, kind, il_offset, other, vals)"
   " SELECT t.id, m.id, r.seq, r.kind, r.il_offset, r.other, r.vals"
@@ -938,40 +973,77 @@ static const char merge_sql[] =
   "  AND m.type_args = sm.type_args AND m.method_args = sm.method_args"
   "  AND m.il_hash = sm.il_hash;";
 
+/* Checks, in the merge's transaction, that no trace of the attached store
+ * 'other_path' comes with another weight than 'store' holds it with, and
+ * that no weight ('weight_sql' each) passes 2^62. */
+static gboolean
+check_weights (PgoStore *store, const char *other_path, const char *weight_sql, GError **error)
+{
+  g_autofree char *clash = g_strdup_printf ("SELECT count(*) FROM src.traces s JOIN main.traces m"
+                                            " ON m.hash = s.hash WHERE m.weight != %s", weight_sql);
+  g_autofree char *big = g_strdup_printf ("SELECT count(*) FROM src.traces s WHERE %s > 4611686018427387904"
+                                          " OR %s < 1", weight_sql, weight_sql);
+  gint64 n_clash = 0, n_big = 0;
+
+  if (!_pgo_store_query_int (store, clash, &n_clash, error)
+      || !_pgo_store_query_int (store, big, &n_big, error))
+    return FALSE;
+  if (n_clash || n_big)
+    g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT, n_clash
+                 ? "%s: %" G_GINT64_FORMAT " of its traces are in the store with another weight"
+                 : "%s: %" G_GINT64_FORMAT " of its traces would weigh more than 2^62",
+                 other_path, n_clash ? n_clash : n_big);
+  return !n_clash && !n_big;
+}
+
 /**
- * pgo_store_merge:
+ * pgo_store_merge_weighted:
  * @store: the store to fold into
  * @other_path: another store file (checked as pgo_store_open() checks it)
+ * @weight: each added trace's weight is its weight in @other_path times
+ *   this (1 to 2^31)
  * @out_n_added: (out) (optional): traces of @other_path that @store did
  *   not have (by content hash), now added
  * @error: return location for a #GError
  *
- * Adds every trace of @other_path that @store lacks, with its records, in
- * one transaction.  A union of traces: merging is associative and
- * commutative, and merging a store twice adds nothing.
+ * Adds every trace of @other_path that @store lacks, with its records and
+ * weight, in one transaction.  A union of traces: merging is associative
+ * and commutative, and merging a store twice adds nothing.  A trace that
+ * both hold with different weights is an error, since either weight would
+ * depend on the order of the merges.
  *
  * Returns: %TRUE, or %FALSE with @error set (nothing is changed).
  */
 gboolean
-pgo_store_merge (PgoStore *store, const char *other_path, guint *out_n_added, GError **error)
+pgo_store_merge_weighted (PgoStore *store, const char *other_path, guint64 weight,
+                          guint *out_n_added, GError **error)
 {
   g_autoptr(PgoStore) other = pgo_store_open (other_path, FALSE, error);
   gint64 before = 0, after = 0, version = 0;
-  g_autofree char *sql = NULL;
+  g_autofree char *sql = NULL, *weight_sql = NULL;
   gboolean ok;
 
+  if (weight < 1 || weight > G_MAXINT32 + (guint64) 1)
+    {
+      g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT, "%s: weight %" G_GUINT64_FORMAT
+                   " is not 1 to 2^31", other_path, weight);
+      return FALSE;
+    }
   if (!other || !_pgo_store_query_int (other, "PRAGMA user_version", &version, error)
       || !_pgo_store_migrate (store, error))
     return FALSE;
   g_clear_pointer (&other, pgo_store_close);
+  weight_sql = g_strdup_printf (version >= 3 ? "(s.weight * %" G_GUINT64_FORMAT ")"
+                                             : "%" G_GUINT64_FORMAT, weight);
   sql = g_strdup_printf (merge_sql, version >= 2
                          ? "started, process_id, pointer_size, processors, runtime"
                          : "'' AS started, 0 AS process_id, 0 AS pointer_size, 0 AS processors,"
-                           " '' AS runtime");
+                           " '' AS runtime", weight_sql);
   if (!exec_free (store, sqlite3_mprintf ("ATTACH DATABASE %Q AS src", other_path),
                   "cannot attach the other store", error))
     return FALSE;
   ok = _pgo_store_exec (store, "BEGIN IMMEDIATE", "cannot start the merge", error)
+       && check_weights (store, other_path, weight_sql, error)
        && _pgo_store_query_int (store, "SELECT count(*) FROM main.traces", &before, error)
        && _pgo_store_exec (store, sql, "cannot merge", error)
        && _pgo_store_query_int (store, "SELECT count(*) FROM main.traces", &after, error)
@@ -982,6 +1054,23 @@ pgo_store_merge (PgoStore *store, const char *other_path, guint *out_n_added, GE
   if (ok && out_n_added)
     *out_n_added = (guint) (after - before);
   return ok;
+}
+
+/**
+ * pgo_store_merge:
+ * @store: the store to fold into
+ * @other_path: another store file
+ * @out_n_added: (out) (optional): traces added
+ * @error: return location for a #GError
+ *
+ * pgo_store_merge_weighted() with weight 1: each trace keeps its weight.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (nothing is changed).
+ */
+gboolean
+pgo_store_merge (PgoStore *store, const char *other_path, guint *out_n_added, GError **error)
+{
+  return pgo_store_merge_weighted (store, other_path, 1, out_n_added, error);
 }
 
 /**
@@ -1014,12 +1103,12 @@ pgo_store_list_traces (PgoStore *store, GError **error)
 {
   static const char list_sql_v1[] =
     "SELECT t.source, t.hash, t.ingested,"
-    " (SELECT count(DISTINCT method) FROM records r WHERE r.trace = t.id), '', 0, 0, 0, ''"
+    " (SELECT count(DISTINCT method) FROM records r WHERE r.trace = t.id), '', 0, 0, 0, '', 1"
     " FROM traces t ORDER BY t.hash";
   static const char list_sql_v2[] =
     "SELECT t.source, t.hash, t.ingested,"
     " (SELECT count(DISTINCT method) FROM records r WHERE r.trace = t.id),"
-    " t.started, t.process_id, t.pointer_size, t.processors, t.runtime"
+    " t.started, t.process_id, t.pointer_size, t.processors, t.runtime, %s"
     " FROM traces t ORDER BY t.hash";
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_store_trace_free);
   sqlite3_stmt *st = NULL;
@@ -1028,8 +1117,9 @@ pgo_store_list_traces (PgoStore *store, GError **error)
 
   if (!_pgo_store_query_int (store, "PRAGMA user_version", &version, error))
     return NULL;
-  if (sqlite3_prepare_v2 (store->db,
-                          version >= 2 ? list_sql_v2 : list_sql_v1, -1, &st, NULL) != SQLITE_OK)
+  g_autofree char *sql = g_strdup_printf (list_sql_v2, version >= 3 ? "t.weight" : "1");
+
+  if (sqlite3_prepare_v2 (store->db, version >= 2 ? sql : list_sql_v1, -1, &st, NULL) != SQLITE_OK)
     return (_pgo_store_fail_db (store, "cannot read the store", error), NULL);
   while ((rc = sqlite3_step (st)) == SQLITE_ROW)
     {
@@ -1044,6 +1134,7 @@ pgo_store_list_traces (PgoStore *store, GError **error)
       t->pointer_size = (gint32) sqlite3_column_int64 (st, 6);
       t->n_processors = (gint32) sqlite3_column_int64 (st, 7);
       t->runtime = g_strdup (_pgo_store_col_text (st, 8));
+      t->weight = (guint64) sqlite3_column_int64 (st, 9);
       g_ptr_array_add (out, t);
     }
   sqlite3_finalize (st);

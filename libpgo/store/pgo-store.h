@@ -23,7 +23,7 @@
 G_BEGIN_DECLS
 
 /* The schema version this library writes (PRAGMA user_version). */
-#define PGO_STORE_SCHEMA_VERSION 2
+#define PGO_STORE_SCHEMA_VERSION 3
 
 /**
  * PgoStoreStats:
@@ -52,6 +52,7 @@ typedef struct {
   gint32  pointer_size;
   gint32  n_processors;
   char   *runtime;    /* the runtime's version folder CoreLib was loaded from, or "" */
+  guint64 weight;     /* its counts are read multiplied by this (1 unless a weighted merge set it) */
 } PgoStoreTrace;
 
 /**
@@ -148,6 +149,8 @@ void            pgo_store_ingest_abort  (PgoStoreIngest *ingest);
 GPtrArray *pgo_store_read_profiles (PgoStore *store,
                                     char **out_traces_digest,
                                     GError **error);
+gboolean   pgo_store_merge_weighted (PgoStore *store, const char *other_path, guint64 weight,
+                                     guint *out_n_added, GError **error);
 gboolean   pgo_store_merge         (PgoStore *store,
                                     const char *other_path,
                                     guint *out_n_added,

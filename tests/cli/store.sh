@@ -143,4 +143,30 @@ expect 1 ingest-dir ingest --store "$tmp/d.store" $br "$data/branches"
 err_has ingest-dir "$data/branches: is a directory, not a trace"; one_line ingest-dir
 expect 2 ingest-usage ingest "$data/branches/block.nettrace"
 expect 2 merge-usage merge "$tmp/a.store"
+
+# Weighted merge: a store's traces keep their weight (the provenance), and
+# every count read from them is multiplied by it.  Tiny's three block
+# counts in the hotloop trace are 1000, 250 and 750.
+hl=$data/hotloop
+expect 0 w-ingest ingest --store "$tmp/w1.store" -r "$hl/hotloop.dll" "$hl/block.nettrace"
+expect 0 w-merge merge --weight 3:"$tmp/w1.store" -o "$tmp/w3.store"
+has w-merge "merged $tmp/w1.store: 1 traces added, weight 3"
+expect 0 w-export export -s "$tmp/w3.store" -r "$hl/hotloop.dll" --as-recorded -m Program::Tiny -o "$tmp/w3.xml"
+grep -o '>[0-9]*</record>' "$tmp/w3.xml" | tr -d '<>/record' | tr '\n' ' ' > "$tmp/w3.counts"
+[ "$(cat "$tmp/w3.counts")" = "3000 750 2250 " ] || fail "w-export: counts $(cat "$tmp/w3.counts")"
+# weights multiply along merges, and a weight that would differ for one
+# trace is an error (either would depend on the merges' order)
+expect 0 w-again merge -w 2:"$tmp/w3.store" -o "$tmp/w6.store"
+expect 0 w6-export export -s "$tmp/w6.store" -r "$hl/hotloop.dll" --as-recorded -m Program::Tiny -o "$tmp/w6.xml"
+grep -q '>6000</record>' "$tmp/w6.xml" || fail "w6-export: $(cat "$tmp/w6.xml")"
+expect 1 w-clash merge "$tmp/w1.store" -w 3:"$tmp/w1.store" -o "$tmp/wc.store"
+err_has w-clash "$tmp/w1.store: 1 of its traces are in the store with another weight"
+[ -e "$tmp/wc.store" ] && fail "w-clash: wrote output"
+expect 2 w-zero merge -w 0:"$tmp/w1.store" -o "$tmp/wz.store"
+expect 2 w-no-path merge -w 3: -o "$tmp/wz.store"
+expect 2 w-no-weight merge -w "$tmp/w1.store" -o "$tmp/wz.store"
+# profile files: counts scaled before they are summed
+expect 0 w-xml merge -r "$hl/hotloop.dll" -w 2:"$tmp/w3.xml" "$tmp/w3.xml" -o "$tmp/w9.xml"
+has w-xml "read $tmp/w3.xml: 1 method profiles, weight 2"
+grep -q '>9000</record>' "$tmp/w9.xml" || fail "w-xml: $(cat "$tmp/w9.xml")"
 [ "$failures" = 0 ]

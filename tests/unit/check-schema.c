@@ -64,6 +64,40 @@ START_TEST (test_schema_profile_records)
 }
 END_TEST
 
+/* Scaling multiplies counts and histogram totals, never a table's
+ * handles; a count that would overflow leaves the profile unchanged. */
+START_TEST (test_schema_profile_scale)
+{
+  g_autoptr(PgoMethodProfile) p = pgo_method_profile_new (NULL);
+  g_autoptr(GError) error = NULL;
+  static const PgoSchemaRecord block = { PGO_KIND_BASIC_BLOCK_LONG_COUNT, 0, 1, 0 };
+  static const PgoSchemaRecord edge = { PGO_KIND_EDGE_INT_COUNT, 0, 1, 9 };
+  static const PgoSchemaRecord total = { PGO_KIND_HANDLE_HISTOGRAM_INT_COUNT, 4, 1, 0 };
+  static const PgoSchemaRecord types = { PGO_KIND_HANDLE_HISTOGRAM_TYPES, 4, 2, 0 };
+  static const guint64 b[] = { 10 }, e[] = { 3 }, t[] = { 8 }, h[] = { 0x7FFE1000, 0x7FFE2000 };
+  static const guint64 want[] = { 30, 9, 24, 0x7FFE1000, 0x7FFE2000 };
+  static const guint64 huge[] = { G_MAXUINT64 / 2 };
+  gsize n, k = 0;
+
+  ck_assert (pgo_method_profile_add (p, &block, b, 1, NULL) && pgo_method_profile_add (p, &edge, e, 1, NULL)
+             && pgo_method_profile_add (p, &total, t, 1, NULL)
+             && pgo_method_profile_add (p, &types, h, 2, NULL));
+  ck_assert (pgo_method_profile_scale (p, 3, &error));
+  for (guint i = 0; i < pgo_method_profile_get_n_records (p); i++)
+    {
+      const guint64 *v = pgo_method_profile_get_values (p, i, &n);
+
+      for (gsize j = 0; j < n; j++, k++)
+        ck_assert_uint_eq (v[j], want[k]);
+    }
+  ck_assert_uint_eq (k, G_N_ELEMENTS (want));
+  ck_assert (pgo_method_profile_add (p, &block, huge, 1, NULL));
+  ck_assert (!pgo_method_profile_scale (p, 3, &error));
+  pgo_assert_error (error, PGO_ERROR_LIMIT, "overflow");
+  ck_assert_uint_eq (pgo_method_profile_get_values (p, 0, &n)[0], 30);
+}
+END_TEST
+
 static const struct {
   const char     *name;
   PgoSchemaRecord record;
@@ -134,6 +168,7 @@ pgo_check_suite (void)
 
   tcase_add_test (tc, test_schema_kind_names);
   tcase_add_test (tc, test_schema_profile_records);
+  tcase_add_test (tc, test_schema_profile_scale);
   tcase_add_test (tc, test_schema_guid_roundtrip);
   tcase_add_test (tc, test_schema_module_identity);
   suite_add_tcase (s, tc);

@@ -362,7 +362,8 @@ START_TEST (test_store_reconstructions)
                     " DROP TABLE reconstructions; ALTER TABLE traces DROP COLUMN started;"
                     " ALTER TABLE traces DROP COLUMN process_id; ALTER TABLE traces DROP COLUMN"
                     " pointer_size; ALTER TABLE traces DROP COLUMN processors;"
-                    " ALTER TABLE traces DROP COLUMN runtime; PRAGMA user_version = 1");
+                    " ALTER TABLE traces DROP COLUMN runtime; ALTER TABLE traces DROP COLUMN weight;"
+                    " PRAGMA user_version = 1");
   s = pgo_store_open (path, FALSE, &error);
   ck_assert_msg (s != NULL, "%s", error ? error->message : "?");
   saved = pgo_store_list_saved (s, &error);
@@ -373,6 +374,7 @@ START_TEST (test_store_reconstructions)
 
     ck_assert_msg (traces != NULL && traces->len == 1, "%s", error ? error->message : "?");
     ck_assert_str_eq (((PgoStoreTrace *) g_ptr_array_index (traces, 0))->runtime, "");
+    ck_assert_uint_eq (((PgoStoreTrace *) g_ptr_array_index (traces, 0))->weight, 1);
   }
   ck_assert_msg (pgo_store_save_reconstructions (s, "probes=A", NULL, &r, 1, NULL, &error), "%s",
                  error ? error->message : "?");
