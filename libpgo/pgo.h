@@ -24,6 +24,7 @@
 #include "pgo-evaluate.h"
 #include "pgo-profile-set.h"
 #include "pgo-compare.h"
+#include "pgo-summary.h"
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
 #include "pgo-textpgo.h"

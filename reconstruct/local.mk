@@ -45,6 +45,7 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-scratch-private.h \
 	reconstruct/pgo-parallel-private.h \
 	reconstruct/pgo-compare.c \
+	reconstruct/pgo-summary.c \
 	$(NULL)
 
 libpgo_include_HEADERS += \
@@ -55,6 +56,7 @@ libpgo_include_HEADERS += \
 	reconstruct/pgo-evaluate.h \
 	reconstruct/pgo-profile-set.h \
 	reconstruct/pgo-compare.h \
+	reconstruct/pgo-summary.h \
 	$(NULL)
 
 EXTRA_DIST += reconstruct/README.md

@@ -175,6 +175,7 @@ cli_tests = \
 	tests/cli/store.sh \
 	tests/cli/safety.sh \
 	tests/cli/compare.sh \
+	tests/cli/summary.sh \
 	tests/cli/store-crash.sh \
 	tests/cli/fuzz-replay.sh \
 	tests/cli/xml.sh \

@@ -19,6 +19,7 @@ tools_pgo_reconstruct_SOURCES = \
 	tools/cmd-plan.c \
 	tools/cmd-store.c \
 	tools/cmd-report.c \
+	tools/cmd-summary.c \
 	$(NULL)
 tools_pgo_reconstruct_LDADD = libpgo/libpgo.la $(GLIB_LIBS)
 

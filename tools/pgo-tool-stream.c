@@ -202,3 +202,58 @@ pgo_tool_stream_get_stats (PgoToolStream *s, PgoProfileSetStats *out)
 {
   pgo_profile_set_stream_get_stats (s->set, out);
 }
+
+/* PgoProfileSetEmitFunc of pgo_tool_reconstruct_inputs(): the callers
+ * need only the visits. */
+static gboolean
+drop_profile (PgoMethodProfile *profile, gpointer data, GError **error)
+{
+  (void) data;
+  (void) error;
+  pgo_method_profile_free (profile);
+  return TRUE;
+}
+
+/* The error of a run of 'in' that made no profile ('st'); PGO_EXIT_FAILURE. */
+static int
+nothing_made (const PgoToolInputs *in, const PgoProfileSetStats *st)
+{
+  if (in->method && st->n_unselected == st->n_methods)
+    return pgo_tool_no_method_named (pgo_tool_inputs_first (in), in->method, st->n_methods);
+  pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
+                  " (%u methods; %u without IL)", pgo_tool_inputs_first (in), st->n_methods,
+                  st->n_no_body);
+  return PGO_EXIT_FAILURE;
+}
+
+/* Reconstructs every method of the inputs 'in' with 'set', for its visits
+ * alone: traces in two passes (pgo_tool_stream_open()), holding one batch
+ * of profiles, when no method comes twice; else every profile.  Fills
+ * 'modules' and 'st'.  Returns PGO_EXIT_OK, or the exit code after the
+ * error; making no profile at all is one. */
+int
+pgo_tool_reconstruct_inputs (const PgoToolInputs *in, PgoBodyResolver *resolver,
+                             const PgoProfileSetOptions *set, GString *modules,
+                             PgoProfileSetStats *st)
+{
+  g_autoptr(PgoToolStream) s = NULL;
+  g_autoptr(GPtrArray) list = NULL, out = NULL;
+  g_autoptr(GError) error = NULL;
+  int rc;
+
+  if (pgo_tool_inputs_streamable (in))
+    {
+      if (!(s = pgo_tool_stream_open (in->traces, resolver, set, in->frameworks != NULL, NULL,
+                                      modules, &rc))
+          || (rc = pgo_tool_stream_make (s, drop_profile, NULL, &list)) != PGO_EXIT_OK)
+        return rc;
+      if (!list)
+        pgo_tool_stream_get_stats (s, st);
+    }
+  else if (!(list = pgo_tool_read_inputs (in->stores, in->traces, resolver, in->frameworks != NULL,
+                                          NULL, modules, NULL, &rc)))
+    return rc;
+  if (list && !(out = pgo_profile_set_build (list, resolver, set, st, &error)))
+    return pgo_tool_fail (pgo_tool_inputs_first (in), g_steal_pointer (&error));
+  return st->n_written == 0 ? nothing_made (in, st) : PGO_EXIT_OK;
+}

@@ -131,6 +131,9 @@ typedef struct {
 #define PGO_TOOL_METHOD_HELP \
   "Only the methods M names: a token (0x06...), a name, Type::Name or full name, or a glob of one (*, ?)"
 int  pgo_tool_no_method_named    (const char *input, const char *method, guint n_methods);
+int  pgo_tool_reconstruct_inputs (const PgoToolInputs *in, PgoBodyResolver *resolver,
+                                  const PgoProfileSetOptions *set, GString *modules,
+                                  PgoProfileSetStats *st);
 
 void pgo_tool_inputs_add_entries (GOptionContext *ctx, PgoToolInputs *in);
 int  pgo_tool_inputs_check       (PgoToolInputs *in, int argc, char **argv);
