@@ -4,8 +4,9 @@
  * report of every method reconstructed from traces or a store.
  *
  * Input: traces, .mibc or XML files, or stores; the assemblies holding
- * the methods' IL (--reference, --framework).  Output: DIR/index.xhtml,
- * written atomically; a summary on stdout.
+ * the methods' IL (--reference, --framework).  Output: DIR/index.xhtml
+ * (-o/--output DIR, or --html DIR, its older spelling), written
+ * atomically; a summary on stdout.
  * Wiring only: reconstruct/pgo-profile-set.c reconstructs,
  * reconstruct/pgo-reconstruct-diagram.c draws each method,
  * libpgo/render/pgo-report.c writes the page.
@@ -15,12 +16,14 @@
 #include "pgo-tool.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The command line of "report", checked. */
 typedef struct {
   PgoToolInputs        in;    /* --trace, --store, --reference, --framework */
   PgoToolRecon         recon; /* --probes, --priors, --no-call-evidence */
-  char                *html;  /* --html DIR */
+  char                *output; /* -o/--output DIR, or --html DIR once checked */
+  char                *html;   /* --html DIR: the older spelling of --output */
   char                *title; /* --title */
   gint                 limit; /* --limit: methods ranked and drawn; 0 for all */
   PgoProfileSetOptions set;   /* what to reconstruct, parsed */
@@ -32,6 +35,7 @@ report_options_clear (ReportOptions *o)
 {
   pgo_tool_inputs_clear (&o->in);
   pgo_tool_recon_clear (&o->recon);
+  g_clear_pointer (&o->output, g_free);
   g_clear_pointer (&o->html, g_free);
   g_clear_pointer (&o->title, g_free);
 }
@@ -41,13 +45,38 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReportOptions, report_options_clear)
 /* The default of --limit: a page a browser opens readily. */
 #define DEFAULT_LIMIT 500
 
+/* Takes --html DIR into o->output when -o/--output is not given.  Both
+ * may be given if they name one directory, however spelt (a trailing
+ * '/', "./").  Returns PGO_EXIT_OK, or PGO_EXIT_USAGE after the error. */
+static int
+take_output (ReportOptions *o)
+{
+  g_autofree char *a = NULL, *b = NULL;
+
+  if (!o->output && !o->html)
+    return pgo_tool_usage ("give -o DIR, the directory to write index.xhtml into");
+  if (!o->output)
+    {
+      o->output = g_steal_pointer (&o->html);
+      return PGO_EXIT_OK;
+    }
+  if (!o->html)
+    return PGO_EXIT_OK;
+  a = g_canonicalize_filename (o->output, NULL);
+  b = g_canonicalize_filename (o->html, NULL);
+  if (strcmp (a, b) != 0)
+    return pgo_tool_usage ("-o %s and --html %s name two directories: give one", o->output, o->html);
+  return PGO_EXIT_OK;
+}
+
 /* Parses and checks the options into 'o'.  Returns PGO_EXIT_OK, or the
  * exit code after printing the error. */
 static int
 parse_options (int *argc, char ***argv, ReportOptions *o)
 {
   GOptionEntry entries[] = {
-    { "html", 0, 0, G_OPTION_ARG_FILENAME, &o->html, "Directory to write index.xhtml into", "DIR" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output, "Directory to write index.xhtml into", "DIR" },
+    { "html", 0, 0, G_OPTION_ARG_FILENAME, &o->html, "The same as --output (an older spelling)", "DIR" },
     { "title", 0, 0, G_OPTION_ARG_STRING, &o->title, "The page's title", "TEXT" },
     { "limit", 0, 0, G_OPTION_ARG_INT, &o->limit,
       "Rank and draw at most N methods, the heaviest (default 500; 0: all)", "N" },
@@ -57,7 +86,8 @@ parse_options (int *argc, char ***argv, ReportOptions *o)
   int rc;
 
   g_option_context_set_summary (ctx,
-    "Reconstruct every method of the inputs and write an HTML report: the\n"
+    "Reconstruct every method of the inputs and write an HTML report,\n"
+    "DIR/index.xhtml: the totals, a legend of every mark the page uses, the\n"
     "methods ranked by weight and by inferred share, each with its flow graph\n"
     "coloured by the provenance of its counts.");
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -66,8 +96,8 @@ parse_options (int *argc, char ***argv, ReportOptions *o)
   if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK
       || (rc = pgo_tool_inputs_check (&o->in, *argc, *argv)) != PGO_EXIT_OK)
     return rc;
-  if (!o->html)
-    return pgo_tool_usage ("give --html DIR");
+  if ((rc = take_output (o)) != PGO_EXIT_OK)
+    return rc;
   if (o->limit < 0)
     return pgo_tool_usage ("--limit takes a count of methods, not %d", o->limit);
   pgo_profile_set_options_init (&o->set);
@@ -117,50 +147,6 @@ print_summary (const PgoReport *report, const char *path)
   printf ("report: wrote %s\n", path);
 }
 
-/* PgoProfileSetEmitFunc of the streamed report: the page needs only the
- * visits. */
-static gboolean
-drop_profile (PgoMethodProfile *profile, gpointer data, GError **error)
-{
-  (void) data;
-  (void) error;
-  pgo_method_profile_free (profile);
-  return TRUE;
-}
-
-/* Reconstructs every method of the inputs of 'o', each visit adding it
- * to the report: traces in two passes (pgo_tool_stream_open()), holding
- * one batch of profiles, when no method comes twice; else every profile.
- * Returns PGO_EXIT_OK, or the exit code after the error. */
-static int
-reconstruct_all (ReportOptions *o, PgoBodyResolver *resolver, GString *modules,
-                 PgoProfileSetStats *st)
-{
-  g_autoptr(PgoToolStream) s = NULL;
-  g_autoptr(GPtrArray) in = NULL, out = NULL;
-  g_autoptr(GError) error = NULL;
-  int rc;
-
-  if (pgo_tool_inputs_streamable (&o->in))
-    {
-      if (!(s = pgo_tool_stream_open (o->in.traces, resolver, &o->set, o->in.frameworks != NULL,
-                                      NULL, modules, &rc))
-          || (rc = pgo_tool_stream_make (s, drop_profile, NULL, &in)) != PGO_EXIT_OK)
-        return rc;
-      if (!in)
-        {
-          pgo_tool_stream_get_stats (s, st);
-          return PGO_EXIT_OK;
-        }
-    }
-  else if (!(in = pgo_tool_read_inputs (o->in.stores, o->in.traces, resolver,
-                                        o->in.frameworks != NULL, NULL, modules, NULL, &rc)))
-    return rc;
-  if (!(out = pgo_profile_set_build (in, resolver, &o->set, st, &error)))
-    return pgo_tool_fail (pgo_tool_inputs_first (&o->in), g_steal_pointer (&error));
-  return PGO_EXIT_OK;
-}
-
 /* "report": reconstructs every method of the inputs and writes the page. */
 int
 pgo_cmd_report (int argc, char **argv)
@@ -185,17 +171,9 @@ pgo_cmd_report (int argc, char **argv)
   o.set.visit = add_method;
   o.set.visit_data = report;
   pgo_tool_show_progress (&o.set);
-  if ((rc = reconstruct_all (&o, resolver, modules, &st)) != PGO_EXIT_OK)
+  if ((rc = pgo_tool_reconstruct_inputs (&o.in, resolver, &o.set, modules, &st)) != PGO_EXIT_OK)
     return rc;
-  if (o.in.method && st.n_unselected == st.n_methods)
-    return pgo_tool_no_method_named (pgo_tool_inputs_first (&o.in), o.in.method, st.n_methods);
-  if (st.n_written == 0)
-    {
-      pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
-                      " (%u methods; %u without IL)", pgo_tool_inputs_first (&o.in), st.n_methods, st.n_no_body);
-      return PGO_EXIT_FAILURE;
-    }
-  if (!pgo_report_write (report, o.html, &path, &error))
+  if (!pgo_report_write (report, o.output, &path, &error))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));
   print_summary (report, path);
   fputs (modules->str, stdout);

@@ -4,11 +4,18 @@
  * XHTML page written with libxml2's writer.  SPEC: pgo-reconstruct(1) "Report"
  *
  * Input: one name, PgoMethodSummary and PgoDiagram per method.  Output:
- * index.xhtml: the totals; the methods ranked by weight and by inferred
- * share (the first N of each, when limited), each name linking to its
- * section; one section per method of the weight ranking, with its numbers
- * and its flow graph drawn inline as SVG.  The page has no script and
- * loads nothing else.
+ * index.xhtml: the totals; a legend of every mark of the tables and the
+ * pictures; the methods ranked by weight and by inferred share (the first
+ * N of each, when limited), each name linking to its section; one section
+ * per method of the weight ranking, with its numbers and its flow graph
+ * drawn inline as SVG.  Counts are grouped by threes (1 234 567, with
+ * PGO_RENDER_DIGIT_SEP).  The page has no script and loads nothing else.
+ *
+ * The legend takes the columns' headings, the colours and the look of
+ * arcs from the tables the page and the pictures are drawn with; the
+ * marks of a block's box are made in another stage, and block_marks
+ * repeats them (tests/cli/report.sh checks that it names each mark the
+ * fixtures' pictures show).
  */
 #include "config.h"
 
@@ -232,14 +239,29 @@ elementf (xmlTextWriterPtr w, const char *name, const char *klass, const char *f
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
 }
 
+/* A cell of the tables: count 'n', grouped. */
+static int
+count_cell (xmlTextWriterPtr w, guint64 n)
+{
+  g_autofree char *v = _pgo_render_group (n);
+
+  return elementf (w, "td", "n", "%s", v);
+}
+
 static const char css[] =
   "body{font-family:sans-serif;margin:1.5em;color:#1a1a1a;max-width:80em}"
   "table{border-collapse:collapse;margin-bottom:1.5em}"
   "th,td{border:1px solid #ccc;padding:.2em .5em}td.n{text-align:right;font-variant-numeric:tabular-nums}"
   "td.m{overflow-wrap:anywhere;max-width:40em}h3 code{overflow-wrap:anywhere}"
   "th{background:#eee}section{margin:2em 0;border-top:1px solid #ccc}"
-  "div.cfg{overflow-x:auto}code{font-size:90%}"
-  "span.key{display:inline-block;width:.9em;height:.9em;border:1px solid;margin:0 .3em 0 1em;vertical-align:middle}";
+  "div.cfg{overflow-x:auto}code,samp{font-size:90%}"
+  "span.key{display:inline-block;width:.9em;height:.9em;border:1px solid;margin-right:.4em;vertical-align:middle}"
+  "section.legend{font-size:90%;background:#fafafa;padding:0 1em}"
+  "section.legend h3{font-size:100%;margin:0 0 .3em}"
+  "div.groups{columns:2 26em;column-gap:2.5em}div.group{break-inside:avoid;margin-bottom:1em}"
+  "dl{display:grid;grid-template-columns:max-content 1fr;gap:.15em .8em;margin:0 0 .8em}"
+  "dt{white-space:nowrap}dd{margin:0}"
+  "span.arc{display:inline-block;width:2.4em;vertical-align:middle;margin-right:.4em}";
 
 /* <head>: the title and the style sheet. */
 static int
@@ -255,72 +277,271 @@ write_head (xmlTextWriterPtr w, const PgoReport *r)
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
 }
 
-/* The totals paragraph and the colour key. */
+/* The totals paragraph, its counts grouped. */
 static int
 write_totals (xmlTextWriterPtr w, const PgoReport *r)
 {
-  PgoMethodSummary t;
-  guint n, n_styles;
-  const PgoRenderStyle *st = _pgo_render_styles (&n_styles);
+  const PgoMethodSummary *t = &r->total;
+  g_autofree char *methods = _pgo_render_group (r->n_methods), *blocks = _pgo_render_group (t->n_blocks);
+  g_autofree char *observed = _pgo_render_group (t->n_observed), *exact = _pgo_render_group (t->n_exact);
+  g_autofree char *inferred = _pgo_render_group (t->n_inferred), *weight = _pgo_render_group (t->weight);
 
-  pgo_report_get_totals (r, &t, &n);
-  if (elementf (w, "p", "totals",
-                "%u methods; %u blocks: %u observed, %u exact, %u inferred; weight %" G_GUINT64_FORMAT
-                ", %.1f%% of it inferred.", n, t.n_blocks, t.n_observed, t.n_exact, t.n_inferred,
-                t.weight, 100.0 * inferred_share (&t)) < 0
-      || xmlTextWriterStartElement (w, _pgo_x ("p")) < 0 || xmlTextWriterWriteString (w, _pgo_x ("Colours:")) < 0)
+  return elementf (w, "p", "totals", "%s methods; %s blocks: %s observed, %s exact, %s inferred; weight %s, "
+                   "%.1f%% of it inferred.", methods, blocks, observed, exact, inferred, weight,
+                   100.0 * inferred_share (t));
+}
+
+/* ---- the legend --------------------------------------------------------- */
+
+/* One entry of the legend: a mark as the page shows it, each "{X}" in it
+ * standing for a number or a name (set as <var>X</var>), and what it
+ * means. */
+typedef struct {
+  const char *mark;
+  const char *meaning;
+} LegendEntry;
+
+/* The columns of the rankings, which write_table() heads with these marks. */
+static const LegendEntry columns[] = {
+  { "#",              "the method's place in the ranking" },
+  { "method",         "its name, assembly!Type::Method; it links to its flow graph when the page draws it" },
+  { "calls",          "how many times the method was entered" },
+  { "weight",         "the sum of its blocks' counts: how many blocks it ran in all, a measure of the time "
+                      "spent in it" },
+  { "blocks",         "the blocks of its flow graph" },
+  { "observed",       "blocks whose count a probe gave (observed or adjusted)" },
+  { "exact",          "blocks whose count the observations fix (exact, exact-if-no-escape, exact-from-calls)" },
+  { "inferred",       "blocks whose count the minimum-cost flow chose" },
+  { "inferred share", "the part of its weight in inferred blocks" },
+};
+
+/* The marks of a block's box, as reconstruct/pgo-reconstruct-diagram.c
+ * writes them: its name, then a line of IL range, kind (the JIT's BBJ_
+ * kinds), regions and probes, then its count.
+ * SPEC: pgo-reconstruct(1) "Pictures" */
+static const LegendEntry block_marks[] = {
+  { "BB{nn}",                 "the block, numbered as the JIT numbers it" },
+  { "[{START}..{END})",       "its IL: the offsets (hex) of its first byte and of the byte after its last" },
+  { "internal",               "a block without IL, which the JIT's EH normalization adds" },
+  { "ALWAYS",                 "ends going on to one block: a br, or falling into the next block" },
+  { "COND",                   "ends in a conditional branch: to its target, or on to the next block" },
+  { "SWITCH",                 "ends in a switch: to one of its cases, or on to the next block" },
+  { "LEAVE",                  "ends in a leave out of a try or a catch, through the finally blocks it crosses" },
+  { "RETURN",                 "returns from the method (ret, jmp, or a tail call)" },
+  { "THROW",                  "throws (throw, rethrow)" },
+  { "EHFINALLYRET",           "ends a finally (endfinally)" },
+  { "EHFAULTRET",             "ends a fault (endfinally)" },
+  { "EHFILTERRET",            "ends a filter (endfilter)" },
+  { "try{N}",                 "inside the try region of exception clause N (the innermost; clauses "
+                              "numbered from 0 in the method's order)" },
+  { "hnd{N}",                 "inside the handler or filter of exception clause N (the innermost)" },
+  { "pA",                     "its first instruction is a probe of set A: branch, switch and leave "
+                              "targets (--probes A)" },
+  { "pB",                     "its first instruction is a probe of set B: loop heads (--probes B)" },
+  { "unreachable",            "no path from the method's entry leads to it" },
+  { "{N} {provenance}",       "how many times the block ran, and how that count was found (see Colours)" },
+  { "[{min},{max}]",          "after an inferred count: the least and the greatest count that agree with "
+                              "the observations; inf: no bound" },
+  { "; {N} left by exceptions", "entries of the block that the counts prove left the method by an exception" },
+};
+
+/* An arc's marks: a sample line drawn as an arc of 'count' and
+ * 'exceptional' is (none for PGO_DIAGRAM_NO_COUNT), or a mark as
+ * block_marks has them. */
+static const struct {
+  guint64     count;
+  gboolean    exceptional;
+  const char *mark;
+  const char *meaning;
+} arc_marks[] = {
+  { 1, FALSE, "", "an arc, control passing from one block to another: straight down to the next "
+                  "block; forward past it, in a lane right of the boxes; back (a loop), in a lane left "
+                  "of them" },
+  { 1000000, FALSE, "", "wider the more flow it carries" },
+  { 1, TRUE, "", "dashed: an exception's flow into a catch or a filter" },
+  { 0, FALSE, "", "faint: it carries nothing (count 0)" },
+  { PGO_DIAGRAM_NO_COUNT, FALSE, "{N}", "beside an arc, where it leaves its block: how many times control "
+                                        "passed along it, in the colour of its provenance" },
+};
+
+/* Writes <samp>mark</samp>, each "{X}" in 'mark' as <var>X</var>.  The
+ * writer does not indent inside it: that would put spaces in the mark. */
+static int
+write_mark (xmlTextWriterPtr w, const char *mark)
+{
+  g_auto(GStrv) parts = g_strsplit_set (mark, "{}", -1);
+
+  if (xmlTextWriterStartElement (w, _pgo_x ("samp")) < 0 || xmlTextWriterSetIndent (w, 0) < 0)
     return -1;
-  for (guint i = 0; i < n_styles; i++)
+  /* even parts are text, odd ones stand for a value */
+  for (guint i = 0; parts[i]; i++)
+    if (parts[i][0] && (i % 2 ? xmlTextWriterWriteElement (w, _pgo_x ("var"), _pgo_x (parts[i]))
+                              : xmlTextWriterWriteString (w, _pgo_x (parts[i]))) < 0)
+      return -1;
+  if (xmlTextWriterEndElement (w) < 0)
+    return -1;
+  return xmlTextWriterSetIndent (w, 1) < 0 ? -1 : 0;
+}
+
+/* <h3>heading</h3> and the start of its <dl>, in a group of the legend. */
+static int
+start_group (xmlTextWriterPtr w, const char *heading)
+{
+  if (xmlTextWriterStartElement (w, _pgo_x ("div")) < 0
+      || xmlTextWriterWriteAttribute (w, _pgo_x ("class"), _pgo_x ("group")) < 0
+      || xmlTextWriterWriteElement (w, _pgo_x ("h3"), _pgo_x (heading)) < 0)
+    return -1;
+  return xmlTextWriterStartElement (w, _pgo_x ("dl")) < 0 ? -1 : 0;
+}
+
+/* Ends the <dl> and the group start_group() began. */
+static int
+end_group (xmlTextWriterPtr w)
+{
+  return xmlTextWriterEndElement (w) < 0 || xmlTextWriterEndElement (w) < 0 ? -1 : 0;
+}
+
+/* <dt><samp>mark</samp></dt><dd>meaning</dd> for each of 'n' entries. */
+static int
+write_entries (xmlTextWriterPtr w, const LegendEntry *e, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (xmlTextWriterStartElement (w, _pgo_x ("dt")) < 0 || write_mark (w, e[i].mark) < 0
+        || xmlTextWriterEndElement (w) < 0
+        || xmlTextWriterWriteElement (w, _pgo_x ("dd"), _pgo_x (e[i].meaning)) < 0)
+      return -1;
+  return 0;
+}
+
+/* The colours: per provenance class, its swatch, its name as the boxes
+ * print it, and what it means; from the pictures' own styles. */
+static int
+write_colours (xmlTextWriterPtr w)
+{
+  guint n;
+  const PgoRenderStyle *st = _pgo_render_styles (&n);
+
+  if (start_group (w, "Colours: where a count comes from") < 0)
+    return -1;
+  for (guint i = 0; i < n; i++)
     {
       g_autofree char *style = g_strdup_printf ("background:%s;border-color:%s", st[i].fill, st[i].stroke);
 
-      if (xmlTextWriterStartElement (w, _pgo_x ("span")) < 0
+      if (xmlTextWriterStartElement (w, _pgo_x ("dt")) < 0 || xmlTextWriterStartElement (w, _pgo_x ("span")) < 0
           || xmlTextWriterWriteAttribute (w, _pgo_x ("class"), _pgo_x ("key")) < 0
           || xmlTextWriterWriteAttribute (w, _pgo_x ("style"), _pgo_x (style)) < 0
-          || xmlTextWriterEndElement (w) < 0 || xmlTextWriterWriteString (w, _pgo_x (st[i].meaning)) < 0)
+          || xmlTextWriterEndElement (w) < 0
+          || xmlTextWriterWriteElement (w, _pgo_x ("samp"), _pgo_x (st[i].klass)) < 0
+          || xmlTextWriterEndElement (w) < 0
+          || xmlTextWriterWriteElement (w, _pgo_x ("dd"), _pgo_x (st[i].detail)) < 0)
         return -1;
     }
+  return end_group (w);
+}
+
+/* A sample of an arc carrying 'count', 'exceptional' or not: a line as
+ * wide, as dashed and as faint as the pictures draw it, in CSS (the page
+ * holds no picture but the methods'). */
+static int
+write_arc_sample (xmlTextWriterPtr w, guint64 count, gboolean exceptional)
+{
+  PgoRenderArcLook look;
+  const char *c = _pgo_render_style ("structure")->stroke;
+  g_autofree char *style = NULL;
+
+  _pgo_render_arc_look (count, exceptional, &look);
+  style = look.dash_on > 0
+    ? g_strdup_printf ("height:%.1fpx;opacity:%g;background:repeating-linear-gradient(90deg,%s 0 %gpx,"
+                       "transparent %gpx %gpx)", look.width, look.opacity, c, look.dash_on,
+                       look.dash_on, look.dash_on + look.dash_off)
+    : g_strdup_printf ("height:%.1fpx;opacity:%g;background:%s", look.width, look.opacity, c);
+  if (xmlTextWriterStartElement (w, _pgo_x ("span")) < 0
+      || xmlTextWriterWriteAttribute (w, _pgo_x ("class"), _pgo_x ("arc")) < 0
+      || xmlTextWriterWriteAttribute (w, _pgo_x ("style"), _pgo_x (style)) < 0)
+    return -1;
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
 }
 
+/* The arcs: a sample or a mark, and what it means. */
+static int
+write_arcs (xmlTextWriterPtr w)
+{
+  if (start_group (w, "Arcs") < 0)
+    return -1;
+  for (guint i = 0; i < G_N_ELEMENTS (arc_marks); i++)
+    {
+      if (xmlTextWriterStartElement (w, _pgo_x ("dt")) < 0
+          || (arc_marks[i].count != PGO_DIAGRAM_NO_COUNT
+              && write_arc_sample (w, arc_marks[i].count, arc_marks[i].exceptional) < 0)
+          || (arc_marks[i].mark[0] && write_mark (w, arc_marks[i].mark) < 0)
+          || xmlTextWriterEndElement (w) < 0
+          || xmlTextWriterWriteElement (w, _pgo_x ("dd"), _pgo_x (arc_marks[i].meaning)) < 0)
+        return -1;
+    }
+  return end_group (w);
+}
+
+/* The legend: how numbers are written, then every mark of the tables and
+ * the pictures, in groups set in two columns. */
+static int
+write_legend (xmlTextWriterPtr w)
+{
+  g_autofree char *sample = _pgo_render_group (1234567);
+
+  if (xmlTextWriterStartElement (w, _pgo_x ("section")) < 0
+      || xmlTextWriterWriteAttribute (w, _pgo_x ("id"), _pgo_x ("legend")) < 0
+      || xmlTextWriterWriteAttribute (w, _pgo_x ("class"), _pgo_x ("legend")) < 0
+      || xmlTextWriterWriteElement (w, _pgo_x ("h2"), _pgo_x ("Legend")) < 0
+      || elementf (w, "p", NULL, "Counts of four digits or more are grouped by threes with a narrow space: %s. "
+                   "Hovering over a box or an arc shows its count and provenance as text, and an arc's "
+                   "kind (normal, leave, exception, ...).", sample) < 0
+      || xmlTextWriterStartElement (w, _pgo_x ("div")) < 0
+      || xmlTextWriterWriteAttribute (w, _pgo_x ("class"), _pgo_x ("groups")) < 0
+      || start_group (w, "Columns of the rankings") < 0
+      || write_entries (w, columns, G_N_ELEMENTS (columns)) < 0 || end_group (w) < 0
+      || write_colours (w) < 0 || write_arcs (w) < 0
+      || start_group (w, "Boxes: one per block") < 0
+      || write_entries (w, block_marks, G_N_ELEMENTS (block_marks)) < 0 || end_group (w) < 0
+      || xmlTextWriterEndElement (w) < 0)
+    return -1;
+  return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
+}
+
+/* ---- rankings and sections ---------------------------------------------- */
+
 /* One table row: its place, the name linking to section 'anchor' (none
- * when 0: a method not drawn), numbers. */
+ * when 0: a method not drawn), numbers, grouped. */
 static int
 write_row (xmlTextWriterPtr w, guint place, const Entry *e, guint anchor)
 {
   g_autofree char *href = g_strdup_printf ("#m%u", anchor);
 
-  if (xmlTextWriterStartElement (w, _pgo_x ("tr")) < 0 || elementf (w, "td", "n", "%u", place) < 0
+  if (xmlTextWriterStartElement (w, _pgo_x ("tr")) < 0 || count_cell (w, place) < 0
       || xmlTextWriterStartElement (w, _pgo_x ("td")) < 0
       || xmlTextWriterWriteAttribute (w, _pgo_x ("class"), _pgo_x ("m")) < 0
       || (anchor && (xmlTextWriterStartElement (w, _pgo_x ("a")) < 0
                      || xmlTextWriterWriteAttribute (w, _pgo_x ("href"), _pgo_x (href)) < 0))
       || xmlTextWriterWriteElement (w, _pgo_x ("code"), _pgo_x (e->name)) < 0
       || (anchor && xmlTextWriterEndElement (w) < 0) || xmlTextWriterEndElement (w) < 0
-      || elementf (w, "td", "n", "%" G_GUINT64_FORMAT, e->s.calls) < 0
-      || elementf (w, "td", "n", "%" G_GUINT64_FORMAT, e->s.weight) < 0
-      || elementf (w, "td", "n", "%u", e->s.n_blocks) < 0
-      || elementf (w, "td", "n", "%u", e->s.n_observed) < 0
-      || elementf (w, "td", "n", "%u", e->s.n_exact) < 0
-      || elementf (w, "td", "n", "%u", e->s.n_inferred) < 0
+      || count_cell (w, e->s.calls) < 0 || count_cell (w, e->s.weight) < 0
+      || count_cell (w, e->s.n_blocks) < 0 || count_cell (w, e->s.n_observed) < 0
+      || count_cell (w, e->s.n_exact) < 0 || count_cell (w, e->s.n_inferred) < 0
       || elementf (w, "td", "n", "%.1f%%", 100.0 * inferred_share (&e->s)) < 0)
     return -1;
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
 }
 
-/* A ranked table of 'order' under heading 'heading'; 'anchors' maps each
- * entry to its section number. */
+/* A ranked table of 'order' under heading 'heading', its columns headed
+ * as the legend names them; 'anchors' maps each entry to its section
+ * number. */
 static int
 write_table (xmlTextWriterPtr w, const char *heading, GPtrArray *order, GHashTable *anchors)
 {
-  static const char *const cols[] = { "#", "method", "calls", "weight", "blocks", "observed",
-                                      "exact", "inferred", "inferred share" };
-
   if (xmlTextWriterWriteElement (w, _pgo_x ("h2"), _pgo_x (heading)) < 0
       || xmlTextWriterStartElement (w, _pgo_x ("table")) < 0 || xmlTextWriterStartElement (w, _pgo_x ("tr")) < 0)
     return -1;
-  for (guint c = 0; c < G_N_ELEMENTS (cols); c++)
-    if (xmlTextWriterWriteElement (w, _pgo_x ("th"), _pgo_x (cols[c])) < 0)
+  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+    if (xmlTextWriterWriteElement (w, _pgo_x ("th"), _pgo_x (columns[c].mark)) < 0)
       return -1;
   if (xmlTextWriterEndElement (w) < 0)
     return -1;
@@ -341,16 +562,17 @@ static int
 write_section (xmlTextWriterPtr w, const Entry *e, guint anchor)
 {
   g_autofree char *id = g_strdup_printf ("m%u", anchor);
+  g_autofree char *calls = _pgo_render_group (e->s.calls), *weight = _pgo_render_group (e->s.weight);
+  g_autofree char *blocks = _pgo_render_group (e->s.n_blocks), *observed = _pgo_render_group (e->s.n_observed);
+  g_autofree char *exact = _pgo_render_group (e->s.n_exact), *inferred = _pgo_render_group (e->s.n_inferred);
 
   if (xmlTextWriterStartElement (w, _pgo_x ("section")) < 0
       || xmlTextWriterWriteAttribute (w, _pgo_x ("id"), _pgo_x (id)) < 0
       || xmlTextWriterStartElement (w, _pgo_x ("h3")) < 0
       || xmlTextWriterWriteElement (w, _pgo_x ("code"), _pgo_x (e->name)) < 0 || xmlTextWriterEndElement (w) < 0
-      || elementf (w, "p", NULL,
-                   "%" G_GUINT64_FORMAT " calls, weight %" G_GUINT64_FORMAT "; %u blocks: %u observed, "
-                   "%u exact, %u inferred (%.1f%% of the weight inferred).",
-                   e->s.calls, e->s.weight, e->s.n_blocks, e->s.n_observed, e->s.n_exact,
-                   e->s.n_inferred, 100.0 * inferred_share (&e->s)) < 0
+      || elementf (w, "p", NULL, "%s calls, weight %s; %s blocks: %s observed, %s exact, %s inferred "
+                   "(%.1f%% of the weight inferred).", calls, weight, blocks, observed, exact, inferred,
+                   100.0 * inferred_share (&e->s)) < 0
       || xmlTextWriterStartElement (w, _pgo_x ("div")) < 0
       || xmlTextWriterWriteAttribute (w, _pgo_x ("class"), _pgo_x ("cfg")) < 0
       || _pgo_render_write_svg (w, e->diagram) < 0 || xmlTextWriterEndElement (w) < 0)
@@ -369,8 +591,19 @@ ranked (GPtrArray *list, GCompareFunc cmp, guint limit)
   return out;
 }
 
-/* <body>: the heading, the totals, both rankings and a section per
- * method of the first. */
+/* The note under the totals of a report with more methods than its
+ * limit. */
+static int
+write_limit_note (xmlTextWriterPtr w, const PgoReport *r)
+{
+  g_autofree char *limit = _pgo_render_group (r->limit);
+
+  return elementf (w, "p", NULL, "The rankings list the %s heaviest methods and the %s with the largest "
+                   "inferred share; the heaviest are drawn.", limit, limit);
+}
+
+/* <body>: the heading, the totals, the legend, both rankings and a
+ * section per method of the first. */
 static int
 write_body (xmlTextWriterPtr w, const PgoReport *r)
 {
@@ -383,9 +616,7 @@ write_body (xmlTextWriterPtr w, const PgoReport *r)
                          GUINT_TO_POINTER (i + 1));
   if (xmlTextWriterStartElement (w, _pgo_x ("body")) < 0
       || xmlTextWriterWriteElement (w, _pgo_x ("h1"), _pgo_x (r->title)) < 0 || write_totals (w, r) < 0
-      || (r->n_methods > r->limit
-          && elementf (w, "p", NULL, "The rankings list the %u heaviest methods and the %u with the "
-                       "largest inferred share; the heaviest are drawn.", r->limit, r->limit) < 0)
+      || (r->n_methods > r->limit && write_limit_note (w, r) < 0) || write_legend (w) < 0
       || write_table (w, "Methods by weight", weight, anchors) < 0
       || write_table (w, "Methods by inferred share", share, anchors) < 0
       || xmlTextWriterWriteElement (w, _pgo_x ("h2"), _pgo_x ("Flow graphs")) < 0)

@@ -10,7 +10,9 @@
  * Lanes are shared by arrows whose row spans do not meet, shortest spans
  * innermost, so nested loops nest.  Each box side spreads the arrows it
  * meets over its height, ordered by the row of their other end, so that
- * arrows do not cross at the box.
+ * arrows do not cross at the box.  Counts are drawn last, each on a white
+ * halo, so that no line runs through one; counts of four or more digits
+ * are grouped by threes (PGO_RENDER_DIGIT_SEP).
  *
  * Input: a PgoDiagram.  Output: SVG elements written to 'w'; drawing the
  * same diagram writes the same bytes.
@@ -41,18 +43,27 @@
 #define HEADER_H  48   /* title and legend */
 #define MIN_BOX_W 120.0
 #define LABEL_W   (8 * CHAR_W) /* room right of the outermost lane for counts */
+#define HALO_W    4    /* the white stroke under a count, hiding the lines it crosses */
 
 /* ---- styles ------------------------------------------------------------- */
 
 /* Provenance classes in legend order; SPEC: pgo-inference(7) "Provenance". */
 static const PgoRenderStyle styles[] = {
-  { "observed",           "#1f5f9e", "#dbe9f7", "observed at a probe" },
-  { "adjusted",           "#b03a2e", "#f6d5d2", "observed, adjusted to fit" },
-  { "exact",              "#2a7d36", "#dcf1de", "exact" },
-  { "exact-if-no-escape", "#6f8a16", "#eef3d6", "exact if no exception escapes" },
-  { "exact-from-calls",   "#11807f", "#d5f0f0", "exact given the callees' entries" },
-  { "inferred",           "#c46a12", "#fbe8d3", "inferred (min-cost flow)" },
-  { "structure",          "#4d4d4d", "#f4f4f4", "no counts" },
+  { "observed",           "#1f5f9e", "#dbe9f7", "observed at a probe",
+    "counted by a probe in the trace, and kept as given" },
+  { "adjusted",           "#b03a2e", "#f6d5d2", "observed, adjusted to fit",
+    "counted by a probe, then changed so that the counts agree (a 32-bit counter that wrapped, "
+    "a lost increment, a torn snapshot)" },
+  { "exact",              "#2a7d36", "#dcf1de", "exact",
+    "not counted, but fixed by the observed counts: every flow that agrees with them has this value" },
+  { "exact-if-no-escape", "#6f8a16", "#eef3d6", "exact if no exception escapes",
+    "exact, provided no exception left the method: the counts cannot rule such an escape out" },
+  { "exact-from-calls",   "#11807f", "#d5f0f0", "exact given the callees' entries",
+    "exact once the entry counts of the methods it calls are added to the observations" },
+  { "inferred",           "#c46a12", "#fbe8d3", "inferred (min-cost flow)",
+    "not fixed by the observations: chosen by the minimum-cost flow" },
+  { "structure",          "#4d4d4d", "#f4f4f4", "no counts",
+    "a graph drawn without counts" },
 };
 
 /* The style of 'klass'; an unknown class is drawn as "structure". */
@@ -73,9 +84,101 @@ _pgo_render_styles (guint *out_n)
   return styles;
 }
 
+/* The look of an arc carrying 'count' (PGO_DIAGRAM_NO_COUNT: none): wider
+ * for hotter flow, faint when it carries nothing, dashed when it is an
+ * exception's flow. */
+void
+_pgo_render_arc_look (guint64 count, gboolean exceptional, PgoRenderArcLook *out)
+{
+  out->width = count == PGO_DIAGRAM_NO_COUNT ? 1.2 : 1.0 + MIN (4.0, log10 (1.0 + (double) count) * 0.6);
+  out->dash_on = exceptional ? 5 : 0;
+  out->dash_off = exceptional ? 3 : 0;
+  out->opacity = count == 0 ? 0.45 : 1.0;
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+/* Appends the 'n' digits at 'digits' to 'out' in groups of three, from the
+ * right. */
+static void
+append_grouped (GString *out, const char *digits, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append (out, PGO_RENDER_DIGIT_SEP);
+      g_string_append_c (out, digits[i]);
+    }
+}
+
+/* TRUE when 'c' next to a run of digits makes it part of something other
+ * than a count: a name (BB10, try12), a hex offset (001c), a decimal
+ * fraction (12.5) or an IL range ([1000..1004)). */
+static gboolean
+binds_digits (char c)
+{
+  return g_ascii_isalnum (c) || c == '.' || c == '_';
+}
+
+/* 'n' with its digits grouped by threes, e.g. "1 234 567" (with
+ * PGO_RENDER_DIGIT_SEP). */
+char *
+_pgo_render_group (guint64 n)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+  GString *out = g_string_new (NULL);
+
+  append_grouped (out, digits, strlen (digits));
+  return g_string_free (out, FALSE);
+}
+
+/* 's' with each count in it grouped as _pgo_render_group() does: a run
+ * of four or more digits without a leading zero that no letter, digit,
+ * '.' or '_' touches.  Block names, hex IL offsets and fractions stay as
+ * they are. */
+char *
+_pgo_render_group_text (const char *s)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = s;
+
+  while (*p)
+    {
+      const char *q = p;
+
+      if (!g_ascii_isdigit (*p))
+        {
+          g_string_append_c (out, *p++);
+          continue;
+        }
+      while (g_ascii_isdigit (*q))
+        q++;
+      if (*p != '0' && (p == s || !binds_digits (p[-1])) && !binds_digits (*q))
+        append_grouped (out, p, q - p);
+      else
+        g_string_append_len (out, p, q - p);
+      p = q;
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* ---- layout ------------------------------------------------------------- */
 
 typedef enum { SIDE_DOWN, SIDE_RIGHT, SIDE_LEFT, N_SIDES } Side;
+
+/* The marks of arcs a picture's legend names, after the colours, when
+ * the picture has such an arc: each drawn as an arc of 'count' and
+ * 'exceptional' would be. */
+typedef enum { KEY_EXCEPTION, KEY_EMPTY, N_KEYS } LineKey;
+
+static const struct {
+  guint64     count;
+  gboolean    exceptional;
+  const char *meaning;
+} line_keys[N_KEYS] = {
+  [KEY_EXCEPTION] = { 1, TRUE, "an exception's flow" },
+  [KEY_EMPTY]     = { 0, FALSE, "carries nothing" },
+};
 
 typedef struct {
   double  y, h;     /* top and height; every box has the column's x and width */
@@ -94,6 +197,7 @@ typedef struct {
   ArrowPlace       *arrows;
   guint             n_lanes[N_SIDES];
   gboolean          used[G_N_ELEMENTS (styles)]; /* styles the legend shows */
+  gboolean          used_keys[N_KEYS];            /* and line keys */
   GArray          **ports;  /* Port, per box side: [2 * box] right, [2 * box + 1] left */
   double            box_x, box_w, width, height;
 } Layout;
@@ -257,9 +361,10 @@ collect_ports (Layout *l)
     g_array_sort (l->ports[k], by_other_end);
 }
 
-/* Phase 4: the column's width, each box's lines, height and top.  A box
- * is tall enough for its lines and for the arrows that meet one side of
- * it to stand PORT_H apart, so that their counts do not overlap. */
+/* Phase 4: the column's width, each box's lines (counts grouped), height
+ * and top.  A box is tall enough for its lines and for the arrows that
+ * meet one side of it to stand PORT_H apart, so that their counts do not
+ * overlap. */
 static void
 place_boxes (Layout *l)
 {
@@ -270,8 +375,8 @@ place_boxes (Layout *l)
     {
       const PgoDiagramBox *b = box_at (l->d, i);
       BoxPlace *p = &l->boxes[i];
-      g_autofree char *text = b->label[0] ? g_strconcat (b->name, "\n", b->label, NULL)
-                                          : g_strdup (b->name);
+      g_autofree char *label = _pgo_render_group_text (b->label);
+      g_autofree char *text = label[0] ? g_strconcat (b->name, "\n", label, NULL) : g_strdup (b->name);
 
       p->lines = g_strsplit (text, "\n", -1);
       for (char **s = p->lines; *s; s++)
@@ -311,15 +416,15 @@ place_ports (Layout *l)
     }
 }
 
-/* The advance of legend entry 's'. */
+/* The advance of a legend entry: its 12px sample, then 'meaning'. */
 static double
-legend_advance (const PgoRenderStyle *s)
+legend_advance (const char *meaning)
 {
-  return 16 + strlen (s->meaning) * SMALL_PX * 0.61 + 14;
+  return 16 + strlen (meaning) * SMALL_PX * 0.61 + 14;
 }
 
-/* Phase 6: the styles the diagram uses, for the legend, which the picture
- * is made wide enough to hold. */
+/* Phase 6: the styles and line keys the diagram uses, for the legend,
+ * which the picture is made wide enough to hold. */
 static void
 find_used_styles (Layout *l)
 {
@@ -328,10 +433,19 @@ find_used_styles (Layout *l)
   for (guint i = 0; i < l->d->boxes->len; i++)
     l->used[_pgo_render_style (box_at (l->d, i)->klass) - styles] = TRUE;
   for (guint i = 0; i < l->d->arrows->len; i++)
-    l->used[_pgo_render_style (arrow_at (l->d, i)->klass) - styles] = TRUE;
+    {
+      const PgoDiagramArrow *a = arrow_at (l->d, i);
+
+      l->used[_pgo_render_style (a->klass) - styles] = TRUE;
+      l->used_keys[KEY_EXCEPTION] |= a->exceptional;
+      l->used_keys[KEY_EMPTY] |= a->count == 0;
+    }
   for (guint s = 0; s < G_N_ELEMENTS (styles); s++)
     if (l->used[s])
-      w += legend_advance (&styles[s]);
+      w += legend_advance (styles[s].meaning);
+  for (guint k = 0; k < N_KEYS; k++)
+    if (l->used_keys[k])
+      w += legend_advance (line_keys[k].meaning);
   l->width = MAX (l->width, w);
 }
 
@@ -411,7 +525,39 @@ tooltip (xmlTextWriterPtr w, const char *s)
   return xmlTextWriterWriteElement (w, _pgo_x ("title"), _pgo_x (s)) < 0 ? -1 : 0;
 }
 
-/* The title and one legend entry per class the diagram uses. */
+/* The stroke of a line in 'color' drawn as 'look' says, but for its
+ * opacity: its colour, width and dashes. */
+static int
+line_attrs (xmlTextWriterPtr w, const char *color, const PgoRenderArcLook *look)
+{
+  if (attrf (w, "fill", "none") < 0 || attrf (w, "stroke", "%s", color) < 0
+      || attrf (w, "stroke-width", "%.2f", look->width) < 0)
+    return -1;
+  if (look->dash_on > 0 && attrf (w, "stroke-dasharray", "%g %g", look->dash_on, look->dash_off) < 0)
+    return -1;
+  return 0;
+}
+
+/* Legend entry 'k' at x: a short line drawn as such an arc, then its
+ * meaning. */
+static int
+draw_line_key (xmlTextWriterPtr w, double x, LineKey k)
+{
+  PgoRenderArcLook look;
+
+  _pgo_render_arc_look (line_keys[k].count, line_keys[k].exceptional, &look);
+  if (xmlTextWriterStartElement (w, _pgo_x ("line")) < 0 || attrf (w, "x1", "%.1f", x) < 0
+      || attrf (w, "y1", "%d", MARGIN + 22) < 0 || attrf (w, "x2", "%.1f", x + 12) < 0
+      || attrf (w, "y2", "%d", MARGIN + 22) < 0
+      || line_attrs (w, _pgo_render_style ("structure")->stroke, &look) < 0
+      || (look.opacity < 1 && attrf (w, "opacity", "%g", look.opacity) < 0)
+      || xmlTextWriterEndElement (w) < 0)
+    return -1;
+  return text (w, x + 16, MARGIN + 26, SMALL_PX, NULL, NULL, NULL, line_keys[k].meaning);
+}
+
+/* The title, one legend entry per class the diagram uses, then one per
+ * mark of arcs it uses. */
 static int
 draw_header (xmlTextWriterPtr w, const Layout *l)
 {
@@ -429,18 +575,17 @@ draw_header (xmlTextWriterPtr w, const Layout *l)
           || attrf (w, "stroke", "%s", styles[s].stroke) < 0 || xmlTextWriterEndElement (w) < 0
           || text (w, x + 16, MARGIN + 26, SMALL_PX, NULL, NULL, NULL, styles[s].meaning) < 0)
         return -1;
-      x += legend_advance (&styles[s]);
+      x += legend_advance (styles[s].meaning);
+    }
+  for (guint k = 0; k < N_KEYS; k++)
+    {
+      if (!l->used_keys[k])
+        continue;
+      if (draw_line_key (w, x, k) < 0)
+        return -1;
+      x += legend_advance (line_keys[k].meaning);
     }
   return 0;
-}
-
-/* The stroke width of an arrow carrying 'count': wider for hotter flow. */
-static double
-stroke_width (guint64 count)
-{
-  if (count == PGO_DIAGRAM_NO_COUNT)
-    return 1.2;
-  return 1.0 + MIN (4.0, log10 (1.0 + (double) count) * 0.6);
 }
 
 /* The path of arrow 'i', and the tip of its head and the way it points
@@ -485,60 +630,85 @@ draw_head (xmlTextWriterPtr w, double x, double y, int dir, const char *color)
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
 }
 
-/* Where arrow 'i's count is written, and its anchor. */
+/* Where arrow 'i's count is written, and its anchor: beside the line,
+ * clear of its width, where the arrow leaves its box (right of a
+ * straight arrow; above the first run of a side arrow). */
 static void
 count_place (const Layout *l, guint i, double *x, double *y, const char **anchor)
 {
   const PgoDiagramArrow *a = arrow_at (l->d, i);
   const ArrowPlace *p = &l->arrows[i];
+  PgoRenderArcLook look;
 
+  _pgo_render_arc_look (a->count, a->exceptional, &look);
   *anchor = NULL;
   if (p->side == SIDE_DOWN)
     {
-      *x = l->box_x + l->box_w / 2 + 5;
+      *x = l->box_x + l->box_w / 2 + look.width / 2 + 4;
       *y = l->boxes[a->src].y + l->boxes[a->src].h + GAP / 2.0 + 3;
     }
   else if (p->side == SIDE_RIGHT)
     {
       *x = l->box_x + l->box_w + 3;
-      *y = p->ys - 3;
+      *y = p->ys - look.width / 2 - 2;
     }
   else
     {
       *x = l->box_x - 3;
-      *y = p->ys - 3;
+      *y = p->ys - look.width / 2 - 2;
       *anchor = "end";
     }
 }
 
-/* Arrow 'i': its path, head, count and tooltip, in its class's colour;
- * an exception's flow dashed, an arrow that carries nothing faint. */
+/* Arrow 'i': its path and head, and its tooltip, in its class's colour,
+ * drawn as _pgo_render_arc_look() says. */
 static int
 draw_arrow (xmlTextWriterPtr w, const Layout *l, guint i)
 {
   const PgoDiagramArrow *a = arrow_at (l->d, i);
   const PgoRenderStyle *st = _pgo_render_style (a->klass);
-  double tx, ty, cx, cy;
+  g_autofree char *tip = a->tooltip ? _pgo_render_group_text (a->tooltip) : NULL;
+  double tx, ty;
   int dir;
-  const char *anchor;
   g_autofree char *d = arrow_path (l, i, &tx, &ty, &dir);
+  PgoRenderArcLook look;
 
-  if (xmlTextWriterStartElement (w, _pgo_x ("g")) < 0 || (a->count == 0 && attrf (w, "opacity", "0.45") < 0)
-      || tooltip (w, a->tooltip) < 0 || xmlTextWriterStartElement (w, _pgo_x ("path")) < 0
-      || attrf (w, "d", "%s", d) < 0 || attrf (w, "fill", "none") < 0
-      || attrf (w, "stroke", "%s", st->stroke) < 0
-      || attrf (w, "stroke-width", "%.2f", stroke_width (a->count)) < 0
-      || (a->exceptional && attrf (w, "stroke-dasharray", "5 3") < 0)
+  _pgo_render_arc_look (a->count, a->exceptional, &look);
+  if (xmlTextWriterStartElement (w, _pgo_x ("g")) < 0
+      || (look.opacity < 1 && attrf (w, "opacity", "%g", look.opacity) < 0)
+      || tooltip (w, tip) < 0 || xmlTextWriterStartElement (w, _pgo_x ("path")) < 0
+      || attrf (w, "d", "%s", d) < 0 || line_attrs (w, st->stroke, &look) < 0
       || xmlTextWriterEndElement (w) < 0 || draw_head (w, tx, ty, dir, st->stroke) < 0)
     return -1;
-  if (a->count != PGO_DIAGRAM_NO_COUNT)
-    {
-      g_autofree char *c = g_strdup_printf ("%" G_GUINT64_FORMAT, a->count);
+  return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
+}
 
-      count_place (l, i, &cx, &cy, &anchor);
-      if (text (w, cx, cy, SMALL_PX, anchor, NULL, st->stroke, c) < 0)
-        return -1;
-    }
+/* Arrow 'i's count, grouped, in its class's colour, on a white halo (a
+ * stroke painted under the glyphs) that hides the lines it crosses.
+ * Counts are drawn after every line and box, so none lies under one. */
+static int
+draw_count (xmlTextWriterPtr w, const Layout *l, guint i)
+{
+  const PgoDiagramArrow *a = arrow_at (l->d, i);
+  g_autofree char *c = NULL;
+  const char *anchor;
+  double x, y;
+  PgoRenderArcLook look;
+
+  if (a->count == PGO_DIAGRAM_NO_COUNT)
+    return 0;
+  c = _pgo_render_group (a->count);
+  _pgo_render_arc_look (a->count, a->exceptional, &look);
+  count_place (l, i, &x, &y, &anchor);
+  if (xmlTextWriterStartElement (w, _pgo_x ("text")) < 0 || attrf (w, "x", "%.1f", x) < 0
+      || attrf (w, "y", "%.1f", y) < 0 || attrf (w, "font-size", "%d", SMALL_PX) < 0
+      || (anchor && attrf (w, "text-anchor", "%s", anchor) < 0)
+      || attrf (w, "fill", "%s", _pgo_render_style (a->klass)->stroke) < 0
+      || (look.opacity < 1 && attrf (w, "opacity", "%g", look.opacity) < 0)
+      || attrf (w, "stroke", "#fff") < 0 || attrf (w, "stroke-width", "%d", HALO_W) < 0
+      || attrf (w, "stroke-linejoin", "round") < 0 || attrf (w, "paint-order", "stroke") < 0
+      || xmlTextWriterWriteString (w, _pgo_x (c)) < 0)
+    return -1;
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
 }
 
@@ -550,8 +720,9 @@ draw_box (xmlTextWriterPtr w, const Layout *l, guint i)
   const PgoDiagramBox *b = box_at (l->d, i);
   const BoxPlace *p = &l->boxes[i];
   const PgoRenderStyle *st = _pgo_render_style (b->klass);
+  g_autofree char *tip = b->tooltip ? _pgo_render_group_text (b->tooltip) : NULL;
 
-  if (xmlTextWriterStartElement (w, _pgo_x ("g")) < 0 || tooltip (w, b->tooltip) < 0
+  if (xmlTextWriterStartElement (w, _pgo_x ("g")) < 0 || tooltip (w, tip) < 0
       || xmlTextWriterStartElement (w, _pgo_x ("rect")) < 0 || attrf (w, "x", "%.1f", l->box_x) < 0
       || attrf (w, "y", "%.1f", p->y) < 0 || attrf (w, "width", "%.1f", l->box_w) < 0
       || attrf (w, "height", "%.1f", p->h) < 0 || attrf (w, "rx", "4") < 0
@@ -587,6 +758,9 @@ _pgo_render_write_svg (xmlTextWriterPtr w, const PgoDiagram *d)
       return -1;
   for (guint i = 0; i < d->boxes->len; i++)
     if (draw_box (w, &l, i) < 0)
+      return -1;
+  for (guint i = 0; i < d->arrows->len; i++)
+    if (draw_count (w, &l, i) < 0)
       return -1;
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
 }

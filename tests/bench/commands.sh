@@ -61,7 +61,7 @@ for cmd in reconstruct create-mibc ingest export export-text; do
 done
 # report, at its default limit
 rm -rf "$work/report"
-kb=$(peak_kb "$tool" report --html "$work/report" --framework "$runtime" "$trace") \
+kb=$(peak_kb "$tool" report -o "$work/report" --framework "$runtime" "$trace") \
   || { echo "BENCH commands-memory FAILED: report"; exit 1; }
 rm -rf "$work/report"
 [ "$kb" -gt "$worst" ] && worst=$kb
