@@ -1,17 +1,83 @@
 /* SPDX-License-Identifier: MIT
  *
  * cmd-dump.c: this file implements "pgo-reconstruct dump FILE": the PGO
- * profiles a trace or a .mibc carries, decoded.
+ * profiles a .nettrace trace, a .mibc (plain or zipped), a runtime text
+ * PGO dump (DOTNET_WritePGOData, told by its content), an XML profile
+ * document or a store carries, each printed in one record format, so that
+ * the dumps of two inputs holding the same profiles can be compared with
+ * diff.  "dump-text FILE" (cmd-dump-text.c) prints a text dump through
+ * pgo_tool_print_text_pgo() below, in the same format.
  *
- * Input: a .nettrace file, or a .mibc (plain or zipped: its methods named
- * as the file names them, tokens from --reference). Output: per method its identity (module, PDB
- * identity, token, name), then one line per schema record with its values;
- * handle values are followed by what the trace says they are. Notes
- * (duplicate or out-of-order chunks, dropped methods and why, truncation)
- * go to stderr as warnings. With --raw, the raw JitInstrumentationData
- * payloads in hex instead; with --schemas, per method its reassembled blob
- * in hex and its records in a neutral form (both for comparing with other
- * readers).
+ * The record format: lines of TAB-separated fields, the methods in the
+ * order the input stores them and each method's schema records in their
+ * stored order (nothing is sorted):
+ *
+ *   module NAME mvid=GUID pdb=GUID age=N
+ *   method NAME sig=SIGNATURE module=MODULE token=0x06xxxxxx ilsize=N
+ *          codehash=0xXXXXXXXX methodhash=0xXXXXXXXX records=N
+ *   record KIND il=0xN other=0xN count=N VALUE...
+ *   total: N methods with PGO data[, D dropped]
+ *
+ * module: the identity of a module, once, before the first method printed
+ *   of it (a text dump names no module, so it has none).
+ * method: NAME is Type::Name as pgo_method_id_to_string() spells it, an
+ *   instantiation included ("Bag`1<int32>::Push"); with a --reference
+ *   that defines the method, the owner is spelled canonically
+ *   ("Outer/Inner", where a trace says "Outer+Inner"); a text dump's NAME
+ *   is its MethodName line ("Bag`1[System.Int32].Push": the runtime's
+ *   spelling).  SIGNATURE is the canonical one, "(int32)"
+ *   (SPEC: pgo-assembly(5) "Canonical method names"), of the method's definition
+ *   with a --reference, else as the input spells it (a text dump's
+ *   Signature line, "int64  (int32)"; a trace has none).  ilsize,
+ *   codehash and methodhash are the text format's
+ *   (SPEC: pgo-text(5) "Method hashes"): a text dump's own, else computed
+ *   from the --reference.  records: the number of record lines that follow.
+ * record: KIND is the kind's name (pgo_instrumentation_kind_to_string(),
+ *   "EdgeIntCount"), 0x.. when it has none; il and other (an edge's
+ *   source and target keys, a histogram's flags) in hex as "show" prints
+ *   block keys; count is the number of values.  A count value prints in
+ *   decimal; a type or method handle as NULL (0), as its name when the
+ *   input names it (a text dump's name; a trace's, with --reference, the
+ *   name "export --format text" writes, else what the trace says it is,
+ *   "[app]0x02000003"), else UNKNOWN (a .mibc's handles name nothing).
+ *   A process address never prints: it differs from run to run
+ *   (--schemas and --json give the raw values).
+ * total: the methods printed; D, the methods a trace dropped (each named
+ *   in a warning), when there are any and no --method is given.
+ * A field the input does not carry prints "-"; a TAB or line break inside
+ * a field prints as \t, \n or \r.  Notes (duplicate or out-of-order
+ * chunks, dropped methods and why, truncation) go to stderr as warnings.
+ *
+ * So hotloop's Spin, from its trace, from the .mibc "create-mibc
+ * --as-recorded" writes of it, and from the text "export --format text"
+ * writes of it (TABs shown as two spaces):
+ *
+ *   module  hotloop  mvid=-  pdb=1efa652c-...  age=1
+ *   method  Program::Spin  sig=-  module=hotloop  token=0x06000001  ilsize=-  codehash=-  methodhash=-  records=3
+ *   module  hotloop  mvid=-  pdb=-  age=-
+ *   method  Program::Spin  sig=(int32)  module=hotloop  token=-  ilsize=-  codehash=-  methodhash=-  records=3
+ *   method  Program.Spin  sig=int64  (int32)  module=-  token=-  ilsize=34  codehash=0xF8ECBA45  methodhash=0xFF565334  records=3
+ *
+ * each followed by the same three lines
+ *
+ *   record  EdgeIntCount  il=0x13  other=0x18  count=1  25000
+ *   record  EdgeIntCount  il=0x18  other=0x1c  count=1  50000
+ *   record  EdgeIntCount  il=0x20  other=0x0  count=1  1
+ *
+ * and with "-r hotloop.dll" the trace's and the .mibc's method lines are
+ * both "Program::Spin  sig=(int32)  module=hotloop  token=0x06000001
+ * ilsize=34  codehash=0xF8ECBA45  methodhash=0xFF565334  records=3".
+ *
+ * --method M prints only the methods M names, by every command's rule
+ * (pgo-reconstruct(1) "Method selectors", pgo_method_id_matches()): a
+ * token (0x06...), the bare name, Type::Name, the canonical name or the
+ * printed name with or without its module, or a glob of one; a text
+ * dump's methods, which have no token, by MethodName ("Program.Spin"),
+ * Type::Name ("Program::Spin") or bare name.  M naming none is an error.
+ * With --raw, the raw JitInstrumentationData payloads in hex instead;
+ * with --schemas, per method its reassembled blob in hex and its records
+ * in a neutral form (both for comparing with other readers); with
+ * --json, one JSON object.
  */
 #include "config.h"
 
@@ -61,35 +127,441 @@ print_raw (PgoNettraceReader *reader, GError **error)
   return error == NULL || *error == NULL;
 }
 
-/* Prints the records of profile 'p' of a trace whose tables are
- * 'profiles', one per line, with each handle value followed by what the
- * trace says it is. */
+/* ---- the record format ------------------------------------------------- */
+
+/* Writes 'text' to stdout: "-" when it is NULL or empty, a TAB or line
+ * break in it escaped, so that a line keeps its fields. */
 static void
-print_schema_text (PgoNettraceProfiles *profiles, const PgoMethodProfile *p)
+put_escaped (const char *text)
 {
-  for (guint r = 0; r < pgo_method_profile_get_n_records (p); r++)
+  if (!text || !*text)
     {
-      const PgoSchemaRecord *rec = pgo_method_profile_get_record (p, r);
-      gsize n = 0;
-      const guint64 *v = pgo_method_profile_get_values (p, r, &n);
-      const char *kind = pgo_instrumentation_kind_to_string (rec->kind);
-      printf ("  %s(0x%x) il=%d count=%d other=0x%x", kind ? kind : "?", rec->kind,
-              rec->il_offset, rec->count, (guint32) rec->other);
-      for (gsize k = 0; k < n; k++)
-        {
-          guint marshal = rec->kind & PGO_KIND_MARSHAL_MASK;
-          if (marshal == PGO_KIND_TYPE_HANDLE || marshal == PGO_KIND_METHOD_HANDLE)
-            {
-              g_autofree char *what = marshal == PGO_KIND_TYPE_HANDLE
-                                        ? pgo_nettrace_profiles_describe_type (profiles, v[k])
-                                        : pgo_nettrace_profiles_describe_method (profiles, v[k]);
-              printf (" 0x%" G_GINT64_MODIFIER "x%s%s%s", v[k], what ? "=" : "", what ? what : "", "");
-            }
-          else
-            printf (" %" G_GUINT64_FORMAT, v[k]);
-        }
-      putchar ('\n');
+      putchar ('-');
+      return;
     }
+  for (const char *c = text; *c; c++)
+    if (*c == '\t' || *c == '\n' || *c == '\r')
+      fputs (*c == '\t' ? "\\t" : *c == '\n' ? "\\n" : "\\r", stdout);
+    else
+      putchar (*c);
+}
+
+/* Writes a TAB, then 'text' as one field (put_escaped()). */
+static void
+put_field (const char *text)
+{
+  putchar ('\t');
+  put_escaped (text);
+}
+
+/* Writes a TAB and "key=", then 'text' as put_escaped() writes it. */
+static void
+put_keyed (const char *key, const char *text)
+{
+  printf ("\t%s=", key);
+  put_escaped (text);
+}
+
+/* Gives the text of handle value 'value' of marshal type 'marshal' (a
+ * type or a method handle) as the record format prints it: "NULL", a
+ * name, or "UNKNOWN"; (transfer full). */
+typedef char *(*HandleTextFunc) (gpointer data, guint32 marshal, guint64 value);
+
+/* Prints the "record" line of record 'r' of 'p': kind, IL offset, other,
+ * count, then the values, handles as 'handle_text' gives them. */
+static void
+print_record (const PgoMethodProfile *p, guint r, HandleTextFunc handle_text, gpointer data)
+{
+  const PgoSchemaRecord *rec = pgo_method_profile_get_record (p, r);
+  const char *kind = pgo_instrumentation_kind_to_string (rec->kind);
+  guint32 marshal = rec->kind & PGO_KIND_MARSHAL_MASK;
+  gsize n = 0;
+  const guint64 *v = pgo_method_profile_get_values (p, r, &n);
+
+  fputs ("record\t", stdout);
+  if (kind)
+    fputs (kind, stdout);
+  else
+    printf ("0x%x", rec->kind);
+  printf ("\til=0x%x\tother=0x%x\tcount=%d", (guint32) rec->il_offset, (guint32) rec->other,
+          rec->count);
+  for (gsize k = 0; k < n; k++)
+    {
+      if (marshal == PGO_KIND_TYPE_HANDLE || marshal == PGO_KIND_METHOD_HANDLE)
+        {
+          g_autofree char *text = handle_text (data, marshal, v[k]);
+          put_field (text);
+        }
+      else
+        printf ("\t%" G_GUINT64_FORMAT, v[k]);
+    }
+  putchar ('\n');
+}
+
+/* A "method" line: what identifies a method; NULL or 0 where unknown. */
+typedef struct {
+  char    *name;        /* Type::Name, or a text dump's MethodName */
+  char    *sig;         /* its signature */
+  char    *module;      /* the module's simple name */
+  guint32  token;       /* MethodDef token */
+  gboolean hashed;      /* il_size and the two hashes are known */
+  guint32  il_size;
+  guint32  code_hash;
+  guint32  method_hash;
+  guint    n_records;
+} MethodLine;
+
+/* Frees what 'm' holds. */
+static void
+method_line_clear (MethodLine *m)
+{
+  g_clear_pointer (&m->name, g_free);
+  g_clear_pointer (&m->sig, g_free);
+  g_clear_pointer (&m->module, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (MethodLine, method_line_clear)
+
+/* Prints method line 'm', its unknown fields as "-". */
+static void
+print_method_line (const MethodLine *m)
+{
+  fputs ("method", stdout);
+  put_field (m->name);
+  put_keyed ("sig", m->sig);
+  put_keyed ("module", m->module);
+  if (m->token)
+    printf ("\ttoken=0x%08x", m->token);
+  else
+    fputs ("\ttoken=-", stdout);
+  if (m->hashed)
+    printf ("\tilsize=%u\tcodehash=0x%08X\tmethodhash=0x%08X", m->il_size, m->code_hash,
+            m->method_hash);
+  else
+    fputs ("\tilsize=-\tcodehash=-\tmethodhash=-", stdout);
+  printf ("\trecords=%u\n", m->n_records);
+}
+
+/* ---- selecting methods (--method) -------------------------------------- */
+
+/* TRUE if 'selector' names a method whose token is 'token' (0: none
+ * known) and whose names are the 'n' strings of 'names' (NULL ones are
+ * skipped): a "0x" selector is a token, any other equals a name or, with
+ * a '*' or '?', matches one as a glob; every command's rule
+ * (pgo-reconstruct(1) "Method selectors"), for the names
+ * pgo_method_id_matches() does not know. */
+static gboolean
+selector_matches (const char *selector, guint32 token, const char *const *names, guint n)
+{
+  gboolean glob = strpbrk (selector, "*?") != NULL;
+
+  if (g_str_has_prefix (selector, "0x") || g_str_has_prefix (selector, "0X"))
+    {
+      char *end = NULL;
+      guint64 v = g_ascii_strtoull (selector + 2, &end, 16);
+
+      return token != 0 && end != selector + 2 && *end == '\0' && v == token;
+    }
+  for (guint i = 0; i < n; i++)
+    if (names[i] && (glob ? g_pattern_match_simple (selector, names[i]) : strcmp (selector, names[i]) == 0))
+      return TRUE;
+  return FALSE;
+}
+
+/* TRUE if 'selector' names method 'id' whose method line is 'm': by
+ * pgo_method_id_matches() (token, bare name, Type::Name, the name
+ * pgo_method_id_to_string() gives, with or without its module), or by
+ * the names the method line adds: the canonical name (a .mibc's or the
+ * reference's signature), and the printed name with or without its
+ * module. */
+static gboolean
+id_selected (const char *selector, const PgoMethodId *id, const MethodLine *m)
+{
+  g_autofree char *canonical = m->name && m->sig ? g_strconcat (m->name, m->sig, NULL) : NULL;
+  g_autofree char *typical = id && id->name && m->sig ? g_strconcat (id->name, m->sig, NULL) : NULL;
+  g_autofree char *full = m->name && m->module ? g_strconcat (m->module, "!", m->name, NULL) : NULL;
+  const char *names[] = { m->name, canonical, typical, full };
+
+  if (id && pgo_method_id_matches (id, selector))
+    return TRUE;
+  return selector_matches (selector, m->token, names, G_N_ELEMENTS (names));
+}
+
+/* The length of the type part of text-dump method name 'name'
+ * ("Type.Method"): up to its last '.' outside brackets, the '.' of
+ * ".ctor" and ".cctor" kept with the method; 0 when there is none. */
+static gsize
+text_type_length (const char *name)
+{
+  int depth = 0;
+
+  for (gsize i = strlen (name); i-- > 0;)
+    if (name[i] == ']' || name[i] == '>')
+      depth++;
+    else if (name[i] == '[' || name[i] == '<')
+      depth--;
+    else if (name[i] == '.' && depth == 0 && i > 0)
+      return name[i - 1] == '.' ? i - 1 : i;
+  return 0;
+}
+
+/* The length of type name 'type' (of 'len' bytes) without the
+ * instantiation a runtime name spells ("Bag`1[System.Int32]" -> 5). */
+static gsize
+text_strip_instantiation (const char *type, gsize len)
+{
+  int depth = 0;
+
+  if (len == 0 || type[len - 1] != ']')
+    return len;
+  for (gsize i = len; i-- > 0;)
+    if (type[i] == ']')
+      depth++;
+    else if (type[i] == '[' && --depth == 0)
+      return i;
+  return len;
+}
+
+/* TRUE if 'selector' names text-dump method 'name' (its MethodName line):
+ * by that name, by Type::Name (as printed, or without the instantiation;
+ * a "::" in the selector also read as the runtime's '.'), or by its bare
+ * name.  A text dump has no tokens. */
+static gboolean
+text_selected (const char *selector, const char *name)
+{
+  gsize type_len = text_type_length (name);
+  const char *bare = type_len ? name + type_len + 1 : NULL;
+  g_autofree char *typed = bare ? g_strdup_printf ("%.*s::%s", (int) type_len, name, bare) : NULL;
+  g_autofree char *plain = bare ? g_strdup_printf ("%.*s::%s", (int) text_strip_instantiation (name, type_len),
+                                                   name, bare) : NULL;
+  g_autofree char *dotted = NULL;
+  const char *sep = strstr (selector, "::");
+  const char *names[] = { name, bare, typed, plain };
+
+  if (sep && !strpbrk (selector, "*?"))
+    {
+      dotted = g_strdup_printf ("%.*s.%s", (int) (sep - selector), selector, sep + 2);
+      if (strcmp (dotted, name) == 0)
+        return TRUE;
+    }
+  return selector_matches (selector, 0, names, G_N_ELEMENTS (names));
+}
+
+/* ---- one dump ---------------------------------------------------------- */
+
+/* What one dump prints and has printed. */
+typedef struct {
+  const char      *path;      /* the input, for messages */
+  const char      *selector;  /* --method, or NULL */
+  PgoBodyResolver *resolver;  /* --reference, or NULL */
+  GHashTable      *names;     /* with resolver: a trace's handle -> runtime name */
+  GHashTable      *modules;   /* the module lines printed */
+  guint            n_read;    /* methods read */
+  guint            n_shown;   /* methods printed (or taken, for JSON) */
+} Dump;
+
+/* Sets up 'd' to dump 'path' with --method 'selector' (nullable) and
+ * resolver 'resolver' (nullable, borrowed). */
+static void
+dump_init (Dump *d, const char *path, const char *selector, PgoBodyResolver *resolver)
+{
+  *d = (Dump) { path, selector, resolver, NULL, NULL, 0, 0 };
+  d->names = resolver ? pgo_tool_new_handle_names () : NULL;
+  d->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+/* Frees what 'd' holds. */
+static void
+dump_clear (Dump *d)
+{
+  g_clear_pointer (&d->names, g_hash_table_unref);
+  g_clear_pointer (&d->modules, g_hash_table_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Dump, dump_clear)
+
+/* The error of a --method that named none of the 'd->n_read' methods of
+ * d->path, on one line, as every command gives it; PGO_EXIT_FAILURE. */
+static int
+no_method_named (const Dump *d)
+{
+  return pgo_tool_no_method_named (d->path, d->selector, d->n_read);
+}
+
+/* Prints the "total:" line of 'd' ('dropped' methods a trace dropped),
+ * or the error of a --method that named nothing; the exit code. */
+static int
+print_total (const Dump *d, guint dropped)
+{
+  if (d->selector && d->n_shown == 0)
+    return no_method_named (d);
+  printf ("total: %u methods with PGO data", d->n_shown);
+  if (dropped && !d->selector)
+    printf (", %u dropped", dropped);
+  putchar ('\n');
+  return pgo_tool_flush_stdout ();
+}
+
+/* Prints the "module" line of 'module' unless 'd' printed it already. */
+static void
+print_module_line (Dump *d, const PgoModuleId *module)
+{
+  g_autofree char *mvid = module->has_mvid ? pgo_guid_to_string (module->mvid) : NULL;
+  g_autofree char *pdb = module->has_pdb ? pgo_guid_to_string (module->pdb_guid) : NULL;
+  g_autofree char *age = module->has_pdb ? g_strdup_printf ("%u", module->pdb_age) : NULL;
+  g_autofree char *line = g_strdup_printf ("%s\t%s\t%s\t%s", module->simple_name ? module->simple_name : "",
+                                           mvid ? mvid : "-", pdb ? pdb : "-", age ? age : "-");
+
+  if (g_hash_table_contains (d->modules, line))
+    return;
+  fputs ("module", stdout);
+  put_field (module->simple_name);
+  put_keyed ("mvid", mvid);
+  put_keyed ("pdb", pdb);
+  put_keyed ("age", age);
+  putchar ('\n');
+  g_hash_table_add (d->modules, g_steal_pointer (&line));
+}
+
+/* Sets the name and signature of 'm' to the canonical ones of the
+ * definition of method 'id' that 'mn' describes: Owner::Name, 'id's
+ * instantiation spelled as pgo_method_id_to_string() spells it, and the
+ * parameters; so a trace's "Outer+Inner" and a .mibc's "Outer/Inner"
+ * print alike. */
+static void
+set_canonical_name (const PgoMethodId *id, const PgoMethodName *mn, MethodLine *m)
+{
+  g_autoptr(PgoMethodId) copy = pgo_method_id_copy (id);
+  g_autofree char *full = NULL;
+
+  g_free (copy->name);
+  copy->name = g_strconcat (mn->owner, "::", mn->name, NULL);
+  full = pgo_method_id_to_string (copy);
+  g_free (m->name);
+  m->name = g_strdup (strchr (full, '!') + 1);
+  g_free (m->sig);
+  m->sig = g_strdup (mn->params);
+}
+
+/* Fills the fields of 'm' that 'resolver' knows of method 'id': the
+ * canonical name and signature of its definition, its IL size and its
+ * text format hashes. */
+static void
+fill_from_reference (PgoBodyResolver *resolver, const PgoMethodId *id, MethodLine *m)
+{
+  g_autoptr(PgoMetadata) md = NULL;
+  PgoMethodName mn = { 0 };
+
+  if (!id->module || !id->token || !(md = pgo_body_resolver_lookup_metadata (resolver, id->module, NULL)))
+    return;
+  if (pgo_metadata_describe_method (md, id->token, &mn, NULL))
+    set_canonical_name (id, &mn, m);
+  pgo_method_name_clear (&mn);
+  m->hashed = pgo_metadata_compute_text_pgo_hashes (md, id, &m->code_hash, &m->method_hash,
+                                                    &m->il_size, NULL);
+}
+
+/* Fills 'm' (zeroed) with the identity of profile 'p' as its input gives
+ * it, completed from d->resolver when there is one. */
+static void
+id_method_line (const Dump *d, const PgoMethodProfile *p, MethodLine *m)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_autofree char *full = id && id->name ? pgo_method_id_to_string (id) : NULL;
+
+  m->n_records = pgo_method_profile_get_n_records (p);
+  if (!id)
+    return;
+  /* an instantiation is printed as pgo_method_id_to_string() spells it */
+  m->name = full ? g_strdup (strchr (full, '!') + 1) : NULL;
+  m->sig = g_strdup (id->signature);
+  m->module = id->module ? g_strdup (id->module->simple_name) : NULL;
+  m->token = id->token;
+  if (d->resolver)
+    fill_from_reference (d->resolver, id, m);
+}
+
+/* TRUE if 'd' prints profile 'p': no --method, or one that names it;
+ * its method line in 'm' (zeroed). */
+static gboolean
+take_profile (const Dump *d, const PgoMethodProfile *p, MethodLine *m)
+{
+  id_method_line (d, p, m);
+  return !d->selector || id_selected (d->selector, pgo_method_profile_get_id (p), m);
+}
+
+/* Prints profile 'p' in the record format, if 'd' takes it: its module
+ * line (the first time), its method line and its records, handles as
+ * 'handle_text' gives them. */
+static void
+print_profile (Dump *d, const PgoMethodProfile *p, HandleTextFunc handle_text, gpointer data)
+{
+  g_auto(MethodLine) m = { 0 };
+  const PgoMethodId *id = pgo_method_profile_get_id (p);
+
+  d->n_read++;
+  if (!take_profile (d, p, &m))
+    return;
+  d->n_shown++;
+  if (id && id->module)
+    print_module_line (d, id->module);
+  print_method_line (&m);
+  for (guint r = 0; r < m.n_records; r++)
+    print_record (p, r, handle_text, data);
+}
+
+/* HandleTextFunc of profiles whose handle values name nothing (a .mibc's
+ * "unknown" ids, a store's or XML document's raw values): NULL or
+ * UNKNOWN. */
+static char *
+opaque_handle_text (gpointer data, guint32 marshal, guint64 value)
+{
+  (void) data;
+  (void) marshal;
+  return g_strdup (value ? "UNKNOWN" : "NULL");
+}
+
+/* Prints the profiles of 'list' (of a .mibc, an XML document or a
+ * store) in the record format, then the total; the exit code. */
+static int
+print_profile_list (Dump *d, GPtrArray *list)
+{
+  for (guint i = 0; i < list->len; i++)
+    print_profile (d, g_ptr_array_index (list, i), opaque_handle_text, NULL);
+  return print_total (d, 0);
+}
+
+/* ---- traces ------------------------------------------------------------ */
+
+/* A trace being dumped: the dump and the trace's tables. */
+typedef struct {
+  Dump                *dump;
+  PgoNettraceProfiles *profiles;
+  gboolean             schemas;  /* --schemas */
+} TraceDump;
+
+/* HandleTextFunc of a trace ('data' a TraceDump): NULL, the runtime name
+ * found through --reference, else what the trace says the handle is,
+ * else UNKNOWN. */
+static char *
+trace_handle_text (gpointer data, guint32 marshal, guint64 value)
+{
+  TraceDump *t = data;
+  const char *name = t->dump->names && value ? g_hash_table_lookup (t->dump->names, &value) : NULL;
+  char *what;
+
+  if (value == 0)
+    return g_strdup ("NULL");
+  if (name)
+    return g_strdup (name);
+  what = marshal == PGO_KIND_TYPE_HANDLE ? pgo_nettrace_profiles_describe_type (t->profiles, value)
+                                         : pgo_nettrace_profiles_describe_method (t->profiles, value);
+  if (!what || strcmp (what, "(unknown)") == 0 || strcmp (what, "(empty)") == 0)
+    {
+      g_free (what);
+      return g_strdup ("UNKNOWN");
+    }
+  return what;
 }
 
 /* print_schema_plain: records as "  kind=0x.. il=.. count=.. other=0x.. values=a,b"
@@ -112,109 +584,164 @@ print_schema_plain (PgoMethodProfile *p)
     }
 }
 
-/* Prints the identity line of profile 'p' with MethodID 'handle': token,
- * name, module with its PDB identity, method handle and record count. */
+/* "dump --schemas" of one profile 'p' with MethodID 'handle' and blob
+ * 'blob', if t's --method takes it: the blob in hex, then the records in
+ * the neutral form. */
 static void
-print_method_header (const PgoMethodProfile *p, guint64 handle)
+print_schemas (TraceDump *t, PgoMethodProfile *p, guint64 handle, GBytes *blob)
 {
-  PgoMethodId *id = pgo_method_profile_get_id (p);
+  g_auto(MethodLine) m = { 0 };
+  gsize len = 0;
+  const guint8 *b = g_bytes_get_data (blob, &len);
 
-  g_autofree char *full = id && id->name ? pgo_method_id_to_string (id) : NULL;
-
-  /* an instantiation is printed as pgo_method_id_to_string() spells it */
-  printf ("method 0x%08x %s", id ? id->token : 0, full ? strchr (full, '!') + 1 : "?");
-  if (id && id->module)
-    {
-      printf (" in %s", id->module->simple_name[0] ? id->module->simple_name : "?");
-      if (id->module->has_pdb)
-        {
-          g_autofree char *guid = pgo_guid_to_string (id->module->pdb_guid);
-          printf (" (pdb %s age %u)", guid, id->module->pdb_age);
-        }
-    }
-  else
-    printf (" in (unknown module)");
-  printf (" handle=0x%" G_GINT64_MODIFIER "x records=%u\n", handle,
-          pgo_method_profile_get_n_records (p));
+  t->dump->n_read++;
+  if (!take_profile (t->dump, p, &m))
+    return;
+  t->dump->n_shown++;
+  printf ("blob 0x%" G_GINT64_MODIFIER "x ", handle);
+  print_hex (b, len);
+  putchar ('\n');
+  print_schema_plain (p);
 }
 
 /* PgoNettraceProfileFunc of "dump": prints one profile as the trace gives
- * it, then frees it: with 'schemas' (user_data non-NULL) its reassembled
- * blob in hex and its records in the neutral form, else its identity and
- * its records. */
+ * it, then frees it: with --schemas its blob and neutral records, else in
+ * the record format, its handles first named through --reference when
+ * it is given. */
 static gboolean
 print_one (PgoNettraceProfiles *profiles, PgoMethodProfile *profile, guint64 handle, GBytes *blob,
            gpointer user_data, GError **error)
 {
   g_autoptr(PgoMethodProfile) p = profile;
+  TraceDump *t = user_data;
+  Dump *d = t->dump;
 
   (void) error;
-  if (user_data)
+  t->profiles = profiles;
+  if (t->schemas)
     {
-      gsize len = 0;
-      const guint8 *b = g_bytes_get_data (blob, &len);
-
-      printf ("blob 0x%" G_GINT64_MODIFIER "x ", handle);
-      print_hex (b, len);
-      putchar ('\n');
-      print_schema_plain (p);
+      print_schemas (t, p, handle, blob);
       return TRUE;
     }
-  print_method_header (p, handle);
-  print_schema_text (profiles, p);
+  if (d->resolver)
+    {
+      pgo_nettrace_profile_name_types (p, pgo_tool_lookup_metadata, d->resolver);
+      pgo_nettrace_profiles_name_profile_handles (profiles, p, pgo_tool_lookup_metadata, d->resolver,
+                                                  d->names);
+    }
+  print_profile (d, p, trace_handle_text, t);
   return TRUE;
 }
 
 /* Prints what follows the profiles of a trace read by 'reader' into
- * 'profiles': the notes (as warnings about 'path'), the warning of a
- * trace cut short, and unless 'schemas' the total. */
-static void
-print_trailer (PgoNettraceReader *reader, PgoNettraceProfiles *profiles, gboolean schemas,
-               const char *path)
+ * 'profiles' ('t'): the notes (as warnings about its path), the warning
+ * of a trace cut short, and unless --schemas the total; a --method that
+ * named nothing is the one error instead.  The exit code. */
+static int
+print_trailer (PgoNettraceReader *reader, PgoNettraceProfiles *profiles, const TraceDump *t)
 {
   GPtrArray *notes = pgo_nettrace_profiles_get_notes (profiles);
   const char *cut = pgo_nettrace_reader_get_warning (reader);
-  guint n = pgo_nettrace_profiles_get_n_emitted (profiles);
+  const char *path = t->dump->path;
 
+  if (t->dump->selector && t->dump->n_shown == 0)
+    return no_method_named (t->dump);
   for (guint i = 0; i < notes->len; i++)
     if (g_strcmp0 (g_ptr_array_index (notes, i), cut) != 0)
       pgo_tool_warning ("%s: %s", path, (const char *) g_ptr_array_index (notes, i));
   /* a trace cut short: the warning every command gives */
-  pgo_tool_warn_truncated (path, pgo_nettrace_reader_get_stats (reader), n);
-  if (!schemas)
-    printf ("total: %u methods with PGO data, %u dropped\n", n,
-            pgo_nettrace_profiles_get_n_dropped (profiles));
+  pgo_tool_warn_truncated (path, pgo_nettrace_reader_get_stats (reader),
+                           pgo_nettrace_profiles_get_n_emitted (profiles));
+  if (t->schemas)
+    return pgo_tool_flush_stdout ();
+  return print_total (t->dump, pgo_nettrace_profiles_get_n_dropped (profiles));
 }
 
-/* Prints the profiles of a .mibc: per method its MethodDef token (0 when
- * no reference defines it), name, signature and module, then its records
- * as "  Kind(0x..) il=.. count=.. other=0x.. values". */
-static void
-print_mibc_profiles (GPtrArray *list)
+/* "dump --raw": the payloads of the trace that 'reader' reads, then the
+ * reader's warning; the exit code (none printed for a failed flush). */
+static int
+dump_raw (PgoNettraceReader *reader, const char *path)
 {
-  for (guint i = 0; i < list->len; i++)
-    {
-      PgoMethodProfile *p = g_ptr_array_index (list, i);
-      PgoMethodId *id = pgo_method_profile_get_id (p);
+  GError *error = NULL;
 
-      g_autofree char *full = id && id->name ? pgo_method_id_to_string (id) : NULL;
-      const char *name = full ? strchr (full, '!') + 1 : "?";
-
-      /* an instantiation is printed as pgo_method_id_to_string() spells it */
-      printf ("method 0x%08x %s%s in %s records=%u\n", id ? id->token : 0,
-              name, id && id->signature ? id->signature : "",
-              id && id->module ? id->module->simple_name : "?", pgo_method_profile_get_n_records (p));
-      print_schema_plain (p);
-    }
-  printf ("total: %u methods with PGO data\n", list->len);
+  if (!print_raw (reader, &error))
+    return pgo_tool_fail (path, error);
+  if (pgo_nettrace_reader_get_warning (reader))
+    pgo_tool_warning ("%s: %s", path, pgo_nettrace_reader_get_warning (reader));
+  return fflush (stdout) == 0 ? PGO_EXIT_OK : PGO_EXIT_FAILURE;
 }
+
+/* ---- text PGO dumps ---------------------------------------------------- */
+
+/* HandleTextFunc of a text dump ('data' its PgoTextPgo): NULL, UNKNOWN or
+ * the name the dump gives. */
+static char *
+text_handle_text (gpointer data, guint32 marshal, guint64 value)
+{
+  const char *name = pgo_text_pgo_get_handle_name (data, value);
+
+  (void) marshal;
+  return g_strdup (name ? name : "UNKNOWN");
+}
+
+/* Prints method 'm' of text dump 'pgo' in the record format, if 'd'
+ * takes it. */
+static void
+print_text_method (Dump *d, const PgoTextPgo *pgo, const PgoTextPgoMethod *m)
+{
+  MethodLine line = { m->method_name, m->signature, NULL, 0, TRUE, m->il_size, m->code_hash,
+                      m->method_hash, pgo_method_profile_get_n_records (m->profile) };
+
+  d->n_read++;
+  if (d->selector && !text_selected (d->selector, m->method_name))
+    return;
+  d->n_shown++;
+  print_method_line (&line);
+  for (guint r = 0; r < line.n_records; r++)
+    print_record (m->profile, r, text_handle_text, (gpointer) pgo);
+}
+
+/* Parses the text PGO dump at 'path' into *out; the exit code, after
+ * printing the error of a file that cannot be read or parsed. */
+static int
+read_text_pgo (const char *path, PgoTextPgo **out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) file = NULL;
+
+  if (!(file = pgo_file_map (path, &error))
+      || !(*out = pgo_text_pgo_parse (g_bytes_get_data (file, NULL), g_bytes_get_size (file), &error)))
+    return pgo_tool_fail (path, g_steal_pointer (&error));
+  return PGO_EXIT_OK;
+}
+
+/* pgo_tool_print_text_pgo: parses the runtime text PGO dump at 'path' and
+ * prints it in the record format (every input's, see above), only the
+ * methods that --method 'only' names when it is set; the exit code. */
+int
+pgo_tool_print_text_pgo (const char *path, const char *only)
+{
+  g_autoptr(PgoTextPgo) pgo = NULL;
+  g_auto(Dump) d = { 0 };
+  int rc;
+
+  dump_init (&d, path, only, NULL);
+  if ((rc = read_text_pgo (path, &pgo)) != PGO_EXIT_OK)
+    return rc;
+  for (guint i = 0; i < pgo_text_pgo_get_n_methods (pgo); i++)
+    print_text_method (&d, pgo, pgo_text_pgo_get_method (pgo, i));
+  return print_total (&d, 0);
+}
+
+/* ---- the command line -------------------------------------------------- */
 
 /* The command line of "dump", checked. */
 typedef struct {
   gboolean    raw;        /* --raw */
   gboolean    schemas;    /* --schemas */
   gboolean    json;       /* --json */
-  char      **references; /* --reference: resolves a .mibc's methods to tokens */
+  char      **references; /* --reference: names a .mibc's methods, a trace's handles */
+  char       *method;     /* --method: a selector, or NULL */
   const char *path;       /* the FILE argument */
 } DumpOptions;
 
@@ -223,6 +750,7 @@ static void
 dump_options_clear (DumpOptions *o)
 {
   g_clear_pointer (&o->references, g_strfreev);
+  g_clear_pointer (&o->method, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DumpOptions, dump_options_clear)
@@ -254,22 +782,10 @@ print_saved (PgoStore *store, GError **error)
   return TRUE;
 }
 
-/* "dump STORE": the store's counts, its traces, the reconstructions it
- * keeps, then every trace's raw profiles as a .mibc's are printed. */
-static int
-dump_store (DumpOptions *o)
+/* Prints a "trace" line per trace of 'traces' (a store's). */
+static void
+print_store_traces (GPtrArray *traces)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(PgoStore) store = NULL;
-  g_autoptr(GPtrArray) traces = NULL, list = NULL;
-
-  if (o->raw || o->schemas || o->references)
-    return pgo_tool_usage ("--raw, --schemas and --reference do not apply to a store");
-  if (!(store = pgo_store_open (o->path, FALSE, &error))
-      || !pgo_tool_print_store_stats (store, o->path, &error)
-      || !(traces = pgo_store_list_traces (store, &error))
-      || !(list = pgo_store_read_profiles (store, NULL, &error)))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
   for (guint i = 0; i < traces->len; i++)
     {
       const PgoStoreTrace *t = g_ptr_array_index (traces, i);
@@ -279,30 +795,72 @@ dump_store (DumpOptions *o)
               t->started[0] ? t->started : "?", t->process_id, t->pointer_size, t->n_processors,
               t->runtime[0] ? t->runtime : "?");
     }
-  if (!print_saved (store, &error))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
-  print_mibc_profiles (list);
-  return pgo_tool_flush_stdout ();
 }
 
-/* "dump FILE.mibc": reads the .mibc, resolving its methods against the
- * --reference paths, and prints its profiles. */
+/* "dump STORE": the store's counts, its traces, the reconstructions it
+ * keeps, then every trace's raw profiles in the record format. */
 static int
-dump_mibc (DumpOptions *o)
+dump_store (DumpOptions *o)
 {
-  g_autoptr(PgoBodyResolver) resolver = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoStore) store = NULL;
+  g_autoptr(GPtrArray) traces = NULL, list = NULL;
+  g_auto(Dump) d = { 0 };
+
+  if (o->raw || o->schemas || o->references)
+    return pgo_tool_usage ("--raw, --schemas and --reference do not apply to a store");
+  if (!(store = pgo_store_open (o->path, FALSE, &error))
+      || !pgo_tool_print_store_stats (store, o->path, &error)
+      || !(traces = pgo_store_list_traces (store, &error))
+      || !(list = pgo_store_read_profiles (store, NULL, &error)))
+    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+  print_store_traces (traces);
+  if (!print_saved (store, &error))
+    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+  dump_init (&d, o->path, o->method, NULL);
+  return print_profile_list (&d, list);
+}
+
+/* "dump FILE.mibc" (or an XML document): reads the file, resolving its
+ * methods against the --reference paths, and prints its profiles. */
+static int
+dump_mibc (DumpOptions *o, PgoBodyResolver *resolver)
+{
   g_autoptr(GPtrArray) list = NULL;
+  g_auto(Dump) d = { 0 };
   int rc = PGO_EXIT_OK;
 
   if (o->raw || o->schemas)
     return pgo_tool_usage ("--raw and --schemas apply to .nettrace traces only");
-  if (o->references && !(resolver = pgo_tool_open_resolver (o->references, NULL, &rc)))
-    return rc;
   if (!(list = pgo_tool_read_profiles (o->path, resolver, &rc)))
     return rc;
-  print_mibc_profiles (list);
-  return pgo_tool_flush_stdout ();
+  dump_init (&d, o->path, o->method, resolver);
+  return print_profile_list (&d, list);
 }
+
+/* "dump FILE.nettrace": decodes the trace's profiles one method at a time
+ * and prints them (--raw: its payloads). */
+static int
+dump_trace (DumpOptions *o, PgoBodyResolver *resolver)
+{
+  g_autoptr(PgoNettraceReader) reader = NULL;
+  g_autoptr(PgoNettraceProfiles) profiles = NULL;
+  g_auto(Dump) d = { 0 };
+  TraceDump t = { &d, NULL, o->schemas };
+  GError *error = NULL;
+
+  if (!(reader = pgo_nettrace_reader_open (o->path, &error)))
+    return pgo_tool_fail (o->path, error);
+  if (o->raw)
+    return dump_raw (reader, o->path);
+  dump_init (&d, o->path, o->method, resolver);
+  /* one method at a time: a trace's profiles are never all held at once */
+  if (!(profiles = pgo_nettrace_profiles_stream (reader, print_one, &t, &error)))
+    return pgo_tool_fail (o->path, error);
+  return print_trailer (reader, profiles, &t);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
 
 /* Appends the records of 'p' to 's' as ',"records":[...]}': handle
  * values as "0x.." strings, others as numbers; closes the object. */
@@ -350,63 +908,89 @@ json_profile (GString *s, const PgoMethodProfile *p)
   json_records (s, p);
 }
 
-/* "dump --json" of a text PGO dump: per method its name and signature
- * lines, its hashes and IL size, then its records (handles as the
- * dump's own handle numbers). */
-static int
-dump_json_text (const char *path)
+/* Appends text-dump method 'm' to 's' as a JSON object: its name and
+ * signature lines, its hashes and IL size, then its records (handles as
+ * the dump's own handle numbers). */
+static void
+json_text_method (GString *s, const PgoTextPgoMethod *m)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) file = pgo_file_map (path, &error);
+  g_string_append (s, "{\"name\":");
+  pgo_tool_json_string (s, m->method_name);
+  g_string_append (s, ",\"signature\":");
+  pgo_tool_json_string (s, m->signature);
+  g_string_append_printf (s, ",\"code_hash\":%u,\"method_hash\":%u,\"il_size\":%u", m->code_hash,
+                          m->method_hash, m->il_size);
+  json_records (s, m->profile);
+}
+
+/* Ends JSON object 's' of dump 'd' with its total and prints it, or
+ * prints the error of a --method that named nothing; the exit code. */
+static int
+json_finish (const Dump *d, GString *s)
+{
+  if (d->selector && d->n_shown == 0)
+    return no_method_named (d);
+  g_string_append_printf (s, "],\"total\":%u}\n", d->n_shown);
+  fputs (s->str, stdout);
+  return pgo_tool_flush_stdout ();
+}
+
+/* "dump --json" of a text PGO dump: per method (those --method names)
+ * json_text_method()'s object. */
+static int
+dump_json_text (DumpOptions *o)
+{
   g_autoptr(PgoTextPgo) pgo = NULL;
   g_autoptr(GString) s = g_string_new ("{\"file\":");
+  g_auto(Dump) d = { 0 };
+  int rc;
 
-  if (!file || !(pgo = pgo_text_pgo_parse (g_bytes_get_data (file, NULL), g_bytes_get_size (file),
-                                           &error)))
-    return pgo_tool_fail (path, g_steal_pointer (&error));
-  pgo_tool_json_string (s, path);
+  dump_init (&d, o->path, o->method, NULL);
+  if ((rc = read_text_pgo (o->path, &pgo)) != PGO_EXIT_OK)
+    return rc;
+  pgo_tool_json_string (s, o->path);
   g_string_append (s, ",\"methods\":[");
   for (guint i = 0; i < pgo_text_pgo_get_n_methods (pgo); i++)
     {
       const PgoTextPgoMethod *m = pgo_text_pgo_get_method (pgo, i);
 
-      g_string_append (s, i ? ",{\"name\":" : "{\"name\":");
-      pgo_tool_json_string (s, m->method_name);
-      g_string_append (s, ",\"signature\":");
-      pgo_tool_json_string (s, m->signature);
-      g_string_append_printf (s, ",\"code_hash\":%u,\"method_hash\":%u,\"il_size\":%u", m->code_hash,
-                              m->method_hash, m->il_size);
-      json_records (s, m->profile);
+      d.n_read++;
+      if (o->method && !text_selected (o->method, m->method_name))
+        continue;
+      if (d.n_shown++)
+        g_string_append_c (s, ',');
+      json_text_method (s, m);
     }
-  g_string_append_printf (s, "],\"total\":%u}\n", pgo_text_pgo_get_n_methods (pgo));
-  fputs (s->str, stdout);
-  return pgo_tool_flush_stdout ();
+  return json_finish (&d, s);
 }
 
-/* "dump --json": every profile of the file, whatever its kind, as one
- * object {"file", "methods": [...], "total"}. */
+/* "dump --json": every profile of the file (those --method names),
+ * whatever its kind, as one object {"file", "methods": [...], "total"}. */
 static int
-dump_json (DumpOptions *o)
+dump_json (DumpOptions *o, PgoBodyResolver *resolver)
 {
-  g_autoptr(PgoBodyResolver) resolver = NULL;
   g_autoptr(GPtrArray) list = NULL;
   g_autoptr(GString) s = g_string_new ("{\"file\":");
+  g_auto(Dump) d = { 0 };
   int rc;
 
-  if ((o->references && !(resolver = pgo_tool_open_resolver (o->references, NULL, &rc)))
-      || !(list = pgo_tool_read_profiles (o->path, resolver, &rc)))
+  if (!(list = pgo_tool_read_profiles (o->path, resolver, &rc)))
     return rc;
+  dump_init (&d, o->path, o->method, resolver);
   pgo_tool_json_string (s, o->path);
   g_string_append (s, ",\"methods\":[");
   for (guint i = 0; i < list->len; i++)
     {
-      if (i)
+      g_auto(MethodLine) m = { 0 };
+
+      d.n_read++;
+      if (!take_profile (&d, g_ptr_array_index (list, i), &m))
+        continue;
+      if (d.n_shown++)
         g_string_append_c (s, ',');
       json_profile (s, g_ptr_array_index (list, i));
     }
-  g_string_append_printf (s, "],\"total\":%u}\n", list->len);
-  fputs (s->str, stdout);
-  return pgo_tool_flush_stdout ();
+  return json_finish (&d, s);
 }
 
 /* Parses and checks the options into 'o'.  Returns PGO_EXIT_OK, or the
@@ -419,14 +1003,18 @@ parse_options (int *argc, char ***argv, DumpOptions *o)
     { "schemas", 0, 0, G_OPTION_ARG_NONE, &o->schemas,
       "Print each method's MethodID and reassembled blob in hex before its records", NULL },
     { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->references,
-      "Assembly or directory that defines a .mibc's methods, to name their tokens (repeatable)", "PATH" },
+      "Assembly or directory defining the methods: their tokens, canonical names, IL sizes and text hashes, a trace's handle names (repeatable)",
+      "PATH" },
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method, PGO_TOOL_METHOD_HELP, "M" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the profiles as one JSON object", NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE.nettrace|FILE.mibc|STORE|FILE.xml|FILE.txt");
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE.nettrace|FILE.mibc|FILE.txt|STORE|FILE.xml");
   int rc;
 
-  g_option_context_set_summary (context, "Print the PGO profiles a .nettrace trace, a .mibc or a store carries.");
+  g_option_context_set_summary (context,
+                                "Print the PGO profiles of a .nettrace trace, a .mibc, a text PGO dump, an XML\n"
+                                "document or a store, in one record format whatever the input.");
   g_option_context_add_main_entries (context, entries, NULL);
   if ((rc = pgo_tool_parse (context, argc, argv)) != PGO_EXIT_OK)
     return rc;
@@ -434,63 +1022,42 @@ parse_options (int *argc, char ***argv, DumpOptions *o)
     return pgo_tool_usage ("dump needs exactly one FILE");
   if (o->json && (o->raw || o->schemas))
     return pgo_tool_usage ("--json excludes --raw and --schemas");
+  if (o->method && o->raw)
+    return pgo_tool_usage ("--method excludes --raw");
   o->path = (*argv)[1];
   return PGO_EXIT_OK;
 }
 
-/* "dump --raw": the payloads of the trace that 'reader' reads, then the
- * reader's warning; the exit code (none printed for a failed flush). */
+/* "dump" of a text PGO dump: the record format, or --json. */
 static int
-dump_raw (PgoNettraceReader *reader, const char *path)
+dump_text (DumpOptions *o)
 {
-  GError *error = NULL;
-
-  if (!print_raw (reader, &error))
-    return pgo_tool_fail (path, error);
-  if (pgo_nettrace_reader_get_warning (reader))
-    pgo_tool_warning ("%s: %s", path, pgo_nettrace_reader_get_warning (reader));
-  return fflush (stdout) == 0 ? PGO_EXIT_OK : PGO_EXIT_FAILURE;
+  if (o->raw || o->schemas || o->references)
+    return pgo_tool_usage ("--raw, --schemas and --reference do not apply to a text PGO dump");
+  return o->json ? dump_json_text (o) : pgo_tool_print_text_pgo (o->path, o->method);
 }
 
-/* "dump": decodes the PGO profiles of a trace and prints them. */
+/* "dump": decodes the PGO profiles of a file of any kind and prints them. */
 int
 pgo_cmd_dump (int argc, char **argv)
 {
   g_auto(DumpOptions) o = { 0 };
-  g_autoptr(PgoNettraceReader) reader = NULL;
-  g_autoptr(PgoNettraceProfiles) profiles = NULL;
-  GError *error = NULL;
+  g_autoptr(PgoBodyResolver) resolver = NULL;
+  PgoToolInputKind kind;
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (pgo_tool_input_kind (o.path) == PGO_TOOL_INPUT_TEXT)
-    {
-      if (o.raw || o.schemas || o.references)
-        return pgo_tool_usage ("--raw, --schemas and --reference do not apply to a text PGO dump");
-      return o.json ? dump_json_text (o.path) : pgo_tool_print_text_pgo (o.path, NULL);
-    }
+  kind = pgo_tool_input_kind (o.path);
+  if (kind == PGO_TOOL_INPUT_TEXT)
+    return dump_text (&o);
+  if (kind == PGO_TOOL_INPUT_STORE)
+    return o.json ? dump_json (&o, NULL) : dump_store (&o);
+  if (o.references && !(resolver = pgo_tool_open_resolver (o.references, NULL, &rc)))
+    return rc;
   if (o.json)
-    return dump_json (&o);
-  switch (pgo_tool_input_kind (o.path))
-    {
-    case PGO_TOOL_INPUT_MIBC:
-    case PGO_TOOL_INPUT_XML: /* pgo_tool_read_profiles tells the two apart */
-      return dump_mibc (&o);
-    case PGO_TOOL_INPUT_STORE:
-      return dump_store (&o);
-    case PGO_TOOL_INPUT_TRACE:
-    case PGO_TOOL_INPUT_TEXT:
-    default:
-      break;
-    }
-  if (!(reader = pgo_nettrace_reader_open (o.path, &error)))
-    return pgo_tool_fail (o.path, error);
-  if (o.raw)
-    return dump_raw (reader, o.path);
-  /* one method at a time: a trace's profiles are never all held at once */
-  if (!(profiles = pgo_nettrace_profiles_stream (reader, print_one, o.schemas ? &o : NULL, &error)))
-    return pgo_tool_fail (o.path, error);
-  print_trailer (reader, profiles, o.schemas, o.path);
-  return pgo_tool_flush_stdout ();
+    return dump_json (&o, resolver);
+  if (kind == PGO_TOOL_INPUT_MIBC || kind == PGO_TOOL_INPUT_XML) /* read_profiles tells them apart */
+    return dump_mibc (&o, resolver);
+  return dump_trace (&o, resolver);
 }

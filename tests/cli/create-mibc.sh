@@ -20,16 +20,18 @@ err_has create "create-mibc: wrote 3 methods to $tmp/b.mibc; left out: "
 "$tool" reconstruct --reference "$dll" --probes B "$block" > "$tmp/recon"
 grep -c '^  record EdgeIntCount' "$tmp/recon" > "$tmp/want-records"
 
-# What dump reads back is what reconstruct printed, record for record.
+# What dump reads back is what reconstruct printed, record for record
+# (dump's record format, TAB-separated: see tools/cmd-dump.c).
+tab=$(printf '\t')
 expect 0 dump dump --reference "$dll" "$tmp/b.mibc"
-has dump "method 0x06000001 Program::Spin(int32) in hotloop records=3"
-has dump "  kind=0x181 il=24 count=1 other=0x1c values=50000"
+has dump "method${tab}Program::Spin${tab}sig=(int32)${tab}module=hotloop${tab}token=0x06000001${tab}ilsize=34${tab}codehash=0xF8ECBA45${tab}methodhash=0xFF565334${tab}records=3"
+has dump "record${tab}EdgeIntCount${tab}il=0x18${tab}other=0x1c${tab}count=1${tab}50000"
 has dump "total: 3 methods with PGO data"
 sed -n 's/^  record EdgeIntCount 0x\([0-9a-f]*\) -> 0x\([0-9a-f]*\) \([0-9]*\)$/\1 \2 \3/p' "$tmp/recon" |
   while read -r src dst n; do
-    printf '  kind=0x181 il=%d count=1 other=0x%s values=%s\n' "0x$src" "$dst" "$n"
+    printf 'record\tEdgeIntCount\til=0x%x\tother=0x%x\tcount=1\t%s\n' "0x$src" "0x$dst" "$n"
   done > "$tmp/want"
-grep '^  kind=' "$tmp/out" > "$tmp/got"
+grep "^record${tab}" "$tmp/out" > "$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" || fail "dump: records differ from reconstruct's: $(diff "$tmp/want" "$tmp/got")"
 [ "$(wc -l < "$tmp/got")" -eq "$(cat "$tmp/want-records")" ] || fail "dump: record count"
 
@@ -44,7 +46,7 @@ expect 0 zip1 create-mibc "$block" -r "$dll" --probes B --compressed -o "$tmp/z1
 expect 0 zip2 create-mibc "$block" -r "$dll" --probes B --compressed -o "$tmp/z2/z1.mibc"
 cmp -s "$tmp/z1.mibc" "$tmp/z2/z1.mibc" || fail "zip: bytes differ"
 expect 0 zipdump dump -r "$dll" "$tmp/z1.mibc"
-grep '^  kind=' "$tmp/out" > "$tmp/zgot"
+grep "^record${tab}" "$tmp/out" > "$tmp/zgot"
 cmp -s "$tmp/got" "$tmp/zgot" || fail "zip: records differ from the plain form's"
 
 # Reconstruction on several threads writes the same bytes as on one: every
@@ -85,16 +87,16 @@ has vs-trace "COMPARE methods-a=3 methods-b=3 both=3 mismatched=0 block=0 block-
 expect 0 twice create-mibc "$block" "$block" -r "$dll" --probes B --as-recorded -o "$tmp/tw.mibc"
 err_has twice "; 484 profiles merged, 0 conflicting, 0 of another build"
 expect 0 twice-dump dump "$tmp/tw.mibc"
-has twice-dump "  kind=0x41 il=7 count=1 other=0x0 values=100000"
+has twice-dump "record${tab}BasicBlockIntCount${tab}il=0x7${tab}other=0x0${tab}count=1${tab}100000"
 
 # Seed and zero-fill: block schemas, nothing inferred.
 expect 0 seed create-mibc "$block" -r "$dll" --probes B --as-recorded -o "$tmp/s.mibc"
 expect 0 seed-dump dump "$tmp/s.mibc"
-has seed-dump "method 0x00000000 Program::Spin(int32) in hotloop records=2"
+has seed-dump "method${tab}Program::Spin${tab}sig=(int32)${tab}module=hotloop${tab}token=-${tab}ilsize=-${tab}codehash=-${tab}methodhash=-${tab}records=2"
 expect 0 zero create-mibc "$block" -r "$dll" --probes B --zero-fill -o "$tmp/zf.mibc"
 expect 0 zero-dump dump "$tmp/zf.mibc"
-has zero-dump "method 0x00000000 Program::Spin(int32) in hotloop records=7"
-has zero-dump "  kind=0x41 il=12 count=1 other=0x0 values=0"
+has zero-dump "method${tab}Program::Spin${tab}sig=(int32)${tab}module=hotloop${tab}token=-${tab}ilsize=-${tab}codehash=-${tab}methodhash=-${tab}records=7"
+has zero-dump "record${tab}BasicBlockIntCount${tab}il=0xc${tab}other=0x0${tab}count=1${tab}0"
 
 # Bad input: one line, exit 1, no output; an existing output is untouched.
 echo keep > "$tmp/keep.mibc"

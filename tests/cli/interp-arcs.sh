@@ -30,19 +30,20 @@ if [ -z "$fw" ] || [ ! -f "$fw/System.Private.CoreLib.dll" ]; then
 fi
 
 # arcs TRACE MODULE: "method src dst count" per arc of the module's methods
-# (decimal source, hexadecimal target as dump prints them).
+# (decimal source, hexadecimal target "0x1c"; dump's record format,
+# TAB-separated, prints both in hex: see tools/cmd-dump.c).
 arcs () {
-  "$reconstruct" dump "$1" | awk -v mod="$2" '
-    /^method / { name = $3; on = index($0, " in " mod " (") > 0; next }
-    on && /EdgeLongCount/ {
-      for (i = 1; i <= NF; i++) { if ($i ~ /^il=/) s = substr($i, 4); if ($i ~ /^other=/) d = substr($i, 7) }
-      print name, s, d, $NF }'
+  "$reconstruct" dump "$1" | awk -F '\t' -v mod="$2" '
+    function num(s,  v, i) { v = 0; s = tolower(substr(s, 3)); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+    $1 == "method" { name = $2; on = $4 == "module=" mod; next }
+    on && $1 == "record" && $2 == "EdgeLongCount" { print name, num(substr($3, 4)), substr($4, 7), $NF }'
 }
-# blocks TRACE MODULE: "method il count" per block count.
+# blocks TRACE MODULE: "method il count" per block count (il in decimal).
 blocks () {
-  "$reconstruct" dump "$1" | awk -v mod="$2" '
-    /^method / { name = $3; on = index($0, " in " mod " (") > 0; next }
-    on && /BasicBlockLongCount/ { for (i = 1; i <= NF; i++) if ($i ~ /^il=/) s = substr($i, 4); print name, s, $NF }'
+  "$reconstruct" dump "$1" | awk -F '\t' -v mod="$2" '
+    function num(s,  v, i) { v = 0; s = tolower(substr(s, 3)); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+    $1 == "method" { name = $2; on = $4 == "module=" mod; next }
+    on && $1 == "record" && $2 == "BasicBlockLongCount" { print name, num(substr($3, 4)), $NF }'
 }
 
 expect 0 escapes run --framework "$fw" --probes dense --trace "$tmp/escapes.nettrace" "$data/escapes/escapes.dll"

@@ -53,11 +53,25 @@ grep -q "Try 'pgo-reconstruct trace-stats --help'" "$tmp/err" || fail "usage hin
 # dump: identities and records.
 "$tool" dump "$data/pgo-small.nettrace" >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] || fail "dump exit $rc"
-grep -q "^method 0x06000006 P::Fib in app (pdb ba3cc53d-adc8-4545-b2c1-e44b58226e47 age 1) handle=0x7ff85ca60408 records=2$" "$tmp/out" \
+# (the record format, TAB-separated: see tools/cmd-dump.c)
+t=$(printf '\t')
+grep -q "^method${t}P::Fib${t}sig=-${t}module=app${t}token=0x06000006${t}ilsize=-${t}codehash=-${t}methodhash=-${t}records=2$" "$tmp/out" \
   || fail "dump Fib identity"
-grep -q "^  EdgeIntCount(0x181) il=22 count=1 other=0x0 10980$" "$tmp/out" || fail "dump Fib record"
-grep -q "0x7ff85ca63440=\[app\]0x02000003" "$tmp/out" || fail "dump resolved type handle"
-tail -n 1 "$tmp/out" | grep -q "^total: 8 methods with PGO data, 0 dropped$" || fail "dump summary"
+# Fib's module line, the last before it, gives the PDB identity
+[ "$(awk -F "$t" '$1 == "module" { m = $0 } $2 == "P::Fib" { print m }' "$tmp/out")" \
+  = "module${t}app${t}mvid=-${t}pdb=ba3cc53d-adc8-4545-b2c1-e44b58226e47${t}age=1" ] || fail "dump Fib module"
+grep -q "^record${t}EdgeIntCount${t}il=0x16${t}other=0x0${t}count=1${t}10980$" "$tmp/out" || fail "dump Fib record"
+tail -n 1 "$tmp/out" | grep -q "^total: 8 methods with PGO data$" || fail "dump summary"
+# A process address prints only with --schemas, method for method and
+# record for record in the same order: Fib's MethodID, and the type handle
+# the record format names [app]0x02000003.
+awk -F "$t" '$1 == "method" { print $2 } $1 == "record" { print $2 "." ++n, $6 }' "$tmp/out" >"$tmp/named"
+"$tool" dump --schemas "$data/pgo-small.nettrace" >"$tmp/schemas" 2>"$tmp/err" || fail "dump --schemas exit"
+awk '/^blob / { print $2 } /^  kind=/ { n++; v = $NF; sub(/^values=/, "", v); sub(/,.*/, "", v); print n, v }' \
+  "$tmp/schemas" >"$tmp/raw"
+[ "$(paste -d ' ' "$tmp/named" "$tmp/raw" | grep -c '^P::Fib 0x7ff85ca60408$')" = 1 ] || fail "dump Fib MethodID"
+paste -d ' ' "$tmp/named" "$tmp/raw" | grep -q '^HandleHistogramTypes\.\([0-9]*\) \[app\]0x02000003 \1 0x7ff85ca63440$' \
+  || fail "dump resolved type handle"
 "$tool" dump --raw "$data/pgo-small.nettrace" >"$tmp/out" || fail "dump --raw exit"
 [ "$(grep -c '^event 298 ' "$tmp/out")" -eq 8 ] || fail "dump --raw count"
 

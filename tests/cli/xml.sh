@@ -30,7 +30,7 @@ expect 0 rec-trace create-mibc --probes A $ge -o "$tmp/a/r.mibc" "$trace"
 expect 0 rec-xml create-mibc --probes A $ge -o "$tmp/b/r.mibc" "$tmp/g.xml"
 cmp -s "$tmp/a/r.mibc" "$tmp/b/r.mibc" || fail "rec-xml: differs from the trace's .mibc"
 expect 0 dump dump "$tmp/g.xml"
-[ "$(grep -c '^method ' "$tmp/out")" = "$(grep -c '<method ' "$tmp/g.xml")" ] || fail "dump: method count"
+[ "$(grep -c "^method$(printf '\t')" "$tmp/out")" = "$(grep -c '<method ' "$tmp/g.xml")" ] || fail "dump: method count"
 
 # invalid: a token the schema rejects, on line 3
 sed '3s/token="0x[0-9a-f]*"/token="zz"/' "$tmp/g.xml" > "$tmp/bad.xml"

@@ -24,9 +24,10 @@ records () {
   echo "exit $?" >>"$work/$1.out"
   cmp -s "$data/probes.expected" "$work/$1.out" \
     || { echo "FAIL: --probes $1: the program printed $(head -c 200 "$work/$1.out") $(head -n 1 "$work/$1.err")"; fail=1; }
-  "$tool" dump "$work/$1.nettrace" | awk '
-    /^method / { on = index($0, " in probes (") > 0; tok = $2; next }
-    on && /^  BasicBlock/ { for (i = 1; i <= NF; i++) if ($i ~ /^il=/) il = substr($i, 4); printf "%s %x %s\n", tok, il, $NF }' \
+  # (dump's record format, TAB-separated: see tools/cmd-dump.c; "il=0x7")
+  "$tool" dump "$work/$1.nettrace" | awk -F '\t' '
+    $1 == "method" { on = $4 == "module=probes"; t = substr($5, 7); tok = t == "-" ? "0x00000000" : t; next }
+    on && $1 == "record" && $2 ~ /^BasicBlock/ { printf "%s %s %s\n", tok, substr($3, 6), $NF }' \
     >"$work/$1.rec"
 }
 

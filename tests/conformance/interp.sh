@@ -38,10 +38,14 @@ printf '{"runtimeOptions":{"tfm":"net10.0","framework":{"name":"Microsoft.NETCor
 # Per app method of trace $1 in module $2 (and instantiation: methods of
 # reference-type instantiations share one profile, as in the runtime):
 # "token/name il=count ..." lines.
+# (dump's record format, TAB-separated: see tools/cmd-dump.c; IL offsets,
+# printed in hex, are read back as decimal numbers)
 counts () {
-  "$tool" dump "$1" | awk -v mod="$2" '
-    /^method / { on = index($0, " in " mod " (") > 0; tok = $2 "/" $3; next }
-    on && /^  BasicBlock/ { for (i = 1; i <= NF; i++) if ($i ~ /^il=/) il = substr($i, 4); c[tok] = c[tok] " " il "=" $NF }
+  "$tool" dump "$1" | awk -F '\t' -v mod="$2" '
+    function num(s,  v, i) { v = 0; s = tolower(substr(s, 3)); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+    $1 == "method" { on = $4 == "module=" mod; t = substr($5, 7); n = $2; gsub(/ /, "_", n)
+                     tok = (t == "-" ? "0x00000000" : t) "/" n; next }
+    on && $1 == "record" && $2 ~ /^BasicBlock/ { c[tok] = c[tok] " " num(substr($3, 4)) "=" $NF }
     END { for (t in c) print t c[t] }' | sort
 }
 

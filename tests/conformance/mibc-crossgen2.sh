@@ -130,10 +130,11 @@ for trace in "$srcdir"/fixtures/data/*/block.nettrace; do
     failed=$((failed + 1))
   fi
   # the profiled methods of the fixture, as the JIT's listing keys them:
-  # "Bag`1<int32>::Pop()" -> "Bag`1[int]:Pop"
+  # "Bag`1<int32>::Pop()" -> "Bag`1[int]:Pop" (dump's method lines,
+  # TAB-separated: NAME, then sig=SIGNATURE and module=MODULE)
   "$tool" dump "$work/mibc/plain/$name.mibc" \
-    | awk -v a="$name" '$1 == "method" && $(NF - 1) == a { $1 = ""; $2 = ""; NF -= 3; print }' \
-    | sed 's/^ *//' | sort -u >"$work/mibc/$name.methods"
+    | awk -F '\t' -v a="$name" '$1 == "method" && $4 == "module=" a { s = substr($3, 5); print $2 (s == "-" ? "" : s) }' \
+    | sort -u >"$work/mibc/$name.methods"
   jit_key "$work/mibc/$name.methods" | sort -u >"$work/mibc/$name.keys"
   listing_key "$work/jit/$name-none.txt" >"$work/jit/$name-none.keys"
   grep "PGO: " "$work/jit/$name-plain.txt" | listing_key >"$work/jit/$name-plain.keys"

@@ -68,8 +68,9 @@ failed=0
 grep -q -- "-m:\".*app.mibc\"" "$work/publish.log" || { echo "FAIL: crossgen2 was not given app.mibc"; failed=1; }
 
 # The app methods in the .mibc, as "Program:Dense" (the summary's spelling).
+# (dump's method lines, TAB-separated: NAME, sig=..., module=MODULE)
 "$tool" dump "$work/app/app.mibc" \
-  | awk -v a="$name" '$1 == "method" && $(NF - 1) == a { m = $3; sub(/\(.*/, "", m); sub(/::/, ":", m); print m }' \
+  | awk -F '\t' -v a="$name" '$1 == "method" && $4 == "module=" a { s = substr($3, 5); m = $2 (s == "-" ? "" : s); sub(/\(.*/, "", m); sub(/::/, ":", m); print m }' \
   | sort -u >"$work/written"
 n=$(wc -l <"$work/written")
 k=0

@@ -34,10 +34,14 @@ trap 'rm -rf "$out"' EXIT
 # the blocks of a branch it folds (a type test of a type argument, say),
 # which the interpreter keeps and never enters, so a count of 0 is no
 # block on either side.
+# (dump's record format, TAB-separated: see tools/cmd-dump.c; IL offsets,
+# printed in hex, are read back as decimal numbers)
 counts () {
-  "$tool" dump "$1" | awk -v mod="$2" '
-    /^method / { on = index($0, " in " mod " (") > 0; key = $2 "/" $3; tok[key] = $2; next }
-    on && /^  BasicBlock/ && $NF != 0 { for (i = 1; i <= NF; i++) if ($i ~ /^il=/) il = substr($i, 4); c[key] = c[key] " " il "=" $NF }
+  "$tool" dump "$1" | awk -F '\t' -v mod="$2" '
+    function num(s,  v, i) { v = 0; s = tolower(substr(s, 3)); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+    $1 == "method" { on = $4 == "module=" mod; t = substr($5, 7); t = t == "-" ? "0x00000000" : t
+                     key = t "/" $2; tok[key] = t; next }
+    on && $1 == "record" && $2 ~ /^BasicBlock/ && $NF != 0 { c[key] = c[key] " " num(substr($3, 4)) "=" $NF }
     END { for (k in c) print tok[k] c[k] }' | sort
 }
 
