@@ -992,6 +992,29 @@ _pgo_metadata_lookup_method (PgoMetadata *md, const char *type_name, const char 
 }
 
 /**
+ * pgo_metadata_find_method:
+ * @md: metadata
+ * @name: a method as pgo_metadata_describe_method() describes one,
+ *   perhaps of another build of this module
+ * @out_token: (out): the MethodDef token of the method of @md with the
+ *   same owner, name, parameters and return type
+ * @error: return location for a #GError
+ *
+ * Finds a method's counterpart in another build of its module, where its
+ * token may differ.
+ *
+ * Returns: %TRUE on success; PGO_ERROR_NOT_FOUND when no method, or more
+ * than one, matches.
+ */
+gboolean
+pgo_metadata_find_method (PgoMetadata *md, const PgoMethodName *name, guint32 *out_token,
+                          GError **error)
+{
+  return _pgo_metadata_lookup_method (md, name->owner, name->name, name->params, name->ret,
+                                      out_token, error);
+}
+
+/**
  * _pgo_type_name_append_escaped:
  * @out: where to append
  * @name: a namespace or a type name

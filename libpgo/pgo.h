@@ -25,6 +25,7 @@
 #include "pgo-profile-set.h"
 #include "pgo-compare.h"
 #include "pgo-summary.h"
+#include "pgo-stale.h"
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
 #include "pgo-textpgo.h"

@@ -46,6 +46,7 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pgo-parallel-private.h \
 	reconstruct/pgo-compare.c \
 	reconstruct/pgo-summary.c \
+	reconstruct/pgo-stale.c \
 	$(NULL)
 
 libpgo_include_HEADERS += \
@@ -57,6 +58,7 @@ libpgo_include_HEADERS += \
 	reconstruct/pgo-profile-set.h \
 	reconstruct/pgo-compare.h \
 	reconstruct/pgo-summary.h \
+	reconstruct/pgo-stale.h \
 	$(NULL)
 
 EXTRA_DIST += reconstruct/README.md

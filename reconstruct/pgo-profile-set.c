@@ -436,6 +436,18 @@ _pgo_profile_count_records (const PgoMethodProfile *p, gboolean *out_probes)
   return counts;
 }
 
+/* Makes every count of 'rec' inferred: they come from an older run of
+ * other IL (a stale profile matched block by block), so none is exact.
+ * SPEC: pgo-inference(7) "Stale profiles" */
+static void
+demote (PgoReconstruction *rec)
+{
+  for (guint32 b = 0; b < rec->cfg->n_blocks; b++)
+    rec->blocks[b].provenance = PGO_FLOW_INFERRED;
+  for (guint32 e = 0; e < rec->cfg->n_edges; e++)
+    rec->edges[e].provenance = PGO_FLOW_INFERRED;
+}
+
 /* TRUE if job 'j' made a profile the JIT's minimal profiling never
  * records: one counter for the whole method (a full schema, reconstructed
  * or zero-filled, not a probe set's offsets as recorded) and no histogram
@@ -498,6 +510,8 @@ finish (Job *j, PgoCallFacts *facts, const PgoProfileSetOptions *o, PgoProfileSe
     }
   if (j->rec)
     {
+      if (pgo_stale_is_approximate (o->stale, id))
+        demote (j->rec);
       if (o->visit)
         o->visit (id, j->rec, o->visit_data);
       j->out = g_steal_pointer (&j->rec->profile);
@@ -510,6 +524,37 @@ finish (Job *j, PgoCallFacts *facts, const PgoProfileSetOptions *o, PgoProfileSe
       g_clear_pointer (&j->out, pgo_method_profile_free);
     }
   return TRUE;
+}
+
+/* The input 'profiles' as the options' stale carrier leaves them: a
+ * profile carried to the references' build in place of its original
+ * (the carried ones owned by '*keep'), one of another build it does not
+ * carry left out and counted in '*n_left_out', the others as they are;
+ * what became of each is recorded when 'record'.  NULL with 'error' set
+ * when a reference cannot be read. */
+static GPtrArray *
+carry_stale (const PgoProfileSetOptions *o, GPtrArray *profiles, gboolean record, GPtrArray **keep,
+             guint *n_left_out, GError **error)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_sized_new (profiles->len);
+
+  *keep = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  for (guint i = 0; i < profiles->len; i++)
+    {
+      PgoMethodProfile *p = g_ptr_array_index (profiles, i);
+      PgoStaleOutcome fate = PGO_STALE_CURRENT;
+      PgoMethodProfile *carried = pgo_stale_carry (o->stale, p, record, &fate, error);
+
+      if (!carried && error && *error)
+        return NULL;
+      if (carried)
+        g_ptr_array_add (*keep, carried);
+      if (carried || fate == PGO_STALE_CURRENT || fate == PGO_STALE_UNKNOWN_MODULE)
+        g_ptr_array_add (out, carried ? carried : p);
+      else if (n_left_out)
+        (*n_left_out)++;
+    }
+  return g_steal_pointer (&out);
 }
 
 /* What the steps of pgo_profile_set_build()'s pipeline share. */
@@ -630,13 +675,16 @@ pgo_profile_set_build (GPtrArray *profiles, PgoBodyResolver *resolver,
   PgoProfileSetStats st = { .n_profiles = profiles->len };
   g_autoptr(GHashTable) sums = g_hash_table_new_full (g_direct_hash, g_direct_equal,
                                                       (GDestroyNotify) pgo_method_profile_free, NULL);
-  g_autoptr(GPtrArray) merged = merge_methods (profiles, resolver, &st, sums, error);
+  g_autoptr(GPtrArray) carried = NULL, input = NULL, merged = NULL;
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   g_autoptr(PgoCallFacts) facts = NULL;
   g_autofree Build *build = NULL;
   static const PgoPipeline steps = { prepare_step, reconstruct_job, finish_step, discard_step };
 
-  if (!merged)
+  if (options->stale
+      && !(input = carry_stale (options, profiles, TRUE, &carried, &st.n_other_build, error)))
+    return NULL;
+  if (!(merged = merge_methods (input ? input : profiles, resolver, &st, sums, error)))
     return NULL;
   st.n_methods = merged->len;
   if ((facts = new_facts (resolver, options)))
@@ -721,6 +769,11 @@ pgo_profile_set_stream_free (PgoProfileSetStream *stream)
 void
 pgo_profile_set_stream_learn (PgoProfileSetStream *stream, GPtrArray *profiles)
 {
+  g_autoptr(GPtrArray) carried = NULL, input = NULL;
+
+  /* the make pass records and reports what became of each profile */
+  if (stream->o->stale && (input = carry_stale (stream->o, profiles, FALSE, &carried, NULL, NULL)))
+    profiles = input;
   if (stream->round > 0)
     {
       pgo_call_facts_add_profiles (stream->facts, profiles, &stream->o->reconstruction.cfg);
@@ -811,7 +864,15 @@ pgo_profile_set_stream_make (PgoProfileSetStream *stream, GPtrArray *profiles,
 {
   static const PgoPipeline steps = { prepare_step, reconstruct_job, finish_step, discard_step };
   g_autofree Build *build = g_new0 (Build, 1);
+  g_autoptr(GPtrArray) carried = NULL, input = NULL;
 
+  if (stream->o->stale)
+    {
+      if (!(input = carry_stale (stream->o, profiles, TRUE, &carried, &stream->st.n_other_build,
+                                 error)))
+        return FALSE;
+      profiles = input;
+    }
   *build = (Build) { .merged = profiles, .resolver = stream->resolver, .facts = stream->facts,
                      .o = stream->o, .st = &stream->st, .emit = emit, .emit_data = user_data,
                      .done = stream->st.n_profiles, .total = stream->total };

@@ -21,6 +21,7 @@
 
 #include "pgo-body-resolver.h"
 #include "pgo-reconstruct.h"
+#include "pgo-stale.h"
 #include "pgo-call-facts.h"
 
 G_BEGIN_DECLS
@@ -93,6 +94,11 @@ typedef struct {
                                             * named through handle_names only); FALSE by
                                             * default
                                             * SPEC: pgo-inference(7) "Class histograms" */
+  PgoStale                *stale;          /* nullable, borrowed: carries each input profile
+                                            * of another build than the references' to
+                                            * theirs first (pgo_stale_carry()); a method
+                                            * carried from changed IL has no exact count
+                                            * SPEC: pgo-inference(7) "Stale profiles" */
   GHashTable              *handle_names;   /* nullable, borrowed: gets the assembly-qualified
                                             * name of each inferred class's handle (a guint64
                                             * key, owned) for the text writer */

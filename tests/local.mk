@@ -166,6 +166,7 @@ cli_tests = \
 	tests/cli/dump-assembly.sh \
 	tests/cli/nettrace.sh \
 	tests/cli/dump-text.sh \
+	tests/cli/dump-same.sh \
 	tests/cli/reconstruct.sh \
 	tests/cli/create-mibc.sh \
 	tests/cli/export-text.sh \
@@ -176,6 +177,7 @@ cli_tests = \
 	tests/cli/safety.sh \
 	tests/cli/compare.sh \
 	tests/cli/summary.sh \
+	tests/cli/stale.sh \
 	tests/cli/store-crash.sh \
 	tests/cli/fuzz-replay.sh \
 	tests/cli/xml.sh \
@@ -439,6 +441,11 @@ endif
 EXTRA_DIST += \
 	tests/data/cfg/conformance/app/app.csproj \
 	tests/data/cfg/conformance/app/Program.cs \
+	tests/data/stale/README.md \
+	tests/data/stale/build \
+	tests/data/stale/hotloop.dll \
+	tests/data/stale/src/hotloop.csproj \
+	tests/data/stale/src/Program.cs \
 	tests/data/pe/sample32.dump \
 	tests/data/pe/sample32.dll \
 	tests/data/pe/sample64.dll \

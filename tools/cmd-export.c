@@ -560,6 +560,7 @@ finish_run (const char *cmd, const ExportOptions *o, const PgoProfileSetStats *s
   g_auto(GStrv) lines = g_strsplit (modules->str, "\n", -1);
 
   print_summary (cmd, o, st, skipped);
+  pgo_tool_print_stale (cmd, &o->recon);
   for (char **l = lines; *l && **l; l++)
     fprintf (stderr, "%s: %s\n", cmd, *l);
   return PGO_EXIT_OK;
@@ -585,7 +586,8 @@ run_export (int argc, char **argv, gboolean mibc_only)
 
   if ((rc = parse_options (&argc, &argv, mibc_only, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc)))
+  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc))
+      || (rc = pgo_tool_recon_open_stale (&o.recon, resolver, &o.set)) != PGO_EXIT_OK)
     return rc;
   pgo_tool_show_progress (&o.set);
   if (!o.save && pgo_tool_inputs_streamable (&o.in))

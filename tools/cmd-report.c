@@ -162,7 +162,8 @@ pgo_cmd_report (int argc, char **argv)
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc)))
+  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc))
+      || (rc = pgo_tool_recon_open_stale (&o.recon, resolver, &o.set)) != PGO_EXIT_OK)
     return rc;
   title = o.title ? g_strdup (o.title) : default_title (&o);
   report = pgo_report_new (title);
@@ -176,6 +177,7 @@ pgo_cmd_report (int argc, char **argv)
   if (!pgo_report_write (report, o.output, &path, &error))
     return pgo_tool_fail (NULL, g_steal_pointer (&error));
   print_summary (report, path);
+  pgo_tool_print_stale ("report", &o.recon);
   fputs (modules->str, stdout);
   return pgo_tool_flush_stdout ();
 }

@@ -171,13 +171,15 @@ pgo_cmd_summary (int argc, char **argv)
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc)))
+  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc))
+      || (rc = pgo_tool_recon_open_stale (&o.recon, resolver, &o.set)) != PGO_EXIT_OK)
     return rc;
   o.set.visit = pgo_summary_add;
   o.set.visit_data = summary;
   pgo_tool_show_progress (&o.set);
   if ((rc = pgo_tool_reconstruct_inputs (&o.in, resolver, &o.set, modules, &st)) != PGO_EXIT_OK)
     return rc;
+  pgo_tool_print_stale ("summary", &o.recon);
   if (o.json)
     print_json (&o, summary);
   else

@@ -539,6 +539,11 @@ framework_name (const char *name)
          || g_strcmp0 (name, "mscorlib") == 0;
 }
 
+/* What the commands do with the profiles of another build than the
+ * references' (--stale; pgo_tool_recon_check() sets it): the module
+ * report says so, and such a module alone is no error unless refused. */
+static PgoStaleMode stale_mode = PGO_STALE_REFUSE;
+
 /* pgo_tool_match_modules: pgo_tool_modules_match() of the modules of
  * 'profiles'. */
 gboolean
@@ -563,6 +568,10 @@ gboolean
 pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *resolver,
                         gboolean have_framework, GString *out, int *out_rc)
 {
+  static const char *const fates[] = { "are left out (give --stale=exact or match to carry them)",
+                                       "are carried where their IL is unchanged (--stale=exact)",
+                                       "are carried, block by block where their IL changed"
+                                       " (--stale=match)" };
   GPtrArray *mods = t->mods;
   g_autoptr(GPtrArray) missing = g_ptr_array_new ();
   g_autoptr(GPtrArray) other = g_ptr_array_new ();
@@ -595,8 +604,9 @@ pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *re
           g_autofree char *a = describe_build (m->id), *b = describe_build (byname);
 
           g_ptr_array_add (builds, g_strdup_printf ("module %s: the trace's build (%s) is not the"
-                                                    " reference's (%s); its %u methods are left out",
-                                                    m->id->simple_name, a, b, m->n_methods));
+                                                    " reference's (%s); its %u methods %s",
+                                                    m->id->simple_name, a, b, m->n_methods,
+                                                    fates[stale_mode]));
           g_ptr_array_add (other, (gpointer) m);
           n_other += m->n_methods;
           continue;
@@ -619,7 +629,7 @@ pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *re
     }
   append_module_names (names, missing);
   append_module_names (others, other);
-  if (matched == 0)
+  if (matched == 0 && (stale_mode == PGO_STALE_REFUSE || !other->len))
     {
       /* one line: the first module of another build is why, when one is */
       pgo_tool_error ("%s: no method of the trace matched a reference by module (the trace's"
@@ -1072,6 +1082,11 @@ pgo_tool_recon_add_entries (GOptionContext *ctx, PgoToolRecon *r)
       "Rounds of the joint solve of call counts (default 3; 1: each method's probes alone)", "N" },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &r->jobs,
       "Reconstruct on N threads (default: one per processor); the output is the same", "N" },
+    { "stale", 0, 0, G_OPTION_ARG_STRING, &r->stale,
+      "Profiles of another build than the references': refuse (default), exact (carry unchanged"
+      " methods) or match (also changed ones, block by block)", "MODE" },
+    { "stale-reference", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &r->stale_references,
+      "Assembly or directory of the build the profiles were taken against (repeatable)", "PATH" },
     { NULL }
   };
 
@@ -1093,7 +1108,7 @@ pgo_tool_check_call_rounds (gint given, guint *out_rounds)
 /* Sets the probe set, priors, call evidence and threads of 'set' from 'r'.
  * PGO_EXIT_OK, or PGO_EXIT_USAGE after the error. */
 int
-pgo_tool_recon_check (const PgoToolRecon *r, PgoProfileSetOptions *set)
+pgo_tool_recon_check (PgoToolRecon *r, PgoProfileSetOptions *set)
 {
   if (r->probes && !pgo_tool_parse_probes (r->probes, &set->probes))
     return pgo_tool_usage ("unknown --probes '%s' (A, B or P)", r->probes);
@@ -1104,7 +1119,61 @@ pgo_tool_recon_check (const PgoToolRecon *r, PgoProfileSetOptions *set)
   if (r->jobs < 0 || r->jobs > 4096)
     return pgo_tool_usage ("--jobs %d: give 1 to 4096 threads, or 0 for one per processor", r->jobs);
   set->threads = (guint) r->jobs;
+  if (r->stale && !pgo_stale_mode_from_string (r->stale, &r->stale_mode))
+    return pgo_tool_usage ("unknown --stale '%s' (refuse, exact or match)", r->stale);
+  if (r->stale_mode != PGO_STALE_REFUSE && !r->stale_references)
+    return pgo_tool_usage ("--stale=%s needs --stale-reference, the build the profiles were taken"
+                           " against", r->stale);
+  if (r->stale_references && r->stale_mode == PGO_STALE_REFUSE)
+    return pgo_tool_usage ("--stale-reference needs --stale=exact or --stale=match");
+  stale_mode = r->stale_mode;
   return pgo_tool_parse_priors (r->priors, &set->reconstruction.priors);
+}
+
+/* Opens the --stale-reference build of 'r' and the carrier of profiles
+ * from it to 'current', into set->stale (kept in 'r'), when --stale asks.
+ * PGO_EXIT_OK, or the exit code after the error. */
+int
+pgo_tool_recon_open_stale (PgoToolRecon *r, PgoBodyResolver *current, PgoProfileSetOptions *set)
+{
+  int rc = PGO_EXIT_OK;
+
+  if (r->stale_mode == PGO_STALE_REFUSE)
+    return PGO_EXIT_OK;
+  if (!(r->old = pgo_tool_open_resolver (r->stale_references, NULL, &rc)))
+    return rc;
+  r->carrier = pgo_stale_new (r->stale_mode, current, r->old, &set->reconstruction.cfg);
+  set->stale = r->carrier;
+  return PGO_EXIT_OK;
+}
+
+/* Prints, after 'cmd: ', what --stale did: one line per method of
+ * another build that was matched block by block or left out for changed
+ * IL, with its matched shares, then the totals by outcome. */
+void
+pgo_tool_print_stale (const char *cmd, const PgoToolRecon *r)
+{
+  PgoStaleStats st;
+
+  if (!r->carrier)
+    return;
+  for (guint i = 0; i < pgo_stale_get_n_methods (r->carrier); i++)
+    {
+      const PgoStaleMethod *m = pgo_stale_get_method (r->carrier, i);
+
+      if (m->outcome == PGO_STALE_MATCHED || m->outcome == PGO_STALE_UNMATCHED
+          || m->outcome == PGO_STALE_CHANGED)
+        fprintf (stderr, "%s: stale %s %s: blocks %u of %u, counts %" G_GUINT64_FORMAT " of %"
+                 G_GUINT64_FORMAT "\n", cmd, pgo_stale_outcome_to_string (m->outcome), m->name,
+                 m->n_records_matched, m->n_records, m->count_matched, m->count);
+    }
+  pgo_stale_get_stats (r->carrier, &st);
+  fprintf (stderr, "%s: stale: %u methods of another build: %u same-il, %u matched, %u unmatched,"
+           " %u changed, %u no-counterpart, %u no-old-il; blocks %u of %u, counts %" G_GUINT64_FORMAT
+           " of %" G_GUINT64_FORMAT " carried\n", cmd, pgo_stale_get_n_methods (r->carrier),
+           st.n_by[PGO_STALE_SAME_IL], st.n_by[PGO_STALE_MATCHED], st.n_by[PGO_STALE_UNMATCHED],
+           st.n_by[PGO_STALE_CHANGED], st.n_by[PGO_STALE_NO_COUNTERPART], st.n_by[PGO_STALE_NO_OLD_IL],
+           st.n_records_matched, st.n_records, st.count_matched, st.count);
 }
 
 /* Frees what 'r' holds. */
@@ -1113,6 +1182,10 @@ pgo_tool_recon_clear (PgoToolRecon *r)
 {
   g_clear_pointer (&r->probes, g_free);
   g_clear_pointer (&r->priors, g_free);
+  g_clear_pointer (&r->stale, g_free);
+  g_clear_pointer (&r->stale_references, g_strfreev);
+  g_clear_pointer (&r->carrier, pgo_stale_free);
+  g_clear_pointer (&r->old, pgo_body_resolver_free);
 }
 
 /* Appends 'text' to 's' as a JSON string literal. */

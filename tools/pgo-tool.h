@@ -144,20 +144,29 @@ gboolean    pgo_tool_inputs_one_process (const PgoToolInputs *in);
 gboolean    pgo_tool_inputs_streamable (const PgoToolInputs *in);
 
 /* The options of a reconstruction: --probes, --priors, --no-call-evidence,
- * --call-rounds, --jobs. */
+ * --call-rounds, --jobs, --stale, --stale-reference; and what the last two
+ * open. */
 typedef struct {
   char    *probes;
   char    *priors;
   gboolean no_calls;
   gint     call_rounds; /* 0: not given */
   gint     jobs;
+  char    *stale;       /* --stale as typed */
+  char   **stale_references;
+  PgoStaleMode     stale_mode;
+  PgoBodyResolver *old;     /* over stale_references, once opened */
+  PgoStale        *carrier; /* the profile set's stale carrier, once opened */
 } PgoToolRecon;
 
 int pgo_tool_check_call_rounds (gint given, guint *out_rounds);
 
 void pgo_tool_recon_add_entries (GOptionContext *ctx, PgoToolRecon *r);
-int  pgo_tool_recon_check       (const PgoToolRecon *r, PgoProfileSetOptions *set);
+int  pgo_tool_recon_check       (PgoToolRecon *r, PgoProfileSetOptions *set);
 void pgo_tool_recon_clear       (PgoToolRecon *r);
+int  pgo_tool_recon_open_stale  (PgoToolRecon *r, PgoBodyResolver *current,
+                                 PgoProfileSetOptions *set);
+void pgo_tool_print_stale       (const char *cmd, const PgoToolRecon *r);
 
 /* Commands, one file each (tools/cmd-*.c); listed in tools/commands.def. */
 #define PGO_COMMAND(name, fn, summary) int fn (int argc, char **argv);
