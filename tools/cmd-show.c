@@ -470,6 +470,7 @@ draw_counts (ShowOptions *o, guint32 token, const char *title, PgoDiagram **out)
   int rc;
 
   if (!(resolver = pgo_tool_open_resolver (refs, o->frameworks, &rc))
+      || (rc = pgo_tool_recon_open_stale (&o->recon, resolver, &o->set)) != PGO_EXIT_OK
       || !(in = pgo_tool_read_inputs (o->store ? one : NULL, o->trace ? one : NULL, resolver,
                                       o->frameworks != NULL, NULL, modules, NULL, &rc)))
     return rc;
@@ -482,6 +483,7 @@ draw_counts (ShowOptions *o, guint32 token, const char *title, PgoDiagram **out)
   o->set.visit_data = &w;
   res = pgo_profile_set_build (in, resolver, &o->set, NULL, &error);
   pgo_assembly_name_clear (&an);
+  pgo_tool_print_stale ("show", &o->recon);
   if (!res)
     {
       pgo_diagram_free (w.diagram);

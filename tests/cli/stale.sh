@@ -66,6 +66,11 @@ grep -q '^method [0-9]* hotloop!Program::Spin weight=[0-9]* calls=1 share=[0-9.]
   "$tmp/out" || fail "provenance: Spin: $(grep Spin "$tmp/out")"
 grep -q '^method [0-9]* hotloop!Program::Tiny weight=2000 calls=1000 .* inferred=0.000000$' "$tmp/out" \
   || fail "provenance: Tiny: $(grep Tiny "$tmp/out")"
+# the odd arm's count, dropped, follows from the flow: 50000 - 25000
+expect 0 show show -r "$new" -m Spin -t "$trace" --stale match --stale-reference "$old"
+has show "BB04 [0013..001d) ALWAYS pA | 25000 inferred [25000,25000]"
+has show "BB03 [000c..0013) ALWAYS | 25000 inferred [25000,25000]"
+err_has show "show: stale matched hotloop!Program::Spin: blocks 6 of 7, counts 175003 of 200003"
 # ... and the whole chain reconstructs and writes the new build's .mibc
 expect 0 mibc create-mibc "$trace" -r "$new" --stale match --stale-reference "$old" --probes B -o "$tmp/b.mibc"
 err_has mibc "create-mibc: wrote 3 methods to $tmp/b.mibc"
