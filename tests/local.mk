@@ -257,6 +257,7 @@ conformance_tests = \
 	tests/conformance/interp.sh \
 	tests/conformance/interp-programs.sh \
 	tests/conformance/interp-probes.sh \
+	tests/conformance/record-recipe.sh \
 	$(NULL)
 TESTS += $(conformance_tests)
 EXTRA_DIST += $(conformance_tests) \
