@@ -14,3 +14,4 @@ libpgo_render_libpgo_render_la_SOURCES = \
 	$(NULL)
 libpgo_render_libpgo_render_la_LIBADD = $(XML_LIBS) -lm
 libpgo_include_HEADERS += libpgo/render/pgo-render.h
+EXTRA_DIST += libpgo/render/README.md

@@ -14,3 +14,4 @@ libpgo_store_libpgo_store_la_SOURCES = \
 libpgo_store_libpgo_store_la_LIBADD = $(SQLITE_LIBS)
 
 libpgo_include_HEADERS += libpgo/store/pgo-store.h
+EXTRA_DIST += libpgo/store/README.md

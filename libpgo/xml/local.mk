@@ -21,3 +21,4 @@ CLEANFILES += libpgo/xml/pgo-xml-resources.c
 EXTRA_DIST += libpgo/xml/pgo-xml.gresource.xml
 dist_pkgdata_DATA += libpgo/xml/pgo-profiles.xsd
 libpgo_include_HEADERS += libpgo/xml/pgo-xml.h
+EXTRA_DIST += libpgo/xml/README.md
