@@ -21,6 +21,7 @@ G_BEGIN_DECLS
 
 #define PGO_NETTRACE_PROVIDER_RUNTIME  "Microsoft-Windows-DotNETRuntime"
 #define PGO_NETTRACE_PROVIDER_RUNDOWN  "Microsoft-Windows-DotNETRuntimeRundown"
+#define PGO_NETTRACE_PROVIDER_EVENTPIPE "Microsoft-DotNETCore-EventPipe"
 
 /* Most bytes of one JitInstrumentationDataVerbose event's Data (pgo.cpp). */
 #define PGO_NETTRACE_PGO_CHUNK_SIZE    40000
@@ -44,6 +45,10 @@ typedef enum {
 } PgoClrEventKind;
 
 PgoClrEventKind pgo_clr_event_classify (const PgoNettraceMetadata *metadata);
+
+/* The traced process's command line, from ProcessInfo or RuntimeInformation;
+ * (transfer full) (nullable). */
+char           *pgo_nettrace_event_get_command_line (const PgoNettraceEvent *event);
 
 /* ModuleLoad / ModuleUnload / ModuleDCStart / ModuleDCEnd (v0-v2). */
 typedef struct {
@@ -152,6 +157,8 @@ PgoNettraceProfiles *pgo_nettrace_profiles_stream     (PgoNettraceReader *reader
                                                        gpointer user_data,
                                                        GError **error);
 guint                pgo_nettrace_profiles_get_n_emitted (PgoNettraceProfiles *profiles);
+guint64              pgo_nettrace_profiles_get_timestamp (PgoNettraceProfiles *profiles,
+                                                          guint index);
 
 PgoNettraceProfiles *pgo_nettrace_profiles_build      (PgoNettraceReader *reader,
                                                        GError **error);

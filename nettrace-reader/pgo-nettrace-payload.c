@@ -35,6 +35,10 @@
  *   MethodLoad (141/143 v0-v2): u64 MethodID, u64 ModuleID, u64 start,
  *     u32 size, u32 token, u32 flags, [verbose] 3 x utf16z, [v1] u16
  *     ClrInstanceID, [v2] u64 ReJITID.
+ *   ProcessInfo (Microsoft-DotNETCore-EventPipe 1, v0-v1): utf16z
+ *     CommandLine, [v1] utf16z OSInformation, utf16z ArchInformation.
+ *   RuntimeInformation (187 v0, runtime and rundown): 10 x u16, u32
+ *     StartupFlags, u8 StartupMode, utf16z CommandLine, GUID, utf16z path.
  */
 #include "config.h"
 
@@ -400,4 +404,93 @@ _pgo_clr_bulk_type_foreach (const PgoNettraceEvent *ev,
         break;
     }
   return TRUE;
+}
+
+/* ---- the traced process's command line --------------------------------- */
+
+/* Bytes before CommandLine in RuntimeInformationStart and
+ * RuntimeInformationDCStart (187 v0, ClrEtwAll.man): ten u16 (ClrInstanceID,
+ * Sku, four BCL and four VM version numbers), u32 StartupFlags, u8
+ * StartupMode. */
+#define RUNTIME_INFORMATION_COMMAND_LINE 25
+
+/* utf16z_or_null: (transfer full) (nullable): the NUL-terminated UTF-16
+ * string at the cursor of 'c', or NULL when the payload ends before its
+ * terminator. */
+static char *
+utf16z_or_null (PgoCursor *c)
+{
+  char *s = NULL;
+
+  return _pgo_cursor_read_utf16z (c, &s, NULL) ? s : NULL;
+}
+
+/* process_info_command_line: (transfer full) (nullable): CommandLine of a
+ * ProcessInfo payload 'ev' (utf16z CommandLine, then in version 1
+ * utf16z OSInformation and ArchInformation; ep-event-source.c).  The
+ * runtime leaves out a field it has no text for, so a payload that holds
+ * fewer strings than its metadata's fields lacks the first: NULL. */
+static char *
+process_info_command_line (const PgoNettraceEvent *ev)
+{
+  PgoCursor c;
+  g_autofree char *line = NULL;
+  guint32 n_fields = ev->metadata->n_fields;
+
+  init_payload (&c, ev);
+  if (!(line = utf16z_or_null (&c)))
+    return NULL;
+  for (guint32 k = 1; k < n_fields && k < 3; k++)
+    if (!_pgo_cursor_read_utf16z (&c, NULL, NULL))
+      return NULL;
+  return g_steal_pointer (&line);
+}
+
+/* runtime_information_command_line: (transfer full) (nullable):
+ * CommandLine of a RuntimeInformation payload 'ev' (see
+ * RUNTIME_INFORMATION_COMMAND_LINE), or NULL when it is too short. */
+static char *
+runtime_information_command_line (const PgoNettraceEvent *ev)
+{
+  PgoCursor c;
+
+  init_payload (&c, ev);
+  if (!_pgo_cursor_skip (&c, RUNTIME_INFORMATION_COMMAND_LINE, NULL))
+    return NULL;
+  return utf16z_or_null (&c);
+}
+
+/**
+ * pgo_nettrace_event_get_command_line:
+ * @event: an event row
+ *
+ * The command line of the traced process, as the events that carry one
+ * spell it (SPEC: nettrace(5) "Process command line"): ProcessInfo
+ * (provider Microsoft-DotNETCore-EventPipe, event 1), which the runtime
+ * writes when the session ends with the managed command line
+ * ("/usr/share/dotnet/dotnet app.dll"), and RuntimeInformationStart or
+ * RuntimeInformationDCStart (event 187 of the runtime or rundown
+ * provider), whose CommandLine the .NET 10 runtime on Linux leaves empty.
+ * A malformed payload is not an error: it carries no command line.
+ *
+ * Returns: (transfer full) (nullable): the command line in UTF-8, or NULL
+ *   when @event is none of these, or carries an empty one or none
+ */
+char *
+pgo_nettrace_event_get_command_line (const PgoNettraceEvent *event)
+{
+  const PgoNettraceMetadata *m = event->metadata;
+  g_autofree char *line = NULL;
+
+  if (!m || (m->event_id != 1 && m->event_id != 187))
+    return NULL;
+  if (m->event_id == 1 && g_ascii_strcasecmp (m->provider, PGO_NETTRACE_PROVIDER_EVENTPIPE) == 0)
+    line = process_info_command_line (event);
+  else if (m->event_id == 187
+           && (g_ascii_strcasecmp (m->provider, PGO_NETTRACE_PROVIDER_RUNTIME) == 0
+               || g_ascii_strcasecmp (m->provider, PGO_NETTRACE_PROVIDER_RUNDOWN) == 0))
+    line = runtime_information_command_line (event);
+  if (!line || !line[0] || strcmp (line, "NULL") == 0)
+    return NULL;
+  return g_steal_pointer (&line);
 }

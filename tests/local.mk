@@ -54,6 +54,7 @@ check_PROGRAMS += \
 	tests/unit/check-nettrace-event \
 	tests/unit/check-nettrace-writer \
 	tests/unit/check-nettrace-corpus \
+	tests/unit/check-nettrace-filter \
 	tests/unit/check-textpgo \
 	tests/unit/check-method-hash \
 	tests/unit/check-flow \
@@ -117,6 +118,9 @@ tests_unit_check_nettrace_event_LDADD = $(check_suite_ldadd)
 tests_unit_check_nettrace_writer_SOURCES = tests/unit/check-nettrace-writer.c $(check_suite_headers)
 tests_unit_check_nettrace_writer_CFLAGS = $(check_suite_cflags)
 tests_unit_check_nettrace_writer_LDADD = $(check_suite_ldadd)
+tests_unit_check_nettrace_filter_SOURCES = tests/unit/check-nettrace-filter.c $(check_suite_headers)
+tests_unit_check_nettrace_filter_CFLAGS = $(check_suite_cflags)
+tests_unit_check_nettrace_filter_LDADD = $(check_suite_ldadd)
 tests_unit_check_nettrace_corpus_SOURCES = tests/unit/check-nettrace-corpus.c $(check_suite_headers)
 tests_unit_check_nettrace_corpus_CFLAGS = $(check_suite_cflags)
 tests_unit_check_nettrace_corpus_LDADD = $(check_suite_ldadd)
@@ -178,6 +182,7 @@ cli_tests = \
 	tests/cli/compare.sh \
 	tests/cli/summary.sh \
 	tests/cli/stale.sh \
+	tests/cli/filters.sh \
 	tests/cli/store-crash.sh \
 	tests/cli/fuzz-replay.sh \
 	tests/cli/xml.sh \

@@ -516,7 +516,7 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
   g_autoptr(GError) error = NULL;
   int rc;
 
-  if (!(s = pgo_tool_stream_open (o->in.traces, resolver, &o->set, o->in.frameworks != NULL,
+  if (!(s = pgo_tool_stream_open (o->in.traces, o->in.filter, resolver, &o->set, o->in.frameworks != NULL,
                                   o->names, modules, &rc)))
     return rc;
   if (!pgo_tool_stream_is_simple (s))

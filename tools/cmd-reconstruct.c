@@ -5,7 +5,8 @@
  * trace's block counts, with its provenance, and the schema records
  * emitted for the JIT.
  *
- * Input: a .nettrace trace with block counts; the assemblies holding the
+ * Input: a .nettrace trace with block counts (or the part of it the
+ * trace filters keep: pgo-tool-filter.c); the assemblies holding the
  * methods' IL (--reference, --framework).  Output: text on stdout.
  * Wiring only: the pipeline is reconstruct/pgo-reconstruct.c.
  */
@@ -32,6 +33,7 @@ typedef struct {
   const char           *trace;      /* the TRACE argument */
   PgoProbeSet           set;        /* --probes, parsed */
   PgoReconstructionOptions ro;         /* from --form and --intervals */
+  PgoToolFilter        *filter;     /* --pid, --process-name, --since, --until */
 } ReconOptions;
 
 /* Frees what 'o' holds. */
@@ -44,6 +46,7 @@ recon_options_clear (ReconOptions *o)
   g_clear_pointer (&o->form, g_free);
   g_clear_pointer (&o->priors, g_free);
   g_clear_pointer (&o->method, g_free);
+  g_clear_pointer (&o->filter, pgo_tool_filter_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReconOptions, recon_options_clear)
@@ -78,11 +81,15 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
   g_option_context_set_summary (ctx, "Infer every block and edge count of each method of a trace,\n"
                                      "with its provenance, and print the schema for the JIT.");
   g_option_context_add_main_entries (ctx, entries, NULL);
+  o->filter = pgo_tool_filter_new ();
+  pgo_tool_filter_add_entries (ctx, o->filter);
   if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc != 2)
     return pgo_tool_usage ("reconstruct needs exactly one TRACE");
   o->trace = (*argv)[1];
+  if ((rc = pgo_tool_filter_check (o->filter, NULL, (char *[]) { (*argv)[1], NULL })) != PGO_EXIT_OK)
+    return rc;
   if ((rc = pgo_tool_check_call_rounds (o->call_rounds_given, &o->call_rounds)) != PGO_EXIT_OK)
     return rc;
   if (!o->references && !o->frameworks)
@@ -353,32 +360,49 @@ second_pass (PgoMethodProfile *profile, gpointer data, GError **error)
   return reconstruct_one (data, owned, error);
 }
 
-/* Reads the input of 'r' and reconstructs its methods: a trace in two
- * passes (modules and call facts, then each method as it comes, so that
- * no more than a batch of profiles is held), other inputs from their
- * list.  Returns PGO_EXIT_OK, or the exit code after the error. */
+/* Reads trace 'o->trace' of 'r' in two passes (modules and call facts,
+ * then each method as it comes, so that no more than a batch of profiles
+ * is held) and reconstructs the methods the trace filters keep ('sel',
+ * nullable: all).  Returns PGO_EXIT_OK, or the exit code after the
+ * error. */
+static int
+run_trace (Run *r, PgoToolSelection *sel, GString *modules)
+{
+  const ReconOptions *o = r->o;
+  g_autoptr(PgoToolTrace) t = NULL;
+  int rc = PGO_EXIT_OK;
+
+  if (!(t = pgo_tool_trace_open (o->trace, &rc))
+      || !pgo_tool_selection_pass (sel, t, first_pass, r, NULL, NULL, &rc)
+      || !pgo_tool_modules_match (o->trace, r->modules, r->resolver, o->frameworks != NULL, modules, &rc))
+    return rc;
+  if (r->facts)
+    pgo_call_facts_flush (r->facts, &r->o->ro.cfg);
+  if (!pgo_tool_selection_call_rounds (sel, t, r->facts, o->call_rounds, &r->o->ro.cfg, &rc))
+    return rc;
+  pgo_tool_selection_pass (sel, t, second_pass, r, NULL, NULL, &rc);
+  return rc;
+}
+
+/* Reads the input of 'r' and reconstructs its methods: a trace as
+ * run_trace() does, after the trace filters chose (an error when they
+ * leave nothing), other inputs from their list.  Returns PGO_EXIT_OK, or
+ * the exit code after the error. */
 static int
 run_input (Run *r, GString *modules)
 {
   const ReconOptions *o = r->o;
   g_autoptr(GPtrArray) list = NULL;
+  g_autoptr(GPtrArray) selections = NULL;
   GError *error = NULL;
+  char *traces[] = { (char *) o->trace, NULL };
   int rc = PGO_EXIT_OK;
 
+  if (pgo_tool_filter_is_active (o->filter)
+      && !(selections = pgo_tool_select_traces (o->filter, traces, &rc)))
+    return rc;
   if (pgo_tool_input_kind (o->trace) == PGO_TOOL_INPUT_TRACE)
-    {
-      g_autoptr(PgoToolTrace) t = pgo_tool_trace_open (o->trace, &rc);
-
-      if (!t || !pgo_tool_trace_pass (t, first_pass, r, &rc)
-          || !pgo_tool_modules_match (o->trace, r->modules, r->resolver, o->frameworks != NULL, modules, &rc))
-        return rc;
-      if (r->facts)
-        pgo_call_facts_flush (r->facts, &r->o->ro.cfg);
-      if (!pgo_tool_call_rounds (t, r->facts, o->call_rounds, &r->o->ro.cfg, &rc))
-        return rc;
-      pgo_tool_trace_pass (t, second_pass, r, &rc);
-      return rc;
-    }
+    return run_trace (r, selections ? g_ptr_array_index (selections, 0) : NULL, modules);
   if (!(list = pgo_tool_read_profiles (o->trace, r->resolver, &rc))
       || !pgo_tool_match_modules (o->trace, list, r->resolver, o->frameworks != NULL, modules, &rc))
     return rc;

@@ -20,12 +20,14 @@
 
 /* The command line of "ingest". */
 typedef struct {
-  char **traces;      /* --trace, then the positional arguments */
-  char **references;  /* --reference paths */
-  char **frameworks;  /* --framework directories */
-  char  *store;       /* --store */
+  char         **traces;      /* --trace, then the positional arguments */
+  char         **references;  /* --reference paths */
+  char         **frameworks;  /* --framework directories */
+  char          *store;       /* --store */
+  PgoToolFilter *filter;      /* --pid, --process-name, --since, --until */
 } IngestOptions;
 
+/* Frees what 'o' holds. */
 static void
 ingest_options_clear (IngestOptions *o)
 {
@@ -33,10 +35,13 @@ ingest_options_clear (IngestOptions *o)
   g_clear_pointer (&o->references, g_strfreev);
   g_clear_pointer (&o->frameworks, g_strfreev);
   g_clear_pointer (&o->store, g_free);
+  g_clear_pointer (&o->filter, pgo_tool_filter_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (IngestOptions, ingest_options_clear)
 
+/* Parses and checks the options of "ingest" into 'o'.  Returns
+ * PGO_EXIT_OK, or the exit code after printing the error. */
 static int
 parse_ingest (int *argc, char ***argv, IngestOptions *o)
 {
@@ -56,6 +61,8 @@ parse_ingest (int *argc, char ***argv, IngestOptions *o)
   g_option_context_set_summary (ctx, "Add the raw observations of traces to a profile store,\n"
                                      "each trace once, wholly or not at all.");
   g_option_context_add_main_entries (ctx, entries, NULL);
+  o->filter = pgo_tool_filter_new ();
+  pgo_tool_filter_add_entries (ctx, o->filter);
   if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
   o->traces = pgo_tool_add_positional (o->traces, *argc, *argv);
@@ -65,7 +72,7 @@ parse_ingest (int *argc, char ***argv, IngestOptions *o)
     return pgo_tool_usage ("give --store");
   if (!o->references && !o->frameworks)
     return pgo_tool_usage ("give at least one --reference or --framework");
-  return PGO_EXIT_OK;
+  return pgo_tool_filter_check (o->filter, NULL, o->traces);
 }
 
 /* The traced process of the trace at 'path', from its header, into
@@ -138,49 +145,123 @@ add_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   return TRUE;
 }
 
-/* Ingests trace 'path' into 'store': a first pass checks it and its
- * modules, then the second adds it one profile at a time in one
- * transaction; prints what it did.  Returns PGO_EXIT_OK, or the exit
- * code after the error (nothing of the trace is kept). */
+/* TRUE if 'store' holds a trace keyed 'hash'; FALSE also when it cannot
+ * tell (the ingest that follows reports the store's error). */
+static gboolean
+store_has (PgoStore *store, const char *hash)
+{
+  g_autoptr(GPtrArray) traces = pgo_store_list_traces (store, NULL);
+
+  for (guint i = 0; traces && i < traces->len; i++)
+    if (strcmp (((PgoStoreTrace *) g_ptr_array_index (traces, i))->hash, hash) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The key and the source under which a store keeps trace 'path' (of
+ * content hash 'hash') as selection 'sel' (nullable) of filter 'f' takes
+ * it.  The whole trace: 'hash' and 'path'.  A part of it (a --since or
+ * --until window that leaves some of its profiles out): the SHA-256 of
+ * "HASH\nWINDOW" and "PATH [WINDOW]", WINDOW the bounds given, canonical
+ * ("since=1.5 until=2"): a part and the whole, or two windows, are other
+ * observations, each ingested once.  The store's schema stays as it is. */
+static void
+store_key (const char *path, const char *hash, const PgoToolSelection *sel, const PgoToolFilter *f,
+           char **out_key, char **out_source)
+{
+  g_autofree char *keyed = NULL;
+
+  if (!pgo_tool_selection_is_part (sel))
+    {
+      *out_key = g_strdup (hash);
+      *out_source = g_strdup (path);
+      return;
+    }
+  keyed = g_strdup_printf ("%s\n%s", hash, pgo_tool_filter_get_window (f));
+  *out_key = g_compute_checksum_for_string (G_CHECKSUM_SHA256, keyed, -1);
+  *out_source = g_strdup_printf ("%s [%s]", path, pgo_tool_filter_get_window (f));
+}
+
+/* Prints what ingesting 'source' did ('added' or not, 'n' profiles, of
+ * which 'n_block' with block counts) and its modules line(s) 'modules',
+ * and flushes: the report of a committed trace is out before the next
+ * one starts. */
+static void
+print_ingested (const char *source, gboolean added, guint n, guint n_block, const char *modules)
+{
+  if (n_block == 0)
+    pgo_tool_warning ("%s: none of its %u method profiles has block counts (an edge-mode trace?):"
+                      " reconstruction works from block counts", source, n);
+  if (added)
+    printf ("ingested %s: %u method profiles\n", source, n);
+  else
+    printf ("already in the store: %s (the same content was ingested before)\n", source);
+  fputs (modules, stdout);
+  fflush (stdout);
+}
+
+/* Adds the profiles of trace 't' ('path', of content hash 'hash') that
+ * 'sel' (nullable: all) keeps to 'store' in one transaction, under the
+ * key and source store_key() gives; '*out_source' receives the source.
+ * Returns PGO_EXIT_OK, or the exit code after the error (nothing of the
+ * trace is kept). */
 static int
-ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, const char *path)
+ingest_trace (PgoStore *store, const IngestOptions *o, PgoToolTrace *t, PgoToolSelection *sel,
+              const char *path, const char *hash, IngestRun *r, gboolean *added, char **out_source)
+{
+  g_autofree char *key = NULL, *started = NULL;
+  g_autoptr(GError) error = NULL;
+  PgoStoreTraceInfo info = { 0 };
+  int rc = PGO_EXIT_OK;
+
+  store_key (path, hash, sel, o->filter, &key, out_source);
+  trace_info (path, &info, &started);
+  if (!(r->ingest = pgo_store_ingest_begin (store, *out_source, key, &info, &error)))
+    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+  if (!pgo_tool_selection_pass (sel, t, add_profile, r, NULL, NULL, &rc) || r->error)
+    {
+      pgo_store_ingest_abort (r->ingest);
+      return r->error ? pgo_tool_fail (NULL, r->error) : rc;
+    }
+  if (!pgo_store_ingest_commit (r->ingest, added, &error))
+    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+  return PGO_EXIT_OK;
+}
+
+/* Ingests trace 'path' into 'store', as much of it as 'sel' (nullable:
+ * all) keeps: a first pass checks it and its modules, then the second
+ * adds it one profile at a time in one transaction; prints what it did.
+ * A part of a trace whose whole is in the store is not added: its
+ * profiles would count twice.  Returns PGO_EXIT_OK, or the exit code
+ * after the error (nothing of the trace is kept). */
+static int
+ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, const char *path,
+            PgoToolSelection *sel)
 {
   g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
   g_autoptr(GString) modules = g_string_new (NULL);
   g_autoptr(PgoToolTrace) t = NULL;
-  g_autofree char *hash = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autofree char *hash = NULL, *source = NULL;
   gboolean added = FALSE;
-  PgoStoreTraceInfo info = { 0 };
-  g_autofree char *started = NULL;
   IngestRun r = { NULL, mods, resolver, 0, 0, NULL };
   int rc = PGO_EXIT_OK;
 
-  if (!(t = pgo_tool_trace_open (path, &rc)) || !pgo_tool_trace_pass (t, count_profile, &r, &rc)
+  if (!(t = pgo_tool_trace_open (path, &rc))
+      || !pgo_tool_selection_pass (sel, t, count_profile, &r, NULL, NULL, &rc)
       || !pgo_tool_modules_match (path, mods, resolver, o->frameworks != NULL, modules, &rc))
     return rc;
   if (!(hash = pgo_tool_hash_file (path)))
     return PGO_EXIT_FAILURE;
-  trace_info (path, &info, &started);
-  if (!(r.ingest = pgo_store_ingest_begin (store, path, hash, &info, &error)))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
-  if (!pgo_tool_trace_pass (t, add_profile, &r, &rc) || r.error)
+  if (pgo_tool_selection_is_part (sel) && store_has (store, hash))
     {
-      pgo_store_ingest_abort (r.ingest);
-      return r.error ? pgo_tool_fail (NULL, r.error) : rc;
+      printf ("already in the store: %s (the whole trace was ingested before; a part of it would"
+              " count its profiles twice)\n", path);
+      fflush (stdout);
+      return PGO_EXIT_OK;
     }
-  if (!pgo_store_ingest_commit (r.ingest, &added, &error))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
-  if (r.n_block == 0)
-    pgo_tool_warning ("%s: none of its %u method profiles has block counts (an edge-mode trace?):"
-                      " reconstruction works from block counts", path, r.n);
-  if (added)
-    printf ("ingested %s: %u method profiles\n", path, r.n);
-  else
-    printf ("already in the store: %s (the same content was ingested before)\n", path);
-  fputs (modules->str, stdout);
-  /* the report of a committed trace is out before the next one starts */
-  fflush (stdout);
+  if ((rc = ingest_trace (store, o, t, sel, path, hash, &r, &added, &source)) != PGO_EXIT_OK)
+    return rc;
+  print_ingested (source, added, r.n, r.n_block, modules->str);
   return PGO_EXIT_OK;
 }
 
@@ -204,12 +285,18 @@ pgo_cmd_ingest (int argc, char **argv)
   g_autoptr(PgoBodyResolver) resolver = NULL;
   g_autoptr(PgoStore) store = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) selections = NULL;
   gboolean created;
   int rc;
 
   if ((rc = parse_ingest (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
   if (!(resolver = pgo_tool_open_resolver (o.references, o.frameworks, &rc)))
+    return rc;
+  /* the filters choose before the store is touched: choosing nothing
+   * leaves no new store behind */
+  if (pgo_tool_filter_is_active (o.filter)
+      && !(selections = pgo_tool_select_traces (o.filter, o.traces, &rc)))
     return rc;
   created = !g_file_test (o.store, G_FILE_TEST_EXISTS);
   if (!(store = pgo_store_open (o.store, TRUE, &error)))
@@ -218,17 +305,23 @@ pgo_cmd_ingest (int argc, char **argv)
         unlink_store (o.store);
       return pgo_tool_fail (NULL, g_steal_pointer (&error));
     }
-  for (char **t = o.traces; *t; t++)
-    if ((rc = ingest_one (store, &o, resolver, *t)) != PGO_EXIT_OK)
-      {
-        /* a store this run created goes with its failure */
-        if (created)
-          {
-            g_clear_pointer (&store, pgo_store_close);
-            unlink_store (o.store);
-          }
-        return rc;
-      }
+  for (guint i = 0; o.traces[i]; i++)
+    {
+      PgoToolSelection *sel = selections ? g_ptr_array_index (selections, i) : NULL;
+
+      if (pgo_tool_selection_is_left_out (sel))
+        continue;
+      if ((rc = ingest_one (store, &o, resolver, o.traces[i], sel)) != PGO_EXIT_OK)
+        {
+          /* a store this run created goes with its failure */
+          if (created)
+            {
+              g_clear_pointer (&store, pgo_store_close);
+              unlink_store (o.store);
+            }
+          return rc;
+        }
+    }
   return print_store_stats (store, o.store);
 }
 

@@ -6,9 +6,12 @@
  * learning passes run the call evidence's rounds; the last pass makes
  * each method's profile as it comes.  A method that
  * comes twice needs merging: then every profile is kept instead, for
- * pgo_profile_set_build().
+ * pgo_profile_set_build().  With trace filters (pgo-tool-filter.c),
+ * the traces they leave out are not read, and each pass hands on only
+ * the profiles their selection keeps.
  *
- * Input: the traces, the resolver, the profile set's options.  Output:
+ * Input: the traces, the trace filter, the resolver, the profile set's
+ * options.  Output:
  * the profiles the set makes, one at a time, to the caller's function.
  * Wiring only: reconstruct/pgo-profile-set.c does the work.
  */
@@ -27,6 +30,9 @@ struct _PgoToolStream {
   PgoProfileSetEmitFunc emit;     /* the second pass's output */
   gpointer             emit_data;
   gboolean             second;    /* in the second pass */
+  GPtrArray           *selections; /* PgoToolSelection per trace, with a filter; else NULL */
+  PgoProfileSetOptions one;       /* the caller's options for one process, when the
+                                   * filters keep one of several traces */
 };
 
 void
@@ -38,6 +44,7 @@ pgo_tool_stream_free (PgoToolStream *s)
   g_ptr_array_unref (s->opened);
   g_ptr_array_unref (s->batch);
   g_clear_pointer (&s->keep, g_ptr_array_unref);
+  g_clear_pointer (&s->selections, g_ptr_array_unref);
   g_free (s);
 }
 
@@ -76,10 +83,10 @@ stream_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   return s->batch->len < PGO_TOOL_BATCH || flush_batch (s, error);
 }
 
-/* Reads every trace of 's' once.  The first pass opens them, names their
- * handles into 'names' (nullable) and matches each one's modules into
- * 'modules'; the passes of later rounds only learn.  Returns PGO_EXIT_OK,
- * or the exit code after the error. */
+/* Reads every trace of 's' once, but those the filters leave out.  The
+ * first pass opens them, names their handles into 'names' (nullable) and
+ * matches each one's modules into 'modules'; the passes of later rounds
+ * only learn.  Returns PGO_EXIT_OK, or the exit code after the error. */
 static int
 stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GString *modules)
 {
@@ -91,8 +98,13 @@ stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GStri
       const char *t = s->traces[i];
       gboolean first = !s->second && s->opened->len == i;
       g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
+      PgoToolSelection *sel = s->selections ? g_ptr_array_index (s->selections, i) : NULL;
 
       s->modules = first ? mods : NULL;
+      if (first && pgo_tool_selection_is_left_out (sel))
+        g_ptr_array_add (s->opened, NULL);
+      if (pgo_tool_selection_is_left_out (sel))
+        continue;
       if (first)
         {
           PgoToolTrace *opened = pgo_tool_trace_open (t, &rc);
@@ -101,8 +113,8 @@ stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GStri
             return rc;
           g_ptr_array_add (s->opened, opened);
         }
-      if (!pgo_tool_trace_pass_named (g_ptr_array_index (s->opened, i), stream_profile, s,
-                                      s->resolver, names, &rc))
+      if (!pgo_tool_selection_pass (sel, g_ptr_array_index (s->opened, i), stream_profile, s,
+                                    s->resolver, names, &rc))
         return rc;
       if (!flush_batch (s, &error))
         return pgo_tool_fail (t, error);
@@ -113,9 +125,27 @@ stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GStri
   return PGO_EXIT_OK;
 }
 
+/* The options 's' makes its profiles with: 'set', or, when its filters
+ * keep one of several traces, a copy of 'set' for profiles of one process
+ * (which lets the call evidence use constant tests), kept in 's'. */
+static const PgoProfileSetOptions *
+options_for (PgoToolStream *s, const PgoProfileSetOptions *set)
+{
+  guint n_kept = 0;
+
+  for (guint i = 0; s->selections && i < s->selections->len; i++)
+    n_kept += !pgo_tool_selection_is_left_out (g_ptr_array_index (s->selections, i));
+  if (set->one_process || n_kept != 1)
+    return set;
+  s->one = *set;
+  s->one.one_process = TRUE;
+  return &s->one;
+}
+
 /**
  * pgo_tool_stream_open:
  * @traces: the traces (nothing else)
+ * @filter: (nullable): the trace filters, checked
  * @resolver: their IL
  * @set: what to make of them
  * @have_framework: --framework was given (for the module lines)
@@ -123,23 +153,28 @@ stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GStri
  * @modules: receives each trace's "modules:" line
  * @out_rc: the exit code on failure
  *
- * Opens the traces and reads them once per round of the call evidence
- * (PGO_CALL_FACTS_ROUNDS).
+ * Selects what @filter keeps of each trace (pgo_tool_select_traces():
+ * an error when it keeps nothing), opens the traces it keeps and reads
+ * them once per round of the call evidence (PGO_CALL_FACTS_ROUNDS).
  *
  * Returns: (transfer full) (nullable): the stream, or NULL after the
  *   error.
  */
 PgoToolStream *
-pgo_tool_stream_open (char **traces, PgoBodyResolver *resolver, const PgoProfileSetOptions *set,
-                      gboolean have_framework, GHashTable *names, GString *modules, int *out_rc)
+pgo_tool_stream_open (char **traces, const PgoToolFilter *filter, PgoBodyResolver *resolver,
+                      const PgoProfileSetOptions *set, gboolean have_framework,
+                      GHashTable *names, GString *modules, int *out_rc)
 {
   g_autoptr(PgoToolStream) s = g_new0 (PgoToolStream, 1);
 
   s->traces = traces;
   s->resolver = resolver;
-  s->set = pgo_profile_set_stream_new (resolver, set);
   s->opened = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_tool_trace_free);
   s->batch = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  if (pgo_tool_filter_is_active (filter)
+      && !(s->selections = pgo_tool_select_traces (filter, traces, out_rc)))
+    return NULL;
+  s->set = pgo_profile_set_stream_new (resolver, options_for (s, set));
   if ((*out_rc = stream_pass (s, have_framework, names, modules)) != PGO_EXIT_OK)
     return NULL;
   while (pgo_profile_set_stream_is_simple (s->set) && pgo_profile_set_stream_next_round (s->set))
@@ -243,8 +278,8 @@ pgo_tool_reconstruct_inputs (const PgoToolInputs *in, PgoBodyResolver *resolver,
 
   if (pgo_tool_inputs_streamable (in))
     {
-      if (!(s = pgo_tool_stream_open (in->traces, resolver, set, in->frameworks != NULL, NULL,
-                                      modules, &rc))
+      if (!(s = pgo_tool_stream_open (in->traces, in->filter, resolver, set,
+                                               in->frameworks != NULL, NULL, modules, &rc))
           || (rc = pgo_tool_stream_make (s, drop_profile, NULL, &list)) != PGO_EXIT_OK)
         return rc;
       if (!list)

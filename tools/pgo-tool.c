@@ -972,10 +972,13 @@ pgo_tool_inputs_add_entries (GOptionContext *ctx, PgoToolInputs *in)
   };
 
   g_option_context_add_main_entries (ctx, entries, NULL);
+  in->filter = pgo_tool_filter_new ();
+  pgo_tool_filter_add_entries (ctx, in->filter);
 }
 
 /* Appends the positional arguments to the traces and checks that there
- * is input and IL to read.  PGO_EXIT_OK, or PGO_EXIT_USAGE after the error. */
+ * is input and IL to read, and the trace filters (traces only).
+ * PGO_EXIT_OK, or PGO_EXIT_USAGE after the error. */
 int
 pgo_tool_inputs_check (PgoToolInputs *in, int argc, char **argv)
 {
@@ -984,7 +987,7 @@ pgo_tool_inputs_check (PgoToolInputs *in, int argc, char **argv)
     return pgo_tool_usage ("give at least one --trace or --store");
   if (!in->references && !in->frameworks)
     return pgo_tool_usage ("give at least one --reference or --framework");
-  return PGO_EXIT_OK;
+  return pgo_tool_filter_check (in->filter, in->stores, in->traces);
 }
 
 /* TRUE if 'a' and 'b' name one existing file. */
@@ -1027,6 +1030,7 @@ pgo_tool_inputs_clear (PgoToolInputs *in)
   g_clear_pointer (&in->references, g_strfreev);
   g_clear_pointer (&in->frameworks, g_strfreev);
   g_clear_pointer (&in->method, g_free);
+  g_clear_pointer (&in->filter, pgo_tool_filter_free);
 }
 
 /* The error of a --method that took none of the input's 'n_methods'

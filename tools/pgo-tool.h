@@ -9,6 +9,10 @@
 #include <gio/gio.h>
 #include <pgo.h>
 
+/* Trace filters (--pid, --process-name, --since, --until), parsed;
+ * pgo-tool-filter.c. */
+typedef struct _PgoToolFilter PgoToolFilter;
+
 /* Exit codes; man/pgo-reconstruct.1 documents them. */
 typedef enum {
   PGO_EXIT_OK      = 0, /* success */
@@ -59,7 +63,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoToolTrace, pgo_tool_trace_free)
 #define PGO_TOOL_BATCH 2048
 /* Traces read in two passes: pgo-tool-stream.c. */
 typedef struct _PgoToolStream PgoToolStream;
-PgoToolStream   *pgo_tool_stream_open   (char **traces, PgoBodyResolver *resolver,
+PgoToolStream   *pgo_tool_stream_open   (char **traces, const PgoToolFilter *filter,
+                                         PgoBodyResolver *resolver,
                                          const PgoProfileSetOptions *set, gboolean have_framework,
                                          GHashTable *names, GString *modules, int *out_rc);
 int              pgo_tool_stream_make   (PgoToolStream *s, PgoProfileSetEmitFunc emit,
@@ -125,6 +130,7 @@ typedef struct {
   char **references;
   char **frameworks;
   char  *method;      /* --method: a selector (pgo_method_id_matches()), or NULL */
+  PgoToolFilter *filter; /* --pid, --process-name, --since, --until (pgo-tool-filter.c) */
 } PgoToolInputs;
 
 /* The help of every command's --method. */
@@ -168,6 +174,29 @@ int  pgo_tool_recon_open_stale  (PgoToolRecon *r, PgoBodyResolver *current,
                                  PgoProfileSetOptions *set);
 void pgo_tool_print_stale       (const char *cmd, const PgoToolRecon *r);
 
+/* Trace filters, pgo-tool-filter.c: --pid, --process-name, and the window
+ * --since/--until, parsed; what they keep of each trace (a selection),
+ * and the passes over a trace that hand on only what its selection
+ * keeps. */
+typedef struct _PgoToolSelection PgoToolSelection;
+PgoToolFilter   *pgo_tool_filter_new         (void);
+void             pgo_tool_filter_free        (PgoToolFilter *f);
+void             pgo_tool_filter_add_entries (GOptionContext *ctx, PgoToolFilter *f);
+int              pgo_tool_filter_check       (PgoToolFilter *f, char **stores, char **inputs);
+gboolean         pgo_tool_filter_is_active   (const PgoToolFilter *f);
+const char      *pgo_tool_filter_get_window  (const PgoToolFilter *f);
+GPtrArray       *pgo_tool_select_traces      (const PgoToolFilter *f, char **traces, int *out_rc);
+gboolean         pgo_tool_selection_is_left_out (const PgoToolSelection *sel);
+gboolean         pgo_tool_selection_is_part  (const PgoToolSelection *sel);
+gboolean         pgo_tool_selection_pass     (PgoToolSelection *sel, PgoToolTrace *t,
+                                              PgoToolProfileFunc func, gpointer data,
+                                              PgoBodyResolver *resolver, GHashTable *names,
+                                              int *out_rc);
+gboolean         pgo_tool_selection_call_rounds (PgoToolSelection *sel, PgoToolTrace *t,
+                                                 PgoCallFacts *facts, guint rounds,
+                                                 const PgoCfgOptions *cfg, int *out_rc);
+void             pgo_tool_selection_free     (PgoToolSelection *sel);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoToolFilter, pgo_tool_filter_free)
 /* Commands, one file each (tools/cmd-*.c); listed in tools/commands.def. */
 #define PGO_COMMAND(name, fn, summary) int fn (int argc, char **argv);
 #include "commands.def"
