@@ -73,7 +73,18 @@ libpgo_libpgo_internal_la_LIBADD = $(libpgo_stage_libs) $(libpgo_test_support_li
 libpgo_libpgo_la_SOURCES =
 libpgo_libpgo_la_LIBADD = $(libpgo_stage_libs) $(GLIB_LIBS) $(SQLITE_LIBS) $(XML_LIBS) -lm
 libpgo_libpgo_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBPGO_LT_VERSION) \
-	-export-symbols-regex '^pgo_' -no-undefined
+	-Wl,--version-script=libpgo/libpgo.map -no-undefined
+EXTRA_libpgo_libpgo_la_DEPENDENCIES = libpgo/libpgo.map
+
+# The linker's version script, made from libpgo.sym: the listed symbols
+# global under the version node LIBPGO_0, every other one local, so that
+# a symbol the list lacks is not exported at all (a tool that calls it no
+# longer links).
+libpgo/libpgo.map: $(srcdir)/libpgo/libpgo.sym
+	$(AM_V_GEN)$(MKDIR_P) libpgo && { echo 'LIBPGO_0 {'; echo '  global:'; \
+	  sed -e '/^$$/d' -e '/^#/d' -e 's/^/    /' -e 's/$$/;/' $(srcdir)/libpgo/libpgo.sym; \
+	  echo '  local: *;'; echo '};'; } > $@.tmp && mv $@.tmp $@
+CLEANFILES += libpgo/libpgo.map
 
 pkgconfig_DATA += libpgo/libpgo.pc
 DISTCLEANFILES += libpgo/libpgo.pc

@@ -18,8 +18,11 @@ lib=$build/libpgo/.libs/libpgo.so
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-nm -D --defined-only "$lib" | awk '{ print $NF }' | grep -v '^_' \
-  | grep -v -x -e _init -e _fini | sort -u >"$tmp/built"
+# the names, without their version ("pgo_x@@LIBPGO_0"), and not the
+# version node itself
+nm -D --defined-only --with-symbol-versions "$lib" | awk '{ print $NF }' >"$tmp/raw"
+sed 's/@.*//' "$tmp/raw" | grep -v '^_' | grep -v -x -e _init -e _fini -e LIBPGO_0 \
+  | sort -u >"$tmp/built"
 grep -v '^#' "$list" | sed '/^$/d' | sort -u >"$tmp/listed"
 
 rc=0
@@ -31,6 +34,10 @@ fi
 n=$(wc -l <"$tmp/listed")
 same=$(comm -12 "$tmp/listed" "$tmp/built" | wc -l)
 echo "CONFORMANCE exports-listed: $same/$n"
+# every export carries the version node of the linker's version script
+versioned=$(grep -c '@@LIBPGO_0$' "$tmp/raw")
+echo "CONFORMANCE exports-versioned: $versioned/$n"
+[ "$versioned" = "$n" ] || { echo "FAIL: not every export is versioned LIBPGO_0"; rc=1; }
 
 # Each listed symbol appears in the page as a function (\fBname\fR (...) or
 # .BI/.B name), not just anywhere in the text.
