@@ -342,6 +342,8 @@ typedef struct {
   PgoReconstruction      *rec;    /* made in parallel */
   PgoMethodProfile       *out;    /* the output profile, or NULL */
   GError                 *error;
+  gint                    skip;   /* PgoProfileSetSkip of a method left out, or -1 */
+  char                   *skip_detail;
 } Job;
 
 static void
@@ -354,7 +356,21 @@ job_clear (Job *j)
   g_clear_pointer (&j->rec, pgo_reconstruction_free);
   g_clear_pointer (&j->out, pgo_method_profile_free);
   g_clear_error (&j->error);
+  g_free (j->skip_detail);
   memset (j, 0, sizeof *j);
+  j->skip = -1;
+}
+
+/* Counts job 'j' as left out for 'why' (with 'detail', nullable) in 'st',
+ * and keeps the reason for finish() to report in order. */
+static void
+left_out (Job *j, PgoProfileSetStats *st, PgoProfileSetSkip why, const char *detail)
+{
+  guint *counts[] = { &st->n_no_body, &st->n_bad_cfg, &st->n_no_counts };
+
+  (*counts[why])++;
+  j->skip = (gint) why;
+  j->skip_detail = g_strdup (detail);
 }
 
 /* Prepares 'j' for merged method profile 'p' in the calling thread: the
@@ -366,10 +382,11 @@ prepare (Job *j, const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFa
 {
   const PgoMethodId *id = pgo_method_profile_get_id (p);
   g_autoptr(PgoCfg) cfg = NULL;
-  g_autoptr(GError) lookup = NULL;
+  g_autoptr(GError) lookup = NULL, bad = NULL;
   PgoMethodBody body;
 
   j->in = p;
+  j->skip = -1;
   if ((o->select && !o->select (id, o->visit_data))
       || (o->method && !pgo_method_id_matches (id, o->method)))
     return (void) st->n_unselected++;
@@ -385,20 +402,20 @@ prepare (Job *j, const PgoMethodProfile *p, PgoBodyResolver *resolver, PgoCallFa
       if (lookup && !g_error_matches (lookup, PGO_ERROR, PGO_ERROR_NOT_FOUND))
         j->error = g_steal_pointer (&lookup);
       else
-        st->n_no_body++;
+        left_out (j, st, PGO_PROFILE_SET_SKIP_NO_IL, NULL);
       return;
     }
-  cfg = pgo_cfg_build (&body, &o->reconstruction.cfg, NULL);
+  cfg = pgo_cfg_build (&body, &o->reconstruction.cfg, &bad);
   if (cfg && facts)
     j->calls = pgo_call_facts_evidence (facts, id, &body, cfg);
   if (cfg && facts && o->class_histograms)
     j->sites = _pgo_class_sites_find (_pgo_call_facts_class_sites (facts), id, &body, cfg);
   pgo_method_body_clear (&body);
   if (!cfg)
-    return (void) st->n_bad_cfg++;
+    return left_out (j, st, PGO_PROFILE_SET_SKIP_BAD_IL, bad ? bad->message : NULL);
   j->obs = pgo_observations_from_profile (p, cfg, o->probes_only, o->probes, &j->width);
   if (j->obs->len == 0)
-    return (void) st->n_no_counts++;
+    return left_out (j, st, PGO_PROFILE_SET_SKIP_NO_COUNTS, NULL);
   if (o->mode == PGO_PROFILE_SET_RECONSTRUCT)
     j->cfg = g_steal_pointer (&cfg);
   else
@@ -500,6 +517,8 @@ finish (Job *j, PgoCallFacts *facts, const PgoProfileSetOptions *o, PgoProfileSe
 {
   const PgoMethodId *id = pgo_method_profile_get_id (j->in);
 
+  if (j->skip >= 0 && o->skip)
+    o->skip (id, (PgoProfileSetSkip) j->skip, j->skip_detail, o->visit_data);
   if (j->error)
     {
       g_autofree char *name = pgo_method_id_to_string (id);

@@ -53,6 +53,33 @@ typedef void (*PgoProfileSetVisitFunc) (const PgoMethodId *id, const PgoReconstr
                                         gpointer user_data);
 
 /**
+ * PgoProfileSetSkip:
+ * @PGO_PROFILE_SET_SKIP_NO_IL: no reference holds the method's IL
+ * @PGO_PROFILE_SET_SKIP_BAD_IL: its IL forms no flow graph
+ * @PGO_PROFILE_SET_SKIP_NO_COUNTS: its profile has no block counts (at
+ *   the probe set's offsets)
+ *
+ * Why a method is left out before it is made; the counts of
+ * PgoProfileSetStats keep the same reasons.
+ */
+typedef enum {
+  PGO_PROFILE_SET_SKIP_NO_IL,
+  PGO_PROFILE_SET_SKIP_BAD_IL,
+  PGO_PROFILE_SET_SKIP_NO_COUNTS,
+} PgoProfileSetSkip;
+
+/**
+ * PgoProfileSetSkipFunc:
+ * @id: the method left out
+ * @why: the reason
+ * @detail: (nullable): what went wrong (PGO_PROFILE_SET_SKIP_BAD_IL: the
+ *   flow graph's error)
+ * @user_data: PgoProfileSetOptions.visit_data
+ */
+typedef void (*PgoProfileSetSkipFunc) (const PgoMethodId *id, PgoProfileSetSkip why,
+                                       const char *detail, gpointer user_data);
+
+/**
  * PgoProfileSetOptions:
  *
  * pgo_profile_set_options_init() sets the defaults: reconstruct, every
@@ -70,6 +97,8 @@ typedef struct {
                                             * solve (PGO_CALL_FACTS_ROUNDS by default;
                                             * 0 counts as 1) */
   PgoProfileSetVisitFunc   visit;          /* reconstruct mode: sees each reconstruction; NULL: none */
+  PgoProfileSetSkipFunc    skip;           /* sees each method left out for its IL or counts,
+                                            * in method order among the visits; NULL: none */
   gpointer                 visit_data;
   gboolean               (*select) (const PgoMethodId *id, gpointer visit_data);
                                            /* only the methods it accepts are made (every

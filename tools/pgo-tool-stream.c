@@ -261,15 +261,14 @@ nothing_made (const PgoToolInputs *in, const PgoProfileSetStats *st)
   return PGO_EXIT_FAILURE;
 }
 
-/* Reconstructs every method of the inputs 'in' with 'set', for its visits
- * alone: traces in two passes (pgo_tool_stream_open()), holding one batch
- * of profiles, when no method comes twice; else every profile.  Fills
- * 'modules' and 'st'.  Returns PGO_EXIT_OK, or the exit code after the
- * error; making no profile at all is one. */
+/* Makes the profiles of every method of the inputs 'in' with 'set', for
+ * its visits alone: traces in two passes (pgo_tool_stream_open()),
+ * holding one batch of profiles, when no method comes twice; else every
+ * profile.  Fills 'modules' and 'st'.  Returns PGO_EXIT_OK, or the exit
+ * code after the error. */
 int
-pgo_tool_reconstruct_inputs (const PgoToolInputs *in, PgoBodyResolver *resolver,
-                             const PgoProfileSetOptions *set, GString *modules,
-                             PgoProfileSetStats *st)
+pgo_tool_make_inputs (const PgoToolInputs *in, PgoBodyResolver *resolver,
+                      const PgoProfileSetOptions *set, GString *modules, PgoProfileSetStats *st)
 {
   g_autoptr(PgoToolStream) s = NULL;
   g_autoptr(GPtrArray) list = NULL, out = NULL;
@@ -279,7 +278,7 @@ pgo_tool_reconstruct_inputs (const PgoToolInputs *in, PgoBodyResolver *resolver,
   if (pgo_tool_inputs_streamable (in))
     {
       if (!(s = pgo_tool_stream_open (in->traces, in->filter, resolver, set,
-                                               in->frameworks != NULL, NULL, modules, &rc))
+                                      in->frameworks != NULL, NULL, modules, &rc))
           || (rc = pgo_tool_stream_make (s, drop_profile, NULL, &list)) != PGO_EXIT_OK)
         return rc;
       if (!list)
@@ -290,5 +289,19 @@ pgo_tool_reconstruct_inputs (const PgoToolInputs *in, PgoBodyResolver *resolver,
     return rc;
   if (list && !(out = pgo_profile_set_build (list, resolver, set, st, &error)))
     return pgo_tool_fail (pgo_tool_inputs_first (in), g_steal_pointer (&error));
+  return PGO_EXIT_OK;
+}
+
+/* pgo_tool_make_inputs(), where making no profile at all is an error.
+ * Returns PGO_EXIT_OK, or the exit code after the error. */
+int
+pgo_tool_reconstruct_inputs (const PgoToolInputs *in, PgoBodyResolver *resolver,
+                             const PgoProfileSetOptions *set, GString *modules,
+                             PgoProfileSetStats *st)
+{
+  int rc = pgo_tool_make_inputs (in, resolver, set, modules, st);
+
+  if (rc != PGO_EXIT_OK)
+    return rc;
   return st->n_written == 0 ? nothing_made (in, st) : PGO_EXIT_OK;
 }

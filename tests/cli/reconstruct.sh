@@ -223,4 +223,19 @@ case $fw in
   *) echo "SKIP: constant tests: shared runtime 10.0.12 not found (DOTNET='${DOTNET:-}')" ;;
 esac
 
+# Reconstruction on several threads prints the same bytes as on one, in
+# method order: every fixture's app methods, both probe sets.
+for d in "$data"/*/; do
+  n=$(basename "$d")
+  [ -f "$d/block.nettrace" ] && [ -f "$d/$n.dll" ] || continue
+  for p in A B; do
+    "$tool" reconstruct -r "$d/$n.dll" --probes $p --intervals -j 1 "$d/block.nettrace" > "$tmp/j1" 2>&1
+    "$tool" reconstruct -r "$d/$n.dll" --probes $p --intervals -j 3 "$d/block.nettrace" > "$tmp/j3" 2>&1
+    cmp -s "$tmp/j1" "$tmp/j3" || fail "jobs: $n $p: 3 threads printed other bytes than 1"
+    grep -q '^total: [1-9][0-9]* methods reconstructed' "$tmp/j1" || fail "jobs: $n $p: $(tail -3 "$tmp/j1")"
+  done
+done
+expect 2 bad-jobs reconstruct $hot --jobs -1 "$data/hotloop/block.nettrace"
+err_has bad-jobs "--jobs -1: give 1 to 4096 threads, or 0 for one per processor"
+
 [ "$failures" = 0 ]

@@ -71,6 +71,9 @@ expect 0 show show -r "$new" -m Spin -t "$trace" --stale match --stale-reference
 has show "BB04 [0013..001d) ALWAYS pA | 25000 inferred [25000,25000]"
 has show "BB03 [000c..0013) ALWAYS | 25000 inferred [25000,25000]"
 err_has show "show: stale matched hotloop!Program::Spin: blocks 6 of 7, counts 175003 of 200003"
+expect 0 reconstruct reconstruct -r "$new" -m Spin --stale match --stale-reference "$old" "$trace"
+has reconstruct "  block BB04 il=0x0013 count=25000 inferred"
+err_has reconstruct "reconstruct: stale matched hotloop!Program::Spin: blocks 6 of 7, counts 175003 of 200003"
 # ... and the whole chain reconstructs and writes the new build's .mibc
 expect 0 mibc create-mibc "$trace" -r "$new" --stale match --stale-reference "$old" --probes B -o "$tmp/b.mibc"
 err_has mibc "create-mibc: wrote 3 methods to $tmp/b.mibc"
