@@ -63,7 +63,12 @@ check_PROGRAMS += \
 	tests/unit/check-profile-set \
 	tests/unit/check-store \
 	tests/unit/check-render \
+	tests/unit/check-compare \
 	$(NULL)
+
+tests_unit_check_compare_SOURCES = tests/unit/check-compare.c $(check_suite_headers)
+tests_unit_check_compare_CFLAGS = $(check_suite_cflags)
+tests_unit_check_compare_LDADD = $(check_suite_ldadd) -lm
 
 tests_unit_check_render_SOURCES = tests/unit/check-render.c $(check_suite_headers)
 tests_unit_check_render_CFLAGS = $(check_suite_cflags) $(XML_CFLAGS)
