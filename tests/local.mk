@@ -64,7 +64,12 @@ check_PROGRAMS += \
 	tests/unit/check-store \
 	tests/unit/check-render \
 	tests/unit/check-compare \
+	tests/unit/check-xml \
 	$(NULL)
+
+tests_unit_check_xml_SOURCES = tests/unit/check-xml.c $(check_suite_headers)
+tests_unit_check_xml_CFLAGS = $(check_suite_cflags)
+tests_unit_check_xml_LDADD = $(check_suite_ldadd)
 
 tests_unit_check_compare_SOURCES = tests/unit/check-compare.c $(check_suite_headers)
 tests_unit_check_compare_CFLAGS = $(check_suite_cflags)
