@@ -29,6 +29,7 @@ libpgo_include_HEADERS += \
 	libpgo/pgo-method-hash.h \
 	libpgo/pgo-diagram.h \
 	libpgo/pgo-file.h \
+	libpgo/pgo-pdb.h \
 	$(NULL)
 
 libpgo_libpgo_hub_la_CPPFLAGS = $(hub_cppflags)
@@ -64,6 +65,8 @@ libpgo_libpgo_hub_la_SOURCES = \
 	libpgo/pgo-diagram.c \
 	libpgo/pgo-file.c \
 	libpgo/pgo-diagram-private.h \
+	libpgo/pgo-pdb.c \
+	libpgo/pgo-pdb-private.h \
 	$(NULL)
 
 libpgo_libpgo_internal_la_SOURCES =

@@ -18,6 +18,10 @@ typedef struct {
   char    *klass;   /* provenance name, or "structure" */
   char    *tooltip; /* shown on hover; NULL: none */
   guint64  count;   /* PGO_DIAGRAM_NO_COUNT: none */
+  gboolean has_il;  /* the block has IL: [il_start, il_end) */
+  guint32  il_start, il_end;
+  char    *source;  /* its source lines ("Program.cs:17-18"), also at the end
+                     * of the label's first line; NULL: none known */
 } PgoDiagramBox;
 
 typedef struct {
@@ -30,6 +34,7 @@ typedef struct {
 
 struct _PgoDiagram {
   char   *title;
+  char   *source; /* the method's source lines ("/src/Program.cs:14-22"); NULL: none known */
   GArray *boxes;  /* PgoDiagramBox */
   GArray *arrows; /* PgoDiagramArrow */
 };
@@ -38,6 +43,9 @@ char       *_pgo_xml_text          (const char *s);
 PgoDiagram *_pgo_diagram_new       (const char *title);
 guint       _pgo_diagram_add_box   (PgoDiagram *d, const char *name, const char *label,
                                     const char *klass, guint64 count, const char *tooltip);
+void        _pgo_diagram_set_box_il (PgoDiagram *d, guint box, guint32 il_start, guint32 il_end);
+void        _pgo_diagram_set_box_source (PgoDiagram *d, guint box, const char *source);
+void        _pgo_diagram_set_source (PgoDiagram *d, const char *source);
 void        _pgo_diagram_add_arrow (PgoDiagram *d, guint src, guint dst, const char *klass,
                                     guint64 count, gboolean exceptional, const char *tooltip);
 

@@ -37,6 +37,7 @@ box_clear (gpointer p)
   g_free (b->label);
   g_free (b->klass);
   g_free (b->tooltip);
+  g_free (b->source);
 }
 
 /* Frees what PgoDiagramArrow 'p' holds. */
@@ -75,6 +76,63 @@ _pgo_diagram_add_box (PgoDiagram *d, const char *name, const char *label, const 
   return d->boxes->len - 1;
 }
 
+/* Records the IL range [il_start, il_end) of box 'box', so that its
+ * source lines can be found later (pgo_pdb_annotate_diagram()). */
+void
+_pgo_diagram_set_box_il (PgoDiagram *d, guint box, guint32 il_start, guint32 il_end)
+{
+  PgoDiagramBox *b;
+
+  g_return_if_fail (box < d->boxes->len);
+  b = &g_array_index (d->boxes, PgoDiagramBox, box);
+  b->has_il = TRUE;
+  b->il_start = il_start;
+  b->il_end = il_end;
+}
+
+/* The length of the first line of 'label' without 'source' (and the
+ * space before it) at its end: where new source text goes. */
+static gsize
+first_line_before (const char *label, const char *source)
+{
+  gsize first = strcspn (label, "\n"), n = source ? strlen (source) : 0;
+
+  if (n == 0 || n > first || memcmp (label + first - n, source, n) != 0)
+    return first;
+  first -= n;
+  return first > 0 && label[first - 1] == ' ' ? first - 1 : first;
+}
+
+/* Sets the source lines of box 'box' and shows them at the end of its
+ * label's first line (the IL range's line), where every renderer draws
+ * them; a second call replaces the first one's text. */
+void
+_pgo_diagram_set_box_source (PgoDiagram *d, guint box, const char *source)
+{
+  PgoDiagramBox *b;
+  g_autofree char *text = NULL, *old = NULL;
+  gsize keep = 0;
+
+  g_return_if_fail (box < d->boxes->len && source != NULL);
+  b = &g_array_index (d->boxes, PgoDiagramBox, box);
+  text = g_strdelimit (_pgo_xml_text (source), "\r\n", ' ');
+  keep = first_line_before (b->label, b->source);
+  old = b->label;
+  b->label = g_strdup_printf ("%.*s%s%s%s", (int) keep, old, keep ? " " : "", text,
+                              old + strcspn (old, "\n"));
+  g_free (b->source);
+  b->source = g_steal_pointer (&text);
+}
+
+/* Sets the source lines of the whole method (the report's section shows
+ * them). */
+void
+_pgo_diagram_set_source (PgoDiagram *d, const char *source)
+{
+  g_free (d->source);
+  d->source = source ? g_strdelimit (_pgo_xml_text (source), "\r\n", ' ') : NULL;
+}
+
 /* Appends an arrow from box 'src' to box 'dst'. */
 void
 _pgo_diagram_add_arrow (PgoDiagram *d, guint src, guint dst, const char *klass, guint64 count,
@@ -98,6 +156,7 @@ pgo_diagram_free (PgoDiagram *diagram)
   if (!diagram)
     return;
   g_free (diagram->title);
+  g_free (diagram->source);
   g_array_unref (diagram->boxes);
   g_array_unref (diagram->arrows);
   g_free (diagram);

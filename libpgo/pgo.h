@@ -17,6 +17,7 @@
 #include "pgo-store.h"
 #include "pgo-xml.h"
 #include "pgo-diagram.h"
+#include "pgo-pdb.h"
 #include "pgo-render.h"
 #include "pgo-flow.h"
 #include "pgo-reconstruct.h"

@@ -59,6 +59,15 @@ count_text (guint64 count, PgoFlowProvenance prov, guint64 min, guint64 max)
   return g_string_free (s, FALSE);
 }
 
+/* Records the IL range of block 'blk' on box 'box' (none for a block
+ * without IL), for the source lines of its PDB (pgo_pdb_annotate_diagram()). */
+static void
+set_il (PgoDiagram *d, guint box, const PgoBlock *blk)
+{
+  if (!(blk->flags & PGO_BLOCK_FLAG_INTERNAL))
+    _pgo_diagram_set_box_il (d, box, blk->il_offset, blk->il_end);
+}
+
 /* TRUE when edge 'e' joins two blocks (not the virtual node). */
 static gboolean
 between_blocks (const PgoEdge *e)
@@ -85,7 +94,8 @@ pgo_cfg_to_diagram (const PgoCfg *cfg, const char *title)
       g_autofree char *line = block_line (cfg, b);
       g_autofree char *label = g_strdup_printf ("%s refs %u", line, cfg->blocks[b].refs);
 
-      _pgo_diagram_add_box (d, name, label, "structure", PGO_DIAGRAM_NO_COUNT, NULL);
+      set_il (d, _pgo_diagram_add_box (d, name, label, "structure", PGO_DIAGRAM_NO_COUNT, NULL),
+              &cfg->blocks[b]);
     }
   for (guint32 i = 0; i < cfg->n_edges; i++)
     if (between_blocks (&cfg->edges[i]))
@@ -109,7 +119,9 @@ add_block (PgoDiagram *d, const PgoReconstruction *rec, guint32 b)
     : g_strdup_printf ("%s\n%s", line, count);
   g_autofree char *tip = g_strdup_printf ("%s: entered %s", name, count);
 
-  _pgo_diagram_add_box (d, name, label, pgo_flow_provenance_to_string (rb->provenance), rb->count, tip);
+  set_il (d, _pgo_diagram_add_box (d, name, label, pgo_flow_provenance_to_string (rb->provenance),
+                                    rb->count, tip),
+          &rec->cfg->blocks[b]);
 }
 
 /**

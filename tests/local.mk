@@ -65,7 +65,12 @@ check_PROGRAMS += \
 	tests/unit/check-render \
 	tests/unit/check-compare \
 	tests/unit/check-xml \
+	tests/unit/check-pdb \
 	$(NULL)
+
+tests_unit_check_pdb_SOURCES = tests/unit/check-pdb.c $(check_suite_headers)
+tests_unit_check_pdb_CFLAGS = $(check_suite_cflags)
+tests_unit_check_pdb_LDADD = $(check_suite_ldadd)
 
 tests_unit_check_xml_SOURCES = tests/unit/check-xml.c $(check_suite_headers)
 tests_unit_check_xml_CFLAGS = $(check_suite_cflags)
@@ -193,6 +198,7 @@ cli_tests = \
 	tests/cli/summary.sh \
 	tests/cli/stale.sh \
 	tests/cli/filters.sh \
+	tests/cli/show-source.sh \
 	tests/cli/store-crash.sh \
 	tests/cli/fuzz-replay.sh \
 	tests/cli/xml.sh \
@@ -457,6 +463,8 @@ endif
 EXTRA_DIST += \
 	tests/data/cfg/conformance/app/app.csproj \
 	tests/data/cfg/conformance/app/Program.cs \
+	tests/corpus/pdb/make-bad.py tests/corpus/pdb/README.md \
+	$(wildcard $(srcdir)/tests/corpus/pdb/bad/*) \
 	tests/data/stale/README.md \
 	tests/data/stale/build \
 	tests/data/stale/hotloop.dll \

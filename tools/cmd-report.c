@@ -106,16 +106,30 @@ parse_options (int *argc, char ***argv, ReportOptions *o)
   return pgo_tool_recon_check (&o->recon, &o->set);
 }
 
-/* PgoProfileSetVisitFunc: adds each reconstructed method to the report. */
+/* What add_method() adds to: the report, and the PDBs of the references
+ * for the methods' source lines. */
+typedef struct {
+  PgoReport *report;
+  PgoPdbSet *pdbs;
+} ReportVisit;
+
+/* PgoProfileSetVisitFunc: adds each reconstructed method to the report,
+ * its picture with the source lines of its assembly's PDB when found. */
 static void
 add_method (const PgoMethodId *id, const PgoReconstruction *rec, gpointer user_data)
 {
+  ReportVisit *v = user_data;
   g_autofree char *name = pgo_method_id_to_string (id);
+  g_autoptr(GError) error = NULL;
+  PgoDiagram *d = NULL;
   PgoMethodSummary s;
 
   pgo_reconstruction_summarize (rec, &s);
-  pgo_report_add_method (user_data, name, &s, pgo_report_would_draw (user_data, &s)
-                                              ? pgo_reconstruction_to_diagram (rec, name) : NULL);
+  if (pgo_report_would_draw (v->report, &s))
+    d = pgo_reconstruction_to_diagram (rec, name);
+  if (d && !pgo_pdb_set_annotate (v->pdbs, id, d, &error))
+    pgo_tool_warning ("%s; no source lines", error->message);
+  pgo_report_add_method (v->report, name, &s, d);
 }
 
 /* The default title: "pgo-tools report: " and the inputs' base names. */
@@ -156,7 +170,9 @@ pgo_cmd_report (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) modules = g_string_new (NULL);
   g_autoptr(PgoReport) report = NULL;
+  g_autoptr(PgoPdbSet) pdbs = NULL;
   g_autofree char *title = NULL, *path = NULL;
+  ReportVisit visit;
   PgoProfileSetStats st;
   int rc;
 
@@ -169,8 +185,10 @@ pgo_cmd_report (int argc, char **argv)
   report = pgo_report_new (title);
   if (o.limit > 0)
     pgo_report_set_limit (report, (guint) o.limit);
+  pdbs = pgo_pdb_set_new (resolver);
+  visit = (ReportVisit) { report, pdbs };
   o.set.visit = add_method;
-  o.set.visit_data = report;
+  o.set.visit_data = &visit;
   pgo_tool_show_progress (&o.set);
   if ((rc = pgo_tool_reconstruct_inputs (&o.in, resolver, &o.set, modules, &st)) != PGO_EXIT_OK)
     return rc;

@@ -8,7 +8,8 @@
  * Input: a method of an assembly (--assembly FILE --method M), or a body
  * given as IL hex (--il-hex, with --eh clauses); optionally a trace or a
  * store holding the method's counts.
- * Output: blocks (IL range, kind, bbRefs, regions, probe marks), edges
+ * Output: blocks (IL range, kind, bbRefs, regions, probe marks, and the
+ * source lines of the assembly's portable PDB when it has one), edges
  * (tree / non-tree with schema keys), or the picture, on stdout.
  * Wiring only: reconstruct/ forms and reconstructs, libpgo/render/ draws.
  */
@@ -19,12 +20,48 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The portable PDB of 'image' for the source lines, or NULL: none found
+ * (silently), or one that cannot be used (bad, or of another build),
+ * with a warning naming it. */
+static PgoPdb *
+open_source_pdb (PgoImage *image)
+{
+  g_autoptr(GError) error = NULL;
+  PgoPdb *pdb = pgo_pdb_open_for_image (image, &error);
+
+  if (pdb == NULL && !g_error_matches (error, PGO_ERROR, PGO_ERROR_NOT_FOUND))
+    pgo_tool_warning ("%s; no source lines", error->message);
+  return pdb;
+}
+
+/* Drops *pdb, with a warning, when method 'token's sequence points or
+ * the names of their documents cannot be read: a block's lines are then
+ * only ever missing, never wrong or silently left out. */
+static void
+check_source (PgoPdb **pdb, guint32 token)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree PgoSequencePoint *points = NULL;
+  guint n = 0;
+  gboolean ok = pgo_pdb_lookup_sequence_points (*pdb, token, &points, &n, &error);
+
+  for (guint i = 0; ok && i < n; i++)
+    ok = pgo_pdb_lookup_document (*pdb, points[i].document, &error) != NULL;
+  if (!ok && !g_error_matches (error, PGO_ERROR, PGO_ERROR_NOT_FOUND))
+    {
+      pgo_tool_warning ("%s; no source lines", error->message);
+      g_clear_pointer (pdb, pgo_pdb_unref);
+    }
+}
+
 /* Reads the body of the one method of 'path' that --method 'sel' names.
  * Its IL is borrowed from the image, which *out_md keeps alive; clear
- * 'out_body' with pgo_method_body_clear() before dropping *out_md. */
+ * 'out_body' with pgo_method_body_clear() before dropping *out_md.  With
+ * 'out_pdb', the assembly's PDB for the method's source lines (or NULL). */
 static int
 load_from_assembly (const char *path, const char *sel, PgoMetadata **out_md,
-                    PgoMethodBody *out_body, char **out_title, guint32 *out_token)
+                    PgoMethodBody *out_body, char **out_title, guint32 *out_token,
+                    PgoPdb **out_pdb)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(PgoImage) image = pgo_image_open (path, &error);
@@ -53,6 +90,8 @@ load_from_assembly (const char *path, const char *sel, PgoMetadata **out_md,
   if (!pgo_metadata_lookup_method_body (md, token, out_body, &error))
     return pgo_tool_fail (path, g_steal_pointer (&error));
   *out_token = token;
+  if (out_pdb && (*out_pdb = open_source_pdb (image)))
+    check_source (out_pdb, token);
   *out_title = pgo_metadata_format_method (md, token, NULL);
   if (*out_title == NULL)
     *out_title = g_strdup_printf ("0x%08x", token);
@@ -158,10 +197,26 @@ region_string (const PgoBlock *b)
   return g_string_free (s, FALSE);
 }
 
-/* Prints 'cfg' as text: a summary line, one line per block, then one per
+/* " FILE:FIRST-LAST", the source lines of block 'b' of method 'token'
+ * in 'pdb', as a new string; empty without a PDB or lines. */
+static char *
+source_string (PgoPdb *pdb, guint32 token, const PgoBlock *b)
+{
+  PgoSourceLines lines;
+  g_autofree char *text = NULL;
+
+  if (!pdb || (b->flags & PGO_BLOCK_FLAG_INTERNAL)
+      || !pgo_pdb_lookup_lines (pdb, token, b->il_offset, b->il_end, &lines, NULL))
+    return g_strdup ("");
+  text = pgo_source_lines_to_string (&lines, TRUE);
+  return g_strconcat (" ", text, NULL);
+}
+
+/* Prints 'cfg' as text: a summary line, one line per block (its source
+ * lines, from 'pdb' when given, after its marks), then one per
  * spanning-tree walk edge with its schema keys. */
 static void
-print_text (const PgoCfg *cfg)
+print_text (const PgoCfg *cfg, PgoPdb *pdb, guint32 token)
 {
   printf ("# %u blocks, %u EH clauses, returns %u, %u non-tree edges\n",
           cfg->n_blocks, cfg->n_clauses, cfg->return_count, cfg->n_non_tree);
@@ -169,15 +224,17 @@ print_text (const PgoCfg *cfg)
     {
       const PgoBlock *b = &cfg->blocks[i];
       g_autofree char *region = region_string (b);
+      g_autofree char *source = source_string (pdb, token, b);
       gboolean internal = (b->flags & PGO_BLOCK_FLAG_INTERNAL) != 0;
 
-      printf ("BB%02u [%04x..%04x) %-12s refs %u key %s0x%x%s%s%s%s%s succ",
+      printf ("BB%02u [%04x..%04x) %-12s refs %u key %s0x%x%s%s%s%s%s%s succ",
               b->num, b->il_offset, b->il_end, pgo_block_kind_to_string (b->kind), b->refs,
               internal ? "I|" : "", internal ? b->num : (guint32) b->key,
               region, (b->flags & PGO_BLOCK_FLAG_RARE) ? " rare" : "",
               (b->flags & PGO_BLOCK_FLAG_REACHABLE) ? "" : " unreachable",
               !internal && pgo_cfg_is_probe (cfg, PGO_PROBES_A, b->il_offset) ? " probeA" : "",
-              !internal && pgo_cfg_is_probe (cfg, PGO_PROBES_B, b->il_offset) ? " probeB" : "");
+              !internal && pgo_cfg_is_probe (cfg, PGO_PROBES_B, b->il_offset) ? " probeB" : "",
+              source);
       for (guint32 s = 0; s < b->n_succ; s++)
         printf (" BB%02u", cfg->blocks[b->succ[s]].num);
       printf ("\n");
@@ -193,30 +250,41 @@ print_text (const PgoCfg *cfg)
     }
 }
 
-/* Prints 'cfg' as a Graphviz digraph named 'title': blocks, walk edges
+/* Appends 's' to 'out', with '"' and backslash escaped for a DOT string. */
+static void
+append_dot_escaped (GString *out, const char *s)
+{
+  for (const char *p = s; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+}
+
+/* Prints 'cfg' as a Graphviz digraph named 'title': blocks (with their
+ * source lines from 'pdb', when given, after the IL range), walk edges
  * (tree bold, non-tree dashed) and exception edges (dotted). */
 static void
-print_dot (const PgoCfg *cfg, const char *title)
+print_dot (const PgoCfg *cfg, const char *title, PgoPdb *pdb, guint32 token)
 {
   g_autoptr(GString) quoted = g_string_new (NULL);
 
-  for (const char *p = title; *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_c (quoted, '\\');
-      g_string_append_c (quoted, *p);
-    }
+  append_dot_escaped (quoted, title);
   printf ("digraph \"%s\" {\n  node [shape=box, fontname=\"monospace\"];\n", quoted->str);
   for (guint32 i = 0; i < cfg->n_blocks; i++)
     {
       const PgoBlock *b = &cfg->blocks[i];
       g_autofree char *region = region_string (b);
+      g_autofree char *source = source_string (pdb, token, b);
+      g_autoptr(GString) src = g_string_new (NULL);
       gboolean internal = (b->flags & PGO_BLOCK_FLAG_INTERNAL) != 0;
       gboolean a = !internal && pgo_cfg_is_probe (cfg, PGO_PROBES_A, b->il_offset);
       gboolean pb = !internal && pgo_cfg_is_probe (cfg, PGO_PROBES_B, b->il_offset);
 
-      printf ("  BB%02u [label=\"BB%02u [%04x..%04x)\\n%s refs %u%s%s%s%s\"%s%s];\n",
-              b->num, b->num, b->il_offset, b->il_end, pgo_block_kind_to_string (b->kind),
+      append_dot_escaped (src, source);
+      printf ("  BB%02u [label=\"BB%02u [%04x..%04x)%s\\n%s refs %u%s%s%s%s\"%s%s];\n",
+              b->num, b->num, b->il_offset, b->il_end, src->str, pgo_block_kind_to_string (b->kind),
               b->refs, region, internal ? "\\ninternal" : "",
               a ? "\\nprobe A" : "", pb ? " probe B" : "",
               (b->flags & PGO_BLOCK_FLAG_RARE) ? ", style=dashed" : "",
@@ -261,6 +329,8 @@ typedef struct {
   PgoProfileSetOptions set;    /* how to reconstruct, from --probes, --priors */
   char         *switch_order;  /* --switch-succ as typed */
   gboolean      debuggable;    /* --debuggable */
+  gboolean      no_source;     /* --no-source */
+  PgoPdb       *pdb;           /* the assembly's portable PDB, or NULL */
   gboolean      dot;           /* --format dot */
   PgoCfgOptions cfg;           /* from --debuggable and --switch-succ */
   GByteArray   *il;            /* --il-hex, decoded */
@@ -284,6 +354,7 @@ show_options_clear (ShowOptions *o)
   g_clear_pointer (&o->switch_order, g_free);
   g_clear_pointer (&o->il, g_byte_array_unref);
   g_clear_pointer (&o->clauses, g_array_unref);
+  g_clear_pointer (&o->pdb, pgo_pdb_unref);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ShowOptions, show_options_clear)
@@ -344,6 +415,8 @@ parse_options (int *argc, char ***argv, ShowOptions *o)
       "Switch successor order: unique (default, runtime 10) or all", "ORDER" },
     { "debuggable", 0, 0, G_OPTION_ARG_NONE, &o->debuggable,
       "Debuggable code: no early block merging", NULL },
+    { "no-source", 0, 0, G_OPTION_ARG_NONE, &o->no_source,
+      "Print no source lines, even when the assembly's portable PDB is found", NULL },
     { NULL }
   };
   int rc;
@@ -353,7 +426,9 @@ parse_options (int *argc, char ***argv, ShowOptions *o)
   g_option_context_set_summary (ctx,
     "Forms the basic blocks of one method exactly as RyuJIT does before\n"
     "importation and prints them with the JIT's spanning-tree edges and the\n"
-    "interpreter's probe sets A and B.");
+    "interpreter's probe sets A and B.  When the assembly's portable PDB is\n"
+    "found (FILE.pdb next to it, or embedded) and is that build's, each block\n"
+    "shows the source lines its IL was compiled from.");
   if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc > 1)
@@ -366,6 +441,8 @@ parse_options (int *argc, char ***argv, ShowOptions *o)
     return pgo_tool_usage ("give either --reference FILE --method M, or --il-hex HEX");
   if ((o->assembly == NULL) != (o->method == NULL))
     return pgo_tool_usage ("--reference and --method go together");
+  if (o->no_source && !o->assembly)
+    return pgo_tool_usage ("--no-source goes with --reference: --il-hex has no source");
   if (o->assembly && o->eh)
     return pgo_tool_usage ("--eh goes with --il-hex; an assembly has the clauses");
   if (o->format && strcmp (o->format, "text") != 0 && strcmp (o->format, "dot") != 0
@@ -400,8 +477,8 @@ build_cfg (ShowOptions *o, char **out_title, guint32 *out_token, PgoCfg **out_cf
 
   if (o->assembly)
     {
-      if ((rc = load_from_assembly (o->assembly, o->method, &md, &body, out_title, out_token))
-          != PGO_EXIT_OK)
+      if ((rc = load_from_assembly (o->assembly, o->method, &md, &body, out_title, out_token,
+                                    o->no_source ? NULL : &o->pdb)) != PGO_EXIT_OK)
         return rc;
       o->set.reconstruction.cfg = o->cfg;
     }
@@ -498,6 +575,17 @@ draw_counts (ShowOptions *o, guint32 token, const char *title, PgoDiagram **out)
   return PGO_EXIT_OK;
 }
 
+/* Adds the source lines of o's PDB to picture 'd' of method 'token'; a
+ * method whose lines cannot be read is drawn without, after a warning. */
+static void
+annotate (const ShowOptions *o, guint32 token, PgoDiagram *d)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (o->pdb && !pgo_pdb_annotate_diagram (o->pdb, token, d, &error))
+    pgo_tool_warning ("%s; no source lines", error->message);
+}
+
 /* Prints 'd' in o's format. */
 static int
 print_diagram (const ShowOptions *o, const PgoDiagram *d)
@@ -540,20 +628,22 @@ pgo_cmd_show (int argc, char **argv)
     {
       if ((rc = draw_counts (&o, token, title, &diagram)) != PGO_EXIT_OK)
         return rc;
+      annotate (&o, token, diagram);
       return print_diagram (&o, diagram);
     }
   if (o.svg)
     {
       diagram = pgo_cfg_to_diagram (cfg, title ? title : "method");
+      annotate (&o, token, diagram);
       return print_diagram (&o, diagram);
     }
   if (o.dot)
-    print_dot (cfg, title ? title : "method");
+    print_dot (cfg, title ? title : "method", o.pdb, token);
   else
     {
       if (title)
         printf ("# %s\n", title);
-      print_text (cfg);
+      print_text (cfg, o.pdb, token);
     }
   return pgo_tool_flush_stdout ();
 }

@@ -7,8 +7,9 @@
  * index.xhtml: the totals; a legend of every mark of the tables and the
  * pictures; the methods ranked by weight and by inferred share (the first
  * N of each, when limited), each name linking to its section; one section
- * per method of the weight ranking, with its numbers and its flow graph
- * drawn inline as SVG.  Counts are grouped by threes (1 234 567, with
+ * per method of the weight ranking, with its numbers, its source lines
+ * (when its diagram has them: pgo_pdb_annotate_diagram()) and its flow
+ * graph drawn inline as SVG.  Counts are grouped by threes (1 234 567, with
  * PGO_RENDER_DIGIT_SEP).  The page has no script and loads nothing else.
  *
  * The legend takes the columns' headings, the colours and the look of
@@ -339,6 +340,11 @@ static const LegendEntry block_marks[] = {
                               "targets (--probes A)" },
   { "pB",                     "its first instruction is a probe of set B: loop heads (--probes B)" },
   { "unreachable",            "no path from the method's entry leads to it" },
+  { "{FILE}:{FIRST}-{LAST}",  "the source lines its IL was compiled from (the start of the sequence point "
+                              "in effect at its first instruction to the end of the last one starting in "
+                              "it), from the assembly's portable PDB when one of that build is found; "
+                              "none when only hidden sequence points cover it" },
+  { "{FILE}:{LINE}",          "the same, one line" },
   { "{N} {provenance}",       "how many times the block ran, and how that count was found (see Colours)" },
   { "[{min},{max}]",          "after an inferred count: the least and the greatest count that agree with "
                               "the observations; inf: no bound" },
@@ -557,7 +563,25 @@ write_table (xmlTextWriterPtr w, const char *heading, GPtrArray *order, GHashTab
   return xmlTextWriterEndElement (w) < 0 ? -1 : 0;
 }
 
-/* Section 'anchor': the method's name, its numbers and its picture. */
+/* "Source: <samp>FILE:FIRST-LAST</samp>", the method's source lines, when
+ * its diagram has them.  The writer does not indent inside the paragraph:
+ * that would put spaces in its text. */
+static int
+write_source (xmlTextWriterPtr w, const PgoDiagram *d)
+{
+  if (!d->source)
+    return 0;
+  if (xmlTextWriterStartElement (w, _pgo_x ("p")) < 0 || xmlTextWriterSetIndent (w, 0) < 0
+      || xmlTextWriterWriteAttribute (w, _pgo_x ("class"), _pgo_x ("source")) < 0
+      || xmlTextWriterWriteString (w, _pgo_x ("Source: ")) < 0
+      || xmlTextWriterWriteElement (w, _pgo_x ("samp"), _pgo_x (d->source)) < 0
+      || xmlTextWriterEndElement (w) < 0)
+    return -1;
+  return xmlTextWriterSetIndent (w, 1) < 0 ? -1 : 0;
+}
+
+/* Section 'anchor': the method's name, its numbers, its source lines and
+ * its picture. */
 static int
 write_section (xmlTextWriterPtr w, const Entry *e, guint anchor)
 {
@@ -573,6 +597,7 @@ write_section (xmlTextWriterPtr w, const Entry *e, guint anchor)
       || elementf (w, "p", NULL, "%s calls, weight %s; %s blocks: %s observed, %s exact, %s inferred "
                    "(%.1f%% of the weight inferred).", calls, weight, blocks, observed, exact, inferred,
                    100.0 * inferred_share (&e->s)) < 0
+      || write_source (w, e->diagram) < 0
       || xmlTextWriterStartElement (w, _pgo_x ("div")) < 0
       || xmlTextWriterWriteAttribute (w, _pgo_x ("class"), _pgo_x ("cfg")) < 0
       || _pgo_render_write_svg (w, e->diagram) < 0 || xmlTextWriterEndElement (w) < 0)

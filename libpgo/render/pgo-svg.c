@@ -113,11 +113,12 @@ append_grouped (GString *out, const char *digits, gsize n)
 
 /* TRUE when 'c' next to a run of digits makes it part of something other
  * than a count: a name (BB10, try12), a hex offset (001c), a decimal
- * fraction (12.5) or an IL range ([1000..1004)). */
+ * fraction (12.5), an IL range ([1000..1004)) or source lines
+ * (Program.cs:1017-1020). */
 static gboolean
 binds_digits (char c)
 {
-  return g_ascii_isalnum (c) || c == '.' || c == '_';
+  return g_ascii_isalnum (c) || c == '.' || c == '_' || c == ':' || c == '-';
 }
 
 /* 'n' with its digits grouped by threes, e.g. "1 234 567" (with

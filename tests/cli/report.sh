@@ -32,6 +32,8 @@ legend_names_marks () {
         if (t ~ /^\[[0-9a-f]+\.\.[0-9a-f]+\)$/) t = "[<var>START</var>..<var>END</var>)"
         else if (t ~ /^(try|hnd)[0-9]+$/) sub(/[0-9]+$/, "<var>N</var>", t)
         else if (t ~ /^\[.*,.*\]$/) t = "[<var>min</var>,<var>max</var>]"
+        else if (t ~ /:[0-9]+-[0-9]+$/) t = "<var>FILE</var>:<var>FIRST</var>-<var>LAST</var>"
+        else if (t ~ /:[0-9]+$/) t = "<var>FILE</var>:<var>LINE</var>"
         print t
       }
     }' "$tmp/lines" | sort -u >"$tmp/marks"
@@ -47,15 +49,15 @@ legend_names_marks () {
 expect 0 show-classify show --assembly "$dll" --method Classify --trace "$trace" --probes A
 cat >"$tmp/want" <<'WANT'
 # Program::Classify(int32)
-BB01 [0000..0007) COND pA pB | 200 observed
-BB02 [0007..000a) RETURN | 29 exact-if-no-escape
-BB03 [000a..000e) COND pA | 171 observed
-BB04 [000e..0011) RETURN | 58 exact
-BB05 [0011..0015) COND pA | 113 observed
-BB06 [0015..0018) RETURN | 29 exact
-BB07 [0018..001c) COND pA | 84 observed
-BB08 [001c..001f) RETURN | 56 exact
-BB09 [001f..0022) RETURN pA | 28 observed
+BB01 [0000..0007) COND pA pB Program.cs:11-12 | 200 observed
+BB02 [0007..000a) RETURN Program.cs:13 | 29 exact-if-no-escape
+BB03 [000a..000e) COND pA Program.cs:14 | 171 observed
+BB04 [000e..0011) RETURN Program.cs:15 | 58 exact
+BB05 [0011..0015) COND pA Program.cs:16 | 113 observed
+BB06 [0015..0018) RETURN Program.cs:17 | 29 exact
+BB07 [0018..001c) COND pA Program.cs:18 | 84 observed
+BB08 [001c..001f) RETURN Program.cs:19 | 56 exact
+BB09 [001f..0022) RETURN pA Program.cs:21 | 28 observed
 BB01 -> BB02 29 exact-if-no-escape
 BB01 -> BB03 171 exact
 BB03 -> BB04 58 exact
@@ -72,7 +74,7 @@ diff -u "$tmp/want" "$tmp/out" || fail "show-classify: counts differ"
 expect 0 show-grid show --assembly "$dll" --method Grid --trace "$trace" --probes A
 has show-grid "BB04 -> BB03 200 exact"
 has show-grid "BB08 -> BB02 10 exact"
-has show-grid "BB06 [0026..002a) ALWAYS | 4 inferred"
+has show-grid "BB06 [0026..002a) ALWAYS Program.cs:35 | 4 inferred"
 has show-grid "BB05 -> BB06 4 inferred"
 
 # the picture: an SVG document with a tooltip per block and per arc
