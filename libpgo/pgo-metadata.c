@@ -277,10 +277,15 @@ read_root (PgoMetadata *md, GError **error)
       if (!_pgo_cursor_skip (&c, ((nul - name) + 4) & ~(gsize) 3, error))
         return FALSE;
       if (off > md->root_size || size > md->root_size - off)
-        return _pgo_error_fail (error, PGO_ERROR_TRUNCATED,
-                                "stream %s (offset 0x%x, 0x%x bytes) runs"
-                                " past the metadata (0x%" G_GSIZE_MODIFIER "x bytes)",
-                                (const char *) name, off, size, md->root_size);
+        {
+          /* the name is the file's: escaped, so that the message stays one line */
+          g_autofree char *shown = g_strescape ((const char *) name, NULL);
+
+          return _pgo_error_fail (error, PGO_ERROR_TRUNCATED,
+                                  "stream %s (offset 0x%x, 0x%x bytes) runs"
+                                  " past the metadata (0x%" G_GSIZE_MODIFIER "x bytes)",
+                                  shown, off, size, md->root_size);
+        }
       if (strcmp ((const char *) name, "#~") == 0 || strcmp ((const char *) name, "#-") == 0)
         {
           if (have_tables)
