@@ -41,6 +41,7 @@
 #include "pgo-call-facts.h"
 #include "pgo-cfg-private.h"
 #include "pgo-evaluate-private.h"
+#include "pgo-parallel-private.h"
 #include "pgo-priors-private.h"
 #include "pgo-reconstruct-private.h"
 
@@ -529,6 +530,263 @@ pgo_evaluation_format_prior_tally (const PgoEvaluation *ev)
   return _pgo_prior_tally_format (&ev->prior_tally);
 }
 
+/* ---- adding methods, on several threads ----------------------------------
+ *
+ * A batch of methods goes through four steps, in slices of
+ * PGO_PARALLEL_BATCH (SPEC: pgo-inference(7) "EVALUATION"):
+ *   1. check, on any thread: the flow graph, the dense truth, and whether
+ *      the method can be compared (a skip reason, else the truth's
+ *      balance); reads only the method's truth and body;
+ *   2. evidence, in the calling thread in method order: the call
+ *      evidence of each method that passed, since the call facts cache
+ *      and count as they answer;
+ *   3. compare, on any thread: the reconstruction from the probes and
+ *      the prior-only and synthesis baselines, each method's own;
+ *   4. finish, in the calling thread in method order: the skip or the
+ *      row, the prior tally, the caller's 'after'; the first method in
+ *      order that failed stops the batch with its error.
+ * Steps 1 and 3 write only their method's job, so the evaluation is the
+ * same whatever the number of threads.
+ */
+
+/* One method of a batch, from its checks to its row. */
+typedef struct {
+  const PgoEvaluationItem *item;
+  char                    *name;         /* its display name */
+  PgoCfg                  *cfg;          /* NULL: skipped, failed, or no body */
+  guint64                 *dense;        /* the dense truth, per block of cfg */
+  GArray                  *calls;        /* its call evidence; nullable */
+  gboolean                 unreturned;   /* the truth has entries without a return */
+  PgoEvaluationSkipReason  skip;         /* with skip_detail: why it is skipped */
+  char                    *skip_detail;  /* non-NULL: skipped */
+  PgoEvaluationMethod      m;            /* the row, once compared (its name unset) */
+  GError                  *error;        /* it failed */
+} EvalJob;
+
+/* Frees what job 'j' holds and zeroes it. */
+static void
+eval_job_clear (EvalJob *j)
+{
+  g_free (j->name);
+  g_clear_pointer (&j->cfg, pgo_cfg_unref);
+  g_free (j->dense);
+  g_clear_pointer (&j->calls, g_array_unref);
+  g_free (j->skip_detail);
+  g_clear_error (&j->error);
+  memset (j, 0, sizeof *j);
+}
+
+/* Marks job 'j' skipped for 'reason' ('detail' copied): no row.
+ * Returns FALSE, for check_method(). */
+static gboolean
+eval_job_skip (EvalJob *j, PgoEvaluationSkipReason reason, const char *detail)
+{
+  j->skip = reason;
+  j->skip_detail = g_strdup (detail);
+  g_clear_pointer (&j->cfg, pgo_cfg_unref);
+  return FALSE;
+}
+
+/* Step 1 of job 'j' (see above), on any thread: sets j->cfg and j->dense
+ * when the method is to be compared, else a skip or an error.  Returns
+ * whether it is to be compared. */
+static gboolean
+check_method (EvalJob *j)
+{
+  g_autofree char *reason = NULL;
+  g_autofree gboolean *has = NULL;
+  g_autoptr(GError) local = NULL;
+  PgoCfgOptions co;
+  gboolean circulation = FALSE;
+  PgoEvaluationSkipReason kind = PGO_EVALUATION_SKIP_NO_COUNTS;
+
+  pgo_cfg_options_init (&co);
+  if (!(j->cfg = pgo_cfg_build (j->item->body, &co, &local)))
+    return eval_job_skip (j, PGO_EVALUATION_SKIP_BAD_IL, local->message);
+  /* its entry, observed at every probe set, is its only count: it would
+   * add a perfect score and no information */
+  if (_pgo_cfg_n_reachable (j->cfg) < 2)
+    return eval_job_skip (j, PGO_EVALUATION_SKIP_ONE_BLOCK, "one reachable block");
+  j->dense = g_new0 (guint64, j->cfg->n_blocks + 1);
+  has = g_new0 (gboolean, j->cfg->n_blocks + 1);
+  if (!densify (j->cfg, j->item->truth, j->dense, has, &kind, &reason))
+    return eval_job_skip (j, kind, reason);
+  /* the importer folded constant branches and the JIT counted what was
+   * left as one block: the truth says nothing of the others */
+  if (n_true (has, j->cfg->n_blocks) == 1)
+    return eval_job_skip (j, PGO_EVALUATION_SKIP_FOLDED, "one block count, several reachable blocks");
+  if (!truth_balance (j->cfg, j->dense, &circulation, &j->unreturned, &j->error))
+    {
+      g_clear_pointer (&j->cfg, pgo_cfg_unref);
+      return FALSE;
+    }
+  if (!circulation)
+    return eval_job_skip (j, PGO_EVALUATION_SKIP_INCONSISTENT,
+                          "the truth's counts are inconsistent even with exceptions leaving");
+  return TRUE;
+}
+
+/* Step 3 of job 'j' (see above), on any thread: fills j->m from the
+ * reconstruction of the probes of 'ev' (with the evidence j->calls),
+ * or sets j->error. */
+static void
+compare_method (const PgoEvaluation *ev, EvalJob *j)
+{
+  g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
+  g_autoptr(PgoReconstruction) rec = NULL;
+  PgoReconstructionOptions ro;
+
+  probe_observations (j->cfg, ev->probes, j->dense, obs);
+  pgo_reconstruction_options_init (&ro);
+  ro.priors = ev->priors;
+  if (!(rec = pgo_reconstruction_build_with_calls (j->cfg, (PgoObservation *) obs->data, obs->len,
+                                                   j->calls ? (PgoCallEvidence *) j->calls->data : NULL,
+                                                   j->calls ? j->calls->len : 0, &ro, NULL, &j->error)))
+    return;
+  compare_blocks (j->cfg, ev->probes, rec, j->dense, &j->m);
+  compare_exceptional (j->cfg, rec, j->item->truth, &j->m);
+  synthesis_only (j->cfg, j->dense, &j->m.synthesis);
+  if (prior_only (j->cfg, j->dense, PGO_PRIORS_JIT, &j->m.prior_only, &j->error))
+    prior_only (j->cfg, j->dense, PGO_PRIORS_EVIDENCE, &j->m.prior_only_evidence, &j->error);
+  j->m.n_probes = obs->len;
+}
+
+/* Step 4 of job 'j' (see above), in the calling thread in method order:
+ * records its skip, or adds its row (and its prior tally) to 'ev'.
+ * FALSE with 'error' set, naming the method, when it failed. */
+static gboolean
+finish_method (PgoEvaluation *ev, EvalJob *j, GError **error)
+{
+  if (j->skip_detail && !j->error)
+    {
+      pgo_evaluation_skip (ev, j->name, j->skip, j->skip_detail);
+      ev->n_inconsistent += j->skip == PGO_EVALUATION_SKIP_INCONSISTENT;
+      return TRUE;
+    }
+  if (!j->cfg && !j->error)
+    return TRUE;
+  if (!j->error)
+    ev->n_unreturned += j->unreturned;
+  if (j->error || (ev->tally && !_pgo_prior_tally_add_truth (&ev->prior_tally, j->cfg, j->dense,
+                                                             &j->error)))
+    {
+      g_propagate_prefixed_error (error, g_steal_pointer (&j->error), "%s: ", j->name);
+      return FALSE;
+    }
+  j->m.name = g_steal_pointer (&j->name);
+  j->m.framework = j->item->framework;
+  g_array_append_val (ev->methods, j->m);
+  return TRUE;
+}
+
+/* What the steps of one slice of a batch share. */
+typedef struct {
+  PgoEvaluation *ev;
+  EvalJob        jobs[PGO_PARALLEL_BATCH];
+} EvalSlice;
+
+/* PgoParallelFunc of step 1: checks the method of job 'i' if it has a
+ * body. */
+static void
+check_job (guint i, gpointer data)
+{
+  EvalSlice *s = data;
+
+  if (s->jobs[i].item->body)
+    (void) check_method (&s->jobs[i]);
+}
+
+/* PgoParallelFunc of step 3: compares the method of job 'i' if it
+ * passed its checks. */
+static void
+compare_job (guint i, gpointer data)
+{
+  EvalSlice *s = data;
+
+  if (s->jobs[i].cfg)
+    compare_method (s->ev, &s->jobs[i]);
+}
+
+/* Step 2 over the 'n' jobs of slice 's', in order: the call evidence of
+ * each method to compare, when 'ev' has call facts. */
+static void
+find_call_evidence (EvalSlice *s, guint n)
+{
+  for (guint i = 0; s->ev->calls && i < n; i++)
+    {
+      EvalJob *j = &s->jobs[i];
+
+      if (j->cfg)
+        j->calls = pgo_call_facts_evidence (s->ev->calls, pgo_method_profile_get_id (j->item->truth),
+                                            j->item->body, j->cfg);
+    }
+}
+
+/* Runs the four steps over 'items[0..n)', the slice 'first' .. of a
+ * batch, on 'threads' threads; calls 'after' (nullable) with 'data' for
+ * each item from 'first' on in order.  FALSE with 'error' set at the
+ * first item in order that failed, or that 'after' stopped. */
+static gboolean
+add_slice (EvalSlice *s, const PgoEvaluationItem *items, guint first, guint n, guint threads,
+           PgoEvaluationAfterFunc after, gpointer data, GError **error)
+{
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      s->jobs[i].item = &items[i];
+      s->jobs[i].name = pgo_method_id_to_string (pgo_method_profile_get_id (items[i].truth));
+    }
+  _pgo_parallel_run (n, check_job, s, threads);
+  find_call_evidence (s, n);
+  _pgo_parallel_run (n, compare_job, s, threads);
+  for (guint i = 0; i < n; i++)
+    {
+      ok = ok && finish_method (s->ev, &s->jobs[i], error)
+           && (!after || after (first + i, data, error));
+      eval_job_clear (&s->jobs[i]);
+    }
+  return ok;
+}
+
+/**
+ * pgo_evaluation_add_batch:
+ * @ev: an evaluation
+ * @items: (array length=n_items): the methods to add, in order
+ * @n_items: their number
+ * @threads: how many threads compare them, the caller's included; 0 for
+ *   one per processor
+ * @after: (nullable) (scope call): called in the calling thread after
+ *   each item was added or skipped, in item order (an item without a body
+ *   is only handed to it)
+ * @data: passed to @after
+ * @error: return location for a #GError
+ *
+ * pgo_evaluation_add() of each item with a body, in order, on @threads
+ * threads: the flow graphs, checks and reconstructions run on any
+ * thread, the call evidence, skips, rows and prior tally in the calling
+ * thread in item order, so @ev ends the same whatever @threads.  Stops at
+ * the first item in order that fails or that @after stops.
+ *
+ * Returns: TRUE, or FALSE with @error set (naming the method) on a solver
+ *   failure, or as @after set it.
+ */
+gboolean
+pgo_evaluation_add_batch (PgoEvaluation *ev, const PgoEvaluationItem *items, guint n_items,
+                          guint threads, PgoEvaluationAfterFunc after, gpointer data,
+                          GError **error)
+{
+  g_autofree EvalSlice *s = g_new0 (EvalSlice, 1);
+
+  s->ev = ev;
+  threads = _pgo_parallel_threads (threads);
+  for (guint first = 0; first < n_items; first += PGO_PARALLEL_BATCH)
+    if (!add_slice (s, items + first, first, MIN (PGO_PARALLEL_BATCH, n_items - first), threads,
+                    after, data, error))
+      return FALSE;
+  return TRUE;
+}
+
 /**
  * pgo_evaluation_add:
  * @ev: an evaluation
@@ -547,89 +805,10 @@ gboolean
 pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoMethodBody *body,
                     gboolean framework, GError **error)
 {
-  g_autofree char *name = pgo_method_id_to_string (pgo_method_profile_get_id (truth));
-  g_autofree char *reason = NULL;
-  g_autoptr(PgoCfg) cfg = NULL;
-  g_autoptr(PgoReconstruction) rec = NULL;
-  g_autofree guint64 *dense = NULL;
-  g_autofree gboolean *has = NULL;
-  g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
-  g_autoptr(GArray) calls = NULL;
-  g_autoptr(GError) local = NULL;
-  PgoCfgOptions co;
-  PgoReconstructionOptions ro;
-  PgoEvaluationMethod m = { 0 };
-  gboolean circulation = FALSE, unreturned = FALSE;
-  PgoEvaluationSkipReason kind = PGO_EVALUATION_SKIP_NO_COUNTS;
+  PgoEvaluationItem item = { truth, body, framework };
 
-  pgo_cfg_options_init (&co);
-  if (!(cfg = pgo_cfg_build (body, &co, &local)))
-    {
-      pgo_evaluation_skip (ev, name, PGO_EVALUATION_SKIP_BAD_IL, local->message);
-      return TRUE;
-    }
-  if (_pgo_cfg_n_reachable (cfg) < 2)
-    {
-      /* its entry, observed at every probe set, is its only count: it
-       * would add a perfect score and no information */
-      pgo_evaluation_skip (ev, name, PGO_EVALUATION_SKIP_ONE_BLOCK, "one reachable block");
-      return TRUE;
-    }
-  dense = g_new0 (guint64, cfg->n_blocks + 1);
-  has = g_new0 (gboolean, cfg->n_blocks + 1);
-  if (!densify (cfg, truth, dense, has, &kind, &reason))
-    {
-      pgo_evaluation_skip (ev, name, kind, reason);
-      return TRUE;
-    }
-  if (n_true (has, cfg->n_blocks) == 1)
-    {
-      /* the importer folded constant branches and the JIT counted what
-       * was left as one block: the truth says nothing of the others */
-      pgo_evaluation_skip (ev, name, PGO_EVALUATION_SKIP_FOLDED, "one block count, several reachable blocks");
-      return TRUE;
-    }
-  if (!truth_balance (cfg, dense, &circulation, &unreturned, error))
-    {
-      g_prefix_error (error, "%s: ", name);
-      return FALSE;
-    }
-  if (!circulation)
-    {
-      pgo_evaluation_skip (ev, name, PGO_EVALUATION_SKIP_INCONSISTENT,
-                           "the truth's counts are inconsistent even with exceptions leaving");
-      ev->n_inconsistent++;
-      return TRUE;
-    }
-  ev->n_unreturned += unreturned;
-
-  probe_observations (cfg, ev->probes, dense, obs);
-  pgo_reconstruction_options_init (&ro);
-  ro.priors = ev->priors;
-  if (ev->calls)
-    calls = pgo_call_facts_evidence (ev->calls, pgo_method_profile_get_id (truth), body, cfg);
-  if (!(rec = pgo_reconstruction_build_with_calls (cfg, (PgoObservation *) obs->data, obs->len,
-                                                   calls ? (PgoCallEvidence *) calls->data : NULL,
-                                                   calls ? calls->len : 0, &ro, NULL, error)))
-    {
-      g_prefix_error (error, "%s: ", name);
-      return FALSE;
-    }
-  compare_blocks (cfg, ev->probes, rec, dense, &m);
-  compare_exceptional (cfg, rec, truth, &m);
-  synthesis_only (cfg, dense, &m.synthesis);
-  if (!prior_only (cfg, dense, PGO_PRIORS_JIT, &m.prior_only, error)
-      || !prior_only (cfg, dense, PGO_PRIORS_EVIDENCE, &m.prior_only_evidence, error)
-      || (ev->tally && !_pgo_prior_tally_add_truth (&ev->prior_tally, cfg, dense, error)))
-    {
-      g_prefix_error (error, "%s: ", name);
-      return FALSE;
-    }
-  m.name = g_steal_pointer (&name);
-  m.framework = framework;
-  m.n_probes = obs->len;
-  g_array_append_val (ev->methods, m);
-  return TRUE;
+  g_return_val_if_fail (body != NULL, FALSE);
+  return pgo_evaluation_add_batch (ev, &item, 1, 1, NULL, NULL, error);
 }
 
 /**

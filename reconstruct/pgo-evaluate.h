@@ -117,6 +117,30 @@ typedef struct {
 
 typedef struct _PgoEvaluation PgoEvaluation;
 
+/**
+ * PgoEvaluationItem:
+ *
+ * One method for pgo_evaluation_add_batch().
+ */
+typedef struct {
+  const PgoMethodProfile *truth;     /* its dense block-count profile */
+  const PgoMethodBody    *body;      /* its body; NULL: not evaluated, only handed to 'after' */
+  gboolean                framework; /* the body came from the framework */
+} PgoEvaluationItem;
+
+/**
+ * PgoEvaluationAfterFunc:
+ * @item: the index of the item just added (or skipped), in the batch
+ * @data: the caller's data
+ * @error: return location for a #GError
+ *
+ * Called in item order, in the calling thread, after each item of a
+ * batch was added.
+ *
+ * Returns: TRUE to go on, FALSE with @error set to stop the batch.
+ */
+typedef gboolean (*PgoEvaluationAfterFunc) (guint item, gpointer data, GError **error);
+
 PgoEvaluation       *pgo_evaluation_new         (PgoProbeSet probes);
 void                 pgo_evaluation_free        (PgoEvaluation *ev);
 void                 pgo_evaluation_set_call_facts (PgoEvaluation *ev,
@@ -130,6 +154,13 @@ gboolean             pgo_evaluation_add         (PgoEvaluation *ev,
                                                  const PgoMethodProfile *truth,
                                                  const PgoMethodBody *body,
                                                  gboolean framework,
+                                                 GError **error);
+gboolean             pgo_evaluation_add_batch   (PgoEvaluation *ev,
+                                                 const PgoEvaluationItem *items,
+                                                 guint n_items,
+                                                 guint threads,
+                                                 PgoEvaluationAfterFunc after,
+                                                 gpointer data,
                                                  GError **error);
 void                 pgo_evaluation_skip        (PgoEvaluation *ev,
                                                  const char *name,

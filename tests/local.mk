@@ -209,6 +209,7 @@ cli_tests = \
 	tests/cli/report-browser.sh \
 	tests/cli/interp.sh \
 	tests/cli/interp-arcs.sh \
+	tests/cli/evaluate-jobs.sh \
 	$(NULL)
 TESTS += $(cli_tests)
 EXTRA_DIST += $(cli_tests)

@@ -34,6 +34,7 @@ typedef struct {
   gboolean         no_calls;     /* --no-call-evidence */
   gint             call_rounds_given; /* --call-rounds; 0: not given */
   guint            call_rounds;
+  gint             jobs;         /* --jobs: threads, 0 for one per processor */
   char            *method;       /* --method: a selector (pgo_method_id_matches()) */
   PgoBodyResolver *resolver;     /* over 'references' and 'frameworks' */
 } EvalOptions;
@@ -84,6 +85,8 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
       "Do not use the callees' entry counts as evidence", NULL },
     { "call-rounds", 0, 0, G_OPTION_ARG_INT, &o->call_rounds_given,
       "Rounds of the joint solve of call counts (default 3; 1: each method's probes alone)", "N" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &o->jobs,
+      "Evaluate on N threads (default: one per processor); the output is the same", "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("");
@@ -100,6 +103,8 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
     return pgo_tool_usage ("--truth TRACE is required");
   if ((rc = pgo_tool_check_call_rounds (o->call_rounds_given, &o->call_rounds)) != PGO_EXIT_OK)
     return rc;
+  if (o->jobs < 0 || o->jobs > 4096)
+    return pgo_tool_usage ("--jobs %d: give 1 to 4096 threads, or 0 for one per processor", o->jobs);
   if (!o->probes || !pgo_tool_parse_probes (o->probes, &o->set))
     return pgo_tool_usage ("--probes A, B or P is required");
   o->prior_model = PGO_PRIORS_DEFAULT;
@@ -121,39 +126,24 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
   return PGO_EXIT_OK;
 }
 
-/* Adds profile 'p' of truth trace 't' to 'ev', or records it as skipped
- * when its IL is not found; with 'edges' (the paired edge trace, 'used'
- * marking its matched profiles) also compares the two truths of an app
- * method.  FALSE with 'error' set when the evaluation fails. */
-static gboolean
-evaluate_method (PgoEvaluation *ev, const EvalOptions *o, guint t, const PgoMethodProfile *p,
-                 GPtrArray *edges, gboolean *used, GError **error)
-{
-  const PgoMethodId *id = pgo_method_profile_get_id (p);
-  g_autofree char *name = pgo_method_id_to_string (id);
-  g_autoptr(GError) missing = NULL;
-  PgoMethodBody body;
-  gboolean framework = FALSE, ok, compared = FALSE, agree = FALSE;
+/* A method of a truth trace waiting for its batch: its profile and what
+ * the resolver found of it. */
+typedef struct {
+  PgoMethodProfile *profile;   /* owned */
+  PgoMethodBody     body;      /* when 'found' */
+  gboolean          found;
+  gboolean          framework; /* the body came from a --framework */
+  char             *missing;   /* unless 'found': the resolver's reason */
+} Pending;
 
-  if (!pgo_body_resolver_lookup (o->resolver, id, &body, &framework, &missing))
-    {
-      pgo_evaluation_skip (ev, name, PGO_EVALUATION_SKIP_NO_IL, missing->message);
-      return TRUE;
-    }
-  ok = pgo_evaluation_add (ev, p, &body, framework, error);
-  if (ok && edges && !framework)
-    {
-      if (!(ok = pgo_evaluation_compare_truths (ev, p, edges, used, &body, &compared,
-                                                &agree, error)))
-        g_prefix_error (error, "%s (token 0x%08x), edge truth %s: ", name,
-                        id ? id->token : 0, o->edge_truth[t]);
-      else if (compared && !agree && !o->quiet)
-        pgo_tool_warning ("%s: %s (token 0x%08x): the edge run's JIT reconstruction"
-                          " differs from the block run of %s", o->edge_truth[t], name,
-                          id ? id->token : 0, o->truth[t]);
-    }
-  pgo_method_body_clear (&body);
-  return ok;
+/* Frees what 'p' holds. */
+static void
+pending_clear (Pending *p)
+{
+  g_clear_pointer (&p->profile, pgo_method_profile_free);
+  if (p->found)
+    pgo_method_body_clear (&p->body);
+  g_clear_pointer (&p->missing, g_free);
 }
 
 /* What the passes over one --truth trace share. */
@@ -165,9 +155,77 @@ typedef struct {
   PgoToolModules  *modules;  /* counted by the first pass */
   GPtrArray       *edges;    /* the --edge-truth twin's profiles, or NULL */
   gboolean        *used;     /* its profiles matched so far */
+  GArray          *pending;  /* Pending: methods taken, not yet evaluated */
   guint            n_seen;   /* profiles of the second pass */
   guint            n_taken;  /* ... that --method takes */
 } TruthRun;
+
+/* Compares the two truths of app method 'p' (its body found) of run 'r':
+ * its block truth and the paired --edge-truth trace's profile; warns
+ * when they differ.  FALSE with 'error' set, naming the method and the
+ * edge trace, when the comparison fails. */
+static gboolean
+compare_edge_truth (TruthRun *r, const Pending *p, GError **error)
+{
+  const PgoMethodId *id = pgo_method_profile_get_id (p->profile);
+  g_autofree char *name = pgo_method_id_to_string (id);
+  gboolean compared = FALSE, agree = FALSE;
+
+  if (!pgo_evaluation_compare_truths (r->ev, p->profile, r->edges, r->used, &p->body, &compared,
+                                      &agree, error))
+    {
+      g_prefix_error (error, "%s (token 0x%08x), edge truth %s: ", name, id ? id->token : 0,
+                      r->o->edge_truth[r->t]);
+      return FALSE;
+    }
+  if (compared && !agree && !r->o->quiet)
+    pgo_tool_warning ("%s: %s (token 0x%08x): the edge run's JIT reconstruction"
+                      " differs from the block run of %s", r->o->edge_truth[r->t], name,
+                      id ? id->token : 0, r->o->truth[r->t]);
+  return TRUE;
+}
+
+/* PgoEvaluationAfterFunc of a batch of run 'data', in method order once
+ * pending method 'i' was added: records it as skipped when its IL was
+ * not found, else compares its two truths (app methods, --edge-truth):
+ * the skip list and the edge profiles' pairing follow the trace's order. */
+static gboolean
+after_method (guint i, gpointer data, GError **error)
+{
+  TruthRun *r = data;
+  const Pending *p = &g_array_index (r->pending, Pending, i);
+
+  if (!p->found)
+    {
+      g_autofree char *name = pgo_method_id_to_string (pgo_method_profile_get_id (p->profile));
+
+      pgo_evaluation_skip (r->ev, name, PGO_EVALUATION_SKIP_NO_IL, p->missing);
+      return TRUE;
+    }
+  if (r->edges && !p->framework)
+    return compare_edge_truth (r, p, error);
+  return TRUE;
+}
+
+/* Evaluates the pending methods of run 'r' on --jobs threads, in trace
+ * order, and empties the list.  FALSE with 'error' set when one fails. */
+static gboolean
+evaluate_pending (TruthRun *r, GError **error)
+{
+  g_autofree PgoEvaluationItem *items = g_new0 (PgoEvaluationItem, r->pending->len + 1);
+  gboolean ok;
+
+  for (guint i = 0; i < r->pending->len; i++)
+    {
+      const Pending *p = &g_array_index (r->pending, Pending, i);
+
+      items[i] = (PgoEvaluationItem) { p->profile, p->found ? &p->body : NULL, p->framework };
+    }
+  ok = pgo_evaluation_add_batch (r->ev, items, r->pending->len, (guint) r->o->jobs, after_method,
+                                 r, error);
+  g_array_set_size (r->pending, 0);
+  return ok;
+}
 
 /* PgoToolProfileFunc of the first pass: counts the profile's module and
  * lets the call facts learn from it. */
@@ -181,19 +239,27 @@ learn_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   return TRUE;
 }
 
-/* PgoToolProfileFunc of the second pass: evaluates the profile. */
+/* PgoToolProfileFunc of the second pass: takes the profile if --method
+ * does, with its body, into the pending batch, and evaluates the batch
+ * once it holds PGO_TOOL_BATCH methods. */
 static gboolean
 evaluate_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
   g_autoptr(PgoMethodProfile) owned = profile;
   TruthRun *r = data;
   const PgoMethodId *id = pgo_method_profile_get_id (owned);
+  g_autoptr(GError) missing = NULL;
+  Pending p = { 0 };
 
   r->n_seen++;
   if (r->o->method && !(id && pgo_method_id_matches (id, r->o->method)))
     return TRUE;
   r->n_taken++;
-  return evaluate_method (r->ev, r->o, r->t, owned, r->edges, r->used, error);
+  p.found = pgo_body_resolver_lookup (r->o->resolver, id, &p.body, &p.framework, &missing);
+  p.missing = missing ? g_strdup (missing->message) : NULL;
+  p.profile = g_steal_pointer (&owned);
+  g_array_append_val (r->pending, p);
+  return r->pending->len < PGO_TOOL_BATCH || evaluate_pending (r, error);
 }
 
 /* Adds to 'total' what the call facts 'facts' found. */
@@ -220,8 +286,9 @@ add_call_stats (PgoCallFacts *facts, PgoCallFactsStats *total)
  * (what it found is added to 'total'), and its "modules:" line to
  * 'modules'; counts in '*n_seen' its methods and in '*n_taken' those
  * --method takes.  The truth is read in two passes (its modules and the
- * call facts, then each method as it comes).  Returns PGO_EXIT_OK, or the
- * exit code after the error. */
+ * call facts, then its methods in batches of PGO_TOOL_BATCH, each
+ * evaluated on --jobs threads).  Returns PGO_EXIT_OK, or the exit code
+ * after the error. */
 static int
 evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsStats *total,
                 GString *modules, guint *n_seen, guint *n_taken)
@@ -231,16 +298,21 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
   g_autoptr(GPtrArray) edges = NULL;
   g_autofree gboolean *used = NULL;
   g_autoptr(PgoCallFacts) facts = NULL;
+  g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
+  g_autoptr(GError) error = NULL;
   TruthRun r;
+  gboolean ok;
   int rc;
 
+  g_array_set_clear_func (pending, (GDestroyNotify) pending_clear);
   if (!o->no_calls)
     {
       facts = pgo_call_facts_new (o->resolver);
       pgo_call_facts_set_probes (facts, TRUE, o->set);
       pgo_call_facts_set_one_process (facts, TRUE); /* one truth trace at a time */
+      pgo_call_facts_set_threads (facts, (guint) o->jobs);
     }
-  r = (TruthRun) { ev, o, t, facts, mods, NULL, NULL, 0, 0 };
+  r = (TruthRun) { ev, o, t, facts, mods, NULL, NULL, pending, 0, 0 };
   if (!(trace = pgo_tool_trace_open (o->truth[t], &rc)) || !pgo_tool_trace_pass (trace, learn_profile, &r, &rc)
       || !pgo_tool_modules_match (o->truth[t], mods, o->resolver, o->frameworks != NULL, modules, &rc))
     return rc;
@@ -256,7 +328,11 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
   pgo_evaluation_set_call_facts (ev, facts);
   if (!pgo_tool_trace_pass (trace, evaluate_profile, &r, &rc))
     return (pgo_evaluation_set_call_facts (ev, NULL), rc);
+  /* the last batch, short of PGO_TOOL_BATCH; failing as the pass would */
+  ok = evaluate_pending (&r, &error);
   pgo_evaluation_set_call_facts (ev, NULL);
+  if (!ok)
+    return pgo_tool_fail (o->truth[t], g_steal_pointer (&error));
   if (facts)
     add_call_stats (facts, total);
   *n_seen += r.n_seen;
