@@ -59,7 +59,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ExportOptions, export_options_clear)
 static int
 check_options (ExportOptions *o)
 {
-  pgo_profile_set_options_init (&o->set);
+  pgo_tool_set_init (&o->set, &o->in);
   if (!o->output)
     return pgo_tool_usage ("give --output");
   if (pgo_tool_check_output (o->output, &o->in) != PGO_EXIT_OK)
@@ -86,8 +86,6 @@ check_options (ExportOptions *o)
   o->set.class_histograms = o->text;
   if (o->text && o->compressed)
     return pgo_tool_usage ("--compressed applies to --format mibc only");
-  o->set.one_process = pgo_tool_inputs_one_process (&o->in);
-  o->set.method = o->in.method;
   if (pgo_tool_recon_check (&o->recon, &o->set) != PGO_EXIT_OK)
     return PGO_EXIT_USAGE;
   if (o->form && g_strcmp0 (o->form, "block") == 0)

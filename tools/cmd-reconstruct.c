@@ -62,9 +62,7 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
   if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK
       || (rc = pgo_tool_inputs_check (&o->in, *argc, *argv)) != PGO_EXIT_OK)
     return rc;
-  pgo_profile_set_options_init (&o->set);
-  o->set.one_process = pgo_tool_inputs_one_process (&o->in);
-  o->set.method = o->in.method;
+  pgo_tool_set_init (&o->set, &o->in);
   o->set.reconstruction.intervals = o->intervals;
   if (o->form && g_strcmp0 (o->form, "block") == 0)
     o->set.reconstruction.form = PGO_RECONSTRUCTION_FORM_BLOCK;

@@ -100,9 +100,7 @@ parse_options (int *argc, char ***argv, ReportOptions *o)
     return rc;
   if (o->limit < 0)
     return pgo_tool_usage ("--limit takes a count of methods, not %d", o->limit);
-  pgo_profile_set_options_init (&o->set);
-  o->set.one_process = pgo_tool_inputs_one_process (&o->in);
-  o->set.method = o->in.method;
+  pgo_tool_set_init (&o->set, &o->in);
   return pgo_tool_recon_check (&o->recon, &o->set);
 }
 

@@ -61,9 +61,7 @@ parse_options (int *argc, char ***argv, SummaryOptions *o)
   if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK
       || (rc = pgo_tool_inputs_check (&o->in, *argc, *argv)) != PGO_EXIT_OK)
     return rc;
-  pgo_profile_set_options_init (&o->set);
-  o->set.one_process = pgo_tool_inputs_one_process (&o->in);
-  o->set.method = o->in.method;
+  pgo_tool_set_init (&o->set, &o->in);
   return pgo_tool_recon_check (&o->recon, &o->set);
 }
 

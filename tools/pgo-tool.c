@@ -1033,6 +1033,16 @@ pgo_tool_inputs_clear (PgoToolInputs *in)
   g_clear_pointer (&in->filter, pgo_tool_filter_free);
 }
 
+/* The defaults of a profile set over inputs 'in': one process when they
+ * are one trace, and their --method. */
+void
+pgo_tool_set_init (PgoProfileSetOptions *set, const PgoToolInputs *in)
+{
+  pgo_profile_set_options_init (set);
+  set->one_process = pgo_tool_inputs_one_process (in);
+  set->method = in->method;
+}
+
 /* The error of a --method that took none of the input's 'n_methods'
  * methods; PGO_EXIT_FAILURE. */
 int

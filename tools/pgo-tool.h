@@ -137,6 +137,7 @@ typedef struct {
 #define PGO_TOOL_METHOD_HELP \
   "Only the methods M names: a token (0x06...), a name, Type::Name or full name, or a glob of one (*, ?)"
 int  pgo_tool_no_method_named    (const char *input, const char *method, guint n_methods);
+void pgo_tool_set_init           (PgoProfileSetOptions *set, const PgoToolInputs *in);
 int  pgo_tool_make_inputs        (const PgoToolInputs *in, PgoBodyResolver *resolver,
                                   const PgoProfileSetOptions *set, GString *modules,
                                   PgoProfileSetStats *st);

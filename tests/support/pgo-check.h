@@ -72,6 +72,50 @@ pgo_check_framework_dir (void)
   return NULL;
 }
 
+/* Reads the file at 'path' wholly, as a suite's reader would; FALSE with
+ * 'error' set when it cannot. */
+typedef gboolean (*PgoCheckReadFunc) (const char *path, GError **error);
+
+/* pgo_check_replay_dir: replays corpus folder 'sub' of $PGO_TEST_DATA,
+ * the files whose names end in 'suffix' (NULL: every file but the .txt
+ * and .md notes): with 'good' each must be read wholly by 'read'; else
+ * each must fail with a one-line PGO_ERROR, naming the file when
+ * 'names_file'.  An empty folder fails. */
+static inline void
+pgo_check_replay_dir (const char *sub, const char *suffix, gboolean good, gboolean names_file,
+                      PgoCheckReadFunc read)
+{
+  g_autofree char *dir = pgo_check_data_path (sub);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  ck_assert_msg (d != NULL, "no corpus folder %s", dir);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(GError) error = NULL;
+      gboolean ok;
+
+      if (suffix ? !g_str_has_suffix (name, suffix)
+                 : g_str_has_suffix (name, ".txt") || g_str_has_suffix (name, ".md"))
+        continue;
+      n++;
+      ok = read (path, &error);
+      if (good)
+        {
+          ck_assert_msg (ok, "%s: %s", name, error ? error->message : "");
+          continue;
+        }
+      ck_assert_msg (!ok, "%s: bad file was read without error", name);
+      ck_assert_msg (error != NULL && error->domain == PGO_ERROR, "%s: no PGO_ERROR", name);
+      ck_assert_msg (strchr (error->message, '\n') == NULL, "%s: multi-line error", name);
+      ck_assert_msg (!names_file || strstr (error->message, name) != NULL,
+                     "%s: the error does not name the file: %s", name, error->message);
+    }
+  ck_assert_msg (n > 0, "empty corpus folder %s", dir);
+}
+
 /* pgo_check_load: the bytes of $PGO_TEST_DATA/'relative'; fails the test if absent. */
 static inline GBytes *
 pgo_check_load (const char *relative)
