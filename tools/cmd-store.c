@@ -24,6 +24,7 @@ typedef struct {
   char         **references;  /* --reference paths */
   char         **frameworks;  /* --framework directories */
   char          *store;       /* --store */
+  char          *output;      /* -o/--output: the same as --store */
   PgoToolFilter *filter;      /* --pid, --process-name, --since, --until */
 } IngestOptions;
 
@@ -35,6 +36,7 @@ ingest_options_clear (IngestOptions *o)
   g_clear_pointer (&o->references, g_strfreev);
   g_clear_pointer (&o->frameworks, g_strfreev);
   g_clear_pointer (&o->store, g_free);
+  g_clear_pointer (&o->output, g_free);
   g_clear_pointer (&o->filter, pgo_tool_filter_free);
 }
 
@@ -53,6 +55,8 @@ parse_ingest (int *argc, char ***argv, IngestOptions *o)
     { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->frameworks,
       "Framework directory (repeatable), e.g. the shared runtime's", "DIR" },
     { "store", 's', 0, G_OPTION_ARG_FILENAME, &o->store, "Store to add to (created if missing)", "STORE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
+      "The same as --store, as every command names what it writes", "STORE" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("[TRACE...]");
@@ -68,8 +72,12 @@ parse_ingest (int *argc, char ***argv, IngestOptions *o)
   o->traces = pgo_tool_add_positional (o->traces, *argc, *argv);
   if (!o->traces[0])
     return pgo_tool_usage ("give at least one --trace");
+  if (o->output && o->store && strcmp (o->output, o->store) != 0)
+    return pgo_tool_usage ("-o %s and --store %s name two stores: give one", o->output, o->store);
   if (!o->store)
-    return pgo_tool_usage ("give --store");
+    o->store = g_steal_pointer (&o->output);
+  if (!o->store)
+    return pgo_tool_usage ("give --store (or -o), the store to add to");
   if (!o->references && !o->frameworks)
     return pgo_tool_usage ("give at least one --reference or --framework");
   return pgo_tool_filter_check (o->filter, NULL, o->traces);

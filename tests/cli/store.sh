@@ -171,4 +171,10 @@ expect 2 w-no-weight merge -w "$tmp/w1.store" -o "$tmp/wz.store"
 expect 0 w-xml merge -r "$hl/hotloop.dll" -w 2:"$tmp/w3.xml" "$tmp/w3.xml" -o "$tmp/w9.xml"
 has w-xml "read $tmp/w3.xml: 1 method profiles, weight 2"
 grep -q '>9000</record>' "$tmp/w9.xml" || fail "w-xml: $(cat "$tmp/w9.xml")"
+# ingest names its store with -o too, as every command names what it writes
+expect 0 ingest-o ingest -o "$tmp/o.store" -r "$hl/hotloop.dll" "$hl/block.nettrace"
+has ingest-o "store $tmp/o.store: 1 traces, 3 modules, 484 methods, 1901 records"
+expect 2 ingest-two ingest -o "$tmp/o.store" -s "$tmp/p.store" -r "$hl/hotloop.dll" "$hl/block.nettrace"
+err_has ingest-two "-o $tmp/o.store and --store $tmp/p.store name two stores: give one"
+[ -e "$tmp/p.store" ] && fail "ingest-two: made a store"
 [ "$failures" = 0 ]
