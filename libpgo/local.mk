@@ -66,6 +66,7 @@ libpgo_libpgo_hub_la_SOURCES = \
 	libpgo/pgo-file.c \
 	libpgo/pgo-diagram-private.h \
 	libpgo/pgo-pdb.c \
+	libpgo/pgo-pdb-find.c \
 	libpgo/pgo-pdb-private.h \
 	$(NULL)
 

@@ -10,6 +10,9 @@
 
 G_BEGIN_DECLS
 
+/* The bytes of a PDB id: a GUID and a stamp (pgo_pdb_get_id()). */
+#define PGO_PDB_ID_SIZE 20
+
 /* The debug tables (SPEC: pgo-pdb(5) "Tables"). */
 enum {
   PGO_PDB_TABLE_DOCUMENT = 0x30,
