@@ -28,6 +28,8 @@ gboolean _pgo_metadata_type_definition   (PgoMetadata *md, guint32 token, guint3
 gboolean _pgo_metadata_external_type     (PgoMetadata *md, guint32 token, char **out_assembly,
                                          const char **out_name);
 void     _pgo_type_name_append_escaped   (GString *out, const char *name);
+gboolean _pgo_metadata_append_runtime_type_name (PgoMetadata *md, guint32 token, guint depth,
+                                                 GString *out, GError **error);
 gboolean _pgo_metadata_method_arity      (PgoMetadata *md, guint32 method_token,
                                          gboolean *out_has_this, guint32 *out_n_params,
                                          GError **error);

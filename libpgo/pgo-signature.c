@@ -1015,6 +1015,64 @@ pgo_metadata_find_method (PgoMetadata *md, const PgoMethodName *name, guint32 *o
 }
 
 /**
+ * _pgo_metadata_append_runtime_type_name:
+ * @md: metadata
+ * @token: a TypeDef or TypeRef token
+ * @depth: the nesting reached so far (0 for the caller's type)
+ * @out: where to append
+ * @error: (nullable): return location for a #GError
+ *
+ * Appends the name the runtime gives a type, "Ns.Outer+Inner", escaped
+ * as its type name grammar wants: a nested TypeDef's enclosing type comes
+ * from the NestedClass table, a nested TypeRef's from its resolution
+ * scope (a TypeRef).  Traces and .mibc files name types so.
+ *
+ * Returns: %TRUE, or %FALSE with @error set when a row, a string or the
+ * nesting (more than PGO_SIGNATURE_MAX_DEPTH) is bad.
+ */
+gboolean
+_pgo_metadata_append_runtime_type_name (PgoMetadata *md, guint32 token, guint depth, GString *out,
+                                        GError **error)
+{
+  gboolean def = PGO_TOKEN_TABLE (token) == PGO_TABLE_TYPEDEF;
+  guint32 rid = PGO_TOKEN_RID (token), outer = 0;
+  const char *name = NULL, *ns = NULL;
+
+  if (depth > PGO_SIGNATURE_MAX_DEPTH)
+    return _pgo_error_fail (error, PGO_ERROR_LIMIT, "type 0x%08x nests deeper than %d", token,
+                            PGO_SIGNATURE_MAX_DEPTH);
+  if ((!def && PGO_TOKEN_TABLE (token) != PGO_TABLE_TYPEREF) || rid == 0
+      || rid > pgo_metadata_get_n_rows (md, PGO_TOKEN_TABLE (token)))
+    return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "0x%08x is not a type row", token);
+  if (!(def ? _pgo_metadata_lookup_enclosing_type (md, token, &outer, error)
+            : _pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
+                                          pgo_metadata_get_column (md, PGO_COL_TYPEREF_RESOLUTION_SCOPE, rid),
+                                          &outer, error))
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, def ? PGO_COL_TYPEDEF_NAME
+                                                                            : PGO_COL_TYPEREF_NAME, rid),
+                                       &name, error)
+      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, def ? PGO_COL_TYPEDEF_NAMESPACE
+                                                                            : PGO_COL_TYPEREF_NAMESPACE, rid),
+                                       &ns, error))
+    return FALSE;
+  if (!def && (PGO_TOKEN_TABLE (outer) != PGO_TABLE_TYPEREF || PGO_TOKEN_RID (outer) == 0))
+    outer = 0;
+  if (outer)
+    {
+      if (!_pgo_metadata_append_runtime_type_name (md, outer, depth + 1, out, error))
+        return FALSE;
+      g_string_append_c (out, '+');
+    }
+  else if (ns[0])
+    {
+      _pgo_type_name_append_escaped (out, ns);
+      g_string_append_c (out, '.');
+    }
+  _pgo_type_name_append_escaped (out, name);
+  return TRUE;
+}
+
+/**
  * _pgo_type_name_append_escaped:
  * @out: where to append
  * @name: a namespace or a type name

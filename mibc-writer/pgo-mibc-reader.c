@@ -212,40 +212,6 @@ enum {
 
 #define MAX_ARRAY_RANK 32   /* the runtime's limit on the rank of an array */
 
-/* append_typeref_name: "Ns.Outer+Inner" of TypeRef 'token' of the .mibc,
- * an enclosing TypeRef as its resolution scope giving the nesting. */
-static gboolean
-append_typeref_name (PgoMetadata *md, guint32 token, int depth, GString *out, GError **error)
-{
-  guint32 rid = PGO_TOKEN_RID (token), scope = 0;
-  const char *name, *ns;
-
-  if (depth > PGO_SIGNATURE_MAX_DEPTH)
-    return g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT, "TypeRef 0x%08x nests deeper than %d",
-                        token, PGO_SIGNATURE_MAX_DEPTH), FALSE;
-  if (!_pgo_metadata_decode_coded (md, PGO_CODED_RESOLUTION_SCOPE,
-                                  pgo_metadata_get_column (md, PGO_COL_TYPEREF_RESOLUTION_SCOPE, rid),
-                                  &scope, error)
-      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEREF_NAME, rid),
-                                      &name, error)
-      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEREF_NAMESPACE,
-                                                                   rid), &ns, error))
-    return g_prefix_error (error, "TypeRef row %u: ", rid), FALSE;
-  if (PGO_TOKEN_TABLE (scope) == PGO_TABLE_TYPEREF && PGO_TOKEN_RID (scope) != 0)
-    {
-      if (!append_typeref_name (md, scope, depth + 1, out, error))
-        return FALSE;
-      g_string_append_c (out, '+');
-    }
-  else if (ns[0])
-    {
-      _pgo_type_name_append_escaped (out, ns);
-      g_string_append_c (out, '.');
-    }
-  _pgo_type_name_append_escaped (out, name);
-  return TRUE;
-}
-
 /* named_type: the definition that TypeRef 'token' of the .mibc refers to,
  * as CLASS or VALUETYPE 'et': its module and TypeDef token when the lookup
  * finds the defining assembly and the type in it; otherwise the assembly's
@@ -263,7 +229,7 @@ named_type (Reader *r, guint8 et, guint32 token, GError **error)
   if (PGO_TOKEN_TABLE (token) != PGO_TABLE_TYPEREF || PGO_TOKEN_RID (token) == 0)
     return g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
                         "type argument 0x%08x is not a TypeRef", token), NULL;
-  if (!append_typeref_name (r->md, token, 0, name, error))
+  if (!_pgo_metadata_append_runtime_type_name (r->md, token, 0, name, error))
     return NULL;
   if (strcmp (name->str, "System.__Canon") == 0)
     return pgo_type_ref_new_named (ET_CLASS, NULL, 0, name->str);

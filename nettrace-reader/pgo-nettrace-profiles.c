@@ -1493,37 +1493,6 @@ namer_metadata (Namer *nm, guint64 module_id)
   return md;
 }
 
-/* append_typedef_name: "Ns.Outer+Inner" of TypeDef 'token' of 'md'; FALSE
- * when the metadata does not hold it. */
-static gboolean
-append_typedef_name (PgoMetadata *md, guint32 token, guint depth, GString *out)
-{
-  guint32 rid = PGO_TOKEN_RID (token), outer = 0;
-  const char *name = NULL, *ns = NULL;
-
-  if (depth > MAX_DESCRIBE_DEPTH || PGO_TOKEN_TABLE (token) != PGO_TABLE_TYPEDEF || rid == 0
-      || rid > pgo_metadata_get_n_rows (md, PGO_TABLE_TYPEDEF)
-      || !_pgo_metadata_lookup_enclosing_type (md, token, &outer, NULL)
-      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEDEF_NAME, rid),
-                                       &name, NULL)
-      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_TYPEDEF_NAMESPACE, rid),
-                                       &ns, NULL))
-    return FALSE;
-  if (outer)
-    {
-      if (!append_typedef_name (md, outer, depth + 1, out))
-        return FALSE;
-      g_string_append_c (out, '+');
-    }
-  else if (ns[0])
-    {
-      _pgo_type_name_append_escaped (out, ns);
-      g_string_append_c (out, '.');
-    }
-  _pgo_type_name_append_escaped (out, name);
-  return TRUE;
-}
-
 /* namer_assembly: (transfer none) (nullable): the display name of the
  * assembly of module 'module_id', from AssemblyLoad. */
 static const char *
@@ -1603,7 +1572,7 @@ append_type (Namer *nm, guint64 handle, guint depth, gboolean assembly, GString 
         return FALSE;
     }
   else if (!t->type_name_id || !(md = namer_metadata (nm, t->module_id))
-           || !append_typedef_name (md, t->type_name_id, 0, out)
+           || !_pgo_metadata_append_runtime_type_name (md, t->type_name_id, 0, out, NULL)
            || (t->n_parameters > 0 && !append_instantiation (nm, t, depth, out)))
     return FALSE;
   if (assembly)
@@ -1756,7 +1725,7 @@ name_type_ref (PgoTypeRef *t, PgoNettraceLookupFunc lookup, gpointer user_data, 
       g_hash_table_insert (cache, t->module, md);
     }
   g_autoptr(GString) name = g_string_new (NULL);
-  if (md && append_typedef_name (md, t->token, 0, name))
+  if (md && _pgo_metadata_append_runtime_type_name (md, t->token, 0, name, NULL))
     t->name = g_string_free (g_steal_pointer (&name), FALSE);
 }
 
