@@ -656,5 +656,5 @@ pgo_method_id_matches (const PgoMethodId *id, const char *selector)
   const char *names[] = { full, bang ? bang + 1 : full, plain ? plain : "",
                           plain ? plain + type_len + 2 : "", id->name, NULL };
 
-  return _pgo_selector_match (selector, id->token, names);
+  return pgo_method_selector_match (selector, id->token, names);
 }

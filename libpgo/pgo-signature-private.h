@@ -34,7 +34,5 @@ gboolean _pgo_metadata_method_arity      (PgoMetadata *md, guint32 method_token,
                                          gboolean *out_has_this, guint32 *out_n_params,
                                          GError **error);
 
-gboolean _pgo_selector_match            (const char *selector, guint32 token,
-                                         const char *const *names);
 
 G_END_DECLS

@@ -822,12 +822,12 @@ pgo_metadata_describe_method (PgoMetadata *md, guint32 token, PgoMethodName *out
 }
 
 /**
- * _pgo_selector_match:
+ * pgo_method_selector_match:
  * @selector: what a user typed to name a method (see
  *   pgo_metadata_match_method())
  * @token: the method's token, or 0 when none is known
- * @names: (array zero-terminated=1): the method's names: bare,
- *   Type::Name, canonical
+ * @names: (array zero-terminated=1): the method's names (bare,
+ *   Type::Name, canonical, or any other spelling a caller knows)
  *
  * One rule for every command's --method: a selector with the "0x" prefix
  * is a token; any other names the method when it equals one of @names,
@@ -836,7 +836,7 @@ pgo_metadata_describe_method (PgoMetadata *md, guint32 token, PgoMethodName *out
  * Returns: %TRUE if @selector names the method.
  */
 gboolean
-_pgo_selector_match (const char *selector, guint32 token, const char *const *names)
+pgo_method_selector_match (const char *selector, guint32 token, const char *const *names)
 {
   gboolean glob = strpbrk (selector, "*?") != NULL;
 
@@ -879,10 +879,10 @@ pgo_metadata_match_method (PgoMetadata *md, guint32 token, const char *selector)
   gboolean match;
 
   if (!pgo_metadata_describe_method (md, token, &mn, NULL))
-    return _pgo_selector_match (selector, token, (const char *const[]) { NULL });
+    return pgo_method_selector_match (selector, token, (const char *const[]) { NULL });
   owner_name = g_strconcat (mn.owner, "::", mn.name, NULL);
   full = pgo_method_name_to_string (&mn);
-  match = _pgo_selector_match (selector, token,
+  match = pgo_method_selector_match (selector, token,
                                (const char *const[]) { mn.name, owner_name, full, NULL });
   pgo_method_name_clear (&mn);
   return match;

@@ -53,6 +53,8 @@ char    *pgo_method_name_to_string      (const PgoMethodName *mn);
 gboolean pgo_metadata_describe_method   (PgoMetadata *md, guint32 token,
                                          PgoMethodName *out_name, GError **error);
 char    *pgo_metadata_format_method     (PgoMetadata *md, guint32 token, GError **error);
+gboolean pgo_method_selector_match      (const char *selector, guint32 token,
+                                         const char *const *names);
 gboolean pgo_metadata_find_method       (PgoMetadata *md, const PgoMethodName *name,
                                          guint32 *out_token, GError **error);
 gboolean pgo_metadata_match_method      (PgoMetadata *md, guint32 token,

@@ -246,26 +246,19 @@ print_method_line (const MethodLine *m)
 
 /* TRUE if 'selector' names a method whose token is 'token' (0: none
  * known) and whose names are the 'n' strings of 'names' (NULL ones are
- * skipped): a "0x" selector is a token, any other equals a name or, with
- * a '*' or '?', matches one as a glob; every command's rule
- * (pgo-reconstruct(1) "Method selectors"), for the names
- * pgo_method_id_matches() does not know. */
+ * skipped), by every command's rule (pgo_method_selector_match()). */
 static gboolean
 selector_matches (const char *selector, guint32 token, const char *const *names, guint n)
 {
-  gboolean glob = strpbrk (selector, "*?") != NULL;
+  const char *given[8];
+  guint k = 0;
 
-  if (g_str_has_prefix (selector, "0x") || g_str_has_prefix (selector, "0X"))
-    {
-      char *end = NULL;
-      guint64 v = g_ascii_strtoull (selector + 2, &end, 16);
-
-      return token != 0 && end != selector + 2 && *end == '\0' && v == token;
-    }
+  g_assert (n < G_N_ELEMENTS (given));
   for (guint i = 0; i < n; i++)
-    if (names[i] && (glob ? g_pattern_match_simple (selector, names[i]) : strcmp (selector, names[i]) == 0))
-      return TRUE;
-  return FALSE;
+    if (names[i])
+      given[k++] = names[i];
+  given[k] = NULL;
+  return pgo_method_selector_match (selector, token, given);
 }
 
 /* TRUE if 'selector' names method 'id' whose method line is 'm': by

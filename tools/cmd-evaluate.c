@@ -314,7 +314,8 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
     }
   r = (TruthRun) { ev, o, t, facts, mods, NULL, NULL, pending, 0, 0 };
   if (!(trace = pgo_tool_trace_open (o->truth[t], &rc)) || !pgo_tool_trace_pass (trace, learn_profile, &r, &rc)
-      || !pgo_tool_modules_match (o->truth[t], mods, o->resolver, o->frameworks != NULL, modules, &rc))
+      || !pgo_tool_modules_match (o->truth[t], mods, o->resolver, o->frameworks != NULL, PGO_STALE_REFUSE,
+                                  modules, &rc))
     return rc;
   if (facts)
     pgo_call_facts_flush (facts, NULL);

@@ -596,6 +596,7 @@ run_export (int argc, char **argv, gboolean mibc_only)
         return finish_run (mibc_only ? "create-mibc" : "export", &o, &st, skipped, modules);
     }
   else if (!(in = pgo_tool_read_inputs (o.in.stores, o.in.traces, resolver, o.in.frameworks != NULL,
+                                        pgo_tool_stale_mode (&o.set),
                                         o.names, modules, o.save ? &digest : NULL, &rc)))
     return rc;
   if (o.save)

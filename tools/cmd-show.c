@@ -549,7 +549,8 @@ draw_counts (ShowOptions *o, guint32 token, const char *title, PgoDiagram **out)
   if (!(resolver = pgo_tool_open_resolver (refs, o->frameworks, &rc))
       || (rc = pgo_tool_recon_open_stale (&o->recon, resolver, &o->set)) != PGO_EXIT_OK
       || !(in = pgo_tool_read_inputs (o->store ? one : NULL, o->trace ? one : NULL, resolver,
-                                      o->frameworks != NULL, NULL, modules, NULL, &rc)))
+                                      o->frameworks != NULL, pgo_tool_stale_mode (&o->set),
+                                      NULL, modules, NULL, &rc)))
     return rc;
   g_autoptr(PgoImage) image = pgo_image_open (o->assembly, NULL);
   if (image && (md = pgo_metadata_new (image, NULL)))

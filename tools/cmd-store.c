@@ -256,7 +256,8 @@ ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, 
 
   if (!(t = pgo_tool_trace_open (path, &rc))
       || !pgo_tool_selection_pass (sel, t, count_profile, &r, NULL, NULL, &rc)
-      || !pgo_tool_modules_match (path, mods, resolver, o->frameworks != NULL, modules, &rc))
+      || !pgo_tool_modules_match (path, mods, resolver, o->frameworks != NULL, PGO_STALE_REFUSE,
+                                  modules, &rc))
     return rc;
   if (!(hash = pgo_tool_hash_file (path)))
     return PGO_EXIT_FAILURE;

@@ -33,6 +33,7 @@ struct _PgoToolStream {
   GPtrArray           *selections; /* PgoToolSelection per trace, with a filter; else NULL */
   PgoProfileSetOptions one;       /* the caller's options for one process, when the
                                    * filters keep one of several traces */
+  PgoStaleMode         stale;     /* what the options' carrier does with another build */
 };
 
 void
@@ -118,7 +119,8 @@ stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GStri
         return rc;
       if (!flush_batch (s, &error))
         return pgo_tool_fail (t, error);
-      if (first && !pgo_tool_modules_match (t, mods, s->resolver, have_framework, modules, &rc))
+      if (first && !pgo_tool_modules_match (t, mods, s->resolver, have_framework, s->stale, modules,
+                                            &rc))
         return rc;
     }
   s->modules = NULL;
@@ -171,6 +173,7 @@ pgo_tool_stream_open (char **traces, const PgoToolFilter *filter, PgoBodyResolve
   s->resolver = resolver;
   s->opened = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_tool_trace_free);
   s->batch = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
+  s->stale = pgo_tool_stale_mode (set);
   if (pgo_tool_filter_is_active (filter)
       && !(s->selections = pgo_tool_select_traces (filter, traces, out_rc)))
     return NULL;
@@ -285,6 +288,7 @@ pgo_tool_make_inputs (const PgoToolInputs *in, PgoBodyResolver *resolver,
         pgo_tool_stream_get_stats (s, st);
     }
   else if (!(list = pgo_tool_read_inputs (in->stores, in->traces, resolver, in->frameworks != NULL,
+                                          pgo_tool_stale_mode (set),
                                           NULL, modules, NULL, &rc)))
     return rc;
   if (list && !(out = pgo_profile_set_build (list, resolver, set, st, &error)))

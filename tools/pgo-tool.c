@@ -539,22 +539,26 @@ framework_name (const char *name)
          || g_strcmp0 (name, "mscorlib") == 0;
 }
 
-/* What the commands do with the profiles of another build than the
- * references' (--stale; pgo_tool_recon_check() sets it): the module
- * report says so, and such a module alone is no error unless refused. */
-static PgoStaleMode stale_mode = PGO_STALE_REFUSE;
+/* What the carrier of 'set' (nullable) does with the profiles of another
+ * build than the references': the module report says so, and such a
+ * module alone is no error unless refused. */
+PgoStaleMode
+pgo_tool_stale_mode (const PgoProfileSetOptions *set)
+{
+  return set && set->stale ? pgo_stale_get_mode (set->stale) : PGO_STALE_REFUSE;
+}
 
 /* pgo_tool_match_modules: pgo_tool_modules_match() of the modules of
  * 'profiles'. */
 gboolean
 pgo_tool_match_modules (const char *path, GPtrArray *profiles, PgoBodyResolver *resolver,
-                        gboolean have_framework, GString *out, int *out_rc)
+                        gboolean have_framework, PgoStaleMode stale, GString *out, int *out_rc)
 {
   g_autoptr(PgoToolModules) t = pgo_tool_modules_new ();
 
   for (guint i = 0; i < profiles->len; i++)
     pgo_tool_modules_add (t, g_ptr_array_index (profiles, i));
-  return pgo_tool_modules_match (path, t, resolver, have_framework, out, out_rc);
+  return pgo_tool_modules_match (path, t, resolver, have_framework, stale, out, out_rc);
 }
 
 /* pgo_tool_modules_match: appends to 'out' the line "modules: PATH: M of
@@ -566,7 +570,7 @@ pgo_tool_match_modules (const char *path, GPtrArray *profiles, PgoBodyResolver *
  * the error (*out_rc set) when no method matched. */
 gboolean
 pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *resolver,
-                        gboolean have_framework, GString *out, int *out_rc)
+                        gboolean have_framework, PgoStaleMode stale, GString *out, int *out_rc)
 {
   static const char *const fates[] = { "are left out (give --stale=exact or match to carry them)",
                                        "are carried where their IL is unchanged (--stale=exact)",
@@ -606,7 +610,7 @@ pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *re
           g_ptr_array_add (builds, g_strdup_printf ("module %s: the trace's build (%s) is not the"
                                                     " reference's (%s); its %u methods %s",
                                                     m->id->simple_name, a, b, m->n_methods,
-                                                    fates[stale_mode]));
+                                                    fates[stale]));
           g_ptr_array_add (other, (gpointer) m);
           n_other += m->n_methods;
           continue;
@@ -629,7 +633,7 @@ pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *re
     }
   append_module_names (names, missing);
   append_module_names (others, other);
-  if (matched == 0 && (stale_mode == PGO_STALE_REFUSE || !other->len))
+  if (matched == 0 && (stale == PGO_STALE_REFUSE || !other->len))
     {
       /* one line: the first module of another build is why, when one is */
       pgo_tool_error ("%s: no method of the trace matched a reference by module (the trace's"
@@ -934,8 +938,8 @@ pgo_tool_new_handle_names (void)
  * not NULL.  NULL after printing the error, with *out_rc set. */
 GPtrArray *
 pgo_tool_read_inputs (char **stores, char **traces, PgoBodyResolver *resolver,
-                      gboolean have_framework, GHashTable *names, GString *modules,
-                      char **out_digest, int *out_rc)
+                      gboolean have_framework, PgoStaleMode stale, GHashTable *names,
+                      GString *modules, char **out_digest, int *out_rc)
 {
   g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
 
@@ -946,7 +950,7 @@ pgo_tool_read_inputs (char **stores, char **traces, PgoBodyResolver *resolver,
                                                                                   : NULL, out_rc)
                                               : pgo_tool_read_profiles_named (*t, resolver, names, out_rc);
 
-        if (!list || !pgo_tool_match_modules (*t, list, resolver, have_framework, modules, out_rc))
+        if (!list || !pgo_tool_match_modules (*t, list, resolver, have_framework, stale, modules, out_rc))
           return NULL;
         for (guint i = 0; i < list->len; i++)
           g_ptr_array_add (all, g_steal_pointer (&list->pdata[i]));
@@ -1140,7 +1144,6 @@ pgo_tool_recon_check (PgoToolRecon *r, PgoProfileSetOptions *set)
                            " against", r->stale);
   if (r->stale_references && r->stale_mode == PGO_STALE_REFUSE)
     return pgo_tool_usage ("--stale-reference needs --stale=exact or --stale=match");
-  stale_mode = r->stale_mode;
   return pgo_tool_parse_priors (r->priors, &set->reconstruction.priors);
 }
 

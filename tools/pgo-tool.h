@@ -81,7 +81,8 @@ gboolean         pgo_tool_print_store_stats (PgoStore *store, const char *path, 
 char           **pgo_tool_add_positional (char **list, int argc, char **argv);
 gboolean         pgo_tool_match_modules (const char *path, GPtrArray *profiles,
                                          PgoBodyResolver *resolver, gboolean have_framework,
-                                         GString *out, int *out_rc);
+                                         PgoStaleMode stale, GString *out, int *out_rc);
+PgoStaleMode     pgo_tool_stale_mode    (const PgoProfileSetOptions *set);
 
 /* Methods per module of a trace, counted one profile at a time. */
 typedef struct _PgoToolModules PgoToolModules;
@@ -94,14 +95,15 @@ gboolean         pgo_tool_call_rounds   (PgoToolTrace *t, PgoCallFacts *facts, g
                                          const PgoCfgOptions *cfg, int *out_rc);
 gboolean         pgo_tool_modules_match (const char *path, PgoToolModules *t,
                                          PgoBodyResolver *resolver, gboolean have_framework,
-                                         GString *out, int *out_rc);
+                                         PgoStaleMode stale, GString *out, int *out_rc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoToolModules, pgo_tool_modules_free)
 GPtrArray       *pgo_tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc);
 GPtrArray       *pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver,
                                                GHashTable *names, int *out_rc);
 GPtrArray       *pgo_tool_read_inputs   (char **stores, char **traces, PgoBodyResolver *resolver,
-                                         gboolean have_framework, GHashTable *names,
-                                         GString *modules, char **out_digest, int *out_rc);
+                                         gboolean have_framework, PgoStaleMode stale,
+                                         GHashTable *names, GString *modules, char **out_digest,
+                                         int *out_rc);
 GHashTable      *pgo_tool_new_handle_names (void);
 PgoMetadata     *pgo_tool_lookup_metadata (const PgoModuleId *module, gpointer user_data,
                                            GError **error);
@@ -196,9 +198,6 @@ gboolean         pgo_tool_selection_pass     (PgoToolSelection *sel, PgoToolTrac
                                               PgoToolProfileFunc func, gpointer data,
                                               PgoBodyResolver *resolver, GHashTable *names,
                                               int *out_rc);
-gboolean         pgo_tool_selection_call_rounds (PgoToolSelection *sel, PgoToolTrace *t,
-                                                 PgoCallFacts *facts, guint rounds,
-                                                 const PgoCfgOptions *cfg, int *out_rc);
 void             pgo_tool_selection_free     (PgoToolSelection *sel);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoToolFilter, pgo_tool_filter_free)
 /* Commands, one file each (tools/cmd-*.c); listed in tools/commands.def. */
