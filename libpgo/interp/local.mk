@@ -14,6 +14,7 @@ libpgo_interp_libpgo_interp_la_SOURCES = \
 	libpgo/interp/pgo-interp-native.c \
 	libpgo/interp/pgo-interp-math.c \
 	libpgo/interp/pgo-interp-types.c \
+	libpgo/interp/pgo-interp-reflect.c \
 	libpgo/interp/pgo-interp-resources.c \
 	libpgo/interp/pgo-interp-console.c \
 	libpgo/interp/pgo-interp-arrays.c \

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pgo-interp-private.h"
+#include "pgo-error-private.h"
 #include "pgo-pe-private.h"
 
 #define FLUSH_AT (64 * 1024)
@@ -40,6 +41,33 @@ _pgo_interp_string_utf8 (gpointer s)
   if (!s)
     return g_strdup ("");
   return g_utf16_to_utf8 (STR_CHARS (s), STR_LEN (s), NULL, NULL, NULL);
+}
+
+/* _pgo_interp_user_string: a new string object of #US entry 'index' of
+ * 'm' (ECMA-335 II.24.2.4: a compressed byte count, UTF-16LE units, one
+ * flag byte), every unit kept as ldstr gives it: embedded NULs and lone
+ * surrogates too, which a trip through UTF-8 would lose.  NULL with
+ * 'error' set. */
+gpointer
+_pgo_interp_user_string (Module *m, guint32 index, GError **error)
+{
+  const PgoHeap *us = &m->md->us;
+  PgoCursor c;
+  guint32 len = 0;
+  const guint8 *p = NULL;
+  gpointer s;
+
+  if (index >= us->size)
+    return (void) _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: #US index 0x%x is past the heap (0x%x bytes)",
+                                   m->name, index, us->size), NULL;
+  _pgo_cursor_init (&c, us->data, us->size, us->offset);
+  c.off = index;
+  if (!_pgo_cursor_read_ecma_uint (&c, &len, error) || !_pgo_cursor_read_bytes (&c, len, &p, error))
+    return NULL;
+  if (!(s = _pgo_interp_new_string (m->interp, NULL, (gint32) (len / 2))))
+    return (void) g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT, "out of memory"), NULL;
+  memcpy (STR_CHARS (s), p, len / 2 * 2);
+  return s;
 }
 
 /* _pgo_interp_console_write: appends string object 's' (null: nothing),
@@ -1223,6 +1251,8 @@ static const NativeEntry natives[] = {
   /* the interpreter bounds its C stack itself (--max-depth) */
   { "System.Runtime.CompilerServices.RuntimeHelpers::TryEnsureSufficientExecutionStack()", n_true },
   { "System.Runtime.CompilerServices.RuntimeHelpers::EnsureSufficientExecutionStack()", n_nop },
+  /* one thread: no other sees memory out of order */
+  { "System.Threading.Interlocked::MemoryBarrier()", n_nop },
   { "System.Threading.Interlocked::ExchangeAdd(int32&,int32)", n_exchange_add },
   { "System.Threading.Interlocked::ExchangeAdd(int64&,int64)", n_exchange_add },
   { "System.Threading.Interlocked::Exchange(int32&,int32)", n_exchange },
@@ -1373,6 +1403,7 @@ _pgo_interp_natives_init (Interp *I)
   _pgo_interp_add_natives (I, natives, G_N_ELEMENTS (natives));
   _pgo_interp_math_natives_init (I);
   _pgo_interp_type_natives_init (I);
+  _pgo_interp_reflect_natives_init (I);
   _pgo_interp_resource_natives_init (I);
   _pgo_interp_console_natives_init (I);
   _pgo_interp_array_natives_init (I);
@@ -1406,9 +1437,12 @@ _pgo_interp_native_lookup (Interp *I, const char *full)
   Native fn = full ? g_hash_table_lookup (I->natives, full) : NULL;
 
   /* no SIMD: every vector type and instruction set reports itself
-   * unaccelerated, so CoreLib takes its scalar paths */
+   * unaccelerated, so CoreLib takes its scalar paths (Vector's property,
+   * whose IL calls itself for the JIT to expand, included) */
   if (!fn && full && g_str_has_prefix (full, "System.Runtime.Intrinsics.")
       && (g_str_has_suffix (full, "::get_IsHardwareAccelerated()") || g_str_has_suffix (full, "::get_IsSupported()")))
+    fn = n_false;
+  if (!fn && full && strcmp (full, "System.Numerics.Vector::get_IsHardwareAccelerated()") == 0)
     fn = n_false;
   /* Reflection.Emit generates code at run time, which the interpreter
    * does not run: a call stops the run naming the method */

@@ -228,6 +228,8 @@ struct _Module {
   GHashTable  *by_name;   /* canonical type name -> TypeDef token */
   GHashTable  *strings;   /* #US index -> interned string object */
   PgoModuleId *id;
+  gpointer     assembly;  /* its System.Reflection.RuntimeAssembly object, once asked for */
+  gpointer     reflected; /* its System.Reflection.RuntimeModule object, once asked for */
 };
 
 typedef struct _Frame Frame;
@@ -332,6 +334,7 @@ gpointer _pgo_interp_type_object   (Interp *I, Type *t, GError **error);
 void     _pgo_interp_natives_init  (Interp *I);
 Native   _pgo_interp_native_lookup (Interp *I, const char *full);
 char    *_pgo_interp_string_utf8   (gpointer s);
+gpointer _pgo_interp_user_string   (Module *m, guint32 index, GError **error);
 void     _pgo_interp_console_write (Interp *I, gpointer s, gboolean newline);
 Native   _pgo_interp_delegate_native (Method *m);
 void     _pgo_interp_add_natives   (Interp *I, const NativeEntry *table, guint n);
@@ -343,6 +346,9 @@ void     _pgo_interp_math_natives_init (Interp *I);
 
 /* pgo-interp-types.c */
 void     _pgo_interp_type_natives_init (Interp *I);
+
+/* pgo-interp-reflect.c */
+void     _pgo_interp_reflect_natives_init (Interp *I);
 
 /* pgo-interp-resources.c */
 void     _pgo_interp_resource_natives_init (Interp *I);

@@ -1078,12 +1078,8 @@ tr_ldstr (Tr *t, const PgoIlInstr *in)
 
   if (!s)
     {
-      g_autofree char *utf8 = NULL;
-      if (!_pgo_metadata_lookup_user_string (m->md, idx, &utf8, t->error))
+      if (!(s = _pgo_interp_user_string (m, idx, t->error)))
         return FALSE;
-      s = _pgo_interp_new_string_utf8 (t->I, utf8);
-      if (!s)
-        return fail (t, "out of memory");
       g_hash_table_insert (m->strings, GUINT_TO_POINTER (idx), s);
     }
   emit (t, OP_LDSTR, 0, 0)->b.p = s;

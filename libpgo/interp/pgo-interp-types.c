@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pgo-interp-private.h"
@@ -396,6 +398,109 @@ n_enum_to_string (Interp *I, Method *m, Slot *a, Slot *r)
   return ret_name (I, m, t, text ? text : enum_number (bits, size, is_signed), r);
 }
 
+/* TRUE if TypeDef type 't' carries a custom attribute whose type is
+ * 'attr' or derives from it, as RuntimeType.IsDefined(attr, false) asks. */
+static gboolean
+has_attribute_of (Type *t, Type *attr)
+{
+  PgoMetadata *md = t->module->md;
+  guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_CUSTOMATTRIBUTE);
+  guint32 key = (PGO_TOKEN_RID (t->token) << 5) | 3;  /* HasCustomAttribute: TypeDef is tag 3 */
+
+  for (guint32 r = _pgo_metadata_sorted_first (md, PGO_TABLE_CUSTOMATTRIBUTE, PGO_COL_CUSTOMATTRIBUTE_PARENT, key);
+       r <= n && pgo_metadata_get_column (md, PGO_COL_CUSTOMATTRIBUTE_PARENT, r) == key; r++)
+    {
+      guint32 ctor = 0;
+      Method *cm;
+
+      if (_pgo_metadata_decode_coded (md, PGO_CODED_CUSTOM_ATTRIBUTE_TYPE,
+                                      pgo_metadata_get_column (md, PGO_COL_CUSTOMATTRIBUTE_TYPE, r), &ctor, NULL)
+          && (cm = _pgo_interp_method (t->module, ctor, NULL)) && _pgo_interp_is_subtype (cm->owner, attr))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The static fields of TypeDef type 't', in declaration order: their
+ * names into 'names' (nullable) and their constants' first 8 bytes,
+ * zero-extended (0 without a constant), into 'values', as CoreCLR's
+ * Enum_GetValuesAndNames reads them. */
+static void
+static_field_constants (Type *t, GPtrArray *names, GArray *values)
+{
+  PgoMetadata *md = t->module->md;
+  guint32 first = 0, end = 0;
+
+  if (!_pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_FIELD_LIST, PGO_TOKEN_RID (t->token), &first, &end, NULL))
+    return;
+  for (guint32 f = first; f < end; f++)
+    {
+      guint32 rid = _pgo_metadata_list_target (md, PGO_TABLE_FIELD, f);
+      const guint8 *blob = NULL;
+      const char *name = "";
+      gsize len = 0;
+      guint64 v = 0;
+
+      if (!(pgo_metadata_get_column (md, PGO_COL_FIELD_FLAGS, rid) & FD_STATIC))
+        continue;
+      if (field_constant (md, rid, &blob, &len))
+        memcpy (&v, blob, MIN (len, sizeof v));
+      (void) _pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_FIELD_NAME, rid), &name, NULL);
+      if (names)
+        g_ptr_array_add (names, (gpointer) name);
+      g_array_append_val (values, v);
+    }
+}
+
+/* The TStorage[] of 'values' (each value's low bytes) and, when 'names'
+ * is given, the string[] of 'names', into '*vo' and '*no'. */
+static gboolean
+enum_arrays (Interp *I, Type *storage, GArray *values, GPtrArray *names, gpointer *vo, gpointer *no)
+{
+  guint32 size = _pgo_interp_mem_size (storage->kind, storage);
+
+  *no = NULL;
+  if (!(*vo = _pgo_interp_new_array (I, _pgo_interp_array_type (I, storage), values->len)))
+    return FALSE;
+  for (guint i = 0; i < values->len; i++)
+    memcpy (ARR_DATA (*vo) + (gsize) i * size, &g_array_index (values, guint64, i), size);
+  if (!names)
+    return TRUE;
+  if (!(*no = _pgo_interp_new_array (I, _pgo_interp_array_type (I, I->t_string), names->len)))
+    return FALSE;
+  for (guint i = 0; i < names->len; i++)
+    if (!(((gpointer *) ARR_DATA (*no))[i] = _pgo_interp_new_string_utf8 (I, g_ptr_array_index (names, i))))
+      return FALSE;
+  return TRUE;
+}
+
+/* Enum.EnumInfo<TStorage>.Create(RuntimeType enumType, bool getNames):
+ * the values (and names) of the enum's static fields, as the runtime's
+ * GetEnumValuesAndNames gives them, and whether it is [Flags], passed to
+ * EnumInfo's constructor, which sorts them. */
+static Status
+n_enum_info_create (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = type_of (I, a[0].p), *storage = m->owner->n_args == 1 ? m->owner->args[0] : NULL, *flags;
+  g_autoptr(GPtrArray) names = a[1].i ? g_ptr_array_new () : NULL;
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  Method *ctor = _pgo_interp_find_method (m->owner, ".ctor", "(bool,!0[],string[])");
+  Slot args[4] = { { 0 } }, ignored = { 0 };
+  Status st;
+
+  if (!t || !t->module || !storage || !ctor || !(flags = _pgo_interp_corelib_type (I, FLAGS_ATTRIBUTE, NULL)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: not an enum, or no EnumInfo constructor", m->full);
+  t = t->def ? t->def : t;
+  static_field_constants (t, names, values);
+  if (!enum_arrays (I, storage, values, names, &args[2].p, &args[3].p) || !(args[0].p = _pgo_interp_alloc (I, m->owner, 0)))
+    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
+  args[1].i = has_attribute_of (t, flags);
+  if ((st = _pgo_interp_invoke (I, ctor, args, &ignored)) != ST_RETURN)
+    return st;
+  r->p = args[0].p;
+  return ST_RETURN;
+}
+
 /* A new object of class 't' made by its parameterless constructor (one
  * that is public unless 'non_public'), or MissingMethodException when it
  * has none or is abstract or an interface. */
@@ -451,6 +556,27 @@ n_create_instance (Interp *I, Method *m, Slot *a, Slot *r)
   if (generic_arity (t))
     return _pgo_interp_throw_new (I, "System.ArgumentException", "Cannot create an instance of a generic type definition.");
   return new_by_default_ctor (I, t, m->n_params > 1 && a[1].i, r);
+}
+
+/* RuntimeTypeHandle.CreateInstanceForAnotherGenericParameter(type,
+ * arg) and (type, arg1, arg2): a new object of the generic definition of
+ * 'type' instantiated over the arguments, through its parameterless
+ * constructor, as CoreLib's ComparerHelpers make default comparers. */
+static Status
+n_create_for_another_parameter (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = type_of (I, a[0].p), *args[2], *inst;
+  guint32 n = m->n_params - 1;
+  g_autoptr(GError) error = NULL;
+
+  if (!t || !(t->def || generic_arity (t)) || n > G_N_ELEMENTS (args))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: not a generic type", m->full);
+  for (guint32 i = 0; i < n; i++)
+    if (!(args[i] = type_of (I, a[1 + i].p)))
+      return _pgo_interp_fatal (I, NULL, 0, "%s: a type argument the interpreter did not make", m->full);
+  if (!(inst = _pgo_interp_instantiate (t->def ? t->def : t, args, n, &error)) || !_pgo_interp_layout (inst, &error))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error ? error->message : "cannot instantiate");
+  return new_by_default_ctor (I, inst, TRUE, r);
 }
 
 /* The CorElementType the runtime keeps for 't' (TypeHandle's): its own
@@ -566,6 +692,54 @@ n_type_is_generic_definition (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot 
   return ST_RETURN;
 }
 
+/* RuntimeType.IsGenericType: an instantiation or a generic definition. */
+static Status
+n_type_is_generic (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  Type *t = type_of (I, a[0].p);
+
+  r->i = t && (t->def || generic_arity (t) > 0);
+  return ST_RETURN;
+}
+
+/* RuntimeType.GetGenericTypeDefinition(): the definition of an
+ * instantiation, a definition itself; InvalidOperationException for a
+ * type that is not generic. */
+static Status
+n_type_generic_definition (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = type_of (I, a[0].p);
+  g_autoptr(GError) error = NULL;
+
+  if (!t || !(t->def || generic_arity (t) > 0))
+    return _pgo_interp_throw_new (I, "System.InvalidOperationException",
+                                  "This operation is only valid on generic types.");
+  if (!(r->p = _pgo_interp_type_object (I, t->def ? t->def : t, &error)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  return ST_RETURN;
+}
+
+/* RuntimeType.GetGenericArguments() of an instantiation: a new Type[]
+ * of its arguments.  A definition's parameters and a non-generic type's
+ * shared empty array are refused. */
+static Status
+n_type_generic_arguments (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = type_of (I, a[0].p), *rt;
+  g_autoptr(GError) error = NULL;
+
+  if (!t || !t->def)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: not an instantiation; the interpreter does not implement it", m->full);
+  if (!(rt = _pgo_interp_corelib_type (I, "System.Type", &error)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  if (!(r->p = _pgo_interp_new_array (I, _pgo_interp_array_type (I, rt), t->n_args)))
+    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
+  for (guint32 i = 0; i < t->n_args; i++)
+    if (!(((gpointer *) ARR_DATA (r->p))[i] = _pgo_interp_type_object (I, t->args[i], &error)))
+      return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  return ST_RETURN;
+}
+
 /* RuntimeType.MakeGenericType(Type[]): the instantiation of this generic
  * definition over the types given, one per parameter.  The arguments'
  * constraints are not checked. */
@@ -672,6 +846,28 @@ n_random_bytes (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUS
   return ST_RETURN;
 }
 
+/* RandomNumberGeneratorImplementation.GetBytes(uint8*, int32): 'count'
+ * cryptographically strong random bytes, which CoreCLR has OpenSSL's
+ * RAND_bytes make; here the kernel's generator (/dev/urandom) makes
+ * them, and OpenSSL is never loaded. */
+static Status
+n_crypto_random_bytes (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  gint32 count = (gint32) a[1].i;
+  FILE *f;
+  gboolean ok;
+
+  if (count <= 0)
+    return ST_RETURN;
+  if (!(f = fopen ("/dev/urandom", "rb")))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: /dev/urandom: %s", m->full, g_strerror (errno));
+  ok = fread (a[0].p, 1, count, f) == (gsize) count;
+  fclose (f);
+  if (!ok)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: /dev/urandom gave fewer than %d bytes", m->full, count);
+  return ST_RETURN;
+}
+
 /* ---- object hash codes and dependent handles ---- */
 
 /* RuntimeHelpers.GetHashCode(object) and TryGetHashCode(object): an
@@ -762,13 +958,13 @@ n_gch_alloc (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
-/* RuntimeTypeHandle.GetGCHandle(GCHandleType): a handle of the
- * RuntimeType the handle (this, a managed pointer to the struct) holds
- * first, as GCHandle.Alloc would make. */
+/* RuntimeTypeHandle.GetGCHandle(GCHandleType): a new handle whose
+ * target is null, as CoreCLR's CreateTypedHandle(NULL, type) makes it:
+ * RuntimeType.InitializeCache then stores its RuntimeTypeCache there. */
 static Status
-n_type_handle_gch (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+n_type_handle_gch (Interp *I, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
 {
-  r->p = new_cell (I, *(gpointer *) a[0].p, NULL);
+  r->p = new_cell (I, NULL, NULL);
   return ST_RETURN;
 }
 
@@ -826,10 +1022,18 @@ static const NativeEntry type_natives[] = {
     n_run_class_constructor },
   { "System.Runtime.CompilerServices.RuntimeHelpers::IsBitwiseEquatable<!!0>()", n_is_bitwise_equatable },
   { "System.Enum::ToString()", n_enum_to_string },
+  { "System.Enum/EnumInfo`1::Create(System.RuntimeType,bool)", n_enum_info_create },
   { "System.Activator::CreateInstance<!!0>()", n_create_instance_of_t },
   { "System.Activator::CreateInstance(System.Type)", n_create_instance },
   { "System.Activator::CreateInstance(System.Type,bool)", n_create_instance },
   { "System.RuntimeType::get_IsGenericTypeDefinition()", n_type_is_generic_definition },
+  { "System.RuntimeType::get_IsGenericType()", n_type_is_generic },
+  { "System.RuntimeType::GetGenericTypeDefinition()", n_type_generic_definition },
+  { "System.RuntimeType::GetGenericArguments()", n_type_generic_arguments },
+  { "System.RuntimeTypeHandle::CreateInstanceForAnotherGenericParameter(System.RuntimeType,System.RuntimeType)",
+    n_create_for_another_parameter },
+  { "System.RuntimeTypeHandle::CreateInstanceForAnotherGenericParameter(System.RuntimeType,System.RuntimeType,"
+    "System.RuntimeType)", n_create_for_another_parameter },
   { "System.Object::MemberwiseClone()", n_memberwise_clone },
   { "System.TimeZoneInfo::GetLocalTimeZoneCore()", n_local_time_zone },
   { "System.RuntimeType::GetCorElementType()", n_type_cor_element_type },
@@ -845,6 +1049,8 @@ static const NativeEntry type_natives[] = {
   { "Interop/Sys::GetTimestamp()", n_timestamp },
   { "Interop/Sys::GetSystemTimeAsTicks()", n_system_time },
   { "Interop/Sys::GetNonCryptographicallySecureRandomBytes(uint8*,int32)", n_random_bytes },
+  { "System.Security.Cryptography.RandomNumberGeneratorImplementation::GetBytes(uint8*,int32)",
+    n_crypto_random_bytes },
   { "System.Runtime.CompilerServices.RuntimeHelpers::GetHashCode(object)", n_object_hash },
   { "System.Runtime.CompilerServices.RuntimeHelpers::TryGetHashCode(object)", n_object_hash },
   { "System.Runtime.DependentHandle::InternalAlloc(object,object)", n_dh_alloc },

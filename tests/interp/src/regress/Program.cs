@@ -5,7 +5,9 @@
 // virtual method through its base, MakeGenericType and
 // Activator.CreateInstance(Type), a failing static constructor, array
 // length limits, pointer arrays, typed references, arrays through generic
-// interfaces).
+// interfaces, a string constant holding NUL, regular expression classes,
+// element types, enums formatted, default comparers made by reflection,
+// a type's assembly).
 // Each case prints its result or the type of what it threw.
 using System;
 using System.Collections.Generic;
@@ -62,6 +64,12 @@ static class Program
         T("string-ctor", () => new string(new[] { 'a', 'b', 'c' }, 1, 2));
         T("gchandle", () => { var h = System.Runtime.InteropServices.GCHandle.Alloc("x"); var s = (string)h.Target; h.Free(); return s; });
         T("type-gethandle", () => typeof(Box<int>).TypeHandle.Equals(typeof(Box<int>).TypeHandle).ToString());
+        T("ldstr-nul", () => { string s = "a\0b\uD800"; return s.Length + " " + (int)s[1] + " " + (int)s[3]; });
+        T("regex-class", () => System.Text.RegularExpressions.Regex.IsMatch("x9", @"\d\b") + " " + System.Text.RegularExpressions.Regex.IsMatch("x", @"\w\s"));
+        T("element-type", () => typeof(int[]).GetElementType().Name + " " + typeof(P[,]).GetElementType().Name + " " + (typeof(int).GetElementType() == null));
+        T("enum-format", () => string.Format("{0} {1} {2}", Color.Blue, (Color)7, System.IO.FileAttributes.ReadOnly | System.IO.FileAttributes.Hidden));
+        T("comparer", () => Comparer<Version>.Default.Compare(new Version(1, 2), new Version(1, 3)) + " " + Comparer<Color>.Default.Compare(Color.Blue, Color.Red) + " " + Comparer<int?>.Default.Compare(null, 1));
+        T("assembly", () => (typeof(Program).Assembly == typeof(Color).Assembly) + " " + (typeof(Program).Assembly == typeof(object).Assembly) + " " + (typeof(Program).Assembly.GetManifestResourceStream("none") == null));
         return 0;
     }
     static string TypedRef()

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-interp-reflect.c: the runtime's answers to reflection over types
+ * and assemblies that CoreLib's RuntimeType, RuntimeTypeHandle and
+ * RuntimeAssembly ask through FCalls and QCalls: element types, the
+ * assembly of a type, manifest resources.
+ * SPEC: pgo-interp(1) "Intrinsics"
+ *
+ * A RuntimeType object stands for one interpreter Type (I->object_types);
+ * the answers come from that Type and its module's metadata.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "pgo-interp-private.h"
+#include "pgo-error-private.h"
+#include "pgo-pe-private.h"
+
+/* The interpreter's Type of RuntimeType object 'o', or NULL. */
+static Type *
+type_of (Interp *I, gpointer o)
+{
+  return o ? g_hash_table_lookup (I->object_types, o) : NULL;
+}
+
+/* Returns the RuntimeType object of 't' (NULL for none) in r->p. */
+static Status
+ret_type_object (Interp *I, Method *m, Type *t, Slot *r)
+{
+  g_autoptr(GError) error = NULL;
+
+  r->p = NULL;
+  if (t && !(r->p = _pgo_interp_type_object (I, t, &error)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  return ST_RETURN;
+}
+
+/* RuntimeType.GetElementType(): the element type of an array; null for
+ * any other type the interpreter has a Type for (pointers and byrefs,
+ * the other types with an element, have none). */
+static Status
+n_type_element_type (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = type_of (I, a[0].p);
+
+  return ret_type_object (I, m, t ? t->elem : NULL, r);
+}
+
+/* RuntimeTypeHandle.CanCastTo(RuntimeType type, RuntimeType target),
+ * which IsAssignableFrom asks: the cast relation isinst and castclass
+ * use, plus T to Nullable<T> (reflection's nullable cast).  CoreLib's
+ * own IL would look the pair up by their native handles, which the
+ * interpreter's RuntimeType objects do not have. */
+static Status
+n_type_can_cast (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *from = type_of (I, a[0].p), *to = type_of (I, a[1].p);
+  Type *nullable = _pgo_interp_corelib_type (I, "System.Nullable`1", NULL);
+
+  if (!from || !to)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a type the interpreter did not make", m->full);
+  r->i = from == to || (to->def && to->def == nullable && to->n_args == 1 && to->args[0] == from)
+         || _pgo_interp_is_subtype (from, to);
+  return ST_RETURN;
+}
+
+/* ---- assemblies ---- */
+
+/* The module whose metadata defines 't': an array's element type's, an
+ * instantiation's definition's (as a TypeHandle's GetModule answers). */
+static Module *
+defining_module (Type *t)
+{
+  while (t && t->elem)
+    t = t->elem;
+  if (t && t->def)
+    t = t->def;
+  return t ? t->module : NULL;
+}
+
+/* The byte offset of instance field 'name' of 't', laid out, or -1. */
+static gint64
+field_offset (Type *t, const char *name)
+{
+  if (!_pgo_interp_layout (t, NULL))
+    return -1;
+  for (guint32 i = 0; i < t->n_fields; i++)
+    if (!t->fields[i].is_static && strcmp (t->fields[i].name, name) == 0)
+      return t->fields[i].offset;
+  return -1;
+}
+
+/* The RuntimeAssembly object of module 'mod', made once: its native
+ * handle (m_assembly, which QCallAssembly carries) is the Module. */
+static gpointer
+assembly_object (Interp *I, Module *mod, GError **error)
+{
+  Type *t;
+  gint64 at;
+
+  if (mod->assembly)
+    return mod->assembly;
+  if (!(t = _pgo_interp_corelib_type (I, "System.Reflection.RuntimeAssembly", error)))
+    return NULL;
+  if ((at = field_offset (t, "m_assembly")) < 0)
+    return (void) g_set_error (error, PGO_ERROR, PGO_ERROR_FAILED, "RuntimeAssembly has no m_assembly"), NULL;
+  if (!(mod->assembly = _pgo_interp_alloc (I, t, 0)))
+    return (void) g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT, "out of memory"), NULL;
+  *(Module **) ((guint8 *) mod->assembly + at) = mod;
+  return mod->assembly;
+}
+
+/* The RuntimeModule object of module 'mod', made once: its native
+ * handle (m_pData, which QCallModule carries) is the Module, and it
+ * knows its assembly. */
+static gpointer
+module_object (Interp *I, Module *mod, GError **error)
+{
+  Type *t;
+  gint64 data_at, assembly_at;
+  gpointer assembly;
+
+  if (mod->reflected)
+    return mod->reflected;
+  if (!(assembly = assembly_object (I, mod, error))
+      || !(t = _pgo_interp_corelib_type (I, "System.Reflection.RuntimeModule", error)))
+    return NULL;
+  if ((data_at = field_offset (t, "m_pData")) < 0 || (assembly_at = field_offset (t, "m_runtimeAssembly")) < 0)
+    return (void) g_set_error (error, PGO_ERROR, PGO_ERROR_FAILED, "RuntimeModule lacks m_pData or m_runtimeAssembly"),
+           NULL;
+  if (!(mod->reflected = _pgo_interp_alloc (I, t, 0)))
+    return (void) g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT, "out of memory"), NULL;
+  *(Module **) ((guint8 *) mod->reflected + data_at) = mod;
+  *(gpointer *) ((guint8 *) mod->reflected + assembly_at) = assembly;
+  return mod->reflected;
+}
+
+/* The Module a RuntimeModule object 'o' made by module_object stands
+ * for, or NULL. */
+static Module *
+module_of (Interp *I, gpointer o)
+{
+  Type *t;
+  gint64 at;
+
+  if (!o || !(t = _pgo_interp_corelib_type (I, "System.Reflection.RuntimeModule", NULL))
+      || OBJ_TYPE (o) != t || (at = field_offset (t, "m_pData")) < 0)
+    return NULL;
+  return *(Module **) ((guint8 *) o + at);
+}
+
+/* RuntimeTypeHandle.GetModuleIfExists(RuntimeType): the module that
+ * defines the type (made on first request, never null). */
+static Status
+n_type_module (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Module *mod = defining_module (type_of (I, a[0].p));
+  g_autoptr(GError) error = NULL;
+
+  if (!mod)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a type without a module", m->full);
+  if (!(r->p = module_object (I, mod, &error)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  return ST_RETURN;
+}
+
+/* ModuleHandle.GetModuleType(RuntimeModule): the module's global type,
+ * <Module>, the first TypeDef (ECMA-335 II.22.37). */
+static Status
+n_module_type (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Module *mod = module_of (I, a[0].p);
+  g_autoptr(GError) error = NULL;
+  Type *t;
+
+  if (!mod)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a module the interpreter did not make", m->full);
+  if (!(t = _pgo_interp_type (mod, PGO_TOKEN (PGO_TABLE_TYPEDEF, 1), &error)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  return ret_type_object (I, m, t, r);
+}
+
+/* RuntimeTypeHandle.GetAssemblyIfExists(RuntimeType): the assembly of
+ * the module that defines the type (never null: the interpreter makes
+ * the object on first request, where CoreCLR's slow path would). */
+static Status
+n_type_assembly (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Module *mod = defining_module (type_of (I, a[0].p));
+  g_autoptr(GError) error = NULL;
+
+  if (!mod)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a type without a module", m->full);
+  if (!(r->p = assembly_object (I, mod, &error)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  return ST_RETURN;
+}
+
+/* The ManifestResource row of 'mod' named 'name' (ECMA-335 II.22.24;
+ * names compare ordinally, as CoreCLR's lookup does), or 0. */
+static guint32
+manifest_resource (Module *mod, const char *name)
+{
+  guint32 n = pgo_metadata_get_n_rows (mod->md, PGO_TABLE_MANIFESTRESOURCE);
+
+  for (guint32 row = 1; row <= n; row++)
+    {
+      const char *s = NULL;
+
+      if (_pgo_metadata_lookup_string (mod->md, pgo_metadata_get_column (mod->md, PGO_COL_MANIFESTRESOURCE_NAME, row),
+                                       &s, NULL)
+          && strcmp (s, name) == 0)
+        return row;
+    }
+  return 0;
+}
+
+/* The bytes of embedded resource 'row' (its Offset into the CLI header's
+ * resources: a 32-bit length, then the data) into '*data' and '*len'. */
+static gboolean
+resource_bytes (Module *mod, guint32 row, const guint8 **data, guint32 *len, GError **error)
+{
+  const PgoCliHeader *cli = _pgo_image_get_cli_header (mod->image);
+  PgoCursor c;
+
+  if (!cli)
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: no CLI header", mod->name);
+  if (!_pgo_image_cursor_at_rva (mod->image, cli->resources_rva, &c, error)
+      || !_pgo_cursor_skip (&c, pgo_metadata_get_column (mod->md, PGO_COL_MANIFESTRESOURCE_OFFSET, row), error)
+      || !pgo_cursor_read_u32 (&c, len, error))
+    return FALSE;
+  if (pgo_cursor_remaining (&c) < *len)
+    return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "%s: resource %u overruns the image", mod->name, row);
+  *data = c.data + c.off;
+  return TRUE;
+}
+
+/* RuntimeAssembly.GetResource(QCallAssembly, string name, ref uint
+ * length): a pointer to the bytes of the assembly's embedded manifest
+ * resource 'name' and their length, or null when it has none of that
+ * name.  A QCallAssembly is two slots: the address of the reference,
+ * then the native handle.  A resource kept in another file or assembly
+ * is refused. */
+static Status
+n_assembly_resource (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Module *mod = a[1].p;
+  g_autofree char *name = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint8 *data = NULL;
+  guint32 row, len = 0;
+
+  r->p = NULL;
+  if (!a[2].p)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a null name; the interpreter does not implement it", m->full);
+  /* a metadata name holds no NUL: a name with one names no resource */
+  for (gint32 i = 0; i < STR_LEN (a[2].p); i++)
+    if (STR_CHARS (a[2].p)[i] == 0)
+      return ST_RETURN;
+  name = _pgo_interp_string_utf8 (a[2].p);
+  if (!mod || !name || !(row = manifest_resource (mod, name)))
+    return ST_RETURN;
+  if (pgo_metadata_get_column (mod->md, PGO_COL_MANIFESTRESOURCE_IMPLEMENTATION, row) != 0)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: resource %s of %s lives in another file; the interpreter does not "
+                              "implement it", m->full, name, mod->name);
+  if (!resource_bytes (mod, row, &data, &len, &error))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  memcpy (a[3].p, &len, sizeof len);
+  r->p = (gpointer) data;
+  return ST_RETURN;
+}
+
+static const NativeEntry reflect_natives[] = {
+  { "System.RuntimeType::GetElementType()", n_type_element_type },
+  { "System.RuntimeTypeHandle::CanCastTo(System.RuntimeType,System.RuntimeType)", n_type_can_cast },
+  { "System.RuntimeTypeHandle::GetAssemblyIfExists(System.RuntimeType)", n_type_assembly },
+  { "System.RuntimeTypeHandle::GetModuleIfExists(System.RuntimeType)", n_type_module },
+  { "System.ModuleHandle::GetModuleType(System.Reflection.RuntimeModule)", n_module_type },
+  { "System.Reflection.RuntimeAssembly::GetResource(System.Runtime.CompilerServices.QCallAssembly,string,uint32&)",
+    n_assembly_resource },
+};
+
+/* _pgo_interp_reflect_natives_init: adds this file's natives to I->natives. */
+void
+_pgo_interp_reflect_natives_init (Interp *I)
+{
+  _pgo_interp_add_natives (I, reflect_natives, G_N_ELEMENTS (reflect_natives));
+}
