@@ -1,64 +1,81 @@
-# reconstruct/local.mk: IL CFG -> count inference -> schema.
+# reconstruct/local.mk: IL CFG -> count inference -> schema, in five
+# parts (reconstruct/README.md): cfg, flow, evidence, pipeline, measure.
 
 noinst_LTLIBRARIES += reconstruct/libpgo-reconstruct.la
 libpgo_stage_libs += reconstruct/libpgo-reconstruct.la
 
-reconstruct_libpgo_reconstruct_la_CPPFLAGS = $(hub_cppflags) -I$(top_srcdir)/reconstruct
+# every part's folder: the stage's own headers are found in each
+reconstruct_cppflags = \
+	-I$(top_srcdir)/reconstruct/cfg \
+	-I$(top_srcdir)/reconstruct/flow \
+	-I$(top_srcdir)/reconstruct/evidence \
+	-I$(top_srcdir)/reconstruct/pipeline \
+	-I$(top_srcdir)/reconstruct/measure \
+	$(NULL)
+
+reconstruct_libpgo_reconstruct_la_CPPFLAGS = $(hub_cppflags) $(reconstruct_cppflags)
 reconstruct_libpgo_reconstruct_la_SOURCES = \
-	reconstruct/pgo-evaluate-private.h \
-	reconstruct/pgo-flow-graph-private.h \
-	reconstruct/pgo-cfg.c \
-	reconstruct/pgo-cfg-eh.c \
-	reconstruct/pgo-cfg-private.h \
-	reconstruct/pgo-jit-walk.c \
-	reconstruct/pgo-flow.c \
-	reconstruct/pgo-flow-private.h \
-	reconstruct/pgo-flow-graph.c \
-	reconstruct/pgo-flow-exact.c \
-	reconstruct/pgo-flow-mcf.c \
-	reconstruct/pgo-flow-interval.c \
-	reconstruct/pgo-flow-repair.c \
-	reconstruct/pgo-reconstruct.c \
-	reconstruct/pgo-reconstruct-private.h \
-	reconstruct/pgo-reconstruct-diagram.c \
-	reconstruct/pgo-synthesis.c \
-	reconstruct/pgo-probe-plan.c \
-	reconstruct/pgo-call-facts.c \
-	reconstruct/pgo-call-facts-private.h \
-	reconstruct/pgo-class-sites.c \
-	reconstruct/pgo-class-sites-private.h \
-	reconstruct/pgo-tier0.c \
-	reconstruct/pgo-tier0-private.h \
-	reconstruct/pgo-type-tests.c \
-	reconstruct/pgo-type-tests-private.h \
-	reconstruct/pgo-arg-tests.c \
-	reconstruct/pgo-arg-tests-private.h \
-	reconstruct/pgo-counter-tests.c \
-	reconstruct/pgo-counter-tests-private.h \
-	reconstruct/pgo-priors.c \
-	reconstruct/pgo-priors-private.h \
-	reconstruct/pgo-prior-weights.def \
-	reconstruct/pgo-evaluate.c \
-	reconstruct/pgo-profile-set.c \
-	reconstruct/pgo-parallel.c \
-	reconstruct/pgo-scratch.c \
-	reconstruct/pgo-scratch-private.h \
-	reconstruct/pgo-parallel-private.h \
-	reconstruct/pgo-compare.c \
-	reconstruct/pgo-summary.c \
-	reconstruct/pgo-stale.c \
+	reconstruct/cfg/pgo-cfg.c \
+	reconstruct/cfg/pgo-cfg-eh.c \
+	reconstruct/cfg/pgo-cfg-private.h \
+	reconstruct/cfg/pgo-jit-walk.c \
+	reconstruct/flow/pgo-flow.c \
+	reconstruct/flow/pgo-flow-graph.c \
+	reconstruct/flow/pgo-flow-graph-private.h \
+	reconstruct/flow/pgo-flow-exact.c \
+	reconstruct/flow/pgo-flow-mcf.c \
+	reconstruct/flow/pgo-flow-interval.c \
+	reconstruct/flow/pgo-flow-repair.c \
+	reconstruct/flow/pgo-flow-private.h \
+	reconstruct/flow/pgo-scratch.c \
+	reconstruct/flow/pgo-scratch-private.h \
+	reconstruct/evidence/pgo-call-facts.c \
+	reconstruct/evidence/pgo-call-facts-private.h \
+	reconstruct/evidence/pgo-class-sites.c \
+	reconstruct/evidence/pgo-class-sites-private.h \
+	reconstruct/evidence/pgo-tier0.c \
+	reconstruct/evidence/pgo-tier0-private.h \
+	reconstruct/evidence/pgo-type-evidence.c \
+	reconstruct/evidence/pgo-type-evidence-private.h \
+	reconstruct/evidence/pgo-arg-evidence.c \
+	reconstruct/evidence/pgo-arg-evidence-private.h \
+	reconstruct/evidence/pgo-counter-evidence.c \
+	reconstruct/evidence/pgo-counter-evidence-private.h \
+	reconstruct/evidence/pgo-priors.c \
+	reconstruct/evidence/pgo-priors-private.h \
+	reconstruct/evidence/pgo-prior-weights.def \
+	reconstruct/pipeline/pgo-reconstruct.c \
+	reconstruct/pipeline/pgo-reconstruct-private.h \
+	reconstruct/pipeline/pgo-reconstruct-diagram.c \
+	reconstruct/pipeline/pgo-probe-plan.c \
+	reconstruct/pipeline/pgo-profile-set.c \
+	reconstruct/pipeline/pgo-parallel.c \
+	reconstruct/pipeline/pgo-parallel-private.h \
+	reconstruct/pipeline/pgo-stale.c \
+	reconstruct/measure/pgo-evaluate.c \
+	reconstruct/measure/pgo-evaluate-private.h \
+	reconstruct/measure/pgo-synthesis.c \
+	reconstruct/measure/pgo-compare.c \
+	reconstruct/measure/pgo-summary.c \
 	$(NULL)
 
 libpgo_include_HEADERS += \
-	reconstruct/pgo-cfg.h \
-	reconstruct/pgo-flow.h \
-	reconstruct/pgo-reconstruct.h \
-	reconstruct/pgo-call-facts.h \
-	reconstruct/pgo-evaluate.h \
-	reconstruct/pgo-profile-set.h \
-	reconstruct/pgo-compare.h \
-	reconstruct/pgo-summary.h \
-	reconstruct/pgo-stale.h \
+	reconstruct/cfg/pgo-cfg.h \
+	reconstruct/flow/pgo-flow.h \
+	reconstruct/evidence/pgo-call-facts.h \
+	reconstruct/pipeline/pgo-reconstruct.h \
+	reconstruct/pipeline/pgo-profile-set.h \
+	reconstruct/pipeline/pgo-stale.h \
+	reconstruct/measure/pgo-evaluate.h \
+	reconstruct/measure/pgo-compare.h \
+	reconstruct/measure/pgo-summary.h \
 	$(NULL)
 
-EXTRA_DIST += reconstruct/README.md
+EXTRA_DIST += \
+	reconstruct/README.md \
+	reconstruct/cfg/README.md \
+	reconstruct/flow/README.md \
+	reconstruct/evidence/README.md \
+	reconstruct/pipeline/README.md \
+	reconstruct/measure/README.md \
+	$(NULL)

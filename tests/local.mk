@@ -304,11 +304,11 @@ accuracy: all
 
 # make fit-priors: refit the evidence priors' feature weights on the
 # calibration half of the real-code corpus and write them over
-# reconstruct/pgo-prior-weights.def (pgo-inference(7) "Prior calibration").
+# reconstruct/evidence/pgo-prior-weights.def (pgo-inference(7) "Prior calibration").
 fit-priors: all
 	PGO_TEST_DATA='$(abs_top_srcdir)/tests' PGO_BUILDDIR='$(abs_top_builddir)' \
 	  DOTNET='$(DOTNET)' $(SHELL) $(top_srcdir)/tests/realcode/fit-priors \
-	  --output '$(abs_top_srcdir)/reconstruct/pgo-prior-weights.def'
+	  --output '$(abs_top_srcdir)/reconstruct/evidence/pgo-prior-weights.def'
 .PHONY: fit-priors
 
 # The traceevent script's log goes beside it in the build tree: make sure
@@ -345,7 +345,7 @@ noinst_PROGRAMS += \
 tests_bench_cfg_SOURCES = tests/bench/cfg.c
 tests_bench_cfg_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
 tests_bench_reconstruct_SOURCES = tests/bench/reconstruct.c
-tests_bench_reconstruct_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/reconstruct -I$(top_srcdir)/nettrace-reader
+tests_bench_reconstruct_CFLAGS = $(AM_CFLAGS) $(reconstruct_cppflags) -I$(top_srcdir)/nettrace-reader
 tests_bench_reconstruct_LDADD = libpgo/libpgo-internal.la $(GLIB_LIBS)
 tests_bench_assemblies_SOURCES = tests/bench/assemblies.c
 tests_bench_assemblies_LDADD = libpgo/libpgo.la $(GLIB_LIBS)

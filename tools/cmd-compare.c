@@ -6,7 +6,7 @@
  *
  * Input: two files, each a .nettrace or a .mibc; optional assemblies to
  * name a .mibc's methods by token.  Output: one line per method, then a
- * summary line, on stdout.  Wiring only: reconstruct/pgo-compare.c.
+ * summary line, on stdout.  Wiring only: reconstruct/measure/pgo-compare.c.
  */
 #include "config.h"
 

@@ -8,7 +8,7 @@
  * --edge-truth, an edge-mode trace of the same deterministic program.
  * Output: a per-method table (or --json), the ACCURACY line, and with
  * --edge-truth the CONFORMANCE truth-edge-vs-block line over app methods.
- * Wiring only: the metrics are reconstruct/pgo-evaluate.c.
+ * Wiring only: the metrics are reconstruct/measure/pgo-evaluate.c.
  */
 #include "config.h"
 

@@ -8,7 +8,7 @@
  * Input: .nettrace traces (or .mibc files); the assemblies holding the
  * methods' IL (--reference, --framework).  Output: one file, written
  * atomically; a summary line on stderr.
- * Wiring only: reconstruct/pgo-profile-set.c makes the profiles,
+ * Wiring only: reconstruct/pipeline/pgo-profile-set.c makes the profiles,
  * mibc-writer/ and libpgo/pgo-textpgo.c write them.
  */
 #include "config.h"

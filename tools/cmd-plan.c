@@ -6,7 +6,7 @@
  * Input: a PE or Webcil assembly; optionally --method.  Output: a line
  * per method (unless --quiet) with its probe counts, what block counts
  * leave open, and P's offsets; then the PLAN summary line.
- * Wiring only: reconstruct/pgo-probe-plan.c plans.
+ * Wiring only: reconstruct/pipeline/pgo-probe-plan.c plans.
  */
 #include "config.h"
 

@@ -8,7 +8,7 @@
  * Input: a .nettrace trace with block counts (or the part of it the
  * trace filters keep: pgo-tool-filter.c); the assemblies holding the
  * methods' IL (--reference, --framework).  Output: text on stdout.
- * Wiring only: the pipeline is reconstruct/pgo-reconstruct.c.
+ * Wiring only: the pipeline is reconstruct/pipeline/pgo-reconstruct.c.
  */
 #include "config.h"
 

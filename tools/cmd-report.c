@@ -7,8 +7,8 @@
  * the methods' IL (--reference, --framework).  Output: DIR/index.xhtml
  * (-o/--output DIR, or --html DIR, its older spelling), written
  * atomically; a summary on stdout.
- * Wiring only: reconstruct/pgo-profile-set.c reconstructs,
- * reconstruct/pgo-reconstruct-diagram.c draws each method,
+ * Wiring only: reconstruct/pipeline/pgo-profile-set.c reconstructs,
+ * reconstruct/pipeline/pgo-reconstruct-diagram.c draws each method,
  * libpgo/render/pgo-report.c writes the page.
  */
 #include "config.h"

@@ -7,8 +7,8 @@
  * Input: traces, .mibc or XML files, or stores; the assemblies holding
  * the methods' IL (--reference, --framework).  Output: text or JSON on
  * stdout.
- * Wiring only: reconstruct/pgo-profile-set.c reconstructs,
- * reconstruct/pgo-summary.c ranks.
+ * Wiring only: reconstruct/pipeline/pgo-profile-set.c reconstructs,
+ * reconstruct/measure/pgo-summary.c ranks.
  */
 #include "config.h"
 

@@ -13,7 +13,7 @@
  * Input: the traces, the trace filter, the resolver, the profile set's
  * options.  Output:
  * the profiles the set makes, one at a time, to the caller's function.
- * Wiring only: reconstruct/pgo-profile-set.c does the work.
+ * Wiring only: reconstruct/pipeline/pgo-profile-set.c does the work.
  */
 #include "config.h"
 

@@ -316,7 +316,7 @@ static const LegendEntry columns[] = {
   { "inferred share", "the part of its weight in inferred blocks" },
 };
 
-/* The marks of a block's box, as reconstruct/pgo-reconstruct-diagram.c
+/* The marks of a block's box, as reconstruct/pipeline/pgo-reconstruct-diagram.c
  * writes them: its name, then a line of IL range, kind (the JIT's BBJ_
  * kinds), regions and probes, then its count.
  * SPEC: pgo-reconstruct(1) "Pictures" */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  *
- * check-compare.c: reconstruct/pgo-compare.c, the block and edge overlap
+ * check-compare.c: reconstruct/measure/pgo-compare.c, the block and edge overlap
  * of two profile lists (SPEC: mibc(5) "Block overlap", "Edge overlap"),
  * against values worked out by hand.
  */

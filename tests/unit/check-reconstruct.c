@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  *
  * check-reconstruct.c: tests of the reconstruction driver
- * (reconstruct/pgo-reconstruct.c) and of the accuracy metrics
- * (reconstruct/pgo-evaluate.c).
+ * (reconstruct/pipeline/pgo-reconstruct.c) and of the accuracy metrics
+ * (reconstruct/measure/pgo-evaluate.c).
  *
  * Hand-written IL (diamond, loop, switch, try/catch, try/finally) with
  * block counts, provenance, and both schema forms worked out by hand from
@@ -390,7 +390,7 @@ START_TEST (test_reconstruct_prior_weights_load)
   }
   /* back to the shipped weights, for a run without fork (CK_FORK=no) */
   {
-    g_autofree char *shipped = pgo_check_data_path ("../reconstruct/pgo-prior-weights.def");
+    g_autofree char *shipped = pgo_check_data_path ("../reconstruct/evidence/pgo-prior-weights.def");
 
     ck_assert (pgo_prior_weights_load (shipped, NULL));
   }
@@ -404,7 +404,7 @@ END_TEST
  * refuses what is not that format, naming the line. */
 START_TEST (test_reconstruct_prior_weights)
 {
-  g_autofree char *path = pgo_check_data_path ("../reconstruct/pgo-prior-weights.def");
+  g_autofree char *path = pgo_check_data_path ("../reconstruct/evidence/pgo-prior-weights.def");
   g_autofree char *data = NULL, *all = NULL;
   double w[PGO_PRIOR_N_FEATURES];
   gsize size = 0;

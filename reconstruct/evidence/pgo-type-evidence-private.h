@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-type-tests-private.h: evidence from tests of a generic method's type
+ * pgo-type-evidence-private.h: evidence from tests of a generic method's type
  * arguments, internal to the library (not installed).
  * SPEC: pgo-inference(7) "Type tests"
  */

@@ -63,7 +63,7 @@
 
 #include "pgo-error.h"
 #include "pgo-flow-graph-private.h"
-#include "pgo-counter-tests-private.h"
+#include "pgo-counter-evidence-private.h"
 #include "pgo-priors-private.h"
 
 #define NONE PGO_CFG_VIRTUAL
@@ -989,7 +989,7 @@ solve_counters (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_
   PgoReconstruction before = *rec;
   gboolean plain_before = *plain_used;
 
-  if (rec->n_adjustments > 0 || _pgo_counter_tests_dead_arms (cfg, rec->blocks, dead) == 0)
+  if (rec->n_adjustments > 0 || _pgo_counter_evidence_dead_arms (cfg, rec->blocks, dead) == 0)
     return;
   rec->blocks = NULL;
   rec->edges = NULL;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-arg-tests-private.h: the values call sites pass as a callee's last
+ * pgo-arg-evidence-private.h: the values call sites pass as a callee's last
  * arguments, and the tests of those arguments in the callee they decide;
  * internal to the library (not installed).
  * SPEC: pgo-inference(7) "Argument tests"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-arg-tests.c: argument tests.  The call sites of a callee that ran
+ * pgo-arg-evidence.c: argument tests.  The call sites of a callee that ran
  * pass literals or process constants as its last arguments; a test of
  * such an argument in the callee that every value passed decides the same
  * way likely never takes its other arm.
@@ -12,7 +12,7 @@
  */
 #include "config.h"
 
-#include "pgo-arg-tests-private.h"
+#include "pgo-arg-evidence-private.h"
 
 #include "pgo-cfg-private.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-counter-tests.c: counter tests.  A local whose every store is a
+ * pgo-counter-evidence.c: counter tests.  A local whose every store is a
  * non-negative int32 literal or the local plus a positive literal never
  * exceeds its largest literal plus the steps the blocks that step it can
  * add, given how often they ran.  A test of it against a literal that
@@ -13,7 +13,7 @@
  */
 #include "config.h"
 
-#include "pgo-counter-tests-private.h"
+#include "pgo-counter-evidence-private.h"
 
 #include "pgo-cfg-private.h"
 
@@ -147,7 +147,7 @@ new_counters (GArray *tests)
 }
 
 /**
- * _pgo_counter_tests_dead_arms:
+ * _pgo_counter_evidence_dead_arms:
  * @cfg: a method's flow graph (with its IL)
  * @blocks: (array): per block, its count and provenance; only observed
  *   and exact counts, which hold whatever exceptions do, bound a counter
@@ -160,7 +160,7 @@ new_counters (GArray *tests)
  * Returns: how many edges it marked.
  */
 guint
-_pgo_counter_tests_dead_arms (const PgoCfg *cfg, const PgoReconstructedBlock *blocks,
+_pgo_counter_evidence_dead_arms (const PgoCfg *cfg, const PgoReconstructedBlock *blocks,
                               gboolean *dead)
 {
   g_autoptr(GArray) tests = find_tests (cfg);

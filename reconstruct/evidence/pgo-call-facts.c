@@ -66,12 +66,12 @@
 
 #include "pgo-call-facts-private.h"
 
-#include "pgo-arg-tests-private.h"
+#include "pgo-arg-evidence-private.h"
 #include "pgo-cfg-private.h"
 #include "pgo-parallel-private.h"
 #include "pgo-reconstruct-private.h"
 #include "pgo-tier0-private.h"
-#include "pgo-type-tests-private.h"
+#include "pgo-type-evidence-private.h"
 
 #include <string.h>
 

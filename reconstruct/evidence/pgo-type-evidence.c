@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-type-tests.c: tests of a generic method's type arguments whose value
+ * pgo-type-evidence.c: tests of a generic method's type arguments whose value
  * its instantiation fixes (typeof(T).IsValueType,
  * RuntimeHelpers.IsReferenceOrContainsReferences<T>()), as constant call
  * evidence.
@@ -11,7 +11,7 @@
  */
 #include "config.h"
 
-#include "pgo-type-tests-private.h"
+#include "pgo-type-evidence-private.h"
 
 #include <string.h>
 

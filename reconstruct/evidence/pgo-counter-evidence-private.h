@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-counter-tests-private.h: tests of counters that the counts of the
+ * pgo-counter-evidence-private.h: tests of counters that the counts of the
  * blocks stepping them decide; internal to the library (not installed).
  * SPEC: pgo-inference(7) "Counter tests"
  */
@@ -10,7 +10,7 @@
 
 G_BEGIN_DECLS
 
-guint _pgo_counter_tests_dead_arms (const PgoCfg *cfg, const PgoReconstructedBlock *blocks,
+guint _pgo_counter_evidence_dead_arms (const PgoCfg *cfg, const PgoReconstructedBlock *blocks,
                                     gboolean *dead);
 
 G_END_DECLS
