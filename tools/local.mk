@@ -5,6 +5,7 @@ bin_PROGRAMS += tools/pgo-reconstruct
 tools_pgo_reconstruct_SOURCES = \
 	tools/pgo-reconstruct.c \
 	tools/pgo-tool.c \
+	tools/pgo-tool-input.c \
 	tools/pgo-tool-stream.c \
 	tools/pgo-tool-filter.c \
 	tools/pgo-tool.h \
@@ -29,5 +30,5 @@ EXTRA_DIST += tools/README.md
 tools_pgo_reconstruct_SOURCES += tools/cmd-dump-text.c
 
 bin_PROGRAMS += tools/pgo-interp
-tools_pgo_interp_SOURCES = tools/pgo-interp.c tools/pgo-tool.c tools/pgo-tool-filter.c tools/pgo-tool.h
+tools_pgo_interp_SOURCES = tools/pgo-interp.c tools/pgo-tool.c tools/pgo-tool-input.c tools/pgo-tool-filter.c tools/pgo-tool.h
 tools_pgo_interp_LDADD = libpgo/interp/libpgo-interp.la libpgo/libpgo-internal.la $(GLIB_LIBS) -lm
