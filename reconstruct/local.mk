@@ -30,6 +30,10 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/flow/pgo-scratch.c \
 	reconstruct/flow/pgo-scratch-private.h \
 	reconstruct/evidence/pgo-call-facts.c \
+	reconstruct/evidence/pgo-call-facts-resolve.c \
+	reconstruct/evidence/pgo-call-facts-virtual.c \
+	reconstruct/evidence/pgo-call-facts-constants.c \
+	reconstruct/evidence/pgo-call-facts-internal.h \
 	reconstruct/evidence/pgo-call-facts-private.h \
 	reconstruct/evidence/pgo-class-sites.c \
 	reconstruct/evidence/pgo-class-sites-private.h \
