@@ -20,150 +20,13 @@
  */
 #include "config.h"
 
-#include "pgo-nettrace-event.h"
-#include "pgo-nettrace-private.h"
-#include "pgo-method-id.h"
+#include "pgo-nettrace-profiles-internal.h"
 #include "pgo-metadata-private.h"
 #include "pgo-signature-private.h"
 #include "pgo-method-hash-private.h"
 
 #include <string.h>
 
-/* Limits on what one trace can make us keep. */
-#define MAX_CHUNK_INDEX      (1u << 16)          /* chunks per method (2.6 GB of data) */
-#define MAX_BLOB_SIZE        (64u << 20)         /* reassembled bytes per method */
-#define MAX_TABLE_ENTRIES    (1u << 24)          /* entries in each id table */
-#define MAX_DESCRIBE_DEPTH   8                   /* nesting of array element types */
-#define MAX_NOTES            100000              /* notes kept per trace */
-#define MAX_TYPE_PARAMETERS  1024                /* type arguments kept per BulkType record */
-#define MAX_HANDLE_NAME      8192                /* longest name the runtime writes (pgo.cpp) */
-
-/* ---- id tables and reassembly ------------------------------------------ */
-
-/* The id tables: each value starts with its u64 id, which is its key. */
-
-typedef struct {
-  guint64      module_id;     /* key */
-  guint64      assembly_id;
-  guint32      flags;
-  char        *il_path;
-  gboolean     has_pdb;
-  guint8       pdb_guid[16];
-  guint32      pdb_age;
-  PgoModuleId *identity;      /* built on first use */
-} ModuleInfo;
-
-typedef struct {
-  guint64  assembly_id;       /* key */
-  guint32  flags;
-  char    *name;
-} AssemblyInfo;
-
-/* MethodDetails of one method: 24 bytes in an array that is sorted by
- * MethodID once the trace is indexed (a trace may describe millions). */
-typedef struct {
-  guint64  method_id;         /* key */
-  guint64  type_id;
-  guint32  token;
-  guint32  parameters;        /* DETAILS_PARAMS_MASK: index in details_params
-                               * of the count of the method's own type
-                               * arguments, then their handles (0: none);
-                               * the other bits: DONE_EMITTED, DONE_DROPPED */
-} DetailsInfo;
-
-typedef struct {
-  guint64  type_id;           /* key */
-  guint64  module_id;
-  guint32  type_name_id;
-  guint32  flags;
-  guint8   cor_element_type;
-  guint64  first_parameter;   /* element type of arrays, target of byref/ptr */
-  guint32  n_parameters;      /* type arguments of instantiations, element of arrays */
-  guint64 *parameters;
-  char    *name;              /* BulkType's name, or NULL */
-  char    *learned;           /* a name spelled in a method name of this trace (learn_arg_names) */
-} TypeInfo;
-
-/* Where the event that spells a method's name lies in the trace: names
- * are decoded only for the methods that have PGO data, when they are
- * resolved, not for every method a rundown lists.  It holds no pointer
- * into the reader, so the profiles can name methods after it is freed. */
-typedef struct {
-  guint64  payload_offset;  /* file offset of the event's payload */
-  guint32  payload_len;
-  guint32  version;         /* the event's version */
-  guint8   present;         /* FALSE: no name */
-  guint8   pgo;             /* JitInstrumentationDataVerbose, else MethodLoadVerbose */
-} LazyName;
-
-typedef struct {
-  guint64  method_id;         /* key */
-  guint64  module_id;
-  guint32  token;
-  LazyName name;              /* MethodLoadVerbose */
-} NameInfo;
-
-/* One chunk of a method's PGO data: a slice of the trace. */
-typedef struct {
-  guint64  offset;            /* file offset of its Data */
-  guint32  size;
-  gboolean present;
-} ChunkRef;
-
-/* The reassembly of one method's chunks, from its first chunk until its
- * profile is handed out. */
-typedef struct {
-  guint64    method_id;       /* key */
-  ChunkRef   first;           /* chunk 0 */
-  GArray    *rest;            /* ChunkRef of chunks 1.., NULL until one arrives */
-  guint32    n_chunks;        /* chunk slots: the highest index seen + 1 */
-  guint32    n_present;       /* chunk slots filled */
-  gint64     last_index;      /* index of the chunk flagged last, -1 if none yet */
-  guint32    next_expected;   /* file-order check */
-  gsize      total;           /* bytes stored */
-  char      *drop_reason;     /* set once the method cannot be recovered */
-  gboolean   from_verbose;    /* some chunk came from JitInstrumentationDataVerbose */
-  gboolean   from_plain;      /* some chunk came from JitInstrumentationData */
-  guint64    module_id;       /* from the verbose event */
-  guint32    token;           /* from the verbose event */
-  LazyName   name;            /* the first verbose event */
-  char      *decoded;         /* its name once decoded, "Namespace::Name" */
-  guint64    timestamp;       /* of the event of its first chunk in file order */
-} InstrInfo;
-
-/* The three passes over a trace (pgo_nettrace_profiles_stream). */
-typedef enum {
-  PASS_INDEX,                 /* id tables; every PGO event is checked */
-  PASS_LEARN,                 /* type argument names from method names */
-  PASS_REASSEMBLE             /* chunks, profiles handed out */
-} Pass;
-
-/* What became of a method whose reassembly ended: flags in the
- * 'parameters' of its DetailsInfo, or the values of 'done' for a method
- * without MethodDetails. */
-#define DONE_EMITTED        0x80000000u
-#define DONE_DROPPED        0x40000000u
-#define DETAILS_PARAMS_MASK 0x3FFFFFFFu
-
-struct _PgoNettraceProfiles {
-  GHashTable *modules;        /* ModuleID -> ModuleInfo* */
-  GHashTable *assemblies;     /* AssemblyID -> AssemblyInfo* */
-  GArray     *details;        /* DetailsInfo, sorted by MethodID after indexing */
-  GArray     *details_params; /* guint64: [0] unused, then per method n, handles... */
-  GHashTable *types;          /* TypeID -> TypeInfo* */
-  GHashTable *names;          /* MethodID -> NameInfo* (MethodLoad) */
-  GHashTable *instr;          /* MethodID -> InstrInfo*, methods being reassembled */
-  GQueue     *order;          /* InstrInfo* in file order of their first chunk */
-  GHashTable *done;           /* guint64* MethodID -> DONE_*, of methods without MethodDetails */
-  GPtrArray  *profiles;       /* PgoMethodProfile* */
-  GArray     *handles;        /* guint64 MethodID of each profile */
-  GPtrArray  *blobs;          /* GBytes* of each profile */
-  GPtrArray  *notes;          /* char* */
-  GArray     *timestamps;     /* guint64 per profile handed out, in that order */
-  guint       n_dropped;      /* methods dropped with a note */
-  guint       n_emitted;      /* methods whose profile was handed out */
-  GBytes     *bytes;          /* the trace, for zero-copy chunk slices */
-};
 
 /* The free functions of the id-table values. */
 
@@ -220,12 +83,9 @@ id_table_new (GDestroyNotify free_func)
   return g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, free_func);
 }
 
-static void
-profiles_note (PgoNettraceProfiles *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-/* profiles_note: adds one line to the notes of 'self', up to MAX_NOTES. */
-static void
-profiles_note (PgoNettraceProfiles *self, const char *format, ...)
+/* _pgo_nettrace_profiles_note: adds one line to the notes of 'self', up to MAX_NOTES. */
+void
+_pgo_nettrace_profiles_note (PgoNettraceProfiles *self, const char *format, ...)
 {
   va_list ap;
   va_start (ap, format);
@@ -242,13 +102,10 @@ forget_chunks (InstrInfo *in)
   g_clear_pointer (&in->rest, g_array_unref);
 }
 
-static void
-profile_drop (PgoNettraceProfiles *self, InstrInfo *in, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-/* profile_drop: marks 'in' unrecoverable with a reason (the first reason
+/* _pgo_nettrace_profiles_drop: marks 'in' unrecoverable with a reason (the first reason
  * wins) and frees its chunks. */
-static void
-profile_drop (PgoNettraceProfiles *self, InstrInfo *in, const char *format, ...)
+void
+_pgo_nettrace_profiles_drop (PgoNettraceProfiles *self, InstrInfo *in, const char *format, ...)
 {
   va_list ap;
   if (in->drop_reason)
@@ -259,11 +116,11 @@ profile_drop (PgoNettraceProfiles *self, InstrInfo *in, const char *format, ...)
   forget_chunks (in);
 }
 
-/* lazy_name_decode: (transfer full) (nullable): "Namespace::Name" from the
+/* _pgo_nettrace_profiles_lazy_name_decode: (transfer full) (nullable): "Namespace::Name" from the
  * event 'l' points at in the trace of 'self', or NULL when it has none or
  * it no longer parses. */
-static char *
-lazy_name_decode (const PgoNettraceProfiles *self, const LazyName *l)
+char *
+_pgo_nettrace_profiles_lazy_name_decode (const PgoNettraceProfiles *self, const LazyName *l)
 {
   PgoNettraceMetadata md = { 0 };
   PgoNettraceEvent ev = { 0 };
@@ -299,19 +156,19 @@ lazy_name_set (LazyName *l, const PgoNettraceEvent *ev, gboolean pgo)
   l->pgo = pgo;
 }
 
-/* instr_name: (transfer none) (nullable): the name of the method of 'in',
+/* _pgo_nettrace_profiles_instr_name: (transfer none) (nullable): the name of the method of 'in',
  * from its verbose PGO event or else MethodLoadVerbose, decoded once. */
-static const char *
-instr_name (PgoNettraceProfiles *self, InstrInfo *in)
+const char *
+_pgo_nettrace_profiles_instr_name (PgoNettraceProfiles *self, InstrInfo *in)
 {
   NameInfo *n;
 
   if (in->decoded)
     return in->decoded;
   if (in->name.present)
-    in->decoded = lazy_name_decode (self, &in->name);
+    in->decoded = _pgo_nettrace_profiles_lazy_name_decode (self, &in->name);
   else if ((n = g_hash_table_lookup (self->names, &in->method_id)))
-    in->decoded = lazy_name_decode (self, &n->name);
+    in->decoded = _pgo_nettrace_profiles_lazy_name_decode (self, &n->name);
   return in->decoded;
 }
 
@@ -366,9 +223,9 @@ details_index (PgoNettraceProfiles *self)
   g_array_set_size (a, kept);
 }
 
-/* details_lookup: (nullable): the MethodDetails of 'method_id'. */
-static const DetailsInfo *
-details_lookup (const PgoNettraceProfiles *self, guint64 method_id)
+/* _pgo_nettrace_profiles_details_lookup: (nullable): the MethodDetails of 'method_id'. */
+const DetailsInfo *
+_pgo_nettrace_profiles_details_lookup (const PgoNettraceProfiles *self, guint64 method_id)
 {
   const DetailsInfo *v = (const DetailsInfo *) (gpointer) self->details->data;
   guint lo = 0, hi = self->details->len;
@@ -384,18 +241,18 @@ details_lookup (const PgoNettraceProfiles *self, guint64 method_id)
   return lo < self->details->len && v[lo].method_id == method_id ? &v[lo] : NULL;
 }
 
-/* details_n_parameters: how many type arguments of its own 'd' has. */
-static guint32
-details_n_parameters (const PgoNettraceProfiles *self, const DetailsInfo *d)
+/* _pgo_nettrace_profiles_details_n_parameters: how many type arguments of its own 'd' has. */
+guint32
+_pgo_nettrace_profiles_details_n_parameters (const PgoNettraceProfiles *self, const DetailsInfo *d)
 {
   guint32 at = d->parameters & DETAILS_PARAMS_MASK;
 
   return at ? (guint32) g_array_index (self->details_params, guint64, at) : 0;
 }
 
-/* details_parameters: the type handles of those arguments. */
-static const guint64 *
-details_parameters (const PgoNettraceProfiles *self, const DetailsInfo *d)
+/* _pgo_nettrace_profiles_details_parameters: the type handles of those arguments. */
+const guint64 *
+_pgo_nettrace_profiles_details_parameters (const PgoNettraceProfiles *self, const DetailsInfo *d)
 {
   return &g_array_index (self->details_params, guint64, (d->parameters & DETAILS_PARAMS_MASK) + 1);
 }
@@ -437,7 +294,7 @@ instr_ready (const InstrInfo *in)
 static guint32
 done_get (const PgoNettraceProfiles *self, guint64 method_id)
 {
-  const DetailsInfo *d = details_lookup (self, method_id);
+  const DetailsInfo *d = _pgo_nettrace_profiles_details_lookup (self, method_id);
 
   if (d)
     return d->parameters & (DONE_EMITTED | DONE_DROPPED);
@@ -450,7 +307,7 @@ done_get (const PgoNettraceProfiles *self, guint64 method_id)
 static void
 done_put (PgoNettraceProfiles *self, guint64 method_id, guint32 what)
 {
-  DetailsInfo *d = (DetailsInfo *) details_lookup (self, method_id);
+  DetailsInfo *d = (DetailsInfo *) _pgo_nettrace_profiles_details_lookup (self, method_id);
 
   if (d)
     d->parameters |= what;
@@ -463,7 +320,7 @@ done_put (PgoNettraceProfiles *self, guint64 method_id, guint32 what)
 static void
 chunk_after_end (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d, guint32 index)
 {
-  profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: chunk %u at offset 0x%" G_GINT64_MODIFIER
+  _pgo_nettrace_profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: chunk %u at offset 0x%" G_GINT64_MODIFIER
                  "x arrived after the method's chunks were complete; ignored", d->method_id, index,
                  d->data_offset);
 }
@@ -483,13 +340,13 @@ chunk_take_repeat (PgoNettraceProfiles *self, InstrInfo *in, guint32 index, gboo
     {
       /* LAMESPEC: dotnet-pgo discards a method on any repeated chunk;
        * an identical copy loses nothing, so we keep the method. */
-      profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: duplicate chunk %u at offset 0x%"
+      _pgo_nettrace_profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: duplicate chunk %u at offset 0x%"
                      G_GINT64_MODIFIER "x (identical to the one at 0x%" G_GINT64_MODIFIER "x), ignored",
                      d->method_id, index, d->data_offset, old_off);
       return;
     }
-  profile_drop (self, in, "conflicting copies of chunk %u at offsets 0x%" G_GINT64_MODIFIER
-                "x and 0x%" G_GINT64_MODIFIER "x", index, old_off, d->data_offset);
+  _pgo_nettrace_profiles_drop (self, in, "conflicting copies of chunk %u at offsets 0x%" G_GINT64_MODIFIER
+                               "x and 0x%" G_GINT64_MODIFIER "x", index, old_off, d->data_offset);
 }
 
 /* chunk_put: stores where the Data of 'd' lies as chunk 'index' of 'in'
@@ -544,21 +401,22 @@ add_chunk (PgoNettraceProfiles *self, const PgoClrJitInstrumentationData *d,
   if (in->drop_reason)
     return;
   if (index >= MAX_CHUNK_INDEX)
-    return profile_drop (self, in, "chunk index %u at offset 0x%" G_GINT64_MODIFIER "x exceeds the limit %u",
-                         index, d->data_offset, MAX_CHUNK_INDEX);
+    return _pgo_nettrace_profiles_drop (self, in,
+                                        "chunk index %u at offset 0x%" G_GINT64_MODIFIER "x exceeds the limit %u",
+                                        index, d->data_offset, MAX_CHUNK_INDEX);
   if (d->data_size > MAX_BLOB_SIZE - in->total)
-    return profile_drop (self, in, "reassembled data exceeds the limit of %u bytes", MAX_BLOB_SIZE);
+    return _pgo_nettrace_profiles_drop (self, in, "reassembled data exceeds the limit of %u bytes", MAX_BLOB_SIZE);
   if (index < in->n_chunks && chunk_ref (in, index)->present)
     return chunk_take_repeat (self, in, index, last, d);
   if (index != in->next_expected)
-    profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: chunk %u at offset 0x%" G_GINT64_MODIFIER
+    _pgo_nettrace_profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: chunk %u at offset 0x%" G_GINT64_MODIFIER
                    "x arrived out of order (expected chunk %u)", d->method_id, index, d->data_offset,
                    in->next_expected);
   if (last)
     {
       if (in->last_index >= 0 && in->last_index != index)
-        return profile_drop (self, in, "two different last chunks (%" G_GINT64_FORMAT " and %u)",
-                             in->last_index, index);
+        return _pgo_nettrace_profiles_drop (self, in, "two different last chunks (%" G_GINT64_FORMAT " and %u)",
+                                            in->last_index, index);
       in->last_index = index;
     }
   chunk_put (in, index, d);
@@ -691,7 +549,6 @@ take_method_load (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, gboolea
   return TRUE;
 }
 
-static void learn_arg_names (PgoNettraceProfiles *self, guint64 method_id, const LazyName *name);
 
 /* take_instrumentation_data: checks the PGO chunk of JitInstrumentationData
  * (or, when 'verbose', JitInstrumentationDataVerbose) 'ev'; in the learning
@@ -709,7 +566,7 @@ take_instrumentation_data (PgoNettraceProfiles *self, const PgoNettraceEvent *ev
   if (pass == PASS_LEARN && verbose)
     lazy_name_set (&name, ev, TRUE);
   if (pass == PASS_LEARN)
-    learn_arg_names (self, d.method_id, &name);
+    _pgo_nettrace_profiles_learn_arg_names (self, d.method_id, &name);
   else if (pass == PASS_REASSEMBLE)
     add_chunk (self, &d, ev);
   _pgo_clr_jit_instrumentation_data_clear (&d);
@@ -751,223 +608,22 @@ take_event (PgoNettraceProfiles *self, const PgoNettraceEvent *ev, Pass pass, GE
     }
 }
 
-/* simple_name: the assembly simple name of a module, from AssemblyLoad's
- * full name, else the IL file name without extension. */
-static char *
-simple_name (PgoNettraceProfiles *self, const ModuleInfo *m)
-{
-  AssemblyInfo *a = g_hash_table_lookup (self->assemblies, &m->assembly_id);
-  if (a && a->name && a->name[0])
-    {
-      const char *comma = strchr (a->name, ',');
-      return g_strstrip (g_strndup (a->name, comma ? (gsize) (comma - a->name) : strlen (a->name)));
-    }
-  if (m->il_path && m->il_path[0])
-    {
-      const char *slash = strrchr (m->il_path, '/');
-      const char *bslash = strrchr (m->il_path, '\\');
-      const char *base = MAX (slash, bslash) ? MAX (slash, bslash) + 1 : m->il_path;
-      char *name = g_strdup (base);
-      if (g_str_has_suffix (name, ".dll") || g_str_has_suffix (name, ".exe"))
-        name[strlen (name) - 4] = '\0';
-      return name;
-    }
-  return NULL;
-}
-
-/* module_identity: (transfer none) (nullable): the identity of module
- * 'module_id', built on first use; NULL without a ModuleLoad event. */
-static PgoModuleId *
-module_identity (PgoNettraceProfiles *self, guint64 module_id)
-{
-  ModuleInfo *m = g_hash_table_lookup (self->modules, &module_id);
-  if (!m)
-    return NULL;
-  if (!m->identity)
-    {
-      g_autofree char *name = simple_name (self, m);
-      m->identity = pgo_module_id_new (name);
-      m->identity->il_path = g_strdup (m->il_path);
-      static const guint8 zero[16] = { 0 };
-      if (m->has_pdb && memcmp (m->pdb_guid, zero, 16) != 0)
-        {
-          m->identity->has_pdb = TRUE;
-          memcpy (m->identity->pdb_guid, m->pdb_guid, 16);
-          m->identity->pdb_age = m->pdb_age;
-        }
-    }
-  return m->identity;
-}
-
-/* definition_name: (transfer full) (nullable): BulkType name 'name' without
- * the bracketed type arguments of an instance: "Bag`1[System.Int32]" ->
- * "Bag`1". */
-static char *
-definition_name (const char *name)
-{
-  if (!name)
-    return NULL;
-  for (const char *p = name; *p; p++)
-    if (*p == '\\' && p[1])
-      p++;
-    else if (*p == '[')
-      return g_strndup (name, (gsize) (p - name));
-  return g_strdup (name);
-}
-
-static PgoTypeRef *type_ref_of (PgoNettraceProfiles *self, guint64 handle, guint depth);
-
-/* type_refs_of: (transfer full) (nullable): the types of the 'n' handles
- * of 'handles', as a GPtrArray of PgoTypeRef; NULL when one is not described. */
-static GPtrArray *
-type_refs_of (PgoNettraceProfiles *self, const guint64 *handles, guint32 n, guint depth)
-{
-  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_type_ref_unref);
-
-  for (guint32 k = 0; k < n; k++)
-    {
-      PgoTypeRef *t = type_ref_of (self, handles[k], depth);
-      if (!t)
-        return NULL;
-      g_ptr_array_add (out, t);
-    }
-  return g_steal_pointer (&out);
-}
-
-/* type_ref_of: (transfer full) (nullable): type handle 'handle' as BulkType
- * describes it: its CorElementType, module, TypeDef token, name, type
- * arguments and array rank (SPEC: nettrace(5) "Method resolution"); NULL
- * when the trace does not describe it. A primitive CorElementType names a
- * primitive only when the name agrees (an enum reports its underlying type). */
-static PgoTypeRef *
-type_ref_of (PgoNettraceProfiles *self, guint64 handle, guint depth)
-{
-  TypeInfo *t = handle > 33 ? g_hash_table_lookup (self->types, &handle) : NULL;
-
-  if (!t || depth > MAX_DESCRIBE_DEPTH)
-    return NULL;
-  if (t->flags & 0x8)
-    {
-      g_autoptr(PgoTypeRef) elem = type_ref_of (self, t->first_parameter, depth + 1);
-      guint rank = (t->flags & 0x3F00) >> 8;
-
-      if (!elem)
-        return NULL;
-      return pgo_type_ref_new_array (elem, t->cor_element_type == 0x1D ? 0 : MAX (rank, 1));
-    }
-  g_autoptr(PgoTypeRef) prim = pgo_type_ref_new_primitive (t->cor_element_type);
-  g_autofree char *prim_name = prim ? pgo_type_ref_to_runtime_name (prim) : NULL;
-  const char *known = t->name ? t->name : t->learned;
-  if (prim && (!known || g_strcmp0 (known, prim_name) == 0))
-    return g_steal_pointer (&prim);
-  if (!t->type_name_id || PGO_TOKEN_TABLE (t->type_name_id) != PGO_TABLE_TYPEDEF)
-    return NULL;
-  g_autofree char *name = definition_name (known);
-  g_autoptr(PgoTypeRef) def = pgo_type_ref_new_named (t->cor_element_type == 0x11 || prim ? 0x11 : 0x12,
-                                                      module_identity (self, t->module_id),
-                                                      t->type_name_id, name);
-  if (t->n_parameters == 0)
-    return g_steal_pointer (&def);
-  g_autoptr(GPtrArray) args = type_refs_of (self, t->parameters, t->n_parameters, depth + 1);
-  if (!args)
-    return NULL;
-  return pgo_type_ref_new_instance (def, (PgoTypeRef *const *) args->pdata, args->len);
-}
-
-/* set_instantiation: the instantiation of 'id' from MethodDetails 'd': the
- * type arguments of its owner type and its own, each left out when the
- * trace does not describe every argument
- * (SPEC: mibc(5) "Generic method instances"). */
-static void
-set_instantiation (PgoNettraceProfiles *self, const DetailsInfo *d, PgoMethodId *id)
-{
-  TypeInfo *t = d ? g_hash_table_lookup (self->types, &d->type_id) : NULL;
-  g_autoptr(GPtrArray) type_args = NULL, method_args = NULL;
-
-  if (!d)
-    return;
-  if (t && !(t->flags & 0x8) && t->n_parameters > 0)
-    type_args = type_refs_of (self, t->parameters, t->n_parameters, 0);
-  if (details_n_parameters (self, d) > 0)
-    method_args = type_refs_of (self, details_parameters (self, d), details_n_parameters (self, d), 0);
-  pgo_method_id_set_instantiation (id, type_args ? (PgoTypeRef *const *) type_args->pdata : NULL,
-                                   type_args ? type_args->len : 0,
-                                   method_args ? (PgoTypeRef *const *) method_args->pdata : NULL,
-                                   method_args ? method_args->len : 0);
-}
-
-/* resolve_method: the identity of 'in', through MethodDetails -> BulkType ->
- * ModuleLoad -> AssemblyLoad (SPEC: nettrace(5) "Method resolution"), falling back to the ids the
- * verbose event and MethodLoad carry. NULL (with a drop reason) when the
- * method cannot be mapped to metadata. */
-static PgoMethodId *
-resolve_method (PgoNettraceProfiles *self, InstrInfo *in)
-{
-  const DetailsInfo *d = details_lookup (self, in->method_id);
-  NameInfo *n = g_hash_table_lookup (self->names, &in->method_id);
-  guint64 module_id = 0;
-  guint32 token = 0;
-
-  if (d)
-    {
-      TypeInfo *t = g_hash_table_lookup (self->types, &d->type_id);
-      token = d->token;
-      if (t)
-        module_id = t->module_id;
-    }
-  if (!token)
-    token = in->from_verbose ? in->token : n ? n->token : 0;
-  if (!module_id)
-    module_id = in->from_verbose ? in->module_id : n ? n->module_id : 0;
-  if (d && in->from_verbose && in->token != d->token)
-    profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x: MethodDetails token 0x%08x differs from the "
-          "instrumentation event's 0x%08x; using MethodDetails", in->method_id, d->token, in->token);
-
-  /* SPEC: nettrace(5) "Method resolution": dynamic methods (token 0) have no metadata. */
-  if (token == 0)
-    {
-      profile_drop (self, in, "dynamic method (token 0) cannot be mapped to metadata");
-      return NULL;
-    }
-  if ((token >> 24) != 0x06)
-    {
-      profile_drop (self, in, "token 0x%08x is not a MethodDef", token);
-      return NULL;
-    }
-  PgoModuleId *module = module_identity (self, module_id);
-  if (!module)
-    profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x (token 0x%08x): module 0x%" G_GINT64_MODIFIER
-          "x has no ModuleLoad event; its module is unknown", in->method_id, token, module_id);
-  else
-    {
-      ModuleInfo *m = g_hash_table_lookup (self->modules, &module_id);
-      if (m->flags & 0x4)
-        {
-          profile_drop (self, in, "method in dynamic module 0x%" G_GINT64_MODIFIER "x", module_id);
-          return NULL;
-        }
-    }
-  PgoMethodId *id = pgo_method_id_new (module, token, instr_name (self, in), NULL);
-  set_instantiation (self, d, id);
-  return id;
-}
-
 /* check_chunks: drops 'in' unless its chunks run from 0 to a chunk flagged
  * last with none missing; notes a method fed by both event kinds. */
 static void
 check_chunks (PgoNettraceProfiles *self, InstrInfo *in)
 {
   if (!in->drop_reason && in->last_index < 0)
-    profile_drop (self, in, "the last chunk (flag 0x80000000) never arrived; %u chunk(s) seen",
-                  in->n_chunks);
+    _pgo_nettrace_profiles_drop (self, in, "the last chunk (flag 0x80000000) never arrived; %u chunk(s) seen",
+                                 in->n_chunks);
   if (!in->drop_reason && (gint64) in->n_chunks > in->last_index + 1)
-    profile_drop (self, in, "chunk %u follows the last chunk %" G_GINT64_FORMAT,
-                  in->n_chunks - 1, in->last_index);
+    _pgo_nettrace_profiles_drop (self, in, "chunk %u follows the last chunk %" G_GINT64_FORMAT,
+                                 in->n_chunks - 1, in->last_index);
   for (guint k = 0; !in->drop_reason && k < in->n_chunks; k++)
     if (!chunk_ref (in, k)->present)
-      profile_drop (self, in, "chunk %u is missing (dropped events?)", k);
+      _pgo_nettrace_profiles_drop (self, in, "chunk %u is missing (dropped events?)", k);
   if (in->from_verbose && in->from_plain)
-    profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x has data from both JitInstrumentationData and "
+    _pgo_nettrace_profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x has data from both JitInstrumentationData and "
                    "JitInstrumentationDataVerbose", in->method_id);
 }
 
@@ -1004,78 +660,10 @@ decode_profile (PgoNettraceProfiles *self, InstrInfo *in, PgoMethodId *id, GByte
   if (!_pgo_nettrace_blob_parse (p, len, in->n_chunks == 1 ? in->first.offset : 0,
                                     profile, &error))
     {
-      profile_drop (self, in, "%s", error->message);
+      _pgo_nettrace_profiles_drop (self, in, "%s", error->message);
       return NULL;
     }
   return g_steal_pointer (&profile);
-}
-
-/* arg_unnamed: whether type argument 'a' is one learn_arg_names names. */
-static gboolean
-arg_unnamed (const TypeInfo *a)
-{
-  return a && !a->name && !a->learned && !(a->flags & 0x8) && a->n_parameters == 0;
-}
-
-/* learning_needed: whether some generic type the trace describes has an
- * argument learn_arg_names could name; without one, its pass is skipped. */
-static gboolean
-learning_needed (PgoNettraceProfiles *self)
-{
-  GHashTableIter it;
-  gpointer value;
-
-  g_hash_table_iter_init (&it, self->types);
-  while (g_hash_table_iter_next (&it, NULL, &value))
-    {
-      const TypeInfo *t = value;
-
-      for (guint32 k = 0; !(t->flags & 0x8) && k < t->n_parameters; k++)
-        if (arg_unnamed (g_hash_table_lookup (self->types, &t->parameters[k])))
-          return TRUE;
-    }
-  return FALSE;
-}
-
-/* learn_arg_names: learns names for the unnamed, non-generic type
- * arguments of the owner type of the method of PGO event 'e' from the
- * trace's spelling of that type in the name the event carries (or, for
- * a JitInstrumentationData event, MethodLoadVerbose's),
- * "Bag`1[System.__Canon]::Push"; the first spelling in file order wins.
- * MethodLoadVerbose carries it even when BulkType carries no names, and a
- * generic method's own arguments (which no name spells) are often the same
- * types.  The names go to identities only: describe_type keeps to what
- * BulkType says, so that its text of one type does not depend on which
- * methods a trace happened to profile. */
-static void
-learn_arg_names (PgoNettraceProfiles *self, guint64 method_id, const LazyName *event_name)
-{
-  const DetailsInfo *d = details_lookup (self, method_id);
-  TypeInfo *t = d ? g_hash_table_lookup (self->types, &d->type_id) : NULL;
-  NameInfo *n = NULL;
-  g_autofree char *name = NULL, *args = NULL;
-  gboolean wanted = FALSE;
-
-  for (guint32 k = 0; t && !(t->flags & 0x8) && k < t->n_parameters && !wanted; k++)
-    wanted = arg_unnamed (g_hash_table_lookup (self->types, &t->parameters[k]));
-  if (!wanted)
-    return;
-  if (event_name->present)
-    name = lazy_name_decode (self, event_name);
-  else if ((n = g_hash_table_lookup (self->names, &method_id)))
-    name = lazy_name_decode (self, &n->name);
-  if (!name || !_pgo_method_name_split_instantiation (name, &args, NULL) || !args
-      || strchr (args, '['))
-    return;
-  g_auto(GStrv) parts = g_strsplit (args, ",", -1);
-  if (g_strv_length (parts) != t->n_parameters)
-    return;
-  for (guint32 k = 0; k < t->n_parameters; k++)
-    {
-      TypeInfo *a = g_hash_table_lookup (self->types, &t->parameters[k]);
-      if (arg_unnamed (a) && parts[k][0])
-        a->learned = g_strdup (g_strstrip (parts[k]));
-    }
 }
 
 /* emit_one: turns the chunks of 'in' into a profile handed to 'func', or
@@ -1091,7 +679,7 @@ emit_one (PgoNettraceProfiles *self, InstrInfo *in, PgoNettraceProfileFunc func,
 
   check_chunks (self, in);
   if (!in->drop_reason)
-    id = resolve_method (self, in);
+    id = _pgo_nettrace_profiles_resolve_method (self, in);
   if (!in->drop_reason)
     {
       blob = join_chunks (self, in);
@@ -1099,10 +687,10 @@ emit_one (PgoNettraceProfiles *self, InstrInfo *in, PgoNettraceProfileFunc func,
     }
   if (in->drop_reason)
     {
-      g_autofree char *name = lazy_name_decode (self, &in->name);
+      g_autofree char *name = _pgo_nettrace_profiles_lazy_name_decode (self, &in->name);
 
       self->n_dropped++;
-      profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x%s%s%s dropped: %s", in->method_id,
+      _pgo_nettrace_profiles_note (self, "method 0x%" G_GINT64_MODIFIER "x%s%s%s dropped: %s", in->method_id,
                      name ? " (" : "", name ? name : "", name ? ")" : "", in->drop_reason);
       return TRUE;
     }
@@ -1219,9 +807,9 @@ read_tables (PgoNettraceProfiles *self, GError **error)
   if (!index || !read_pass (self, index, PASS_INDEX, NULL, NULL, error))
     return FALSE;
   if (pgo_nettrace_reader_get_warning (index))
-    profiles_note (self, "%s", pgo_nettrace_reader_get_warning (index));
+    _pgo_nettrace_profiles_note (self, "%s", pgo_nettrace_reader_get_warning (index));
   details_index (self);
-  if (!learning_needed (self))
+  if (!_pgo_nettrace_profiles_learning_needed (self))
     return TRUE;
   return (learn = pgo_nettrace_reader_new (self->bytes, error))
          && read_pass (self, learn, PASS_LEARN, NULL, NULL, error);
@@ -1403,387 +991,6 @@ guint
 pgo_nettrace_profiles_get_n_dropped (PgoNettraceProfiles *self)
 {
   return self->n_dropped;
-}
-
-static char *
-describe_type (PgoNettraceProfiles *self, guint64 handle, guint depth)
-{
-  if (handle == 0)
-    return g_strdup ("(empty)");
-  /* SPEC: nettrace(5) "Handle values": 1..33 are "unknown handle" sentinels. */
-  if (handle <= 33)
-    return g_strdup ("(unknown)");
-  TypeInfo *t = g_hash_table_lookup (self->types, &handle);
-  if (!t || depth > MAX_DESCRIBE_DEPTH)
-    return NULL;
-  if ((t->flags & 0x8) && t->first_parameter)
-    {
-      g_autofree char *elem = describe_type (self, t->first_parameter, depth + 1);
-      guint rank = (t->flags & 0x3F00) >> 8;
-      if (!elem)
-        return NULL;
-      if (t->cor_element_type == 0x1D || rank <= 1)
-        return g_strdup_printf ("%s[]", elem);
-      g_autofree char *commas = g_strnfill (rank - 1, ',');
-      return g_strdup_printf ("%s[%s]", elem, commas);
-    }
-  ModuleInfo *m = g_hash_table_lookup (self->modules, &t->module_id);
-  g_autofree char *mod = m ? simple_name (self, m) : NULL;
-  if (t->name)
-    return g_strdup_printf ("[%s]%s", mod ? mod : "?", t->name);
-  return g_strdup_printf ("[%s]0x%08x", mod ? mod : "?", t->type_name_id);
-}
-
-/**
- * pgo_nettrace_profiles_describe_type:
- *
- * Returns: (transfer full) (nullable): "[Assembly]TypeName" (or the TypeDef
- * token when the trace has no names), "elem[]" for arrays, "(unknown)" for
- * the sentinels 1..33, "(empty)" for 0; NULL when the trace does not
- * describe @type_handle.
- */
-char *
-pgo_nettrace_profiles_describe_type (PgoNettraceProfiles *self, guint64 type_handle)
-{
-  return describe_type (self, type_handle, 0);
-}
-
-/* pgo_nettrace_profiles_describe_method: (transfer full) (nullable): as describe_type, for methods. */
-char *
-pgo_nettrace_profiles_describe_method (PgoNettraceProfiles *self, guint64 method_handle)
-{
-  if (method_handle == 0)
-    return g_strdup ("(empty)");
-  if (method_handle <= 33)
-    return g_strdup ("(unknown)");
-  const DetailsInfo *d = details_lookup (self, method_handle);
-  NameInfo *n = g_hash_table_lookup (self->names, &method_handle);
-  if (!d && !n)
-    return NULL;
-  g_autofree char *type = d ? describe_type (self, d->type_id, 0) : NULL;
-  g_autofree char *name = n ? lazy_name_decode (self, &n->name) : NULL;
-  guint32 token = d ? d->token : n->token;
-  return g_strdup_printf ("%s::0x%08x%s%s", type ? type : "?", token, name ? " " : "",
-                          name ? name : "");
-}
-
-/* ---- runtime names of handles ------------------------------------------ */
-
-/* SPEC: pgo-text(5) "Handle names from a trace": the state of one naming
- * pass; metadata is looked up once per module. */
-typedef struct {
-  PgoNettraceProfiles   *self;
-  PgoNettraceLookupFunc  lookup;
-  gpointer               user_data;
-  GHashTable            *metadata;   /* ModuleID -> PgoMetadata* (NULL: not found) */
-} Namer;
-
-/* namer_metadata: (transfer none) (nullable): the metadata of module 'module_id'. */
-static PgoMetadata *
-namer_metadata (Namer *nm, guint64 module_id)
-{
-  gpointer found = NULL;
-
-  if (g_hash_table_lookup_extended (nm->metadata, &module_id, NULL, &found))
-    return found;
-  PgoModuleId *module = module_identity (nm->self, module_id);
-  PgoMetadata *md = module ? nm->lookup (module, nm->user_data, NULL) : NULL;
-  guint64 *key = g_memdup2 (&module_id, sizeof module_id);
-  g_hash_table_insert (nm->metadata, key, md);
-  return md;
-}
-
-/* namer_assembly: (transfer none) (nullable): the display name of the
- * assembly of module 'module_id', from AssemblyLoad. */
-static const char *
-namer_assembly (Namer *nm, guint64 module_id)
-{
-  ModuleInfo *m = g_hash_table_lookup (nm->self->modules, &module_id);
-  AssemblyInfo *a = m ? g_hash_table_lookup (nm->self->assemblies, &m->assembly_id) : NULL;
-
-  return a && a->name && a->name[0] ? a->name : NULL;
-}
-
-static gboolean append_type (Namer *nm, guint64 handle, guint depth, gboolean assembly, GString *out);
-
-/* append_array: "elem[]", "elem[*]" or "elem[,]" for array type 't'. */
-static gboolean
-append_array (Namer *nm, const TypeInfo *t, guint depth, GString *out)
-{
-  guint rank = (t->flags & 0x3F00) >> 8;
-
-  if (!t->first_parameter || !append_type (nm, t->first_parameter, depth + 1, FALSE, out))
-    return FALSE;
-  if (t->cor_element_type == 0x1D)        /* ELEMENT_TYPE_SZARRAY */
-    g_string_append (out, "[]");
-  else if (rank <= 1)
-    g_string_append (out, "[*]");
-  else
-    {
-      g_string_append_c (out, '[');
-      for (guint k = 1; k < rank; k++)
-        g_string_append_c (out, ',');
-      g_string_append_c (out, ']');
-    }
-  return TRUE;
-}
-
-/* append_instantiation: "[[Arg1, Asm],[Arg2, Asm]]" for the type
- * arguments of 't'. */
-static gboolean
-append_instantiation (Namer *nm, const TypeInfo *t, guint depth, GString *out)
-{
-  g_string_append_c (out, '[');
-  for (guint32 k = 0; k < t->n_parameters; k++)
-    {
-      g_string_append (out, k ? ",[" : "[");
-      if (!append_type (nm, t->parameters[k], depth + 1, TRUE, out))
-        return FALSE;
-      g_string_append_c (out, ']');
-    }
-  g_string_append_c (out, ']');
-  return TRUE;
-}
-
-/* element_module: the module of the innermost element type of 't', whose
- * assembly qualifies an array's name. */
-static guint64
-element_module (Namer *nm, const TypeInfo *t)
-{
-  for (guint depth = 0; t && (t->flags & 0x8) && depth <= MAX_DESCRIBE_DEPTH; depth++)
-    t = g_hash_table_lookup (nm->self->types, &t->first_parameter);
-  return t ? t->module_id : 0;
-}
-
-/* append_type: the runtime's TypeString of type 'handle' (FormatNamespace |
- * FormatFullInst, plus FormatAssembly when 'assembly'); FALSE when the
- * trace or the metadata does not describe it. */
-static gboolean
-append_type (Namer *nm, guint64 handle, guint depth, gboolean assembly, GString *out)
-{
-  TypeInfo *t = handle > 33 ? g_hash_table_lookup (nm->self->types, &handle) : NULL;
-  PgoMetadata *md;
-
-  if (!t || depth > MAX_DESCRIBE_DEPTH || out->len > MAX_HANDLE_NAME)
-    return FALSE;
-  if (t->flags & 0x8)
-    {
-      if (!append_array (nm, t, depth, out))
-        return FALSE;
-    }
-  else if (!t->type_name_id || !(md = namer_metadata (nm, t->module_id))
-           || !_pgo_metadata_append_runtime_type_name (md, t->type_name_id, 0, out, NULL)
-           || (t->n_parameters > 0 && !append_instantiation (nm, t, depth, out)))
-    return FALSE;
-  if (assembly)
-    {
-      const char *name = namer_assembly (nm, element_module (nm, t));
-      if (!name)
-        return FALSE;
-      g_string_append_printf (out, ", %s", name);
-    }
-  return TRUE;
-}
-
-/* name_method: (transfer full) (nullable): "Name|@|Type, Assembly" of
- * method 'handle', as WritePgoData writes it. */
-static char *
-name_method (Namer *nm, guint64 handle)
-{
-  const DetailsInfo *d = details_lookup (nm->self, handle);
-  TypeInfo *t = d ? g_hash_table_lookup (nm->self->types, &d->type_id) : NULL;
-  PgoMetadata *md = t ? namer_metadata (nm, t->module_id) : NULL;
-  guint32 rid = d ? PGO_TOKEN_RID (d->token) : 0;
-  const char *name = NULL;
-
-  if (!md || PGO_TOKEN_TABLE (d->token) != PGO_TABLE_METHODDEF || rid == 0
-      || rid > pgo_metadata_get_n_rows (md, PGO_TABLE_METHODDEF)
-      || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_NAME, rid),
-                                       &name, NULL))
-    return NULL;
-  g_autoptr(GString) out = g_string_new (name);
-  g_string_append (out, "|@|");
-  if (!append_type (nm, d->type_id, 0, TRUE, out) || out->len > MAX_HANDLE_NAME)
-    return NULL;
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
-
-/* name_handle: (transfer full) (nullable): the runtime's name of handle
- * 'v' of a record of 'marshal' kind. */
-static char *
-name_handle (Namer *nm, guint marshal, guint64 v)
-{
-  if (marshal == PGO_KIND_METHOD_HANDLE)
-    return name_method (nm, v);
-  g_autoptr(GString) out = g_string_new (NULL);
-  if (!append_type (nm, v, 0, TRUE, out) || out->len > MAX_HANDLE_NAME)
-    return NULL;
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
-
-/* name_profile: adds the names of the handles of 'p' to 'names'. */
-static void
-name_profile (Namer *nm, PgoMethodProfile *p, GHashTable *names)
-{
-  for (guint r = 0; r < pgo_method_profile_get_n_records (p); r++)
-    {
-      guint marshal = pgo_method_profile_get_record (p, r)->kind & PGO_KIND_MARSHAL_MASK;
-      gsize n = 0;
-      const guint64 *v = pgo_method_profile_get_values (p, r, &n);
-
-      for (gsize k = 0; k < n && (marshal == PGO_KIND_TYPE_HANDLE || marshal == PGO_KIND_METHOD_HANDLE); k++)
-        {
-          char *name;
-          /* SPEC: nettrace(5) "Handle values": 0 and 1..33 name no object. */
-          if (v[k] <= 33 || g_hash_table_contains (names, &v[k]))
-            continue;
-          if ((name = name_handle (nm, marshal, v[k])))
-            g_hash_table_insert (names, g_memdup2 (&v[k], sizeof v[k]), name);
-        }
-    }
-}
-
-/**
- * pgo_nettrace_profiles_name_handles:
- * @profiles: collected profiles
- * @lookup: finds the metadata of a module
- * @user_data: passed to @lookup
- *
- * Names the type and method handles of the profiles as the runtime's text
- * dump does (SPEC: pgo-text(5) "Handle names from a trace"): BulkType gives
- * each type's module, TypeDef token and type arguments, the metadata its
- * name, AssemblyLoad its assembly; MethodDetails gives a method's type and
- * token.
- *
- * Returns: (transfer full) (element-type guint64 utf8): handle value
- * (a guint64 key) -> name, for every value above 33 that can be named.
- */
-GHashTable *
-pgo_nettrace_profiles_name_handles (PgoNettraceProfiles *self, PgoNettraceLookupFunc lookup,
-                                    gpointer user_data)
-{
-  Namer nm = { self, lookup, user_data,
-               g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                      (GDestroyNotify) pgo_metadata_unref) };
-  GHashTable *names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-
-  g_return_val_if_fail (self != NULL && lookup != NULL, names);
-  for (guint i = 0; i < self->profiles->len; i++)
-    name_profile (&nm, g_ptr_array_index (self->profiles, i), names);
-  g_hash_table_unref (nm.metadata);
-  return names;
-}
-
-/**
- * pgo_nettrace_profiles_name_profile_handles:
- * @profiles: the tables of a trace being streamed (a stream's function
- *   gets them), or of collected profiles
- * @profile: a profile of that trace
- * @lookup: finds the metadata of a module
- * @user_data: passed to @lookup
- * @names: (element-type guint64 utf8): handle value -> name; gains the
- *   names of the handles of @profile it does not hold
- *
- * pgo_nettrace_profiles_name_handles() of one profile: the tables a
- * stream reads before it hands out the first profile name every handle
- * as they would once the trace is read.
- */
-void
-pgo_nettrace_profiles_name_profile_handles (PgoNettraceProfiles *self, PgoMethodProfile *profile,
-                                            PgoNettraceLookupFunc lookup, gpointer user_data,
-                                            GHashTable *names)
-{
-  Namer nm = { self, lookup, user_data, NULL };
-
-  g_return_if_fail (self != NULL && profile != NULL && lookup != NULL && names != NULL);
-  nm.metadata = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                       (GDestroyNotify) pgo_metadata_unref);
-  name_profile (&nm, profile, names);
-  g_hash_table_unref (nm.metadata);
-}
-
-/* ---- names of instantiation arguments ------------------------------------ */
-
-/* name_type_ref: fills the names of the definitions in 't' that BulkType
- * left unnamed (a trace without GCHeapAndTypeNames) from their metadata;
- * 'cache' maps a PgoModuleId to its PgoMetadata (or NULL). */
-static void
-name_type_ref (PgoTypeRef *t, PgoNettraceLookupFunc lookup, gpointer user_data, GHashTable *cache,
-               guint depth)
-{
-  if (!t || depth > MAX_DESCRIBE_DEPTH)
-    return;
-  name_type_ref (t->element, lookup, user_data, cache, depth + 1);
-  for (guint i = 0; i < t->n_args; i++)
-    name_type_ref (t->args[i], lookup, user_data, cache, depth + 1);
-  if (t->name || !t->module || !t->token)
-    return;
-  PgoMetadata *md = NULL;
-  if (!g_hash_table_lookup_extended (cache, t->module, NULL, (gpointer *) &md))
-    {
-      md = lookup (t->module, user_data, NULL);
-      g_hash_table_insert (cache, t->module, md);
-    }
-  g_autoptr(GString) name = g_string_new (NULL);
-  if (md && _pgo_metadata_append_runtime_type_name (md, t->token, 0, name, NULL))
-    t->name = g_string_free (g_steal_pointer (&name), FALSE);
-}
-
-/* Names the unnamed type definitions of the instantiations of the 'n'
- * profiles 'p', looking each module's metadata up once. */
-static void
-name_profiles_types (PgoMethodProfile **p, guint n, PgoNettraceLookupFunc lookup, gpointer user_data)
-{
-  g_autoptr(GHashTable) cache = g_hash_table_new_full (NULL, NULL, NULL,
-                                                       (GDestroyNotify) pgo_metadata_unref);
-
-  for (guint i = 0; i < n; i++)
-    {
-      PgoMethodId *id = pgo_method_profile_get_id (p[i]);
-
-      for (guint k = 0; id && k < id->n_type_args; k++)
-        name_type_ref (id->type_args[k], lookup, user_data, cache, 0);
-      for (guint k = 0; id && k < id->n_method_args; k++)
-        name_type_ref (id->method_args[k], lookup, user_data, cache, 0);
-    }
-}
-
-/**
- * pgo_nettrace_profiles_name_types:
- * @profiles: collected profiles
- * @lookup: finds the metadata of a module
- * @user_data: passed to @lookup
- *
- * Names, from the metadata, the type definitions of the instantiations of
- * the profiles' identities that the trace left unnamed (BulkType carries
- * names only with the GCHeapAndTypeNames keyword), so that System.__Canon
- * is told from other classes and the runtime's spelling of each type
- * argument is known (SPEC: mibc(5) "Generic method instances").
- */
-void
-pgo_nettrace_profiles_name_types (PgoNettraceProfiles *self, PgoNettraceLookupFunc lookup,
-                                  gpointer user_data)
-{
-  g_return_if_fail (self != NULL && lookup != NULL);
-  name_profiles_types ((PgoMethodProfile **) self->profiles->pdata, self->profiles->len, lookup,
-                       user_data);
-}
-
-/**
- * pgo_nettrace_profile_name_types:
- * @profile: a profile a stream handed out
- * @lookup: finds the metadata of a module
- * @user_data: passed to @lookup
- *
- * pgo_nettrace_profiles_name_types() of one profile, for a stream's
- * function: the same names.
- */
-void
-pgo_nettrace_profile_name_types (PgoMethodProfile *profile, PgoNettraceLookupFunc lookup,
-                                 gpointer user_data)
-{
-  g_return_if_fail (profile != NULL && lookup != NULL);
-  name_profiles_types (&profile, 1, lookup, user_data);
 }
 
 /**
