@@ -53,6 +53,8 @@ libpgo_libpgo_hub_la_SOURCES = \
 	libpgo/pgo-pe-private.h \
 	libpgo/pgo-webcil.c \
 	libpgo/pgo-metadata.c \
+	libpgo/pgo-tables.c \
+	libpgo/pgo-tables-private.h \
 	libpgo/pgo-metadata-lookup.c \
 	libpgo/pgo-metadata-private.h \
 	libpgo/pgo-body.c \

@@ -43,49 +43,8 @@
 #include <string.h>
 #include "pgo-pe-private.h"
 #include "pgo-cursor-private.h"
+#include "pgo-tables-private.h"
 
-enum { K_U8, K_U16, K_U32, K_STRING, K_GUID, K_BLOB, K_TABLE, K_LIST, K_CODED };
-#define PGO_TABLE_NONE 0xFF
-
-typedef struct {
-  guint8      table;   /* PgoTable owning the column */
-  guint8      kind;    /* K_* */
-  guint8      arg;     /* target table (K_TABLE, K_LIST) or coded kind (K_CODED) */
-  const char *name;
-} ColumnInfo;
-
-static const ColumnInfo columns[PGO_N_COLUMNS] = {
-#define PGO_COLUMN(t, id, kind, a, name) \
-  [PGO_COL_##t##_##id] = { PGO_TABLE_##t, K_##kind, ARG_##kind (a), name },
-#define ARG_U8(a) 0
-#define ARG_U16(a) 0
-#define ARG_U32(a) 0
-#define ARG_STRING(a) 0
-#define ARG_GUID(a) 0
-#define ARG_BLOB(a) 0
-#define ARG_TABLE(a) PGO_TABLE_##a
-#define ARG_LIST(a) PGO_TABLE_##a
-#define ARG_CODED(a) PGO_CODED_##a
-#include "pgo-tables.def"
-};
-
-static const char *const table_names[PGO_TABLE_COUNT] = {
-#define PGO_TABLE(id, number, name) [number] = name,
-#include "pgo-tables.def"
-};
-
-typedef struct {
-  guint8 bits;      /* tag bits */
-  guint8 n_tags;    /* tags in use */
-  guint8 tables[32];/* tag -> PgoTable, or PGO_TABLE_NONE */
-} CodedInfo;
-
-static const CodedInfo coded_infos[PGO_N_CODED] = {
-#define T(x) PGO_TABLE_##x
-#define PGO_CODED(id, b, n, ...) [PGO_CODED_##id] = { b, n, { __VA_ARGS__ } },
-#include "pgo-tables.def"
-#undef T
-};
 
 /* list_ptr_table: the Ptr table of a list target, or PGO_TABLE_NONE. */
 static guint8
@@ -105,19 +64,19 @@ list_ptr_table (guint8 table)
 /* column_width: the width of column 'i' given the row counts (II.24.2.6;
  * SPEC: pgo-assembly(5) "Index widths"). */
 static guint8
-column_width (PgoMetadata *md, const ColumnInfo *ci)
+column_width (PgoMetadata *md, const PgoColumnInfo *ci)
 {
   switch (ci->kind)
     {
-    case K_U8: return 1;
-    case K_U16: return 2;
-    case K_U32: return 4;
-    case K_STRING: return (md->heap_sizes & 0x01) ? 4 : 2;
-    case K_GUID: return (md->heap_sizes & 0x02) ? 4 : 2;
-    case K_BLOB: return (md->heap_sizes & 0x04) ? 4 : 2;
-    case K_TABLE:
+    case PGO_COLUMN_U8: return 1;
+    case PGO_COLUMN_U16: return 2;
+    case PGO_COLUMN_U32: return 4;
+    case PGO_COLUMN_STRING: return (md->heap_sizes & 0x01) ? 4 : 2;
+    case PGO_COLUMN_GUID: return (md->heap_sizes & 0x02) ? 4 : 2;
+    case PGO_COLUMN_BLOB: return (md->heap_sizes & 0x04) ? 4 : 2;
+    case PGO_COLUMN_TABLE:
       return md->minimal_delta || md->rows[ci->arg] >= 0x10000 ? 4 : 2;
-    case K_LIST:
+    case PGO_COLUMN_LIST:
       {
         guint8 ptr = list_ptr_table (ci->arg);
 
@@ -128,7 +87,7 @@ column_width (PgoMetadata *md, const ColumnInfo *ci)
       }
     default:
       {
-        const CodedInfo *k = &coded_infos[ci->arg];
+        const PgoCodedInfo *k = &_pgo_coded_infos[ci->arg];
         guint32 limit = 1u << (16 - k->bits);
 
         if (md->minimal_delta)
@@ -168,12 +127,12 @@ read_table_stream (PgoMetadata *md, PgoCursor *c, GError **error)
         continue;
       if (!pgo_cursor_read_u32 (c, &md->rows[t], error))
         {
-          g_prefix_error (error, "row count of table %s: ", table_names[t]);
+          g_prefix_error (error, "row count of table %s: ", _pgo_table_names[t]);
           return FALSE;
         }
       if (md->rows[t] > PGO_METADATA_MAX_ROWS)
         return _pgo_error_fail (error, PGO_ERROR_LIMIT, "table %s has %u rows (limit 0x%x)",
-                                table_names[t], md->rows[t], PGO_METADATA_MAX_ROWS);
+                                _pgo_table_names[t], md->rows[t], PGO_METADATA_MAX_ROWS);
     }
   /* HeapSizes 0x40 (EXTRA_DATA) adds one u32 after the row counts and 0x08
    * (PADDING_BIT) changes no width, as in CoreCLR's reader
@@ -187,7 +146,7 @@ read_table_stream (PgoMetadata *md, PgoCursor *c, GError **error)
 
   for (guint i = 0; i < PGO_N_COLUMNS; i++)
     {
-      const ColumnInfo *ci = &columns[i];
+      const PgoColumnInfo *ci = &_pgo_column_infos[i];
 
       md->col_offset[i] = md->row_size[ci->table];
       md->col_width[i] = column_width (md, ci);
@@ -205,7 +164,7 @@ read_table_stream (PgoMetadata *md, PgoCursor *c, GError **error)
       md->table_offset[t] = pgo_cursor_tell (c);
       if (!_pgo_cursor_read_bytes (c, len, &p, error))
         {
-          g_prefix_error (error, "table %s (%u rows of %u bytes): ", table_names[t],
+          g_prefix_error (error, "table %s (%u rows of %u bytes): ", _pgo_table_names[t],
                           md->rows[t], md->row_size[t]);
           return FALSE;
         }
@@ -455,7 +414,7 @@ _pgo_metadata_is_uncompressed (PgoMetadata *md)
 const char *
 _pgo_table_get_name (PgoTable table)
 {
-  return (guint) table < PGO_TABLE_COUNT ? table_names[table] : "?";
+  return (guint) table < PGO_TABLE_COUNT ? _pgo_table_names[table] : "?";
 }
 
 /**
@@ -468,7 +427,7 @@ const char *
 _pgo_column_get_name (PgoColumn col)
 {
   g_return_val_if_fail ((guint) col < PGO_N_COLUMNS, "?");
-  return columns[col].name;
+  return _pgo_column_infos[col].name;
 }
 
 /**
@@ -525,7 +484,7 @@ pgo_metadata_get_column (PgoMetadata *md, PgoColumn col, guint32 rid)
   guint8 table = 0;
 
   g_return_val_if_fail ((guint) col < PGO_N_COLUMNS, 0);
-  table = columns[col].table;
+  table = _pgo_column_infos[col].table;
   if (rid == 0 || rid > md->rows[table])
     return 0;
   return _pgo_metadata_col (md, table, col, rid);
@@ -548,10 +507,10 @@ _pgo_metadata_lookup_column (PgoMetadata *md, PgoColumn col, guint32 rid,
   guint8 table = 0;
 
   g_return_val_if_fail ((guint) col < PGO_N_COLUMNS, FALSE);
-  table = columns[col].table;
+  table = _pgo_column_infos[col].table;
   if (rid == 0 || rid > md->rows[table])
     return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no row %u in table %s (%u rows)", rid,
-                            table_names[table], md->rows[table]);
+                            _pgo_table_names[table], md->rows[table]);
   *out_value = _pgo_metadata_col (md, table, col, rid);
   return TRUE;
 }
@@ -571,12 +530,12 @@ gboolean
 _pgo_metadata_decode_coded (PgoMetadata *md, PgoCodedIndex kind, guint32 value,
                            guint32 *out_token, GError **error)
 {
-  const CodedInfo *k;
+  const PgoCodedInfo *k;
   guint32 tag = 0, rid = 0;
   guint8 table = 0;
 
   g_return_val_if_fail ((guint) kind < PGO_N_CODED, FALSE);
-  k = &coded_infos[kind];
+  k = &_pgo_coded_infos[kind];
   tag = value & ((1u << k->bits) - 1);
   rid = value >> k->bits;
   table = tag < k->n_tags ? k->tables[tag] : PGO_TABLE_NONE;
@@ -585,7 +544,7 @@ _pgo_metadata_decode_coded (PgoMetadata *md, PgoCodedIndex kind, guint32 value,
                             value, tag);
   if (rid > md->rows[table])
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "bad coded index 0x%x: row %u of table %s"
-                            " (%u rows)", value, rid, table_names[table], md->rows[table]);
+                            " (%u rows)", value, rid, _pgo_table_names[table], md->rows[table]);
   *out_token = PGO_TOKEN (table, rid);
   return TRUE;
 }
@@ -611,16 +570,16 @@ gboolean
 _pgo_metadata_lookup_list (PgoMetadata *md, PgoColumn list_col, guint32 rid,
                           guint32 *out_first, guint32 *out_end, GError **error)
 {
-  const ColumnInfo *ci;
+  const PgoColumnInfo *ci;
   guint8 target = 0, ptr = 0;
   guint32 n = 0, first = 0, end = 0;
 
-  g_return_val_if_fail ((guint) list_col < PGO_N_COLUMNS && columns[list_col].kind == K_LIST,
+  g_return_val_if_fail ((guint) list_col < PGO_N_COLUMNS && _pgo_column_infos[list_col].kind == PGO_COLUMN_LIST,
                         FALSE);
-  ci = &columns[list_col];
+  ci = &_pgo_column_infos[list_col];
   if (rid == 0 || rid > md->rows[ci->table])
     return _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "no row %u in table %s", rid,
-                            table_names[ci->table]);
+                            _pgo_table_names[ci->table]);
   target = ci->arg;
   ptr = list_ptr_table (target);
   n = md->rows[ptr] ? md->rows[ptr] : md->rows[target];

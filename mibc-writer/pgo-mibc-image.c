@@ -34,49 +34,7 @@
 #include <string.h>
 
 #include "pgo-cursor-private.h"
-
-/* Column kinds of pgo-tables.def. */
-typedef enum { K_U8, K_U16, K_U32, K_STRING, K_GUID, K_BLOB, K_TABLE, K_LIST, K_CODED } ColKind;
-
-typedef struct {
-  guint8 table;   /* PgoTable the column belongs to */
-  guint8 kind;    /* ColKind */
-  guint8 arg;     /* target PgoTable (TABLE, LIST) or PgoCodedIndex (CODED) */
-} ColDesc;
-
-#define ARG_U8(a)     0
-#define ARG_U16(a)    0
-#define ARG_U32(a)    0
-#define ARG_STRING(a) 0
-#define ARG_GUID(a)   0
-#define ARG_BLOB(a)   0
-#define ARG_TABLE(a)  PGO_TABLE_##a
-#define ARG_LIST(a)   PGO_TABLE_##a
-#define ARG_CODED(a)  PGO_CODED_##a
-
-static const ColDesc columns[] = {
-#define PGO_COLUMN(t, id, kind, arg, name) { PGO_TABLE_##t, K_##kind, ARG_##kind (arg) },
-#include "pgo-tables.def"
-};
-
-enum {
-#define PGO_TABLE(id, number, name) T_##id = number,
-#include "pgo-tables.def"
-  T_NONE = 0xFF
-};
-
-typedef struct {
-  guint8 bits;         /* tag bits */
-  guint8 n;            /* number of tags */
-  guint8 tables[22];   /* table of each tag, T_NONE for none */
-} CodedDesc;
-
-#define T(x) T_##x
-static const CodedDesc coded[] = {
-#define PGO_CODED(id, bits, n, ...) { bits, n, { __VA_ARGS__ } },
-#include "pgo-tables.def"
-};
-#undef T
+#include "pgo-tables-private.h"
 
 /* The SRM DOS header and stub, offsets 0x00..0x7F
  * (SPEC: pgo-assembly(5) "DOS and COFF headers"). */
@@ -114,7 +72,7 @@ il_size (const PgoMibcImage *img)
   return img->il->len - MIBC_IL_FILE_OFFSET;
 }
 
-static guint first_col[PGO_TABLE_COUNT];  /* index in columns[] of a table's first column */
+static guint first_col[PGO_TABLE_COUNT];  /* index in _pgo_column_infos[] of a table's first column */
 static guint n_cols[PGO_TABLE_COUNT];     /* columns of each table */
 
 static void
@@ -124,10 +82,10 @@ init_columns (void)
 
   if (!g_once_init_enter (&done))
     return;
-  for (guint i = G_N_ELEMENTS (columns); i-- > 0;)
+  for (guint i = G_N_ELEMENTS (_pgo_column_infos); i-- > 0;)
     {
-      first_col[columns[i].table] = i;
-      n_cols[columns[i].table]++;
+      first_col[_pgo_column_infos[i].table] = i;
+      n_cols[_pgo_column_infos[i].table]++;
     }
   g_once_init_leave (&done, 1);
 }
@@ -296,9 +254,9 @@ _pgo_mibc_image_add_body (PgoMibcImage *img, const guint8 *il, gsize len)
 guint32
 _pgo_mibc_coded (PgoCodedIndex kind, guint32 token)
 {
-  const CodedDesc *d = &coded[kind];
+  const PgoCodedInfo *d = &_pgo_coded_infos[kind];
 
-  for (guint tag = 0; tag < d->n; tag++)
+  for (guint tag = 0; tag < d->n_tags; tag++)
     if (d->tables[tag] == PGO_TOKEN_TABLE (token))
       return PGO_TOKEN_RID (token) << d->bits | tag;
   g_assert_not_reached ();
@@ -339,25 +297,25 @@ typedef struct {
 } HeapWidths;
 
 static guint
-col_width (PgoMibcImage *img, const ColDesc *c, const HeapWidths *hw)
+col_width (PgoMibcImage *img, const PgoColumnInfo *c, const HeapWidths *hw)
 {
   switch (c->kind)
     {
-    case K_U8: return 1;
-    case K_U16: return 2;
-    case K_U32: return 4;
-    case K_STRING: return hw->string;
-    case K_GUID: return hw->guid;
-    case K_BLOB: return hw->blob;
-    case K_TABLE:
-    case K_LIST:
+    case PGO_COLUMN_U8: return 1;
+    case PGO_COLUMN_U16: return 2;
+    case PGO_COLUMN_U32: return 4;
+    case PGO_COLUMN_STRING: return hw->string;
+    case PGO_COLUMN_GUID: return hw->guid;
+    case PGO_COLUMN_BLOB: return hw->blob;
+    case PGO_COLUMN_TABLE:
+    case PGO_COLUMN_LIST:
       return _pgo_mibc_image_n_rows (img, c->arg) > 0xFFFF ? 4 : 2;
     default:
       {
-        const CodedDesc *d = &coded[c->arg];
+        const PgoCodedInfo *d = &_pgo_coded_infos[c->arg];
         guint32 max = 0;
-        for (guint tag = 0; tag < d->n; tag++)
-          if (d->tables[tag] != T_NONE)
+        for (guint tag = 0; tag < d->n_tags; tag++)
+          if (d->tables[tag] != PGO_TABLE_NONE)
             max = MAX (max, _pgo_mibc_image_n_rows (img, d->tables[tag]));
         return max >= (1u << (16 - d->bits)) ? 4 : 2;
       }
@@ -398,7 +356,7 @@ table_stream (PgoMibcImage *img, const HeapWidths *hw)
       const guint32 *v = (const guint32 *) img->rows[t]->data;
       for (guint i = 0; i < img->rows[t]->len; i++)
         {
-          const ColDesc *c = &columns[first_col[t] + i % n_cols[t]];
+          const PgoColumnInfo *c = &_pgo_column_infos[first_col[t] + i % n_cols[t]];
           guint w = col_width (img, c, hw);
           if (w == 1)
             _pgo_bytes_append_u8 (s, (guint8) v[i]);
