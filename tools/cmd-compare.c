@@ -44,7 +44,7 @@ parse_options (int *argc, char ***argv, CompareOptions *o)
   GOptionEntry entries[] = {
     { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->references,
       "Assembly or directory defining a .mibc's methods, to pair them by token (repeatable)", "PATH" },
-    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method, PGO_TOOL_METHOD_HELP, "M" },
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method, TOOL_METHOD_HELP, "M" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Print the summary line only", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the comparison as one JSON object", NULL },
     { "only-in", 0, 0, G_OPTION_ARG_NONE, &o->only_in,
@@ -62,14 +62,14 @@ parse_options (int *argc, char ***argv, CompareOptions *o)
                                      "block and edge overlap, as dotnet-pgo compare-mibc computes them.");
   g_option_context_add_main_entries (ctx, entries, NULL);
   o->min_overlap = -1;
-  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
+  if ((rc = tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc != 3)
-    return pgo_tool_usage ("compare needs exactly two files, A and B");
+    return tool_usage ("compare needs exactly two files, A and B");
   if (o->min_overlap != -1 && !(o->min_overlap >= 0 && o->min_overlap <= 1))
-    return pgo_tool_usage ("--min-overlap %g: give a share from 0 to 1", o->min_overlap);
+    return tool_usage ("--min-overlap %g: give a share from 0 to 1", o->min_overlap);
   if (o->cutoff < 0)
-    return pgo_tool_usage ("--weight-cutoff %" G_GINT64_FORMAT ": give a count of 0 or more", o->cutoff);
+    return tool_usage ("--weight-cutoff %" G_GINT64_FORMAT ": give a count of 0 or more", o->cutoff);
   o->paths[0] = (*argv)[1];
   o->paths[1] = (*argv)[2];
   return PGO_EXIT_OK;
@@ -106,13 +106,13 @@ json_method (GString *s, const PgoComparedMethod *m)
   g_autofree char *name = pgo_method_id_to_string (pgo_method_profile_get_id (p));
 
   g_string_append (s, "{\"name\":");
-  pgo_tool_json_string (s, name);
+  tool_json_string (s, name);
   if (!m->a || !m->b_index)
     g_string_append_printf (s, ",\"only_in\":\"%s\"}", m->a ? "A" : "B");
   else if (m->mismatch)
     {
       g_string_append (s, ",\"mismatched\":");
-      pgo_tool_json_string (s, m->mismatch);
+      tool_json_string (s, m->mismatch);
       g_string_append_c (s, '}');
     }
   else
@@ -129,14 +129,14 @@ json_method (GString *s, const PgoComparedMethod *m)
 /* One side of the comparison: a trace, read in passes, or a whole list. */
 typedef struct {
   const char   *path;
-  PgoToolTrace *trace;
+  ToolTrace *trace;
   GPtrArray    *list;
 } Side;
 
 static void
 side_clear (Side *side)
 {
-  g_clear_pointer (&side->trace, pgo_tool_trace_free);
+  g_clear_pointer (&side->trace, tool_trace_free);
   g_clear_pointer (&side->list, g_ptr_array_unref);
 }
 
@@ -168,7 +168,7 @@ pass_one (Pass *pass, const PgoMethodProfile *p)
   pass->n++;
 }
 
-/* PgoToolProfileFunc of a trace's pass: names the profile's type
+/* ToolProfileFunc of a trace's pass: names the profile's type
  * arguments as the list reader does, then hands it on. */
 static gboolean
 pass_streamed (PgoMethodProfile *profile, gpointer data, GError **error)
@@ -177,7 +177,7 @@ pass_streamed (PgoMethodProfile *profile, gpointer data, GError **error)
 
   (void) error;
   if (pass->resolver)
-    pgo_nettrace_profile_name_types (profile, pgo_tool_lookup_metadata, pass->resolver);
+    pgo_nettrace_profile_name_types (profile, tool_lookup_metadata, pass->resolver);
   pass_one (pass, profile);
   pgo_method_profile_free (profile);
   return TRUE;
@@ -192,7 +192,7 @@ side_pass (Side *side, const CompareOptions *o, PgoBodyResolver *resolver, SideF
   Pass pass = { o, resolver, func, data, 0 };
 
   if (side->trace)
-    return pgo_tool_trace_pass (side->trace, pass_streamed, &pass, rc);
+    return tool_trace_pass (side->trace, pass_streamed, &pass, rc);
   for (guint i = 0; i < side->list->len; i++)
     pass_one (&pass, g_ptr_array_index (side->list, i));
   return TRUE;
@@ -209,16 +209,16 @@ side_open (Side *side, const char *path, PgoBodyResolver *resolver, int *rc)
   PgoProfileSetOptions merge;
 
   side->path = path;
-  if (pgo_tool_is_trace (path))
-    return (side->trace = pgo_tool_trace_open (path, rc)) != NULL;
-  if (!(list = pgo_tool_read_profiles (path, resolver, rc)))
+  if (tool_is_trace (path))
+    return (side->trace = tool_trace_open (path, rc)) != NULL;
+  if (!(list = tool_read_profiles (path, resolver, rc)))
     return FALSE;
   pgo_profile_set_options_init (&merge);
   merge.mode = PGO_PROFILE_SET_AS_RECORDED;
   merge.call_evidence = FALSE;
   if (!(side->list = pgo_profile_set_build (list, resolver, &merge, NULL, &error)))
     {
-      *rc = pgo_tool_fail (path, g_steal_pointer (&error));
+      *rc = tool_fail (path, g_steal_pointer (&error));
       return FALSE;
     }
   return TRUE;
@@ -290,9 +290,9 @@ json_start (const CompareOptions *o)
 {
   g_autoptr(GString) s = g_string_new ("{\"a\":");
 
-  pgo_tool_json_string (s, o->paths[0]);
+  tool_json_string (s, o->paths[0]);
   g_string_append (s, ",\"b\":");
-  pgo_tool_json_string (s, o->paths[1]);
+  tool_json_string (s, o->paths[1]);
   g_string_append (s, ",\"methods\":[");
   fputs (s->str, stdout);
 }
@@ -338,11 +338,11 @@ check_min_overlap (const CompareOptions *o, const PgoComparisonSummary *s)
   if (o->min_overlap < 0 || (!block && !edge))
     return PGO_EXIT_OK;
   if (block)
-    pgo_tool_error ("%s vs %s: block overlap %.6f is below --min-overlap %g", o->paths[0],
-                    o->paths[1], s->block_overlap, o->min_overlap);
+    tool_error ("%s vs %s: block overlap %.6f is below --min-overlap %g", o->paths[0],
+                o->paths[1], s->block_overlap, o->min_overlap);
   if (edge)
-    pgo_tool_error ("%s vs %s: edge overlap %.6f is below --min-overlap %g", o->paths[0],
-                    o->paths[1], s->edge_overlap, o->min_overlap);
+    tool_error ("%s vs %s: edge overlap %.6f is below --min-overlap %g", o->paths[0],
+                o->paths[1], s->edge_overlap, o->min_overlap);
   return PGO_EXIT_BELOW;
 }
 
@@ -350,7 +350,7 @@ check_min_overlap (const CompareOptions *o, const PgoComparisonSummary *s)
  * time (a trace in two passes: the first checks it before anything is
  * printed), then B again for the methods only it has. */
 int
-pgo_cmd_compare (int argc, char **argv)
+cmd_compare (int argc, char **argv)
 {
   g_auto(CompareOptions) o = { 0 };
   g_auto(Side) a = { 0 };
@@ -363,7 +363,7 @@ pgo_cmd_compare (int argc, char **argv)
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if ((o.references && !(resolver = pgo_tool_open_resolver (o.references, NULL, &rc)))
+  if ((o.references && !(resolver = tool_open_resolver (o.references, NULL, &rc)))
       || !side_open (&a, o.paths[0], resolver, &rc)
       || (a.trace && !side_pass (&a, &o, resolver, NULL, NULL, &rc))
       || !side_open (&b, o.paths[1], resolver, &rc)
@@ -377,24 +377,24 @@ pgo_cmd_compare (int argc, char **argv)
   pgo_comparison_get_summary (c, &s);
   if (o.method && s.n_a == 0 && s.n_b == 0)
     {
-      pgo_tool_error ("%s, %s: --method '%s' names no method of either", o.paths[0], o.paths[1],
-                      o.method);
+      tool_error ("%s, %s: --method '%s' names no method of either", o.paths[0], o.paths[1],
+                  o.method);
       return PGO_EXIT_FAILURE;
     }
   print_summary (&o, &s);
   if (s.n_both == 0)
     {
-      pgo_tool_error ("%s and %s have no method in common%s", o.paths[0], o.paths[1],
-                      o.method ? " (after --method)" : "");
+      tool_error ("%s and %s have no method in common%s", o.paths[0], o.paths[1],
+                  o.method ? " (after --method)" : "");
       return PGO_EXIT_FAILURE;
     }
   if (s.n_block == 0 && s.n_edge == 0)
     {
-      pgo_tool_error ("%s and %s: nothing compared: none of the %u methods in common has a count kind"
-                      " in common", o.paths[0], o.paths[1], s.n_both);
+      tool_error ("%s and %s: nothing compared: none of the %u methods in common has a count kind"
+                  " in common", o.paths[0], o.paths[1], s.n_both);
       return PGO_EXIT_FAILURE;
     }
-  if ((rc = pgo_tool_flush_stdout ()) != PGO_EXIT_OK)
+  if ((rc = tool_flush_stdout ()) != PGO_EXIT_OK)
     return rc;
   return check_min_overlap (&o, &s);
 }

@@ -156,10 +156,10 @@ parse_options (int *argc, char ***argv, DumpAssemblyOptions *o)
                                 " token, owner, name, signature, RVA, IL size, max stack,"
                                 " local signature and EH clauses.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if ((rc = pgo_tool_parse (context, argc, argv)) != PGO_EXIT_OK)
+  if ((rc = tool_parse (context, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc != 2)
-    return pgo_tool_usage ("dump-assembly takes one FILE");
+    return tool_usage ("dump-assembly takes one FILE");
   o->path = (*argv)[1];
   return PGO_EXIT_OK;
 }
@@ -183,7 +183,7 @@ print_methods (PgoMetadata *md, const DumpAssemblyOptions *o, GString *out, guin
       (*out_n_shown)++;
       if (!print_method (md, token, out, &error))
         {
-          pgo_tool_error ("%s: %s", o->path, error->message);
+          tool_error ("%s: %s", o->path, error->message);
           g_string_append_printf (out, "0x%08x\terror\n", token);
           status = PGO_EXIT_FAILURE;
         }
@@ -199,7 +199,7 @@ print_methods (PgoMetadata *md, const DumpAssemblyOptions *o, GString *out, guin
 
 /* "dump-assembly": prints an assembly's identity and its methods. */
 int
-pgo_cmd_dump_assembly (int argc, char **argv)
+cmd_dump_assembly (int argc, char **argv)
 {
   g_auto(DumpAssemblyOptions) o = { 0 };
   g_autoptr(GError) error = NULL;
@@ -212,14 +212,14 @@ pgo_cmd_dump_assembly (int argc, char **argv)
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
   if (!(image = pgo_image_open (o.path, &error)))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+    return tool_fail (NULL, g_steal_pointer (&error));
   md = pgo_metadata_new (image, &error);
   if (md == NULL || !print_identity (image, md, out, &error))
-    return pgo_tool_fail (o.path, g_steal_pointer (&error));
+    return tool_fail (o.path, g_steal_pointer (&error));
   rc = print_methods (md, &o, out, &n_shown);
   if (o.method && n_shown == 0)
     {
-      pgo_tool_error ("%s: no method matches '%s'", o.path, o.method);
+      tool_error ("%s: no method matches '%s'", o.path, o.method);
       return PGO_EXIT_FAILURE;
     }
   return rc;

@@ -36,30 +36,30 @@ parse_options (int *argc, char ***argv, DumpTextOptions *o)
 {
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE");
   GOptionEntry entries[] = {
-    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->only, PGO_TOOL_METHOD_HELP, "M" },
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->only, TOOL_METHOD_HELP, "M" },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   int rc;
 
   g_option_context_set_summary (context, "Print a runtime text PGO dump (DOTNET_WritePGOData) as \"dump\" prints it.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if ((rc = pgo_tool_parse (context, argc, argv)) != PGO_EXIT_OK)
+  if ((rc = tool_parse (context, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc != 2)
-    return pgo_tool_usage (*argc < 2 ? "dump-text: no FILE given" : "dump-text: more than one FILE given");
+    return tool_usage (*argc < 2 ? "dump-text: no FILE given" : "dump-text: more than one FILE given");
   o->path = (*argv)[1];
   return PGO_EXIT_OK;
 }
 
 /* "dump-text": parses a runtime text PGO dump and prints it in the
- * record format (pgo_tool_print_text_pgo(), cmd-dump.c). */
+ * record format (tool_print_text_pgo(), cmd-dump.c). */
 int
-pgo_cmd_dump_text (int argc, char **argv)
+cmd_dump_text (int argc, char **argv)
 {
   g_auto(DumpTextOptions) o = { 0 };
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  return pgo_tool_print_text_pgo (o.path, o.only);
+  return tool_print_text_pgo (o.path, o.only);
 }

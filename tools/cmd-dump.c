@@ -6,7 +6,7 @@
  * document or a store carries, each printed in one record format, so that
  * the dumps of two inputs holding the same profiles can be compared with
  * diff.  "dump-text FILE" (cmd-dump-text.c) prints a text dump through
- * pgo_tool_print_text_pgo() below, in the same format.
+ * tool_print_text_pgo() below, in the same format.
  *
  * The record format: lines of TAB-separated fields, the methods in the
  * order the input stores them and each method's schema records in their
@@ -359,7 +359,7 @@ static void
 dump_init (Dump *d, const char *path, const char *selector, PgoBodyResolver *resolver)
 {
   *d = (Dump) { path, selector, resolver, NULL, NULL, 0, 0 };
-  d->names = resolver ? pgo_tool_new_handle_names () : NULL;
+  d->names = resolver ? tool_new_handle_names () : NULL;
   d->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
@@ -378,7 +378,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Dump, dump_clear)
 static int
 no_method_named (const Dump *d)
 {
-  return pgo_tool_no_method_named (d->path, d->selector, d->n_read);
+  return tool_no_method_named (d->path, d->selector, d->n_read);
 }
 
 /* Prints the "total:" line of 'd' ('dropped' methods a trace dropped),
@@ -392,7 +392,7 @@ print_total (const Dump *d, guint dropped)
   if (dropped && !d->selector)
     printf (", %u dropped", dropped);
   putchar ('\n');
-  return pgo_tool_flush_stdout ();
+  return tool_flush_stdout ();
 }
 
 /* Prints the "module" line of 'module' unless 'd' printed it already. */
@@ -618,8 +618,8 @@ print_one (PgoNettraceProfiles *profiles, PgoMethodProfile *profile, guint64 han
     }
   if (d->resolver)
     {
-      pgo_nettrace_profile_name_types (p, pgo_tool_lookup_metadata, d->resolver);
-      pgo_nettrace_profiles_name_profile_handles (profiles, p, pgo_tool_lookup_metadata, d->resolver,
+      pgo_nettrace_profile_name_types (p, tool_lookup_metadata, d->resolver);
+      pgo_nettrace_profiles_name_profile_handles (profiles, p, tool_lookup_metadata, d->resolver,
                                                   d->names);
     }
   print_profile (d, p, trace_handle_text, t);
@@ -641,12 +641,12 @@ print_trailer (PgoNettraceReader *reader, PgoNettraceProfiles *profiles, const T
     return no_method_named (t->dump);
   for (guint i = 0; i < notes->len; i++)
     if (g_strcmp0 (g_ptr_array_index (notes, i), cut) != 0)
-      pgo_tool_warning ("%s: %s", path, (const char *) g_ptr_array_index (notes, i));
+      tool_warning ("%s: %s", path, (const char *) g_ptr_array_index (notes, i));
   /* a trace cut short: the warning every command gives */
-  pgo_tool_warn_truncated (path, pgo_nettrace_reader_get_stats (reader),
-                           pgo_nettrace_profiles_get_n_emitted (profiles));
+  tool_warn_truncated (path, pgo_nettrace_reader_get_stats (reader),
+                       pgo_nettrace_profiles_get_n_emitted (profiles));
   if (t->schemas)
-    return pgo_tool_flush_stdout ();
+    return tool_flush_stdout ();
   return print_total (t->dump, pgo_nettrace_profiles_get_n_dropped (profiles));
 }
 
@@ -658,9 +658,9 @@ dump_raw (PgoNettraceReader *reader, const char *path)
   GError *error = NULL;
 
   if (!print_raw (reader, &error))
-    return pgo_tool_fail (path, error);
+    return tool_fail (path, error);
   if (pgo_nettrace_reader_get_warning (reader))
-    pgo_tool_warning ("%s: %s", path, pgo_nettrace_reader_get_warning (reader));
+    tool_warning ("%s: %s", path, pgo_nettrace_reader_get_warning (reader));
   return fflush (stdout) == 0 ? PGO_EXIT_OK : PGO_EXIT_FAILURE;
 }
 
@@ -704,15 +704,15 @@ read_text_pgo (const char *path, PgoTextPgo **out)
 
   if (!(file = pgo_file_map (path, &error))
       || !(*out = pgo_text_pgo_parse (g_bytes_get_data (file, NULL), g_bytes_get_size (file), &error)))
-    return pgo_tool_fail (path, g_steal_pointer (&error));
+    return tool_fail (path, g_steal_pointer (&error));
   return PGO_EXIT_OK;
 }
 
-/* pgo_tool_print_text_pgo: parses the runtime text PGO dump at 'path' and
+/* tool_print_text_pgo: parses the runtime text PGO dump at 'path' and
  * prints it in the record format (every input's, see above), only the
  * methods that --method 'only' names when it is set; the exit code. */
 int
-pgo_tool_print_text_pgo (const char *path, const char *only)
+tool_print_text_pgo (const char *path, const char *only)
 {
   g_autoptr(PgoTextPgo) pgo = NULL;
   g_auto(Dump) d = { 0 };
@@ -801,15 +801,15 @@ dump_store (DumpOptions *o)
   g_auto(Dump) d = { 0 };
 
   if (o->raw || o->schemas || o->references)
-    return pgo_tool_usage ("--raw, --schemas and --reference do not apply to a store");
+    return tool_usage ("--raw, --schemas and --reference do not apply to a store");
   if (!(store = pgo_store_open (o->path, FALSE, &error))
-      || !pgo_tool_print_store_stats (store, o->path, &error)
+      || !tool_print_store_stats (store, o->path, &error)
       || !(traces = pgo_store_list_traces (store, &error))
       || !(list = pgo_store_read_profiles (store, NULL, &error)))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+    return tool_fail (NULL, g_steal_pointer (&error));
   print_store_traces (traces);
   if (!print_saved (store, &error))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+    return tool_fail (NULL, g_steal_pointer (&error));
   dump_init (&d, o->path, o->method, NULL);
   return print_profile_list (&d, list);
 }
@@ -824,8 +824,8 @@ dump_mibc (DumpOptions *o, PgoBodyResolver *resolver)
   int rc = PGO_EXIT_OK;
 
   if (o->raw || o->schemas)
-    return pgo_tool_usage ("--raw and --schemas apply to .nettrace traces only");
-  if (!(list = pgo_tool_read_profiles (o->path, resolver, &rc)))
+    return tool_usage ("--raw and --schemas apply to .nettrace traces only");
+  if (!(list = tool_read_profiles (o->path, resolver, &rc)))
     return rc;
   dump_init (&d, o->path, o->method, resolver);
   return print_profile_list (&d, list);
@@ -843,13 +843,13 @@ dump_trace (DumpOptions *o, PgoBodyResolver *resolver)
   GError *error = NULL;
 
   if (!(reader = pgo_nettrace_reader_open (o->path, &error)))
-    return pgo_tool_fail (o->path, error);
+    return tool_fail (o->path, error);
   if (o->raw)
     return dump_raw (reader, o->path);
   dump_init (&d, o->path, o->method, resolver);
   /* one method at a time: a trace's profiles are never all held at once */
   if (!(profiles = pgo_nettrace_profiles_stream (reader, print_one, &t, &error)))
-    return pgo_tool_fail (o->path, error);
+    return tool_fail (o->path, error);
   return print_trailer (reader, profiles, &t);
 }
 
@@ -869,7 +869,7 @@ json_records (GString *s, const PgoMethodProfile *p)
       const guint64 *v = pgo_method_profile_get_values (p, i, &n);
 
       g_string_append_printf (s, "%s{\"kind\":%u,\"kind_name\":", i ? "," : "", r->kind);
-      pgo_tool_json_string (s, pgo_instrumentation_kind_to_string (r->kind));
+      tool_json_string (s, pgo_instrumentation_kind_to_string (r->kind));
       g_string_append_printf (s, ",\"il\":%d,\"count\":%d,\"other\":%d,\"values\":[",
                               r->il_offset, r->count, r->other);
       for (gsize k = 0; k < n; k++)
@@ -890,13 +890,13 @@ json_profile (GString *s, const PgoMethodProfile *p)
   g_autofree char *name = id && id->name ? pgo_method_id_to_string (id) : NULL;
 
   g_string_append (s, "{\"module\":");
-  pgo_tool_json_string (s, id && id->module ? id->module->simple_name : NULL);
+  tool_json_string (s, id && id->module ? id->module->simple_name : NULL);
   g_string_append_printf (s, ",\"token\":%u,\"name\":", id ? id->token : 0);
-  pgo_tool_json_string (s, name ? strchr (name, '!') + 1 : NULL);
+  tool_json_string (s, name ? strchr (name, '!') + 1 : NULL);
   if (id && id->signature)
     {
       g_string_append (s, ",\"signature\":");
-      pgo_tool_json_string (s, id->signature);
+      tool_json_string (s, id->signature);
     }
   json_records (s, p);
 }
@@ -908,9 +908,9 @@ static void
 json_text_method (GString *s, const PgoTextPgoMethod *m)
 {
   g_string_append (s, "{\"name\":");
-  pgo_tool_json_string (s, m->method_name);
+  tool_json_string (s, m->method_name);
   g_string_append (s, ",\"signature\":");
-  pgo_tool_json_string (s, m->signature);
+  tool_json_string (s, m->signature);
   g_string_append_printf (s, ",\"code_hash\":%u,\"method_hash\":%u,\"il_size\":%u", m->code_hash,
                           m->method_hash, m->il_size);
   json_records (s, m->profile);
@@ -925,7 +925,7 @@ json_finish (const Dump *d, GString *s)
     return no_method_named (d);
   g_string_append_printf (s, "],\"total\":%u}\n", d->n_shown);
   fputs (s->str, stdout);
-  return pgo_tool_flush_stdout ();
+  return tool_flush_stdout ();
 }
 
 /* "dump --json" of a text PGO dump: per method (those --method names)
@@ -941,7 +941,7 @@ dump_json_text (DumpOptions *o)
   dump_init (&d, o->path, o->method, NULL);
   if ((rc = read_text_pgo (o->path, &pgo)) != PGO_EXIT_OK)
     return rc;
-  pgo_tool_json_string (s, o->path);
+  tool_json_string (s, o->path);
   g_string_append (s, ",\"methods\":[");
   for (guint i = 0; i < pgo_text_pgo_get_n_methods (pgo); i++)
     {
@@ -967,10 +967,10 @@ dump_json (DumpOptions *o, PgoBodyResolver *resolver)
   g_auto(Dump) d = { 0 };
   int rc;
 
-  if (!(list = pgo_tool_read_profiles (o->path, resolver, &rc)))
+  if (!(list = tool_read_profiles (o->path, resolver, &rc)))
     return rc;
   dump_init (&d, o->path, o->method, resolver);
-  pgo_tool_json_string (s, o->path);
+  tool_json_string (s, o->path);
   g_string_append (s, ",\"methods\":[");
   for (guint i = 0; i < list->len; i++)
     {
@@ -998,7 +998,7 @@ parse_options (int *argc, char ***argv, DumpOptions *o)
     { "reference", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &o->references,
       "Assembly or directory defining the methods: their tokens, canonical names, IL sizes and text hashes, a trace's handle names (repeatable)",
       "PATH" },
-    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method, PGO_TOOL_METHOD_HELP, "M" },
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method, TOOL_METHOD_HELP, "M" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the profiles as one JSON object", NULL },
     { NULL }
   };
@@ -1009,14 +1009,14 @@ parse_options (int *argc, char ***argv, DumpOptions *o)
                                 "Print the PGO profiles of a .nettrace trace, a .mibc, a text PGO dump, an XML\n"
                                 "document or a store, in one record format whatever the input.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if ((rc = pgo_tool_parse (context, argc, argv)) != PGO_EXIT_OK)
+  if ((rc = tool_parse (context, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc != 2)
-    return pgo_tool_usage ("dump needs exactly one FILE");
+    return tool_usage ("dump needs exactly one FILE");
   if (o->json && (o->raw || o->schemas))
-    return pgo_tool_usage ("--json excludes --raw and --schemas");
+    return tool_usage ("--json excludes --raw and --schemas");
   if (o->method && o->raw)
-    return pgo_tool_usage ("--method excludes --raw");
+    return tool_usage ("--method excludes --raw");
   o->path = (*argv)[1];
   return PGO_EXIT_OK;
 }
@@ -1026,31 +1026,31 @@ static int
 dump_text (DumpOptions *o)
 {
   if (o->raw || o->schemas || o->references)
-    return pgo_tool_usage ("--raw, --schemas and --reference do not apply to a text PGO dump");
-  return o->json ? dump_json_text (o) : pgo_tool_print_text_pgo (o->path, o->method);
+    return tool_usage ("--raw, --schemas and --reference do not apply to a text PGO dump");
+  return o->json ? dump_json_text (o) : tool_print_text_pgo (o->path, o->method);
 }
 
 /* "dump": decodes the PGO profiles of a file of any kind and prints them. */
 int
-pgo_cmd_dump (int argc, char **argv)
+cmd_dump (int argc, char **argv)
 {
   g_auto(DumpOptions) o = { 0 };
   g_autoptr(PgoBodyResolver) resolver = NULL;
-  PgoToolInputKind kind;
+  ToolInputKind kind;
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  kind = pgo_tool_input_kind (o.path);
-  if (kind == PGO_TOOL_INPUT_TEXT)
+  kind = tool_input_kind (o.path);
+  if (kind == TOOL_INPUT_TEXT)
     return dump_text (&o);
-  if (kind == PGO_TOOL_INPUT_STORE)
+  if (kind == TOOL_INPUT_STORE)
     return o.json ? dump_json (&o, NULL) : dump_store (&o);
-  if (o.references && !(resolver = pgo_tool_open_resolver (o.references, NULL, &rc)))
+  if (o.references && !(resolver = tool_open_resolver (o.references, NULL, &rc)))
     return rc;
   if (o.json)
     return dump_json (&o, resolver);
-  if (kind == PGO_TOOL_INPUT_MIBC || kind == PGO_TOOL_INPUT_XML) /* read_profiles tells them apart */
+  if (kind == TOOL_INPUT_MIBC || kind == TOOL_INPUT_XML) /* read_profiles tells them apart */
     return dump_mibc (&o, resolver);
   return dump_trace (&o, resolver);
 }

@@ -78,7 +78,7 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
       "Print the static branch heuristics' tallies against the truths", NULL },
     { "prior-weights", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &o->prior_weights,
       "Use the evidence priors' feature weights of FILE (the refit scores them so)", "FILE" },
-    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method, PGO_TOOL_METHOD_HELP, "M" },
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &o->method, TOOL_METHOD_HELP, "M" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print JSON instead of a table", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Print the summary lines only", NULL },
     { "no-call-evidence", 0, 0, G_OPTION_ARG_NONE, &o->no_calls,
@@ -95,34 +95,34 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
   g_option_context_set_summary (ctx, "Keep only a probe set's offsets of a dense block-count trace,\n"
                                      "reconstruct, and compare with the dense counts.");
   g_option_context_add_main_entries (ctx, entries, NULL);
-  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
+  if ((rc = tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc != 1)
-    return pgo_tool_usage ("unexpected argument '%s'", (*argv)[1]);
+    return tool_usage ("unexpected argument '%s'", (*argv)[1]);
   if (!o->truth)
-    return pgo_tool_usage ("--truth TRACE is required");
-  if ((rc = pgo_tool_check_call_rounds (o->call_rounds_given, &o->call_rounds)) != PGO_EXIT_OK)
+    return tool_usage ("--truth TRACE is required");
+  if ((rc = tool_check_call_rounds (o->call_rounds_given, &o->call_rounds)) != PGO_EXIT_OK)
     return rc;
   if (o->jobs < 0 || o->jobs > 4096)
-    return pgo_tool_usage ("--jobs %d: give 1 to 4096 threads, or 0 for one per processor", o->jobs);
-  if (!o->probes || !pgo_tool_parse_probes (o->probes, &o->set))
-    return pgo_tool_usage ("--probes A, B or P is required");
+    return tool_usage ("--jobs %d: give 1 to 4096 threads, or 0 for one per processor", o->jobs);
+  if (!o->probes || !tool_parse_probes (o->probes, &o->set))
+    return tool_usage ("--probes A, B or P is required");
   o->prior_model = PGO_PRIORS_DEFAULT;
-  if ((rc = pgo_tool_parse_priors (o->priors, &o->prior_model)) != PGO_EXIT_OK)
+  if ((rc = tool_parse_priors (o->priors, &o->prior_model)) != PGO_EXIT_OK)
     return rc;
   if (!o->references && !o->frameworks)
-    return pgo_tool_usage ("give at least one --reference or --framework");
+    return tool_usage ("give at least one --reference or --framework");
   if (o->prior_weights)
     {
       g_autoptr(GError) error = NULL;
 
       if (!pgo_prior_weights_load (o->prior_weights, &error))
-        return pgo_tool_fail (NULL, g_steal_pointer (&error));
+        return tool_fail (NULL, g_steal_pointer (&error));
     }
-  if (!(o->resolver = pgo_tool_open_resolver (o->references, o->frameworks, &rc)))
+  if (!(o->resolver = tool_open_resolver (o->references, o->frameworks, &rc)))
     return rc;
   if (o->edge_truth && g_strv_length (o->edge_truth) != g_strv_length (o->truth))
-    return pgo_tool_usage ("give one --edge-truth per --truth, in the same order");
+    return tool_usage ("give one --edge-truth per --truth, in the same order");
   return PGO_EXIT_OK;
 }
 
@@ -152,7 +152,7 @@ typedef struct {
   const EvalOptions *o;
   guint            t;        /* the trace's number */
   PgoCallFacts    *facts;    /* NULL with --no-call-evidence */
-  PgoToolModules  *modules;  /* counted by the first pass */
+  ToolModules  *modules;  /* counted by the first pass */
   GPtrArray       *edges;    /* the --edge-truth twin's profiles, or NULL */
   gboolean        *used;     /* its profiles matched so far */
   GArray          *pending;  /* Pending: methods taken, not yet evaluated */
@@ -179,9 +179,9 @@ compare_edge_truth (TruthRun *r, const Pending *p, GError **error)
       return FALSE;
     }
   if (compared && !agree && !r->o->quiet)
-    pgo_tool_warning ("%s: %s (token 0x%08x): the edge run's JIT reconstruction"
-                      " differs from the block run of %s", r->o->edge_truth[r->t], name,
-                      id ? id->token : 0, r->o->truth[r->t]);
+    tool_warning ("%s: %s (token 0x%08x): the edge run's JIT reconstruction"
+                  " differs from the block run of %s", r->o->edge_truth[r->t], name,
+                  id ? id->token : 0, r->o->truth[r->t]);
   return TRUE;
 }
 
@@ -227,7 +227,7 @@ evaluate_pending (TruthRun *r, GError **error)
   return ok;
 }
 
-/* PgoToolProfileFunc of the first pass: counts the profile's module and
+/* ToolProfileFunc of the first pass: counts the profile's module and
  * lets the call facts learn from it. */
 static gboolean
 learn_profile (PgoMethodProfile *profile, gpointer data, GError **error)
@@ -235,13 +235,13 @@ learn_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   TruthRun *r = data;
 
   (void) error;
-  pgo_tool_learn_profile (r->modules, r->facts, profile, NULL);
+  tool_learn_profile (r->modules, r->facts, profile, NULL);
   return TRUE;
 }
 
-/* PgoToolProfileFunc of the second pass: takes the profile if --method
+/* ToolProfileFunc of the second pass: takes the profile if --method
  * does, with its body, into the pending batch, and evaluates the batch
- * once it holds PGO_TOOL_BATCH methods. */
+ * once it holds TOOL_BATCH methods. */
 static gboolean
 evaluate_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
@@ -259,7 +259,7 @@ evaluate_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   p.missing = missing ? g_strdup (missing->message) : NULL;
   p.profile = g_steal_pointer (&owned);
   g_array_append_val (r->pending, p);
-  return r->pending->len < PGO_TOOL_BATCH || evaluate_pending (r, error);
+  return r->pending->len < TOOL_BATCH || evaluate_pending (r, error);
 }
 
 /* Adds to 'total' what the call facts 'facts' found. */
@@ -286,15 +286,15 @@ add_call_stats (PgoCallFacts *facts, PgoCallFactsStats *total)
  * (what it found is added to 'total'), and its "modules:" line to
  * 'modules'; counts in '*n_seen' its methods and in '*n_taken' those
  * --method takes.  The truth is read in two passes (its modules and the
- * call facts, then its methods in batches of PGO_TOOL_BATCH, each
+ * call facts, then its methods in batches of TOOL_BATCH, each
  * evaluated on --jobs threads).  Returns PGO_EXIT_OK, or the exit code
  * after the error. */
 static int
 evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsStats *total,
                 GString *modules, guint *n_seen, guint *n_taken)
 {
-  g_autoptr(PgoToolTrace) trace = NULL;
-  g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
+  g_autoptr(ToolTrace) trace = NULL;
+  g_autoptr(ToolModules) mods = tool_modules_new ();
   g_autoptr(GPtrArray) edges = NULL;
   g_autofree gboolean *used = NULL;
   g_autoptr(PgoCallFacts) facts = NULL;
@@ -313,27 +313,27 @@ evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsSt
       pgo_call_facts_set_threads (facts, (guint) o->jobs);
     }
   r = (TruthRun) { ev, o, t, facts, mods, NULL, NULL, pending, 0, 0 };
-  if (!(trace = pgo_tool_trace_open (o->truth[t], &rc)) || !pgo_tool_trace_pass (trace, learn_profile, &r, &rc)
-      || !pgo_tool_modules_match (o->truth[t], mods, o->resolver, o->frameworks != NULL, PGO_STALE_REFUSE,
-                                  modules, &rc))
+  if (!(trace = tool_trace_open (o->truth[t], &rc)) || !tool_trace_pass (trace, learn_profile, &r, &rc)
+      || !tool_modules_match (o->truth[t], mods, o->resolver, o->frameworks != NULL, PGO_STALE_REFUSE,
+                              modules, &rc))
     return rc;
   if (facts)
     pgo_call_facts_flush (facts, NULL);
-  if (!pgo_tool_call_rounds (trace, facts, o->call_rounds, NULL, &rc))
+  if (!tool_call_rounds (trace, facts, o->call_rounds, NULL, &rc))
     return rc;
-  if (o->edge_truth && !(edges = pgo_tool_read_trace (o->edge_truth[t], &rc)))
+  if (o->edge_truth && !(edges = tool_read_trace (o->edge_truth[t], &rc)))
     return rc;
   used = g_new0 (gboolean, edges ? edges->len + 1 : 1);
   r.edges = edges;
   r.used = used;
   pgo_evaluation_set_call_facts (ev, facts);
-  if (!pgo_tool_trace_pass (trace, evaluate_profile, &r, &rc))
+  if (!tool_trace_pass (trace, evaluate_profile, &r, &rc))
     return (pgo_evaluation_set_call_facts (ev, NULL), rc);
-  /* the last batch, short of PGO_TOOL_BATCH; failing as the pass would */
+  /* the last batch, short of TOOL_BATCH; failing as the pass would */
   ok = evaluate_pending (&r, &error);
   pgo_evaluation_set_call_facts (ev, NULL);
   if (!ok)
-    return pgo_tool_fail (o->truth[t], g_steal_pointer (&error));
+    return tool_fail (o->truth[t], g_steal_pointer (&error));
   if (facts)
     add_call_stats (facts, total);
   *n_seen += r.n_seen;
@@ -351,7 +351,7 @@ json_methods (GString *s, const PgoEvaluation *ev)
       const PgoEvaluationMethod *m = pgo_evaluation_get_method (ev, i);
 
       g_string_append (s, i ? ",{\"name\":" : "{\"name\":");
-      pgo_tool_json_string (s, m->name);
+      tool_json_string (s, m->name);
       g_string_append_printf (s, ",\"framework\":%s,\"blocks\":%u,\"probes\":%u,\"determined\":%u,"
                               "\"determined_ok\":%u,\"from_calls\":%u,\"from_calls_ok\":%u,\"adjusted\":%u,"
                               "\"truth_total\":%" G_GUINT64_FORMAT
@@ -408,7 +408,7 @@ print_json (const PgoEvaluation *ev, const EvalOptions *o, const PgoEvaluationSu
     {
       if (i)
         g_string_append_c (s, ',');
-      pgo_tool_json_string (s, g_ptr_array_index (skipped, i));
+      tool_json_string (s, g_ptr_array_index (skipped, i));
     }
   g_string_append (s, "],\"summary\":");
   json_summary (s, sum, o->edge_truth != NULL);
@@ -495,16 +495,16 @@ no_method_evaluated (const EvalOptions *o, const PgoEvaluationSummary *sum)
     if (sum->n_skipped_by[r])
       g_string_append_printf (why, "%s%u %s", why->len ? ", " : "", sum->n_skipped_by[r],
                               pgo_evaluation_skip_reason_to_string (r));
-  pgo_tool_error ("%s%s: no method was evaluated (%u skipped%s%s)", o->truth[0],
-                  o->truth[1] ? " and the other truths" : "", sum->n_skipped,
-                  why->len ? ": " : "", why->str);
+  tool_error ("%s%s: no method was evaluated (%u skipped%s%s)", o->truth[0],
+              o->truth[1] ? " and the other truths" : "", sum->n_skipped,
+              why->len ? ": " : "", why->str);
   return PGO_EXIT_FAILURE;
 }
 
 /* "evaluate": reconstructs every --truth method from its probe-set counts
  * and prints how close the result is to the dense counts. */
 int
-pgo_cmd_evaluate (int argc, char **argv)
+cmd_evaluate (int argc, char **argv)
 {
   g_auto(EvalOptions) o = { 0 };
   g_autoptr(PgoEvaluation) ev = NULL;
@@ -523,7 +523,7 @@ pgo_cmd_evaluate (int argc, char **argv)
     if ((rc = evaluate_trace (ev, &o, t, &calls, modules, &n_seen, &n_taken)) != PGO_EXIT_OK)
       return rc;
   if (o.method && n_taken == 0)
-    return pgo_tool_no_method_named (o.truth[0], o.method, n_seen);
+    return tool_no_method_named (o.truth[0], o.method, n_seen);
   pgo_evaluation_get_summary (ev, TRUE, &sum);
   if (sum.n_methods == 0)
     return no_method_evaluated (&o, &sum);
@@ -540,5 +540,5 @@ pgo_cmd_evaluate (int argc, char **argv)
 
       fputs (tally, stdout);
     }
-  return pgo_tool_flush_stdout ();
+  return tool_flush_stdout ();
 }

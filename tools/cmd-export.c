@@ -24,8 +24,8 @@
 
 /* The command line of "export" and "create-mibc", checked. */
 typedef struct {
-  PgoToolInputs        in;          /* --trace, --store, --reference, --framework */
-  PgoToolRecon         recon;       /* --probes, --priors, --no-call-evidence */
+  ToolInputs        in;          /* --trace, --store, --reference, --framework */
+  ToolRecon         recon;       /* --probes, --priors, --no-call-evidence */
   char                *output;      /* --output */
   char                *format;      /* --format as typed (export) */
   char                *form;        /* --form as typed */
@@ -44,8 +44,8 @@ typedef struct {
 static void
 export_options_clear (ExportOptions *o)
 {
-  pgo_tool_inputs_clear (&o->in);
-  pgo_tool_recon_clear (&o->recon);
+  tool_inputs_clear (&o->in);
+  tool_recon_clear (&o->recon);
   g_clear_pointer (&o->output, g_free);
   g_clear_pointer (&o->format, g_free);
   g_clear_pointer (&o->form, g_free);
@@ -59,14 +59,14 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ExportOptions, export_options_clear)
 static int
 check_options (ExportOptions *o)
 {
-  pgo_tool_set_init (&o->set, &o->in);
+  tool_set_init (&o->set, &o->in);
   if (!o->output)
-    return pgo_tool_usage ("give --output");
-  if (pgo_tool_check_output (o->output, &o->in) != PGO_EXIT_OK)
+    return tool_usage ("give --output");
+  if (tool_check_output (o->output, &o->in) != PGO_EXIT_OK)
     return PGO_EXIT_USAGE;
   if (o->format && g_strcmp0 (o->format, "mibc") != 0 && g_strcmp0 (o->format, "text") != 0
       && g_strcmp0 (o->format, "xml") != 0)
-    return pgo_tool_usage ("unknown --format '%s' (mibc, text or xml)", o->format);
+    return tool_usage ("unknown --format '%s' (mibc, text or xml)", o->format);
   o->text = g_strcmp0 (o->format, "text") == 0;
   o->xml = g_strcmp0 (o->format, "xml") == 0;
   if (!o->format && o->allow_format)
@@ -76,33 +76,33 @@ check_options (ExportOptions *o)
       o->xml = g_str_has_suffix (o->output, ".xml");
     }
   if (o->xml && o->compressed)
-    return pgo_tool_usage ("--compressed applies to --format mibc only");
+    return tool_usage ("--compressed applies to --format mibc only");
   if (o->text)
-    o->names = pgo_tool_new_handle_names ();
+    o->names = tool_new_handle_names ();
   o->set.handle_names = o->names;
   /* inferred classes have names only the text format can write: a .mibc
    * would hold them as unknown handles, which crossgen2 ignores
    * (SPEC: pgo-inference(7) "Class histograms") */
   o->set.class_histograms = o->text;
   if (o->text && o->compressed)
-    return pgo_tool_usage ("--compressed applies to --format mibc only");
-  if (pgo_tool_recon_check (&o->recon, &o->set) != PGO_EXIT_OK)
+    return tool_usage ("--compressed applies to --format mibc only");
+  if (tool_recon_check (&o->recon, &o->set) != PGO_EXIT_OK)
     return PGO_EXIT_USAGE;
   if (o->form && g_strcmp0 (o->form, "block") == 0)
     o->set.reconstruction.form = PGO_RECONSTRUCTION_FORM_BLOCK;
   else if (o->form && g_strcmp0 (o->form, "edge") != 0)
-    return pgo_tool_usage ("unknown --form '%s' (edge or block)", o->form);
+    return tool_usage ("unknown --form '%s' (edge or block)", o->form);
   if (o->as_recorded && o->zero_fill)
-    return pgo_tool_usage ("--as-recorded and --zero-fill exclude each other");
+    return tool_usage ("--as-recorded and --zero-fill exclude each other");
   if ((o->as_recorded || o->zero_fill) && o->form)
-    return pgo_tool_usage ("--form applies to reconstructed profiles only");
+    return tool_usage ("--form applies to reconstructed profiles only");
   if (o->zero_fill && !o->recon.probes)
-    return pgo_tool_usage ("--zero-fill needs --probes");
+    return tool_usage ("--zero-fill needs --probes");
   if (o->save && (!o->in.stores || o->in.stores[1] || (o->in.traces && o->in.traces[0])))
-    return pgo_tool_usage ("--save keeps the reconstructions in the store they are made from:"
-                           " give one --store and no trace");
+    return tool_usage ("--save keeps the reconstructions in the store they are made from:"
+                       " give one --store and no trace");
   if (o->save && (o->as_recorded || o->zero_fill))
-    return pgo_tool_usage ("--save keeps reconstructions; --as-recorded and --zero-fill make none");
+    return tool_usage ("--save keeps reconstructions; --as-recorded and --zero-fill make none");
   o->set.mode = o->as_recorded ? PGO_PROFILE_SET_AS_RECORDED
               : o->zero_fill   ? PGO_PROFILE_SET_ZERO_FILL
                                : PGO_PROFILE_SET_RECONSTRUCT;
@@ -142,10 +142,10 @@ parse_options (int *argc, char ***argv, gboolean mibc_only, ExportOptions *o)
   if (!mibc_only)
     g_option_context_add_main_entries (ctx, format_entry, NULL);
   o->allow_format = !mibc_only;
-  pgo_tool_inputs_add_entries (ctx, &o->in);
-  pgo_tool_recon_add_entries (ctx, &o->recon);
-  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK
-      || (rc = pgo_tool_inputs_check (&o->in, *argc, *argv)) != PGO_EXIT_OK)
+  tool_inputs_add_entries (ctx, &o->in);
+  tool_recon_add_entries (ctx, &o->recon);
+  if ((rc = tool_parse (ctx, argc, argv)) != PGO_EXIT_OK
+      || (rc = tool_inputs_check (&o->in, *argc, *argv)) != PGO_EXIT_OK)
     return rc;
   return check_options (o);
 }
@@ -258,7 +258,7 @@ write_output (ExportOptions *o, GPtrArray *profiles, PgoBodyResolver *resolver,
 
   g_autofree char *base = g_path_get_basename (o->output);
   PgoMibcOptions mo = { .name = base, .compressed = o->compressed,
-                        .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
+                        .lookup = tool_lookup_metadata, .user_data = resolver };
 
   if (o->xml)
     bytes = pgo_profiles_to_xml (profiles, error);
@@ -267,8 +267,8 @@ write_output (ExportOptions *o, GPtrArray *profiles, PgoBodyResolver *resolver,
                     : pgo_mibc_build (profiles, &mo, out_skipped, error);
   if (!bytes)
     return FALSE;
-  return pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
-                                g_bytes_get_size (bytes), error);
+  return tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
+                            g_bytes_get_size (bytes), error);
 }
 
 /* Prints what was written and what was left out, on stderr. */
@@ -362,7 +362,7 @@ save_kept (const ExportOptions *o, GArray *kept, const char *digest, PgoBodyReso
     }
   if (!store || !pgo_store_save_reconstructions (store, settings, digest, items, kept->len, resolver,
                                                   &error))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+    return tool_fail (NULL, g_steal_pointer (&error));
   fprintf (stderr, "%s: kept %u reconstructions in %s (%s)\n", cmd, kept->len, o->in.stores[0],
            settings);
   return PGO_EXIT_OK;
@@ -373,10 +373,10 @@ static int
 no_method_written (const ExportOptions *o, const PgoProfileSetStats *st)
 {
   if (o->in.method && st->n_unselected == st->n_methods)
-    return pgo_tool_no_method_named (pgo_tool_inputs_first (&o->in), o->in.method, st->n_methods);
-  pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
-                  " (%u methods; %u without IL)", pgo_tool_inputs_first (&o->in), st->n_methods,
-                  st->n_no_body);
+    return tool_no_method_named (tool_inputs_first (&o->in), o->in.method, st->n_methods);
+  tool_error ("%s: no method of the input has both IL in the references and block counts"
+              " (%u methods; %u without IL)", tool_inputs_first (&o->in), st->n_methods,
+              st->n_no_body);
   return PGO_EXIT_FAILURE;
 }
 
@@ -487,16 +487,16 @@ finish_text (const ExportOptions *o, Output *x, int rc, const PgoProfileSetStats
   if (g_strcmp0 (o->output, "-") != 0)
     {
       if (!write_text_file (o->output, g_steal_pointer (&w), &error))
-        return pgo_tool_fail (o->output, g_steal_pointer (&error));
+        return tool_fail (o->output, g_steal_pointer (&error));
       return PGO_EXIT_OK;
     }
   bytes = pgo_text_pgo_writer_finish (g_steal_pointer (&w));
-  if (!pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
-    return pgo_tool_fail (o->output, g_steal_pointer (&error));
+  if (!tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
+    return tool_fail (o->output, g_steal_pointer (&error));
   return PGO_EXIT_OK;
 }
 
-/* The streamed export of 'o' (pgo_tool_stream_open()): when no method
+/* The streamed export of 'o' (tool_stream_open()): when no method
  * comes twice, each method's profile is added to the output as it is
  * made.  Otherwise '*out_list' receives every input profile, for
  * pgo_profile_set_build().  Returns PGO_EXIT_OK, or the exit code after
@@ -507,18 +507,18 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
 {
   g_autofree char *base = g_path_get_basename (o->output);
   PgoMibcOptions mo = { .name = base, .compressed = o->compressed,
-                        .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
+                        .lookup = tool_lookup_metadata, .user_data = resolver };
   Output x = { .o = o, .resolver = resolver };
-  g_autoptr(PgoToolStream) s = NULL;
+  g_autoptr(ToolStream) s = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   int rc;
 
-  if (!(s = pgo_tool_stream_open (o->in.traces, o->in.filter, resolver, &o->set, o->in.frameworks != NULL,
-                                  o->names, modules, &rc)))
+  if (!(s = tool_stream_open (o->in.traces, o->in.filter, resolver, &o->set, o->in.frameworks != NULL,
+                              o->names, modules, &rc)))
     return rc;
-  if (!pgo_tool_stream_is_simple (s))
-    return pgo_tool_stream_make (s, NULL, NULL, out_list);
+  if (!tool_stream_is_simple (s))
+    return tool_stream_make (s, NULL, NULL, out_list);
   if (o->xml)
     x.xml = pgo_xml_writer_new ();
   else if (o->text)
@@ -530,11 +530,11 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
   if (x.text && g_strcmp0 (o->output, "-") != 0 && !pgo_text_pgo_writer_spill (x.text, &error))
     {
       pgo_text_pgo_writer_free (x.text);
-      return pgo_tool_fail (o->output, g_steal_pointer (&error));
+      return tool_fail (o->output, g_steal_pointer (&error));
     }
-  rc = pgo_tool_stream_make (s, write_profile, &x, out_list);
-  pgo_tool_stream_get_stats (s, st);
-  g_clear_pointer (&s, pgo_tool_stream_free);  /* the call facts go before the output is laid out */
+  rc = tool_stream_make (s, write_profile, &x, out_list);
+  tool_stream_get_stats (s, st);
+  g_clear_pointer (&s, tool_stream_free);  /* the call facts go before the output is laid out */
   *skipped += x.skipped;
   if (x.text)
     return finish_text (o, &x, rc, st);
@@ -544,9 +544,9 @@ stream_export (const ExportOptions *o, PgoBodyResolver *resolver, GString *modul
     return rc;
   if (st->n_written == 0)
     return no_method_written (o, st);
-  if (!bytes || !pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
-                                        g_bytes_get_size (bytes), &error))
-    return pgo_tool_fail (o->output, g_steal_pointer (&error));
+  if (!bytes || !tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
+                                    g_bytes_get_size (bytes), &error))
+    return tool_fail (o->output, g_steal_pointer (&error));
   return PGO_EXIT_OK;
 }
 
@@ -558,7 +558,7 @@ finish_run (const char *cmd, const ExportOptions *o, const PgoProfileSetStats *s
   g_auto(GStrv) lines = g_strsplit (modules->str, "\n", -1);
 
   print_summary (cmd, o, st, skipped);
-  pgo_tool_print_stale (cmd, &o->recon);
+  tool_print_stale (cmd, &o->recon);
   for (char **l = lines; *l && **l; l++)
     fprintf (stderr, "%s: %s\n", cmd, *l);
   return PGO_EXIT_OK;
@@ -584,20 +584,20 @@ run_export (int argc, char **argv, gboolean mibc_only)
 
   if ((rc = parse_options (&argc, &argv, mibc_only, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc))
-      || (rc = pgo_tool_recon_open_stale (&o.recon, resolver, &o.set)) != PGO_EXIT_OK)
+  if (!(resolver = tool_open_resolver (o.in.references, o.in.frameworks, &rc))
+      || (rc = tool_recon_open_stale (&o.recon, resolver, &o.set)) != PGO_EXIT_OK)
     return rc;
-  pgo_tool_show_progress (&o.set);
-  if (!o.save && pgo_tool_inputs_streamable (&o.in))
+  tool_show_progress (&o.set);
+  if (!o.save && tool_inputs_streamable (&o.in))
     {
       if ((rc = stream_export (&o, resolver, modules, &st, &skipped, &in)) != PGO_EXIT_OK)
         return rc;
       if (!in)
         return finish_run (mibc_only ? "create-mibc" : "export", &o, &st, skipped, modules);
     }
-  else if (!(in = pgo_tool_read_inputs (o.in.stores, o.in.traces, resolver, o.in.frameworks != NULL,
-                                        pgo_tool_stale_mode (&o.set),
-                                        o.names, modules, o.save ? &digest : NULL, &rc)))
+  else if (!(in = tool_read_inputs (o.in.stores, o.in.traces, resolver, o.in.frameworks != NULL,
+                                    tool_stale_mode (&o.set),
+                                    o.names, modules, o.save ? &digest : NULL, &rc)))
     return rc;
   if (o.save)
     {
@@ -605,11 +605,11 @@ run_export (int argc, char **argv, gboolean mibc_only)
       o.set.visit_data = kept;
     }
   if (!(out = pgo_profile_set_build (in, resolver, &o.set, &st, &error)))
-    return pgo_tool_fail (pgo_tool_inputs_first (&o.in), g_steal_pointer (&error));
+    return tool_fail (tool_inputs_first (&o.in), g_steal_pointer (&error));
   if (out->len == 0)
     return no_method_written (&o, &st);
   if (!write_output (&o, out, resolver, &skipped, &error))
-    return pgo_tool_fail (o.output, g_steal_pointer (&error));
+    return tool_fail (o.output, g_steal_pointer (&error));
   if (o.save && (rc = save_kept (&o, kept, digest, resolver, mibc_only ? "create-mibc" : "export"))
       != PGO_EXIT_OK)
     return rc;
@@ -618,14 +618,14 @@ run_export (int argc, char **argv, gboolean mibc_only)
 
 /* "create-mibc": the main job, named like dotnet-pgo's. */
 int
-pgo_cmd_create_mibc (int argc, char **argv)
+cmd_create_mibc (int argc, char **argv)
 {
   return run_export (argc, argv, TRUE);
 }
 
 /* "export": the same, to .mibc or to the runtime's text format. */
 int
-pgo_cmd_export (int argc, char **argv)
+cmd_export (int argc, char **argv)
 {
   return run_export (argc, argv, FALSE);
 }

@@ -53,10 +53,10 @@ parse_options (int *argc, char ***argv, PlanOptions *o)
   g_option_context_set_summary (ctx, "Plan probe set P for every method of an assembly: the fewest block\n"
                                      "heads whose counts determine every count that block counts can.");
   g_option_context_add_main_entries (ctx, entries, NULL);
-  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
+  if ((rc = tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc != 2)
-    return pgo_tool_usage ("plan takes one ASSEMBLY");
+    return tool_usage ("plan takes one ASSEMBLY");
   o->path = (*argv)[1];
   return PGO_EXIT_OK;
 }
@@ -133,7 +133,7 @@ print_totals (const PlanTotals *t)
 
 /* "plan": plans P for every method of an assembly that --method names. */
 int
-pgo_cmd_plan (int argc, char **argv)
+cmd_plan (int argc, char **argv)
 {
   g_auto(PlanOptions) o = { 0 };
   g_autoptr(GError) error = NULL;
@@ -146,9 +146,9 @@ pgo_cmd_plan (int argc, char **argv)
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
   if (!(image = pgo_image_open (o.path, &error)))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+    return tool_fail (NULL, g_steal_pointer (&error));
   if (!(md = pgo_metadata_new (image, &error)))
-    return pgo_tool_fail (o.path, g_steal_pointer (&error));
+    return tool_fail (o.path, g_steal_pointer (&error));
   n = pgo_metadata_get_n_rows (md, PGO_TABLE_METHODDEF);
   for (guint32 rid = 1; rid <= n; rid++)
     {
@@ -161,9 +161,9 @@ pgo_cmd_plan (int argc, char **argv)
     }
   if (o.method && matched == 0)
     {
-      pgo_tool_error ("%s: no method matches '%s'", o.path, o.method);
+      tool_error ("%s: no method matches '%s'", o.path, o.method);
       return PGO_EXIT_FAILURE;
     }
   print_totals (&t);
-  return pgo_tool_flush_stdout ();
+  return tool_flush_stdout ();
 }

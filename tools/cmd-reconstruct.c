@@ -19,9 +19,9 @@
 
 /* The command line of "reconstruct", checked. */
 typedef struct {
-  PgoToolInputs        in;        /* the TRACE argument, --trace, --store, --reference,
+  ToolInputs        in;        /* the TRACE argument, --trace, --store, --reference,
                                    * --framework, --method, the trace filters */
-  PgoToolRecon         recon;     /* --probes, --priors, --no-call-evidence, --call-rounds,
+  ToolRecon         recon;     /* --probes, --priors, --no-call-evidence, --call-rounds,
                                    * --jobs, --stale */
   char                *form;      /* --form as typed */
   gboolean             intervals; /* --intervals */
@@ -33,8 +33,8 @@ typedef struct {
 static void
 recon_options_clear (ReconOptions *o)
 {
-  pgo_tool_inputs_clear (&o->in);
-  pgo_tool_recon_clear (&o->recon);
+  tool_inputs_clear (&o->in);
+  tool_recon_clear (&o->recon);
   g_clear_pointer (&o->form, g_free);
 }
 
@@ -57,18 +57,18 @@ parse_options (int *argc, char ***argv, ReconOptions *o)
   g_option_context_set_summary (ctx, "Infer every block and edge count of each method of a trace,\n"
                                      "with its provenance, and print the schema for the JIT.");
   g_option_context_add_main_entries (ctx, entries, NULL);
-  pgo_tool_inputs_add_entries (ctx, &o->in);
-  pgo_tool_recon_add_entries (ctx, &o->recon);
-  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK
-      || (rc = pgo_tool_inputs_check (&o->in, *argc, *argv)) != PGO_EXIT_OK)
+  tool_inputs_add_entries (ctx, &o->in);
+  tool_recon_add_entries (ctx, &o->recon);
+  if ((rc = tool_parse (ctx, argc, argv)) != PGO_EXIT_OK
+      || (rc = tool_inputs_check (&o->in, *argc, *argv)) != PGO_EXIT_OK)
     return rc;
-  pgo_tool_set_init (&o->set, &o->in);
+  tool_set_init (&o->set, &o->in);
   o->set.reconstruction.intervals = o->intervals;
   if (o->form && g_strcmp0 (o->form, "block") == 0)
     o->set.reconstruction.form = PGO_RECONSTRUCTION_FORM_BLOCK;
   else if (o->form && g_strcmp0 (o->form, "edge") != 0)
-    return pgo_tool_usage ("unknown --form '%s' (edge or block)", o->form);
-  return pgo_tool_recon_check (&o->recon, &o->set);
+    return tool_usage ("unknown --form '%s' (edge or block)", o->form);
+  return tool_recon_check (&o->recon, &o->set);
 }
 
 /* Why a method was not reconstructed, as the summary names it, by
@@ -242,8 +242,8 @@ note_skip (const PgoMethodId *id, PgoProfileSetSkip why, const char *detail, gpo
   r->n_skipped++;
   r->n_by[why]++;
   if (why == PGO_PROFILE_SET_SKIP_BAD_IL)
-    pgo_tool_warning ("%s: %s (token 0x%08x): %s", r->input, name, id ? id->token : 0,
-                      detail ? detail : "no flow graph");
+    tool_warning ("%s: %s (token 0x%08x): %s", r->input, name, id ? id->token : 0,
+                  detail ? detail : "no flow graph");
   if (r->o->verbose)
     printf ("skipped %s token=0x%08x: %s\n", name, id ? id->token : 0, skip_names[why]);
 }
@@ -252,7 +252,7 @@ note_skip (const PgoMethodId *id, PgoProfileSetSkip why, const char *detail, gpo
  * has IL and block counts, and prints each in method order as it is
  * done, on --jobs threads. */
 int
-pgo_cmd_reconstruct (int argc, char **argv)
+cmd_reconstruct (int argc, char **argv)
 {
   g_auto(ReconOptions) o = { 0 };
   g_autoptr(PgoBodyResolver) resolver = NULL;
@@ -263,20 +263,20 @@ pgo_cmd_reconstruct (int argc, char **argv)
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc))
-      || (rc = pgo_tool_recon_open_stale (&o.recon, resolver, &o.set)) != PGO_EXIT_OK)
+  if (!(resolver = tool_open_resolver (o.in.references, o.in.frameworks, &rc))
+      || (rc = tool_recon_open_stale (&o.recon, resolver, &o.set)) != PGO_EXIT_OK)
     return rc;
-  r.input = pgo_tool_inputs_first (&o.in);
+  r.input = tool_inputs_first (&o.in);
   o.set.visit = print_visit;
   o.set.skip = note_skip;
   o.set.visit_data = &r;
-  if ((rc = pgo_tool_make_inputs (&o.in, resolver, &o.set, modules, &st)) != PGO_EXIT_OK)
+  if ((rc = tool_make_inputs (&o.in, resolver, &o.set, modules, &st)) != PGO_EXIT_OK)
     return rc;
   if (o.in.method && st.n_unselected == st.n_methods)
-    return pgo_tool_no_method_named (r.input, o.in.method, st.n_methods);
-  pgo_tool_print_stale ("reconstruct", &o.recon);
+    return tool_no_method_named (r.input, o.in.method, st.n_methods);
+  tool_print_stale ("reconstruct", &o.recon);
   printf ("total: %u methods reconstructed, %u without IL or block counts\n", r.n_done, r.n_skipped);
   print_skips (r.n_by);
   fputs (modules->str, stdout);
-  return pgo_tool_flush_stdout ();
+  return tool_flush_stdout ();
 }

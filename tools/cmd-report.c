@@ -20,8 +20,8 @@
 
 /* The command line of "report", checked. */
 typedef struct {
-  PgoToolInputs        in;    /* --trace, --store, --reference, --framework */
-  PgoToolRecon         recon; /* --probes, --priors, --no-call-evidence */
+  ToolInputs        in;    /* --trace, --store, --reference, --framework */
+  ToolRecon         recon; /* --probes, --priors, --no-call-evidence */
   char                *output; /* -o/--output DIR, or --html DIR once checked */
   char                *html;   /* --html DIR: the older spelling of --output */
   char                *title; /* --title */
@@ -33,8 +33,8 @@ typedef struct {
 static void
 report_options_clear (ReportOptions *o)
 {
-  pgo_tool_inputs_clear (&o->in);
-  pgo_tool_recon_clear (&o->recon);
+  tool_inputs_clear (&o->in);
+  tool_recon_clear (&o->recon);
   g_clear_pointer (&o->output, g_free);
   g_clear_pointer (&o->html, g_free);
   g_clear_pointer (&o->title, g_free);
@@ -54,7 +54,7 @@ take_output (ReportOptions *o)
   g_autofree char *a = NULL, *b = NULL;
 
   if (!o->output && !o->html)
-    return pgo_tool_usage ("give -o DIR, the directory to write index.xhtml into");
+    return tool_usage ("give -o DIR, the directory to write index.xhtml into");
   if (!o->output)
     {
       o->output = g_steal_pointer (&o->html);
@@ -65,7 +65,7 @@ take_output (ReportOptions *o)
   a = g_canonicalize_filename (o->output, NULL);
   b = g_canonicalize_filename (o->html, NULL);
   if (strcmp (a, b) != 0)
-    return pgo_tool_usage ("-o %s and --html %s name two directories: give one", o->output, o->html);
+    return tool_usage ("-o %s and --html %s name two directories: give one", o->output, o->html);
   return PGO_EXIT_OK;
 }
 
@@ -91,17 +91,17 @@ parse_options (int *argc, char ***argv, ReportOptions *o)
     "methods ranked by weight and by inferred share, each with its flow graph\n"
     "coloured by the provenance of its counts.");
   g_option_context_add_main_entries (ctx, entries, NULL);
-  pgo_tool_inputs_add_entries (ctx, &o->in);
-  pgo_tool_recon_add_entries (ctx, &o->recon);
-  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK
-      || (rc = pgo_tool_inputs_check (&o->in, *argc, *argv)) != PGO_EXIT_OK)
+  tool_inputs_add_entries (ctx, &o->in);
+  tool_recon_add_entries (ctx, &o->recon);
+  if ((rc = tool_parse (ctx, argc, argv)) != PGO_EXIT_OK
+      || (rc = tool_inputs_check (&o->in, *argc, *argv)) != PGO_EXIT_OK)
     return rc;
   if ((rc = take_output (o)) != PGO_EXIT_OK)
     return rc;
   if (o->limit < 0)
-    return pgo_tool_usage ("--limit takes a count of methods, not %d", o->limit);
-  pgo_tool_set_init (&o->set, &o->in);
-  return pgo_tool_recon_check (&o->recon, &o->set);
+    return tool_usage ("--limit takes a count of methods, not %d", o->limit);
+  tool_set_init (&o->set, &o->in);
+  return tool_recon_check (&o->recon, &o->set);
 }
 
 /* What add_method() adds to: the report, and the PDBs of the references
@@ -126,7 +126,7 @@ add_method (const PgoMethodId *id, const PgoReconstruction *rec, gpointer user_d
   if (pgo_report_would_draw (v->report, &s))
     d = pgo_reconstruction_to_diagram (rec, name);
   if (d && !pgo_pdb_set_annotate (v->pdbs, id, d, &error))
-    pgo_tool_warning ("%s; no source lines", error->message);
+    tool_warning ("%s; no source lines", error->message);
   pgo_report_add_method (v->report, name, &s, d);
 }
 
@@ -161,7 +161,7 @@ print_summary (const PgoReport *report, const char *path)
 
 /* "report": reconstructs every method of the inputs and writes the page. */
 int
-pgo_cmd_report (int argc, char **argv)
+cmd_report (int argc, char **argv)
 {
   g_auto(ReportOptions) o = { .limit = DEFAULT_LIMIT };
   g_autoptr(PgoBodyResolver) resolver = NULL;
@@ -176,8 +176,8 @@ pgo_cmd_report (int argc, char **argv)
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc))
-      || (rc = pgo_tool_recon_open_stale (&o.recon, resolver, &o.set)) != PGO_EXIT_OK)
+  if (!(resolver = tool_open_resolver (o.in.references, o.in.frameworks, &rc))
+      || (rc = tool_recon_open_stale (&o.recon, resolver, &o.set)) != PGO_EXIT_OK)
     return rc;
   title = o.title ? g_strdup (o.title) : default_title (&o);
   report = pgo_report_new (title);
@@ -187,13 +187,13 @@ pgo_cmd_report (int argc, char **argv)
   visit = (ReportVisit) { report, pdbs };
   o.set.visit = add_method;
   o.set.visit_data = &visit;
-  pgo_tool_show_progress (&o.set);
-  if ((rc = pgo_tool_reconstruct_inputs (&o.in, resolver, &o.set, modules, &st)) != PGO_EXIT_OK)
+  tool_show_progress (&o.set);
+  if ((rc = tool_reconstruct_inputs (&o.in, resolver, &o.set, modules, &st)) != PGO_EXIT_OK)
     return rc;
   if (!pgo_report_write (report, o.output, &path, &error))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+    return tool_fail (NULL, g_steal_pointer (&error));
   print_summary (report, path);
-  pgo_tool_print_stale ("report", &o.recon);
+  tool_print_stale ("report", &o.recon);
   fputs (modules->str, stdout);
-  return pgo_tool_flush_stdout ();
+  return tool_flush_stdout ();
 }

@@ -30,7 +30,7 @@ open_source_pdb (PgoImage *image)
   PgoPdb *pdb = pgo_pdb_open_for_image (image, &error);
 
   if (pdb == NULL && !g_error_matches (error, PGO_ERROR, PGO_ERROR_NOT_FOUND))
-    pgo_tool_warning ("%s; no source lines", error->message);
+    tool_warning ("%s; no source lines", error->message);
   return pdb;
 }
 
@@ -49,7 +49,7 @@ check_source (PgoPdb **pdb, guint32 token)
     ok = pgo_pdb_lookup_document (*pdb, points[i].document, &error) != NULL;
   if (!ok && !g_error_matches (error, PGO_ERROR, PGO_ERROR_NOT_FOUND))
     {
-      pgo_tool_warning ("%s; no source lines", error->message);
+      tool_warning ("%s; no source lines", error->message);
       g_clear_pointer (pdb, pgo_pdb_unref);
     }
 }
@@ -69,9 +69,9 @@ load_from_assembly (const char *path, const char *sel, PgoMetadata **out_md,
   guint32 n, found = 0, token = 0;
 
   if (image == NULL)
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+    return tool_fail (NULL, g_steal_pointer (&error));
   if (!(md = pgo_metadata_new (image, &error)))
-    return pgo_tool_fail (path, g_steal_pointer (&error));
+    return tool_fail (path, g_steal_pointer (&error));
   n = pgo_metadata_get_n_rows (md, PGO_TABLE_METHODDEF);
   for (guint32 rid = 1; rid <= n; rid++)
     if (pgo_metadata_match_method (md, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), sel))
@@ -81,14 +81,14 @@ load_from_assembly (const char *path, const char *sel, PgoMetadata **out_md,
       }
   if (found == 0)
     {
-      pgo_tool_error ("%s: no method matches '%s'", path, sel);
+      tool_error ("%s: no method matches '%s'", path, sel);
       return PGO_EXIT_FAILURE;
     }
   if (found > 1)
-    return pgo_tool_usage ("'%s' names %u methods of %s; give its token or canonical name",
-                           sel, found, path);
+    return tool_usage ("'%s' names %u methods of %s; give its token or canonical name",
+                       sel, found, path);
   if (!pgo_metadata_lookup_method_body (md, token, out_body, &error))
-    return pgo_tool_fail (path, g_steal_pointer (&error));
+    return tool_fail (path, g_steal_pointer (&error));
   *out_token = token;
   if (out_pdb && (*out_pdb = open_source_pdb (image)))
     check_source (out_pdb, token);
@@ -324,7 +324,7 @@ typedef struct {
   char         *trace;         /* --trace: counts from this trace, .mibc or XML file */
   char         *store;         /* --store: counts from this profile store */
   char        **frameworks;    /* --framework directories */
-  PgoToolRecon  recon;         /* --probes, --priors, --no-call-evidence */
+  ToolRecon  recon;         /* --probes, --priors, --no-call-evidence */
   gboolean      svg;           /* --format svg */
   PgoProfileSetOptions set;    /* how to reconstruct, from --probes, --priors */
   char         *switch_order;  /* --switch-succ as typed */
@@ -350,7 +350,7 @@ show_options_clear (ShowOptions *o)
   g_clear_pointer (&o->trace, g_free);
   g_clear_pointer (&o->store, g_free);
   g_clear_pointer (&o->frameworks, g_strfreev);
-  pgo_tool_recon_clear (&o->recon);
+  tool_recon_clear (&o->recon);
   g_clear_pointer (&o->switch_order, g_free);
   g_clear_pointer (&o->il, g_byte_array_unref);
   g_clear_pointer (&o->clauses, g_array_unref);
@@ -371,18 +371,18 @@ parse_body_options (ShowOptions *o)
   if (o->switch_order && strcmp (o->switch_order, "all") == 0)
     o->cfg.switch_succ = PGO_SWITCH_SUCC_ALL_CASES;
   else if (o->switch_order && strcmp (o->switch_order, "unique") != 0)
-    return pgo_tool_usage ("unknown --switch-succ '%s' (unique or all)", o->switch_order);
+    return tool_usage ("unknown --switch-succ '%s' (unique or all)", o->switch_order);
   if (o->assembly)
     return PGO_EXIT_OK;
   if (!(o->il = parse_hex (o->il_hex, &error)))
-    return pgo_tool_usage ("%s", error->message);
+    return tool_usage ("%s", error->message);
   o->clauses = g_array_new (FALSE, TRUE, sizeof (PgoEhClause));
   for (guint i = 0; o->eh && o->eh[i]; i++)
     {
       PgoEhClause c = { 0 };
 
       if (!parse_clause (o->eh[i], &c, &error))
-        return pgo_tool_usage ("%s", error->message);
+        return tool_usage ("%s", error->message);
       g_array_append_val (o->clauses, c);
     }
   return PGO_EXIT_OK;
@@ -422,44 +422,44 @@ parse_options (int *argc, char ***argv, ShowOptions *o)
   int rc;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
-  pgo_tool_recon_add_entries (ctx, &o->recon);
+  tool_recon_add_entries (ctx, &o->recon);
   g_option_context_set_summary (ctx,
     "Forms the basic blocks of one method exactly as RyuJIT does before\n"
     "importation and prints them with the JIT's spanning-tree edges and the\n"
     "interpreter's probe sets A and B.  When the assembly's portable PDB is\n"
     "found (FILE.pdb next to it, or embedded) and is that build's, each block\n"
     "shows the source lines its IL was compiled from.");
-  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
+  if ((rc = tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc > 1)
-    return pgo_tool_usage ("unexpected argument '%s'", (*argv)[1]);
+    return tool_usage ("unexpected argument '%s'", (*argv)[1]);
   if (o->reference && o->assembly)
-    return pgo_tool_usage ("--reference and --assembly name the same assembly: give one");
+    return tool_usage ("--reference and --assembly name the same assembly: give one");
   if (o->reference)
     o->assembly = g_steal_pointer (&o->reference);
   if ((o->il_hex == NULL) == (o->assembly == NULL))
-    return pgo_tool_usage ("give either --reference FILE --method M, or --il-hex HEX");
+    return tool_usage ("give either --reference FILE --method M, or --il-hex HEX");
   if ((o->assembly == NULL) != (o->method == NULL))
-    return pgo_tool_usage ("--reference and --method go together");
+    return tool_usage ("--reference and --method go together");
   if (o->no_source && !o->assembly)
-    return pgo_tool_usage ("--no-source goes with --reference: --il-hex has no source");
+    return tool_usage ("--no-source goes with --reference: --il-hex has no source");
   if (o->assembly && o->eh)
-    return pgo_tool_usage ("--eh goes with --il-hex; an assembly has the clauses");
+    return tool_usage ("--eh goes with --il-hex; an assembly has the clauses");
   if (o->format && strcmp (o->format, "text") != 0 && strcmp (o->format, "dot") != 0
       && strcmp (o->format, "svg") != 0)
-    return pgo_tool_usage ("unknown --format '%s' (text, dot or svg)", o->format);
+    return tool_usage ("unknown --format '%s' (text, dot or svg)", o->format);
   o->dot = o->format && strcmp (o->format, "dot") == 0;
   o->svg = o->format && strcmp (o->format, "svg") == 0;
   if ((o->trace || o->store) && !o->assembly)
-    return pgo_tool_usage ("--trace and --store need --assembly: the counts name the method by token");
+    return tool_usage ("--trace and --store need --assembly: the counts name the method by token");
   if (o->trace && o->store)
-    return pgo_tool_usage ("give --trace or --store, not both");
+    return tool_usage ("give --trace or --store, not both");
   if (!o->trace && !o->store
       && (o->recon.probes || o->recon.priors || o->recon.no_calls || o->frameworks))
-    return pgo_tool_usage ("--probes, --priors, --no-call-evidence and --framework go with --trace or --store");
+    return tool_usage ("--probes, --priors, --no-call-evidence and --framework go with --trace or --store");
   pgo_profile_set_options_init (&o->set);
-  o->set.one_process = o->trace && pgo_tool_input_kind (o->trace) == PGO_TOOL_INPUT_TRACE;
-  if ((rc = pgo_tool_recon_check (&o->recon, &o->set)) != PGO_EXIT_OK)
+  o->set.one_process = o->trace && tool_input_kind (o->trace) == TOOL_INPUT_TRACE;
+  if ((rc = tool_recon_check (&o->recon, &o->set)) != PGO_EXIT_OK)
     return rc;
   return parse_body_options (o);
 }
@@ -496,7 +496,7 @@ build_cfg (ShowOptions *o, char **out_title, guint32 *out_token, PgoCfg **out_cf
     {
       if (o->assembly)
         g_prefix_error (&error, "%s: ", *out_title);
-      return pgo_tool_fail (o->assembly ? o->assembly : "--il-hex", g_steal_pointer (&error));
+      return tool_fail (o->assembly ? o->assembly : "--il-hex", g_steal_pointer (&error));
     }
   return PGO_EXIT_OK;
 }
@@ -546,11 +546,11 @@ draw_counts (ShowOptions *o, guint32 token, const char *title, PgoDiagram **out)
   Wanted w = { NULL, token, title, NULL };
   int rc;
 
-  if (!(resolver = pgo_tool_open_resolver (refs, o->frameworks, &rc))
-      || (rc = pgo_tool_recon_open_stale (&o->recon, resolver, &o->set)) != PGO_EXIT_OK
-      || !(in = pgo_tool_read_inputs (o->store ? one : NULL, o->trace ? one : NULL, resolver,
-                                      o->frameworks != NULL, pgo_tool_stale_mode (&o->set),
-                                      NULL, modules, NULL, &rc)))
+  if (!(resolver = tool_open_resolver (refs, o->frameworks, &rc))
+      || (rc = tool_recon_open_stale (&o->recon, resolver, &o->set)) != PGO_EXIT_OK
+      || !(in = tool_read_inputs (o->store ? one : NULL, o->trace ? one : NULL, resolver,
+                                  o->frameworks != NULL, tool_stale_mode (&o->set),
+                                  NULL, modules, NULL, &rc)))
     return rc;
   g_autoptr(PgoImage) image = pgo_image_open (o->assembly, NULL);
   if (image && (md = pgo_metadata_new (image, NULL)))
@@ -561,15 +561,15 @@ draw_counts (ShowOptions *o, guint32 token, const char *title, PgoDiagram **out)
   o->set.visit_data = &w;
   res = pgo_profile_set_build (in, resolver, &o->set, NULL, &error);
   pgo_assembly_name_clear (&an);
-  pgo_tool_print_stale ("show", &o->recon);
+  tool_print_stale ("show", &o->recon);
   if (!res)
     {
       pgo_diagram_free (w.diagram);
-      return pgo_tool_fail (one[0], g_steal_pointer (&error));
+      return tool_fail (one[0], g_steal_pointer (&error));
     }
   if (!w.diagram)
     {
-      pgo_tool_error ("%s: no block counts of %s (token 0x%08x) of %s", one[0], title, token, o->assembly);
+      tool_error ("%s: no block counts of %s (token 0x%08x) of %s", one[0], title, token, o->assembly);
       return PGO_EXIT_FAILURE;
     }
   *out = w.diagram;
@@ -584,7 +584,7 @@ annotate (const ShowOptions *o, guint32 token, PgoDiagram *d)
   g_autoptr(GError) error = NULL;
 
   if (o->pdb && !pgo_pdb_annotate_diagram (o->pdb, token, d, &error))
-    pgo_tool_warning ("%s; no source lines", error->message);
+    tool_warning ("%s; no source lines", error->message);
 }
 
 /* Prints 'd' in o's format. */
@@ -598,7 +598,7 @@ print_diagram (const ShowOptions *o, const PgoDiagram *d)
   if (o->svg)
     {
       if (!(svg = pgo_diagram_to_svg (d, &error)))
-        return pgo_tool_fail (NULL, g_steal_pointer (&error));
+        return tool_fail (NULL, g_steal_pointer (&error));
       fwrite (g_bytes_get_data (svg, NULL), 1, g_bytes_get_size (svg), stdout);
     }
   else
@@ -606,13 +606,13 @@ print_diagram (const ShowOptions *o, const PgoDiagram *d)
       text = o->dot ? pgo_diagram_to_dot (d) : pgo_diagram_to_text (d);
       fputs (text, stdout);
     }
-  return pgo_tool_flush_stdout ();
+  return tool_flush_stdout ();
 }
 
 /* "show": forms one method's flow graph as the JIT does and prints it as
  * text, Graphviz DOT or SVG; with --trace or --store, with its counts. */
 int
-pgo_cmd_show (int argc, char **argv)
+cmd_show (int argc, char **argv)
 {
   g_auto(ShowOptions) o = { 0 };
   g_autofree char *title = NULL;
@@ -646,5 +646,5 @@ pgo_cmd_show (int argc, char **argv)
         printf ("# %s\n", title);
       print_text (cfg, o.pdb, token);
     }
-  return pgo_tool_flush_stdout ();
+  return tool_flush_stdout ();
 }

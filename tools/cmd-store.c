@@ -25,7 +25,7 @@ typedef struct {
   char         **frameworks;  /* --framework directories */
   char          *store;       /* --store */
   char          *output;      /* -o/--output: the same as --store */
-  PgoToolFilter *filter;      /* --pid, --process-name, --since, --until */
+  ToolFilter *filter;      /* --pid, --process-name, --since, --until */
 } IngestOptions;
 
 /* Frees what 'o' holds. */
@@ -37,7 +37,7 @@ ingest_options_clear (IngestOptions *o)
   g_clear_pointer (&o->frameworks, g_strfreev);
   g_clear_pointer (&o->store, g_free);
   g_clear_pointer (&o->output, g_free);
-  g_clear_pointer (&o->filter, pgo_tool_filter_free);
+  g_clear_pointer (&o->filter, tool_filter_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (IngestOptions, ingest_options_clear)
@@ -65,22 +65,22 @@ parse_ingest (int *argc, char ***argv, IngestOptions *o)
   g_option_context_set_summary (ctx, "Add the raw observations of traces to a profile store,\n"
                                      "each trace once, wholly or not at all.");
   g_option_context_add_main_entries (ctx, entries, NULL);
-  o->filter = pgo_tool_filter_new ();
-  pgo_tool_filter_add_entries (ctx, o->filter);
-  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
+  o->filter = tool_filter_new ();
+  tool_filter_add_entries (ctx, o->filter);
+  if ((rc = tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
-  o->traces = pgo_tool_add_positional (o->traces, *argc, *argv);
+  o->traces = tool_add_positional (o->traces, *argc, *argv);
   if (!o->traces[0])
-    return pgo_tool_usage ("give at least one --trace");
+    return tool_usage ("give at least one --trace");
   if (o->output && o->store && strcmp (o->output, o->store) != 0)
-    return pgo_tool_usage ("-o %s and --store %s name two stores: give one", o->output, o->store);
+    return tool_usage ("-o %s and --store %s name two stores: give one", o->output, o->store);
   if (!o->store)
     o->store = g_steal_pointer (&o->output);
   if (!o->store)
-    return pgo_tool_usage ("give --store (or -o), the store to add to");
+    return tool_usage ("give --store (or -o), the store to add to");
   if (!o->references && !o->frameworks)
-    return pgo_tool_usage ("give at least one --reference or --framework");
-  return pgo_tool_filter_check (o->filter, NULL, o->traces);
+    return tool_usage ("give at least one --reference or --framework");
+  return tool_filter_check (o->filter, NULL, o->traces);
 }
 
 /* The traced process of the trace at 'path', from its header, into
@@ -117,7 +117,7 @@ unlink_store (const char *path)
 /* What the passes over one ingested trace share. */
 typedef struct {
   PgoStoreIngest  *ingest;   /* the second pass's */
-  PgoToolModules  *modules;  /* counted by the first pass */
+  ToolModules  *modules;  /* counted by the first pass */
   PgoBodyResolver *resolver;
   guint            n;        /* profiles of the first pass */
   guint            n_block;  /* ... with block counts */
@@ -125,7 +125,7 @@ typedef struct {
 } IngestRun;
 
 
-/* PgoToolProfileFunc of the first pass: counts the profile's module. */
+/* ToolProfileFunc of the first pass: counts the profile's module. */
 static gboolean
 count_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
@@ -135,11 +135,11 @@ count_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   (void) error;
   r->n++;
   r->n_block += pgo_method_profile_has_block_counts (owned);
-  pgo_tool_modules_add (r->modules, owned);
+  tool_modules_add (r->modules, owned);
   return TRUE;
 }
 
-/* PgoToolProfileFunc of the second pass: adds the profile's records, or
+/* ToolProfileFunc of the second pass: adds the profile's records, or
  * keeps the store's failure in r->error (reported as the store's). */
 static gboolean
 add_profile (PgoMethodProfile *profile, gpointer data, GError **error)
@@ -174,20 +174,20 @@ store_has (PgoStore *store, const char *hash)
  * ("since=1.5 until=2"): a part and the whole, or two windows, are other
  * observations, each ingested once.  The store's schema stays as it is. */
 static void
-store_key (const char *path, const char *hash, const PgoToolSelection *sel, const PgoToolFilter *f,
+store_key (const char *path, const char *hash, const ToolSelection *sel, const ToolFilter *f,
            char **out_key, char **out_source)
 {
   g_autofree char *keyed = NULL;
 
-  if (!pgo_tool_selection_is_part (sel))
+  if (!tool_selection_is_part (sel))
     {
       *out_key = g_strdup (hash);
       *out_source = g_strdup (path);
       return;
     }
-  keyed = g_strdup_printf ("%s\n%s", hash, pgo_tool_filter_get_window (f));
+  keyed = g_strdup_printf ("%s\n%s", hash, tool_filter_get_window (f));
   *out_key = g_compute_checksum_for_string (G_CHECKSUM_SHA256, keyed, -1);
-  *out_source = g_strdup_printf ("%s [%s]", path, pgo_tool_filter_get_window (f));
+  *out_source = g_strdup_printf ("%s [%s]", path, tool_filter_get_window (f));
 }
 
 /* Prints what ingesting 'source' did ('added' or not, 'n' profiles, of
@@ -198,8 +198,8 @@ static void
 print_ingested (const char *source, gboolean added, guint n, guint n_block, const char *modules)
 {
   if (n_block == 0)
-    pgo_tool_warning ("%s: none of its %u method profiles has block counts (an edge-mode trace?):"
-                      " reconstruction works from block counts", source, n);
+    tool_warning ("%s: none of its %u method profiles has block counts (an edge-mode trace?):"
+                  " reconstruction works from block counts", source, n);
   if (added)
     printf ("ingested %s: %u method profiles\n", source, n);
   else
@@ -214,7 +214,7 @@ print_ingested (const char *source, gboolean added, guint n, guint n_block, cons
  * Returns PGO_EXIT_OK, or the exit code after the error (nothing of the
  * trace is kept). */
 static int
-ingest_trace (PgoStore *store, const IngestOptions *o, PgoToolTrace *t, PgoToolSelection *sel,
+ingest_trace (PgoStore *store, const IngestOptions *o, ToolTrace *t, ToolSelection *sel,
               const char *path, const char *hash, IngestRun *r, gboolean *added, char **out_source)
 {
   g_autofree char *key = NULL, *started = NULL;
@@ -225,14 +225,14 @@ ingest_trace (PgoStore *store, const IngestOptions *o, PgoToolTrace *t, PgoToolS
   store_key (path, hash, sel, o->filter, &key, out_source);
   trace_info (path, &info, &started);
   if (!(r->ingest = pgo_store_ingest_begin (store, *out_source, key, &info, &error)))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
-  if (!pgo_tool_selection_pass (sel, t, add_profile, r, NULL, NULL, &rc) || r->error)
+    return tool_fail (NULL, g_steal_pointer (&error));
+  if (!tool_selection_pass (sel, t, add_profile, r, NULL, NULL, &rc) || r->error)
     {
       pgo_store_ingest_abort (r->ingest);
-      return r->error ? pgo_tool_fail (NULL, r->error) : rc;
+      return r->error ? tool_fail (NULL, r->error) : rc;
     }
   if (!pgo_store_ingest_commit (r->ingest, added, &error))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
+    return tool_fail (NULL, g_steal_pointer (&error));
   return PGO_EXIT_OK;
 }
 
@@ -244,24 +244,24 @@ ingest_trace (PgoStore *store, const IngestOptions *o, PgoToolTrace *t, PgoToolS
  * after the error (nothing of the trace is kept). */
 static int
 ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, const char *path,
-            PgoToolSelection *sel)
+            ToolSelection *sel)
 {
-  g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
+  g_autoptr(ToolModules) mods = tool_modules_new ();
   g_autoptr(GString) modules = g_string_new (NULL);
-  g_autoptr(PgoToolTrace) t = NULL;
+  g_autoptr(ToolTrace) t = NULL;
   g_autofree char *hash = NULL, *source = NULL;
   gboolean added = FALSE;
   IngestRun r = { NULL, mods, resolver, 0, 0, NULL };
   int rc = PGO_EXIT_OK;
 
-  if (!(t = pgo_tool_trace_open (path, &rc))
-      || !pgo_tool_selection_pass (sel, t, count_profile, &r, NULL, NULL, &rc)
-      || !pgo_tool_modules_match (path, mods, resolver, o->frameworks != NULL, PGO_STALE_REFUSE,
-                                  modules, &rc))
+  if (!(t = tool_trace_open (path, &rc))
+      || !tool_selection_pass (sel, t, count_profile, &r, NULL, NULL, &rc)
+      || !tool_modules_match (path, mods, resolver, o->frameworks != NULL, PGO_STALE_REFUSE,
+                              modules, &rc))
     return rc;
-  if (!(hash = pgo_tool_hash_file (path)))
+  if (!(hash = tool_hash_file (path)))
     return PGO_EXIT_FAILURE;
-  if (pgo_tool_selection_is_part (sel) && store_has (store, hash))
+  if (tool_selection_is_part (sel) && store_has (store, hash))
     {
       printf ("already in the store: %s (the whole trace was ingested before; a part of it would"
               " count its profiles twice)\n", path);
@@ -274,21 +274,21 @@ ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, 
   return PGO_EXIT_OK;
 }
 
-/* Prints the store line of 'store' (pgo_tool_print_store_stats) and
+/* Prints the store line of 'store' (tool_print_store_stats) and
  * flushes; the exit code. */
 static int
 print_store_stats (PgoStore *store, const char *path)
 {
   g_autoptr(GError) error = NULL;
 
-  if (!pgo_tool_print_store_stats (store, path, &error))
-    return pgo_tool_fail (NULL, g_steal_pointer (&error));
-  return pgo_tool_flush_stdout ();
+  if (!tool_print_store_stats (store, path, &error))
+    return tool_fail (NULL, g_steal_pointer (&error));
+  return tool_flush_stdout ();
 }
 
 /* "ingest": traces into a store, each in its own transaction. */
 int
-pgo_cmd_ingest (int argc, char **argv)
+cmd_ingest (int argc, char **argv)
 {
   g_auto(IngestOptions) o = { 0 };
   g_autoptr(PgoBodyResolver) resolver = NULL;
@@ -300,25 +300,25 @@ pgo_cmd_ingest (int argc, char **argv)
 
   if ((rc = parse_ingest (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(resolver = pgo_tool_open_resolver (o.references, o.frameworks, &rc)))
+  if (!(resolver = tool_open_resolver (o.references, o.frameworks, &rc)))
     return rc;
   /* the filters choose before the store is touched: choosing nothing
    * leaves no new store behind */
-  if (pgo_tool_filter_is_active (o.filter)
-      && !(selections = pgo_tool_select_traces (o.filter, o.traces, &rc)))
+  if (tool_filter_is_active (o.filter)
+      && !(selections = tool_select_traces (o.filter, o.traces, &rc)))
     return rc;
   created = !g_file_test (o.store, G_FILE_TEST_EXISTS);
   if (!(store = pgo_store_open (o.store, TRUE, &error)))
     {
       if (created)
         unlink_store (o.store);
-      return pgo_tool_fail (NULL, g_steal_pointer (&error));
+      return tool_fail (NULL, g_steal_pointer (&error));
     }
   for (guint i = 0; o.traces[i]; i++)
     {
-      PgoToolSelection *sel = selections ? g_ptr_array_index (selections, i) : NULL;
+      ToolSelection *sel = selections ? g_ptr_array_index (selections, i) : NULL;
 
-      if (pgo_tool_selection_is_left_out (sel))
+      if (tool_selection_is_left_out (sel))
         continue;
       if ((rc = ingest_one (store, &o, resolver, o.traces[i], sel)) != PGO_EXIT_OK)
         {
@@ -381,7 +381,7 @@ gather_inputs (MergeOptions *o, int n, char **args)
 
       if (!colon || end != colon || colon == w || colon[1] == '\0' || v < 1
           || v > G_MAXINT32 + (guint64) 1)
-        return pgo_tool_usage ("--weight %s: give W:INPUT, W a whole number from 1 to 2147483648", w);
+        return tool_usage ("--weight %s: give W:INPUT, W a whole number from 1 to 2147483648", w);
       o->inputs[n + (int) i] = colon + 1;
       o->weights[n + (int) i] = v;
     }
@@ -414,34 +414,34 @@ parse_merge (int *argc, char ***argv, MergeOptions *o)
                                      "each counted once, in any order with the same result.\n"
                                      "Or sum .mibc (or XML) profiles method by method into one file.");
   g_option_context_add_main_entries (ctx, entries, NULL);
-  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
+  if ((rc = tool_parse (ctx, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc < 2 && !o->weighted)
-    return pgo_tool_usage ("give at least one STORE or profile file to merge");
+    return tool_usage ("give at least one STORE or profile file to merge");
   if (!o->output)
-    return pgo_tool_usage ("give --output");
+    return tool_usage ("give --output");
   if ((rc = gather_inputs (o, *argc - 1, *argv + 1)) != PGO_EXIT_OK)
     return rc;
   {
-    PgoToolInputs in = { .traces = o->inputs, .references = o->references };
-    if (pgo_tool_check_output (o->output, &in) != PGO_EXIT_OK)
+    ToolInputs in = { .traces = o->inputs, .references = o->references };
+    if (tool_check_output (o->output, &in) != PGO_EXIT_OK)
       return PGO_EXIT_USAGE;
   }
   o->stores = !g_str_has_suffix (o->output, ".mibc") && !g_str_has_suffix (o->output, ".xml");
   for (int i = 0; i < o->n_inputs; i++)
     {
-      PgoToolInputKind k = pgo_tool_input_kind (o->inputs[i]);
+      ToolInputKind k = tool_input_kind (o->inputs[i]);
 
-      if (o->stores && (k == PGO_TOOL_INPUT_MIBC || k == PGO_TOOL_INPUT_XML))
-        return pgo_tool_usage ("%s: a profile file merges into a .mibc or .xml --output, not a store",
-                               o->inputs[i]);
-      if (!o->stores && k == PGO_TOOL_INPUT_STORE)
-        return pgo_tool_usage ("%s: a store merges into a store (an --output not named .mibc or .xml)",
-                               o->inputs[i]);
+      if (o->stores && (k == TOOL_INPUT_MIBC || k == TOOL_INPUT_XML))
+        return tool_usage ("%s: a profile file merges into a .mibc or .xml --output, not a store",
+                           o->inputs[i]);
+      if (!o->stores && k == TOOL_INPUT_STORE)
+        return tool_usage ("%s: a store merges into a store (an --output not named .mibc or .xml)",
+                           o->inputs[i]);
     }
   if (!o->stores && !o->references && !o->frameworks)
-    return pgo_tool_usage ("give at least one --reference or --framework: the methods of a .mibc are"
-                           " written by their assemblies");
+    return tool_usage ("give at least one --reference or --framework: the methods of a .mibc are"
+                       " written by their assemblies");
   return PGO_EXIT_OK;
 }
 
@@ -456,7 +456,7 @@ fail_output (const char *output, const char *tmp, GError *error)
 
   g_string_replace (msg, tmp, output, 0);
   g_clear_error (&error);
-  pgo_tool_error ("%s", msg->str);
+  tool_error ("%s", msg->str);
   return PGO_EXIT_FAILURE;
 }
 
@@ -479,7 +479,7 @@ merge_stores (const MergeOptions *o)
         {
           g_clear_pointer (&store, pgo_store_close);
           unlink_store (tmp);
-          return pgo_tool_fail (NULL, g_steal_pointer (&error));
+          return tool_fail (NULL, g_steal_pointer (&error));
         }
       printf ("merged %s: %u traces added", o->inputs[i], added);
       if (o->weights[i] != 1)
@@ -495,7 +495,7 @@ merge_stores (const MergeOptions *o)
   g_clear_pointer (&store, pgo_store_close);
   if (g_rename (tmp, o->output) != 0)
     {
-      pgo_tool_error ("%s: cannot write: %s", o->output, g_strerror (errno));
+      tool_error ("%s: cannot write: %s", o->output, g_strerror (errno));
       unlink_store (tmp);
       return PGO_EXIT_FAILURE;
     }
@@ -535,17 +535,17 @@ merge_profiles (const MergeOptions *o)
   guint skipped = 0;
   int rc;
 
-  if (!(resolver = pgo_tool_open_resolver (o->references, o->frameworks, &rc)))
+  if (!(resolver = tool_open_resolver (o->references, o->frameworks, &rc)))
     return rc;
   for (int i = 0; i < o->n_inputs; i++)
     {
-      g_autoptr(GPtrArray) list = pgo_tool_read_profiles (o->inputs[i], resolver, &rc);
+      g_autoptr(GPtrArray) list = tool_read_profiles (o->inputs[i], resolver, &rc);
 
       if (!list)
         return rc;
       for (guint k = 0; k < list->len && o->weights[i] != 1; k++)
         if (!pgo_method_profile_scale (list->pdata[k], o->weights[i], &error))
-          return pgo_tool_fail (o->inputs[i], g_steal_pointer (&error));
+          return tool_fail (o->inputs[i], g_steal_pointer (&error));
       printf ("read %s: %u method profiles", o->inputs[i], list->len);
       if (o->weights[i] != 1)
         printf (", weight %" G_GUINT64_FORMAT, o->weights[i]);
@@ -556,31 +556,31 @@ merge_profiles (const MergeOptions *o)
   pgo_profile_set_options_init (&set);
   set.mode = PGO_PROFILE_SET_AS_RECORDED;
   if (!(out = pgo_profile_set_build (all, resolver, &set, &st, &error)))
-    return pgo_tool_fail (o->inputs[0], g_steal_pointer (&error));
+    return tool_fail (o->inputs[0], g_steal_pointer (&error));
   g_ptr_array_sort (out, by_method);
-  PgoMibcOptions mo = { .name = base, .lookup = pgo_tool_lookup_metadata, .user_data = resolver };
+  PgoMibcOptions mo = { .name = base, .lookup = tool_lookup_metadata, .user_data = resolver };
   bytes = g_str_has_suffix (o->output, ".xml") ? pgo_profiles_to_xml (out, &error)
                                                : pgo_mibc_build (out, &mo, &skipped, &error);
   if (bytes && out->len == skipped)
     {
       /* an empty output is a mistake (references of another build), not a result */
-      pgo_tool_error ("%s: no method to write: the writer could name none of the %u methods read;"
-                      " give the --reference their traces were taken against", o->output, out->len);
+      tool_error ("%s: no method to write: the writer could name none of the %u methods read;"
+                  " give the --reference their traces were taken against", o->output, out->len);
       return PGO_EXIT_FAILURE;
     }
-  if (!bytes || !pgo_tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
-                                        g_bytes_get_size (bytes), &error))
-    return pgo_tool_fail (o->output, g_steal_pointer (&error));
+  if (!bytes || !tool_write_atomic (o->output, g_bytes_get_data (bytes, NULL),
+                                    g_bytes_get_size (bytes), &error))
+    return tool_fail (o->output, g_steal_pointer (&error));
   printf ("wrote %s: %u methods (%u profiles summed into others, %u with another record layout"
           " left out, %u of another build left out, %u the writer could not name)\n", o->output,
           out->len - skipped, st.n_merged, st.n_conflicts, st.n_other_build, skipped);
-  return pgo_tool_flush_stdout ();
+  return tool_flush_stdout ();
 }
 
 /* "merge": stores folded into a new one; or .mibc and XML profiles summed
  * into one file.  Either is written whole or not at all. */
 int
-pgo_cmd_merge (int argc, char **argv)
+cmd_merge (int argc, char **argv)
 {
   g_auto(MergeOptions) o = { 0 };
   int rc;

@@ -21,8 +21,8 @@ static const double cover_shares[] = { 0.5, 0.9, 0.99 };
 
 /* The command line of "summary", checked. */
 typedef struct {
-  PgoToolInputs        in;    /* --trace, --store, --reference, --framework, --method */
-  PgoToolRecon         recon; /* --probes, --priors, --no-call-evidence, --jobs */
+  ToolInputs        in;    /* --trace, --store, --reference, --framework, --method */
+  ToolRecon         recon; /* --probes, --priors, --no-call-evidence, --jobs */
   gboolean             json;  /* --json */
   gboolean             all;   /* --all: every method, not only the 99% cover */
   PgoProfileSetOptions set;   /* what to reconstruct, parsed */
@@ -32,8 +32,8 @@ typedef struct {
 static void
 summary_options_clear (SummaryOptions *o)
 {
-  pgo_tool_inputs_clear (&o->in);
-  pgo_tool_recon_clear (&o->recon);
+  tool_inputs_clear (&o->in);
+  tool_recon_clear (&o->recon);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SummaryOptions, summary_options_clear)
@@ -56,13 +56,13 @@ parse_options (int *argc, char ***argv, SummaryOptions *o)
     "methods, heaviest first, that cover 50, 90 and 99% of the weight (the sum\n"
     "of the blocks' counts), each with the share of its weight inferred.");
   g_option_context_add_main_entries (ctx, entries, NULL);
-  pgo_tool_inputs_add_entries (ctx, &o->in);
-  pgo_tool_recon_add_entries (ctx, &o->recon);
-  if ((rc = pgo_tool_parse (ctx, argc, argv)) != PGO_EXIT_OK
-      || (rc = pgo_tool_inputs_check (&o->in, *argc, *argv)) != PGO_EXIT_OK)
+  tool_inputs_add_entries (ctx, &o->in);
+  tool_recon_add_entries (ctx, &o->recon);
+  if ((rc = tool_parse (ctx, argc, argv)) != PGO_EXIT_OK
+      || (rc = tool_inputs_check (&o->in, *argc, *argv)) != PGO_EXIT_OK)
     return rc;
-  pgo_tool_set_init (&o->set, &o->in);
-  return pgo_tool_recon_check (&o->recon, &o->set);
+  tool_set_init (&o->set, &o->in);
+  return tool_recon_check (&o->recon, &o->set);
 }
 
 /* 'part' of 'whole' as a share; 0 of nothing. */
@@ -135,7 +135,7 @@ print_json (const SummaryOptions *o, PgoSummary *s)
       const PgoSummaryMethod *m = pgo_summary_get_method (s, i);
 
       g_string_append_printf (j, "%s{\"rank\":%u,\"name\":", i ? "," : "", i + 1);
-      pgo_tool_json_string (j, m->name);
+      tool_json_string (j, m->name);
       g_string_append_printf (j, ",\"weight\":%" G_GUINT64_FORMAT ",\"calls\":%" G_GUINT64_FORMAT
                               ",\"share\":%.9g,\"inferred\":%.9g}", m->numbers.weight,
                               m->numbers.calls, share_of (m->numbers.weight, total.weight),
@@ -158,7 +158,7 @@ print_json (const SummaryOptions *o, PgoSummary *s)
 /* "summary": reconstructs every method of the inputs and prints the hot
  * ones and the shares they cover. */
 int
-pgo_cmd_summary (int argc, char **argv)
+cmd_summary (int argc, char **argv)
 {
   g_auto(SummaryOptions) o = { 0 };
   g_autoptr(PgoBodyResolver) resolver = NULL;
@@ -169,15 +169,15 @@ pgo_cmd_summary (int argc, char **argv)
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if (!(resolver = pgo_tool_open_resolver (o.in.references, o.in.frameworks, &rc))
-      || (rc = pgo_tool_recon_open_stale (&o.recon, resolver, &o.set)) != PGO_EXIT_OK)
+  if (!(resolver = tool_open_resolver (o.in.references, o.in.frameworks, &rc))
+      || (rc = tool_recon_open_stale (&o.recon, resolver, &o.set)) != PGO_EXIT_OK)
     return rc;
   o.set.visit = pgo_summary_add;
   o.set.visit_data = summary;
-  pgo_tool_show_progress (&o.set);
-  if ((rc = pgo_tool_reconstruct_inputs (&o.in, resolver, &o.set, modules, &st)) != PGO_EXIT_OK)
+  tool_show_progress (&o.set);
+  if ((rc = tool_reconstruct_inputs (&o.in, resolver, &o.set, modules, &st)) != PGO_EXIT_OK)
     return rc;
-  pgo_tool_print_stale ("summary", &o.recon);
+  tool_print_stale ("summary", &o.recon);
   if (o.json)
     print_json (&o, summary);
   else
@@ -185,5 +185,5 @@ pgo_cmd_summary (int argc, char **argv)
       print_text (&o, summary);
       fputs (modules->str, stdout);
     }
-  return pgo_tool_flush_stdout ();
+  return tool_flush_stdout ();
 }

@@ -142,10 +142,10 @@ parse_options (int *argc, char ***argv, const char **out_path)
   int rc;
 
   g_option_context_set_summary (context, "Count the events of a .nettrace trace by provider, event id and version.");
-  if ((rc = pgo_tool_parse (context, argc, argv)) != PGO_EXIT_OK)
+  if ((rc = tool_parse (context, argc, argv)) != PGO_EXIT_OK)
     return rc;
   if (*argc != 2)
-    return pgo_tool_usage ("trace-stats needs exactly one FILE");
+    return tool_usage ("trace-stats needs exactly one FILE");
   *out_path = (*argv)[1];
   return PGO_EXIT_OK;
 }
@@ -153,7 +153,7 @@ parse_options (int *argc, char ***argv, const char **out_path)
 /* "trace-stats": counts the events of a trace by kind and prints the
  * counts; a trace that stops early is counted up to the error. */
 int
-pgo_cmd_trace_stats (int argc, char **argv)
+cmd_trace_stats (int argc, char **argv)
 {
   const char *path = NULL;
   GError *error = NULL;
@@ -168,14 +168,14 @@ pgo_cmd_trace_stats (int argc, char **argv)
   if ((rc = parse_options (&argc, &argv, &path)) != PGO_EXIT_OK)
     return rc;
   if (!(reader = pgo_nettrace_reader_open (path, &error)))
-    return pgo_tool_fail (path, error);
+    return tool_fail (path, error);
   failed = !count_events (reader, by_serial, &n_unknown, &error);
   kinds = collect_kinds (reader, by_serial);
   n_kinds = print_kinds (kinds);
   print_total (reader, n_unknown, n_kinds, failed);
   if (pgo_nettrace_reader_get_warning (reader))
-    pgo_tool_warning ("%s: %s", path, pgo_nettrace_reader_get_warning (reader));
+    tool_warning ("%s: %s", path, pgo_nettrace_reader_get_warning (reader));
   if (failed)
-    return pgo_tool_fail (path, error);
-  return pgo_tool_flush_stdout ();
+    return tool_fail (path, error);
+  return tool_flush_stdout ();
 }

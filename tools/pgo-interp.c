@@ -202,27 +202,27 @@ cmd_run (int argc, char **argv)
   g_option_context_set_summary (ctx, "Run ASSEMBLY's entry point on the interpreter, counting its probes.");
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_strict_posix (ctx, TRUE);
-  if ((rc = pgo_tool_parse (ctx, &argc, &argv)) != PGO_EXIT_OK)
+  if ((rc = tool_parse (ctx, &argc, &argv)) != PGO_EXIT_OK)
     return rc;
   if (argc < 2)
-    return pgo_tool_usage ("run: no ASSEMBLY given");
+    return tool_usage ("run: no ASSEMBLY given");
   if (old_trace && trace && strcmp (old_trace, trace) != 0)
-    return pgo_tool_usage ("run: --output %s and --trace %s name two outputs", trace, old_trace);
+    return tool_usage ("run: --output %s and --trace %s name two outputs", trace, old_trace);
   if (!trace)
     trace = g_steal_pointer (&old_trace);
   {
     char *assembly[] = { argv[1], NULL };
-    PgoToolInputs in = { .references = assembly };
-    if (pgo_tool_check_output (trace, &in) != PGO_EXIT_OK)
+    ToolInputs in = { .references = assembly };
+    if (tool_check_output (trace, &in) != PGO_EXIT_OK)
       return PGO_EXIT_USAGE;
   }
   pgo_interp_options_init (&opts);
   if (!parse_probes (probes, &opts, &p))
-    return pgo_tool_usage ("run: --probes %s: expected A, B, P, dense or none", probes);
+    return tool_usage ("run: --probes %s: expected A, B, P, dense or none", probes);
   if (trace && opts.counting == PGO_INTERP_COUNT_NONE)
-    return pgo_tool_usage ("run: --output needs --probes A, B, P or dense");
+    return tool_usage ("run: --output needs --probes A, B, P or dense");
   if (max_steps < 0 || max_heap_mb < 0 || max_depth < 0)
-    return pgo_tool_usage ("run: bounds must not be negative");
+    return tool_usage ("run: bounds must not be negative");
   opts.probes = probe_offsets;
   opts.probes_data = &p;
   opts.max_steps = (guint64) max_steps;
@@ -231,22 +231,22 @@ cmd_run (int argc, char **argv)
   if (!frameworks)
     {
       if (!(fw = default_framework ()))
-        return pgo_tool_usage ("run: no shared runtime found; give --framework DIR");
+        return tool_usage ("run: no shared runtime found; give --framework DIR");
       fw_dirs[0] = fw;
     }
   if (!(interp = pgo_interp_new (argv[1], frameworks ? (const char *const *) frameworks : fw_dirs, &opts, &error)))
-    return pgo_tool_fail (argv[1], error);
+    return tool_fail (argv[1], error);
   if (!pgo_interp_run_main (interp, (const char *const *) argv + 2, &exit_code, &error))
-    return pgo_tool_fail (argv[1], error);
+    return tool_fail (argv[1], error);
   if (trace)
     {
       g_autoptr(GOutputStream) mem = g_memory_output_stream_new_resizable ();
 
       if (!write_trace (interp, mem, &error) || !g_output_stream_close (mem, NULL, &error)
-          || !pgo_tool_write_atomic (trace, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)),
-                                     g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)),
-                                     &error))
-        return pgo_tool_fail (trace, error);
+          || !tool_write_atomic (trace, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (mem)),
+                                 g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (mem)),
+                                 &error))
+        return tool_fail (trace, error);
     }
   return exit_code;
 }
@@ -271,7 +271,7 @@ main (int argc, char **argv)
       return argc < 2 ? 2 : 0;
     }
   if (strcmp (argv[1], "run") != 0)
-    return pgo_tool_usage ("unknown command '%s'; the command is 'run'", argv[1]);
-  pgo_tool_set_command ("run");
+    return tool_usage ("unknown command '%s'; the command is 'run'", argv[1]);
+  tool_set_command ("run");
   return cmd_run (argc - 1, argv + 1);
 }

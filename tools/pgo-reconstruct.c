@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const PgoCommand commands[] = {
+static const ToolCommand commands[] = {
 #define PGO_COMMAND(name, fn, summary) { name, summary, fn },
 #include "commands.def"
 #undef PGO_COMMAND
@@ -31,7 +31,7 @@ print_help (FILE *out)
            "Reconstruct dense .NET PGO profiles from sparse block-head counts.\n"
            "\n"
            "Commands:\n", g_get_prgname ());
-  for (const PgoCommand *cmd = commands; cmd->name; cmd++)
+  for (const ToolCommand *cmd = commands; cmd->name; cmd++)
     fprintf (out, "  %-16s %s\n", cmd->name, cmd->summary);
   fprintf (out,
            "\n"
@@ -59,7 +59,7 @@ main (int argc, char **argv)
   g_set_prgname ("pgo-reconstruct");
 
   if (argc < 2)
-    return pgo_tool_usage ("no command given");
+    return tool_usage ("no command given");
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
       || strcmp (argv[1], "help") == 0)
     {
@@ -68,7 +68,7 @@ main (int argc, char **argv)
     }
   if (strcmp (argv[1], "--version") == 0)
     return print_version ();
-  for (const PgoCommand *cmd = commands; cmd->name; cmd++)
+  for (const ToolCommand *cmd = commands; cmd->name; cmd++)
     if (strcmp (argv[1], cmd->name) == 0)
       {
         g_autofree char *argv0 = g_strdup_printf ("%s %s", argv[0], argv[1]);
@@ -77,9 +77,9 @@ main (int argc, char **argv)
         for (int i = 2; i < argc && strcmp (argv[i], "--") != 0; i++)
           if (strcmp (argv[i], "--version") == 0)
             return print_version ();
-        pgo_tool_set_command (cmd->name);
+        tool_set_command (cmd->name);
         argv[1] = argv0;
         return cmd->run (argc - 1, argv + 1);
       }
-  return pgo_tool_usage ("unknown command '%s'", argv[1]);
+  return tool_usage ("unknown command '%s'", argv[1]);
 }

@@ -31,7 +31,7 @@
  *
  * Input: the options as typed; the traces.  Output: one selection per
  * trace (left out, whole, or the profiles its window keeps), and passes
- * over a trace (pgo_tool_trace_pass_named()) that hand on only those.
+ * over a trace (tool_trace_pass_named()) that hand on only those.
  * A selection knows the profiles by their place in the order the reader
  * gives them: it reads the trace once (pgo_nettrace_profiles_stream()
  * with the profiles' timestamps) before the passes, which give them in
@@ -58,7 +58,7 @@ typedef struct {
   char    *text;       /* canonical: no leading zeros, no trailing decimal zeros */
 } Seconds;
 
-struct _PgoToolFilter {
+struct _ToolFilter {
   char    *pid_text;    /* --pid as typed */
   char    *name;        /* --process-name as typed */
   char    *since_text;  /* --since as typed */
@@ -72,24 +72,24 @@ struct _PgoToolFilter {
 };
 
 /* What a filter keeps of one trace. */
-struct _PgoToolSelection {
+struct _ToolSelection {
   char               *path;
   char               *left_out; /* why the filters leave the trace out, or NULL */
   guint               n_all;    /* method profiles of the trace (with a window) */
   guint               n_kept;
   guint8             *keep;     /* per profile, in the reader's order: kept; NULL: all */
   guint               next;     /* the running pass: the next profile's place */
-  PgoToolProfileFunc  func;     /* ... and where the kept ones go */
+  ToolProfileFunc  func;     /* ... and where the kept ones go */
   gpointer            data;
 };
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoToolSelection, pgo_tool_selection_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ToolSelection, tool_selection_free)
 
-/* pgo_tool_filter_new: (transfer full): a filter with no option given. */
-PgoToolFilter *
-pgo_tool_filter_new (void)
+/* tool_filter_new: (transfer full): a filter with no option given. */
+ToolFilter *
+tool_filter_new (void)
 {
-  return g_new0 (PgoToolFilter, 1);
+  return g_new0 (ToolFilter, 1);
 }
 
 /* Frees what 's' holds. */
@@ -99,9 +99,9 @@ seconds_clear (Seconds *s)
   g_clear_pointer (&s->text, g_free);
 }
 
-/* pgo_tool_filter_free: frees 'f' (nullable), detaching it first. */
+/* tool_filter_free: frees 'f' (nullable), detaching it first. */
 void
-pgo_tool_filter_free (PgoToolFilter *f)
+tool_filter_free (ToolFilter *f)
 {
   if (!f)
     return;
@@ -117,10 +117,10 @@ pgo_tool_filter_free (PgoToolFilter *f)
   g_free (f);
 }
 
-/* pgo_tool_filter_add_entries: adds --pid, --process-name, --since and
+/* tool_filter_add_entries: adds --pid, --process-name, --since and
  * --until to 'ctx', filling 'f'. */
 void
-pgo_tool_filter_add_entries (GOptionContext *ctx, PgoToolFilter *f)
+tool_filter_add_entries (GOptionContext *ctx, ToolFilter *f)
 {
   GOptionEntry entries[] = {
     { "pid", 0, 0, G_OPTION_ARG_STRING, &f->pid_text,
@@ -138,18 +138,18 @@ pgo_tool_filter_add_entries (GOptionContext *ctx, PgoToolFilter *f)
   g_option_context_add_main_entries (ctx, entries, NULL);
 }
 
-/* pgo_tool_filter_is_active: TRUE when 'f' (nullable) has an option given. */
+/* tool_filter_is_active: TRUE when 'f' (nullable) has an option given. */
 gboolean
-pgo_tool_filter_is_active (const PgoToolFilter *f)
+tool_filter_is_active (const ToolFilter *f)
 {
   return f && (f->pid_text || f->name || f->since_text || f->until_text);
 }
 
-/* pgo_tool_filter_get_window: (nullable): the window of checked filter
+/* tool_filter_get_window: (nullable): the window of checked filter
  * 'f' (nullable) as a store records it, "since=T until=T" (the bounds
  * given, canonical), or NULL without one. */
 const char *
-pgo_tool_filter_get_window (const PgoToolFilter *f)
+tool_filter_get_window (const ToolFilter *f)
 {
   return f ? f->window : NULL;
 }
@@ -159,7 +159,7 @@ pgo_tool_filter_get_window (const PgoToolFilter *f)
 /* Parses --pid of 'f': a process id, a whole number from 0 to 2^31-1.
  * PGO_EXIT_OK, or PGO_EXIT_USAGE after the error. */
 static int
-parse_pid (PgoToolFilter *f)
+parse_pid (ToolFilter *f)
 {
   const char *p = f->pid_text;
   guint64 v = 0;
@@ -170,8 +170,8 @@ parse_pid (PgoToolFilter *f)
   for (; g_ascii_isdigit (*p) && n <= MAX_PID_DIGITS; p++, n++)
     v = v * 10 + (guint64) (*p - '0');
   if (*p || n == 0 || n > MAX_PID_DIGITS || v > G_MAXINT32)
-    return pgo_tool_usage ("--pid '%s': give a process id, a whole number from 0 to %d", f->pid_text,
-                           G_MAXINT32);
+    return tool_usage ("--pid '%s': give a process id, a whole number from 0 to %d", f->pid_text,
+                       G_MAXINT32);
   f->has_pid = TRUE;
   f->pid = (gint32) v;
   return PGO_EXIT_OK;
@@ -198,13 +198,13 @@ bare_name (const char *path)
 /* Parses --process-name of 'f': a name, without a directory.
  * PGO_EXIT_OK, or PGO_EXIT_USAGE after the error. */
 static int
-parse_name (PgoToolFilter *f)
+parse_name (ToolFilter *f)
 {
   if (!f->name)
     return PGO_EXIT_OK;
   if (!f->name[0] || strchr (f->name, '/') || strchr (f->name, '\\'))
-    return pgo_tool_usage ("--process-name '%s': give the name of the process's executable, without"
-                           " a directory", f->name);
+    return tool_usage ("--process-name '%s': give the name of the process's executable, without"
+                       " a directory", f->name);
   f->bare_name = bare_name (f->name);
   return PGO_EXIT_OK;
 }
@@ -260,8 +260,8 @@ static int
 parse_time (const char *option, const char *text, Seconds *s)
 {
   if (text && !parse_seconds (text, s))
-    return pgo_tool_usage ("%s '%s': give seconds from the start of the trace, 0 or more, with up to"
-                           " %d decimals (e.g. 1.5)", option, text, MAX_DECIMALS);
+    return tool_usage ("%s '%s': give seconds from the start of the trace, 0 or more, with up to"
+                       " %d decimals (e.g. 1.5)", option, text, MAX_DECIMALS);
   return PGO_EXIT_OK;
 }
 
@@ -283,7 +283,7 @@ seconds_at_or_after (const Seconds *a, const Seconds *b)
 /* Parses --since and --until of 'f' and words its window.  PGO_EXIT_OK,
  * or PGO_EXIT_USAGE after the error. */
 static int
-parse_window (PgoToolFilter *f)
+parse_window (ToolFilter *f)
 {
   int rc;
 
@@ -291,8 +291,8 @@ parse_window (PgoToolFilter *f)
       || (rc = parse_time ("--until", f->until_text, &f->until)) != PGO_EXIT_OK)
     return rc;
   if (f->since.given && f->until.given && seconds_at_or_after (&f->since, &f->until))
-    return pgo_tool_usage ("--since %s --until %s: the window is empty; give --since below --until",
-                           f->since.text, f->until.text);
+    return tool_usage ("--since %s --until %s: the window is empty; give --since below --until",
+                       f->since.text, f->until.text);
   if (!f->since.given && !f->until.given)
     return PGO_EXIT_OK;
   f->window = g_strdup_printf ("%s%s%s%s%s", f->since.given ? "since=" : "",
@@ -311,18 +311,18 @@ parse_window (PgoToolFilter *f)
 static const char *
 not_a_trace (const char *path)
 {
-  switch (pgo_tool_input_kind (path))
+  switch (tool_input_kind (path))
     {
-    case PGO_TOOL_INPUT_MIBC:
+    case TOOL_INPUT_MIBC:
       return "a .mibc file";
-    case PGO_TOOL_INPUT_STORE:
+    case TOOL_INPUT_STORE:
       return "a profile store";
-    case PGO_TOOL_INPUT_XML:
+    case TOOL_INPUT_XML:
       return "an XML profile document";
-    case PGO_TOOL_INPUT_TEXT:
+    case TOOL_INPUT_TEXT:
       return "a text PGO dump";
-    case PGO_TOOL_INPUT_TRACE:
-    case PGO_TOOL_INPUT_UNKNOWN:
+    case TOOL_INPUT_TRACE:
+    case TOOL_INPUT_UNKNOWN:
     default:
       return NULL;
     }
@@ -340,12 +340,12 @@ only_traces (char **stores, char **inputs)
       path = *p;
   if (!what)
     return PGO_EXIT_OK;
-  return pgo_tool_usage ("%s: %s, not a trace: --pid, --process-name, --since and --until select"
-                         " within traces", path, what);
+  return tool_usage ("%s: %s, not a trace: --pid, --process-name, --since and --until select"
+                     " within traces", path, what);
 }
 
 /**
- * pgo_tool_filter_check:
+ * tool_filter_check:
  * @f: (nullable): the filter options as parsed by GOption
  * @stores: (nullable): the --store inputs
  * @inputs: (nullable): the other inputs
@@ -357,11 +357,11 @@ only_traces (char **stores, char **inputs)
  * Returns: PGO_EXIT_OK, or PGO_EXIT_USAGE after the error
  */
 int
-pgo_tool_filter_check (PgoToolFilter *f, char **stores, char **inputs)
+tool_filter_check (ToolFilter *f, char **stores, char **inputs)
 {
   int rc;
 
-  if (!pgo_tool_filter_is_active (f))
+  if (!tool_filter_is_active (f))
     return PGO_EXIT_OK;
   if ((rc = parse_pid (f)) != PGO_EXIT_OK || (rc = parse_name (f)) != PGO_EXIT_OK
       || (rc = parse_window (f)) != PGO_EXIT_OK)
@@ -451,7 +451,7 @@ trace_command_line (GBytes *bytes, GError **error)
  * trace 'bytes' of process 'pid', or NULL when it keeps it; NULL with
  * 'error' set for a malformed trace. */
 static char *
-name_left_out (const PgoToolFilter *f, gint32 pid, GBytes *bytes, GError **error)
+name_left_out (const ToolFilter *f, gint32 pid, GBytes *bytes, GError **error)
 {
   GError *local = NULL;
   g_autofree char *line = trace_command_line (bytes, &local);
@@ -479,7 +479,7 @@ name_left_out (const PgoToolFilter *f, gint32 pid, GBytes *bytes, GError **error
  * out the trace 'bytes' with header 'info', or NULL when they keep it;
  * NULL with 'error' set for a malformed trace. */
 static char *
-process_left_out (const PgoToolFilter *f, const PgoNettraceTraceInfo *info, GBytes *bytes,
+process_left_out (const ToolFilter *f, const PgoNettraceTraceInfo *info, GBytes *bytes,
                   GError **error)
 {
   if (f->has_pid && info->process_id != f->pid)
@@ -579,7 +579,7 @@ format_seconds (gint64 ticks, gint64 freq)
  * 'hi' (each when given), leaves out every one of the profiles of
  * 'times' of a trace with header 'info': the nearest before and after. */
 static char *
-window_left_out (const PgoToolFilter *f, gint64 lo, gint64 hi, GArray *times,
+window_left_out (const ToolFilter *f, gint64 lo, gint64 hi, GArray *times,
                  const PgoNettraceTraceInfo *info)
 {
   gint64 before = G_MININT64, after = G_MAXINT64;
@@ -607,7 +607,7 @@ window_left_out (const PgoToolFilter *f, gint64 lo, gint64 hi, GArray *times,
  * that the window of 'f' keeps; a trace it keeps whole keeps no marks,
  * and one it keeps nothing of is left out. */
 static void
-mark_window (const PgoToolFilter *f, PgoToolSelection *sel, GArray *times,
+mark_window (const ToolFilter *f, ToolSelection *sel, GArray *times,
              const PgoNettraceTraceInfo *info)
 {
   gint64 lo = f->since.given ? seconds_to_ticks (&f->since, info->qpc_frequency) : 0;
@@ -632,7 +632,7 @@ mark_window (const PgoToolFilter *f, PgoToolSelection *sel, GArray *times,
  * window of 'f' into 'sel'.  FALSE with 'error' set for a malformed trace
  * or one without a tick frequency. */
 static gboolean
-select_window (const PgoToolFilter *f, PgoToolSelection *sel, GBytes *bytes,
+select_window (const ToolFilter *f, ToolSelection *sel, GBytes *bytes,
                const PgoNettraceTraceInfo *info, GError **error)
 {
   g_autoptr(GArray) times = NULL;
@@ -651,9 +651,9 @@ select_window (const PgoToolFilter *f, PgoToolSelection *sel, GBytes *bytes,
 
 /* ---- selections ---------------------------------------------------------- */
 
-/* pgo_tool_selection_free: frees 'sel' (nullable). */
+/* tool_selection_free: frees 'sel' (nullable). */
 void
-pgo_tool_selection_free (PgoToolSelection *sel)
+tool_selection_free (ToolSelection *sel)
 {
   if (!sel)
     return;
@@ -667,7 +667,7 @@ pgo_tool_selection_free (PgoToolSelection *sel)
  * the profiles in its window.  FALSE with 'error' set for a malformed
  * trace. */
 static gboolean
-select_bytes (const PgoToolFilter *f, PgoToolSelection *sel, GBytes *bytes, GError **error)
+select_bytes (const ToolFilter *f, ToolSelection *sel, GBytes *bytes, GError **error)
 {
   g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_new (bytes, error);
   const PgoNettraceTraceInfo *info = reader ? pgo_nettrace_reader_get_trace_info (reader) : NULL;
@@ -686,23 +686,23 @@ select_bytes (const PgoToolFilter *f, PgoToolSelection *sel, GBytes *bytes, GErr
 
 /* (transfer full) (nullable): what 'f' keeps of the trace at 'path';
  * NULL after the error (*out_rc set) when it cannot be read. */
-static PgoToolSelection *
-select_trace (const PgoToolFilter *f, const char *path, int *out_rc)
+static ToolSelection *
+select_trace (const ToolFilter *f, const char *path, int *out_rc)
 {
-  g_autoptr(PgoToolSelection) sel = g_new0 (PgoToolSelection, 1);
+  g_autoptr(ToolSelection) sel = g_new0 (ToolSelection, 1);
   g_autoptr(GBytes) bytes = NULL;
   GError *error = NULL;
 
   sel->path = g_strdup (path);
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
-      pgo_tool_error ("%s: is a directory, not a trace", path);
+      tool_error ("%s: is a directory, not a trace", path);
       *out_rc = PGO_EXIT_FAILURE;
       return NULL;
     }
   if (!(bytes = pgo_file_map (path, &error)) || !select_bytes (f, sel, bytes, &error))
     {
-      *out_rc = pgo_tool_fail (path, error);
+      *out_rc = tool_fail (path, error);
       return NULL;
     }
   return g_steal_pointer (&sel);
@@ -717,7 +717,7 @@ nothing_left (GPtrArray *all)
 
   for (guint i = 0; i < all->len; i++)
     {
-      const PgoToolSelection *sel = g_ptr_array_index (all, i);
+      const ToolSelection *sel = g_ptr_array_index (all, i);
 
       g_string_append_printf (inputs, "%s%s", i ? ", " : "", sel->path);
       if (all->len == 1)
@@ -725,11 +725,11 @@ nothing_left (GPtrArray *all)
       else
         g_string_append_printf (why, "%s%s: %s", i ? "; " : "", sel->path, sel->left_out);
     }
-  pgo_tool_error ("%s: nothing left to read: %s", inputs->str, why->str);
+  tool_error ("%s: nothing left to read: %s", inputs->str, why->str);
 }
 
 /**
- * pgo_tool_select_traces:
+ * tool_select_traces:
  * @f: a checked, active filter
  * @traces: the traces
  * @out_rc: the exit code on failure
@@ -738,18 +738,18 @@ nothing_left (GPtrArray *all)
  * any, prints one error naming the traces and why; else prints one line
  * per trace it leaves out, "TRACE: left out: WHY".
  *
- * Returns: (transfer full) (nullable) (element-type PgoToolSelection):
+ * Returns: (transfer full) (nullable) (element-type ToolSelection):
  *   the selection of each trace, in order; NULL after the error
  */
 GPtrArray *
-pgo_tool_select_traces (const PgoToolFilter *f, char **traces, int *out_rc)
+tool_select_traces (const ToolFilter *f, char **traces, int *out_rc)
 {
-  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_tool_selection_free);
+  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) tool_selection_free);
   guint n_kept = 0;
 
   for (char **t = traces; t && *t; t++)
     {
-      PgoToolSelection *sel = select_trace (f, *t, out_rc);
+      ToolSelection *sel = select_trace (f, *t, out_rc);
 
       if (!sel)
         return NULL;
@@ -764,36 +764,36 @@ pgo_tool_select_traces (const PgoToolFilter *f, char **traces, int *out_rc)
     }
   for (guint i = 0; i < all->len; i++)
     {
-      const PgoToolSelection *sel = g_ptr_array_index (all, i);
+      const ToolSelection *sel = g_ptr_array_index (all, i);
 
       if (sel->left_out)
-        pgo_tool_error ("%s: left out: %s", sel->path, sel->left_out);
+        tool_error ("%s: left out: %s", sel->path, sel->left_out);
     }
   return g_steal_pointer (&all);
 }
 
-/* pgo_tool_selection_is_left_out: TRUE when the filters leave out the
+/* tool_selection_is_left_out: TRUE when the filters leave out the
  * whole trace of 'sel' (nullable: no filter keeps it whole). */
 gboolean
-pgo_tool_selection_is_left_out (const PgoToolSelection *sel)
+tool_selection_is_left_out (const ToolSelection *sel)
 {
   return sel && sel->left_out;
 }
 
-/* pgo_tool_selection_is_part: TRUE when 'sel' (nullable) keeps some of
+/* tool_selection_is_part: TRUE when 'sel' (nullable) keeps some of
  * its trace's method profiles, not all. */
 gboolean
-pgo_tool_selection_is_part (const PgoToolSelection *sel)
+tool_selection_is_part (const ToolSelection *sel)
 {
   return sel && !sel->left_out && sel->keep;
 }
 
-/* PgoToolProfileFunc of pgo_tool_selection_pass(): hands on the profile
+/* ToolProfileFunc of tool_selection_pass(): hands on the profile
  * when the selection 'data' keeps its place, else frees it. */
 static gboolean
 pick_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
-  PgoToolSelection *sel = data;
+  ToolSelection *sel = data;
   guint i = sel->next++;
 
   if (i >= sel->n_all || !sel->keep[i])
@@ -805,30 +805,30 @@ pick_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 }
 
 /**
- * pgo_tool_selection_pass:
+ * tool_selection_pass:
  * @sel: (nullable): what the filters keep of @t; NULL: all of it
  * @t: the trace
  *
- * pgo_tool_trace_pass_named() handing on to @func only the profiles @sel
+ * tool_trace_pass_named() handing on to @func only the profiles @sel
  * keeps.  The pass must give the profiles the selection was made from.
  *
  * Returns: FALSE after printing the error, with *@out_rc set
  */
 gboolean
-pgo_tool_selection_pass (PgoToolSelection *sel, PgoToolTrace *t, PgoToolProfileFunc func,
-                         gpointer data, PgoBodyResolver *resolver, GHashTable *names, int *out_rc)
+tool_selection_pass (ToolSelection *sel, ToolTrace *t, ToolProfileFunc func,
+                     gpointer data, PgoBodyResolver *resolver, GHashTable *names, int *out_rc)
 {
   if (!sel || !sel->keep)
-    return pgo_tool_trace_pass_named (t, func, data, resolver, names, out_rc);
+    return tool_trace_pass_named (t, func, data, resolver, names, out_rc);
   sel->next = 0;
   sel->func = func;
   sel->data = data;
-  if (!pgo_tool_trace_pass_named (t, pick_profile, sel, resolver, names, out_rc))
+  if (!tool_trace_pass_named (t, pick_profile, sel, resolver, names, out_rc))
     return FALSE;
   if (sel->next == sel->n_all)
     return TRUE;
-  pgo_tool_error ("%s: the trace changed while it was read (%u method profiles, then %u)", sel->path,
-                  sel->n_all, sel->next);
+  tool_error ("%s: the trace changed while it was read (%u method profiles, then %u)", sel->path,
+              sel->n_all, sel->next);
   *out_rc = PGO_EXIT_FAILURE;
   return FALSE;
 }

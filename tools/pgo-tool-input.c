@@ -17,10 +17,10 @@
 
 #include <glib/gstdio.h>
 
-/* pgo_tool_open_resolver: a body resolver over the --reference (app) and
+/* tool_open_resolver: a body resolver over the --reference (app) and
  * --framework paths; NULL after printing the error, with *out_rc set. */
 PgoBodyResolver *
-pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc)
+tool_open_resolver (char **references, char **frameworks, int *out_rc)
 {
   g_autoptr(PgoBodyResolver) r = pgo_body_resolver_new ();
 
@@ -30,7 +30,7 @@ pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc)
 
       if (!pgo_body_resolver_add_path (r, *p, FALSE, &error))
         {
-          *out_rc = pgo_tool_fail (*p, error);
+          *out_rc = tool_fail (*p, error);
           return NULL;
         }
     }
@@ -40,7 +40,7 @@ pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc)
 
       if (!pgo_body_resolver_add_path (r, *p, TRUE, &error))
         {
-          *out_rc = pgo_tool_fail (*p, error);
+          *out_rc = tool_fail (*p, error);
           return NULL;
         }
     }
@@ -50,22 +50,22 @@ pgo_tool_open_resolver (char **references, char **frameworks, int *out_rc)
 /* The one warning every command gives for a trace cut short: where it
  * stops, and what was kept. */
 void
-pgo_tool_warn_truncated (const char *path, const PgoNettraceStats *st, guint kept)
+tool_warn_truncated (const char *path, const PgoNettraceStats *st, guint kept)
 {
   if (st->truncated)
-    pgo_tool_warning ("%s: truncated: the trace stops at offset 0x%" G_GINT64_MODIFIER "x;"
-                      " kept the %u method profiles before it", path, st->truncated_offset, kept);
+    tool_warning ("%s: truncated: the trace stops at offset 0x%" G_GINT64_MODIFIER "x;"
+                  " kept the %u method profiles before it", path, st->truncated_offset, kept);
 }
 
-/* What pgo_tool_trace_pass() hands each profile to. */
+/* What tool_trace_pass() hands each profile to. */
 typedef struct {
-  PgoToolProfileFunc func;
+  ToolProfileFunc func;
   gpointer           data;
   PgoBodyResolver   *resolver; /* names the handles into 'names', */
   GHashTable        *names;    /* when not NULL */
 } Stream;
 
-/* PgoNettraceProfileFunc of pgo_tool_trace_pass() */
+/* PgoNettraceProfileFunc of tool_trace_pass() */
 static gboolean
 stream_one (PgoNettraceProfiles *profiles, PgoMethodProfile *profile, guint64 method_handle,
             GBytes *blob, gpointer user_data, GError **error)
@@ -75,7 +75,7 @@ stream_one (PgoNettraceProfiles *profiles, PgoMethodProfile *profile, guint64 me
   (void) method_handle;
   (void) blob;
   if (st->names)
-    pgo_nettrace_profiles_name_profile_handles (profiles, profile, pgo_tool_lookup_metadata,
+    pgo_nettrace_profiles_name_profile_handles (profiles, profile, tool_lookup_metadata,
                                                 st->resolver, st->names);
   return st->func (profile, st->data, error);
 }
@@ -87,43 +87,43 @@ not_directory (const char *path, int *out_rc)
 {
   if (!g_file_test (path, G_FILE_TEST_IS_DIR))
     return TRUE;
-  pgo_tool_error ("%s: is a directory, not a trace", path);
+  tool_error ("%s: is a directory, not a trace", path);
   *out_rc = PGO_EXIT_FAILURE;
   return FALSE;
 }
 
 /* A trace mapped once and read in passes. */
-struct _PgoToolTrace {
+struct _ToolTrace {
   char       *path;
   GBytes     *bytes;
   guint       n_passes;
   guint       n_profiles;  /* what the first pass gave */
 };
 
-/* pgo_tool_trace_open: maps the trace at 'path'; NULL after printing the
+/* tool_trace_open: maps the trace at 'path'; NULL after printing the
  * error, with *out_rc set. */
-PgoToolTrace *
-pgo_tool_trace_open (const char *path, int *out_rc)
+ToolTrace *
+tool_trace_open (const char *path, int *out_rc)
 {
   GError *error = NULL;
   g_autoptr(GMappedFile) map = NULL;
-  PgoToolTrace *t;
+  ToolTrace *t;
 
   if (!not_directory (path, out_rc))
     return NULL;
   if (!(map = g_mapped_file_new (path, FALSE, &error)))
     {
-      *out_rc = pgo_tool_fail (path, error);
+      *out_rc = tool_fail (path, error);
       return NULL;
     }
-  t = g_new0 (PgoToolTrace, 1);
+  t = g_new0 (ToolTrace, 1);
   t->path = g_strdup (path);
   t->bytes = g_mapped_file_get_bytes (map);
   return t;
 }
 
 void
-pgo_tool_trace_free (PgoToolTrace *t)
+tool_trace_free (ToolTrace *t)
 {
   if (!t)
     return;
@@ -136,55 +136,55 @@ pgo_tool_trace_free (PgoToolTrace *t)
  * first warns of a cut and fails without a profile; a later one fails
  * when it did not read what the first did.  FALSE after the error. */
 static gboolean
-check_pass (PgoToolTrace *t, guint pass, const PgoNettraceStats *stats, guint n, int *out_rc)
+check_pass (ToolTrace *t, guint pass, const PgoNettraceStats *stats, guint n, int *out_rc)
 {
   if (pass == 0)
     {
-      pgo_tool_warn_truncated (t->path, stats, n);
+      tool_warn_truncated (t->path, stats, n);
       t->n_profiles = n;
     }
   if (n == 0)
-    pgo_tool_error ("%s: no method profile in the trace (no JitInstrumentationDataVerbose"
-                    " event%s)", t->path, stats->truncated ? " before the cut" : "");
+    tool_error ("%s: no method profile in the trace (no JitInstrumentationDataVerbose"
+                " event%s)", t->path, stats->truncated ? " before the cut" : "");
   else if (n != t->n_profiles)
-    pgo_tool_error ("%s: the trace changed while it was read (%u method profiles, then %u)", t->path,
-                    t->n_profiles, n);
+    tool_error ("%s: the trace changed while it was read (%u method profiles, then %u)", t->path,
+                t->n_profiles, n);
   else
     return TRUE;
   *out_rc = PGO_EXIT_FAILURE;
   return FALSE;
 }
 
-/* pgo_tool_trace_pass: hands each method profile of 't' to 'func', in
- * the order pgo_tool_read_trace() lists them, holding one method's at a
+/* tool_trace_pass: hands each method profile of 't' to 'func', in
+ * the order tool_read_trace() lists them, holding one method's at a
  * time; the first pass warns when the trace is cut short.  FALSE after
  * printing the error (one of 'func's included), with *out_rc set, also
  * when the trace gives no profile, or not the first pass's count. */
 gboolean
-pgo_tool_trace_pass (PgoToolTrace *t, PgoToolProfileFunc func, gpointer data, int *out_rc)
+tool_trace_pass (ToolTrace *t, ToolProfileFunc func, gpointer data, int *out_rc)
 {
-  return pgo_tool_trace_pass_named (t, func, data, NULL, NULL, out_rc);
+  return tool_trace_pass_named (t, func, data, NULL, NULL, out_rc);
 }
 
 static void merge_names (GHashTable *names, GHashTable *found);
 
-/* pgo_tool_trace_pass_named: pgo_tool_trace_pass() that also adds the
+/* tool_trace_pass_named: tool_trace_pass() that also adds the
  * runtime names of the handles of the trace's profiles to 'names'
- * (nullable), as pgo_tool_read_profiles_named() does. */
+ * (nullable), as tool_read_profiles_named() does. */
 gboolean
-pgo_tool_trace_pass_named (PgoToolTrace *t, PgoToolProfileFunc func, gpointer data,
-                           PgoBodyResolver *resolver, GHashTable *names, int *out_rc)
+tool_trace_pass_named (ToolTrace *t, ToolProfileFunc func, gpointer data,
+                       PgoBodyResolver *resolver, GHashTable *names, int *out_rc)
 {
   GError *error = NULL;
   g_autoptr(PgoNettraceReader) reader = NULL;
   g_autoptr(PgoNettraceProfiles) profiles = NULL;
-  g_autoptr(GHashTable) found = names ? pgo_tool_new_handle_names () : NULL;
+  g_autoptr(GHashTable) found = names ? tool_new_handle_names () : NULL;
   Stream st = { func, data, resolver, found };
 
   if (!(reader = pgo_nettrace_reader_new (t->bytes, &error))
       || !(profiles = pgo_nettrace_profiles_stream (reader, stream_one, &st, &error)))
     {
-      *out_rc = pgo_tool_fail (t->path, error);
+      *out_rc = tool_fail (t->path, error);
       return FALSE;
     }
   if (found)
@@ -193,7 +193,7 @@ pgo_tool_trace_pass_named (PgoToolTrace *t, PgoToolProfileFunc func, gpointer da
                      pgo_nettrace_profiles_get_n_emitted (profiles), out_rc);
 }
 
-/* PgoToolProfileFunc of pgo_tool_read_trace(): keeps the profile. */
+/* ToolProfileFunc of tool_read_trace(): keeps the profile. */
 static gboolean
 keep_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
@@ -202,15 +202,15 @@ keep_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   return TRUE;
 }
 
-/* pgo_tool_read_trace: the method profiles of the trace at 'path'; NULL
+/* tool_read_trace: the method profiles of the trace at 'path'; NULL
  * after printing the error, with *out_rc set. */
 GPtrArray *
-pgo_tool_read_trace (const char *path, int *out_rc)
+tool_read_trace (const char *path, int *out_rc)
 {
   g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
-  g_autoptr(PgoToolTrace) t = pgo_tool_trace_open (path, out_rc);
+  g_autoptr(ToolTrace) t = tool_trace_open (path, out_rc);
 
-  if (!t || !pgo_tool_trace_pass (t, keep_profile, list, out_rc))
+  if (!t || !tool_trace_pass (t, keep_profile, list, out_rc))
     return NULL;
   return g_steal_pointer (&list);
 }
@@ -236,13 +236,13 @@ describe_build (const PgoModuleId *m)
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
-/* One module of a trace as pgo_tool_match_modules counts it. */
+/* One module of a trace as tool_match_modules counts it. */
 typedef struct {
   PgoModuleId *id;  /* the first profile's */
   guint n_methods;
 } TraceModule;
 
-struct _PgoToolModules {
+struct _ToolModules {
   GHashTable *seen;  /* simple name (the module's) -> TraceModule */
   GPtrArray  *mods;  /* TraceModule, in first-seen order */
 };
@@ -256,11 +256,11 @@ trace_module_free (gpointer p)
   g_free (m);
 }
 
-/* pgo_tool_modules_new: counts of methods per module, none yet. */
-PgoToolModules *
-pgo_tool_modules_new (void)
+/* tool_modules_new: counts of methods per module, none yet. */
+ToolModules *
+tool_modules_new (void)
 {
-  PgoToolModules *t = g_new0 (PgoToolModules, 1);
+  ToolModules *t = g_new0 (ToolModules, 1);
 
   t->seen = g_hash_table_new (g_str_hash, g_str_equal);
   t->mods = g_ptr_array_new_with_free_func (trace_module_free);
@@ -268,7 +268,7 @@ pgo_tool_modules_new (void)
 }
 
 void
-pgo_tool_modules_free (PgoToolModules *t)
+tool_modules_free (ToolModules *t)
 {
   if (!t)
     return;
@@ -277,9 +277,9 @@ pgo_tool_modules_free (PgoToolModules *t)
   g_free (t);
 }
 
-/* pgo_tool_modules_add: counts 'profile' under its module. */
+/* tool_modules_add: counts 'profile' under its module. */
 void
-pgo_tool_modules_add (PgoToolModules *t, const PgoMethodProfile *profile)
+tool_modules_add (ToolModules *t, const PgoMethodProfile *profile)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (profile);
   TraceModule *m;
@@ -296,15 +296,15 @@ pgo_tool_modules_add (PgoToolModules *t, const PgoMethodProfile *profile)
   m->n_methods++;
 }
 
-/* pgo_tool_learn_profile: the first pass of a trace that reconstruct and
+/* tool_learn_profile: the first pass of a trace that reconstruct and
  * evaluate read twice: counts 'profile' (taken) under its module in
  * 'modules' and hands it to 'facts' (built with 'cfg', nullable), or
  * frees it without them (--no-call-evidence). */
 void
-pgo_tool_learn_profile (PgoToolModules *modules, PgoCallFacts *facts, PgoMethodProfile *profile,
-                        const PgoCfgOptions *cfg)
+tool_learn_profile (ToolModules *modules, PgoCallFacts *facts, PgoMethodProfile *profile,
+                    const PgoCfgOptions *cfg)
 {
-  pgo_tool_modules_add (modules, profile);
+  tool_modules_add (modules, profile);
   if (facts)
     pgo_call_facts_take_profile (facts, profile, cfg);
   else
@@ -317,7 +317,7 @@ typedef struct {
   const PgoCfgOptions *cfg;
 } Relearn;
 
-/* PgoToolProfileFunc of pgo_tool_call_rounds(): the facts learn it. */
+/* ToolProfileFunc of tool_call_rounds(): the facts learn it. */
 static gboolean
 relearn_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
@@ -328,19 +328,19 @@ relearn_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   return TRUE;
 }
 
-/* pgo_tool_call_rounds: after the first pass of trace 't' taught
+/* tool_call_rounds: after the first pass of trace 't' taught
  * 'facts' (nullable: none), one more pass per later round of the call
  * evidence, up to 'rounds' in all, each flushed.  FALSE after printing the error, with *out_rc set. */
 gboolean
-pgo_tool_call_rounds (PgoToolTrace *t, PgoCallFacts *facts, guint rounds, const PgoCfgOptions *cfg,
-                      int *out_rc)
+tool_call_rounds (ToolTrace *t, PgoCallFacts *facts, guint rounds, const PgoCfgOptions *cfg,
+                  int *out_rc)
 {
   Relearn rl = { facts, cfg };
 
   for (guint round = 1; facts && round < rounds; round++)
     {
       pgo_call_facts_next_round (facts);
-      if (!pgo_tool_trace_pass (t, relearn_profile, &rl, out_rc))
+      if (!tool_trace_pass (t, relearn_profile, &rl, out_rc))
         return FALSE;
       pgo_call_facts_flush (facts, cfg);
     }
@@ -384,25 +384,25 @@ framework_name (const char *name)
  * build than the references': the module report says so, and such a
  * module alone is no error unless refused. */
 PgoStaleMode
-pgo_tool_stale_mode (const PgoProfileSetOptions *set)
+tool_stale_mode (const PgoProfileSetOptions *set)
 {
   return set && set->stale ? pgo_stale_get_mode (set->stale) : PGO_STALE_REFUSE;
 }
 
-/* pgo_tool_match_modules: pgo_tool_modules_match() of the modules of
+/* tool_match_modules: tool_modules_match() of the modules of
  * 'profiles'. */
 gboolean
-pgo_tool_match_modules (const char *path, GPtrArray *profiles, PgoBodyResolver *resolver,
-                        gboolean have_framework, PgoStaleMode stale, GString *out, int *out_rc)
+tool_match_modules (const char *path, GPtrArray *profiles, PgoBodyResolver *resolver,
+                    gboolean have_framework, PgoStaleMode stale, GString *out, int *out_rc)
 {
-  g_autoptr(PgoToolModules) t = pgo_tool_modules_new ();
+  g_autoptr(ToolModules) t = tool_modules_new ();
 
   for (guint i = 0; i < profiles->len; i++)
-    pgo_tool_modules_add (t, g_ptr_array_index (profiles, i));
-  return pgo_tool_modules_match (path, t, resolver, have_framework, stale, out, out_rc);
+    tool_modules_add (t, g_ptr_array_index (profiles, i));
+  return tool_modules_match (path, t, resolver, have_framework, stale, out, out_rc);
 }
 
-/* pgo_tool_modules_match: appends to 'out' the line "modules: PATH: M of
+/* tool_modules_match: appends to 'out' the line "modules: PATH: M of
  * N methods matched a reference by module", for the trace at 'path'
  * (its modules 't') against 'resolver', naming the modules no reference
  * holds (with a hint at --framework when they are the framework's and
@@ -410,8 +410,8 @@ pgo_tool_match_modules (const char *path, GPtrArray *profiles, PgoBodyResolver *
  * module whose name matches but whose build differs.  Returns FALSE after
  * the error (*out_rc set) when no method matched. */
 gboolean
-pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *resolver,
-                        gboolean have_framework, PgoStaleMode stale, GString *out, int *out_rc)
+tool_modules_match (const char *path, ToolModules *t, PgoBodyResolver *resolver,
+                    gboolean have_framework, PgoStaleMode stale, GString *out, int *out_rc)
 {
   static const char *const fates[] = { "are left out (give --stale=exact or match to carry them)",
                                        "are carried where their IL is unchanged (--stale=exact)",
@@ -438,7 +438,7 @@ pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *re
           && broken)
         {
           /* a reference that cannot be read is an error, not an absence */
-          pgo_tool_error ("%s: module %s: %s", path, m->id->simple_name, broken->message);
+          tool_error ("%s: module %s: %s", path, m->id->simple_name, broken->message);
           *out_rc = PGO_EXIT_FAILURE;
           return FALSE;
         }
@@ -468,8 +468,8 @@ pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *re
         {
           g_autofree char *a = describe_build (m->id), *b = describe_build (ref);
 
-          pgo_tool_warning ("%s: module %s: the trace's build (%s) is not the reference's (%s)",
-                            path, m->id->simple_name, a, b);
+          tool_warning ("%s: module %s: the trace's build (%s) is not the reference's (%s)",
+                        path, m->id->simple_name, a, b);
         }
     }
   append_module_names (names, missing);
@@ -477,17 +477,17 @@ pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *re
   if (matched == 0 && (stale == PGO_STALE_REFUSE || !other->len))
     {
       /* one line: the first module of another build is why, when one is */
-      pgo_tool_error ("%s: no method of the trace matched a reference by module (the trace's"
-                      " modules: %s%s%s)%s%s", path, names->len ? names->str : other->len ? "" : "none",
-                      other->len ? (names->len ? "; of another build than the references': "
+      tool_error ("%s: no method of the trace matched a reference by module (the trace's"
+                  " modules: %s%s%s)%s%s", path, names->len ? names->str : other->len ? "" : "none",
+                  other->len ? (names->len ? "; of another build than the references': "
                                                 : "of another build than the references': ") : "",
-                      others->str, builds->len ? ": " : "",
-                      builds->len ? (const char *) g_ptr_array_index (builds, 0) : "");
+                  others->str, builds->len ? ": " : "",
+                  builds->len ? (const char *) g_ptr_array_index (builds, 0) : "");
       *out_rc = PGO_EXIT_FAILURE;
       return FALSE;
     }
   for (guint i = 0; i < builds->len; i++)
-    pgo_tool_warning ("%s: %s", path, (const char *) g_ptr_array_index (builds, i));
+    tool_warning ("%s: %s", path, (const char *) g_ptr_array_index (builds, i));
   g_string_append_printf (out, "modules: %s: %u of %u methods matched a reference by module",
                           path, matched, total);
   if (other->len)
@@ -501,12 +501,12 @@ pgo_tool_modules_match (const char *path, PgoToolModules *t, PgoBodyResolver *re
   return TRUE;
 }
 
-/* pgo_tool_read_store: every trace's raw profiles of the store at 'path',
+/* tool_read_store: every trace's raw profiles of the store at 'path',
  * and when 'out_digest' is not NULL the digest of the traces read; NULL
  * after printing the error, with *out_rc set (also when it holds no
  * profile). */
 GPtrArray *
-pgo_tool_read_store (const char *path, char **out_digest, int *out_rc)
+tool_read_store (const char *path, char **out_digest, int *out_rc)
 {
   GError *error = NULL;
   g_autoptr(PgoStore) store = pgo_store_open (path, FALSE, &error);
@@ -514,12 +514,12 @@ pgo_tool_read_store (const char *path, char **out_digest, int *out_rc)
 
   if (!store || !(list = pgo_store_read_profiles (store, out_digest, &error)))
     {
-      *out_rc = pgo_tool_fail (NULL, error);
+      *out_rc = tool_fail (NULL, error);
       return NULL;
     }
   if (list->len == 0)
     {
-      pgo_tool_error ("%s: the store holds no method profile", path);
+      tool_error ("%s: the store holds no method profile", path);
       g_ptr_array_unref (list);
       *out_rc = PGO_EXIT_FAILURE;
       return NULL;
@@ -527,10 +527,10 @@ pgo_tool_read_store (const char *path, char **out_digest, int *out_rc)
   return list;
 }
 
-/* pgo_tool_print_store_stats: prints "store PATH: T traces, M modules, N
+/* tool_print_store_stats: prints "store PATH: T traces, M modules, N
  * methods, R records" for 'store'; FALSE with 'error' set. */
 gboolean
-pgo_tool_print_store_stats (PgoStore *store, const char *path, GError **error)
+tool_print_store_stats (PgoStore *store, const char *path, GError **error)
 {
   PgoStoreStats st;
 
@@ -541,10 +541,10 @@ pgo_tool_print_store_stats (PgoStore *store, const char *path, GError **error)
   return TRUE;
 }
 
-/* pgo_tool_lookup_metadata: a PgoMibcLookupFunc over a PgoBodyResolver
+/* tool_lookup_metadata: a PgoMibcLookupFunc over a PgoBodyResolver
  * given as 'user_data'. */
 PgoMetadata *
-pgo_tool_lookup_metadata (const PgoModuleId *module, gpointer user_data, GError **error)
+tool_lookup_metadata (const PgoModuleId *module, gpointer user_data, GError **error)
 {
   return pgo_body_resolver_lookup_metadata (user_data, module, error);
 }
@@ -582,13 +582,13 @@ read_trace (GBytes *bytes, const char *path, PgoBodyResolver *resolver, GHashTab
   if (!(reader = pgo_nettrace_reader_new (bytes, error))
       || !(profiles = pgo_nettrace_profiles_build (reader, error)))
     return NULL;
-  pgo_tool_warn_truncated (path, pgo_nettrace_reader_get_stats (reader),
+  tool_warn_truncated (path, pgo_nettrace_reader_get_stats (reader),
                   pgo_nettrace_profiles_get_profiles (profiles)->len);
   if (resolver)
-    pgo_nettrace_profiles_name_types (profiles, pgo_tool_lookup_metadata, resolver);
+    pgo_nettrace_profiles_name_types (profiles, tool_lookup_metadata, resolver);
   if (resolver && names)
     {
-      g_autoptr(GHashTable) found = pgo_nettrace_profiles_name_handles (profiles, pgo_tool_lookup_metadata,
+      g_autoptr(GHashTable) found = pgo_nettrace_profiles_name_handles (profiles, tool_lookup_metadata,
                                                                         resolver);
       merge_names (names, found);
     }
@@ -596,26 +596,26 @@ read_trace (GBytes *bytes, const char *path, PgoBodyResolver *resolver, GHashTab
 }
 
 /* The kind of input whose first bytes are 'head' ('size' of them), or
- * PGO_TOOL_INPUT_UNKNOWN. */
-static PgoToolInputKind
+ * TOOL_INPUT_UNKNOWN. */
+static ToolInputKind
 kind_of_bytes (const guint8 *head, gsize size)
 {
   if (size >= 8 && memcmp (head, "Nettrace", 8) == 0)
-    return PGO_TOOL_INPUT_TRACE;
+    return TOOL_INPUT_TRACE;
   if (size >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
-    return PGO_TOOL_INPUT_MIBC;
+    return TOOL_INPUT_MIBC;
   if (size >= 16 && memcmp (head, "SQLite format 3", 16) == 0)
-    return PGO_TOOL_INPUT_STORE;
+    return TOOL_INPUT_STORE;
   if (size >= 5 && memcmp (head, "<?xml", 5) == 0)
-    return PGO_TOOL_INPUT_XML;
+    return TOOL_INPUT_XML;
   if (size >= 16 && memcmp (head, "*** START PGO Da", 16) == 0)
-    return PGO_TOOL_INPUT_TEXT;
-  return PGO_TOOL_INPUT_UNKNOWN;
+    return TOOL_INPUT_TEXT;
+  return TOOL_INPUT_UNKNOWN;
 }
 
 /* The kind of file at 'path' as kind_of_bytes() tells it from its first
- * bytes; PGO_TOOL_INPUT_UNKNOWN when it cannot be read. */
-static PgoToolInputKind
+ * bytes; TOOL_INPUT_UNKNOWN when it cannot be read. */
+static ToolInputKind
 read_kind (const char *path)
 {
   g_autoptr(GFile) file = g_file_new_for_path (path);
@@ -624,38 +624,38 @@ read_kind (const char *path)
   gsize got = 0;
 
   if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &got, NULL, NULL))
-    return PGO_TOOL_INPUT_UNKNOWN;
+    return TOOL_INPUT_UNKNOWN;
   return kind_of_bytes (head, got);
 }
 
 /* The kind of file at 'path', told by its first bytes as kind_of_bytes()
  * tells them; a file that cannot be read, or that is of no known kind,
  * is left to the trace reader's error. */
-PgoToolInputKind
-pgo_tool_input_kind (const char *path)
+ToolInputKind
+tool_input_kind (const char *path)
 {
-  PgoToolInputKind kind = read_kind (path);
+  ToolInputKind kind = read_kind (path);
 
-  return kind == PGO_TOOL_INPUT_UNKNOWN ? PGO_TOOL_INPUT_TRACE : kind;
+  return kind == TOOL_INPUT_UNKNOWN ? TOOL_INPUT_TRACE : kind;
 }
 
 /* TRUE if the file at 'path' starts as a .nettrace trace does. */
 gboolean
-pgo_tool_is_trace (const char *path)
+tool_is_trace (const char *path)
 {
-  return read_kind (path) == PGO_TOOL_INPUT_TRACE;
+  return read_kind (path) == TOOL_INPUT_TRACE;
 }
 
-/* pgo_tool_read_profiles_named: the method profiles of a .nettrace trace, a
+/* tool_read_profiles_named: the method profiles of a .nettrace trace, a
  * .mibc (plain or zipped), a store or an XML document at 'path', told apart
  * by their first bytes (a trace cut short is read up to where it stops,
- * with the same warning as pgo_tool_read_trace); a .mibc's methods are resolved against 'resolver' when it is not NULL.
- * When 'names' (guint64 handle -> name, from pgo_tool_new_handle_names) is
+ * with the same warning as tool_read_trace); a .mibc's methods are resolved against 'resolver' when it is not NULL.
+ * When 'names' (guint64 handle -> name, from tool_new_handle_names) is
  * not NULL, a trace's handles named through 'resolver' are added to it.
  * NULL after printing the error, with *out_rc set. */
 GPtrArray *
-pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver, GHashTable *names,
-                              int *out_rc)
+tool_read_profiles_named (const char *path, PgoBodyResolver *resolver, GHashTable *names,
+                          int *out_rc)
 {
   GError *error = NULL;
   g_autoptr(GBytes) bytes = NULL;
@@ -664,75 +664,75 @@ pgo_tool_read_profiles_named (const char *path, PgoBodyResolver *resolver, GHash
 
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
-      pgo_tool_error ("%s: is a directory, not a trace or a .mibc file", path);
+      tool_error ("%s: is a directory, not a trace or a .mibc file", path);
       return (*out_rc = PGO_EXIT_FAILURE, NULL);
     }
   if (!(bytes = pgo_file_map (path, &error)))
-    return (*out_rc = pgo_tool_fail (path, error), NULL);
+    return (*out_rc = tool_fail (path, error), NULL);
   const guint8 *head = g_bytes_get_data (bytes, &size);
   switch (kind_of_bytes (head, size))
     {
-    case PGO_TOOL_INPUT_STORE:
-      return pgo_tool_read_store (path, NULL, out_rc);
-    case PGO_TOOL_INPUT_TRACE:
+    case TOOL_INPUT_STORE:
+      return tool_read_store (path, NULL, out_rc);
+    case TOOL_INPUT_TRACE:
       list = read_trace (bytes, path, resolver, names, &error);
       break;
-    case PGO_TOOL_INPUT_MIBC:
-      list = pgo_mibc_parse (bytes, path, resolver ? pgo_tool_lookup_metadata : NULL, resolver,
+    case TOOL_INPUT_MIBC:
+      list = pgo_mibc_parse (bytes, path, resolver ? tool_lookup_metadata : NULL, resolver,
                              &error);
       break;
-    case PGO_TOOL_INPUT_XML:
+    case TOOL_INPUT_XML:
       if ((list = pgo_profiles_from_xml (bytes, path, &error)))
         return list;
-      return (*out_rc = pgo_tool_fail (NULL, error), NULL);
-    case PGO_TOOL_INPUT_TEXT:
-    case PGO_TOOL_INPUT_UNKNOWN:
+      return (*out_rc = tool_fail (NULL, error), NULL);
+    case TOOL_INPUT_TEXT:
+    case TOOL_INPUT_UNKNOWN:
     default:
       *out_rc = PGO_EXIT_FAILURE;
-      pgo_tool_error ("%s: offset 0: neither a .nettrace trace, a .mibc file, a profile store"
-                      " nor an XML profile document", path);
+      tool_error ("%s: offset 0: neither a .nettrace trace, a .mibc file, a profile store"
+                  " nor an XML profile document", path);
       return NULL;
     }
   if (!list)
-    return (*out_rc = pgo_tool_fail (path, error), NULL);
+    return (*out_rc = tool_fail (path, error), NULL);
   return list;
 }
 
-/* pgo_tool_read_profiles: pgo_tool_read_profiles_named without names. */
+/* tool_read_profiles: tool_read_profiles_named without names. */
 GPtrArray *
-pgo_tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc)
+tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc)
 {
-  return pgo_tool_read_profiles_named (path, resolver, NULL, out_rc);
+  return tool_read_profiles_named (path, resolver, NULL, out_rc);
 }
 
-/* pgo_tool_new_handle_names: (transfer full): an empty guint64 handle ->
- * name table for pgo_tool_read_profiles_named. */
+/* tool_new_handle_names: (transfer full): an empty guint64 handle ->
+ * name table for tool_read_profiles_named. */
 GHashTable *
-pgo_tool_new_handle_names (void)
+tool_new_handle_names (void)
 {
   return g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 }
 
 /* The profiles of every store in 'stores' and every file in 'traces'
  * (traces, .mibc, XML), concatenated, each file's "modules:" line
- * appended to 'modules'; 'names' as pgo_tool_read_profiles_named() takes
+ * appended to 'modules'; 'names' as tool_read_profiles_named() takes
  * it; the digest of the first store's traces in *out_digest when it is
  * not NULL.  NULL after printing the error, with *out_rc set. */
 GPtrArray *
-pgo_tool_read_inputs (char **stores, char **traces, PgoBodyResolver *resolver,
-                      gboolean have_framework, PgoStaleMode stale, GHashTable *names,
-                      GString *modules, char **out_digest, int *out_rc)
+tool_read_inputs (char **stores, char **traces, PgoBodyResolver *resolver,
+                  gboolean have_framework, PgoStaleMode stale, GHashTable *names,
+                  GString *modules, char **out_digest, int *out_rc)
 {
   g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
 
   for (guint pass = 0; pass < 2; pass++)
     for (char **t = pass == 0 ? stores : traces; t && *t; t++)
       {
-        g_autoptr(GPtrArray) list = pass == 0 ? pgo_tool_read_store (*t, t == stores ? out_digest
+        g_autoptr(GPtrArray) list = pass == 0 ? tool_read_store (*t, t == stores ? out_digest
                                                                                   : NULL, out_rc)
-                                              : pgo_tool_read_profiles_named (*t, resolver, names, out_rc);
+                                              : tool_read_profiles_named (*t, resolver, names, out_rc);
 
-        if (!list || !pgo_tool_match_modules (*t, list, resolver, have_framework, stale, modules, out_rc))
+        if (!list || !tool_match_modules (*t, list, resolver, have_framework, stale, modules, out_rc))
           return NULL;
         for (guint i = 0; i < list->len; i++)
           g_ptr_array_add (all, g_steal_pointer (&list->pdata[i]));
@@ -742,7 +742,7 @@ pgo_tool_read_inputs (char **stores, char **traces, PgoBodyResolver *resolver,
 
 /* Adds the input options to 'ctx', filling 'in'. */
 void
-pgo_tool_inputs_add_entries (GOptionContext *ctx, PgoToolInputs *in)
+tool_inputs_add_entries (GOptionContext *ctx, ToolInputs *in)
 {
   GOptionEntry entries[] = {
     { "trace", 't', 0, G_OPTION_ARG_FILENAME_ARRAY, &in->traces,
@@ -753,27 +753,27 @@ pgo_tool_inputs_add_entries (GOptionContext *ctx, PgoToolInputs *in)
       "Assembly or directory with the methods' IL (repeatable)", "PATH" },
     { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &in->frameworks,
       "Framework directory (repeatable), e.g. the shared runtime's", "DIR" },
-    { "method", 'm', 0, G_OPTION_ARG_STRING, &in->method, PGO_TOOL_METHOD_HELP, "M" },
+    { "method", 'm', 0, G_OPTION_ARG_STRING, &in->method, TOOL_METHOD_HELP, "M" },
     { NULL }
   };
 
   g_option_context_add_main_entries (ctx, entries, NULL);
-  in->filter = pgo_tool_filter_new ();
-  pgo_tool_filter_add_entries (ctx, in->filter);
+  in->filter = tool_filter_new ();
+  tool_filter_add_entries (ctx, in->filter);
 }
 
 /* Appends the positional arguments to the traces and checks that there
  * is input and IL to read, and the trace filters (traces only).
  * PGO_EXIT_OK, or PGO_EXIT_USAGE after the error. */
 int
-pgo_tool_inputs_check (PgoToolInputs *in, int argc, char **argv)
+tool_inputs_check (ToolInputs *in, int argc, char **argv)
 {
-  in->traces = pgo_tool_add_positional (in->traces, argc, argv);
+  in->traces = tool_add_positional (in->traces, argc, argv);
   if ((!in->traces || !in->traces[0]) && !in->stores)
-    return pgo_tool_usage ("give at least one --trace or --store");
+    return tool_usage ("give at least one --trace or --store");
   if (!in->references && !in->frameworks)
-    return pgo_tool_usage ("give at least one --reference or --framework");
-  return pgo_tool_filter_check (in->filter, in->stores, in->traces);
+    return tool_usage ("give at least one --reference or --framework");
+  return tool_filter_check (in->filter, in->stores, in->traces);
 }
 
 /* TRUE if 'a' and 'b' name one existing file. */
@@ -785,13 +785,13 @@ same_file (const char *a, const char *b)
   return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* pgo_tool_check_output: PGO_EXIT_OK unless 'output' is one of the
+/* tool_check_output: PGO_EXIT_OK unless 'output' is one of the
  * inputs of 'in' (a trace, store or reference, by its file, however it
  * is spelled); then prints "OUTPUT: is also an input: not overwriting it"
  * and returns PGO_EXIT_USAGE.  An output is never written over an
  * input. */
 int
-pgo_tool_check_output (const char *output, const PgoToolInputs *in)
+tool_check_output (const char *output, const ToolInputs *in)
 {
   char **const lists[] = { in->traces, in->stores, in->references };
 
@@ -801,7 +801,7 @@ pgo_tool_check_output (const char *output, const PgoToolInputs *in)
     for (char **p = lists[l]; p && *p; p++)
       if (same_file (output, *p))
         {
-          pgo_tool_error ("%s: is also an input: not overwriting it", output);
+          tool_error ("%s: is also an input: not overwriting it", output);
           return PGO_EXIT_USAGE;
         }
   return PGO_EXIT_OK;
@@ -809,60 +809,60 @@ pgo_tool_check_output (const char *output, const PgoToolInputs *in)
 
 /* Frees what 'in' holds. */
 void
-pgo_tool_inputs_clear (PgoToolInputs *in)
+tool_inputs_clear (ToolInputs *in)
 {
   g_clear_pointer (&in->traces, g_strfreev);
   g_clear_pointer (&in->stores, g_strfreev);
   g_clear_pointer (&in->references, g_strfreev);
   g_clear_pointer (&in->frameworks, g_strfreev);
   g_clear_pointer (&in->method, g_free);
-  g_clear_pointer (&in->filter, pgo_tool_filter_free);
+  g_clear_pointer (&in->filter, tool_filter_free);
 }
 
 /* The defaults of a profile set over inputs 'in': one process when they
  * are one trace, and their --method. */
 void
-pgo_tool_set_init (PgoProfileSetOptions *set, const PgoToolInputs *in)
+tool_set_init (PgoProfileSetOptions *set, const ToolInputs *in)
 {
   pgo_profile_set_options_init (set);
-  set->one_process = pgo_tool_inputs_one_process (in);
+  set->one_process = tool_inputs_one_process (in);
   set->method = in->method;
 }
 
 /* The error of a --method that took none of the input's 'n_methods'
  * methods; PGO_EXIT_FAILURE. */
 int
-pgo_tool_no_method_named (const char *input, const char *method, guint n_methods)
+tool_no_method_named (const char *input, const char *method, guint n_methods)
 {
-  pgo_tool_error ("%s: --method '%s' names none of its %u methods", input, method, n_methods);
+  tool_error ("%s: --method '%s' names none of its %u methods", input, method, n_methods);
   return PGO_EXIT_FAILURE;
 }
 
 /* TRUE if 'in' names one trace and no store: its profiles come from one
  * process. */
 gboolean
-pgo_tool_inputs_one_process (const PgoToolInputs *in)
+tool_inputs_one_process (const ToolInputs *in)
 {
   return !in->stores && in->traces && in->traces[0] && !in->traces[1]
-         && pgo_tool_input_kind (in->traces[0]) == PGO_TOOL_INPUT_TRACE;
+         && tool_input_kind (in->traces[0]) == TOOL_INPUT_TRACE;
 }
 
-/* pgo_tool_inputs_streamable: TRUE when the inputs of 'in' are traces
- * only, which pgo_tool_stream_open() reads in two passes. */
+/* tool_inputs_streamable: TRUE when the inputs of 'in' are traces
+ * only, which tool_stream_open() reads in two passes. */
 gboolean
-pgo_tool_inputs_streamable (const PgoToolInputs *in)
+tool_inputs_streamable (const ToolInputs *in)
 {
   if (in->stores || !in->traces)
     return FALSE;
   for (char **t = in->traces; *t; t++)
-    if (!pgo_tool_is_trace (*t))
+    if (!tool_is_trace (*t))
       return FALSE;
   return TRUE;
 }
 
 /* The first input named on the command line, for messages. */
 const char *
-pgo_tool_inputs_first (const PgoToolInputs *in)
+tool_inputs_first (const ToolInputs *in)
 {
   return in->traces && in->traces[0] ? in->traces[0] : in->stores ? in->stores[0] : "input";
 }

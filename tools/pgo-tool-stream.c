@@ -19,25 +19,25 @@
 
 #include "pgo-tool.h"
 
-struct _PgoToolStream {
+struct _ToolStream {
   char               **traces;    /* borrowed */
   PgoBodyResolver     *resolver;  /* borrowed */
   PgoProfileSetStream *set;
-  GPtrArray           *opened;    /* PgoToolTrace per trace */
-  PgoToolModules      *modules;   /* the trace being read's, in the first pass; else NULL */
+  GPtrArray           *opened;    /* ToolTrace per trace */
+  ToolModules      *modules;   /* the trace being read's, in the first pass; else NULL */
   GPtrArray           *batch;     /* profiles read, not yet handed on */
   GPtrArray           *keep;      /* every profile, when the stream is not simple; else NULL */
   PgoProfileSetEmitFunc emit;     /* the second pass's output */
   gpointer             emit_data;
   gboolean             second;    /* in the second pass */
-  GPtrArray           *selections; /* PgoToolSelection per trace, with a filter; else NULL */
+  GPtrArray           *selections; /* ToolSelection per trace, with a filter; else NULL */
   PgoProfileSetOptions one;       /* the caller's options for one process, when the
                                    * filters keep one of several traces */
   PgoStaleMode         stale;     /* what the options' carrier does with another build */
 };
 
 void
-pgo_tool_stream_free (PgoToolStream *s)
+tool_stream_free (ToolStream *s)
 {
   if (!s)
     return;
@@ -51,7 +51,7 @@ pgo_tool_stream_free (PgoToolStream *s)
 
 /* Hands the batch of 's' to the pass it is in and empties it. */
 static gboolean
-flush_batch (PgoToolStream *s, GError **error)
+flush_batch (ToolStream *s, GError **error)
 {
   gboolean ok = TRUE;
 
@@ -70,18 +70,18 @@ flush_batch (PgoToolStream *s, GError **error)
   return ok;
 }
 
-/* PgoToolProfileFunc of both passes: names the profile's type arguments
+/* ToolProfileFunc of both passes: names the profile's type arguments
  * as the list path does, counts its module in the first pass, batches it. */
 static gboolean
 stream_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
-  PgoToolStream *s = data;
+  ToolStream *s = data;
 
-  pgo_nettrace_profile_name_types (profile, pgo_tool_lookup_metadata, s->resolver);
+  pgo_nettrace_profile_name_types (profile, tool_lookup_metadata, s->resolver);
   if (s->modules)
-    pgo_tool_modules_add (s->modules, profile);
+    tool_modules_add (s->modules, profile);
   g_ptr_array_add (s->batch, profile);
-  return s->batch->len < PGO_TOOL_BATCH || flush_batch (s, error);
+  return s->batch->len < TOOL_BATCH || flush_batch (s, error);
 }
 
 /* Reads every trace of 's' once, but those the filters leave out.  The
@@ -89,7 +89,7 @@ stream_profile (PgoMethodProfile *profile, gpointer data, GError **error)
  * matches each one's modules into 'modules'; the passes of later rounds
  * only learn.  Returns PGO_EXIT_OK, or the exit code after the error. */
 static int
-stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GString *modules)
+stream_pass (ToolStream *s, gboolean have_framework, GHashTable *names, GString *modules)
 {
   int rc = PGO_EXIT_OK;
   GError *error = NULL;
@@ -98,29 +98,29 @@ stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GStri
     {
       const char *t = s->traces[i];
       gboolean first = !s->second && s->opened->len == i;
-      g_autoptr(PgoToolModules) mods = pgo_tool_modules_new ();
-      PgoToolSelection *sel = s->selections ? g_ptr_array_index (s->selections, i) : NULL;
+      g_autoptr(ToolModules) mods = tool_modules_new ();
+      ToolSelection *sel = s->selections ? g_ptr_array_index (s->selections, i) : NULL;
 
       s->modules = first ? mods : NULL;
-      if (first && pgo_tool_selection_is_left_out (sel))
+      if (first && tool_selection_is_left_out (sel))
         g_ptr_array_add (s->opened, NULL);
-      if (pgo_tool_selection_is_left_out (sel))
+      if (tool_selection_is_left_out (sel))
         continue;
       if (first)
         {
-          PgoToolTrace *opened = pgo_tool_trace_open (t, &rc);
+          ToolTrace *opened = tool_trace_open (t, &rc);
 
           if (!opened)
             return rc;
           g_ptr_array_add (s->opened, opened);
         }
-      if (!pgo_tool_selection_pass (sel, g_ptr_array_index (s->opened, i), stream_profile, s,
-                                    s->resolver, names, &rc))
+      if (!tool_selection_pass (sel, g_ptr_array_index (s->opened, i), stream_profile, s,
+                                s->resolver, names, &rc))
         return rc;
       if (!flush_batch (s, &error))
-        return pgo_tool_fail (t, error);
-      if (first && !pgo_tool_modules_match (t, mods, s->resolver, have_framework, s->stale, modules,
-                                            &rc))
+        return tool_fail (t, error);
+      if (first && !tool_modules_match (t, mods, s->resolver, have_framework, s->stale, modules,
+                                        &rc))
         return rc;
     }
   s->modules = NULL;
@@ -131,12 +131,12 @@ stream_pass (PgoToolStream *s, gboolean have_framework, GHashTable *names, GStri
  * keep one of several traces, a copy of 'set' for profiles of one process
  * (which lets the call evidence use constant tests), kept in 's'. */
 static const PgoProfileSetOptions *
-options_for (PgoToolStream *s, const PgoProfileSetOptions *set)
+options_for (ToolStream *s, const PgoProfileSetOptions *set)
 {
   guint n_kept = 0;
 
   for (guint i = 0; s->selections && i < s->selections->len; i++)
-    n_kept += !pgo_tool_selection_is_left_out (g_ptr_array_index (s->selections, i));
+    n_kept += !tool_selection_is_left_out (g_ptr_array_index (s->selections, i));
   if (set->one_process || n_kept != 1)
     return set;
   s->one = *set;
@@ -145,7 +145,7 @@ options_for (PgoToolStream *s, const PgoProfileSetOptions *set)
 }
 
 /**
- * pgo_tool_stream_open:
+ * tool_stream_open:
  * @traces: the traces (nothing else)
  * @filter: (nullable): the trace filters, checked
  * @resolver: their IL
@@ -155,27 +155,27 @@ options_for (PgoToolStream *s, const PgoProfileSetOptions *set)
  * @modules: receives each trace's "modules:" line
  * @out_rc: the exit code on failure
  *
- * Selects what @filter keeps of each trace (pgo_tool_select_traces():
+ * Selects what @filter keeps of each trace (tool_select_traces():
  * an error when it keeps nothing), opens the traces it keeps and reads
  * them once per round of the call evidence (PGO_CALL_FACTS_ROUNDS).
  *
  * Returns: (transfer full) (nullable): the stream, or NULL after the
  *   error.
  */
-PgoToolStream *
-pgo_tool_stream_open (char **traces, const PgoToolFilter *filter, PgoBodyResolver *resolver,
-                      const PgoProfileSetOptions *set, gboolean have_framework,
-                      GHashTable *names, GString *modules, int *out_rc)
+ToolStream *
+tool_stream_open (char **traces, const ToolFilter *filter, PgoBodyResolver *resolver,
+                  const PgoProfileSetOptions *set, gboolean have_framework,
+                  GHashTable *names, GString *modules, int *out_rc)
 {
-  g_autoptr(PgoToolStream) s = g_new0 (PgoToolStream, 1);
+  g_autoptr(ToolStream) s = g_new0 (ToolStream, 1);
 
   s->traces = traces;
   s->resolver = resolver;
-  s->opened = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_tool_trace_free);
+  s->opened = g_ptr_array_new_with_free_func ((GDestroyNotify) tool_trace_free);
   s->batch = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
-  s->stale = pgo_tool_stale_mode (set);
-  if (pgo_tool_filter_is_active (filter)
-      && !(s->selections = pgo_tool_select_traces (filter, traces, out_rc)))
+  s->stale = tool_stale_mode (set);
+  if (tool_filter_is_active (filter)
+      && !(s->selections = tool_select_traces (filter, traces, out_rc)))
     return NULL;
   s->set = pgo_profile_set_stream_new (resolver, options_for (s, set));
   if ((*out_rc = stream_pass (s, have_framework, names, modules)) != PGO_EXIT_OK)
@@ -187,7 +187,7 @@ pgo_tool_stream_open (char **traces, const PgoToolFilter *filter, PgoBodyResolve
 }
 
 /**
- * pgo_tool_stream_make:
+ * tool_stream_make:
  * @s: a stream read once
  * @emit: (nullable): takes each profile made (not called when a method
  *   comes twice)
@@ -201,8 +201,8 @@ pgo_tool_stream_open (char **traces, const PgoToolFilter *filter, PgoBodyResolve
  * Returns: PGO_EXIT_OK, or the exit code after the error.
  */
 int
-pgo_tool_stream_make (PgoToolStream *s, PgoProfileSetEmitFunc emit, gpointer data,
-                      GPtrArray **out_list)
+tool_stream_make (ToolStream *s, PgoProfileSetEmitFunc emit, gpointer data,
+                  GPtrArray **out_list)
 {
   int rc;
 
@@ -218,30 +218,30 @@ pgo_tool_stream_make (PgoToolStream *s, PgoProfileSetEmitFunc emit, gpointer dat
 }
 
 /**
- * pgo_tool_stream_is_simple:
+ * tool_stream_is_simple:
  * @s: a stream read once
  *
- * Returns: %TRUE when no method comes twice: pgo_tool_stream_make() will
+ * Returns: %TRUE when no method comes twice: tool_stream_make() will
  *   hand every profile on as it is made.
  */
 gboolean
-pgo_tool_stream_is_simple (PgoToolStream *s)
+tool_stream_is_simple (ToolStream *s)
 {
   return pgo_profile_set_stream_is_simple (s->set);
 }
 
 /**
- * pgo_tool_stream_get_stats:
+ * tool_stream_get_stats:
  * @s: a stream
  * @out: (out caller-allocates): what its second pass made
  */
 void
-pgo_tool_stream_get_stats (PgoToolStream *s, PgoProfileSetStats *out)
+tool_stream_get_stats (ToolStream *s, PgoProfileSetStats *out)
 {
   pgo_profile_set_stream_get_stats (s->set, out);
 }
 
-/* PgoProfileSetEmitFunc of pgo_tool_reconstruct_inputs(): the callers
+/* PgoProfileSetEmitFunc of tool_reconstruct_inputs(): the callers
  * need only the visits. */
 static gboolean
 drop_profile (PgoMethodProfile *profile, gpointer data, GError **error)
@@ -254,56 +254,56 @@ drop_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 
 /* The error of a run of 'in' that made no profile ('st'); PGO_EXIT_FAILURE. */
 static int
-nothing_made (const PgoToolInputs *in, const PgoProfileSetStats *st)
+nothing_made (const ToolInputs *in, const PgoProfileSetStats *st)
 {
   if (in->method && st->n_unselected == st->n_methods)
-    return pgo_tool_no_method_named (pgo_tool_inputs_first (in), in->method, st->n_methods);
-  pgo_tool_error ("%s: no method of the input has both IL in the references and block counts"
-                  " (%u methods; %u without IL)", pgo_tool_inputs_first (in), st->n_methods,
-                  st->n_no_body);
+    return tool_no_method_named (tool_inputs_first (in), in->method, st->n_methods);
+  tool_error ("%s: no method of the input has both IL in the references and block counts"
+              " (%u methods; %u without IL)", tool_inputs_first (in), st->n_methods,
+              st->n_no_body);
   return PGO_EXIT_FAILURE;
 }
 
 /* Makes the profiles of every method of the inputs 'in' with 'set', for
- * its visits alone: traces in two passes (pgo_tool_stream_open()),
+ * its visits alone: traces in two passes (tool_stream_open()),
  * holding one batch of profiles, when no method comes twice; else every
  * profile.  Fills 'modules' and 'st'.  Returns PGO_EXIT_OK, or the exit
  * code after the error. */
 int
-pgo_tool_make_inputs (const PgoToolInputs *in, PgoBodyResolver *resolver,
-                      const PgoProfileSetOptions *set, GString *modules, PgoProfileSetStats *st)
+tool_make_inputs (const ToolInputs *in, PgoBodyResolver *resolver,
+                  const PgoProfileSetOptions *set, GString *modules, PgoProfileSetStats *st)
 {
-  g_autoptr(PgoToolStream) s = NULL;
+  g_autoptr(ToolStream) s = NULL;
   g_autoptr(GPtrArray) list = NULL, out = NULL;
   g_autoptr(GError) error = NULL;
   int rc;
 
-  if (pgo_tool_inputs_streamable (in))
+  if (tool_inputs_streamable (in))
     {
-      if (!(s = pgo_tool_stream_open (in->traces, in->filter, resolver, set,
-                                      in->frameworks != NULL, NULL, modules, &rc))
-          || (rc = pgo_tool_stream_make (s, drop_profile, NULL, &list)) != PGO_EXIT_OK)
+      if (!(s = tool_stream_open (in->traces, in->filter, resolver, set,
+                                  in->frameworks != NULL, NULL, modules, &rc))
+          || (rc = tool_stream_make (s, drop_profile, NULL, &list)) != PGO_EXIT_OK)
         return rc;
       if (!list)
-        pgo_tool_stream_get_stats (s, st);
+        tool_stream_get_stats (s, st);
     }
-  else if (!(list = pgo_tool_read_inputs (in->stores, in->traces, resolver, in->frameworks != NULL,
-                                          pgo_tool_stale_mode (set),
-                                          NULL, modules, NULL, &rc)))
+  else if (!(list = tool_read_inputs (in->stores, in->traces, resolver, in->frameworks != NULL,
+                                      tool_stale_mode (set),
+                                      NULL, modules, NULL, &rc)))
     return rc;
   if (list && !(out = pgo_profile_set_build (list, resolver, set, st, &error)))
-    return pgo_tool_fail (pgo_tool_inputs_first (in), g_steal_pointer (&error));
+    return tool_fail (tool_inputs_first (in), g_steal_pointer (&error));
   return PGO_EXIT_OK;
 }
 
-/* pgo_tool_make_inputs(), where making no profile at all is an error.
+/* tool_make_inputs(), where making no profile at all is an error.
  * Returns PGO_EXIT_OK, or the exit code after the error. */
 int
-pgo_tool_reconstruct_inputs (const PgoToolInputs *in, PgoBodyResolver *resolver,
-                             const PgoProfileSetOptions *set, GString *modules,
-                             PgoProfileSetStats *st)
+tool_reconstruct_inputs (const ToolInputs *in, PgoBodyResolver *resolver,
+                         const PgoProfileSetOptions *set, GString *modules,
+                         PgoProfileSetStats *st)
 {
-  int rc = pgo_tool_make_inputs (in, resolver, set, modules, st);
+  int rc = tool_make_inputs (in, resolver, set, modules, st);
 
   if (rc != PGO_EXIT_OK)
     return rc;

@@ -45,9 +45,9 @@ vmessage (const char *prefix, const char *format, va_list ap)
   fprintf (stderr, "%s: %s%s\n", g_get_prgname (), prefix, msg);
 }
 
-/* pgo_tool_error: prints "pgo-reconstruct: MESSAGE" on stderr. */
+/* tool_error: prints "pgo-reconstruct: MESSAGE" on stderr. */
 void
-pgo_tool_error (const char *format, ...)
+tool_error (const char *format, ...)
 {
   va_list ap;
 
@@ -56,9 +56,9 @@ pgo_tool_error (const char *format, ...)
   va_end (ap);
 }
 
-/* pgo_tool_warning: prints "pgo-reconstruct: warning: MESSAGE" on stderr. */
+/* tool_warning: prints "pgo-reconstruct: warning: MESSAGE" on stderr. */
 void
-pgo_tool_warning (const char *format, ...)
+tool_warning (const char *format, ...)
 {
   va_list ap;
 
@@ -68,24 +68,24 @@ pgo_tool_warning (const char *format, ...)
 }
 
 /**
- * pgo_tool_fail:
+ * tool_fail:
  * @file: (nullable): the file the error is about; prefixed unless NULL or
  *   the message starts with it
  * @error: (transfer full): the error to print and free
  *
- * Returns: PGO_EXIT_FAILURE, so a command can "return pgo_tool_fail (...)".
+ * Returns: PGO_EXIT_FAILURE, so a command can "return tool_fail (...)".
  */
 int
-pgo_tool_fail (const char *file, GError *error)
+tool_fail (const char *file, GError *error)
 {
   const char *msg = error ? error->message : "failed";
   gsize n = file ? strlen (file) : 0;
 
   /* a message that names the file already is printed once */
   if (file && !(strncmp (msg, file, n) == 0 && msg[n] == ':'))
-    pgo_tool_error ("%s: %s", file, msg);
+    tool_error ("%s: %s", file, msg);
   else
-    pgo_tool_error ("%s", msg);
+    tool_error ("%s", msg);
   g_clear_error (&error);
   return PGO_EXIT_FAILURE;
 }
@@ -93,17 +93,17 @@ pgo_tool_fail (const char *file, GError *error)
 /* The subcommand running, whose --help the usage hint names, or NULL. */
 static const char *usage_command;
 
-/* pgo_tool_set_command: the usage hint names 'name''s --help from now on. */
+/* tool_set_command: the usage hint names 'name''s --help from now on. */
 void
-pgo_tool_set_command (const char *name)
+tool_set_command (const char *name)
 {
   usage_command = name;
 }
 
-/* pgo_tool_usage: a usage error plus the GNU "Try ... --help" hint (the
+/* tool_usage: a usage error plus the GNU "Try ... --help" hint (the
  * running subcommand's); returns PGO_EXIT_USAGE. */
 int
-pgo_tool_usage (const char *format, ...)
+tool_usage (const char *format, ...)
 {
   va_list ap;
 
@@ -116,30 +116,30 @@ pgo_tool_usage (const char *format, ...)
 }
 
 /**
- * pgo_tool_parse:
+ * tool_parse:
  *
  * Parses options with @context. Returns PGO_EXIT_OK, or PGO_EXIT_USAGE
  * after printing the error.
  */
 int
-pgo_tool_parse (GOptionContext *context, int *argc, char ***argv)
+tool_parse (GOptionContext *context, int *argc, char ***argv)
 {
   g_autoptr(GError) error = NULL;
 
   if (!g_option_context_parse (context, argc, argv, &error))
-    return pgo_tool_usage ("%s", error->message);
+    return tool_usage ("%s", error->message);
   return PGO_EXIT_OK;
 }
 
 /**
- * pgo_tool_write_atomic:
+ * tool_write_atomic:
  * @path: destination; "-" writes to stdout
  *
  * Writes @data to a temporary file beside @path and renames it over @path,
  * so a failure never leaves a partial output file.
  */
 gboolean
-pgo_tool_write_atomic (const char *path, const void *data, gsize len, GError **error)
+tool_write_atomic (const char *path, const void *data, gsize len, GError **error)
 {
   g_autoptr(GError) err = NULL;
 
@@ -164,23 +164,23 @@ pgo_tool_write_atomic (const char *path, const void *data, gsize len, GError **e
   return TRUE;
 }
 
-/* pgo_tool_flush_stdout: flushes stdout; on failure prints "write error on
+/* tool_flush_stdout: flushes stdout; on failure prints "write error on
  * standard output" and returns PGO_EXIT_FAILURE, else PGO_EXIT_OK. */
 int
-pgo_tool_flush_stdout (void)
+tool_flush_stdout (void)
 {
   if (fflush (stdout) != 0)
     {
-      pgo_tool_error ("write error on standard output");
+      tool_error ("write error on standard output");
       return PGO_EXIT_FAILURE;
     }
   return PGO_EXIT_OK;
 }
 
-/* pgo_tool_add_positional: (transfer full): 'list' (freed) with the
+/* tool_add_positional: (transfer full): 'list' (freed) with the
  * positional arguments argv[1..argc) appended. */
 char **
-pgo_tool_add_positional (char **list, int argc, char **argv)
+tool_add_positional (char **list, int argc, char **argv)
 {
   g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
 
@@ -192,10 +192,10 @@ pgo_tool_add_positional (char **list, int argc, char **argv)
   return g_strv_builder_end (b);
 }
 
-/* pgo_tool_hash_file: the SHA-256 of the file at 'path' in hex; NULL after
+/* tool_hash_file: the SHA-256 of the file at 'path' in hex; NULL after
  * printing the error. */
 char *
-pgo_tool_hash_file (const char *path)
+tool_hash_file (const char *path)
 {
   GError *error = NULL;
   g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, &error);
@@ -203,27 +203,27 @@ pgo_tool_hash_file (const char *path)
 
   if (!map)
     {
-      pgo_tool_fail (path, error);
+      tool_fail (path, error);
       return NULL;
     }
   bytes = g_mapped_file_get_bytes (map);
   return g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, bytes);
 }
 
-/* pgo_tool_parse_priors: --priors 'text' ("jit" or "evidence"; NULL
+/* tool_parse_priors: --priors 'text' ("jit" or "evidence"; NULL
  * keeps *out) into *out.  Returns PGO_EXIT_OK, or the usage exit code
  * after printing the error. */
 int
-pgo_tool_parse_priors (const char *text, PgoPriorModel *out)
+tool_parse_priors (const char *text, PgoPriorModel *out)
 {
   if (text && !pgo_prior_model_from_string (text, out))
-    return pgo_tool_usage ("unknown --priors '%s' (jit or evidence)", text);
+    return tool_usage ("unknown --priors '%s' (jit or evidence)", text);
   return PGO_EXIT_OK;
 }
 
-/* pgo_tool_parse_probes: "A", "B" or "P" (either case) into *out; FALSE otherwise. */
+/* tool_parse_probes: "A", "B" or "P" (either case) into *out; FALSE otherwise. */
 gboolean
-pgo_tool_parse_probes (const char *text, PgoProbeSet *out)
+tool_parse_probes (const char *text, PgoProbeSet *out)
 {
   if (g_strcmp0 (text, "A") == 0 || g_strcmp0 (text, "a") == 0)
     *out = PGO_PROBES_A;
@@ -238,7 +238,7 @@ pgo_tool_parse_probes (const char *text, PgoProbeSet *out)
 
 /* Adds the reconstruction options to 'ctx', filling 'r'. */
 void
-pgo_tool_recon_add_entries (GOptionContext *ctx, PgoToolRecon *r)
+tool_recon_add_entries (GOptionContext *ctx, ToolRecon *r)
 {
   GOptionEntry entries[] = {
     { "probes", 0, 0, G_OPTION_ARG_STRING, &r->probes,
@@ -262,14 +262,14 @@ pgo_tool_recon_add_entries (GOptionContext *ctx, PgoToolRecon *r)
   g_option_context_add_main_entries (ctx, entries, NULL);
 }
 
-/* pgo_tool_check_call_rounds: '*out_rounds' from --call-rounds 'given'
+/* tool_check_call_rounds: '*out_rounds' from --call-rounds 'given'
  * (0: not given, the default).  PGO_EXIT_OK, or PGO_EXIT_USAGE after the
  * error. */
 int
-pgo_tool_check_call_rounds (gint given, guint *out_rounds)
+tool_check_call_rounds (gint given, guint *out_rounds)
 {
   if (given < 0 || given > 16)
-    return pgo_tool_usage ("--call-rounds %d: give 1 to 16 rounds", given);
+    return tool_usage ("--call-rounds %d: give 1 to 16 rounds", given);
   *out_rounds = given ? (guint) given : PGO_CALL_FACTS_ROUNDS;
   return PGO_EXIT_OK;
 }
@@ -277,38 +277,38 @@ pgo_tool_check_call_rounds (gint given, guint *out_rounds)
 /* Sets the probe set, priors, call evidence and threads of 'set' from 'r'.
  * PGO_EXIT_OK, or PGO_EXIT_USAGE after the error. */
 int
-pgo_tool_recon_check (PgoToolRecon *r, PgoProfileSetOptions *set)
+tool_recon_check (ToolRecon *r, PgoProfileSetOptions *set)
 {
-  if (r->probes && !pgo_tool_parse_probes (r->probes, &set->probes))
-    return pgo_tool_usage ("unknown --probes '%s' (A, B or P)", r->probes);
+  if (r->probes && !tool_parse_probes (r->probes, &set->probes))
+    return tool_usage ("unknown --probes '%s' (A, B or P)", r->probes);
   set->probes_only = r->probes != NULL;
   set->call_evidence = !r->no_calls;
-  if (pgo_tool_check_call_rounds (r->call_rounds, &set->call_rounds) != PGO_EXIT_OK)
+  if (tool_check_call_rounds (r->call_rounds, &set->call_rounds) != PGO_EXIT_OK)
     return PGO_EXIT_USAGE;
   if (r->jobs < 0 || r->jobs > 4096)
-    return pgo_tool_usage ("--jobs %d: give 1 to 4096 threads, or 0 for one per processor", r->jobs);
+    return tool_usage ("--jobs %d: give 1 to 4096 threads, or 0 for one per processor", r->jobs);
   set->threads = (guint) r->jobs;
   if (r->stale && !pgo_stale_mode_from_string (r->stale, &r->stale_mode))
-    return pgo_tool_usage ("unknown --stale '%s' (refuse, exact or match)", r->stale);
+    return tool_usage ("unknown --stale '%s' (refuse, exact or match)", r->stale);
   if (r->stale_mode != PGO_STALE_REFUSE && !r->stale_references)
-    return pgo_tool_usage ("--stale=%s needs --stale-reference, the build the profiles were taken"
-                           " against", r->stale);
+    return tool_usage ("--stale=%s needs --stale-reference, the build the profiles were taken"
+                       " against", r->stale);
   if (r->stale_references && r->stale_mode == PGO_STALE_REFUSE)
-    return pgo_tool_usage ("--stale-reference needs --stale=exact or --stale=match");
-  return pgo_tool_parse_priors (r->priors, &set->reconstruction.priors);
+    return tool_usage ("--stale-reference needs --stale=exact or --stale=match");
+  return tool_parse_priors (r->priors, &set->reconstruction.priors);
 }
 
 /* Opens the --stale-reference build of 'r' and the carrier of profiles
  * from it to 'current', into set->stale (kept in 'r'), when --stale asks.
  * PGO_EXIT_OK, or the exit code after the error. */
 int
-pgo_tool_recon_open_stale (PgoToolRecon *r, PgoBodyResolver *current, PgoProfileSetOptions *set)
+tool_recon_open_stale (ToolRecon *r, PgoBodyResolver *current, PgoProfileSetOptions *set)
 {
   int rc = PGO_EXIT_OK;
 
   if (r->stale_mode == PGO_STALE_REFUSE)
     return PGO_EXIT_OK;
-  if (!(r->old = pgo_tool_open_resolver (r->stale_references, NULL, &rc)))
+  if (!(r->old = tool_open_resolver (r->stale_references, NULL, &rc)))
     return rc;
   r->carrier = pgo_stale_new (r->stale_mode, current, r->old, &set->reconstruction.cfg);
   set->stale = r->carrier;
@@ -319,7 +319,7 @@ pgo_tool_recon_open_stale (PgoToolRecon *r, PgoBodyResolver *current, PgoProfile
  * another build that was matched block by block or left out for changed
  * IL, with its matched shares, then the totals by outcome. */
 void
-pgo_tool_print_stale (const char *cmd, const PgoToolRecon *r)
+tool_print_stale (const char *cmd, const ToolRecon *r)
 {
   PgoStaleStats st;
 
@@ -346,7 +346,7 @@ pgo_tool_print_stale (const char *cmd, const PgoToolRecon *r)
 
 /* Frees what 'r' holds. */
 void
-pgo_tool_recon_clear (PgoToolRecon *r)
+tool_recon_clear (ToolRecon *r)
 {
   g_clear_pointer (&r->probes, g_free);
   g_clear_pointer (&r->priors, g_free);
@@ -358,7 +358,7 @@ pgo_tool_recon_clear (PgoToolRecon *r)
 
 /* Appends 'text' to 's' as a JSON string literal. */
 void
-pgo_tool_json_string (GString *s, const char *text)
+tool_json_string (GString *s, const char *text)
 {
   g_string_append_c (s, '"');
   for (const char *p = text ? text : ""; *p; p++)
@@ -376,7 +376,7 @@ pgo_tool_json_string (GString *s, const char *text)
 /* A PgoProfileSetOptions progress function: on a terminal, one line on
  * stderr, rewritten in place, of the methods done; cleared at the end. */
 void
-pgo_tool_progress_methods (guint done, guint total, gpointer user_data)
+tool_progress_methods (guint done, guint total, gpointer user_data)
 {
   (void) user_data;
   if (done % 32 != 0 && done != total)
@@ -394,8 +394,8 @@ pgo_tool_progress_methods (guint done, guint total, gpointer user_data)
 /* Asks 'set' to report progress when stderr is a terminal, never else:
  * logs and pipes get no progress lines. */
 void
-pgo_tool_show_progress (PgoProfileSetOptions *set)
+tool_show_progress (PgoProfileSetOptions *set)
 {
   if (isatty (STDERR_FILENO))
-    set->progress = pgo_tool_progress_methods;
+    set->progress = tool_progress_methods;
 }
