@@ -137,9 +137,11 @@ _pgo_call_facts_probe_reconstruction (const PgoCallFacts *facts, const PgoMethod
   pgo_reconstruction_options_init (&ro);
   obs = pgo_observations_from_profile (profile, cfg, facts->probes_only, facts->probes, &ro.width);
   if (obs->len == 0
-      || !(rec = pgo_reconstruction_build_with_calls (cfg, (PgoObservation *) obs->data, obs->len,
-                                                      calls ? (PgoCallEvidence *) calls->data : NULL,
-                                                      calls ? calls->len : 0, &ro, NULL, NULL))
+      || !(rec = pgo_reconstruct (&(PgoReconstructionInput) {
+                                    .cfg = cfg, .observations = (PgoObservation *) obs->data,
+                                    .n_observations = obs->len,
+                                    .calls = calls ? (PgoCallEvidence *) calls->data : NULL,
+                                    .n_calls = calls ? calls->len : 0 }, &ro, NULL))
       || rec->n_adjustments > 0)
     return NULL;
   return g_steal_pointer (&rec);

@@ -872,7 +872,10 @@ _pgo_prior_tally_add_truth (PgoPriorTally *tally, PgoCfg *cfg, const guint64 *de
 
         g_array_append_val (obs, o);
       }
-  if (!(rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, NULL, NULL, error)))
+  if (!(rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg,
+                                                           .observations = (PgoObservation *) obs->data,
+                                                           .n_observations = obs->len },
+                               NULL, error)))
     return FALSE;
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     {

@@ -229,7 +229,10 @@ truth_balance (PgoCfg *cfg, const guint64 *dense, gboolean *out_circulation,
         g_array_append_val (obs, o);
       }
   pgo_reconstruction_options_init (&ro);
-  if (!(rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data, obs->len, &ro, NULL, error)))
+  if (!(rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg,
+                                                           .observations = (PgoObservation *) obs->data,
+                                                           .n_observations = obs->len },
+                               &ro, error)))
     return FALSE;
   *out_circulation = rec->n_adjustments == 0;
   *out_unreturned = rec->escaped > 0;
@@ -451,7 +454,8 @@ prior_only (PgoCfg *cfg, const guint64 *dense, PgoPriorModel priors, double *out
   entry.count = dense[cfg->offset_block[0]];
   pgo_reconstruction_options_init (&ro);
   ro.priors = priors;
-  if (!(rec = pgo_reconstruction_build (cfg, &entry, 1, &ro, NULL, error)))
+  if (!(rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg, .observations = &entry,
+                                                           .n_observations = 1 }, &ro, error)))
     return FALSE;
   for (guint32 b = 0; b < cfg->n_blocks; b++)
     if (!rec->blocks[b].internal)
@@ -632,6 +636,7 @@ check_method (EvalJob *j)
 static void
 compare_method (const PgoEvaluation *ev, EvalJob *j)
 {
+  PgoReconstructionInput in = { 0 };
   g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
   g_autoptr(PgoReconstruction) rec = NULL;
   PgoReconstructionOptions ro;
@@ -639,9 +644,12 @@ compare_method (const PgoEvaluation *ev, EvalJob *j)
   probe_observations (j->cfg, ev->probes, j->dense, obs);
   pgo_reconstruction_options_init (&ro);
   ro.priors = ev->priors;
-  if (!(rec = pgo_reconstruction_build_with_calls (j->cfg, (PgoObservation *) obs->data, obs->len,
-                                                   j->calls ? (PgoCallEvidence *) j->calls->data : NULL,
-                                                   j->calls ? j->calls->len : 0, &ro, NULL, &j->error)))
+  in.cfg = j->cfg;
+  in.observations = (PgoObservation *) obs->data;
+  in.n_observations = obs->len;
+  in.calls = j->calls ? (PgoCallEvidence *) j->calls->data : NULL;
+  in.n_calls = j->calls ? j->calls->len : 0;
+  if (!(rec = pgo_reconstruct (&in, &ro, &j->error)))
     return;
   compare_blocks (j->cfg, ev->probes, rec, j->dense, &j->m);
   compare_exceptional (j->cfg, rec, j->item->truth, &j->m);

@@ -604,6 +604,7 @@ prepare_step (guint item, guint slot, gpointer data)
 static void
 reconstruct_job (guint slot, gpointer data)
 {
+  PgoReconstructionInput in = { 0 };
   Build *b = data;
   Job *j = &b->jobs[slot];
   PgoReconstructionOptions ro = b->o->reconstruction;
@@ -611,10 +612,13 @@ reconstruct_job (guint slot, gpointer data)
   if (!j->cfg)
     return;
   ro.width = j->width;
-  j->rec = pgo_reconstruction_build_with_calls (j->cfg, (PgoObservation *) j->obs->data, j->obs->len,
-                                                j->calls ? (PgoCallEvidence *) j->calls->data : NULL,
-                                                j->calls ? j->calls->len : 0, &ro,
-                                                pgo_method_profile_get_id (j->in), &j->error);
+  in.cfg = j->cfg;
+  in.observations = (PgoObservation *) j->obs->data;
+  in.n_observations = j->obs->len;
+  in.calls = j->calls ? (PgoCallEvidence *) j->calls->data : NULL;
+  in.n_calls = j->calls ? j->calls->len : 0;
+  in.id = pgo_method_profile_get_id (j->in);
+  j->rec = pgo_reconstruct (&in, &ro, &j->error);
 }
 
 /* PgoPipeline finish: finish() of the job of 'slot', then the progress. */

@@ -560,39 +560,6 @@ project (PgoReconstruction *rec, GError **error)
   return TRUE;
 }
 
-/**
- * pgo_reconstruction_build_from_body:
- * @body: the method body
- * @observations: (array length=n_observations): the probes
- * @n_observations: their number
- * @options: (nullable): options, or %NULL for the defaults
- * @id: (nullable): the method's identity, copied into the profile
- * @error: return location for a #GError
- *
- * Builds the flow graph of @body with @options->cfg and reconstructs it:
- * see pgo_reconstruction_build().
- *
- * Returns: (transfer full): the reconstruction, or %NULL with @error set
- *   (malformed IL, limits, or a solver failure).
- */
-PgoReconstruction *
-pgo_reconstruction_build_from_body (const PgoMethodBody *body, const PgoObservation *observations,
-                      guint n_observations, const PgoReconstructionOptions *options,
-                      const PgoMethodId *id, GError **error)
-{
-  PgoReconstructionOptions defaults;
-  g_autoptr(PgoCfg) cfg = NULL;
-
-  if (!options)
-    {
-      pgo_reconstruction_options_init (&defaults);
-      options = &defaults;
-    }
-  if (!(cfg = pgo_cfg_build (body, &options->cfg, error)))
-    return NULL;
-  return pgo_reconstruction_build (cfg, observations, n_observations, options, id, error);
-}
-
 /* Maps 'n_observations' 'observations' onto the blocks of 'cfg': 'obs'
  * and 'has_obs' per block, an observation at a block start winning over
  * one inside the block.  Returns how many lie outside the code. */
@@ -1033,74 +1000,19 @@ solve_cfg (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
   return TRUE;
 }
 
-/**
- * pgo_reconstruction_build:
- * @cfg: the method's flow graph; the reconstruction takes a reference, so
- *   a caller that already built it (to choose the observations, say)
- *   builds it once
- * @observations: (array length=n_observations): the probes
- * @n_observations: their number
- * @options: (nullable): options, or %NULL for the defaults; options->cfg
- *   is not used (@cfg is already built)
- * @id: (nullable): the method's identity, copied into the profile
- * @error: return location for a #GError
- *
- * Reconstructs every block and edge count of @cfg from sparse block-head
- * counts.  An observation at an offset that starts no block observes the
- * block containing it (the interpreter probes targets of "br 0", which the
- * JIT does not split at); one at a block start wins over those.
- * Observations outside the code are ignored and counted in n_ignored.
- * Inconsistent observations are repaired and the repairs reported.
- *
- * Returns: (transfer full): the reconstruction, or %NULL with @error set
- *   (limits, or a solver failure).
- */
-PgoReconstruction *
-pgo_reconstruction_build (PgoCfg *cfg, const PgoObservation *observations,
-                     guint n_observations, const PgoReconstructionOptions *options,
-                     const PgoMethodId *id, GError **error)
+/* Reconstructs 'cfg' from the observations and call evidence of 'in'
+ * under 'options' (pgo_reconstruct()). */
+static PgoReconstruction *
+build_cfg (PgoCfg *cfg, const PgoReconstructionInput *in, const PgoReconstructionOptions *options,
+           GError **error)
 {
-  return pgo_reconstruction_build_with_calls (cfg, observations, n_observations, NULL, 0, options,
-                                              id, error);
-}
-
-/**
- * pgo_reconstruction_build_with_calls:
- * @cfg: the method's flow graph (a reference is taken)
- * @observations: (array length=n_observations): the probes
- * @n_observations: their number
- * @calls: (array length=n_calls) (nullable): evidence from the callees'
- *   entry counts (pgo_call_facts_evidence())
- * @n_calls: its number
- * @options: (nullable): options, or %NULL for the defaults
- * @id: (nullable): the method's identity, copied into the profile
- * @error: return location for a #GError
- *
- * pgo_reconstruction_build() that also uses what the calls of the method
- * say: when the observations fit the model without escape arcs, it is
- * solved again with the blocks the evidence fixes, and counts determined
- * only so are exact-from-calls.  Evidence that contradicts the
- * observations is not used (rec->n_calls_used is 0).
- *
- * Returns: (transfer full): the reconstruction, or %NULL with @error set.
- */
-PgoReconstruction *
-pgo_reconstruction_build_with_calls (PgoCfg *cfg, const PgoObservation *observations,
-                                     guint n_observations, const PgoCallEvidence *calls,
-                                     guint n_calls, const PgoReconstructionOptions *options,
-                                     const PgoMethodId *id, GError **error)
-{
-  PgoReconstructionOptions defaults;
+  const PgoObservation *observations = in->observations;
+  const PgoCallEvidence *calls = in->calls;
+  guint n_observations = in->n_observations, n_calls = in->n_calls;
   g_autoptr(PgoReconstruction) rec = NULL;
   g_autofree guint64 *obs = NULL;
   g_autofree gboolean *has_obs = NULL;
 
-  g_return_val_if_fail (cfg != NULL, NULL);
-  if (!options)
-    {
-      pgo_reconstruction_options_init (&defaults);
-      options = &defaults;
-    }
   if (n_observations > PGO_RECONSTRUCT_MAX_OBSERVATIONS || n_calls > PGO_RECONSTRUCT_MAX_OBSERVATIONS)
     {
       g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT,
@@ -1120,48 +1032,79 @@ pgo_reconstruction_build_with_calls (PgoCfg *cfg, const PgoObservation *observat
   if (!project (rec, error))
     return NULL;
   rec->form = options->form;
-  if (!(rec->profile = pgo_reconstruction_build_profile (rec, options->form, id, error)))
+  if (!(rec->profile = pgo_reconstruction_build_profile (rec, options->form, in->id, error)))
     return NULL;
   return g_steal_pointer (&rec);
 }
 
-/**
- * pgo_reconstruction_build_from_il:
- * @il: (array length=il_size): the IL code bytes (no method header)
- * @il_size: their number
- * @clauses: (array length=n_clauses) (nullable): the EH clauses
- * @n_clauses: their number
- * @observations: (array length=n_observations): sparse (IL offset, count)
- * @n_observations: their number
- * @options: (nullable): options, or %NULL for the defaults (edge form)
- * @error: return location for a #GError
- *
- * The entry point for ahead-of-time compilers: no trace, no assembly
- * file.  See pgo_reconstruction_build_from_body().  The profile of the result
- * (rec->profile, form rec->form) carries no method identity.
- *
- * Returns: (transfer full): the reconstruction, or %NULL with @error set.
- */
-PgoReconstruction *
-pgo_reconstruction_build_from_il (const guint8 *il, gsize il_size, const PgoEhClause *clauses,
-                        guint n_clauses, const PgoObservation *observations,
-                        guint n_observations, const PgoReconstructionOptions *options,
-                        GError **error)
+/* The flow graph of the body or IL of 'in', built with options->cfg;
+ * NULL with 'error' set when the IL is malformed or past the limits. */
+static PgoCfg *
+input_cfg (const PgoReconstructionInput *in, const PgoReconstructionOptions *options, GError **error)
 {
   PgoMethodBody body = { 0 };
 
-  if (il_size > PGO_CFG_MAX_IL_SIZE || n_clauses > PGO_CFG_MAX_CLAUSES)
+  if (in->body)
+    return pgo_cfg_build (in->body, &options->cfg, error);
+  if (in->il_size > PGO_CFG_MAX_IL_SIZE || in->n_clauses > PGO_CFG_MAX_CLAUSES)
     {
       g_set_error (error, PGO_ERROR, PGO_ERROR_LIMIT,
                    "method of %" G_GSIZE_FORMAT " IL bytes and %u clauses exceeds the limits",
-                   il_size, n_clauses);
+                   in->il_size, in->n_clauses);
       return NULL;
     }
-  body.il = il;
-  body.il_size = (guint32) il_size;
-  body.n_clauses = n_clauses;
-  body.clauses = (PgoEhClause *) clauses;
-  return pgo_reconstruction_build_from_body (&body, observations, n_observations, options, NULL, error);
+  body.il = in->il;
+  body.il_size = (guint32) in->il_size;
+  body.n_clauses = in->n_clauses;
+  body.clauses = (PgoEhClause *) in->clauses;
+  return pgo_cfg_build (&body, &options->cfg, error);
+}
+
+/**
+ * pgo_reconstruct:
+ * @input: the method: exactly one of its flow graph (input->cfg, of which
+ *   the reconstruction takes a reference, so that a caller that built it
+ *   to choose the observations builds it once), its body (input->body)
+ *   or its bare IL and EH clauses (input->il, the entry point for
+ *   ahead-of-time compilers: no trace, no assembly file); the probes'
+ *   observations; the call evidence (nullable, pgo_call_facts_evidence());
+ *   its identity (nullable, copied into the profile)
+ * @options: (nullable): options, or %NULL for the defaults; options->cfg
+ *   builds the flow graph of a body or IL
+ * @error: return location for a #GError
+ *
+ * Reconstructs every block and edge count of one method from sparse
+ * block-head counts.  An observation at an offset that starts no block
+ * observes the block containing it (the interpreter probes targets of
+ * "br 0", which the JIT does not split at); one at a block start wins over
+ * those.  Observations outside the code are ignored and counted in
+ * n_ignored.  Inconsistent observations are repaired and the repairs
+ * reported.  With call evidence, when the observations fit the model
+ * without escape arcs, it is solved again with the blocks the evidence
+ * fixes, and counts determined only so are exact-from-calls; evidence
+ * that contradicts the observations is not used (rec->n_calls_used is 0).
+ *
+ * Returns: (transfer full): the reconstruction, or %NULL with @error set
+ *   (malformed IL, limits, or a solver failure).
+ */
+PgoReconstruction *
+pgo_reconstruct (const PgoReconstructionInput *input, const PgoReconstructionOptions *options,
+                 GError **error)
+{
+  PgoReconstructionOptions defaults;
+  g_autoptr(PgoCfg) built = NULL;
+  PgoCfg *cfg;
+
+  g_return_val_if_fail (input != NULL, NULL);
+  g_return_val_if_fail ((input->cfg != NULL) + (input->body != NULL) + (input->il != NULL) == 1, NULL);
+  if (!options)
+    {
+      pgo_reconstruction_options_init (&defaults);
+      options = &defaults;
+    }
+  if (!(cfg = input->cfg) && !(cfg = built = input_cfg (input, options, error)))
+    return NULL;
+  return build_cfg (cfg, input, options, error);
 }
 
 /**

@@ -162,6 +162,26 @@ typedef struct {
 } PgoReconstructedEdge;
 
 /**
+ * PgoReconstructionInput:
+ *
+ * What pgo_reconstruct() reads of one method: exactly one of @cfg, @body
+ * or @il; the rest may be zero.
+ */
+typedef struct {
+  PgoCfg                *cfg;            /* its flow graph (a reference is taken) */
+  const PgoMethodBody   *body;           /* or its body */
+  const guint8          *il;             /* or its bare IL (no method header) */
+  gsize                  il_size;
+  const PgoEhClause     *clauses;        /* with @il: its EH clauses */
+  guint                  n_clauses;
+  const PgoObservation  *observations;   /* sparse (IL offset, count) */
+  guint                  n_observations;
+  const PgoCallEvidence *calls;          /* evidence from the callees' entry counts */
+  guint                  n_calls;
+  const PgoMethodId     *id;             /* its identity, copied into the profile */
+} PgoReconstructionInput;
+
+/**
  * PgoReconstruction:
  *
  * The result for one method.  Everything is owned by it.
@@ -197,34 +217,9 @@ gboolean           pgo_prior_model_from_string (const char *text,
                                                 PgoPriorModel *out_model);
 gboolean           pgo_prior_weights_load      (const char *path,
                                                 GError **error);
-PgoReconstruction *pgo_reconstruction_build_from_body   (const PgoMethodBody *body,
-                                           const PgoObservation *observations,
-                                           guint n_observations,
-                                           const PgoReconstructionOptions *options,
-                                           const PgoMethodId *id,
-                                           GError **error);
-PgoReconstruction *pgo_reconstruction_build    (PgoCfg *cfg,
-                                           const PgoObservation *observations,
-                                           guint n_observations,
-                                           const PgoReconstructionOptions *options,
-                                           const PgoMethodId *id,
-                                           GError **error);
-PgoReconstruction *pgo_reconstruction_build_with_calls (PgoCfg *cfg,
-                                           const PgoObservation *observations,
-                                           guint n_observations,
-                                           const PgoCallEvidence *calls,
-                                           guint n_calls,
-                                           const PgoReconstructionOptions *options,
-                                           const PgoMethodId *id,
-                                           GError **error);
-PgoReconstruction *pgo_reconstruction_build_from_il (const guint8 *il,
-                                           gsize il_size,
-                                           const PgoEhClause *clauses,
-                                           guint n_clauses,
-                                           const PgoObservation *observations,
-                                           guint n_observations,
-                                           const PgoReconstructionOptions *options,
-                                           GError **error);
+PgoReconstruction *pgo_reconstruct (const PgoReconstructionInput *input,
+                                    const PgoReconstructionOptions *options,
+                                    GError **error);
 GArray            *pgo_observations_from_profile (const PgoMethodProfile *profile,
                                                  const PgoCfg *cfg,
                                                  gboolean probes_only,

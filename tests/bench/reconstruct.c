@@ -88,7 +88,10 @@ read_methods (PgoMetadata *md, GArray *methods, GError **error)
       if (!pgo_metadata_lookup_method_body (md, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), &m.body, error))
         return FALSE;
       if (!(cfg = pgo_cfg_build (&m.body, NULL, NULL))
-          || !(dense = pgo_reconstruction_build (cfg, &entry, 1, NULL, NULL, NULL)))
+          || !(dense = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg,
+                                                                    .observations = &entry,
+                                                                    .n_observations = 1 },
+                                        NULL, NULL)))
         {
           pgo_method_body_clear (&m.body);
           continue;
@@ -134,7 +137,9 @@ reconstruct_one (guint i, gpointer data)
   g_autoptr(PgoReconstruction) rec = NULL;
 
   if (cfg)
-    rec = pgo_reconstruction_build (cfg, (PgoObservation *) m->obs->data, m->obs->len, NULL, NULL, NULL);
+    rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg,
+                                                       .observations = (PgoObservation *) m->obs->data,
+                                                       .n_observations = m->obs->len }, NULL, NULL);
   run->failed[i] = rec == NULL;
 }
 

@@ -27,6 +27,8 @@ main (void)
                                     { 0x10, 5000 }, { 0x1A, 6000 }, { 0x2B, 1000 } };
   PgoReconstructionOptions options;
   GError *error = NULL;
+  PgoReconstructionInput in = { .il = il, .il_size = sizeof il, .clauses = &eh, .n_clauses = 1,
+                                .observations = counts, .n_observations = G_N_ELEMENTS (counts) };
   PgoReconstruction *rec;
 
   eh.flags = PGO_EH_CATCH;
@@ -37,7 +39,7 @@ main (void)
   eh.class_token = 0x01000001;
   pgo_reconstruction_options_init (&options);
   options.intervals = TRUE;
-  rec = pgo_reconstruction_build_from_il (il, sizeof il, &eh, 1, counts, G_N_ELEMENTS (counts), &options, &error);
+  rec = pgo_reconstruct (&in, &options, &error);
   if (!rec)
     {
       fprintf (stderr, "example: %s\n", error->message);

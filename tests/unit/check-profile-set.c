@@ -530,8 +530,10 @@ START_TEST (test_profile_set_reconstruct)
       g_autoptr(GArray) obs = pgo_observations_from_profile (in, cfg, TRUE, PGO_PROBES_B, &width);
       PgoReconstructionOptions ro = o.reconstruction;
       ro.width = width;
-      g_autoptr(PgoReconstruction) rec = pgo_reconstruction_build (cfg, (PgoObservation *) obs->data,
-                                                                   obs->len, &ro, NULL, &error);
+      g_autoptr(PgoReconstruction) rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg,
+                                                                                      .observations = (PgoObservation *) obs->data,
+                                                                                      .n_observations = obs->len },
+                                                          &ro, &error);
       ck_assert (rec != NULL);
       ck_assert_uint_eq (pgo_method_profile_get_n_records (got), pgo_method_profile_get_n_records (rec->profile));
       for (guint r = 0; r < pgo_method_profile_get_n_records (got); r++)

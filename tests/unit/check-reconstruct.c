@@ -47,7 +47,9 @@ run (const guint8 *il, gsize size, const PgoEhClause *clauses, guint n_clauses,
   pgo_reconstruction_options_init (&o);
   o.form = form;
   o.intervals = TRUE;
-  rec = pgo_reconstruction_build_from_il (il, size, clauses, n_clauses, obs, n_obs, &o, &error);
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .il = il, .il_size = size, .clauses = clauses,
+                                                     .n_clauses = n_clauses, .observations = obs,
+                                                     .n_observations = n_obs }, &o, &error);
   ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
   return rec;
 }
@@ -159,9 +161,11 @@ START_TEST (test_reconstruct_shared_cfg)
   pgo_cfg_options_init (&co);
   cfg = pgo_cfg_build (&body, &co, &error);
   ck_assert_ptr_nonnull (cfg);
-  a = pgo_reconstruction_build (cfg, obs, 3, NULL, NULL, &error);
+  a = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg, .observations = obs,
+                                                   .n_observations = 3 }, NULL, &error);
   ck_assert_ptr_nonnull (a);
-  b = pgo_reconstruction_build (cfg, obs2, 3, NULL, NULL, &error);
+  b = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg, .observations = obs2,
+                                                   .n_observations = 3 }, NULL, &error);
   ck_assert_ptr_nonnull (b);
   ck_assert_ptr_eq (a->cfg, cfg);
   ck_assert_ptr_eq (b->cfg, cfg);
@@ -258,7 +262,9 @@ run_helper_arm (PgoPriorModel priors)
 
   pgo_reconstruction_options_init (&o);
   o.priors = priors;
-  rec = pgo_reconstruction_build_from_il (helper_arm, sizeof helper_arm, NULL, 0, obs, 2, &o, &error);
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .il = helper_arm, .il_size = sizeof helper_arm,
+                                                     .observations = obs, .n_observations = 2 },
+                         &o, &error);
   ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
   return rec;
 }
@@ -338,7 +344,9 @@ run_lazy_init (guint32 stored, guint64 *null_arm)
   lazy_init_il (il, stored);
   pgo_reconstruction_options_init (&o);
   o.priors = PGO_PRIORS_EVIDENCE;
-  rec = pgo_reconstruction_build_from_il (il, sizeof il, NULL, 0, obs, 2, &o, &error);
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .il = il, .il_size = sizeof il,
+                                                     .observations = obs, .n_observations = 2 },
+                         &o, &error);
   ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
   ck_assert_uint_eq (rec->cfg->n_blocks, 3);
   ck_assert_int_eq (rec->blocks[1].provenance, INF);
@@ -702,20 +710,26 @@ START_TEST (test_reconstruct_errors)
   g_autoptr(GError) error = NULL;
   PgoReconstruction *rec;
 
-  rec = pgo_reconstruction_build_from_il (bad, sizeof bad, NULL, 0, obs, 1, NULL, &error);
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .il = bad, .il_size = sizeof bad,
+                                                     .observations = obs, .n_observations = 1 },
+                         NULL, &error);
   ck_assert_ptr_null (rec);
   pgo_assert_error (error, PGO_ERROR_CORRUPT, "CORRUPT");
   ck_assert_str_eq (error->message, "branch target 0x42 out of range at IL offset 0x0");
   g_clear_error (&error);
 
-  rec = pgo_reconstruction_build_from_il (diamond, sizeof diamond, NULL, 0, obs, PGO_RECONSTRUCT_MAX_OBSERVATIONS + 1,
-                                NULL, &error);
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .il = diamond, .il_size = sizeof diamond,
+                                                     .observations = obs,
+                                                     .n_observations = PGO_RECONSTRUCT_MAX_OBSERVATIONS + 1 },
+                         NULL, &error);
   ck_assert_ptr_null (rec);
   pgo_assert_error (error, PGO_ERROR_LIMIT, "LIMIT");
   g_clear_error (&error);
 
   /* an offset outside the code is ignored and counted */
-  rec = pgo_reconstruction_build_from_il (diamond, sizeof diamond, NULL, 0, obs, 2, NULL, &error);
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .il = diamond, .il_size = sizeof diamond,
+                                                     .observations = obs, .n_observations = 2 },
+                         NULL, &error);
   ck_assert_ptr_nonnull (rec);
   ck_assert_uint_eq (rec->n_ignored, 1);
   pgo_reconstruction_free (rec);
@@ -819,7 +833,9 @@ run_with_call (const PgoObservation *obs, guint n_obs, const PgoCallEvidence *ev
   PgoReconstruction *rec;
 
   ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
-  rec = pgo_reconstruction_build_with_calls (cfg, obs, n_obs, ev, 1, NULL, NULL, &error);
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg, .observations = obs,
+                                                     .n_observations = n_obs, .calls = ev,
+                                                     .n_calls = 1 }, NULL, &error);
   ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
   return rec;
 }
@@ -929,7 +945,9 @@ run_decided_test (const PgoCallEvidence *ev, PgoFlowProvenance prov)
   guint n_dead = 0;
 
   ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
-  rec = pgo_reconstruction_build_with_calls (cfg, obs, 2, ev, 1, NULL, NULL, &error);
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg, .observations = obs,
+                                                     .n_observations = 2, .calls = ev, .n_calls = 1 },
+                         NULL, &error);
   ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
   ck_assert_uint_eq (rec->n_calls_used, 1);
   for (guint32 i = 0; i < cfg->n_edges; i++)
@@ -957,7 +975,8 @@ START_TEST (test_reconstruct_call_constant)
   g_autoptr(GError) error = NULL;
 
   /* without the evidence the test splits what reaches it */
-  plain = pgo_reconstruction_build (rec->cfg, obs, 2, NULL, NULL, &error);
+  plain = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = rec->cfg, .observations = obs,
+                                                       .n_observations = 2 }, NULL, &error);
   ck_assert_msg (plain != NULL, "%s", error ? error->message : "?");
   ck_assert_uint_lt (plain->blocks[2].count, plain->blocks[1].count);
 }
@@ -1271,8 +1290,11 @@ roundtrip_fixture (const char *name, guint *n_methods, guint *n_checked)
           ck_assert_msg (cfg != NULL, "%s: %s", mname, error ? error->message : "?");
           obs = pgo_observations_from_profile (p, cfg, TRUE, (PgoProbeSet) set, &width);
           ck_assert_int_eq (width, PGO_FLOW_COUNTER_U32);
-          rec = pgo_reconstruction_build_from_body (&body, (PgoObservation *) obs->data, obs->len, NULL,
-                                      pgo_method_profile_get_id (p), &error);
+          rec = pgo_reconstruct (&(PgoReconstructionInput) { .body = &body,
+                                                             .observations = (PgoObservation *) obs->data,
+                                                             .n_observations = obs->len,
+                                                             .id = pgo_method_profile_get_id (p) },
+                                 NULL, &error);
           ck_assert_msg (rec != NULL, "%s: %s", mname, error ? error->message : "?");
           ck_assert_msg ((rec->jit_status == PGO_JIT_SOLVE_OK
                           || (rec->jit_status == PGO_JIT_SOLVE_ALL_ZERO && rec->calls == 0))

@@ -341,7 +341,9 @@ START_TEST (test_render_reconstruction)
   PgoMethodSummary s;
 
   pgo_reconstruction_options_init (&ro);
-  rec = pgo_reconstruction_build_from_il (il, sizeof il, NULL, 0, obs, 2, &ro, &error);
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .il = il, .il_size = sizeof il,
+                                                     .observations = obs, .n_observations = 2 },
+                         &ro, &error);
   ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
   pgo_reconstruction_summarize (rec, &s);
   ck_assert_uint_eq (s.calls, 10);
