@@ -187,9 +187,6 @@ void                 pgo_nettrace_profiles_name_profile_handles (PgoNettraceProf
                                                                  PgoNettraceLookupFunc lookup,
                                                                  gpointer user_data,
                                                                  GHashTable *names);
-void                 pgo_nettrace_profiles_name_types   (PgoNettraceProfiles *profiles,
-                                                         PgoNettraceLookupFunc lookup,
-                                                         gpointer user_data);
 void                 pgo_nettrace_profile_name_types    (PgoMethodProfile *profile,
                                                          PgoNettraceLookupFunc lookup,
                                                          gpointer user_data);

@@ -301,34 +301,16 @@ name_profiles_types (PgoMethodProfile **p, guint n, PgoNettraceLookupFunc lookup
 }
 
 /**
- * pgo_nettrace_profiles_name_types:
- * @profiles: collected profiles
+ * pgo_nettrace_profile_name_types:
+ * @profile: a profile of a trace
  * @lookup: finds the metadata of a module
  * @user_data: passed to @lookup
  *
- * Names, from the metadata, the type definitions of the instantiations of
- * the profiles' identities that the trace left unnamed (BulkType carries
+ * Names, from the metadata, the type definitions of the instantiation of
+ * the profile's identity that the trace left unnamed (BulkType carries
  * names only with the GCHeapAndTypeNames keyword), so that System.__Canon
  * is told from other classes and the runtime's spelling of each type
  * argument is known (SPEC: mibc(5) "Generic method instances").
- */
-void
-pgo_nettrace_profiles_name_types (PgoNettraceProfiles *self, PgoNettraceLookupFunc lookup,
-                                  gpointer user_data)
-{
-  g_return_if_fail (self != NULL && lookup != NULL);
-  name_profiles_types ((PgoMethodProfile **) self->profiles->pdata, self->profiles->len, lookup,
-                       user_data);
-}
-
-/**
- * pgo_nettrace_profile_name_types:
- * @profile: a profile a stream handed out
- * @lookup: finds the metadata of a module
- * @user_data: passed to @lookup
- *
- * pgo_nettrace_profiles_name_types() of one profile, for a stream's
- * function: the same names.
  */
 void
 pgo_nettrace_profile_name_types (PgoMethodProfile *profile, PgoNettraceLookupFunc lookup,

@@ -584,8 +584,9 @@ read_trace (GBytes *bytes, const char *path, PgoBodyResolver *resolver, GHashTab
     return NULL;
   tool_warn_truncated (path, pgo_nettrace_reader_get_stats (reader),
                   pgo_nettrace_profiles_get_profiles (profiles)->len);
-  if (resolver)
-    pgo_nettrace_profiles_name_types (profiles, tool_lookup_metadata, resolver);
+  for (guint i = 0; resolver && i < pgo_nettrace_profiles_get_profiles (profiles)->len; i++)
+    pgo_nettrace_profile_name_types (g_ptr_array_index (pgo_nettrace_profiles_get_profiles (profiles), i),
+                                     tool_lookup_metadata, resolver);
   if (resolver && names)
     {
       g_autoptr(GHashTable) found = pgo_nettrace_profiles_name_handles (profiles, tool_lookup_metadata,
