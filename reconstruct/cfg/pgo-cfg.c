@@ -32,6 +32,15 @@
 
 #include <string.h>
 
+/* Probe set P of a graph, planned on first use (pgo_cfg_get_probes()).
+ * It lives beside the graph, which is immutable once built, so that a
+ * graph shared as const can still hold it. */
+typedef struct _PgoCfgPlan {
+  gsize    done;     /* g_once_init_enter() guard: the plan is made */
+  guint32  n;
+  guint32 *probes;
+} PgoCfgPlan;
+
 #define NONE G_MAXUINT32
 
 /**
@@ -670,6 +679,7 @@ pgo_cfg_build (const PgoMethodBody *body, const PgoCfgOptions *options, GError *
     _pgo_cfg_normalize_eh (&b);
 
   cfg = g_new0 (PgoCfg, 1);
+  cfg->plan = g_new0 (PgoCfgPlan, 1);
   cfg->ref_count = 1;
   cfg->il_size = body->il_size;
   cfg->il = g_memdup2 (body->il, body->il_size);
@@ -729,7 +739,8 @@ pgo_cfg_unref (PgoCfg *cfg)
   g_free (cfg->il);
   g_free (cfg->probes[0]);
   g_free (cfg->probes[1]);
-  g_free (cfg->probes[2]);
+  g_free (cfg->plan->probes);
+  g_free (cfg->plan);
   g_free (cfg);
 }
 
@@ -948,26 +959,32 @@ pgo_probe_set_to_char (PgoProbeSet set)
  * @out_n: (out): the number of offsets
  *
  * The sorted distinct probe offsets of @set, owned by @cfg.  Set P is
- * planned (pgo_cfg_plan_probes()) on the first request and kept, so the
- * first call for P must not race another call on the same graph.
+ * planned (pgo_cfg_plan_probes()) on the first request and kept in the
+ * graph's plan, once, whichever thread asks first.
  *
  * Returns: (transfer none) (array length=out_n): the offsets
  */
 const guint32 *
 pgo_cfg_get_probes (const PgoCfg *cfg, PgoProbeSet set, guint32 *out_n)
 {
+  PgoCfgPlan *plan = cfg->plan;
+
   g_return_val_if_fail ((guint) set <= PGO_PROBES_P, NULL);
-  if (set == PGO_PROBES_P && !cfg->planned)
+  if (set != PGO_PROBES_P)
     {
-      PgoCfg *cache = (PgoCfg *) cfg;   /* a cache, not a change of the graph */
+      *out_n = cfg->n_probes[set];
+      return cfg->probes[set];
+    }
+  if (g_once_init_enter (&plan->done))
+    {
       GArray *a = pgo_cfg_plan_probes (cfg, NULL);
 
-      cache->n_probes[PGO_PROBES_P] = a->len;
-      cache->probes[PGO_PROBES_P] = (guint32 *) (void *) g_array_free (a, FALSE);
-      cache->planned = TRUE;
+      plan->n = a->len;
+      plan->probes = (guint32 *) (void *) g_array_free (a, FALSE);
+      g_once_init_leave (&plan->done, 1);
     }
-  *out_n = cfg->n_probes[set];
-  return cfg->probes[set];
+  *out_n = plan->n;
+  return plan->probes;
 }
 
 /**

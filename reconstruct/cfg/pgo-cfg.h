@@ -244,9 +244,9 @@ typedef struct {
   gboolean       walk_badcode; /* the walk hit an EH return nested in a try (JIT: bad code) */
   PgoCfgOptions  options;      /* what it was built with */
   guint32       *offset_block; /* il_size entries: block index containing each IL byte */
-  guint32        n_probes[3];  /* per PgoProbeSet: sorted distinct probe offsets; */
-  guint32       *probes[3];    /* P is planned on first use (pgo_cfg_get_probes) */
-  gboolean       planned;      /* private: probes[PGO_PROBES_P] is set */
+  guint32        n_probes[2];  /* sets A and B: sorted distinct probe offsets (read them, */
+  guint32       *probes[2];    /* and set P, with pgo_cfg_get_probes) */
+  struct _PgoCfgPlan *plan;    /* private: set P, planned on first use */
   guint8        *il;           /* a copy of the il_size IL bytes (the static priors decode them) */
   gint           ref_count;    /* private: see pgo_cfg_ref() and pgo_cfg_unref() */
 } PgoCfg;
