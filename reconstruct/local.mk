@@ -49,6 +49,8 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/evidence/pgo-priors-private.h \
 	reconstruct/evidence/pgo-prior-weights.def \
 	reconstruct/pipeline/pgo-reconstruct.c \
+	reconstruct/pipeline/pgo-reconstruct-project.c \
+	reconstruct/pipeline/pgo-reconstruct-calls.c \
 	reconstruct/pipeline/pgo-reconstruct-private.h \
 	reconstruct/pipeline/pgo-reconstruct-diagram.c \
 	reconstruct/pipeline/pgo-probe-plan.c \

@@ -259,16 +259,6 @@ completes_block (const PgoCfg *cfg, const PgoEdge *e)
     }
 }
 
-/* What the call evidence adds to the model without escape arcs, per
- * block (SPEC: pgo-inference(7) "Call evidence"). */
-typedef struct {
-  gboolean *stuck;  /* a call in it never returns: it never completes (nullable) */
-  guint64  *upper;  /* it runs a call at most this often (G_MAXUINT64: no bound; */
-  guint64  *likely; /* it likely runs a call this often (G_MAXUINT64: no guess; both nullable) */
-  gboolean *dead;   /* per edge: a constant test never takes it */
-  gboolean *unlikely; /* per edge: an argument test likely never takes it (nullable) */
-} CallModel;
-
 /* Observes 0 on every arc of 'g' by which a block that 'calls' marks
  * stuck completes and on every arc it marks dead, bounds the blocks
  * 'calls' bounds, and pulls those it has a likely count of towards it. */
@@ -402,164 +392,6 @@ build_graph (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
   apply_calls (cfg, calls, g);
 }
 
-/* TRUE if provenance 'p' is observed or exact. */
-static gboolean
-certain (PgoFlowProvenance p)
-{
-  return p == PGO_FLOW_OBSERVED || p == PGO_FLOW_EXACT;
-}
-
-/* Sets the finally side constraints from a first solution; TRUE if any. */
-static gboolean
-set_finally_bounds (const PgoCfg *cfg, const PgoFlowSolution *sol, PgoFlowGraph *g)
-{
-  g_autofree guint64 *sum = g_new0 (guint64, cfg->n_clauses + 1);
-  g_autofree gboolean *unsure = g_new0 (gboolean, cfg->n_clauses + 1);
-  gboolean any = FALSE;
-
-  for (guint32 i = 0; i < cfg->n_edges; i++)
-    {
-      const PgoEdge *e = &cfg->edges[i];
-
-      if (e->kind != PGO_EDGE_LEAVE)
-        continue;
-      for (guint32 k = 0; k < e->n_finally; k++)
-        {
-          guint32 c = cfg->finally_list[e->first_finally + k];
-
-          if (certain (_pgo_flow_solution_get_arc_provenance (sol, i)))
-            sum[c] += _pgo_flow_solution_get_arc_count (sol, i);
-          else
-            unsure[c] = TRUE;
-        }
-    }
-  for (guint32 i = 0; i < cfg->n_edges; i++)
-    {
-      const PgoEdge *e = &cfg->edges[i];
-
-      if (e->kind == PGO_EDGE_HANDLER_ENTRY && !unsure[e->clause] && sum[e->clause] > 0)
-        {
-          _pgo_flow_graph_set_arc_lower_bound (g, i, sum[e->clause]);
-          any = TRUE;
-        }
-    }
-  return any;
-}
-
-/* TRUE if block 'b' carries no flow in the JIT's model graph: its
- * innermost handler is a catch or fault, or it is in a filter. */
-static gboolean
-model_zero (const PgoCfg *cfg, guint32 b)
-{
-  const PgoBlock *pb = &cfg->blocks[b];
-  const PgoCfgClause *cl;
-
-  if (!pb->hnd_index)
-    return FALSE;
-  cl = &cfg->clauses[pb->hnd_index - 1];
-  if (cl->kind == PGO_EH_FILTER)
-    return pb->il_offset >= cl->filter_offset && pb->il_offset < cl->hnd_offset;
-  return cl->kind == PGO_EH_CATCH || cl->kind == PGO_EH_FAULT;
-}
-
-/* Reconstructed flow of the inference arc from b to t (normal, leave or
- * filter return), or 0. */
-static guint64
-flow_between (const PgoReconstruction *rec, guint32 b, guint32 t)
-{
-  const PgoCfg *cfg = rec->cfg;
-
-  for (guint32 i = 0; i < cfg->n_edges; i++)
-    {
-      const PgoEdge *e = &cfg->edges[i];
-
-      if (e->src == b && e->dst == t
-          && (e->kind == PGO_EDGE_NORMAL || e->kind == PGO_EDGE_LEAVE || e->kind == PGO_EDGE_FILTER_RET))
-        return rec->edges[i].count;
-    }
-  return 0;
-}
-
-/* The edge form: projection onto M, the non-tree edge values, the check. */
-static gboolean
-project (PgoReconstruction *rec, GError **error)
-{
-  const PgoCfg *cfg = rec->cfg;
-  g_autoptr(PgoFlowGraph) m = _pgo_flow_graph_new ();
-  g_autoptr(PgoFlowSolution) sol = NULL;
-  g_autoptr(PgoJitSolution) jit = NULL;
-  g_autofree guint64 *target = g_new0 (guint64, cfg->n_blocks + 1);
-  g_autofree guint32 *order = NULL;
-  PgoFlowOptions fo;
-  guint n = 0;
-
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    {
-      _pgo_flow_graph_add_node (m, PGO_FLOW_NODE_BLOCK);
-      target[b] = model_zero (cfg, b) ? 0 : rec->blocks[b].count;
-    }
-  for (guint32 i = 0; i < cfg->n_walk; i++)
-    {
-      const PgoWalkEdge *w = &cfg->walk[i];
-      double p = 1.0;
-
-      if (w->kind != PGO_WALK_PSEUDO && rec->blocks[w->src].count > 0)
-        p = (double) flow_between (rec, w->src, w->dst) / (double) rec->blocks[w->src].count;
-      _pgo_flow_graph_add_arc (m, w->src, w->dst, PGO_FLOW_ARC_NORMAL, MIN (p, 1.0));
-    }
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    _pgo_flow_graph_observe_node (m, b, target[b], PGO_FLOW_COUNTER_U64);
-  _pgo_flow_options_init (&fo);
-  fo.repair = TRUE;
-  if (!(sol = _pgo_flow_graph_solve (m, &fo, error)))
-    return FALSE;
-
-  rec->model_counts = g_new (guint64, cfg->n_blocks + 1);
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    {
-      guint64 v = _pgo_flow_solution_get_node_count (sol, b);
-
-      rec->model_counts[b] = v;
-      if (v != rec->blocks[b].count)
-        {
-          rec->n_projected++;
-          rec->projected_mass += v > rec->blocks[b].count ? v - rec->blocks[b].count
-                                                          : rec->blocks[b].count - v;
-        }
-    }
-
-  /* non-tree edges of imported blocks, in the JIT's order: by source
-   * block, reverse classification order within one */
-  order = _pgo_cfg_schema_order (cfg);
-  rec->edge_counts = g_new (PgoEdgeCount, cfg->n_non_tree + 1);
-  for (guint32 k = 0; k < cfg->n_non_tree; k++)
-    {
-      const PgoWalkEdge *w = &cfg->walk[order[k]];
-
-      if (!(cfg->blocks[w->src].flags & PGO_BLOCK_FLAG_REACHABLE))
-        continue;
-      rec->edge_counts[n].src_key = w->src_key;
-      rec->edge_counts[n].dst_key = w->dst_key;
-      rec->edge_counts[n].count = _pgo_flow_solution_get_arc_count (sol, order[k]);
-      n++;
-    }
-  rec->n_edge_counts = n;
-
-  /* the JIT's own solver must give the projected counts back */
-  jit = _pgo_cfg_jit_solve (cfg, rec->edge_counts, rec->n_edge_counts);
-  rec->jit_status = jit->status;
-  if (jit->status == PGO_JIT_SOLVE_OK)
-    {
-      for (guint32 b = 0; b < cfg->n_blocks; b++)
-        if (fabs (jit->block_weight[b] - (double) rec->model_counts[b])
-            > 0.5 + 1e-9 * (double) rec->model_counts[b])
-          rec->n_jit_differ++;
-    }
-  else if (jit->status != PGO_JIT_SOLVE_ALL_ZERO)
-    rec->n_jit_differ = cfg->n_blocks;
-  return TRUE;
-}
-
 /* Maps 'n_observations' 'observations' onto the blocks of 'cfg': 'obs'
  * and 'has_obs' per block, an observation at a block start winning over
  * one inside the block.  Returns how many lie outside the code. */
@@ -590,16 +422,8 @@ map_observations (const PgoCfg *cfg, const PgoObservation *observations,
   return n_ignored;
 }
 
-/* One model of a method solved: the solution, X, and the escape arcs. */
-typedef struct {
-  PgoFlowSolution *sol;
-  guint32 exit;          /* X */
-  guint32 first_escape;  /* arc id of the first escape arc */
-  GArray *escape_block;  /* guint32 per escape arc: the block it leaves */
-} Solved;
-
-static void
-solved_clear (Solved *s)
+void
+_pgo_reconstruct_solved_clear (Solved *s)
 {
   g_clear_pointer (&s->sol, _pgo_flow_solution_free);
   g_clear_pointer (&s->escape_block, g_array_unref);
@@ -609,10 +433,10 @@ solved_clear (Solved *s)
  * the call evidence 'calls' (nullable) and edge likelihoods 'lik', with the
  * escape arcs when 'escapes', and solves it, twice when finally bounds
  * become known.  FALSE with 'error' set on failure. */
-static gboolean
-solve_model (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
-             const CallModel *calls, const PgoReconstructionOptions *options, const double *lik,
-             gboolean escapes, Solved *out, GError **error)
+gboolean
+_pgo_reconstruct_solve_model (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
+                              const CallModel *calls, const PgoReconstructionOptions *options, const double *lik,
+                              gboolean escapes, Solved *out, GError **error)
 {
   PgoFlowOptions fo;
   Built built = { 0 };
@@ -621,7 +445,7 @@ solve_model (const PgoCfg *cfg, const guint64 *obs, const gboolean *has_obs,
   _pgo_flow_options_init (&fo);
   fo.intervals = options->intervals;
   out->sol = _pgo_flow_graph_solve (built.graph, &fo, error);
-  if (out->sol && cfg->n_clauses > 0 && set_finally_bounds (cfg, out->sol, built.graph))
+  if (out->sol && cfg->n_clauses > 0 && _pgo_reconstruct_set_finally_bounds (cfg, out->sol, built.graph))
     {
       g_clear_pointer (&out->sol, _pgo_flow_solution_free);
       out->sol = _pgo_flow_graph_solve (built.graph, &fo, error);
@@ -742,159 +566,6 @@ has_escape_arcs (const PgoCfg *cfg)
   return FALSE;
 }
 
-/* Fills 'calls' from the evidence, and adds to 'obs'/'has_obs' (copies of
- * the probes) the block counts an only caller fixes without escapes;
- * FALSE if some evidence contradicts a probe or other evidence (an
- * exception was raised before a call, or the facts are wrong), in which
- * case none is used. */
-static gboolean
-observe_calls (const PgoCfg *cfg, const PgoCallEvidence *ev, guint n_ev, guint64 *obs,
-               gboolean *has_obs, CallModel *calls)
-{
-  for (guint i = 0; i < n_ev; i++)
-    {
-      guint32 b;
-
-      if (ev[i].il_offset >= cfg->il_size)
-        return FALSE;
-      b = cfg->offset_block[ev[i].il_offset];
-      switch (ev[i].kind)
-        {
-        case PGO_CALL_EVIDENCE_NEVER_ENTERED:
-        case PGO_CALL_EVIDENCE_NO_RETURN:
-          calls->stuck[b] = TRUE;
-          break;
-        case PGO_CALL_EVIDENCE_AT_MOST:
-          calls->upper[b] = MIN (calls->upper[b], ev[i].entries);
-          break;
-        case PGO_CALL_EVIDENCE_LIKELY:
-          calls->likely[b] = MIN (calls->likely[b], ev[i].entries);
-          break;
-        case PGO_CALL_EVIDENCE_CONSTANT:
-          _pgo_cfg_mark_arm (cfg, b, ev[i].entries, calls->dead);
-          break;
-        case PGO_CALL_EVIDENCE_ARGUMENT:
-          _pgo_cfg_mark_arm (cfg, b, ev[i].entries, calls->unlikely);
-          break;
-        case PGO_CALL_EVIDENCE_ONLY_CALLER:
-        default:
-          if (has_obs[b] && obs[b] != ev[i].entries)
-            return FALSE;
-          obs[b] = ev[i].entries;
-          has_obs[b] = TRUE;
-          break;
-        }
-    }
-  return TRUE;
-}
-
-/* The provenance of a count that is 'old' without the call evidence and
- * 'with' given it: what the call evidence adds is exact-from-calls. */
-static PgoFlowProvenance
-calls_provenance (PgoFlowProvenance old, PgoFlowProvenance with)
-{
-  if (old == PGO_FLOW_INFERRED && (with == PGO_FLOW_EXACT || with == PGO_FLOW_OBSERVED))
-    return PGO_FLOW_EXACT_FROM_CALLS;
-  return old;
-}
-
-/* Takes the counts of 'sol', the model without escape arcs solved with
- * the call evidence, into 'rec' (filled without it), and the provenance
- * the evidence adds. */
-static void
-overlay_calls (PgoReconstruction *rec, const PgoFlowSolution *sol)
-{
-  const PgoCfg *cfg = rec->cfg;
-
-  for (guint32 b = 0; b < cfg->n_blocks; b++)
-    {
-      PgoReconstructedBlock *rb = &rec->blocks[b];
-
-      rb->count = _pgo_flow_solution_get_node_count (sol, b);
-      rb->provenance = calls_provenance (rb->provenance,
-                                         _pgo_flow_solution_get_node_provenance (sol, b));
-      _pgo_flow_solution_get_node_interval (sol, b, &rb->min, &rb->max);
-    }
-  for (guint32 i = 0; i < cfg->n_edges; i++)
-    {
-      PgoReconstructedEdge *re = &rec->edges[i];
-
-      re->count = _pgo_flow_solution_get_arc_count (sol, i);
-      re->provenance = calls_provenance (re->provenance,
-                                         _pgo_flow_solution_get_arc_provenance (sol, i));
-      _pgo_flow_solution_get_arc_interval (sol, i, &re->min, &re->max);
-    }
-}
-
-/* A copy of the edge likelihoods 'lik' of 'cfg' with the edges marked
- * 'unlikely' at 0 and their sources' other normal edges sharing what
- * they had (SPEC: pgo-inference(7) "Argument tests"). */
-static double *
-unlikely_likelihoods (const PgoCfg *cfg, const double *lik, const gboolean *unlikely)
-{
-  double *out = g_memdup2 (lik, sizeof (double) * (cfg->n_edges + 1));
-  g_autofree double *kept = g_new0 (double, cfg->n_blocks + 1);
-  g_autofree gboolean *cut = g_new0 (gboolean, cfg->n_blocks + 1);
-
-  for (guint32 i = 0; i < cfg->n_edges; i++)
-    {
-      const PgoEdge *e = &cfg->edges[i];
-
-      if (e->kind != PGO_EDGE_NORMAL || e->src >= cfg->n_blocks)
-        continue;
-      if (unlikely[i])
-        cut[e->src] = TRUE;
-      else
-        kept[e->src] += lik[i];
-    }
-  for (guint32 i = 0; i < cfg->n_edges; i++)
-    {
-      const PgoEdge *e = &cfg->edges[i];
-
-      if (e->kind != PGO_EDGE_NORMAL || e->src >= cfg->n_blocks || !cut[e->src])
-        continue;
-      out[i] = unlikely[i] ? 0.0 : kept[e->src] > 0 ? lik[i] / kept[e->src] : lik[i];
-    }
-  return out;
-}
-
-/* Solves the model without escape arcs again with the call evidence when
- * the observations fit that model unrepaired, and takes its counts when
- * the evidence fits too (SPEC: pgo-inference(7) "Call evidence"). */
-static void
-solve_with_calls (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
-                  const PgoCallEvidence *calls, guint n_calls,
-                  const PgoReconstructionOptions *options, const double *lik,
-                  const gboolean *counter_dead)
-{
-  const PgoCfg *cfg = rec->cfg;
-  g_autofree guint64 *obs2 = g_memdup2 (obs, sizeof (guint64) * (cfg->n_blocks + 1));
-  g_autofree gboolean *has2 = g_memdup2 (has_obs, sizeof (gboolean) * (cfg->n_blocks + 1));
-  g_autofree gboolean *stuck = g_new0 (gboolean, cfg->n_blocks + 1);
-  g_autofree guint64 *upper = g_new (guint64, cfg->n_blocks + 1);
-  g_autofree guint64 *likely = g_new (guint64, cfg->n_blocks + 1);
-  g_autofree gboolean *dead = g_memdup2 (counter_dead, sizeof (gboolean) * (cfg->n_edges + 1));
-  g_autofree gboolean *unlikely = g_new0 (gboolean, cfg->n_edges + 1);
-  g_autofree double *lik2 = NULL;
-  CallModel model = { stuck, upper, likely, dead, unlikely };
-  Solved with = { 0 };
-  g_autoptr(GError) local = NULL;
-
-  for (guint32 b = 0; b <= cfg->n_blocks; b++)
-    upper[b] = likely[b] = G_MAXUINT64;
-  if (!observe_calls (cfg, calls, n_calls, obs2, has2, &model))
-    return;
-  lik2 = unlikely_likelihoods (cfg, lik, unlikely);
-  /* evidence the observations make impossible fails this solve: not used */
-  if (solve_model (cfg, obs2, has2, &model, options, lik2, FALSE, &with, &local)
-      && _pgo_flow_solution_get_n_adjustments (with.sol) == 0)
-    {
-      overlay_calls (rec, with.sol);
-      rec->n_calls_used = n_calls;
-    }
-  solved_clear (&with);
-}
-
 /* Frees the counts of 'rec' that a solve fills. */
 static void
 drop_counts (PgoReconstruction *rec)
@@ -920,9 +591,9 @@ solve_models (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_ob
   Solved plain = { 0 }, full = { 0 };
   gboolean ok;
 
-  ok = solve_model (rec->cfg, obs, has_obs, fixed, options, lik, FALSE, &plain, error);
+  ok = _pgo_reconstruct_solve_model (rec->cfg, obs, has_obs, fixed, options, lik, FALSE, &plain, error);
   if (ok && has_escape_arcs (rec->cfg))
-    ok = solve_model (rec->cfg, obs, has_obs, fixed, options, lik, TRUE, &full, error);
+    ok = _pgo_reconstruct_solve_model (rec->cfg, obs, has_obs, fixed, options, lik, TRUE, &full, error);
   if (ok)
     {
       const PgoFlowSolution *with = full.sol ? full.sol : plain.sol;
@@ -935,8 +606,8 @@ solve_models (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_ob
         copy_escapes (rec, &full);
       *plain_used = value == &plain;
     }
-  solved_clear (&plain);
-  solved_clear (&full);
+  _pgo_reconstruct_solved_clear (&plain);
+  _pgo_reconstruct_solved_clear (&full);
   return ok;
 }
 
@@ -996,7 +667,7 @@ solve_cfg (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_obs,
     return FALSE;
   solve_counters (rec, obs, has_obs, options, lik, &plain_used, dead);
   if (n_calls > 0 && plain_used)
-    solve_with_calls (rec, obs, has_obs, calls, n_calls, options, lik, dead);
+    _pgo_reconstruct_solve_with_calls (rec, obs, has_obs, calls, n_calls, options, lik, dead);
   return TRUE;
 }
 
@@ -1029,7 +700,7 @@ build_cfg (PgoCfg *cfg, const PgoReconstructionInput *in, const PgoReconstructio
   if (!solve_cfg (rec, obs, has_obs, calls, n_calls, options, error))
     return NULL;
 
-  if (!project (rec, error))
+  if (!_pgo_reconstruct_project (rec, error))
     return NULL;
   rec->form = options->form;
   if (!(rec->profile = pgo_reconstruction_build_profile (rec, options->form, in->id, error)))
