@@ -59,6 +59,8 @@ libpgo_libpgo_hub_la_SOURCES = \
 	libpgo/pgo-metadata-private.h \
 	libpgo/pgo-body.c \
 	libpgo/pgo-signature.c \
+	libpgo/pgo-signature-internal.h \
+	libpgo/pgo-metadata-resolve.c \
 	libpgo/pgo-assembly-set.c \
 	libpgo/pgo-body-resolver.c \
 	libpgo/pgo-textpgo.c \
