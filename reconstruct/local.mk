@@ -59,6 +59,7 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pipeline/pgo-parallel-private.h \
 	reconstruct/pipeline/pgo-stale.c \
 	reconstruct/measure/pgo-evaluate.c \
+	reconstruct/measure/pgo-evaluate-measures.c \
 	reconstruct/measure/pgo-evaluate-private.h \
 	reconstruct/measure/pgo-synthesis.c \
 	reconstruct/measure/pgo-compare.c \

@@ -18,4 +18,49 @@ gboolean             _pgo_evaluation_truths_agree (const PgoMethodProfile *edge_
                                                   gboolean *out_exceptional,
                                                   GError **error);
 
+/* How many of 'flags[0..n)' are set. */
+guint32 _pgo_evaluate_n_true (const gboolean *flags, guint32 n);
+
+/* Dense truth per block from block-count records; FALSE with a reason. */
+gboolean _pgo_evaluate_densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64 *dense,
+                                gboolean *has, PgoEvaluationSkipReason *kind, char **reason);
+
+/* Reconstructs 'cfg' from every count of the dense truth 'dense': sets
+ * 'out_circulation' to whether no repair was needed, and 'out_unreturned'
+ * to whether entries left without a return, placed on escape arcs: an
+ * exception escaped through a call, or a thread was inside the method, in
+ * a call, when the profile was written; the counts cannot tell which.
+ * FALSE with 'error' set on a solver failure. */
+gboolean _pgo_evaluate_truth_balance (PgoCfg *cfg, const guint64 *dense, gboolean *out_circulation,
+                                      gboolean *out_unreturned, GError **error);
+
+/* Appends to 'obs' the counts of 'dense' at the offsets of 'probes' in
+ * 'cfg' (a probe inside a block reads its block's count). */
+void _pgo_evaluate_probe_observations (const PgoCfg *cfg, PgoProbeSet probes, const guint64 *dense,
+                                       GArray *obs);
+
+/* Fills the counts and overlaps of 'm' by comparing the non-internal
+ * blocks of 'rec' (reconstructed from 'probes' of 'cfg') with 'dense'. */
+void _pgo_evaluate_compare_blocks (const PgoCfg *cfg, PgoProbeSet probes,
+                                   const PgoReconstruction *rec, const guint64 *dense,
+                                   PgoEvaluationMethod *m);
+
+/* Compares the exceptional arcs of 'rec' with the arcs 'truth' counts
+ * (EdgeLongCount records, pgo-interp(1) "Dense arcs"): the arcs into
+ * a catch or filter and out of the method.  Leaves 'm' alone when the
+ * truth counts no arcs. */
+void _pgo_evaluate_compare_exceptional (const PgoCfg *cfg, const PgoReconstruction *rec,
+                                        const PgoMethodProfile *truth, PgoEvaluationMethod *m);
+
+/* Sets '*out' to the block overlap with 'dense' of the counts that the
+ * entry count and the likelihoods of prior model 'priors' alone give: what
+ * a compiler's static synthesis makes of a method, the baseline a probe
+ * set must beat. */
+gboolean _pgo_evaluate_prior_only (PgoCfg *cfg, const guint64 *dense, PgoPriorModel priors,
+                                   double *out, GError **error);
+
+/* Sets '*out' to the block overlap with 'dense' of the weights the JIT's
+ * static synthesis gives from the entry count alone, rounded. */
+void _pgo_evaluate_synthesis_only (PgoCfg *cfg, const guint64 *dense, double *out);
+
 G_END_DECLS
