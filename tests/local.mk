@@ -15,6 +15,11 @@
 check_suite_ldadd = libpgo/libpgo-internal.la $(CHECK_LIBS) $(GLIB_LIBS)
 check_suite_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS) -I$(top_srcdir)/tests/support
 check_suite_headers = tests/support/pgo-check.h
+# A unit suite tests/unit/check-X is built from tests/unit/check-X.c (the
+# default source) with these libraries unless it names others; only its
+# CFLAGS are per suite (Check's and the support headers').
+LDADD = $(check_suite_ldadd)
+EXTRA_DIST += $(check_suite_headers)
 
 # ASan+UBSan builds (SAN_FLAGS set) run the suites several times slower:
 # scale every Check timeout unless the caller chose a multiplier.
@@ -68,96 +73,53 @@ check_PROGRAMS += \
 	tests/unit/check-pdb \
 	$(NULL)
 
-tests_unit_check_pdb_SOURCES = tests/unit/check-pdb.c $(check_suite_headers)
 tests_unit_check_pdb_CFLAGS = $(check_suite_cflags)
-tests_unit_check_pdb_LDADD = $(check_suite_ldadd)
 
-tests_unit_check_xml_SOURCES = tests/unit/check-xml.c $(check_suite_headers)
 tests_unit_check_xml_CFLAGS = $(check_suite_cflags)
-tests_unit_check_xml_LDADD = $(check_suite_ldadd)
 
-tests_unit_check_compare_SOURCES = tests/unit/check-compare.c $(check_suite_headers)
 tests_unit_check_compare_CFLAGS = $(check_suite_cflags)
 tests_unit_check_compare_LDADD = $(check_suite_ldadd) -lm
 
-tests_unit_check_render_SOURCES = tests/unit/check-render.c $(check_suite_headers)
 tests_unit_check_render_CFLAGS = $(check_suite_cflags) $(XML_CFLAGS)
 tests_unit_check_render_LDADD = $(check_suite_ldadd) $(XML_LIBS)
 
-tests_unit_check_store_SOURCES = tests/unit/check-store.c $(check_suite_headers)
 tests_unit_check_store_CFLAGS = $(check_suite_cflags) $(SQLITE_CFLAGS) -I$(top_srcdir)/libpgo/store
 tests_unit_check_store_LDADD = $(check_suite_ldadd) $(SQLITE_LIBS)
 
-tests_unit_check_cursor_SOURCES = tests/unit/check-cursor.c $(check_suite_headers)
 tests_unit_check_cursor_CFLAGS = $(check_suite_cflags)
-tests_unit_check_cursor_LDADD = $(check_suite_ldadd)
-tests_unit_check_schema_SOURCES = tests/unit/check-schema.c $(check_suite_headers)
 tests_unit_check_schema_CFLAGS = $(check_suite_cflags)
-tests_unit_check_schema_LDADD = $(check_suite_ldadd)
-tests_unit_check_fixtures_SOURCES = tests/unit/check-fixtures.c $(check_suite_headers)
 tests_unit_check_fixtures_CFLAGS = $(check_suite_cflags)
-tests_unit_check_fixtures_LDADD = $(check_suite_ldadd)
 
 # IL decoder and flow graphs
-tests_unit_check_il_SOURCES = tests/unit/check-il.c $(check_suite_headers)
 tests_unit_check_il_CFLAGS = $(check_suite_cflags)
-tests_unit_check_il_LDADD = $(check_suite_ldadd)
-tests_unit_check_cfg_SOURCES = tests/unit/check-cfg.c $(check_suite_headers)
 tests_unit_check_cfg_CFLAGS = $(check_suite_cflags)
-tests_unit_check_cfg_LDADD = $(check_suite_ldadd)
 
 # Assemblies: PE/Webcil images, metadata, bodies, signatures, assembly sets
-tests_unit_check_pe_SOURCES = tests/unit/check-pe.c $(check_suite_headers)
 tests_unit_check_pe_CFLAGS = $(check_suite_cflags)
-tests_unit_check_pe_LDADD = $(check_suite_ldadd)
-tests_unit_check_metadata_SOURCES = tests/unit/check-metadata.c $(check_suite_headers)
 tests_unit_check_metadata_CFLAGS = $(check_suite_cflags)
-tests_unit_check_metadata_LDADD = $(check_suite_ldadd)
-tests_unit_check_body_SOURCES = tests/unit/check-body.c $(check_suite_headers)
 tests_unit_check_body_CFLAGS = $(check_suite_cflags)
-tests_unit_check_body_LDADD = $(check_suite_ldadd)
-tests_unit_check_webcil_SOURCES = tests/unit/check-webcil.c $(check_suite_headers)
 tests_unit_check_webcil_CFLAGS = $(check_suite_cflags)
-tests_unit_check_webcil_LDADD = $(check_suite_ldadd)
-tests_unit_check_assembly_set_SOURCES = tests/unit/check-assembly-set.c $(check_suite_headers)
 tests_unit_check_assembly_set_CFLAGS = $(check_suite_cflags)
-tests_unit_check_assembly_set_LDADD = $(check_suite_ldadd)
 
 # nettrace reader, typed events, writer, malformed-trace corpus
-tests_unit_check_nettrace_SOURCES = tests/unit/check-nettrace.c $(check_suite_headers)
 tests_unit_check_nettrace_CFLAGS = $(check_suite_cflags)
-tests_unit_check_nettrace_LDADD = $(check_suite_ldadd)
-tests_unit_check_nettrace_event_SOURCES = tests/unit/check-nettrace-event.c $(check_suite_headers)
 tests_unit_check_nettrace_event_CFLAGS = $(check_suite_cflags)
-tests_unit_check_nettrace_event_LDADD = $(check_suite_ldadd)
-tests_unit_check_nettrace_writer_SOURCES = tests/unit/check-nettrace-writer.c $(check_suite_headers)
 tests_unit_check_nettrace_writer_CFLAGS = $(check_suite_cflags)
-tests_unit_check_nettrace_writer_LDADD = $(check_suite_ldadd)
-tests_unit_check_nettrace_filter_SOURCES = tests/unit/check-nettrace-filter.c $(check_suite_headers)
 tests_unit_check_nettrace_filter_CFLAGS = $(check_suite_cflags)
-tests_unit_check_nettrace_filter_LDADD = $(check_suite_ldadd)
-tests_unit_check_nettrace_corpus_SOURCES = tests/unit/check-nettrace-corpus.c $(check_suite_headers)
 tests_unit_check_nettrace_corpus_CFLAGS = $(check_suite_cflags)
-tests_unit_check_nettrace_corpus_LDADD = $(check_suite_ldadd)
 
 # text PGO dumps
-tests_unit_check_textpgo_SOURCES = tests/unit/check-textpgo.c $(check_suite_headers)
 tests_unit_check_textpgo_CFLAGS = $(check_suite_cflags)
-tests_unit_check_textpgo_LDADD = $(check_suite_ldadd)
 # codehash and methodhash of the text format, against every fixture dump
-tests_unit_check_method_hash_SOURCES = tests/unit/check-method-hash.c $(check_suite_headers)
 tests_unit_check_method_hash_CFLAGS = $(check_suite_cflags)
-tests_unit_check_method_hash_LDADD = $(check_suite_ldadd)
 
 # Flow solver: hand-computed graphs and seeded random properties; with GLPK
 # the same properties against a min-cost optimality oracle.
 flow_check_headers = $(check_suite_headers) tests/support/flow-helpers.h tests/support/flow-gen.h
 tests_unit_check_flow_SOURCES = tests/unit/check-flow.c $(flow_check_headers)
 tests_unit_check_flow_CFLAGS = $(check_suite_cflags)
-tests_unit_check_flow_LDADD = $(check_suite_ldadd)
 tests_unit_check_flow_property_SOURCES = tests/unit/check-flow-property.c $(flow_check_headers)
 tests_unit_check_flow_property_CFLAGS = $(check_suite_cflags)
-tests_unit_check_flow_property_LDADD = $(check_suite_ldadd)
 if HAVE_GLPK
 check_PROGRAMS += tests/unit/check-flow-oracle
 tests_unit_check_flow_oracle_SOURCES = tests/unit/check-flow-property.c $(flow_check_headers)
@@ -169,10 +131,7 @@ endif
 EXTRA_DIST += tests/unit/flow-oracle-skip.sh
 
 # Reconstruction driver, accuracy metrics
-tests_unit_check_reconstruct_SOURCES = tests/unit/check-reconstruct.c $(check_suite_headers)
 tests_unit_check_reconstruct_CFLAGS = $(check_suite_cflags)
-tests_unit_check_reconstruct_LDADD = $(check_suite_ldadd)
-tests_unit_check_profile_set_SOURCES = tests/unit/check-profile-set.c $(check_suite_headers)
 tests_unit_check_profile_set_CFLAGS = $(check_suite_cflags)
 tests_unit_check_profile_set_LDADD = $(check_suite_ldadd) -lm
 
@@ -551,9 +510,7 @@ clean-local-tests:
 # --- .mibc writer and reader (mibc-writer/) --------------------------------
 
 check_PROGRAMS += tests/unit/check-mibc
-tests_unit_check_mibc_SOURCES = tests/unit/check-mibc.c $(check_suite_headers)
 tests_unit_check_mibc_CFLAGS = $(check_suite_cflags)
-tests_unit_check_mibc_LDADD = $(check_suite_ldadd)
 
 # mibc-tool: writes and dumps .mibc files for the conformance scripts.
 noinst_PROGRAMS += tests/conformance/mibc-tool
