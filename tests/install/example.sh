@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# example.sh: installs the build into a scratch DESTDIR, builds
-# tests/install/example-reconstruct.c against the INSTALLED headers and library
-# with "pkg-config --cflags --libs libpgo", runs it and checks its output
-# (the worked example, SPEC: pgo-inference(7) "WORKED EXAMPLE").
+# example.sh: installs the build into a scratch DESTDIR, builds the C API
+# examples against the INSTALLED headers and library with "pkg-config
+# --cflags --libs libpgo", runs them and checks their output:
+# tests/install/example-reconstruct.c, one method from its IL (the worked
+# example, SPEC: pgo-inference(7) "WORKED EXAMPLE"), and
+# tests/install/example-mibc.c, the main job, whose .mibc of each fixture
+# trace must be byte-identical to what create-mibc writes.
 #
 # Input: $PGO_BUILDDIR (a configured build), $PGO_CC, $PGO_PREFIX, $PGO_LIBDIR
 # (the expanded install libdir), $PGO_SAN_FLAGS (a sanitizer build's
@@ -71,4 +74,25 @@ if ! diff -u "$tmp/want" "$tmp/out"; then
   echo "FAIL: the example's output differs"
   exit 1
 fi
-echo "PASS: example built with pkg-config against the installed libpgo"
+
+# the main job: the example's .mibc and create-mibc's, of the same name
+# (a .mibc names its own assembly after the file), must be the same bytes
+# shellcheck disable=SC2086
+if ! $cc $san -o "$tmp/example-mibc" "$src/install/example-mibc.c" $flags 2>"$tmp/cc.log"; then
+  echo "FAIL: cannot build example-mibc against the installed library"
+  cat "$tmp/cc.log"
+  exit 1
+fi
+mkdir -p "$tmp/lib" "$tmp/cli"
+for fx in hotloop generics; do
+  trace=$src/fixtures/data/$fx/block.nettrace asm=$src/fixtures/data/$fx/$fx.dll
+  LD_LIBRARY_PATH="$tmp/root$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    "$tmp/example-mibc" "$trace" "$asm" "$tmp/lib/$fx.mibc" >"$tmp/mibc.out" 2>&1 \
+    || { echo "FAIL: example-mibc $fx: $(cat "$tmp/mibc.out")"; exit 1; }
+  "$build/tools/pgo-reconstruct" create-mibc -r "$asm" -o "$tmp/cli/$fx.mibc" "$trace" 2>"$tmp/cli.err" \
+    || { echo "FAIL: create-mibc $fx: $(cat "$tmp/cli.err")"; exit 1; }
+  cmp "$tmp/lib/$fx.mibc" "$tmp/cli/$fx.mibc" \
+    || { echo "FAIL: $fx: the example's .mibc differs from create-mibc's"; exit 1; }
+  echo "example-mibc $fx: $(cat "$tmp/mibc.out"), the same $(wc -c <"$tmp/cli/$fx.mibc") bytes as create-mibc"
+done
+echo "PASS: examples built with pkg-config against the installed libpgo"
