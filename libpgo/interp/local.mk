@@ -15,6 +15,11 @@ libpgo_interp_libpgo_interp_la_SOURCES = \
 	libpgo/interp/pgo-interp-math.c \
 	libpgo/interp/pgo-interp-types.c \
 	libpgo/interp/pgo-interp-reflect.c \
+	libpgo/interp/pgo-interp-members.c \
+	libpgo/interp/pgo-interp-bind.c \
+	libpgo/interp/pgo-interp-props.c \
+	libpgo/interp/pgo-interp-fields.c \
+	libpgo/interp/pgo-interp-overrides.c \
 	libpgo/interp/pgo-interp-resources.c \
 	libpgo/interp/pgo-interp-console.c \
 	libpgo/interp/pgo-interp-arrays.c \

@@ -1036,7 +1036,8 @@ _pgo_interp_layout (Type *t, GError **error)
   I = t->module->interp;
   saved = I->ctx;
   I->ctx = (Ctx) { t->args, t->n_args, NULL, 0 };
-  ok = layout_fields (t, error) && layout_methods (t, error) && layout_interfaces (t, error);
+  ok = layout_fields (t, error) && layout_methods (t, error) && _pgo_interp_class_overrides (t, error)
+       && layout_interfaces (t, error);
   I->ctx = saved;
   /* a failure is final: a second attempt would lay out half-made fields
    * and methods again */

@@ -1404,6 +1404,10 @@ _pgo_interp_natives_init (Interp *I)
   _pgo_interp_math_natives_init (I);
   _pgo_interp_type_natives_init (I);
   _pgo_interp_reflect_natives_init (I);
+  _pgo_interp_member_natives_init (I);
+  _pgo_interp_bind_natives_init (I);
+  _pgo_interp_prop_natives_init (I);
+  _pgo_interp_field_natives_init (I);
   _pgo_interp_resource_natives_init (I);
   _pgo_interp_console_natives_init (I);
   _pgo_interp_array_natives_init (I);

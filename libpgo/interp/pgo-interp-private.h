@@ -311,6 +311,9 @@ guint8   _pgo_interp_element_type  (Type *t);
 guint32  _pgo_interp_mem_size      (MemKind k, Type *t);
 #define  SLOTS_OF(bytes)           (((bytes) + 7) / 8)
 
+/* pgo-interp-overrides.c */
+gboolean _pgo_interp_class_overrides (Type *t, GError **error);
+
 /* pgo-interp-transform.c */
 Code    *_pgo_interp_translate     (Interp *I, Method *m, GError **error);
 void     _pgo_interp_code_free     (Code *code);
@@ -346,9 +349,22 @@ void     _pgo_interp_math_natives_init (Interp *I);
 
 /* pgo-interp-types.c */
 void     _pgo_interp_type_natives_init (Interp *I);
+guint8   _pgo_interp_cor_element_type (Type *t);
 
 /* pgo-interp-reflect.c */
 void     _pgo_interp_reflect_natives_init (Interp *I);
+
+/* pgo-interp-members.c */
+void     _pgo_interp_member_natives_init (Interp *I);
+
+/* pgo-interp-bind.c */
+void     _pgo_interp_bind_natives_init (Interp *I);
+
+/* pgo-interp-props.c */
+void     _pgo_interp_prop_natives_init (Interp *I);
+
+/* pgo-interp-fields.c */
+void     _pgo_interp_field_natives_init (Interp *I);
 
 /* pgo-interp-resources.c */
 void     _pgo_interp_resource_natives_init (Interp *I);

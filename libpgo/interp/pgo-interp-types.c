@@ -161,6 +161,35 @@ n_type_namespace (Interp *I, Method *m, Slot *a, Slot *r)
   return ret_name (I, m, t, t ? g_strdup (typedef_name (t, PGO_COL_TYPEDEF_NAMESPACE)) : NULL, r);
 }
 
+/* RuntimeTypeHandle.GetDeclaringType(type): the enclosing type of a
+ * nested type, in an instantiation's first arguments when it is generic
+ * (a nested type repeats its enclosing type's parameters first); null
+ * for other types and arrays. */
+static Status
+n_type_declaring_type (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = type_of (I, a[0].p), *def, *o;
+  g_autoptr(GError) error = NULL;
+  guint32 outer, n;
+
+  r->p = NULL;
+  if (!t)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a type the interpreter did not make; the interpreter does not "
+                              "implement it", m->full);
+  def = t->def ? t->def : t;
+  if (t->elem || !(outer = enclosing (def)))
+    return ST_RETURN;
+  if (!(o = _pgo_interp_type (def->module, outer, &error)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  if ((n = generic_arity (o)) > 0 && (!t->def || n > t->n_args))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: the enclosing type of the generic definition %s; the interpreter "
+                              "does not implement it", m->full, t->name);
+  if ((n > 0 && !(o = _pgo_interp_instantiate (o, t->args, n, &error)))
+      || !(r->p = _pgo_interp_type_object (I, o, &error)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  return ST_RETURN;
+}
+
 /* TRUE if 't' is CoreLib's type named 'name'. */
 static gboolean
 corelib_named (Interp *I, Type *t, const char *name)
@@ -602,6 +631,14 @@ cor_element_type (Type *t)
   return 0x11;
 }
 
+/* _pgo_interp_cor_element_type: the CorElementType the runtime keeps
+ * for 't' (an enum's is its underlying type's), or 0 for none. */
+guint8
+_pgo_interp_cor_element_type (Type *t)
+{
+  return (guint8) cor_element_type (t);
+}
+
 /* RuntimeType.GetCorElementType(), Enum.InternalGetCorElementType(RuntimeType). */
 static Status
 n_type_cor_element_type (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
@@ -690,6 +727,43 @@ n_type_is_generic_definition (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot 
 
   r->i = t && generic_arity (t) > 0;
   return ST_RETURN;
+}
+
+/* RuntimeTypeHandle.ContainsGenericVariables(type): a generic
+ * definition (or an array of one); the interpreter's instantiations
+ * are all closed. */
+static Status
+n_type_contains_generic_variables (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = type_of (I, a[0].p);
+
+  if (!t)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a type the interpreter did not make; the interpreter does not "
+                              "implement it", m->full);
+  while (t->elem)
+    t = t->elem;
+  r->i = generic_arity (t) > 0;
+  return ST_RETURN;
+}
+
+/* Enum.InternalGetUnderlyingType(type): the type of an enum's one
+ * instance field. */
+static Status
+n_enum_underlying_type (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = type_of (I, a[0].p);
+  g_autoptr(GError) error = NULL;
+
+  if (t && corelib_named (I, t->parent, "System.Enum") && _pgo_interp_layout (t, NULL))
+    for (guint32 i = 0; i < t->n_fields; i++)
+      if (!t->fields[i].is_static && t->fields[i].type)
+        {
+          if (!(r->p = _pgo_interp_type_object (I, t->fields[i].type, &error)))
+            return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+          return ST_RETURN;
+        }
+  return _pgo_interp_fatal (I, NULL, 0, "%s: not an enum the interpreter laid out; the interpreter does not "
+                            "implement it", m->full);
 }
 
 /* RuntimeType.IsGenericType: an instantiation or a generic definition. */
@@ -1015,7 +1089,10 @@ static const NativeEntry type_natives[] = {
   { "System.RuntimeType::get_FullName()", n_type_full_name },
   { "System.RuntimeType::ToString()", n_type_full_name },
   { "System.RuntimeType::get_Namespace()", n_type_namespace },
+  { "System.RuntimeTypeHandle::GetDeclaringType(System.RuntimeType)", n_type_declaring_type },
   { "System.RuntimeType::get_IsEnum()", n_type_is_enum },
+  { "System.RuntimeType::get_IsActualEnum()", n_type_is_enum },
+  { "System.Enum::InternalGetUnderlyingType(System.RuntimeType)", n_enum_underlying_type },
   { "System.RuntimeType::IsPrimitiveImpl()", n_type_is_primitive },
   { "System.RuntimeType::IsArrayImpl()", n_type_is_array },
   { "System.Runtime.CompilerServices.RuntimeHelpers::RunClassConstructor(System.RuntimeTypeHandle)",
@@ -1028,6 +1105,7 @@ static const NativeEntry type_natives[] = {
   { "System.Activator::CreateInstance(System.Type,bool)", n_create_instance },
   { "System.RuntimeType::get_IsGenericTypeDefinition()", n_type_is_generic_definition },
   { "System.RuntimeType::get_IsGenericType()", n_type_is_generic },
+  { "System.RuntimeTypeHandle::ContainsGenericVariables(System.RuntimeType)", n_type_contains_generic_variables },
   { "System.RuntimeType::GetGenericTypeDefinition()", n_type_generic_definition },
   { "System.RuntimeType::GetGenericArguments()", n_type_generic_arguments },
   { "System.RuntimeTypeHandle::CreateInstanceForAnotherGenericParameter(System.RuntimeType,System.RuntimeType)",

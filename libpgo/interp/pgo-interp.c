@@ -340,6 +340,17 @@ pgo_interp_run_main (PgoInterp *interp, const char *const *args, int *out_exit_c
   return TRUE;
 }
 
+/* 'name' as the runtime's events spell it: a nested type joined to its
+ * enclosing type by '+', not '/' (SPEC: nettrace(5) "BulkType payload"). */
+static char *
+runtime_name (const char *name, gssize len)
+{
+  char *s = len < 0 ? g_strdup (name) : g_strndup (name, (gsize) len);
+
+  g_strdelimit (s, "/", '+');
+  return s;
+}
+
 /* 't' as the runtime names it in shared code: a reference type is
  * System.__Canon, a value type itself with its arguments shared in turn
  * (SPEC: pgo-interp(1) "Output"). */
@@ -357,7 +368,8 @@ canonical_ref (Interp *I, Type *t)
     return pgo_type_ref_new_primitive (_pgo_interp_element_type (t));
   {
     Type *def = t->def ? t->def : t;
-    g_autoptr(PgoTypeRef) d = pgo_type_ref_new_named (0x11, def->module->id, def->token, def->name);
+    g_autofree char *name = runtime_name (def->name, -1);
+    g_autoptr(PgoTypeRef) d = pgo_type_ref_new_named (0x11, def->module->id, def->token, name);
     g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_type_ref_unref);
     if (!t->def)
       return g_steal_pointer (&d);
@@ -375,17 +387,6 @@ canonical_refs (Interp *I, Type **types, guint32 n)
   for (guint32 i = 0; i < n; i++)
     g_ptr_array_add (out, canonical_ref (I, types[i]));
   return out;
-}
-
-/* 'name' as the runtime's events spell it: a nested type joined to its
- * enclosing type by '+', not '/' (SPEC: nettrace(5) "BulkType payload"). */
-static char *
-runtime_name (const char *name, gssize len)
-{
-  char *s = len < 0 ? g_strdup (name) : g_strndup (name, (gsize) len);
-
-  g_strdelimit (s, "/", '+');
-  return s;
 }
 
 /* The owner of 'm' as the trace names it: its definition, instantiated

@@ -7,10 +7,14 @@
 // length limits, pointer arrays, typed references, arrays through generic
 // interfaces, a string constant holding NUL, regular expression classes,
 // element types, enums formatted, default comparers made by reflection,
-// a type's assembly).
+// a type's assembly, member reflection: GetMethod(s), GetProperty(ies),
+// GetConstructor(s), GetField(s), GetInterfaces, GetParameters,
+// MethodBase.Invoke, PropertyInfo and FieldInfo GetValue and SetValue,
+// CreateDelegate, a covariant return override).
 // Each case prints its result or the type of what it threw.
 using System;
 using System.Collections.Generic;
+using System.Reflection;
 
 struct P { public int X, Y; public P(int x, int y) { X = x; Y = y; } public override string ToString() => X + "," + Y; }
 enum Color { Red, Green, Blue }
@@ -19,6 +23,19 @@ class Derived : Base { public override T Echo<T>(T t) { Console.WriteLine("Deriv
 class Box<T> { public T Value; public override string ToString() => "Box<" + typeof(T).Name + ">(" + Value + ")"; }
 class Bad { public static int V = Init(); static int Init() { throw new InvalidOperationException("cctor"); } }
 
+class RBase { public virtual int V() => 1; public int B() => 2; private int P() => 3; public static int S(int x) => x + 1; public virtual object Get() => "RBase"; }
+class RDerived : RBase { public override int V() => 10; public new int B() => 20; public string Hello(string s, int n) => s + n; public static void Boom() => throw new InvalidOperationException("boom"); public override string Get() => "RDerived"; }
+struct RPt { public int X; public int Twice() => X * 2; public RPt(int x) { X = x; } }
+enum RE { A = 3 }
+class RProp { int v = 5; public int Value { get => v; set => v = value; } public string ReadOnly => "ro"; public static RE GetE() => RE.A; public RProp() { } public RProp(int v) { this.v = v; } }
+class RF { public int A = 1; public static string S = "s"; private double d = 2; public const int K = 9; public double D => d; }
+class RG : RF { public long B = 3; }
+interface RIA { } interface RIB : RIA { } interface RIC { }
+enum RFE { X = 4 }
+struct RFP { public int X; public long Y; }
+class RH : RIB, RIC { public RFE E = RFE.X; public RFP P = new RFP { X = 1, Y = 2 }; public static int Count = 11; public string N; }
+class RH2 : RH, RIA, IDisposable { public void Dispose() { } public double Z = 1.5; }
+class RGG<T> { public T V; public static int Inst; }
 static class Program
 {
     static void T(string name, Func<string> f)
@@ -70,6 +87,25 @@ static class Program
         T("enum-format", () => string.Format("{0} {1} {2}", Color.Blue, (Color)7, System.IO.FileAttributes.ReadOnly | System.IO.FileAttributes.Hidden));
         T("comparer", () => Comparer<Version>.Default.Compare(new Version(1, 2), new Version(1, 3)) + " " + Comparer<Color>.Default.Compare(Color.Blue, Color.Red) + " " + Comparer<int?>.Default.Compare(null, 1));
         T("assembly", () => (typeof(Program).Assembly == typeof(Color).Assembly) + " " + (typeof(Program).Assembly == typeof(object).Assembly) + " " + (typeof(Program).Assembly.GetManifestResourceStream("none") == null));
+        T("refl-getmethod", () => { var m = typeof(RDerived).GetMethod("Hello"); return m.Name + " " + m.DeclaringType.Name + " " + m.IsStatic + " " + m.IsPublic + " " + typeof(RDerived).GetMethod("V").DeclaringType.Name + " " + (typeof(RDerived).GetMethod("S") == null) + " " + (typeof(RDerived).GetMethod("Nope") == null) + " " + typeof(RBase).GetMethod("P", BindingFlags.NonPublic | BindingFlags.Instance).Name; });
+        T("refl-getmethods", () => { var s = ""; foreach (var m in typeof(RDerived).GetMethods()) s += m.Name + "." + m.DeclaringType.Name + " "; return s; });
+        T("refl-signature", () => { var m = typeof(RDerived).GetMethod("Hello"); return m.ReturnType.Name + " " + m.CallingConvention + " " + typeof(RBase).GetMethod("S").CallingConvention + " " + typeof(RDerived).GetMethod("Boom").ReturnType.Name; });
+        T("refl-invoke", () => typeof(RDerived).GetMethod("Hello").Invoke(new RDerived(), new object[] { "x", 5 }) + " " + typeof(RBase).GetMethod("V").Invoke(new RDerived(), null) + " " + typeof(RBase).GetMethod("S").Invoke(null, new object[] { 41 }) + " " + typeof(RBase).GetMethod("S").Invoke(null, new object[] { 1 }) + " " + typeof(RPt).GetMethod("Twice").Invoke(new RPt(21), null));
+        T("refl-invoke-throws", () => { try { typeof(RDerived).GetMethod("Boom").Invoke(null, null); return "no throw"; } catch (TargetInvocationException e) { return e.InnerException.GetType().Name + " " + e.InnerException.Message; } });
+        T("refl-delegate", () => { var f = (Func<int>)typeof(RProp).GetMethod("GetE").CreateDelegate(typeof(Func<int>)); var g = (Func<int, int>)typeof(RBase).GetMethod("S").CreateDelegate(typeof(Func<int, int>)); var w = (Func<object>)typeof(RBase).GetMethod("Get").CreateDelegate(typeof(Func<object>), new RDerived()); return f() + " " + g(1) + " " + w(); });
+        T("refl-delegate-mismatch", () => { typeof(RBase).GetMethod("S").CreateDelegate(typeof(Func<long, int>)); return "no throw"; });
+        T("covariant-return", () => { RBase b = new RDerived(); return b.Get() + " " + new RBase().Get(); });
+        T("refl-property", () => { var p = typeof(RProp).GetProperty("Value"); var o = new RProp(); p.SetValue(o, 42); return p.Name + " " + p.PropertyType.Name + " " + p.GetValue(o) + " " + p.CanRead + p.CanWrite + " " + typeof(RProp).GetProperty("ReadOnly").CanWrite + " " + (typeof(RProp).GetProperty("None") == null) + " " + p.GetGetMethod().Name; });
+        T("refl-properties", () => { var s = ""; foreach (var p in typeof(RProp).GetProperties()) s += p.Name + " "; return s; });
+        T("refl-parameters", () => { var s = ""; foreach (var p in typeof(RDerived).GetMethod("Hello").GetParameters()) s += p.Name + ":" + p.ParameterType.Name + ":" + p.Position + " "; return s; });
+        T("refl-ctor", () => { var c = typeof(RProp).GetConstructor(Type.EmptyTypes); var o = (RProp)c.Invoke(null); var c2 = typeof(RProp).GetConstructor(new[] { typeof(int) }); return o.Value + " " + ((RProp)c2.Invoke(new object[] { 7 })).Value + " " + typeof(RProp).GetConstructors().Length; });
+        T("refl-field", () => { var f = typeof(RF).GetField("A"); var o = new RF(); var a = f.Name + " " + f.FieldType.Name + " " + f.GetValue(o); f.SetValue(o, 5); return a + " " + o.A + " " + typeof(RF).GetField("S").GetValue(null) + " " + typeof(RF).GetField("K").Name + " " + typeof(RF).GetFields().Length + " " + typeof(RF).GetField("d", BindingFlags.NonPublic | BindingFlags.Instance).GetValue(new RF()); });
+        T("refl-fields", () => { var s = ""; foreach (var x in typeof(RG).GetFields(BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance | BindingFlags.Static)) s += x.Name + ":" + x.DeclaringType.Name + " "; foreach (var x in typeof(RH2).GetFields()) s += x.Name + ":" + x.FieldType.Name + " "; return s; });
+        T("refl-interfaces", () => { var s = ""; foreach (var i in typeof(RH2).GetInterfaces()) s += i.Name + " "; return s; });
+        T("refl-field-values", () => { var h = new RH2(); var a = typeof(RH).GetField("E").GetValue(h) + " " + ((RFP)typeof(RH).GetField("P").GetValue(h)).Y + " " + typeof(RH).GetField("Count").GetValue(null); typeof(RH).GetField("P").SetValue(h, new RFP { X = 5, Y = 6 }); typeof(RH).GetField("N").SetValue(h, "n"); typeof(RH).GetField("Count").SetValue(null, 12); typeof(RH).GetField("E").SetValue(h, (RFE)9); return a + " " + h.P.X + " " + h.N + " " + RH.Count + " " + h.E + " " + typeof(RH2).GetField("Z").GetValue(h); });
+        T("refl-field-struct", () => { object b = new RFP { X = 1, Y = 2 }; typeof(RFP).GetField("Y").SetValue(b, 7L); return ((RFP)b).Y.ToString(); });
+        T("refl-field-generic", () => { var gi = new RGG<int> { V = 3 }; var gf = typeof(RGG<int>).GetField("V"); return gf.GetValue(gi) + " " + gf.FieldType.Name + " " + typeof(RGG<string>).GetField("Inst").GetValue(null); });
+        T("refl-method-tostring", () => typeof(RDerived).GetMethod("Hello").ToString());
         return 0;
     }
     static string TypedRef()
