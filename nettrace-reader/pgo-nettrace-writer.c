@@ -205,7 +205,7 @@ add_row (Block *b, const PgoNettraceHeaderState *row, gboolean sorted, const gui
 }
 
 /**
- * pgo_nettrace_writer_new:
+ * _pgo_nettrace_writer_new:
  * @out: (transfer none): where the trace goes; a reference is kept
  * @info: (nullable): the trace header; NULL gives frequency 1e9, pointer
  *   size 8, process 1
@@ -215,7 +215,7 @@ add_row (Block *b, const PgoNettraceHeaderState *row, gboolean sorted, const gui
  * Returns: (transfer full) (nullable): the writer, or NULL with @error set.
  */
 PgoNettraceWriter *
-pgo_nettrace_writer_new (GOutputStream *out, const PgoNettraceTraceInfo *info, GError **error)
+_pgo_nettrace_writer_new (GOutputStream *out, const PgoNettraceTraceInfo *info, GError **error)
 {
   g_autoptr(PgoNettraceWriter) w = g_new0 (PgoNettraceWriter, 1);
   PgoNettraceTraceInfo def = { { 2026, 1, 4, 1, 0, 0, 0, 0 }, 0, 1000000000, 8, 1, 1, 1000000 };
@@ -252,7 +252,7 @@ pgo_nettrace_writer_new (GOutputStream *out, const PgoNettraceTraceInfo *info, G
 }
 
 void
-pgo_nettrace_writer_free (PgoNettraceWriter *w)
+_pgo_nettrace_writer_free (PgoNettraceWriter *w)
 {
   if (!w)
     return;
@@ -266,7 +266,7 @@ pgo_nettrace_writer_free (PgoNettraceWriter *w)
 }
 
 /**
- * pgo_nettrace_writer_define_event:
+ * _pgo_nettrace_writer_define_event:
  *
  * Adds a metadata record as the runtime synthesizes it for native events
  * (SPEC: nettrace(5) "Runtime events without fields"): no fields, no tags.
@@ -274,9 +274,9 @@ pgo_nettrace_writer_free (PgoNettraceWriter *w)
  * Returns: the new metadata id.
  */
 guint32
-pgo_nettrace_writer_define_event (PgoNettraceWriter *w, const char *provider, guint32 event_id,
-                                  const char *event_name, guint64 keywords, guint32 version,
-                                  guint32 level)
+_pgo_nettrace_writer_define_event (PgoNettraceWriter *w, const char *provider, guint32 event_id,
+                                   const char *event_name, guint64 keywords, guint32 version,
+                                   guint32 level)
 {
   g_autoptr(GByteArray) rec = g_byte_array_new ();
   guint32 id = w->next_metadata_id++;
@@ -296,37 +296,37 @@ pgo_nettrace_writer_define_event (PgoNettraceWriter *w, const char *provider, gu
   return id;
 }
 
-/* pgo_nettrace_writer_set_thread: the thread of the following events. */
+/* _pgo_nettrace_writer_set_thread: the thread of the following events. */
 void
-pgo_nettrace_writer_set_thread (PgoNettraceWriter *w, guint64 thread_id)
+_pgo_nettrace_writer_set_thread (PgoNettraceWriter *w, guint64 thread_id)
 {
   w->thread_id = thread_id;
 }
 
-/* pgo_nettrace_writer_set_time: the timestamp of the next event; later ones step by 100 ticks. */
+/* _pgo_nettrace_writer_set_time: the timestamp of the next event; later ones step by 100 ticks. */
 void
-pgo_nettrace_writer_set_time (PgoNettraceWriter *w, guint64 timestamp)
+_pgo_nettrace_writer_set_time (PgoNettraceWriter *w, guint64 timestamp)
 {
   w->now = timestamp;
 }
 
-/* pgo_nettrace_writer_get_size: bytes produced so far (written or buffered). */
+/* _pgo_nettrace_writer_get_size: bytes produced so far (written or buffered). */
 guint64
-pgo_nettrace_writer_get_size (PgoNettraceWriter *w)
+_pgo_nettrace_writer_get_size (PgoNettraceWriter *w)
 {
   return stream_pos (w) + w->meta.rows->len + w->events.rows->len;
 }
 
 /**
- * pgo_nettrace_writer_write_event:
- * @metadata_id: an id from pgo_nettrace_writer_define_event()
+ * _pgo_nettrace_writer_write_event:
+ * @metadata_id: an id from _pgo_nettrace_writer_define_event()
  * @payload: (array length=len): the event payload
  *
  * Appends an event row; blocks are flushed at about 100 KB as the runtime does.
  */
 gboolean
-pgo_nettrace_writer_write_event (PgoNettraceWriter *w, guint32 metadata_id, const guint8 *payload,
-                                 gsize len, GError **error)
+_pgo_nettrace_writer_write_event (PgoNettraceWriter *w, guint32 metadata_id, const guint8 *payload,
+                                  gsize len, GError **error)
 {
   g_return_val_if_fail (!w->closed, FALSE);
   if (len > G_MAXUINT32 / 2)
@@ -347,13 +347,13 @@ pgo_nettrace_writer_write_event (PgoNettraceWriter *w, guint32 metadata_id, cons
 }
 
 /**
- * pgo_nettrace_writer_write_sequence_point:
+ * _pgo_nettrace_writer_write_sequence_point:
  *
  * Flushes the pending blocks and writes an SPBlock with the one thread's
  * sequence number (SPEC: nettrace(5) "Sequence point blocks"). Stack ids restart afterwards.
  */
 gboolean
-pgo_nettrace_writer_write_sequence_point (PgoNettraceWriter *w, GError **error)
+_pgo_nettrace_writer_write_sequence_point (PgoNettraceWriter *w, GError **error)
 {
   g_autoptr(GByteArray) sp = g_byte_array_new ();
 
@@ -369,17 +369,17 @@ pgo_nettrace_writer_write_sequence_point (PgoNettraceWriter *w, GError **error)
 }
 
 /**
- * pgo_nettrace_writer_close:
+ * _pgo_nettrace_writer_close:
  *
  * Writes the pending blocks, a final sequence point and the end tag, and
  * flushes the stream (which stays open).
  */
 gboolean
-pgo_nettrace_writer_close (PgoNettraceWriter *w, GError **error)
+_pgo_nettrace_writer_close (PgoNettraceWriter *w, GError **error)
 {
   if (w->closed)
     return TRUE;
-  if (!pgo_nettrace_writer_write_sequence_point (w, error))
+  if (!_pgo_nettrace_writer_write_sequence_point (w, error))
     return FALSE;
   _pgo_bytes_append_u8 (w->buf, 0x01);
   w->closed = TRUE;
@@ -393,15 +393,15 @@ runtime_event (PgoNettraceWriter *w, guint32 event_id, guint64 keywords, guint32
 {
   g_assert (event_id < G_N_ELEMENTS (w->id_runtime));
   if (!w->id_runtime[event_id])
-    w->id_runtime[event_id] = pgo_nettrace_writer_define_event (w, PGO_NETTRACE_PROVIDER_RUNTIME,
-                                                                event_id, "", keywords, version, 4);
+    w->id_runtime[event_id] = _pgo_nettrace_writer_define_event (w, PGO_NETTRACE_PROVIDER_RUNTIME,
+                                                                 event_id, "", keywords, version, 4);
   return w->id_runtime[event_id];
 }
 
-/* pgo_nettrace_writer_write_module_load: ModuleLoad (152) v2. */
+/* _pgo_nettrace_writer_write_module_load: ModuleLoad (152) v2. */
 gboolean
-pgo_nettrace_writer_write_module_load (PgoNettraceWriter *w, const PgoClrModuleLoad *m,
-                                       GError **error)
+_pgo_nettrace_writer_write_module_load (PgoNettraceWriter *w, const PgoClrModuleLoad *m,
+                                        GError **error)
 {
   g_autoptr(GByteArray) p = g_byte_array_new ();
   static const guint8 zero[16] = { 0 };
@@ -419,14 +419,14 @@ pgo_nettrace_writer_write_module_load (PgoNettraceWriter *w, const PgoClrModuleL
   g_byte_array_append (p, zero, 16);  /* NativePdbSignature */
   _pgo_bytes_append_u32 (p, 0);
   _pgo_bytes_append_utf16z (p, "");
-  return pgo_nettrace_writer_write_event (w, runtime_event (w, 152, KW_PERFTRACK_LOADER, 2),
-                                          p->data, p->len, error);
+  return _pgo_nettrace_writer_write_event (w, runtime_event (w, 152, KW_PERFTRACK_LOADER, 2),
+                                           p->data, p->len, error);
 }
 
-/* pgo_nettrace_writer_write_assembly_load: AssemblyLoad (154) v1. */
+/* _pgo_nettrace_writer_write_assembly_load: AssemblyLoad (154) v1. */
 gboolean
-pgo_nettrace_writer_write_assembly_load (PgoNettraceWriter *w, const PgoClrAssemblyLoad *a,
-                                         GError **error)
+_pgo_nettrace_writer_write_assembly_load (PgoNettraceWriter *w, const PgoClrAssemblyLoad *a,
+                                          GError **error)
 {
   g_autoptr(GByteArray) p = g_byte_array_new ();
 
@@ -436,14 +436,14 @@ pgo_nettrace_writer_write_assembly_load (PgoNettraceWriter *w, const PgoClrAssem
   _pgo_bytes_append_u32 (p, a->assembly_flags);
   _pgo_bytes_append_utf16z (p, a->name ? a->name : "");
   _pgo_bytes_append_u16 (p, a->clr_instance_id);
-  return pgo_nettrace_writer_write_event (w, runtime_event (w, 154, KW_LOADER, 1),
-                                          p->data, p->len, error);
+  return _pgo_nettrace_writer_write_event (w, runtime_event (w, 154, KW_LOADER, 1),
+                                           p->data, p->len, error);
 }
 
-/* pgo_nettrace_writer_write_method_details: MethodDetails (72) v0. */
+/* _pgo_nettrace_writer_write_method_details: MethodDetails (72) v0. */
 gboolean
-pgo_nettrace_writer_write_method_details (PgoNettraceWriter *w, const PgoClrMethodDetails *d,
-                                          GError **error)
+_pgo_nettrace_writer_write_method_details (PgoNettraceWriter *w, const PgoClrMethodDetails *d,
+                                           GError **error)
 {
   g_autoptr(GByteArray) p = g_byte_array_new ();
 
@@ -454,14 +454,14 @@ pgo_nettrace_writer_write_method_details (PgoNettraceWriter *w, const PgoClrMeth
   _pgo_bytes_append_u64 (p, d->loader_module_id);
   if (d->n_type_parameters)
     g_byte_array_append (p, d->type_parameters, d->n_type_parameters * 8);
-  return pgo_nettrace_writer_write_event (w, runtime_event (w, 72, KW_METHOD_DIAGNOSTIC, 0),
-                                          p->data, p->len, error);
+  return _pgo_nettrace_writer_write_event (w, runtime_event (w, 72, KW_METHOD_DIAGNOSTIC, 0),
+                                           p->data, p->len, error);
 }
 
-/* pgo_nettrace_writer_write_bulk_type: BulkType (15) v0 with 'n_records' records. */
+/* _pgo_nettrace_writer_write_bulk_type: BulkType (15) v0 with 'n_records' records. */
 gboolean
-pgo_nettrace_writer_write_bulk_type (PgoNettraceWriter *w, const PgoClrBulkTypeRecord *records,
-                                     guint n_records, GError **error)
+_pgo_nettrace_writer_write_bulk_type (PgoNettraceWriter *w, const PgoClrBulkTypeRecord *records,
+                                      guint n_records, GError **error)
 {
   g_autoptr(GByteArray) p = g_byte_array_new ();
 
@@ -480,12 +480,12 @@ pgo_nettrace_writer_write_bulk_type (PgoNettraceWriter *w, const PgoClrBulkTypeR
       if (r->n_type_parameters)
         g_byte_array_append (p, r->type_parameters, r->n_type_parameters * 8);
     }
-  return pgo_nettrace_writer_write_event (w, runtime_event (w, 15, KW_TYPE, 0),
-                                          p->data, p->len, error);
+  return _pgo_nettrace_writer_write_event (w, runtime_event (w, 15, KW_TYPE, 0),
+                                           p->data, p->len, error);
 }
 
 /**
- * pgo_nettrace_writer_write_pgo_data:
+ * _pgo_nettrace_writer_write_pgo_data:
  * @blob: (array length=blob_len): an encoded PGO blob
  * (_pgo_nettrace_blob_encode())
  *
@@ -494,10 +494,10 @@ pgo_nettrace_writer_write_bulk_type (PgoNettraceWriter *w, const PgoClrBulkTypeR
  * 0x80000000 on the last piece (pgo.cpp; SPEC: nettrace(5) "Chunking").
  */
 gboolean
-pgo_nettrace_writer_write_pgo_data (PgoNettraceWriter *w, guint64 method_id, guint64 module_id,
-                                    guint32 method_token, const char *method_namespace,
-                                    const char *method_name, const char *method_signature,
-                                    const guint8 *blob, gsize blob_len, GError **error)
+_pgo_nettrace_writer_write_pgo_data (PgoNettraceWriter *w, guint64 method_id, guint64 module_id,
+                                     guint32 method_token, const char *method_namespace,
+                                     const char *method_name, const char *method_signature,
+                                     const guint8 *blob, gsize blob_len, GError **error)
 {
   guint32 id = runtime_event (w, 298, KW_JIT_INSTRUMENTATION, 0);
   g_autoptr(GByteArray) p = g_byte_array_new ();
@@ -519,7 +519,7 @@ pgo_nettrace_writer_write_pgo_data (PgoNettraceWriter *w, guint64 method_id, gui
       _pgo_bytes_append_utf16z (p, method_name ? method_name : "");
       _pgo_bytes_append_utf16z (p, method_signature ? method_signature : "");
       g_byte_array_append (p, blob + done, len);
-      if (!pgo_nettrace_writer_write_event (w, id, p->data, p->len, error))
+      if (!_pgo_nettrace_writer_write_event (w, id, p->data, p->len, error))
         return FALSE;
       done += len;
       chunk++;
@@ -594,7 +594,7 @@ type_id (PgoNettraceWriter *w, const PgoTypeRef *type, PgoNettraceModuleFunc mod
   r.type_name_id = def->token;
   r.cor_element_type = def->element_type;
   r.name = (char *) (def->name ? def->name : "");
-  if (!pgo_nettrace_writer_write_bulk_type (w, &r, 1, error))
+  if (!_pgo_nettrace_writer_write_bulk_type (w, &r, 1, error))
     return FALSE;
   g_hash_table_insert (w->type_ids, g_steal_pointer (&key), GSIZE_TO_POINTER ((gsize) r.type_id));
   *out_id = r.type_id;
@@ -602,7 +602,7 @@ type_id (PgoNettraceWriter *w, const PgoTypeRef *type, PgoNettraceModuleFunc mod
 }
 
 /**
- * pgo_nettrace_writer_write_profile:
+ * _pgo_nettrace_writer_write_profile:
  * @w: a writer
  * @profile: a method profile
  * @method_id: the method handle to give it
@@ -619,9 +619,9 @@ type_id (PgoNettraceWriter *w, const PgoTypeRef *type, PgoNettraceModuleFunc mod
  * Returns: %TRUE on success.
  */
 gboolean
-pgo_nettrace_writer_write_profile (PgoNettraceWriter *w, const PgoMethodProfile *profile, guint64 method_id,
-                                   const PgoTypeRef *owner, PgoNettraceModuleFunc module_id, gpointer data,
-                                   GError **error)
+_pgo_nettrace_writer_write_profile (PgoNettraceWriter *w, const PgoMethodProfile *profile, guint64 method_id,
+                                    const PgoTypeRef *owner, PgoNettraceModuleFunc module_id, gpointer data,
+                                    GError **error)
 {
   const PgoMethodId *id = pgo_method_profile_get_id (profile);
   g_autofree guint8 *margs = NULL;
@@ -649,8 +649,8 @@ pgo_nettrace_writer_write_profile (PgoNettraceWriter *w, const PgoMethodProfile 
       d.type_parameters = margs;
     }
   owner_name = sep ? g_strndup (id->name, (gsize) (sep - id->name)) : g_strdup ("");
-  return pgo_nettrace_writer_write_method_details (w, &d, error)
-         && pgo_nettrace_writer_write_pgo_data (w, method_id, mod, id->token, owner_name, sep ? sep + 2 : "",
-                                                id->signature ? id->signature : "", g_bytes_get_data (blob, NULL),
-                                                g_bytes_get_size (blob), error);
+  return _pgo_nettrace_writer_write_method_details (w, &d, error)
+         && _pgo_nettrace_writer_write_pgo_data (w, method_id, mod, id->token, owner_name, sep ? sep + 2 : "",
+                                                 id->signature ? id->signature : "", g_bytes_get_data (blob, NULL),
+                                                 g_bytes_get_size (blob), error);
 }

@@ -104,7 +104,7 @@ write_module (PgoNettraceWriter *w, PgoInterp *interp, const PgoModuleId *mod, g
       m.pdb_age = cv.age;
       m.pdb_build_path = cv.path;
     }
-  ok = pgo_nettrace_writer_write_assembly_load (w, &a, error) && pgo_nettrace_writer_write_module_load (w, &m, error);
+  ok = _pgo_nettrace_writer_write_assembly_load (w, &a, error) && _pgo_nettrace_writer_write_module_load (w, &m, error);
   pgo_code_view_clear (&cv);
   return ok;
 }
@@ -136,7 +136,7 @@ module_id (const PgoModuleId *mod, gpointer data, GError **error)
 static gboolean
 write_trace (PgoInterp *interp, GOutputStream *out, GError **error)
 {
-  g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, NULL, error);
+  g_autoptr(PgoNettraceWriter) w = _pgo_nettrace_writer_new (out, NULL, error);
   g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GPtrArray) owners = NULL;
   g_autoptr(GPtrArray) profiles = pgo_interp_get_profiles (interp, &owners);
@@ -145,10 +145,10 @@ write_trace (PgoInterp *interp, GOutputStream *out, GError **error)
   if (!w)
     return FALSE;
   for (guint i = 0; i < profiles->len; i++)
-    if (!pgo_nettrace_writer_write_profile (w, g_ptr_array_index (profiles, i), 0x7f0001000000 + 0x40 * (guint64) i,
-                                            g_ptr_array_index (owners, i), module_id, &ms, error))
+    if (!_pgo_nettrace_writer_write_profile (w, g_ptr_array_index (profiles, i), 0x7f0001000000 + 0x40 * (guint64) i,
+                                             g_ptr_array_index (owners, i), module_id, &ms, error))
       return FALSE;
-  return pgo_nettrace_writer_close (w, error);
+  return _pgo_nettrace_writer_close (w, error);
 }
 
 static gboolean

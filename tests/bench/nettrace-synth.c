@@ -79,7 +79,7 @@ main (int argc, char **argv)
   if (!fout)
     return fail (error);
   g_autoptr(GOutputStream) out = g_buffered_output_stream_new_sized (G_OUTPUT_STREAM (fout), 1 << 20);
-  g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, NULL, &error);
+  g_autoptr(PgoNettraceWriter) w = _pgo_nettrace_writer_new (out, NULL, &error);
   if (!w)
     return fail (error);
 
@@ -94,14 +94,14 @@ main (int argc, char **argv)
     { 0x7f0000100040, 0x2000, 0x02000003, 0, 0x12, "", 0, NULL },
     { 0x7f0000100080, 0x2100, 0x02000002, 0, 0x12, "", 0, NULL },
   };
-  if (!pgo_nettrace_writer_write_assembly_load (w, &a1, &error)
-      || !pgo_nettrace_writer_write_assembly_load (w, &a2, &error)
-      || !pgo_nettrace_writer_write_module_load (w, &m1, &error)
-      || !pgo_nettrace_writer_write_module_load (w, &m2, &error)
-      || !pgo_nettrace_writer_write_bulk_type (w, types, 3, &error))
+  if (!_pgo_nettrace_writer_write_assembly_load (w, &a1, &error)
+      || !_pgo_nettrace_writer_write_assembly_load (w, &a2, &error)
+      || !_pgo_nettrace_writer_write_module_load (w, &m1, &error)
+      || !_pgo_nettrace_writer_write_module_load (w, &m2, &error)
+      || !_pgo_nettrace_writer_write_bulk_type (w, types, 3, &error))
     return fail (error);
 
-  for (guint i = 0; pgo_nettrace_writer_get_size (w) < target || i < 3; i++)
+  for (guint i = 0; _pgo_nettrace_writer_get_size (w) < target || i < 3; i++)
     {
       guint n_records = i == 1 ? 12000 : 1 + g_rand_int_range (rand, 0, 40);
       g_autoptr(PgoMethodProfile) p = random_profile (rand, n_records);
@@ -111,16 +111,16 @@ main (int argc, char **argv)
       guint64 type = types[i % 3].type_id;
       PgoClrMethodDetails d = { method_id, type, token, 0, types[i % 3].module_id, NULL };
       g_autofree char *name = g_strdup_printf ("M%u", i);
-      if ((token && !pgo_nettrace_writer_write_method_details (w, &d, &error))
-          || !pgo_nettrace_writer_write_pgo_data (w, method_id, types[i % 3].module_id, token,
-                                                  token ? "Synth.C" : "DynamicClass", name,
-                                                  "int32  (int32)", g_bytes_get_data (blob, NULL),
-                                                  g_bytes_get_size (blob), &error))
+      if ((token && !_pgo_nettrace_writer_write_method_details (w, &d, &error))
+          || !_pgo_nettrace_writer_write_pgo_data (w, method_id, types[i % 3].module_id, token,
+                                                   token ? "Synth.C" : "DynamicClass", name,
+                                                   "int32  (int32)", g_bytes_get_data (blob, NULL),
+                                                   g_bytes_get_size (blob), &error))
         return fail (error);
-      if (i % 1000 == 999 && !pgo_nettrace_writer_write_sequence_point (w, &error))
+      if (i % 1000 == 999 && !_pgo_nettrace_writer_write_sequence_point (w, &error))
         return fail (error);
     }
-  if (!pgo_nettrace_writer_close (w, &error) || !g_output_stream_close (out, NULL, &error))
+  if (!_pgo_nettrace_writer_close (w, &error) || !g_output_stream_close (out, NULL, &error))
     return fail (error);
   return 0;
 }

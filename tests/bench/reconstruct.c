@@ -203,8 +203,8 @@ write_assembly (PgoNettraceWriter *w, const char *path, guint k, GError **error)
   full = g_strdup_printf ("%s, Version=10.0.0.0, Culture=neutral, PublicKeyToken=7cec85d7bea7798e", base);
   PgoClrAssemblyLoad a = { assembly_id, 1, 0, 0, full, 0 };
   PgoClrModuleLoad mod = { module_id, assembly_id, 0x8, (char *) path, "", 0, FALSE, { 0 }, 0, NULL };
-  if (!pgo_nettrace_writer_write_assembly_load (w, &a, error)
-      || !pgo_nettrace_writer_write_module_load (w, &mod, error))
+  if (!_pgo_nettrace_writer_write_assembly_load (w, &a, error)
+      || !_pgo_nettrace_writer_write_module_load (w, &mod, error))
     return FALSE;
   for (guint i = 0; i < methods->len; i++)
     {
@@ -214,9 +214,9 @@ write_assembly (PgoNettraceWriter *w, const char *path, guint k, GError **error)
       g_autofree char *name = g_strdup_printf ("M%08x", m->token);
       guint64 method_id = 0x7f0000000000 + ((guint64) k << 28) + 0x28 * (guint64) i;
 
-      if (!pgo_nettrace_writer_write_pgo_data (w, method_id, module_id, m->token, "C", name, "void  ()",
-                                               g_bytes_get_data (blob, NULL), g_bytes_get_size (blob),
-                                               error))
+      if (!_pgo_nettrace_writer_write_pgo_data (w, method_id, module_id, m->token, "C", name, "void  ()",
+                                                g_bytes_get_data (blob, NULL), g_bytes_get_size (blob),
+                                                error))
         return FALSE;
     }
   return TRUE;
@@ -245,7 +245,7 @@ write_trace (const char *path, const char *out_path, GError **error)
   if (!fout)
     return FALSE;
   out = g_buffered_output_stream_new_sized (G_OUTPUT_STREAM (fout), 1 << 20);
-  if (!(w = pgo_nettrace_writer_new (out, NULL, error)))
+  if (!(w = _pgo_nettrace_writer_new (out, NULL, error)))
     return FALSE;
   if (!g_file_test (path, G_FILE_TEST_IS_DIR))
     g_ptr_array_add (paths, g_strdup (path));
@@ -259,7 +259,7 @@ write_trace (const char *path, const char *out_path, GError **error)
   for (guint k = 0; k < paths->len; k++)
     if (!write_assembly (w, g_ptr_array_index (paths, k), k, error))
       return FALSE;
-  return pgo_nettrace_writer_close (w, error) && g_output_stream_close (out, NULL, error);
+  return _pgo_nettrace_writer_close (w, error) && g_output_stream_close (out, NULL, error);
 }
 
 int

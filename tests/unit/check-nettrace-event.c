@@ -340,18 +340,18 @@ chunked_trace (const guint8 *blob, const Chunk *chunks, guint n_chunks, guint32 
 {
   g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, NULL, &error);
+  g_autoptr(PgoNettraceWriter) w = _pgo_nettrace_writer_new (out, NULL, &error);
   PgoClrAssemblyLoad a = { 0x3000, 0x1, 0, 0, "Lib, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null", 0 };
   PgoClrModuleLoad m = { 0x2000, 0x3000, 0x8, "/x/Lib.dll", "", 0, TRUE, { 1, 2, 3 }, 7, "/x/Lib.pdb" };
   PgoClrBulkTypeRecord t = { 0x4000, 0x2000, 0x02000005, 0, 0x12, "", 0, NULL };
   PgoClrMethodDetails d = { 0x1000, 0x4000, token, 0, 0x2000, NULL };
 
-  ck_assert (pgo_nettrace_writer_write_assembly_load (w, &a, &error));
-  ck_assert (pgo_nettrace_writer_write_module_load (w, &m, &error));
-  ck_assert (pgo_nettrace_writer_write_bulk_type (w, &t, 1, &error));
-  ck_assert (chunked_trace_without_details || pgo_nettrace_writer_write_method_details (w, &d, &error));
-  guint32 id298 = pgo_nettrace_writer_define_event (w, PGO_NETTRACE_PROVIDER_RUNTIME, 298, "",
-                                                    0x10000000000, 0, 4);
+  ck_assert (_pgo_nettrace_writer_write_assembly_load (w, &a, &error));
+  ck_assert (_pgo_nettrace_writer_write_module_load (w, &m, &error));
+  ck_assert (_pgo_nettrace_writer_write_bulk_type (w, &t, 1, &error));
+  ck_assert (chunked_trace_without_details || _pgo_nettrace_writer_write_method_details (w, &d, &error));
+  guint32 id298 = _pgo_nettrace_writer_define_event (w, PGO_NETTRACE_PROVIDER_RUNTIME, 298, "",
+                                                     0x10000000000, 0, 4);
   for (guint i = 0; i < n_chunks; i++)
     {
       g_autoptr(GByteArray) p = g_byte_array_new ();
@@ -365,9 +365,9 @@ chunked_trace (const guint8 *blob, const Chunk *chunks, guint n_chunks, guint32 
       _pgo_bytes_append_utf16z (p, "M");
       _pgo_bytes_append_utf16z (p, "void  ()");
       g_byte_array_append (p, blob + chunks[i].start, chunks[i].len);
-      ck_assert (pgo_nettrace_writer_write_event (w, id298, p->data, p->len, &error));
+      ck_assert (_pgo_nettrace_writer_write_event (w, id298, p->data, p->len, &error));
     }
-  ck_assert (pgo_nettrace_writer_close (w, &error));
+  ck_assert (_pgo_nettrace_writer_close (w, &error));
   ck_assert (g_output_stream_close (out, NULL, NULL));
   g_autoptr(GBytes) bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
   g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_new (bytes, &error);
@@ -458,7 +458,7 @@ START_TEST (test_nettrace_event_describe)
 {
   g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, NULL, &error);
+  g_autoptr(PgoNettraceWriter) w = _pgo_nettrace_writer_new (out, NULL, &error);
   const guint64 elem = 0x4000;
   PgoClrAssemblyLoad a = { 0x3000, 1, 0, 0, "Lib, Version=1.0.0.0", 0 };
   PgoClrModuleLoad m = { 0x2000, 0x3000, 0x8, "/x/Lib.dll", "", 0, FALSE, { 0 }, 0, NULL };
@@ -470,11 +470,11 @@ START_TEST (test_nettrace_event_describe)
   };
   PgoClrMethodDetails d = { 0x9000, 0x7000, 0x06000009, 0, 0x2000, NULL };
 
-  ck_assert (pgo_nettrace_writer_write_assembly_load (w, &a, &error));
-  ck_assert (pgo_nettrace_writer_write_module_load (w, &m, &error));
-  ck_assert (pgo_nettrace_writer_write_bulk_type (w, t, 4, &error));
-  ck_assert (pgo_nettrace_writer_write_method_details (w, &d, &error));
-  ck_assert (pgo_nettrace_writer_close (w, &error));
+  ck_assert (_pgo_nettrace_writer_write_assembly_load (w, &a, &error));
+  ck_assert (_pgo_nettrace_writer_write_module_load (w, &m, &error));
+  ck_assert (_pgo_nettrace_writer_write_bulk_type (w, t, 4, &error));
+  ck_assert (_pgo_nettrace_writer_write_method_details (w, &d, &error));
+  ck_assert (_pgo_nettrace_writer_close (w, &error));
   ck_assert (g_output_stream_close (out, NULL, NULL));
   g_autoptr(GBytes) bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
   g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_new (bytes, &error);

@@ -43,11 +43,11 @@ write_method (PgoNettraceWriter *w, guint i, guint64 when, guint n)
   PgoClrMethodDetails d = { 0x10000 + 0x40 * i, 0x4000, 0x06000001 + i, 0, 0x2000, NULL };
   g_autoptr(GBytes) blob = _pgo_nettrace_blob_encode (p);
 
-  pgo_nettrace_writer_set_time (w, when);
-  ck_assert (pgo_nettrace_writer_write_method_details (w, &d, &error));
-  ck_assert (pgo_nettrace_writer_write_pgo_data (w, d.method_id, 0x2000, d.method_token, "NS", "M", "()",
-                                                 g_bytes_get_data (blob, NULL), g_bytes_get_size (blob),
-                                                 &error));
+  _pgo_nettrace_writer_set_time (w, when);
+  ck_assert (_pgo_nettrace_writer_write_method_details (w, &d, &error));
+  ck_assert (_pgo_nettrace_writer_write_pgo_data (w, d.method_id, 0x2000, d.method_token, "NS", "M", "()",
+                                                  g_bytes_get_data (blob, NULL), g_bytes_get_size (blob),
+                                                  &error));
   return (g_bytes_get_size (blob) + PGO_NETTRACE_PGO_CHUNK_SIZE - 1) / PGO_NETTRACE_PGO_CHUNK_SIZE;
 }
 
@@ -61,18 +61,18 @@ write_three (void)
   };
   g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, &info, &error);
+  g_autoptr(PgoNettraceWriter) w = _pgo_nettrace_writer_new (out, &info, &error);
   PgoClrAssemblyLoad a = { 0x3000, 1, 0, 0, "Lib, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null", 0 };
   PgoClrModuleLoad mod = { 0x2000, 0x3000, 0x8, "/x/Lib.dll", "", 0, TRUE, { 9 }, 1, "Lib.pdb" };
   PgoClrBulkTypeRecord t = { 0x4000, 0x2000, 0x02000002, 0, 0x12, "", 0, NULL };
 
-  ck_assert (pgo_nettrace_writer_write_assembly_load (w, &a, &error));
-  ck_assert (pgo_nettrace_writer_write_module_load (w, &mod, &error));
-  ck_assert (pgo_nettrace_writer_write_bulk_type (w, &t, 1, &error));
+  ck_assert (_pgo_nettrace_writer_write_assembly_load (w, &a, &error));
+  ck_assert (_pgo_nettrace_writer_write_module_load (w, &mod, &error));
+  ck_assert (_pgo_nettrace_writer_write_bulk_type (w, &t, 1, &error));
   ck_assert_uint_eq (write_method (w, 0, 7000, 1), 1);
   ck_assert_uint_eq (write_method (w, 1, 3000, 30000), 3);
   ck_assert_uint_eq (write_method (w, 2, 5000, 2), 1);
-  ck_assert (pgo_nettrace_writer_close (w, &error));
+  ck_assert (_pgo_nettrace_writer_close (w, &error));
   ck_assert (g_output_stream_close (out, NULL, NULL));
   return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
 }

@@ -81,12 +81,12 @@ START_TEST (test_nettrace_writer_golden)
 {
   g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, &tiny_info, &error);
+  g_autoptr(PgoNettraceWriter) w = _pgo_nettrace_writer_new (out, &tiny_info, &error);
 
-  guint32 id = pgo_nettrace_writer_define_event (w, "P", 1, "", 0, 0, 4);
+  guint32 id = _pgo_nettrace_writer_define_event (w, "P", 1, "", 0, 0, 4);
   ck_assert_uint_eq (id, 1);
-  ck_assert (pgo_nettrace_writer_write_event (w, id, (const guint8 *) "hi", 2, &error));
-  ck_assert (pgo_nettrace_writer_close (w, &error));
+  ck_assert (_pgo_nettrace_writer_write_event (w, id, (const guint8 *) "hi", 2, &error));
+  ck_assert (_pgo_nettrace_writer_close (w, &error));
   g_autoptr(GBytes) bytes = finish (out);
   gsize len = 0;
   const guint8 *data = g_bytes_get_data (bytes, &len);
@@ -138,31 +138,31 @@ write_profiles (GPtrArray *list, guint *out_n_chunks_max)
 {
   g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, NULL, &error);
+  g_autoptr(PgoNettraceWriter) w = _pgo_nettrace_writer_new (out, NULL, &error);
   PgoClrAssemblyLoad a = { 0x3000, 1, 0, 0, "Lib, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null", 0 };
   PgoClrModuleLoad mod = { 0x2000, 0x3000, 0x8, "/x/Lib.dll", "", 0, TRUE, { 9, 8, 7 }, 1, "Lib.pdb" };
   PgoClrBulkTypeRecord t = { 0x4000, 0x2000, 0x02000002, 0, 0x12, "", 0, NULL };
 
-  ck_assert (pgo_nettrace_writer_write_assembly_load (w, &a, &error));
-  ck_assert (pgo_nettrace_writer_write_module_load (w, &mod, &error));
-  ck_assert (pgo_nettrace_writer_write_bulk_type (w, &t, 1, &error));
+  ck_assert (_pgo_nettrace_writer_write_assembly_load (w, &a, &error));
+  ck_assert (_pgo_nettrace_writer_write_module_load (w, &mod, &error));
+  ck_assert (_pgo_nettrace_writer_write_bulk_type (w, &t, 1, &error));
   *out_n_chunks_max = 0;
   for (guint i = 0; i < list->len; i++)
     {
       PgoClrMethodDetails d = { 0x10000 + 0x40 * i, 0x4000, 0x06000001 + i, 0, 0x2000, NULL };
       g_autoptr(GBytes) blob = _pgo_nettrace_blob_encode (g_ptr_array_index (list, i));
       g_autofree char *name = g_strdup_printf ("M%u", i);
-      ck_assert (pgo_nettrace_writer_write_method_details (w, &d, &error));
-      ck_assert (pgo_nettrace_writer_write_pgo_data (w, d.method_id, 0x2000, d.method_token, "NS.C", name,
-                                                     "void  ()", g_bytes_get_data (blob, NULL),
-                                                     g_bytes_get_size (blob), &error));
+      ck_assert (_pgo_nettrace_writer_write_method_details (w, &d, &error));
+      ck_assert (_pgo_nettrace_writer_write_pgo_data (w, d.method_id, 0x2000, d.method_token, "NS.C", name,
+                                                      "void  ()", g_bytes_get_data (blob, NULL),
+                                                      g_bytes_get_size (blob), &error));
       *out_n_chunks_max = MAX (*out_n_chunks_max,
                                (g_bytes_get_size (blob) + PGO_NETTRACE_PGO_CHUNK_SIZE - 1)
                                / PGO_NETTRACE_PGO_CHUNK_SIZE);
       if (i % 50 == 49)
-        ck_assert (pgo_nettrace_writer_write_sequence_point (w, &error));
+        ck_assert (_pgo_nettrace_writer_write_sequence_point (w, &error));
     }
-  ck_assert (pgo_nettrace_writer_close (w, &error));
+  ck_assert (_pgo_nettrace_writer_close (w, &error));
   return finish (out);
 }
 
@@ -180,7 +180,7 @@ two_modules (const PgoModuleId *mod, gpointer data, GError **error)
   PgoClrAssemblyLoad a = { id + 0x1000, 1, 0, 0, asm_name, 0 };
   PgoClrModuleLoad m = { id, id + 0x1000, 0x8, path, "", 0, TRUE, { b ? 2 : 1 }, 1, "x.pdb" };
 
-  if (!pgo_nettrace_writer_write_assembly_load (w, &a, error) || !pgo_nettrace_writer_write_module_load (w, &m, error))
+  if (!_pgo_nettrace_writer_write_assembly_load (w, &a, error) || !_pgo_nettrace_writer_write_module_load (w, &m, error))
     return 0;
   return id;
 }
@@ -192,7 +192,7 @@ START_TEST (test_nettrace_writer_same_type_name)
 {
   g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, NULL, &error);
+  g_autoptr(PgoNettraceWriter) w = _pgo_nettrace_writer_new (out, NULL, &error);
   const char *mods[] = { "A", "B" };
   static const guint64 one = 1;
   PgoSchemaRecord rec = { 0x41, 0, 1, 0 };
@@ -205,10 +205,10 @@ START_TEST (test_nettrace_writer_same_type_name)
                                                                               "<PrivateImplementationDetails>::M",
                                                                               "()"));
       ck_assert (pgo_method_profile_add (p, &rec, &one, 1, NULL));
-      ck_assert_msg (pgo_nettrace_writer_write_profile (w, p, 0x10000 + 0x40 * i, owner, two_modules, w, &error),
+      ck_assert_msg (_pgo_nettrace_writer_write_profile (w, p, 0x10000 + 0x40 * i, owner, two_modules, w, &error),
                      "%s", error ? error->message : "");
     }
-  ck_assert (pgo_nettrace_writer_close (w, &error));
+  ck_assert (_pgo_nettrace_writer_close (w, &error));
   g_autoptr(GBytes) bytes = finish (out);
   g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_new (bytes, &error);
   g_autoptr(PgoNettraceProfiles) got = pgo_nettrace_profiles_build (reader, &error);
@@ -258,14 +258,14 @@ START_TEST (test_nettrace_writer_chunks)
 {
   g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(PgoNettraceWriter) w = pgo_nettrace_writer_new (out, NULL, &error);
+  g_autoptr(PgoNettraceWriter) w = _pgo_nettrace_writer_new (out, NULL, &error);
   g_autofree guint8 *blob = g_malloc (100001);
 
   for (guint i = 0; i < 100001; i++)
     blob[i] = i * 7;
-  ck_assert (pgo_nettrace_writer_write_pgo_data (w, 0x55, 0x66, 0x06000003, "A", "B", "C", blob, 100001,
-                                                 &error));
-  ck_assert (pgo_nettrace_writer_close (w, &error));
+  ck_assert (_pgo_nettrace_writer_write_pgo_data (w, 0x55, 0x66, 0x06000003, "A", "B", "C", blob, 100001,
+                                                  &error));
+  ck_assert (_pgo_nettrace_writer_close (w, &error));
   g_autoptr(GBytes) bytes = finish (out);
   g_autoptr(PgoNettraceReader) reader = pgo_nettrace_reader_new (bytes, &error);
   PgoNettraceEvent ev;
