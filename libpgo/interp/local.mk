@@ -9,11 +9,19 @@ libpgo_interp_libpgo_interp_la_SOURCES = \
 	libpgo/interp/pgo-interp-private.h \
 	libpgo/interp/pgo-interp.c \
 	libpgo/interp/pgo-interp-load.c \
+	libpgo/interp/pgo-interp-layout.c \
+	libpgo/interp/pgo-interp-methods.c \
 	libpgo/interp/pgo-interp-transform.c \
+	libpgo/interp/pgo-interp-transform-ops.c \
+	libpgo/interp/pgo-interp-transform-objects.c \
 	libpgo/interp/pgo-interp-exec.c \
+	libpgo/interp/pgo-interp-calls.c \
 	libpgo/interp/pgo-interp-native.c \
+	libpgo/interp/pgo-interp-unsafe.c \
+	libpgo/interp/pgo-interp-delegates.c \
 	libpgo/interp/pgo-interp-math.c \
 	libpgo/interp/pgo-interp-types.c \
+	libpgo/interp/pgo-interp-handles.c \
 	libpgo/interp/pgo-interp-reflect.c \
 	libpgo/interp/pgo-interp-members.c \
 	libpgo/interp/pgo-interp-bind.c \

@@ -41,18 +41,6 @@
 #define ET_OBJECT  0x1c
 #define ET_SZARRAY 0x1d
 
-static Type *
-type_of (Interp *I, gpointer o)
-{
-  return o ? g_hash_table_lookup (I->object_types, o) : NULL;
-}
-
-static Status
-refuse (Interp *I, Method *m, const char *what)
-{
-  return _pgo_interp_fatal (I, NULL, 0, "%s: %s; the interpreter does not implement it", m->full, what);
-}
-
 /* TRUE if values of 't' are object references. */
 static gboolean
 is_objref (Type *t)
@@ -182,11 +170,11 @@ n_bind_to_method_info (Interp *I, Method *m, Slot *a, Slot *r)
   Binding b;
 
   if (!d || !target || !delegate_methods (OBJ_TYPE (d), &invoke, &ctor))
-    return refuse (I, m, "a delegate type or method the interpreter cannot read");
+    return _pgo_interp_refuse (I, m, "a delegate type or method the interpreter cannot read");
   if (a[5].i & DBF_CASELESS)
-    return refuse (I, m, "caseless binding");
+    return _pgo_interp_refuse (I, m, "caseless binding");
   if ((b = compatible (I, invoke, target, first, (int) a[5].i)) == BIND_REFUSED)
-    return refuse (I, m, "an open instance delegate, a delegate closed over null, or a byref, pointer or generic "
+    return _pgo_interp_refuse (I, m, "an open instance delegate, a delegate closed over null, or a byref, pointer or generic "
                    "signature");
   r->i = b != BIND_NO;
   if (b == BIND_NO)
@@ -203,11 +191,11 @@ n_bind_to_method_info (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_delegate_alloc (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
   Type *md = _pgo_interp_corelib_type (I, "System.MulticastDelegate", NULL);
 
   if (!t || !md || t->parent != md)
-    return refuse (I, m, "a type that is not a delegate type");
+    return _pgo_interp_refuse (I, m, "a type that is not a delegate type");
   if (!(r->p = _pgo_interp_alloc (I, t, 0)))
     return _pgo_interp_fatal (I, NULL, 0, "out of memory");
   return ST_RETURN;
@@ -217,10 +205,10 @@ n_delegate_alloc (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_delegate (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
-    return refuse (I, m, "a type the interpreter did not make");
+    return _pgo_interp_refuse (I, m, "a type the interpreter did not make");
   r->i = t->parent && t->parent == _pgo_interp_corelib_type (I, "System.MulticastDelegate", NULL);
   return ST_RETURN;
 }

@@ -20,18 +20,6 @@
 /* ECMA-335 II.23.1.5 FieldAttributes */
 #define FD_INIT_ONLY 0x0020
 
-static Type *
-type_of (Interp *I, gpointer o)
-{
-  return o ? g_hash_table_lookup (I->object_types, o) : NULL;
-}
-
-static Status
-refuse (Interp *I, Method *m, const char *what)
-{
-  return _pgo_interp_fatal (I, NULL, 0, "%s: %s; the interpreter does not implement it", m->full, what);
-}
-
 /* The FieldAttributes of 'f', from its Field row. */
 static guint32
 field_flags (Field *f)
@@ -51,13 +39,13 @@ field_flags (Field *f)
 static Status
 n_type_fields (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
   gpointer *buf = a[1].p;
   gint32 room = (gint32) a[2].i, n = 0;
   g_autoptr(GError) error = NULL;
 
   if (!t)
-    return refuse (I, m, "a type the interpreter did not make");
+    return _pgo_interp_refuse (I, m, "a type the interpreter did not make");
   if (!t->elem && t->module && !_pgo_interp_layout (t, &error))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   for (int pass = 0; pass < 2 && !t->elem && t->module; pass++)
@@ -131,14 +119,14 @@ interface_map (Interp *I, Type *t, gboolean no_expand, GPtrArray *out)
 static Status
 n_type_interfaces (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p), *tt;
+  Type *t = _pgo_interp_type_of (I, a[0].p), *tt;
   g_autoptr(GPtrArray) map = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
 
   if (!t || t->elem || !t->module)
-    return refuse (I, m, "the interfaces of an array or of a type the interpreter did not make");
+    return _pgo_interp_refuse (I, m, "the interfaces of an array or of a type the interpreter did not make");
   if (!interface_map (I, t, t->module == I->corelib && t->is_vt, map))
-    return refuse (I, m, "the interfaces of a generic type, or generic interfaces");
+    return _pgo_interp_refuse (I, m, "the interfaces of a generic type, or generic interfaces");
   if (!(tt = _pgo_interp_corelib_type (I, "System.Type", &error))
       || !(r->p = _pgo_interp_new_array (I, _pgo_interp_array_type (I, tt), map->len)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error ? error->message : "out of memory");
@@ -154,7 +142,7 @@ static Field *
 field_handle (Interp *I, Method *m, gpointer p)
 {
   if (!p)
-    (void) refuse (I, m, "a null field handle");
+    (void) _pgo_interp_refuse (I, m, "a null field handle");
   return p;
 }
 
@@ -206,8 +194,8 @@ n_field_for_type (Interp *I, Method *m, Slot *a, Slot *r)
 
   if (!f)
     return ST_FATAL;
-  if (f->owner != type_of (I, a[1].p))
-    return refuse (I, m, "a static field of another instantiation");
+  if (f->owner != _pgo_interp_type_of (I, a[1].p))
+    return _pgo_interp_refuse (I, m, "a static field of another instantiation");
   r->p = f;
   return ST_RETURN;
 }
@@ -245,9 +233,9 @@ field_address (Interp *I, Method *m, Field *f, gpointer obj, Status *st)
 {
   *st = ST_RETURN;
   if (f->unsupported || f->has_rva || !f->type)
-    return (*st = refuse (I, m, "a field of a byref, pointer or RVA-initialized type")), NULL;
+    return (*st = _pgo_interp_refuse (I, m, "a field of a byref, pointer or RVA-initialized type")), NULL;
   if (f->type->def && f->type->def == _pgo_interp_corelib_type (I, "System.Nullable`1", NULL))
-    return (*st = refuse (I, m, "a Nullable<T> field")), NULL;
+    return (*st = _pgo_interp_refuse (I, m, "a Nullable<T> field")), NULL;
   if (f->is_static)
     {
       if (!_pgo_interp_run_cctor (I, f->owner))
@@ -255,7 +243,7 @@ field_address (Interp *I, Method *m, Field *f, gpointer obj, Status *st)
       return (guint8 *) &f->owner->statics[f->offset];
     }
   if (!obj)
-    return (*st = refuse (I, m, "an instance field with no target")), NULL;
+    return (*st = _pgo_interp_refuse (I, m, "an instance field with no target")), NULL;
   return (guint8 *) obj + f->offset + (f->owner->is_vt ? 8 : 0);
 }
 
@@ -269,13 +257,13 @@ n_field_get (Interp *I, Method *m, Slot *a, Slot *r)
   guint8 *at;
 
   if (!f)
-    return refuse (I, m, "a field the interpreter did not make");
+    return _pgo_interp_refuse (I, m, "a field the interpreter did not make");
   if (!(at = field_address (I, m, f, a[1].p, &st)))
     return st;
   *(guint8 *) a[4].p = 1;
   if (f->kind == M_REF)
     return (r->p = *(gpointer *) at), ST_RETURN;
-  if (!_pgo_interp_layout (f->type, NULL) || !(r->p = _pgo_interp_alloc (I, f->type, 0)))
+  if (!_pgo_interp_layout (f->type, NULL) || !(r->p = _pgo_interp_alloc (I, f->type, 8)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: cannot box the value of %s", m->full, f->name);
   memcpy ((guint8 *) r->p + 8, at, _pgo_interp_mem_size (f->kind, f->type));
   return ST_RETURN;
@@ -295,9 +283,9 @@ n_field_set (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   guint8 *at;
 
   if (!f)
-    return refuse (I, m, "a field the interpreter did not make");
+    return _pgo_interp_refuse (I, m, "a field the interpreter did not make");
   if (f->is_static && (field_flags (f) & FD_INIT_ONLY))
-    return refuse (I, m, "setting an initonly static field");
+    return _pgo_interp_refuse (I, m, "setting an initonly static field");
   if (!(at = field_address (I, m, f, a[1].p, &st)))
     return st;
   *(guint8 *) a[5].p = 1;
@@ -305,7 +293,7 @@ n_field_set (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
     return (*(gpointer *) at = v), ST_RETURN;
   size = _pgo_interp_mem_size (f->kind, f->type);
   if (v && _pgo_interp_mem_size (OBJ_TYPE (v)->is_vt ? OBJ_TYPE (v)->kind : M_REF, OBJ_TYPE (v)) != size)
-    return refuse (I, m, "a value of another size than the field's");
+    return _pgo_interp_refuse (I, m, "a value of another size than the field's");
   if (v)
     memcpy (at, (guint8 *) v + 8, size);
   else

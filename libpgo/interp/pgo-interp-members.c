@@ -4,8 +4,8 @@
  * type's members, which CoreLib's RuntimeType cache asks through FCalls
  * and QCalls while Type.GetMethod(s), GetConstructor(s), GetField(s) and
  * GetProperty(ies) run: a type's methods in order, their names,
- * attributes and vtable slots, method and field signatures, and
- * MethodBase.Invoke's call.
+ * attributes and vtable slots, the instantiation of a generic method,
+ * method and field signatures, and MethodBase.Invoke's call.
  * SPEC: pgo-interp(1) "Intrinsics"
  *
  * CoreLib's own IL does the filtering and binding; only its questions to
@@ -35,13 +35,6 @@
 #define CC_VARARGS       0x02
 #define CC_HASTHIS       0x20
 #define CC_EXPLICITTHIS  0x40
-
-/* The interpreter's Type of RuntimeType object 'o', or NULL. */
-static Type *
-type_of (Interp *I, gpointer o)
-{
-  return o ? g_hash_table_lookup (I->object_types, o) : NULL;
-}
 
 /* Returns the RuntimeType object of 't' (NULL for none) in *out. */
 static Status
@@ -95,7 +88,7 @@ n_has_component_size (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_attributes (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t || t->elem || !t->module)
     return refuse (I, m, t, "the attributes of an array or of a type the interpreter did not make");
@@ -109,7 +102,7 @@ n_type_attributes (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_not_collectible (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  if (!a[0].p || !type_of (I, *(gpointer *) a[0].p))
+  if (!a[0].p || !_pgo_interp_type_of (I, *(gpointer *) a[0].p))
     return refuse (I, m, NULL, "a type the interpreter did not make");
   r->i = 0;
   return ST_RETURN;
@@ -120,7 +113,7 @@ n_type_not_collectible (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_interface (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
     return refuse (I, m, NULL, "a type the interpreter did not make");
@@ -132,7 +125,7 @@ n_type_is_interface (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_value_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
     return refuse (I, m, NULL, "a type the interpreter did not make");
@@ -146,7 +139,7 @@ n_type_is_value_type (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_generic_variable (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  if (!type_of (I, a[0].p))
+  if (!_pgo_interp_type_of (I, a[0].p))
     return refuse (I, m, NULL, "a type the interpreter did not make");
   r->i = 0;
   return ST_RETURN;
@@ -165,7 +158,7 @@ n_type_not_byref (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_nullable (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
     return refuse (I, m, NULL, "a type the interpreter did not make");
@@ -178,7 +171,7 @@ n_type_is_nullable (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_byref_like (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
     return refuse (I, m, NULL, "a type the interpreter did not make");
@@ -196,7 +189,7 @@ n_type_is_byref_like (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_instance (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p), *nullable = _pgo_interp_corelib_type (I, "System.Nullable`1", NULL);
+  Type *t = _pgo_interp_type_of (I, a[0].p), *nullable = _pgo_interp_corelib_type (I, "System.Nullable`1", NULL);
   Type *ot = a[1].p ? OBJ_TYPE (a[1].p) : NULL;
 
   if (!t)
@@ -210,7 +203,7 @@ n_type_is_instance (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_parent (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
     return refuse (I, m, NULL, "a type the interpreter did not make");
@@ -222,7 +215,7 @@ n_type_parent (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_num_virtuals (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
   g_autoptr(GError) error = NULL;
 
   if (!t || t->is_interface || t->elem || !t->module)
@@ -259,7 +252,7 @@ static Status
 n_first_method (Interp *I, Method *m, Slot *a, Slot *r)
 {
   GPtrArray *list = NULL;
-  Status st = introduced (I, m, type_of (I, a[0].p), &list);
+  Status st = introduced (I, m, _pgo_interp_type_of (I, a[0].p), &list);
 
   r->p = st == ST_RETURN && list && list->len ? g_ptr_array_index (list, 0) : NULL;
   return st;
@@ -286,6 +279,8 @@ n_next_method (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   *h = i + 1 < list->len ? g_ptr_array_index (list, i + 1) : NULL;
   return ST_RETURN;
 }
+
+static Field *field_named (Type *t, const char *name);
 
 /* The Method of RuntimeMethodHandleInternal 'p', refusing a null one. */
 static Method *
@@ -353,7 +348,7 @@ static Status
 n_method_stub (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Method *h = method_handle (I, m, a[0].p);
-  Type *t = type_of (I, a[1].p);
+  Type *t = _pgo_interp_type_of (I, a[1].p);
 
   if (!h)
     return ST_FATAL;
@@ -395,20 +390,109 @@ n_method_def (Interp *I, Method *m, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
-/* RuntimeMethodHandle.IsGenericMethodDefinition(handle) and
- * HasMethodInstantiation(handle), refused for generic methods, whose
- * instantiations reflection does not reach here. */
+/* RuntimeMethodHandle.IsGenericMethodDefinition(handle): a generic
+ * method itself, not one of its instantiations (MethodDesc's
+ * IsGenericMethodDefinition). */
 static Status
-n_method_not_generic (Interp *I, Method *m, Slot *a, Slot *r)
+n_method_is_generic_def (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Method *h = method_handle (I, m, a[0].p);
 
   if (!h)
     return ST_FATAL;
-  if (h->n_gparams || h->def)
-    return refuse (I, m, h->owner, "reflection over a generic method");
-  r->i = 0;
+  r->i = h->n_gparams && !h->def;
   return ST_RETURN;
+}
+
+/* RuntimeMethodHandle.HasMethodInstantiation(handle): a generic method
+ * or an instantiation of one (a generic method definition is
+ * instantiated over its own parameters). */
+static Status
+n_method_has_inst (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Method *h = method_handle (I, m, a[0].p);
+
+  if (!h)
+    return ST_FATAL;
+  r->i = h->n_gparams != 0;
+  return ST_RETURN;
+}
+
+/* RuntimeMethodHandle.GetLoaderAllocatorInternal(handle): null, the
+ * loader allocator of a method of no collectible assembly, which the
+ * interpreter never loads. */
+static Status
+n_method_loader_allocator (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  if (!method_handle (I, m, a[0].p))
+    return ST_FATAL;
+  r->p = NULL;
+  return ST_RETURN;
+}
+
+/* _pgo_interp_method_info_stub: the RuntimeMethodInfoStub of 'h' (an
+ * IRuntimeMethodInfo, as the runtime's AllocateStubMethodInfo makes it:
+ * its handle, no keep-alive object) into '*out'. */
+Status
+_pgo_interp_method_info_stub (Interp *I, Method *m, Method *h, gpointer *out)
+{
+  g_autoptr(GError) error = NULL;
+  Type *t = _pgo_interp_corelib_type (I, "System.RuntimeMethodInfoStub", &error);
+  Field *f;
+
+  if (!t || !_pgo_interp_layout (t, &error))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  if (!(f = field_named (t, "m_value")) || f->kind != M_VT)
+    return refuse (I, m, t, "a RuntimeMethodInfoStub without its m_value");
+  if (!(*out = _pgo_interp_alloc (I, t, 0)))
+    return _pgo_interp_out_of_memory (I);
+  memcpy ((guint8 *) *out + f->offset, &h, sizeof h);
+  return ST_RETURN;
+}
+
+/* RuntimeMethodHandle.GetMethodInstantiation(handle, types, asRuntimeTypes):
+ * the type arguments of an instantiated generic method, as RuntimeType[]
+ * or Type[].  Refused for a generic method definition, whose arguments
+ * are its type parameters (the interpreter makes no type of them), and
+ * for a method with no instantiation. */
+static Status
+n_method_instantiation (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  g_autoptr(GError) error = NULL;
+  Method *h = method_handle (I, m, a[0].p);
+  Type *et;
+  gpointer arr;
+  Status st;
+
+  if (!h)
+    return ST_FATAL;
+  if (!h->def || !h->n_margs)
+    return refuse (I, m, h->owner, h->n_gparams ? "the type parameters of a generic method definition"
+                                                : "the instantiation of a method that has none");
+  if (!(et = _pgo_interp_corelib_type (I, a[2].i ? "System.RuntimeType" : "System.Type", &error)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  if (!(arr = _pgo_interp_new_array (I, _pgo_interp_array_type (I, et), h->n_margs)))
+    return _pgo_interp_out_of_memory (I);
+  for (guint32 i = 0; i < h->n_margs; i++)
+    if ((st = type_object (I, m, h->margs[i], &((gpointer *) ARR_DATA (arr))[i])) != ST_RETURN)
+      return st;
+  *(gpointer *) a[1].p = arr;
+  return ST_RETURN;
+}
+
+/* RuntimeMethodHandle.StripMethodInstantiation(handle, ref method): an
+ * instantiated generic method becomes a stub of its generic method
+ * definition (on the same type); any other method is left as it is. */
+static Status
+n_method_strip_inst (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  Method *h = method_handle (I, m, a[0].p);
+
+  if (!h)
+    return ST_FATAL;
+  if (!h->def)
+    return ST_RETURN;
+  return _pgo_interp_method_info_stub (I, m, h->def, (gpointer *) a[1].p);
 }
 
 /* ---- signatures ---- */
@@ -553,7 +637,7 @@ static Status
 sig_init_blob (Interp *I, Method *m, gpointer o, SigLayout *l, const guint8 *blob, gint32 len)
 {
   Field *decl_f = field_named (OBJ_TYPE (o), "_declaringType");
-  Type *decl = decl_f ? type_of (I, *(gpointer *) ((guint8 *) o + decl_f->offset)) : NULL;
+  Type *decl = decl_f ? _pgo_interp_type_of (I, *(gpointer *) ((guint8 *) o + decl_f->offset)) : NULL;
   Type *rt = _pgo_interp_corelib_type (I, "System.RuntimeType", NULL), *ty;
   g_autoptr(GError) error = NULL;
   PgoCursor c;
@@ -628,6 +712,8 @@ read_arguments (Method *h, gpointer *argv, Slot *args)
     {
       if (h->param_kinds[i] == M_VT)
         memcpy (args, argv[i], h->param_types[i]->size);
+      else if (h->param_kinds[i] != M_REF && h->param_types[i])
+        *args = _pgo_interp_load_value (h->param_types[i]->kind, argv[i]);  /* a box's own size */
       else
         *args = _pgo_interp_load_value (h->param_kinds[i], argv[i]);
       args += param_slots (h, i);
@@ -652,12 +738,12 @@ box_result (Interp *I, Method *m, Method *h, Slot *ret, gpointer *out)
     return refuse (I, m, h->owner, error ? error->message : "a result that is not a class or value type");
   if (t->def && t->def == _pgo_interp_corelib_type (I, "System.Nullable`1", NULL))
     return refuse (I, m, h->owner, "a Nullable<T> result");
-  if (!(*out = _pgo_interp_alloc (I, t, 0)))
+  if (!(*out = _pgo_interp_alloc (I, t, 8)))  /* a box: the value after the header, as OP_BOX */
     return _pgo_interp_fatal (I, NULL, 0, "out of memory");
   if (h->ret_kind == M_VT)
     memcpy ((guint8 *) *out + 8, ret, t->size);
-  else
-    _pgo_interp_store_value (h->ret_kind, (guint8 *) *out + 8, *ret);
+  else  /* the box holds the type's own size: a bool result is one byte */
+    _pgo_interp_store_value (t->kind, (guint8 *) *out + 8, *ret);
   return ST_RETURN;
 }
 
@@ -682,7 +768,7 @@ invoke_target (Interp *I, Method *m, Method *h, gpointer target, gboolean ctor, 
     {
       if (target || !h->has_this)
         return refuse (I, m, t, "a constructor called on an existing object");
-      if (!(*made = _pgo_interp_alloc (I, t, 0)))
+      if (!(*made = _pgo_interp_alloc (I, t, t->is_vt ? 8 : 0)))  /* a value type's is a box */
         return _pgo_interp_fatal (I, NULL, 0, "out of memory");
       self->p = t->is_vt ? (guint8 *) *made + 8 : *made;
       return ST_RETURN;
@@ -773,8 +859,15 @@ static const NativeEntry member_natives[] = {
   { "System.RuntimeMethodHandle::GetDeclaringType(System.RuntimeMethodHandleInternal)", n_method_declaring_type },
   { "System.RuntimeMethodHandle::GetMethodDef(System.RuntimeMethodHandleInternal)", n_method_def },
   { "System.RuntimeMethodHandle::GetIsCollectible(System.RuntimeMethodHandleInternal)", n_method_not_collectible },
-  { "System.RuntimeMethodHandle::IsGenericMethodDefinition(System.RuntimeMethodHandleInternal)", n_method_not_generic },
-  { "System.RuntimeMethodHandle::HasMethodInstantiation(System.RuntimeMethodHandleInternal)", n_method_not_generic },
+  { "System.RuntimeMethodHandle::IsGenericMethodDefinition(System.RuntimeMethodHandleInternal)",
+    n_method_is_generic_def },
+  { "System.RuntimeMethodHandle::HasMethodInstantiation(System.RuntimeMethodHandleInternal)", n_method_has_inst },
+  { "System.RuntimeMethodHandle::GetLoaderAllocatorInternal(System.RuntimeMethodHandleInternal)",
+    n_method_loader_allocator },
+  { "System.RuntimeMethodHandle::GetMethodInstantiation(System.RuntimeMethodHandleInternal,"
+    "System.Runtime.CompilerServices.ObjectHandleOnStack,Interop/BOOL)", n_method_instantiation },
+  { "System.RuntimeMethodHandle::StripMethodInstantiation(System.RuntimeMethodHandleInternal,"
+    "System.Runtime.CompilerServices.ObjectHandleOnStack)", n_method_strip_inst },
   { "System.Signature::Init(System.Runtime.CompilerServices.ObjectHandleOnStack,void*,int32,"
     "System.RuntimeFieldHandleInternal,System.RuntimeMethodHandleInternal)", n_signature_init },
   { "System.Reflection.Metadata.MetadataUpdater::<IsApplyUpdateSupported>g____PInvoke|1_0()",

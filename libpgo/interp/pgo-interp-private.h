@@ -295,30 +295,124 @@ Type    *_pgo_interp_corelib_type  (Interp *I, const char *name, GError **error)
 Type    *_pgo_interp_array_type    (Interp *I, Type *elem);
 Type    *_pgo_interp_md_array_type (Interp *I, Type *elem, guint32 rank);
 Type    *_pgo_interp_sig_type      (Module *m, PgoCursor *c, MemKind *out_kind, GError **error);
-gboolean _pgo_interp_layout        (Type *t, GError **error);
-Method  *_pgo_interp_method        (Module *m, guint32 token, GError **error);
-Field   *_pgo_interp_field         (Module *m, guint32 token, GError **error);
-guint8  *_pgo_interp_field_rva     (Field *f, GError **error);
-gboolean _pgo_interp_type_attribute (Module *m, guint32 type, const char *name,
-                                     const guint8 **blob, gsize *len);
-Method  *_pgo_interp_find_method   (Type *t, const char *name, const char *params);
-Method  *_pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m);
 Type    *_pgo_interp_instantiate   (Type *def, Type **args, guint32 n, GError **error);
 Ctx      _pgo_interp_method_ctx    (Method *m);
-gboolean _pgo_interp_is_subtype    (Type *t, Type *of);
 StackKind _pgo_interp_stack_kind   (MemKind k);
 guint8   _pgo_interp_element_type  (Type *t);
 guint32  _pgo_interp_mem_size      (MemKind k, Type *t);
+/* TRUE if 't' is the CoreLib type named 'name'. */
+gboolean _pgo_interp_is_named      (Type *t, const char *name);
+/* The key of an instantiation's arguments 'args' in its definition's table. */
+char    *_pgo_interp_args_key      (Type **args, guint32 n);
 #define  SLOTS_OF(bytes)           (((bytes) + 7) / 8)
+
+/* pgo-interp-layout.c */
+gboolean _pgo_interp_layout        (Type *t, GError **error);
+gboolean _pgo_interp_type_attribute (Module *m, guint32 type, const char *name,
+                                     const guint8 **blob, gsize *len);
+/* TRUE if method 'a' overrides 'b' (takes its vtable slot). */
+gboolean _pgo_interp_same_slot     (Method *a, Method *b);
+
+/* pgo-interp-methods.c */
+Method  *_pgo_interp_method        (Module *m, guint32 token, GError **error);
+Field   *_pgo_interp_field         (Module *m, guint32 token, GError **error);
+guint8  *_pgo_interp_field_rva     (Field *f, GError **error);
+Method  *_pgo_interp_find_method   (Type *t, const char *name, const char *params);
+Method  *_pgo_interp_resolve_virtual (Interp *I, Type *t, Method *m);
+gboolean _pgo_interp_is_subtype    (Type *t, Type *of);
+/* MethodDef 'token' of t's module as a member of 't' (maybe an instantiation). */
+Method  *_pgo_interp_method_of     (Type *t, guint32 token, GError **error);
 
 /* pgo-interp-overrides.c */
 gboolean _pgo_interp_class_overrides (Type *t, GError **error);
 
 /* pgo-interp-transform.c */
+/* One evaluation-stack entry: its kind, and its type when a struct. */
+typedef struct {
+  StackKind k;
+  Type     *t;
+} Entry;
+
+/* The translation of one method, which every pgo-interp-transform*.c adds to. */
+typedef struct {
+  Interp          *I;
+  Method          *m;
+  Code            *code;
+  const PgoMethodBody *body;
+  GArray          *ins;       /* Ins */
+  GArray          *ins_il;    /* guint32: IL offset of each instruction */
+  guint32         *il_to_ins;
+  Entry           *stack;
+  guint32          sp;          /* entries */
+  guint32          cap;         /* entries the stack can hold */
+  guint32          max_slots;   /* the deepest the stack went, in slots */
+  guint32         *arg_slot;    /* per argument: its first slot */
+  Type           **arg_types;
+  Type           **local_types;
+  GHashTable      *states;    /* IL offset -> GArray of StackKind */
+  gint32          *counter_at;/* IL offset -> counter index, or -1 */
+  MemKind         *arg_kinds;
+  guint32         *local_slot;  /* n_vars + 1 entries: first slot of each local */
+  guint32          n_vars;      /* locals of the signature */
+  guint32          n_args;      /* arguments, this included */
+  guint32          il;        /* offset of the instruction being translated */
+  PgoOpcode        opcode;
+  guint32          constrained; /* the type token of a pending constrained. prefix */
+  GPtrArray       *owned;     /* switch tables and leave records to keep */
+  GError         **error;
+} Tr;
+
 Code    *_pgo_interp_translate     (Interp *I, Method *m, GError **error);
 void     _pgo_interp_code_free     (Code *code);
+/* Stops the translation with an error naming the method, offset and opcode; FALSE. */
+gboolean _pgo_interp_tr_fail       (Tr *t, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+/* Appends an instruction at the current IL offset; returns it, for its wide operand. */
+Ins     *_pgo_interp_tr_emit       (Tr *t, guint16 op, guint8 kind, guint32 a);
+/* The slots of the top 'n' stack entries. */
+guint32  _pgo_interp_tr_top_slots  (Tr *t, guint32 n);
+/* Pushes a stack entry of kind 'k' (not a struct). */
+gboolean _pgo_interp_tr_push       (Tr *t, StackKind k);
+/* Pushes a struct of type 'ty', which must be laid out. */
+gboolean _pgo_interp_tr_push_vt    (Tr *t, Type *ty);
+/* Pops 'n' stack entries. */
+gboolean _pgo_interp_tr_pop        (Tr *t, guint n);
+/* The kind of the stack entry 'depth' below the top. */
+StackKind _pgo_interp_tr_top       (Tr *t, guint depth);
+/* The type of the stack entry 'depth' below the top (structs only). */
+Type    *_pgo_interp_tr_top_type   (Tr *t, guint depth);
+/* Pushes what a load of a value of MemKind 'k' leaves on the stack. */
+gboolean _pgo_interp_tr_push_mem   (Tr *t, MemKind k);
+/* Remembers the stack for a branch to IL offset 'target'. */
+void     _pgo_interp_tr_record_state (Tr *t, guint32 target);
+
+/* pgo-interp-transform-ops.c */
+/* Translates one IL instruction. */
+gboolean _pgo_interp_tr_instr      (Tr *t, const PgoIlInstr *in);
+/* The MemKind of an ldind, stind, ldelem or stelem opcode. */
+MemKind  _pgo_interp_tr_ind_kind   (PgoOpcode op);
+
+/* pgo-interp-transform-objects.c */
+/* The groups of the instructions with a token operand, called by _pgo_interp_tr_instr. */
+gboolean _pgo_interp_tr_element    (Tr *t, const PgoIlInstr *in);
+gboolean _pgo_interp_tr_field      (Tr *t, const PgoIlInstr *in);
+gboolean _pgo_interp_tr_call       (Tr *t, const PgoIlInstr *in);
+gboolean _pgo_interp_tr_ftn        (Tr *t, const PgoIlInstr *in);
+gboolean _pgo_interp_tr_type_op    (Tr *t, const PgoIlInstr *in);
+gboolean _pgo_interp_tr_ldtoken    (Tr *t, const PgoIlInstr *in);
+gboolean _pgo_interp_tr_typed_ref  (Tr *t, const PgoIlInstr *in);
+/* The type a token operand names, laid out. */
+Type    *_pgo_interp_tr_type_operand (Tr *t, guint32 token);
+/* Pushes what a load of a value of MemKind 'k' and type 'ty' leaves. */
+gboolean _pgo_interp_tr_push_loaded (Tr *t, MemKind k, Type *ty);
 
 /* pgo-interp-exec.c */
+/* Runs frame 'f' from instruction 'start' with its stack at 'base', inside
+ * handler 'region' (or -1); the returned value into 'ret'. */
+Status   _pgo_interp_run           (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, Slot *ret);
+Slot     _pgo_interp_load_value    (MemKind k, const void *p);
+void     _pgo_interp_store_value   (MemKind k, void *p, Slot s);
+
+/* pgo-interp-calls.c */
 Status   _pgo_interp_invoke        (Interp *I, Method *m, Slot *args, Slot *ret);
 Status   _pgo_interp_throw_new     (Interp *I, const char *type_name, const char *message);
 Status   _pgo_interp_fatal         (Interp *I, Method *m, guint32 il_offset, const char *fmt, ...)
@@ -329,9 +423,14 @@ gpointer _pgo_interp_new_string    (Interp *I, const gunichar2 *units, gint32 n)
 gpointer _pgo_interp_new_string_utf8 (Interp *I, const char *utf8);
 gpointer _pgo_interp_new_array     (Interp *I, Type *array_type, gint64 n);
 gboolean _pgo_interp_run_cctor     (Interp *I, Type *t);
-Slot     _pgo_interp_load_value    (MemKind k, const void *p);
-void     _pgo_interp_store_value   (MemKind k, void *p, Slot s);
 gpointer _pgo_interp_type_object   (Interp *I, Type *t, GError **error);
+/* Counts the arc of 'c' from counter 'src' to counter 'dst' (or EDGE_EXIT). */
+void     _pgo_interp_count_edge    (Code *c, guint32 src, guint32 dst);
+/* Runs finally or fault handler 'i' of 'f' from its start. */
+Status   _pgo_interp_run_finally   (Interp *I, Frame *f, guint32 i, Slot *base, Slot *ret);
+/* Pass 2 of an exception in 'f' at 'pc' from clause 'first': the handler to enter. */
+Status   _pgo_interp_dispatch      (Interp *I, Frame *f, guint32 pc, guint32 first, Slot *base, gint32 region,
+                                    guint32 *out_start);
 
 /* pgo-interp-native.c */
 void     _pgo_interp_natives_init  (Interp *I);
@@ -339,15 +438,29 @@ Native   _pgo_interp_native_lookup (Interp *I, const char *full);
 char    *_pgo_interp_string_utf8   (gpointer s);
 gpointer _pgo_interp_user_string   (Module *m, guint32 index, GError **error);
 void     _pgo_interp_console_write (Interp *I, gpointer s, gboolean newline);
-Native   _pgo_interp_delegate_native (Method *m);
 void     _pgo_interp_add_natives   (Interp *I, const NativeEntry *table, guint n);
 Status   _pgo_interp_native_nop    (Interp *I, Method *m, Slot *a, Slot *r);
 Status   _pgo_interp_native_true   (Interp *I, Method *m, Slot *a, Slot *r);
+/* Stops the run: the objects outgrew --max-heap. */
+Status   _pgo_interp_out_of_memory (Interp *I);
+
+/* pgo-interp-unsafe.c */
+void     _pgo_interp_unsafe_natives_init (Interp *I);
+
+/* pgo-interp-delegates.c */
+void     _pgo_interp_delegate_natives_init (Interp *I);
+Native   _pgo_interp_delegate_native (Method *m);
 
 /* pgo-interp-math.c */
 void     _pgo_interp_math_natives_init (Interp *I);
 
+/* pgo-interp-handles.c */
+void     _pgo_interp_handle_natives_init (Interp *I);
 /* pgo-interp-types.c */
+/* the type a RuntimeType object the interpreter made stands for, or NULL */
+Type    *_pgo_interp_type_of       (Interp *I, gpointer o);
+/* stops the run at native 'm': it needs 'what', which is not implemented */
+Status   _pgo_interp_refuse        (Interp *I, Method *m, const char *what);
 void     _pgo_interp_type_natives_init (Interp *I);
 guint8   _pgo_interp_cor_element_type (Type *t);
 
@@ -356,6 +469,8 @@ void     _pgo_interp_reflect_natives_init (Interp *I);
 
 /* pgo-interp-members.c */
 void     _pgo_interp_member_natives_init (Interp *I);
+/* A RuntimeMethodInfoStub (IRuntimeMethodInfo) of 'h' into '*out'; 'm' names the caller. */
+Status   _pgo_interp_method_info_stub (Interp *I, Method *m, Method *h, gpointer *out);
 
 /* pgo-interp-bind.c */
 void     _pgo_interp_bind_natives_init (Interp *I);

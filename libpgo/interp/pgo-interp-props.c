@@ -25,18 +25,6 @@
 #define SIG_PROPERTY   0x08
 #define SIG_HASTHIS    0x20
 
-static Type *
-type_of (Interp *I, gpointer o)
-{
-  return o ? g_hash_table_lookup (I->object_types, o) : NULL;
-}
-
-static Status
-refuse (Interp *I, Method *m, const char *what)
-{
-  return _pgo_interp_fatal (I, NULL, 0, "%s: %s; the interpreter does not implement it", m->full, what);
-}
-
 static Field *
 field_named (Type *t, const char *name)
 {
@@ -55,10 +43,10 @@ field_named (Type *t, const char *name)
 static Status
 n_type_token (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
-    return refuse (I, m, "a type the interpreter did not make");
+    return _pgo_interp_refuse (I, m, "a type the interpreter did not make");
   r->i = t->elem || !t->module ? (gint32) PGO_TOKEN (PGO_TABLE_TYPEDEF, 0) : (gint32) t->token;
   return ST_RETURN;
 }
@@ -71,10 +59,10 @@ n_metadata_import (Interp *I, Method *m, Slot *a, Slot *r)
   Field *f = a[0].p ? field_named (OBJ_TYPE (a[0].p), "m_pData") : NULL;
 
   if (!f)
-    return refuse (I, m, "a module the interpreter did not make");
+    return _pgo_interp_refuse (I, m, "a module the interpreter did not make");
   memcpy (&r->p, (guint8 *) a[0].p + f->offset, sizeof r->p);
   if (!r->p)
-    return refuse (I, m, "a module the interpreter did not make");
+    return _pgo_interp_refuse (I, m, "a module the interpreter did not make");
   return ST_RETURN;
 }
 
@@ -178,7 +166,7 @@ n_metadata_enum (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   g_autoptr(GError) error = NULL;
 
   if (!mod)
-    return refuse (I, m, "a scope the interpreter did not make");
+    return _pgo_interp_refuse (I, m, "a scope the interpreter did not make");
   if (kind == PGO_TOKEN (PGO_TABLE_PROPERTY, 0) && PGO_TOKEN_TABLE (parent) == PGO_TABLE_TYPEDEF)
     enum_properties (mod->md, parent, found);
   else if (kind == PGO_TOKEN (PGO_TABLE_METHODDEF, 0) && PGO_TOKEN_TABLE (parent) == PGO_TABLE_PROPERTY)
@@ -188,8 +176,10 @@ n_metadata_enum (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   else if (kind == PGO_TOKEN (PGO_TABLE_FIELD, 0) && PGO_TOKEN_TABLE (parent) == PGO_TABLE_TYPEDEF)
     enum_fields (mod->md, parent, found);
   else
-    return refuse (I, m, "an enumeration of metadata other than properties, their methods, parameters and fields");
-  if ((gint32) found->len <= *length)
+    return _pgo_interp_refuse (I, m, "an enumeration of metadata other than properties, their methods, parameters and fields");
+  if (found->len == 0)
+    ;  /* nothing to copy (an empty GArray's data may be NULL) */
+  else if ((gint32) found->len <= *length)
     memcpy (small, found->data, found->len * sizeof (guint32));
   else
     {
@@ -220,7 +210,7 @@ n_metadata_name (Interp *I, Method *m, Slot *a, Slot *r)
   if (!mod || (table != PGO_TABLE_PROPERTY && table != PGO_TABLE_PARAM && table != PGO_TABLE_FIELD)
       || PGO_TOKEN_RID (tok) == 0 || PGO_TOKEN_RID (tok) > pgo_metadata_get_n_rows (mod->md, table)
       || !_pgo_metadata_lookup_string (mod->md, pgo_metadata_get_column (mod->md, col, PGO_TOKEN_RID (tok)), &s, NULL))
-    return refuse (I, m, "the name of a row other than a property, parameter or field");
+    return _pgo_interp_refuse (I, m, "the name of a row other than a property, parameter or field");
   *(const char **) a[2].p = s;
   r->i = 0;
   return ST_RETURN;
@@ -245,7 +235,7 @@ n_property_props (Interp *I, Method *m, Slot *a, Slot *r)
       || !_pgo_metadata_lookup_string (mod->md, pgo_metadata_get_column (mod->md, PGO_COL_PROPERTY_NAME, rid), &s, NULL)
       || !_pgo_metadata_lookup_blob (mod->md, pgo_metadata_get_column (mod->md, PGO_COL_PROPERTY_TYPE, rid), &blob,
                                      &len, NULL))
-    return refuse (I, m, "a row other than a readable property");
+    return _pgo_interp_refuse (I, m, "a row other than a readable property");
   flags = (gint32) pgo_metadata_get_column (mod->md, PGO_COL_PROPERTY_FLAGS, rid);
   n = (gint32) len;
   *(const char **) a[2].p = s;
@@ -267,7 +257,7 @@ n_param_props (Interp *I, Method *m, Slot *a, Slot *r)
 
   if (!mod || PGO_TOKEN_TABLE (tok) != PGO_TABLE_PARAM || PGO_TOKEN_RID (tok) == 0
       || PGO_TOKEN_RID (tok) > pgo_metadata_get_n_rows (mod->md, PGO_TABLE_PARAM))
-    return refuse (I, m, "a row other than a parameter");
+    return _pgo_interp_refuse (I, m, "a row other than a parameter");
   seq = (gint32) pgo_metadata_get_column (mod->md, PGO_COL_PARAM_SEQUENCE, PGO_TOKEN_RID (tok));
   flags = (gint32) pgo_metadata_get_column (mod->md, PGO_COL_PARAM_FLAGS, PGO_TOKEN_RID (tok));
   memcpy (a[2].p, &seq, sizeof seq);
@@ -287,7 +277,7 @@ n_field_def_props (Interp *I, Method *m, Slot *a, Slot *r)
 
   if (!mod || PGO_TOKEN_TABLE (tok) != PGO_TABLE_FIELD || PGO_TOKEN_RID (tok) == 0
       || PGO_TOKEN_RID (tok) > pgo_metadata_get_n_rows (mod->md, PGO_TABLE_FIELD))
-    return refuse (I, m, "a row other than a field");
+    return _pgo_interp_refuse (I, m, "a row other than a field");
   flags = (gint32) pgo_metadata_get_column (mod->md, PGO_COL_FIELD_FLAGS, PGO_TOKEN_RID (tok));
   memcpy (a[2].p, &flags, sizeof flags);
   r->i = 0;
@@ -316,7 +306,7 @@ member_method (Type *t, guint32 token)
 static Status
 n_assign_associate (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *declared = type_of (I, a[1].p), *reflected = type_of (I, a[2].p);
+  Type *declared = _pgo_interp_type_of (I, a[1].p), *reflected = _pgo_interp_type_of (I, a[2].p);
   Method *h, *get_base;
   Slot args[2];
 
@@ -324,7 +314,7 @@ n_assign_associate (Interp *I, Method *m, Slot *a, Slot *r)
   if ((a[0].i & 0xffffff) == 0)
     return ST_RETURN;
   if (!declared || !reflected || !(h = member_method (declared, (guint32) a[0].i)))
-    return refuse (I, m, "an accessor the interpreter cannot find");
+    return _pgo_interp_refuse (I, m, "an accessor the interpreter cannot find");
   if (declared != reflected)
     {
       if ((h->flags & MD_ACCESS_MASK) == MD_PRIVATE)
@@ -332,14 +322,14 @@ n_assign_associate (Interp *I, Method *m, Slot *a, Slot *r)
       if ((h->flags & MD_VIRTUAL) && !declared->is_interface)
         {
           if (h->slot < 0 || !_pgo_interp_layout (reflected, NULL) || (guint32) h->slot >= reflected->n_vtable)
-            return refuse (I, m, "an accessor outside the reflected type's vtable");
+            return _pgo_interp_refuse (I, m, "an accessor outside the reflected type's vtable");
           h = reflected->vtable[h->slot];
         }
     }
   get_base = _pgo_interp_find_method (_pgo_interp_corelib_type (I, "System.RuntimeType", NULL), "GetMethodBase",
                                       "(System.RuntimeType,System.RuntimeMethodHandleInternal)");
   if (!get_base)
-    return refuse (I, m, "RuntimeType.GetMethodBase(RuntimeType, RuntimeMethodHandleInternal) not found");
+    return _pgo_interp_refuse (I, m, "RuntimeType.GetMethodBase(RuntimeType, RuntimeMethodHandleInternal) not found");
   args[0].p = a[2].p;
   args[1].p = h;
   return _pgo_interp_invoke (I, get_base, args, r);
@@ -351,7 +341,7 @@ static Status
 n_method_not_dynamic (Interp *I, Method *m, Slot *a, Slot *r)
 {
   if (!a[0].p)
-    return refuse (I, m, "a null method handle");
+    return _pgo_interp_refuse (I, m, "a null method handle");
   r->i = 0;
   return ST_RETURN;
 }
@@ -364,7 +354,7 @@ n_method_is_ctor (Interp *I, Method *m, Slot *a, Slot *r)
   Method *h = a[0].p;
 
   if (!h)
-    return refuse (I, m, "a null method handle");
+    return _pgo_interp_refuse (I, m, "a null method handle");
   r->i = (h->flags & 0x1000) && (strcmp (h->name, ".ctor") == 0 || strcmp (h->name, ".cctor") == 0);
   return ST_RETURN;
 }

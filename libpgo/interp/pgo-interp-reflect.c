@@ -17,13 +17,6 @@
 #include "pgo-error-private.h"
 #include "pgo-pe-private.h"
 
-/* The interpreter's Type of RuntimeType object 'o', or NULL. */
-static Type *
-type_of (Interp *I, gpointer o)
-{
-  return o ? g_hash_table_lookup (I->object_types, o) : NULL;
-}
-
 /* Returns the RuntimeType object of 't' (NULL for none) in r->p. */
 static Status
 ret_type_object (Interp *I, Method *m, Type *t, Slot *r)
@@ -42,7 +35,7 @@ ret_type_object (Interp *I, Method *m, Type *t, Slot *r)
 static Status
 n_type_element_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   return ret_type_object (I, m, t ? t->elem : NULL, r);
 }
@@ -55,7 +48,7 @@ n_type_element_type (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_can_cast (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *from = type_of (I, a[0].p), *to = type_of (I, a[1].p);
+  Type *from = _pgo_interp_type_of (I, a[0].p), *to = _pgo_interp_type_of (I, a[1].p);
   Type *nullable = _pgo_interp_corelib_type (I, "System.Nullable`1", NULL);
 
   if (!from || !to)
@@ -155,7 +148,7 @@ module_of (Interp *I, gpointer o)
 static Status
 n_type_module (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Module *mod = defining_module (type_of (I, a[0].p));
+  Module *mod = defining_module (_pgo_interp_type_of (I, a[0].p));
   g_autoptr(GError) error = NULL;
 
   if (!mod)
@@ -187,7 +180,7 @@ n_module_type (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_assembly (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Module *mod = defining_module (type_of (I, a[0].p));
+  Module *mod = defining_module (_pgo_interp_type_of (I, a[0].p));
   g_autoptr(GError) error = NULL;
 
   if (!mod)

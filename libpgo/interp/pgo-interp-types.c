@@ -26,11 +26,20 @@
 #define MD_ACCESS_MASK 0x0007
 #define MD_PUBLIC      0x0006
 
-/* The interpreter's Type of RuntimeType object 'o', or NULL. */
-static Type *
-type_of (Interp *I, gpointer o)
+/* _pgo_interp_type_of: the type a RuntimeType object 'o' the interpreter
+ * made stands for; NULL for null or an object it did not make. */
+Type *
+_pgo_interp_type_of (Interp *I, gpointer o)
 {
   return o ? g_hash_table_lookup (I->object_types, o) : NULL;
+}
+
+/* _pgo_interp_refuse: stops the run at native 'm' with the one-line
+ * error that it needs 'what', which the interpreter does not do. */
+Status
+_pgo_interp_refuse (Interp *I, Method *m, const char *what)
+{
+  return _pgo_interp_fatal (I, NULL, 0, "%s: %s; the interpreter does not implement it", m->full, what);
 }
 
 /* The metadata name of the TypeDef of 't' (a generic instantiation's
@@ -132,7 +141,7 @@ ret_name (Interp *I, Method *m, Type *t, char *s, Slot *r)
 static Status
 n_type_name (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   return ret_name (I, m, t, t ? type_name (t) : NULL, r);
 }
@@ -140,7 +149,7 @@ n_type_name (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_full_name (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   return ret_name (I, m, t, t ? type_full_name (t) : NULL, r);
 }
@@ -149,7 +158,7 @@ n_type_full_name (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_namespace (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
   guint32 outer;
 
   while (t && t->elem)
@@ -168,7 +177,7 @@ n_type_namespace (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_declaring_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p), *def, *o;
+  Type *t = _pgo_interp_type_of (I, a[0].p), *def, *o;
   g_autoptr(GError) error = NULL;
   guint32 outer, n;
 
@@ -201,7 +210,7 @@ corelib_named (Interp *I, Type *t, const char *name)
 static Status
 n_type_is_enum (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   r->i = t && corelib_named (I, t->parent, "System.Enum");
   return ST_RETURN;
@@ -217,7 +226,7 @@ n_type_is_primitive (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
     "System.Int32", "System.UInt32", "System.Int64", "System.UInt64", "System.Single", "System.Double",
     "System.IntPtr", "System.UIntPtr",
   };
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   r->i = 0;
   for (guint i = 0; t && i < G_N_ELEMENTS (names) && !r->i; i++)
@@ -229,7 +238,7 @@ n_type_is_primitive (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 static Status
 n_type_is_array (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   r->i = t && t->elem != NULL;
   return ST_RETURN;
@@ -240,7 +249,7 @@ n_type_is_array (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 static Status
 n_run_class_constructor (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
     return _pgo_interp_throw_new (I, "System.ArgumentException", "The type handle is not initialized.");
@@ -510,7 +519,7 @@ enum_arrays (Interp *I, Type *storage, GArray *values, GPtrArray *names, gpointe
 static Status
 n_enum_info_create (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p), *storage = m->owner->n_args == 1 ? m->owner->args[0] : NULL, *flags;
+  Type *t = _pgo_interp_type_of (I, a[0].p), *storage = m->owner->n_args == 1 ? m->owner->args[0] : NULL, *flags;
   g_autoptr(GPtrArray) names = a[1].i ? g_ptr_array_new () : NULL;
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (guint64));
   Method *ctor = _pgo_interp_find_method (m->owner, ".ctor", "(bool,!0[],string[])");
@@ -574,7 +583,7 @@ n_create_instance_of_t (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
 static Status
 n_create_instance (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!a[0].p)
     return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null. (Parameter 'type')");
@@ -594,14 +603,14 @@ n_create_instance (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_create_for_another_parameter (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p), *args[2], *inst;
+  Type *t = _pgo_interp_type_of (I, a[0].p), *args[2], *inst;
   guint32 n = m->n_params - 1;
   g_autoptr(GError) error = NULL;
 
   if (!t || !(t->def || generic_arity (t)) || n > G_N_ELEMENTS (args))
     return _pgo_interp_fatal (I, NULL, 0, "%s: not a generic type", m->full);
   for (guint32 i = 0; i < n; i++)
-    if (!(args[i] = type_of (I, a[1 + i].p)))
+    if (!(args[i] = _pgo_interp_type_of (I, a[1 + i].p)))
       return _pgo_interp_fatal (I, NULL, 0, "%s: a type argument the interpreter did not make", m->full);
   if (!(inst = _pgo_interp_instantiate (t->def ? t->def : t, args, n, &error)) || !_pgo_interp_layout (inst, &error))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error ? error->message : "cannot instantiate");
@@ -643,7 +652,7 @@ _pgo_interp_cor_element_type (Type *t)
 static Status
 n_type_cor_element_type (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
-  r->i = cor_element_type (type_of (I, a[0].p));
+  r->i = cor_element_type (_pgo_interp_type_of (I, a[0].p));
   return ST_RETURN;
 }
 
@@ -723,7 +732,7 @@ n_memberwise_clone (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 static Status
 n_type_is_generic_definition (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   r->i = t && generic_arity (t) > 0;
   return ST_RETURN;
@@ -735,7 +744,7 @@ n_type_is_generic_definition (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot 
 static Status
 n_type_contains_generic_variables (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
     return _pgo_interp_fatal (I, NULL, 0, "%s: a type the interpreter did not make; the interpreter does not "
@@ -751,7 +760,7 @@ n_type_contains_generic_variables (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_enum_underlying_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
   g_autoptr(GError) error = NULL;
 
   if (t && corelib_named (I, t->parent, "System.Enum") && _pgo_interp_layout (t, NULL))
@@ -770,7 +779,7 @@ n_enum_underlying_type (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_generic (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
 
   r->i = t && (t->def || generic_arity (t) > 0);
   return ST_RETURN;
@@ -782,7 +791,7 @@ n_type_is_generic (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 static Status
 n_type_generic_definition (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[0].p);
   g_autoptr(GError) error = NULL;
 
   if (!t || !(t->def || generic_arity (t) > 0))
@@ -799,7 +808,7 @@ n_type_generic_definition (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_generic_arguments (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = type_of (I, a[0].p), *rt;
+  Type *t = _pgo_interp_type_of (I, a[0].p), *rt;
   g_autoptr(GError) error = NULL;
 
   if (!t || !t->def)
@@ -820,7 +829,7 @@ n_type_generic_arguments (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_make_generic_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *def = type_of (I, a[0].p), **args;
+  Type *def = _pgo_interp_type_of (I, a[0].p), **args;
   gpointer list = a[1].p;
   guint32 n = def ? generic_arity (def) : 0;
   g_autoptr(GError) error = NULL;
@@ -838,7 +847,7 @@ n_make_generic_type (Interp *I, Method *m, Slot *a, Slot *r)
   for (guint32 i = 0; i < n; i++)
     {
       gpointer o = ((gpointer *) ARR_DATA (list))[i];
-      if (!(args[i] = type_of (I, o)))
+      if (!(args[i] = _pgo_interp_type_of (I, o)))
         return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null.");
     }
   if (!(inst = _pgo_interp_instantiate (def, args, n, &error)) || !(r->p = _pgo_interp_type_object (I, inst, &error)))
@@ -942,125 +951,6 @@ n_crypto_random_bytes (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   return ST_RETURN;
 }
 
-/* ---- object hash codes and dependent handles ---- */
-
-/* RuntimeHelpers.GetHashCode(object) and TryGetHashCode(object): an
- * object's identity hash, given in allocation-independent order on first
- * request (1, 2, ...) so that runs repeat; 0 for null. */
-static Status
-n_object_hash (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
-{
-  gpointer h;
-
-  if (!a[0].p)
-    return (r->i = 0, ST_RETURN);
-  if (!(h = g_hash_table_lookup (I->hashes, a[0].p)))
-    g_hash_table_insert (I->hashes, a[0].p, (h = GUINT_TO_POINTER (g_hash_table_size (I->hashes) + 1)));
-  r->i = (gint32) GPOINTER_TO_UINT (h);
-  return ST_RETURN;
-}
-
-/* A dependent handle is the address of two object slots, the target and
- * its dependent, as DependentHandle's IL reads the target through it.
- * The interpreter collects no garbage: both stay alive with the run. */
-static gpointer *
-new_cell (Interp *I, gpointer target, gpointer dependent)
-{
-  gpointer *cell = g_new (gpointer, 2);  /* 8-aligned: GCHandle tags bit 0 of a pinned handle */
-
-  cell[0] = target;
-  cell[1] = dependent;
-  g_ptr_array_add (I->handles, cell);
-  return cell;
-}
-
-static Status
-n_dh_alloc (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
-{
-  r->p = new_cell (I, a[0].p, a[1].p);
-  return ST_RETURN;
-}
-
-static Status
-n_dh_get_dependent (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
-{
-  r->p = ((gpointer *) a[0].p)[1];
-  return ST_RETURN;
-}
-
-/* InternalGetTargetAndDependent(handle, out object dependent): object. */
-static Status
-n_dh_get_both (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
-{
-  gpointer *cell = a[0].p;
-
-  memcpy (a[1].p, &cell[1], sizeof (gpointer));
-  r->p = cell[0];
-  return ST_RETURN;
-}
-
-static Status
-n_dh_set_dependent (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
-{
-  ((gpointer *) a[0].p)[1] = a[1].p;
-  return ST_RETURN;
-}
-
-static Status
-n_dh_clear_target (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
-{
-  ((gpointer *) a[0].p)[0] = NULL;
-  return ST_RETURN;
-}
-
-/* Freeing a handle: its cell stays with the run (a stale handle reads
- * what it last held instead of freed memory). */
-static Status
-n_dh_free (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
-{
-  r->i = 1;
-  return ST_RETURN;
-}
-
-/* A GC handle is the address of one object slot, as GCHandle's IL reads
- * its target through it; strong, weak and pinned alike, since nothing is
- * collected or moved. */
-static Status
-n_gch_alloc (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
-{
-  r->p = new_cell (I, a[0].p, NULL);
-  return ST_RETURN;
-}
-
-/* RuntimeTypeHandle.GetGCHandle(GCHandleType): a new handle whose
- * target is null, as CoreCLR's CreateTypedHandle(NULL, type) makes it:
- * RuntimeType.InitializeCache then stores its RuntimeTypeCache there. */
-static Status
-n_type_handle_gch (Interp *I, Method *m G_GNUC_UNUSED, Slot *a G_GNUC_UNUSED, Slot *r)
-{
-  r->p = new_cell (I, NULL, NULL);
-  return ST_RETURN;
-}
-
-static Status
-n_gch_set (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
-{
-  ((gpointer *) a[0].p)[0] = a[1].p;
-  return ST_RETURN;
-}
-
-/* InternalCompareExchange(handle, value, comparand): the old target. */
-static Status
-n_gch_compare_exchange (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
-{
-  gpointer *cell = a[0].p;
-
-  r->p = cell[0];
-  if (cell[0] == a[2].p)
-    cell[0] = a[1].p;
-  return ST_RETURN;
-}
-
 /* Environment.GetEnvironmentVariableCore(string): the process's
  * variable, or null (CoreCLR reaches it through the platform layer's
  * GetEnvironmentVariableW). */
@@ -1129,29 +1019,6 @@ static const NativeEntry type_natives[] = {
   { "Interop/Sys::GetNonCryptographicallySecureRandomBytes(uint8*,int32)", n_random_bytes },
   { "System.Security.Cryptography.RandomNumberGeneratorImplementation::GetBytes(uint8*,int32)",
     n_crypto_random_bytes },
-  { "System.Runtime.CompilerServices.RuntimeHelpers::GetHashCode(object)", n_object_hash },
-  { "System.Runtime.CompilerServices.RuntimeHelpers::TryGetHashCode(object)", n_object_hash },
-  { "System.Runtime.DependentHandle::InternalAlloc(object,object)", n_dh_alloc },
-  { "System.Runtime.DependentHandle::InternalAllocWithGCTransition(object,object)", n_dh_alloc },
-  { "System.Runtime.DependentHandle::InternalGetDependent(native int)", n_dh_get_dependent },
-  { "System.Runtime.DependentHandle::InternalGetTargetAndDependent(native int,object&)", n_dh_get_both },
-  { "System.Runtime.DependentHandle::InternalSetDependent(native int,object)", n_dh_set_dependent },
-  { "System.Runtime.DependentHandle::InternalSetTargetToNull(native int)", n_dh_clear_target },
-  { "System.Runtime.DependentHandle::InternalFree(native int)", n_dh_free },
-  { "System.Runtime.DependentHandle::InternalFreeWithGCTransition(native int)", n_nop },
-  { "System.Runtime.InteropServices.GCHandle::_InternalAlloc(object,System.Runtime.InteropServices.GCHandleType)",
-    n_gch_alloc },
-  { "System.Runtime.InteropServices.GCHandle::InternalAllocWithGCTransition(object,System.Runtime.InteropServices.GCHandleType)",
-    n_gch_alloc },
-  { "System.Runtime.InteropServices.GCHandle::_InternalFree(native int)", n_dh_free },
-  { "System.RuntimeTypeHandle::GetGCHandle(System.Runtime.InteropServices.GCHandleType)", n_type_handle_gch },
-  { "System.Runtime.InteropServices.GCHandle::InternalFreeWithGCTransition(native int)", n_nop },
-  { "System.Runtime.InteropServices.GCHandle::InternalSet(native int,object)", n_gch_set },
-  { "System.Runtime.InteropServices.GCHandle::InternalCompareExchange(native int,object,object)",
-    n_gch_compare_exchange },
-  /* no finalizer ever runs, whatever the finalizer queue would say */
-  { "System.GC::SuppressFinalize(object)", n_nop },
-  { "System.GC::ReRegisterForFinalize(object)", n_nop },
 };
 
 /* _pgo_interp_type_natives_init: adds this file's natives to I->natives. */

@@ -10,7 +10,8 @@
 // a type's assembly, member reflection: GetMethod(s), GetProperty(ies),
 // GetConstructor(s), GetField(s), GetInterfaces, GetParameters,
 // MethodBase.Invoke, PropertyInfo and FieldInfo GetValue and SetValue,
-// CreateDelegate, a covariant return override).
+// CreateDelegate, Delegate.Method (of a generic method instantiation),
+// a covariant return override).
 // Each case prints its result or the type of what it threw.
 using System;
 using System.Collections.Generic;
@@ -106,6 +107,7 @@ static class Program
         T("refl-field-struct", () => { object b = new RFP { X = 1, Y = 2 }; typeof(RFP).GetField("Y").SetValue(b, 7L); return ((RFP)b).Y.ToString(); });
         T("refl-field-generic", () => { var gi = new RGG<int> { V = 3 }; var gf = typeof(RGG<int>).GetField("V"); return gf.GetValue(gi) + " " + gf.FieldType.Name + " " + typeof(RGG<string>).GetField("Inst").GetValue(null); });
         T("refl-method-tostring", () => typeof(RDerived).GetMethod("Hello").ToString());
+        T("delegate-method", () => { Func<object[]> f = Array.Empty<object>; var m = f.Method; Func<int, int> g = RBase.S; return m.Name + " " + m.DeclaringType.Name + " " + m.IsGenericMethod + " " + m.IsGenericMethodDefinition + " " + m.GetGenericArguments()[0].Name + " " + (new Func<object[]>(Array.Empty<object>).Method == m) + " " + g.Method.Name + " " + g.Method.IsGenericMethod + " " + g.Method.DeclaringType.Name; });
         return 0;
     }
     static string TypedRef()

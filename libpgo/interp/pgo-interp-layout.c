@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT
+ *
+ * pgo-interp-layout.c: a type's layout, made on its first use: its
+ * fields' offsets and statics, its vtable and its interfaces.
+ * SPEC: pgo-interp(1) "Loading"
+ *
+ * Apart from loading (pgo-interp-load.c), as the one place that decides
+ * where a value lies: instance fields in declaration order at their
+ * natural alignment after the base's, a struct grown to an explicit
+ * ClassSize, [InlineArray(N)] repeated N times and Vector<T> sized as on
+ * this machine; statics in slots of their own.  A virtual method takes
+ * the slot of the method it overrides, or a new one.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "pgo-interp-private.h"
+#include "pgo-signature-private.h"
+#include "pgo-error-private.h"
+
+/* ECMA-335 II.23.1.5 FieldAttributes, II.23.1.10 MethodAttributes. */
+#define FD_STATIC      0x0010
+#define FD_LITERAL     0x0040
+#define FD_HAS_RVA     0x0100
+#define MD_VIRTUAL     0x0040
+#define MD_NEWSLOT     0x0100
+
+/* ---- layout ---- */
+
+#define INLINE_ARRAY_ATTRIBUTE "System.Runtime.CompilerServices.InlineArrayAttribute"
+
+/* _pgo_interp_type_attribute: TRUE if TypeDef 'type' of 'm' carries a
+ * custom attribute of the type named 'name'; its value blob into '*blob'
+ * and '*len' (nullable). */
+gboolean
+_pgo_interp_type_attribute (Module *m, guint32 type, const char *name, const guint8 **blob, gsize *len)
+{
+  PgoMetadata *md = m->md;
+  guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_CUSTOMATTRIBUTE);
+  guint32 key = (PGO_TOKEN_RID (type) << 5) | 3;  /* HasCustomAttribute: TypeDef is tag 3 */
+
+  for (guint32 r = _pgo_metadata_sorted_first (md, PGO_TABLE_CUSTOMATTRIBUTE, PGO_COL_CUSTOMATTRIBUTE_PARENT, key); r <= n && pgo_metadata_get_column (md, PGO_COL_CUSTOMATTRIBUTE_PARENT, r) == key; r++)
+    {
+      guint32 ctor = 0;
+      g_autofree char *found = NULL;
+      const guint8 *b = NULL;
+      gsize l = 0;
+
+      if (!_pgo_metadata_decode_coded (md, PGO_CODED_CUSTOM_ATTRIBUTE_TYPE,
+                                       pgo_metadata_get_column (md, PGO_COL_CUSTOMATTRIBUTE_TYPE, r), &ctor, NULL)
+          || !(found = _pgo_metadata_attribute_type (md, ctor)) || strcmp (found, name) != 0
+          || !_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_CUSTOMATTRIBUTE_VALUE, r),
+                                         &b, &l, NULL))
+        continue;
+      if (blob)
+        *blob = b, *len = l;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* The length N of TypeDef 'type' of 'm' when it carries [InlineArray(N)]
+ * (its one field repeated N times, as the runtime lays it out), else 0. */
+static guint32
+inline_array_length (Module *m, guint32 type)
+{
+  const guint8 *blob = NULL;
+  gsize len = 0;
+  gint32 length;
+
+  /* the value: prolog 0x0001, then the int32 */
+  if (!_pgo_interp_type_attribute (m, type, INLINE_ARRAY_ATTRIBUTE, &blob, &len) || len < 6
+      || blob[0] != 1 || blob[1] != 0)
+    return 0;
+  memcpy (&length, blob + 2, 4);
+  return length > 0 ? (guint32) length : 0;
+}
+
+/* The size of Vector<T> as CoreCLR gives it on this machine: 32 bytes
+ * where the processor has AVX2 and the DOTNET_ settings that disable it
+ * (EnableHWIntrinsic, EnableAVX, EnableAVX2 at 0, or a
+ * PreferredVectorBitWidth under 256, read as hex like every DOTNET_
+ * number) are absent; else 16.  Code sized by Vector<T>.Count then takes
+ * CoreCLR's paths and counts. */
+static guint32
+vector_bytes (void)
+{
+  static const char *const off[] = { "DOTNET_EnableHWIntrinsic", "DOTNET_EnableAVX", "DOTNET_EnableAVX2" };
+  const char *width = g_getenv ("DOTNET_PreferredVectorBitWidth");
+
+  for (guint i = 0; i < G_N_ELEMENTS (off); i++)
+    if (g_strcmp0 (g_getenv (off[i]), "0") == 0)
+      return 16;
+  if (width && g_ascii_strtoull (width, NULL, 16) < 256)
+    return 16;
+#if defined(__x86_64__) || defined(__i386__)
+  return __builtin_cpu_supports ("avx2") ? 32 : 16;
+#else
+  return 16;
+#endif
+}
+
+static gboolean
+layout_fields (Type *t, GError **error)
+{
+  Module *m = t->module;
+  guint32 rid = PGO_TOKEN_RID (t->token), first, end, size, align = 1, n_static = 0;
+
+  if (!_pgo_metadata_lookup_list (m->md, PGO_COL_TYPEDEF_FIELD_LIST, rid, &first, &end, error))
+    return FALSE;
+  size = t->is_vt ? 0 : (t->parent ? t->parent->size : 8);
+  t->fields = g_new0 (Field, end - first);
+  for (guint32 f = first; f < end; f++)
+    {
+      guint32 frid = _pgo_metadata_list_target (m->md, PGO_TABLE_FIELD, f);
+      guint16 flags = pgo_metadata_get_column (m->md, PGO_COL_FIELD_FLAGS, frid);
+      Field *fd = &t->fields[t->n_fields];
+      const guint8 *blob;
+      gsize len;
+      PgoCursor c;
+      guint8 b;
+      guint32 sz;
+
+      if (flags & FD_LITERAL)
+        continue;
+      if (!_pgo_metadata_lookup_blob (m->md, pgo_metadata_get_column (m->md, PGO_COL_FIELD_SIGNATURE, frid),
+                                      &blob, &len, error))
+        return FALSE;
+      _pgo_cursor_init (&c, blob, len, 0);
+      if (!pgo_cursor_read_u8 (&c, &b, error))
+        return FALSE;
+      fd->owner = t;
+      fd->token = PGO_TOKEN (PGO_TABLE_FIELD, frid);
+      (void) _pgo_metadata_lookup_string (m->md, pgo_metadata_get_column (m->md, PGO_COL_FIELD_NAME, frid),
+                                          (const char **) &fd->name, NULL);
+      {
+        GError *ferr = NULL;
+        fd->type = _pgo_interp_sig_type (m, &c, &fd->kind, &ferr);
+        if (ferr)
+          {
+            /* kept, so that offsets stay right; using it is an error */
+            fd->unsupported = g_strdup (ferr->message);
+            fd->kind = M_VT;
+            g_error_free (ferr);
+          }
+      }
+      fd->is_static = (flags & FD_STATIC) != 0;
+      fd->has_rva = fd->is_static && (flags & FD_HAS_RVA);
+      if (!t->def)
+        g_hash_table_insert (m->fields, GUINT_TO_POINTER (PGO_TOKEN (PGO_TABLE_FIELD, frid)), fd);
+      t->n_fields++;
+      if (fd->is_static)
+        continue;  /* placed below, once the type's own size is known */
+      sz = fd->unsupported ? 8 : _pgo_interp_mem_size (fd->kind, fd->type);
+      sz = MAX (sz, 1);
+      {
+        guint32 a = fd->kind == M_VT && fd->type ? fd->type->align : sz;
+        a = MIN (MAX (a, 1), 8);
+        size = (size + a - 1) & ~(a - 1);
+        align = MAX (align, a);
+      }
+      fd->offset = size;
+      size += sz;
+    }
+  if (t->is_vt)
+    {
+      guint32 repeat = inline_array_length (m, t->token);
+
+      /* [InlineArray(N)]: the one instance field N times */
+      for (guint i = 0; repeat > 1 && i < t->n_fields; i++)
+        if (!t->fields[i].is_static)
+          size = t->fields[i].offset
+                 + repeat * MAX (t->fields[i].unsupported ? 8 : _pgo_interp_mem_size (t->fields[i].kind, t->fields[i].type), 1);
+      /* an explicit ClassSize (ECMA-335 II.22.8) can only grow a struct */
+      guint32 nl = pgo_metadata_get_n_rows (m->md, PGO_TABLE_CLASSLAYOUT);
+      for (guint32 r = 1; r <= nl; r++)
+        if (pgo_metadata_get_column (m->md, PGO_COL_CLASSLAYOUT_PARENT, r) == rid)
+          size = MAX (size, pgo_metadata_get_column (m->md, PGO_COL_CLASSLAYOUT_CLASS_SIZE, r));
+      if (t->def && _pgo_interp_is_named (t->def, "System.Numerics.Vector`1"))
+        size = MAX (size, vector_bytes ());
+      t->size = MAX ((size + align - 1) & ~(align - 1), 1);
+      t->align = align;
+      if (_pgo_interp_is_named (t->parent, "System.Enum"))
+        for (guint i = 0; i < t->n_fields; i++)
+          if (!t->fields[i].is_static)
+            t->kind = t->fields[i].kind;
+    }
+  else
+    t->size = (size + 7) & ~7u;
+  /* statics in slots of their own, sized after the instance layout: a
+   * struct's static field of its own type (NodaTime's Duration.Zero)
+   * needs the size just computed */
+  for (guint i = 0; i < t->n_fields; i++)
+    {
+      Field *fd = &t->fields[i];
+
+      if (!fd->is_static)
+        continue;
+      fd->offset = n_static;
+      n_static += fd->kind == M_VT && fd->type ? MAX (SLOTS_OF (fd->type->size), 1) : 1;
+    }
+  t->n_statics = n_static;
+  t->statics = g_new0 (Slot, MAX (n_static, 1));
+  return TRUE;
+}
+
+
+/* TRUE if 'a' overrides 'b': same name, parameters and return. */
+gboolean
+_pgo_interp_same_slot (Method *a, Method *b)
+{
+  /* generic methods: a signature over method parameters is read only in
+   * an instantiation, so an override is the method of the same name,
+   * parameter count and generic arity */
+  if (a->n_gparams || b->n_gparams)
+    return strcmp (a->name, b->name) == 0 && a->n_params == b->n_params && a->n_gparams == b->n_gparams;
+  if (strcmp (a->name, b->name) != 0 || a->n_params != b->n_params || a->ret_kind != b->ret_kind
+      || a->ret_type != b->ret_type || (a->unsupported != NULL) != (b->unsupported != NULL))
+    return FALSE;
+  if (a->unsupported)
+    {
+      const char *ka = strstr (a->full, "::"), *kb = strstr (b->full, "::");
+      return ka && kb && strcmp (ka, kb) == 0;
+    }
+  for (guint32 i = 0; i < a->n_params; i++)
+    if (a->param_kinds[i] != b->param_kinds[i] || a->param_types[i] != b->param_types[i])
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+layout_methods (Type *t, GError **error)
+{
+  Module *m = t->module;
+  guint32 first, end;
+
+  if (t->parent)
+    {
+      t->vtable = g_memdup2 (t->parent->vtable, sizeof (Method *) * MAX (t->parent->n_vtable, 1));
+      t->n_vtable = t->parent->n_vtable;
+    }
+  if (!_pgo_metadata_lookup_list (m->md, PGO_COL_TYPEDEF_METHOD_LIST, PGO_TOKEN_RID (t->token), &first, &end,
+                                  error))
+    return FALSE;
+  for (guint32 i = first; i < end; i++)
+    {
+      guint32 rid = _pgo_metadata_list_target (m->md, PGO_TABLE_METHODDEF, i);
+      Method *md = _pgo_interp_method_of (t, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), error);
+      gint32 slot = -1;
+
+      if (!md)
+        return FALSE;
+      if (!t->methods)
+        t->methods = g_ptr_array_new ();
+      g_ptr_array_add (t->methods, md);
+      if (strcmp (md->name, ".cctor") == 0)
+        t->cctor = md;
+      if (!(md->flags & MD_VIRTUAL) || t->is_interface)
+        continue;
+      if (!(md->flags & MD_NEWSLOT))
+        for (guint32 s = 0; s < t->n_vtable && slot < 0; s++)
+          if (_pgo_interp_same_slot (t->vtable[s], md))
+            slot = s;
+      if (slot < 0)
+        {
+          t->vtable = g_renew (Method *, t->vtable, t->n_vtable + 1);
+          slot = t->n_vtable++;
+        }
+      t->vtable[slot] = md;
+      md->slot = slot;
+    }
+  return TRUE;
+}
+
+static gboolean
+layout_interfaces (Type *t, GError **error)
+{
+  Module *m = t->module;
+  guint32 n = pgo_metadata_get_n_rows (m->md, PGO_TABLE_INTERFACEIMPL);
+  GPtrArray *ifaces = g_ptr_array_new ();
+
+  for (guint32 r = 1; r <= n; r++)
+    {
+      guint32 iface = 0;
+      Type *it;
+
+      if (pgo_metadata_get_column (m->md, PGO_COL_INTERFACEIMPL_CLASS, r) != PGO_TOKEN_RID (t->token))
+        continue;
+      if (!_pgo_metadata_decode_coded (m->md, PGO_CODED_TYPE_DEF_OR_REF,
+                                       pgo_metadata_get_column (m->md, PGO_COL_INTERFACEIMPL_INTERFACE, r),
+                                       &iface, error)
+          || !(it = _pgo_interp_type (m, iface, NULL)))
+        continue; /* a generic interface: unknown until generics are supported */
+      g_ptr_array_add (ifaces, it);
+    }
+  t->n_ifaces = ifaces->len;
+  t->ifaces = (Type **) g_ptr_array_free (ifaces, FALSE);
+  return TRUE;
+}
+
+gboolean
+_pgo_interp_layout (Type *t, GError **error)
+{
+  Interp *I;
+  Ctx saved;
+  gboolean ok;
+
+  if (t->laid_out && !t->layout_error)
+    return TRUE;
+  if (t->layout_error)
+    return _pgo_error_fail (error, PGO_ERROR_FAILED, "%s", t->layout_error);
+  /* marked first: laying out the base can lead back here, and must not
+   * lay this type out a second time */
+  t->laid_out = TRUE;
+  if (t->parent && !_pgo_interp_layout (t->parent, error))
+    {
+      t->layout_error = g_strdup (error && *error ? (*error)->message : "its base's layout failed");
+      return FALSE;
+    }
+  if (!t->module)
+    return TRUE;
+  I = t->module->interp;
+  saved = I->ctx;
+  I->ctx = (Ctx) { t->args, t->n_args, NULL, 0 };
+  ok = layout_fields (t, error) && layout_methods (t, error) && _pgo_interp_class_overrides (t, error)
+       && layout_interfaces (t, error);
+  I->ctx = saved;
+  /* a failure is final: a second attempt would lay out half-made fields
+   * and methods again */
+  if (!ok)
+    t->layout_error = g_strdup (error && *error ? (*error)->message : "its layout failed");
+  return ok;
+}
