@@ -8,6 +8,7 @@ libpgo_store_libpgo_store_la_CPPFLAGS = $(hub_cppflags) -I$(top_srcdir)/libpgo/s
 libpgo_store_libpgo_store_la_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 libpgo_store_libpgo_store_la_SOURCES = \
 	libpgo/store/pgo-store.c \
+	libpgo/store/pgo-store-read.c \
 	libpgo/store/pgo-store-recon.c \
 	libpgo/store/pgo-store-private.h \
 	$(NULL)

@@ -17,6 +17,8 @@ struct _PgoStore {
 /* Shared by the files of the store (pgo-store.c, pgo-store-recon.c). */
 gboolean    _pgo_store_fail_db   (PgoStore *s, const char *what, GError **error);
 gboolean    _pgo_store_exec      (PgoStore *s, const char *sql, const char *what, GError **error);
+/* _pgo_store_exec() of 'sql', made by sqlite3_mprintf() and freed */
+gboolean    _pgo_store_exec_free (PgoStore *s, char *sql, const char *what, GError **error);
 gboolean    _pgo_store_query_int (PgoStore *s, const char *sql, gint64 *out, GError **error);
 void        _pgo_store_bind_text (sqlite3_stmt *st, int i, const char *text);
 gboolean    _pgo_store_step_done (PgoStore *s, sqlite3_stmt *st, GError **error);
