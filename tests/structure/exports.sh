@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # exports.sh: the symbols libpgo.so exports are exactly the committed list
-# libpgo/libpgo.sym, and each of them is documented in libpgo(3).
+# libpgo/libpgo.sym, each of them is documented in libpgo(3), and every
+# function an installed header declares is among them.
 #
 # Adding a public function is then a deliberate, visible change: add it to
 # the list and to the manual page.
@@ -47,4 +48,23 @@ while IFS= read -r s; do
 done <"$tmp/listed"
 echo "CONFORMANCE exports-documented: $((n - undoc))/$n"
 [ "$undoc" = 0 ] || rc=1
+
+# Every pgo_ function the installed headers (each local.mk's
+# libpgo_include_HEADERS) declare or name as a call is listed: a public
+# declaration whose symbol the version script leaves out fails here, not
+# in a user's link.
+hdrs=$(cd "$top" && cat ./*/local.mk ./*/*/local.mk 2>/dev/null | awk '
+  /libpgo_include_HEADERS *\+?=/ { on = 1 }
+  on { for (i = 1; i <= NF; i++) if ($i ~ /\.h$/) print $i; if ($NF != "\\") on = 0 }')
+[ -n "$hdrs" ] || { echo "FAIL: no installed header found in the local.mk files"; exit 1; }
+# shellcheck disable=SC2086 # the header paths are words
+(cd "$top" && grep -ohE '(^|[^a-zA-Z0-9_])pgo_[a-z0-9_]+ *\(' $hdrs) | sed -E 's/^[^p]*//; s/ *\($//' \
+  | sort -u >"$tmp/declared"
+nd=$(wc -l <"$tmp/declared")
+comm -23 "$tmp/declared" "$tmp/listed" >"$tmp/unlisted"
+while IFS= read -r s; do
+  echo "FAIL: $s is declared in an installed header but not exported (libpgo/libpgo.sym)"
+done <"$tmp/unlisted"
+echo "CONFORMANCE exports-declared: $((nd - $(wc -l <"$tmp/unlisted")))/$nd"
+[ -s "$tmp/unlisted" ] && rc=1
 exit $rc
