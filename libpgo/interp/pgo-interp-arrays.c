@@ -276,7 +276,7 @@ n_get_value (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
       memcpy (&r->p, p, sizeof (gpointer));
       return ST_RETURN;
     }
-  if (!(r->p = _pgo_interp_alloc (I, e, 8)))
+  if (!(r->p = _pgo_interp_new_box (I, e)))
     return _pgo_interp_fatal (I, NULL, 0, "out of memory");
   memcpy ((guint8 *) r->p + 8, p, es);
   return ST_RETURN;

@@ -595,7 +595,7 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
         case OP_BOX_VT:
           {
             Type *t = ip->b.p;
-            gpointer o = _pgo_interp_alloc (I, t, 8);
+            gpointer o = _pgo_interp_new_box (I, t);
             if (!o)
               OOM ();
             memcpy ((guint8 *) o + 8, sp - ip->a, t->size);
@@ -621,7 +621,7 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
             nullable_fields (nt, &has_at, &value_at);
             if (*((guint8 *) v + has_at))
               {
-                if (!(o = _pgo_interp_alloc (I, vt, 8)))
+                if (!(o = _pgo_interp_new_box (I, vt)))
                   OOM ();
                 memcpy ((guint8 *) o + 8, (guint8 *) v + value_at, vt->size);
               }
@@ -823,7 +823,7 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
         case OP_BOX:
           {
             Type *t = ip->b.p;
-            gpointer o = _pgo_interp_alloc (I, t, 8);
+            gpointer o = _pgo_interp_new_box (I, t);
             if (!o)
               OOM ();
             store (ip->kind, (guint8 *) o + 8, sp[-1]);
@@ -864,7 +864,7 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
         case OP_BOX_AT:
           {
             Type *bt = ip->b.p;
-            gpointer o = _pgo_interp_alloc (I, bt, 8);
+            gpointer o = _pgo_interp_new_box (I, bt);
             if (!o)
               OOM ();
             if (ip->kind == M_VT)

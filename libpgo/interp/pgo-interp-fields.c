@@ -263,7 +263,7 @@ n_field_get (Interp *I, Method *m, Slot *a, Slot *r)
   *(guint8 *) a[4].p = 1;
   if (f->kind == M_REF)
     return (r->p = *(gpointer *) at), ST_RETURN;
-  if (!_pgo_interp_layout (f->type, NULL) || !(r->p = _pgo_interp_alloc (I, f->type, 8)))
+  if (!_pgo_interp_layout (f->type, NULL) || !(r->p = _pgo_interp_new_box (I, f->type)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: cannot box the value of %s", m->full, f->name);
   memcpy ((guint8 *) r->p + 8, at, _pgo_interp_mem_size (f->kind, f->type));
   return ST_RETURN;

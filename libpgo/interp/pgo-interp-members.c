@@ -738,7 +738,7 @@ box_result (Interp *I, Method *m, Method *h, Slot *ret, gpointer *out)
     return refuse (I, m, h->owner, error ? error->message : "a result that is not a class or value type");
   if (t->def && t->def == _pgo_interp_corelib_type (I, "System.Nullable`1", NULL))
     return refuse (I, m, h->owner, "a Nullable<T> result");
-  if (!(*out = _pgo_interp_alloc (I, t, 8)))  /* a box: the value after the header, as OP_BOX */
+  if (!(*out = _pgo_interp_new_box (I, t)))
     return _pgo_interp_fatal (I, NULL, 0, "out of memory");
   if (h->ret_kind == M_VT)
     memcpy ((guint8 *) *out + 8, ret, t->size);
@@ -768,7 +768,7 @@ invoke_target (Interp *I, Method *m, Method *h, gpointer target, gboolean ctor, 
     {
       if (target || !h->has_this)
         return refuse (I, m, t, "a constructor called on an existing object");
-      if (!(*made = _pgo_interp_alloc (I, t, t->is_vt ? 8 : 0)))  /* a value type's is a box */
+      if (!(*made = (t->is_vt ? _pgo_interp_new_box (I, t) : _pgo_interp_alloc (I, t, 0))))
         return _pgo_interp_fatal (I, NULL, 0, "out of memory");
       self->p = t->is_vt ? (guint8 *) *made + 8 : *made;
       return ST_RETURN;

@@ -418,6 +418,13 @@ Status   _pgo_interp_throw_new     (Interp *I, const char *type_name, const char
 Status   _pgo_interp_fatal         (Interp *I, Method *m, guint32 il_offset, const char *fmt, ...)
          G_GNUC_PRINTF (4, 5);
 gpointer _pgo_interp_alloc         (Interp *I, Type *t, gsize extra);
+/* A new box of value type 't' (as OP_BOX makes): the header, then the
+ * value, whose room is 8 bytes past the type's base size; unfilled. */
+static inline gpointer
+_pgo_interp_new_box (Interp *I, Type *t)
+{
+  return _pgo_interp_alloc (I, t, 8);
+}
 gpointer _pgo_interp_clone         (Interp *I, gpointer o);
 gpointer _pgo_interp_new_string    (Interp *I, const gunichar2 *units, gint32 n);
 gpointer _pgo_interp_new_string_utf8 (Interp *I, const char *utf8);

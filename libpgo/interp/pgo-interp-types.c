@@ -590,7 +590,7 @@ n_create_instance (Interp *I, Method *m, Slot *a, Slot *r)
   if (!t || !_pgo_interp_layout (t, NULL))
     return _pgo_interp_fatal (I, NULL, 0, "%s: a type the interpreter cannot lay out", m->full);
   if (t->is_vt)
-    return (r->p = _pgo_interp_alloc (I, t, 8)) ? ST_RETURN : _pgo_interp_fatal (I, NULL, 0, "out of memory");
+    return (r->p = _pgo_interp_new_box (I, t)) ? ST_RETURN : _pgo_interp_fatal (I, NULL, 0, "out of memory");
   if (generic_arity (t))
     return _pgo_interp_throw_new (I, "System.ArgumentException", "Cannot create an instance of a generic type definition.");
   return new_by_default_ctor (I, t, m->n_params > 1 && a[1].i, r);
