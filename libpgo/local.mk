@@ -76,10 +76,10 @@ libpgo_libpgo_hub_la_SOURCES = \
 
 libpgo_libpgo_internal_la_SOURCES =
 libpgo_libpgo_internal_la_LIBADD = $(libpgo_stage_libs) $(libpgo_test_support_libs) \
-	$(GLIB_LIBS) $(SQLITE_LIBS) $(XML_LIBS) -lm
+	$(GLIB_LIBS) $(SQLITE_LIBS) $(XML_LIBS) $(GLPK_LIBS) -lm
 
 libpgo_libpgo_la_SOURCES =
-libpgo_libpgo_la_LIBADD = $(libpgo_stage_libs) $(GLIB_LIBS) $(SQLITE_LIBS) $(XML_LIBS) -lm
+libpgo_libpgo_la_LIBADD = $(libpgo_stage_libs) $(GLIB_LIBS) $(SQLITE_LIBS) $(XML_LIBS) $(GLPK_LIBS) -lm
 libpgo_libpgo_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBPGO_LT_VERSION) \
 	-Wl,--version-script=libpgo/libpgo.map -no-undefined
 EXTRA_libpgo_libpgo_la_DEPENDENCIES = libpgo/libpgo.map

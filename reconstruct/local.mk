@@ -24,6 +24,7 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/flow/pgo-flow-graph-private.h \
 	reconstruct/flow/pgo-flow-exact.c \
 	reconstruct/flow/pgo-flow-mcf.c \
+	reconstruct/flow/pgo-flow-lp.c \
 	reconstruct/flow/pgo-flow-interval.c \
 	reconstruct/flow/pgo-flow-repair.c \
 	reconstruct/flow/pgo-flow-private.h \

@@ -113,22 +113,17 @@ tests_unit_check_textpgo_CFLAGS = $(check_suite_cflags)
 # codehash and methodhash of the text format, against every fixture dump
 tests_unit_check_method_hash_CFLAGS = $(check_suite_cflags)
 
-# Flow solver: hand-computed graphs and seeded random properties; with GLPK
-# the same properties against a min-cost optimality oracle.
+# Flow solver: hand-computed graphs and seeded random properties, and
+# the same properties against a min-cost optimality oracle (GLPK).
 flow_check_headers = $(check_suite_headers) tests/support/flow-helpers.h tests/support/flow-gen.h
 tests_unit_check_flow_SOURCES = tests/unit/check-flow.c $(flow_check_headers)
 tests_unit_check_flow_CFLAGS = $(check_suite_cflags)
 tests_unit_check_flow_property_SOURCES = tests/unit/check-flow-property.c $(flow_check_headers)
 tests_unit_check_flow_property_CFLAGS = $(check_suite_cflags)
-if HAVE_GLPK
 check_PROGRAMS += tests/unit/check-flow-oracle
 tests_unit_check_flow_oracle_SOURCES = tests/unit/check-flow-property.c $(flow_check_headers)
 tests_unit_check_flow_oracle_CFLAGS = $(check_suite_cflags) $(GLPK_CFLAGS) -DFLOW_ORACLE
 tests_unit_check_flow_oracle_LDADD = $(check_suite_ldadd) $(GLPK_LIBS) -lm
-else
-TESTS += tests/unit/flow-oracle-skip.sh
-endif
-EXTRA_DIST += tests/unit/flow-oracle-skip.sh
 
 # Reconstruction driver, accuracy metrics
 tests_unit_check_reconstruct_CFLAGS = $(check_suite_cflags)

@@ -93,6 +93,7 @@ typedef struct {
 /* The static call sites of a callee among the profiled methods that ran. */
 typedef struct {
   MethodRef   ref;        /* the callee: the key */
+  guint32     id;         /* its number, from 1: the group of its LIKELY evidence */
   guint64     known;      /* the summed counts of the blocks of those the probes determine */
   guint       n_open;     /* how many others */
   gfloat      estimate;   /* the first other's OpenEstimate, until a second one comes */
@@ -186,6 +187,7 @@ struct _PgoCallFacts {
   gboolean          one_process; /* the profiles come from one process: constant tests apply */
   gboolean          one_block_seen; /* a profiled method has a single reachable block */
   guint             round;     /* of the joint solve: 0, the first, learns everything */
+  guint32           n_sites;   /* Sites made so far: the last one's id */
   PgoCallFactsStats stats;
   PgoClassSites    *class_sites; /* made on first use, once every entry count is known */
 };

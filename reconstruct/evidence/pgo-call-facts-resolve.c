@@ -423,6 +423,7 @@ _pgo_call_facts_site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId
 
   out->il_offset = in->il_offset;
   out->entries = 0;
+  out->group = 0;
   /* a call the JIT may expand need not enter the callee: its entry count
    * (0 included) says nothing of the site */
   if (bits & CALLEE_INTRINSIC)

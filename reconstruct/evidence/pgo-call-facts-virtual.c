@@ -227,11 +227,12 @@ _pgo_call_facts_add_virtual_evidence (PgoCallFacts *facts, const MethodRef *key,
                                       guint32 il_offset, GArray *out)
 {
   const Sites *g = g_hash_table_lookup (facts->vsites, key);
-  PgoCallEvidence one = { il_offset, PGO_CALL_EVIDENCE_LIKELY, 0 };
+  PgoCallEvidence one = { il_offset, PGO_CALL_EVIDENCE_LIKELY, 0, 0 };
 
   if (!g || g->share < 0
       || !_pgo_call_facts_open_site (facts, g, (guint64) (g->share + 0.5), caller, il_offset, &one.entries))
     return;
+  one.group = g->id;
   g_array_append_val (out, one);
   facts->stats.n_likely++;
 }

@@ -391,6 +391,7 @@ tally_site (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const Pgo
     {
       s = pool_alloc0 (&facts->pool, sizeof *s);
       s->ref = key;
+      s->id = ++facts->n_sites;
       g_hash_table_add (table, s);
     }
   if (!virt)
@@ -832,6 +833,7 @@ add_evidence (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const P
                                  in->il_offset, &one.entries))
     {
       one.kind = PGO_CALL_EVIDENCE_LIKELY;
+      one.group = s->id;
       g_array_append_val (ev->out, one);
       facts->stats.n_likely++;
     }
@@ -852,7 +854,7 @@ add_constant_evidence (PgoCallFacts *facts, Module *m, const PgoCfg *cfg, GArray
     {
       const ConstantTest *t = &g_array_index (tests, ConstantTest, k);
       guint bits = GPOINTER_TO_UINT (g_hash_table_lookup (facts->constants, t->getter));
-      PgoCallEvidence ev = { t->call, PGO_CALL_EVIDENCE_CONSTANT, 0 };
+      PgoCallEvidence ev = { t->call, PGO_CALL_EVIDENCE_CONSTANT, 0, 0 };
 
       if (bits != PGO_CONSTANT_TRUE && bits != PGO_CONSTANT_FALSE)
         continue;

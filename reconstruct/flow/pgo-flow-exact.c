@@ -258,8 +258,8 @@ compute_priors (const FlowProblem *p, const gboolean *det, const wide *x,
 }
 
 /* Cost per unit of raising internal arc 'a' of 'p' above its prior. */
-static gint64
-cost_inc (const FlowProblem *p, guint a, const PgoFlowOptions *o)
+gint64
+_pgo_flow_cost_inc (const FlowProblem *p, guint a, const PgoFlowOptions *o)
 {
   switch (p->cls[a])
     {
@@ -271,14 +271,34 @@ cost_inc (const FlowProblem *p, guint a, const PgoFlowOptions *o)
 }
 
 /* Cost per unit of lowering internal arc 'a' of 'p' below its prior. */
-static gint64
-cost_dec (const FlowProblem *p, guint a, const PgoFlowOptions *o)
+gint64
+_pgo_flow_cost_dec (const FlowProblem *p, guint a, const PgoFlowOptions *o)
 {
   if (p->cls[a] == CLASS_COUNT)
     return p->target[a] != G_MAXUINT64 ? o->target : 0;
   return o->arc_dec;
 }
 
+
+/* The prior of unknown arc 'a' of 'p' as the min-cost flow sees it: x'
+ * = x - lb, clamped to [0, ub - lb]; '*room' gets how far x' may rise
+ * above it.  |x - prior| = |x' - xbar| up to a constant when the prior
+ * lies outside the bounds. */
+guint64
+_pgo_flow_free_arc (const FlowProblem *p, const guint64 *prior, guint a, wide *room)
+{
+  guint64 xbar = prior[a] > p->lb[a] ? prior[a] - p->lb[a] : 0;
+
+  *room = WIDE_INF;
+  if (p->ub[a] != G_MAXUINT64)
+    {
+      wide span = p->ub[a] > p->lb[a] ? (wide) (p->ub[a] - p->lb[a]) : 0;
+
+      xbar = MIN (xbar, (guint64) span);
+      *room = span - (wide) xbar;
+    }
+  return xbar;
+}
 
 /* Fills 'c' with the residual digraph of the unknown arcs of 'p' under
  * 'x': a row per vertex, items the heads of its residual arcs (forward
@@ -689,11 +709,11 @@ number_free (const FlowProblem *p, const gboolean *det, const wide *b,
 }
 
 /* Min-cost flow over the arcs of 'p' not in 'det', with supplies 'b' on
- * the 'n_local' vertices numbered by 'local', pulled towards r->prior.
+ * the 'n_local' vertices numbered by 'local', pulled towards 'prior'.
  * Adds the result to r->x; FALSE with r->why set when infeasible. */
 static gboolean
 solve_free (const FlowProblem *p, const PgoFlowOptions *o, const gboolean *det,
-            const wide *b, const guint *local, guint n_local, FlowResult *r)
+            const wide *b, const guint *local, guint n_local, const guint64 *prior, FlowResult *r)
 {
   g_autoptr(FlowMcf) mcf = _pgo_flow_mcf_new (n_local);
 
@@ -704,24 +724,15 @@ solve_free (const FlowProblem *p, const PgoFlowOptions *o, const gboolean *det,
     if (!det[a])
       {
         guint t = local[p->tail[a]], h = local[p->head[a]];
-        /* |x - prior| = |x' - (prior - lb)|, up to a constant when the
-         * prior lies outside the bounds; x' <= ub - lb. */
-        guint64 xbar = r->prior[a] > p->lb[a] ? r->prior[a] - p->lb[a] : 0;
-        wide room = WIDE_INF;
+        wide room;
+        guint64 xbar = _pgo_flow_free_arc (p, prior, a, &room);
 
-        if (p->ub[a] != G_MAXUINT64)
-          {
-            wide span = p->ub[a] > p->lb[a] ? (wide) (p->ub[a] - p->lb[a]) : 0;
-
-            xbar = MIN (xbar, (guint64) span);
-            room = span - (wide) xbar;
-          }
-        _pgo_flow_mcf_add (mcf, t, h, room, cost_inc (p, a, o), a, +1);
+        _pgo_flow_mcf_add (mcf, t, h, room, _pgo_flow_cost_inc (p, a, o), a, +1);
         if (xbar > 0)
           {
             mcf->supply[t] -= xbar;
             mcf->supply[h] += xbar;
-            _pgo_flow_mcf_add (mcf, h, t, xbar, cost_dec (p, a, o), a, -1);
+            _pgo_flow_mcf_add (mcf, h, t, xbar, _pgo_flow_cost_dec (p, a, o), a, -1);
           }
         r->x[a] = xbar;
       }
@@ -757,6 +768,7 @@ _pgo_flow_solve_exact (const FlowProblem *p, const PgoFlowOptions *o, FlowResult
   gboolean *det = _pgo_scratch_new0 (gboolean, p->na);
   guint *local = _pgo_scratch_new (guint, p->nv);
   wide *full = _pgo_scratch_new (wide, p->na);
+  guint64 *steer;
   guint n_local;
 
   route_known (p, r, b);
@@ -777,7 +789,13 @@ _pgo_flow_solve_exact (const FlowProblem *p, const PgoFlowOptions *o, FlowResult
         b[p->head[a]] += r->x[a];
       }
   n_local = number_free (p, det, b, local, r);
-  if (n_local == NONE || !solve_free (p, o, det, b, local, n_local, r))
+  if (n_local == NONE)
+    return FALSE;
+  /* the node groups' optimum, when there are groups, else the priors */
+  steer = _pgo_scratch_dup (r->prior, p->na, sizeof (guint64));
+  if (p->n_groups > 0)
+    _pgo_flow_lp_steer (p, o, det, b, local, n_local, r, steer);
+  if (!solve_free (p, o, det, b, local, n_local, steer, r))
     return FALSE;
   for (guint a = 0; a < p->na; a++)
     if (r->x[a] < 0 || r->x[a] + (p->known[a] ? 0 : p->lb[a]) > (wide) G_MAXUINT64)

@@ -102,6 +102,10 @@ void          _pgo_flow_graph_observe_arc (PgoFlowGraph *graph,
 void          _pgo_flow_graph_set_node_target      (PgoFlowGraph *graph,
                                                    guint node,
                                                    guint64 target);
+void          _pgo_flow_graph_add_node_group   (PgoFlowGraph *graph,
+                                                guint n,
+                                                const guint *nodes,
+                                                guint64 target);
 void          _pgo_flow_graph_set_node_upper_bound (PgoFlowGraph *graph,
                                                    guint node,
                                                    guint64 upper);

@@ -33,6 +33,10 @@ _pgo_flow_graph_new (void)
   graph->nodes = g_array_new (FALSE, TRUE, sizeof (FlowNode));
   graph->arcs = g_array_new (FALSE, TRUE, sizeof (FlowArc));
   graph->exit = NONE;
+  graph->group_start = g_array_new (FALSE, FALSE, sizeof (guint));
+  graph->group_node = g_array_new (FALSE, FALSE, sizeof (guint));
+  graph->group_target = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_array_append_val (graph->group_start, graph->group_node->len);
   return graph;
 }
 
@@ -47,6 +51,9 @@ _pgo_flow_graph_free (PgoFlowGraph *graph)
     return;
   g_array_unref (graph->nodes);
   g_array_unref (graph->arcs);
+  g_array_unref (graph->group_start);
+  g_array_unref (graph->group_node);
+  g_array_unref (graph->group_target);
   g_free (graph);
 }
 
@@ -171,6 +178,32 @@ _pgo_flow_graph_set_node_target (PgoFlowGraph *graph, guint node, guint64 target
 }
 
 /**
+ * _pgo_flow_graph_add_node_group:
+ * @graph: the graph
+ * @n: number of nodes
+ * @nodes: (array length=n): the nodes, each once per site it holds
+ * @target: their counts' likely sum
+ *
+ * Declares that the counts of @nodes (a node named twice counting twice)
+ * likely sum to @target: the blocks of a callee's open sites in this
+ * method, sharing what its entries leave them
+ * (SPEC: pgo-inference(7) "Call evidence").  The minimum-cost choice
+ * pays options->target per unit by which the sum misses @target and
+ * lets the arcs' priors decide how the nodes share it; exactness and
+ * intervals ignore it.
+ */
+void
+_pgo_flow_graph_add_node_group (PgoFlowGraph *graph, guint n, const guint *nodes, guint64 target)
+{
+  g_return_if_fail (graph != NULL && (n == 0 || nodes != NULL));
+  for (guint i = 0; i < n; i++)
+    g_return_if_fail (nodes[i] < graph->nodes->len);
+  g_array_append_vals (graph->group_node, nodes, n);
+  g_array_append_val (graph->group_start, graph->group_node->len);
+  g_array_append_val (graph->group_target, target);
+}
+
+/**
  * _pgo_flow_graph_set_node_upper_bound:
  * @graph: the graph
  * @node: node id
@@ -280,6 +313,10 @@ _pgo_flow_problem_new (const PgoFlowGraph *g, guint n_extra)
   p->nv = 2 * n;
   p->na = n + m;
   p->exit = g->exit;
+  p->n_groups = g->group_target->len;
+  p->group_start = (const guint *) (gpointer) g->group_start->data;
+  p->group_node = (const guint *) (gpointer) g->group_node->data;
+  p->group_target = (const guint64 *) (gpointer) g->group_target->data;
   p->tail = _pgo_scratch_new0 (guint, n + m + n_extra);
   p->head = _pgo_scratch_new0 (guint, n + m + n_extra);
   p->cls = _pgo_scratch_new0 (guint8, n + m + n_extra);

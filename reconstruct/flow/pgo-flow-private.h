@@ -50,6 +50,9 @@ struct _PgoFlowGraph {
   GArray *nodes;   /* FlowNode */
   GArray *arcs;    /* FlowArc */
   guint exit;      /* virtual exit node, or NONE */
+  GArray *group_start;  /* guint: group g's nodes are group_node[start[g] .. start[g + 1]) */
+  GArray *group_node;   /* guint: node ids, a node once per site it holds */
+  GArray *group_target; /* guint64: the likely sum of each group's counts */
 };
 
 struct _PgoFlowSolution {
@@ -84,6 +87,10 @@ typedef struct {
   guint64 *val;        /* known value */
   PgoFlowCounter *width;
   guint exit;          /* user exit node or NONE */
+  guint n_groups;      /* node groups (the graph's, borrowed) */
+  const guint *group_start;
+  const guint *group_node;
+  const guint64 *group_target;
 } FlowProblem;
 
 /* Compressed rows: the items of row r are item[start[r] .. start[r + 1]). */
@@ -132,6 +139,9 @@ gboolean  _pgo_flow_mcf_solve (FlowMcf *m);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FlowMcf, _pgo_flow_mcf_free)
 
 /* pgo-flow-exact.c */
+gint64    _pgo_flow_cost_inc     (const FlowProblem *p, guint a, const PgoFlowOptions *o);
+gint64    _pgo_flow_cost_dec     (const FlowProblem *p, guint a, const PgoFlowOptions *o);
+guint64   _pgo_flow_free_arc     (const FlowProblem *p, const guint64 *prior, guint a, wide *room);
 gboolean  _pgo_flow_solve_exact  (const FlowProblem *p, const PgoFlowOptions *o,
                                   FlowResult *r);
 void      _pgo_flow_result_clear (FlowResult *r);
@@ -139,6 +149,11 @@ guint    *_pgo_flow_residual_scc (const FlowProblem *p, const wide *x,
                                   guint *out_ncomp);
 void      _pgo_flow_scc_arcs     (const FlowProblem *p, const guint *comp,
                                   guint ncomp, PgoCsr *c);
+
+/* pgo-flow-lp.c */
+void      _pgo_flow_lp_steer (const FlowProblem *p, const PgoFlowOptions *o, const gboolean *det,
+                              const wide *b, const guint *local, guint n_local,
+                              const FlowResult *r, guint64 *steer);
 
 /* pgo-flow-interval.c */
 void      _pgo_flow_compute_intervals (const FlowProblem *p, const FlowResult *r,

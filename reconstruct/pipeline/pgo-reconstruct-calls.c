@@ -16,6 +16,42 @@
 
 #include <string.h>
 
+static gint
+group_site_compare (gconstpointer a, gconstpointer b)
+{
+  const CallGroupSite *x = a, *y = b;
+
+  if (x->group != y->group)
+    return x->group < y->group ? -1 : 1;
+  return x->block < y->block ? -1 : x->block > y->block;
+}
+
+/* Sorts calls->groups by group and keeps the groups of two sites or more;
+ * a group's only site is a likely count of its block. */
+static void
+group_sites (CallModel *calls)
+{
+  GArray *a = calls->groups;
+  guint kept = 0;
+
+  g_array_sort (a, group_site_compare);
+  for (guint i = 0, j; i < a->len; i = j)
+    {
+      const CallGroupSite *first = &g_array_index (a, CallGroupSite, i);
+
+      for (j = i + 1; j < a->len && g_array_index (a, CallGroupSite, j).group == first->group; j++)
+        ;
+      if (j - i == 1)
+        {
+          calls->likely[first->block] = MIN (calls->likely[first->block], first->entries);
+          continue;
+        }
+      for (guint k = i; k < j; k++)
+        g_array_index (a, CallGroupSite, kept++) = g_array_index (a, CallGroupSite, k);
+    }
+  g_array_set_size (a, kept);
+}
+
 /* Fills 'calls' from the evidence, and adds to 'obs'/'has_obs' (copies of
  * the probes) the block counts an only caller fixes without escapes;
  * FALSE if some evidence contradicts a probe or other evidence (an
@@ -42,7 +78,14 @@ observe_calls (const PgoCfg *cfg, const PgoCallEvidence *ev, guint n_ev, guint64
           calls->upper[b] = MIN (calls->upper[b], ev[i].entries);
           break;
         case PGO_CALL_EVIDENCE_LIKELY:
-          calls->likely[b] = MIN (calls->likely[b], ev[i].entries);
+          if (ev[i].group != 0)
+            {
+              CallGroupSite site = { ev[i].group, b, ev[i].entries };
+
+              g_array_append_val (calls->groups, site);
+            }
+          else
+            calls->likely[b] = MIN (calls->likely[b], ev[i].entries);
           break;
         case PGO_CALL_EVIDENCE_CONSTANT:
           _pgo_cfg_mark_arm (cfg, b, ev[i].entries, calls->dead);
@@ -59,6 +102,7 @@ observe_calls (const PgoCfg *cfg, const PgoCallEvidence *ev, guint n_ev, guint64
           break;
         }
     }
+  group_sites (calls);
   return TRUE;
 }
 
@@ -150,7 +194,8 @@ _pgo_reconstruct_solve_with_calls (PgoReconstruction *rec, const guint64 *obs, c
   g_autofree gboolean *dead = g_memdup2 (counter_dead, sizeof (gboolean) * (cfg->n_edges + 1));
   g_autofree gboolean *unlikely = g_new0 (gboolean, cfg->n_edges + 1);
   g_autofree double *lik2 = NULL;
-  CallModel model = { stuck, upper, likely, dead, unlikely };
+  g_autoptr(GArray) groups = g_array_new (FALSE, FALSE, sizeof (CallGroupSite));
+  CallModel model = { stuck, upper, likely, dead, unlikely, groups };
   Solved with = { 0 };
   g_autoptr(GError) local = NULL;
 

@@ -47,7 +47,16 @@ typedef struct {
   guint64  *likely; /* it likely runs a call this often (G_MAXUINT64: no guess; both nullable) */
   gboolean *dead;   /* per edge: a constant test never takes it */
   gboolean *unlikely; /* per edge: an argument test likely never takes it (nullable) */
+  GArray   *groups; /* CallGroupSite, by group: the open sites of one callee in this
+                     * method, whose counts likely sum to their guesses' (nullable) */
 } CallModel;
+
+/* An open site of a callee that has more than one in the method. */
+typedef struct {
+  guint32 group;    /* PgoCallEvidence.group */
+  guint32 block;    /* the block holding it */
+  guint64 entries;  /* its LIKELY guess */
+} CallGroupSite;
 
 /* One model of a method solved: the solution, X, and the escape arcs. */
 typedef struct {

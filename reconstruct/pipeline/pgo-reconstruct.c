@@ -259,12 +259,37 @@ completes_block (const PgoCfg *cfg, const PgoEdge *e)
     }
 }
 
+/* Adds to 'g' a node group per run of one group in calls->groups: the
+ * blocks of a callee's open sites, their counts likely summing to the
+ * sites' guesses (SPEC: pgo-inference(7) "Call evidence"). */
+static void
+apply_call_groups (const CallModel *calls, PgoFlowGraph *g)
+{
+  const GArray *a = calls->groups;
+  g_autofree guint *nodes = a && a->len ? g_new (guint, a->len) : NULL;
+
+  for (guint i = 0, j; a && i < a->len; i = j)
+    {
+      const CallGroupSite *first = &g_array_index (a, CallGroupSite, i);
+      guint64 target = 0;
+
+      for (j = i; j < a->len && g_array_index (a, CallGroupSite, j).group == first->group; j++)
+        {
+          nodes[j - i] = g_array_index (a, CallGroupSite, j).block;
+          target += g_array_index (a, CallGroupSite, j).entries;
+        }
+      _pgo_flow_graph_add_node_group (g, j - i, nodes, target);
+    }
+}
+
 /* Observes 0 on every arc of 'g' by which a block that 'calls' marks
  * stuck completes and on every arc it marks dead, bounds the blocks
  * 'calls' bounds, and pulls those it has a likely count of towards it. */
 static void
 apply_calls (const PgoCfg *cfg, const CallModel *calls, PgoFlowGraph *g)
 {
+  if (calls)
+    apply_call_groups (calls, g);
   for (guint32 i = 0; calls && i < cfg->n_edges; i++)
     {
       const PgoEdge *e = &cfg->edges[i];
@@ -623,7 +648,7 @@ solve_counters (PgoReconstruction *rec, const guint64 *obs, const gboolean *has_
 {
   const PgoCfg *cfg = rec->cfg;
   g_autoptr(GError) failed = NULL;
-  CallModel model = { NULL, NULL, NULL, dead, NULL };
+  CallModel model = { NULL, NULL, NULL, dead, NULL, NULL };
   PgoReconstruction before = *rec;
   gboolean plain_before = *plain_used;
 

@@ -88,6 +88,8 @@ typedef struct {
   PgoCallEvidenceKind kind;
   guint64             entries;   /* ONLY_CALLER, AT_MOST: the callee's entries; LIKELY: the guess;
                                     CONSTANT: the successor never taken */
+  guint32             group;     /* LIKELY: the callee's sites (or virtual group) this one
+                                    belongs to, one number per callee; 0: none */
 } PgoCallEvidence;
 
 /**

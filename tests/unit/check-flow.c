@@ -334,6 +334,72 @@ START_TEST (test_flow_node_target)
 }
 END_TEST
 
+/* A three-way switch S entered 90 times, its arms P, Q, R equally likely,
+ * all joining J.  Two site groups: a callee called once in P and once in
+ * Q took 40 entries, and another called twice in Q took 60.  Q is then
+ * 30, P 10, and R the other 50; each arm alone would have said 30.  The
+ * priors the solution reports stay the switch's thirds. */
+static PgoFlowGraph *
+three_arms (guint *out)
+{
+  PgoFlowGraph *g = _pgo_flow_graph_new ();
+
+  for (guint i = 0; i < 6; i++)
+    out[i] = _pgo_flow_graph_add_node (g, i == 5 ? PGO_FLOW_NODE_VIRTUAL : PGO_FLOW_NODE_BLOCK);
+  _pgo_flow_graph_set_exit (g, out[5]);
+  _pgo_flow_graph_add_arc (g, out[5], out[0], PGO_FLOW_ARC_ENTRY, 1.0);
+  for (guint i = 1; i <= 3; i++)
+    {
+      _pgo_flow_graph_add_arc (g, out[0], out[i], PGO_FLOW_ARC_NORMAL, 1.0 / 3);  /* 2i - 1 */
+      _pgo_flow_graph_add_arc (g, out[i], out[4], PGO_FLOW_ARC_NORMAL, 1.0);      /* 2i */
+    }
+  _pgo_flow_graph_add_arc (g, out[4], out[5], PGO_FLOW_ARC_RETURN, 1.0);
+  return g;
+}
+
+START_TEST (test_flow_node_groups)
+{
+  guint n[6];
+  g_autoptr(PgoFlowGraph) g = three_arms (n);
+  g_autoptr(PgoFlowSolution) s = NULL;
+  const guint pq[] = { n[1], n[2] }, qq[] = { n[2], n[2] };
+
+  _pgo_flow_graph_observe_node (g, n[0], 90, U64);
+  _pgo_flow_graph_add_node_group (g, 2, pq, 40);
+  _pgo_flow_graph_add_node_group (g, 2, qq, 60);
+  s = solve (g, TRUE);
+  flow_assert_circulation (g, s, n[5], "three arms");
+  assert_node (s, n[1], 10, PGO_FLOW_INFERRED, 0, 90);
+  assert_node (s, n[2], 30, PGO_FLOW_INFERRED, 0, 90);
+  assert_node (s, n[3], 50, PGO_FLOW_INFERRED, 0, 90);
+  EXACT (s, n[4], 90);
+  for (guint i = 1; i <= 3; i++)
+    ck_assert_uint_eq (_pgo_flow_solution_get_arc_prior (s, 2 * i - 1), 30);
+}
+END_TEST
+
+/* The same switch with a group whose nodes the observations determine:
+ * nothing is left to steer, and the group's miss costs nothing that any
+ * choice could change. */
+START_TEST (test_flow_node_group_determined)
+{
+  guint n[6];
+  g_autoptr(PgoFlowGraph) g = three_arms (n);
+  g_autoptr(PgoFlowSolution) s = NULL;
+  const guint pq[] = { n[1], n[2] };
+
+  _pgo_flow_graph_observe_node (g, n[0], 90, U64);
+  _pgo_flow_graph_observe_node (g, n[1], 5, U64);
+  _pgo_flow_graph_observe_node (g, n[2], 7, U64);
+  _pgo_flow_graph_add_node_group (g, 2, pq, 40);
+  s = solve (g, TRUE);
+  flow_assert_circulation (g, s, n[5], "three arms, determined");
+  OBS (s, n[1], 5);
+  OBS (s, n[2], 7);
+  EXACT (s, n[3], 78);
+}
+END_TEST
+
 START_TEST (test_flow_diamond_priors)
 {
   g_autoptr(PgoFlowGraph) g = diamond ();
@@ -950,6 +1016,8 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_flow_diamond_priors);
   tcase_add_test (tc, test_flow_dead_arc_prior);
   tcase_add_test (tc, test_flow_node_target);
+  tcase_add_test (tc, test_flow_node_groups);
+  tcase_add_test (tc, test_flow_node_group_determined);
   tcase_add_test (tc, test_flow_nonnegativity);
   tcase_add_test (tc, test_flow_loop);
   tcase_add_test (tc, test_flow_loop_unbounded);

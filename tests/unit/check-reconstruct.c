@@ -845,7 +845,7 @@ run_with_call (const PgoObservation *obs, guint n_obs, const PgoCallEvidence *ev
 START_TEST (test_reconstruct_call_no_return)
 {
   const PgoObservation obs[] = { { 0, 100 }, { 8, 100 } };
-  const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_NO_RETURN, 0 };
+  const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_NO_RETURN, 0, 0 };
   const WantBlock want[] = {
     { 0x0, 100, OBS }, { 0x3, 0, PGO_FLOW_EXACT_FROM_CALLS }, { 0x8, 100, OBS },
   };
@@ -865,7 +865,7 @@ END_TEST
 START_TEST (test_reconstruct_call_only_caller)
 {
   const PgoObservation obs[] = { { 0, 100 }, { 8, 100 } };
-  const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_ONLY_CALLER, 30 };
+  const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_ONLY_CALLER, 30, 0 };
   const WantBlock want[] = {
     { 0x0, 100, OBS }, { 0x3, 30, PGO_FLOW_EXACT_FROM_CALLS }, { 0x8, 100, OBS },
   };
@@ -905,7 +905,7 @@ START_TEST (test_reconstruct_call_likely)
 
   for (guint i = 0; i < G_N_ELEMENTS (guesses); i++)
     {
-      const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_LIKELY, guesses[i] };
+      const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_LIKELY, guesses[i], 0 };
       const WantBlock want[] = {
         { 0x0, 100, OBS }, { 0x3, guesses[i], PGO_FLOW_INFERRED }, { 0x8, 100, OBS },
       };
@@ -914,6 +914,50 @@ START_TEST (test_reconstruct_call_likely)
       check_blocks (rec, want, G_N_ELEMENTS (want));
       ck_assert_uint_eq (rec->n_calls_used, 1);
     }
+}
+END_TEST
+
+/* if (x) Helper (); else { Helper (); Helper (); } return;  the three
+ * sites of Helper, none determined by the probes (entry and return). */
+static const guint8 split_calls[] = {
+  0x02,                         /* 00 ldarg.0 */
+  0x2C, 0x07,                   /* 01 brfalse.s 0A */
+  0x28, 0x01, 0x00, 0x00, 0x0A, /* 03 call 0A000001 */
+  0x2B, 0x0A,                   /* 08 br.s 14 */
+  0x28, 0x01, 0x00, 0x00, 0x0A, /* 0A call 0A000001 */
+  0x28, 0x01, 0x00, 0x00, 0x0A, /* 0F call 0A000001 */
+  0x2A,                         /* 14 ret */
+};
+
+/* Helper ran 130 times, its sites' guesses 43, 43 and 44 (as equal
+ * estimates would share it).  As one site group of 130, the arms are the
+ * only split that makes it: 70 through the one call, 30 through the two.
+ * Pulled one by one, each arm would sit near 43. */
+START_TEST (test_reconstruct_call_group)
+{
+  const PgoObservation obs[] = { { 0, 100 }, { 0x14, 100 } };
+  const PgoCallEvidence evs[] = {
+    { 0x03, PGO_CALL_EVIDENCE_LIKELY, 43, 5 },
+    { 0x0A, PGO_CALL_EVIDENCE_LIKELY, 43, 5 },
+    { 0x0F, PGO_CALL_EVIDENCE_LIKELY, 44, 5 },
+  };
+  const WantBlock want[] = {
+    { 0x0, 100, OBS }, { 0x3, 70, PGO_FLOW_INFERRED }, { 0xA, 30, PGO_FLOW_INFERRED },
+    { 0x14, 100, OBS },
+  };
+  PgoMethodBody body = { .il = split_calls, .il_size = sizeof split_calls };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
+  g_autoptr(PgoReconstruction) rec = NULL;
+
+  ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg, .observations = obs,
+                                                     .n_observations = G_N_ELEMENTS (obs),
+                                                     .calls = evs, .n_calls = G_N_ELEMENTS (evs) },
+                         NULL, &error);
+  ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
+  check_blocks (rec, want, G_N_ELEMENTS (want));
+  ck_assert_uint_eq (rec->n_calls_used, G_N_ELEMENTS (evs));
 }
 END_TEST
 
@@ -969,7 +1013,7 @@ run_decided_test (const PgoCallEvidence *ev, PgoFlowProvenance prov)
 START_TEST (test_reconstruct_call_constant)
 {
   const PgoObservation obs[] = { { 0, 100 }, { 0x0F, 100 } };
-  const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_CONSTANT, 0x0F };
+  const PgoCallEvidence ev = { 3, PGO_CALL_EVIDENCE_CONSTANT, 0x0F, 0 };
   g_autoptr(PgoReconstruction) rec = run_decided_test (&ev, PGO_FLOW_EXACT_FROM_CALLS);
   g_autoptr(PgoReconstruction) plain = NULL;
   g_autoptr(GError) error = NULL;
@@ -987,7 +1031,7 @@ END_TEST
  * count it moves stays inferred. */
 START_TEST (test_reconstruct_call_argument)
 {
-  const PgoCallEvidence ev = { 8, PGO_CALL_EVIDENCE_ARGUMENT, 0x0F };
+  const PgoCallEvidence ev = { 8, PGO_CALL_EVIDENCE_ARGUMENT, 0x0F, 0 };
   g_autoptr(PgoReconstruction) rec = run_decided_test (&ev, PGO_FLOW_INFERRED);
 
   ck_assert_int_eq (rec->blocks[1].provenance, PGO_FLOW_INFERRED);
@@ -1355,6 +1399,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_call_only_caller);
   tcase_add_test (tc, test_reconstruct_call_contradicted);
   tcase_add_test (tc, test_reconstruct_call_likely);
+  tcase_add_test (tc, test_reconstruct_call_group);
   tcase_add_test (tc, test_reconstruct_call_constant);
   tcase_add_test (tc, test_reconstruct_call_argument);
   tcase_add_test (tc, test_reconstruct_counter_test);
