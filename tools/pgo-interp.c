@@ -81,7 +81,7 @@ default_framework (void)
 static gboolean
 write_module (PgoNettraceWriter *w, PgoInterp *interp, const PgoModuleId *mod, guint64 id, GError **error)
 {
-  const char *path = pgo_interp_get_module_path (interp, mod->simple_name);
+  const char *path = _pgo_interp_get_module_path (interp, mod->simple_name);
   g_autoptr(PgoImage) image = path ? pgo_image_open (path, error) : NULL;
   PgoCodeView cv = { { 0 }, 0, NULL };
   g_autofree char *assembly = g_strdup_printf ("%s, Version=0.0.0.0, Culture=neutral, PublicKeyToken=null",
@@ -139,7 +139,7 @@ write_trace (PgoInterp *interp, GOutputStream *out, GError **error)
   g_autoptr(PgoNettraceWriter) w = _pgo_nettrace_writer_new (out, NULL, error);
   g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GPtrArray) owners = NULL;
-  g_autoptr(GPtrArray) profiles = pgo_interp_get_profiles (interp, &owners);
+  g_autoptr(GPtrArray) profiles = _pgo_interp_get_profiles (interp, &owners);
   Modules ms = { interp, w, ids };
 
   if (!w)
@@ -216,7 +216,7 @@ cmd_run (int argc, char **argv)
     if (tool_check_output (trace, &in) != PGO_EXIT_OK)
       return PGO_EXIT_USAGE;
   }
-  pgo_interp_options_init (&opts);
+  _pgo_interp_options_init (&opts);
   if (!parse_probes (probes, &opts, &p))
     return tool_usage ("run: --probes %s: expected A, B, P, dense or none", probes);
   if (trace && opts.counting == PGO_INTERP_COUNT_NONE)
@@ -234,9 +234,9 @@ cmd_run (int argc, char **argv)
         return tool_usage ("run: no shared runtime found; give --framework DIR");
       fw_dirs[0] = fw;
     }
-  if (!(interp = pgo_interp_new (argv[1], frameworks ? (const char *const *) frameworks : fw_dirs, &opts, &error)))
+  if (!(interp = _pgo_interp_new (argv[1], frameworks ? (const char *const *) frameworks : fw_dirs, &opts, &error)))
     return tool_fail (argv[1], error);
-  if (!pgo_interp_run_main (interp, (const char *const *) argv + 2, &exit_code, &error))
+  if (!_pgo_interp_run_main (interp, (const char *const *) argv + 2, &exit_code, &error))
     return tool_fail (argv[1], error);
   if (trace)
     {

@@ -18,13 +18,13 @@
 #define UNHANDLED_EXIT 134
 
 /**
- * pgo_interp_options_init:
+ * _pgo_interp_options_init:
  * @options: (out caller-allocates): options to fill
  *
  * No probes, no step bound, 1 GiB of objects, 10000 nested calls.
  */
 void
-pgo_interp_options_init (PgoInterpOptions *options)
+_pgo_interp_options_init (PgoInterpOptions *options)
 {
   memset (options, 0, sizeof *options);
   options->max_heap = (guint64) 1 << 30;
@@ -63,7 +63,7 @@ load_well_known (Interp *I, GError **error)
 }
 
 /**
- * pgo_interp_new:
+ * _pgo_interp_new:
  * @assembly: the app assembly
  * @framework_dirs: (array zero-terminated=1): folders its framework
  *   references resolve in
@@ -74,7 +74,7 @@ load_well_known (Interp *I, GError **error)
  *   %NULL with @error set.
  */
 PgoInterp *
-pgo_interp_new (const char *assembly, const char *const *framework_dirs, const PgoInterpOptions *options,
+_pgo_interp_new (const char *assembly, const char *const *framework_dirs, const PgoInterpOptions *options,
                 GError **error)
 {
   Interp *I = g_new0 (Interp, 1);
@@ -107,7 +107,7 @@ pgo_interp_new (const char *assembly, const char *const *framework_dirs, const P
       || !(I->corelib = _pgo_interp_load_module (I, "System.Private.CoreLib", error))
       || !load_well_known (I, error))
     {
-      pgo_interp_free ((PgoInterp *) I);
+      _pgo_interp_free ((PgoInterp *) I);
       return NULL;
     }
   return (PgoInterp *) I;
@@ -217,11 +217,11 @@ module_free (Module *m)
 }
 
 /**
- * pgo_interp_free:
+ * _pgo_interp_free:
  * @interp: (nullable): an interpreter
  */
 void
-pgo_interp_free (PgoInterp *interp)
+_pgo_interp_free (PgoInterp *interp)
 {
   Interp *I = (Interp *) interp;
 
@@ -284,7 +284,7 @@ make_args (Interp *I, const char *const *args)
 }
 
 /**
- * pgo_interp_run_main:
+ * _pgo_interp_run_main:
  * @interp: an interpreter
  * @args: (array zero-terminated=1) (nullable): the program's arguments
  * @out_exit_code: (out): what the program exits with: Main's int result or
@@ -297,7 +297,7 @@ make_args (Interp *I, const char *const *args)
  *   is an end); %FALSE with @error set when the interpreter stopped it.
  */
 gboolean
-pgo_interp_run_main (PgoInterp *interp, const char *const *args, int *out_exit_code, GError **error)
+_pgo_interp_run_main (PgoInterp *interp, const char *const *args, int *out_exit_code, GError **error)
 {
   Interp *I = (Interp *) interp;
   const PgoCliHeader *cli = _pgo_image_get_cli_header (I->app->image);
@@ -504,7 +504,7 @@ write_arcs (Shared *sh)
 }
 
 /**
- * pgo_interp_get_profiles:
+ * _pgo_interp_get_profiles:
  * @interp: an interpreter that ran
  * @out_owners: (out) (transfer full) (element-type PgoTypeRef): per
  *   profile, its method's owner type as the trace names it
@@ -517,7 +517,7 @@ write_arcs (Shared *sh)
  *   in the order their methods first ran.
  */
 GPtrArray *
-pgo_interp_get_profiles (PgoInterp *interp, GPtrArray **out_owners)
+_pgo_interp_get_profiles (PgoInterp *interp, GPtrArray **out_owners)
 {
   Interp *I = (Interp *) interp;
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
@@ -561,14 +561,14 @@ pgo_interp_get_profiles (PgoInterp *interp, GPtrArray **out_owners)
 }
 
 /**
- * pgo_interp_get_module_path:
+ * _pgo_interp_get_module_path:
  * @interp: an interpreter
  * @simple_name: an assembly's simple name
  *
  * Returns: (transfer none) (nullable): the file the run loaded it from.
  */
 const char *
-pgo_interp_get_module_path (PgoInterp *interp, const char *simple_name)
+_pgo_interp_get_module_path (PgoInterp *interp, const char *simple_name)
 {
   Module *m = g_hash_table_lookup (((Interp *) interp)->modules_by_name, simple_name);
 

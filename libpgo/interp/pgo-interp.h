@@ -12,6 +12,9 @@
  * The stage decides nothing about where probes go: the caller's
  * PgoInterpProbeFunc names each method's probe offsets (the CFG's probe
  * sets, or every block head for dense mode).
+ *
+ * Not exported: the pgo-interp tool and the fuzz target link it from the
+ * build's internal library, hence the private prefix.
  */
 #pragma once
 
@@ -47,15 +50,15 @@ typedef struct {
 
 typedef struct _PgoInterp PgoInterp;
 
-void       pgo_interp_options_init (PgoInterpOptions *options);
-PgoInterp *pgo_interp_new          (const char *assembly, const char *const *framework_dirs,
-                                    const PgoInterpOptions *options, GError **error);
-void       pgo_interp_free         (PgoInterp *interp);
-gboolean   pgo_interp_run_main     (PgoInterp *interp, const char *const *args,
-                                    int *out_exit_code, GError **error);
-GPtrArray *pgo_interp_get_profiles (PgoInterp *interp, GPtrArray **out_owners);
-const char *pgo_interp_get_module_path (PgoInterp *interp, const char *simple_name);
+void        _pgo_interp_options_init (PgoInterpOptions *options);
+PgoInterp  *_pgo_interp_new          (const char *assembly, const char *const *framework_dirs,
+                                      const PgoInterpOptions *options, GError **error);
+void        _pgo_interp_free         (PgoInterp *interp);
+gboolean    _pgo_interp_run_main     (PgoInterp *interp, const char *const *args,
+                                      int *out_exit_code, GError **error);
+GPtrArray  *_pgo_interp_get_profiles (PgoInterp *interp, GPtrArray **out_owners);
+const char *_pgo_interp_get_module_path (PgoInterp *interp, const char *simple_name);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoInterp, pgo_interp_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoInterp, _pgo_interp_free)
 
 G_END_DECLS

@@ -31,8 +31,8 @@ run (const char *path, const char *framework)
   Interp *I;
   guint32 n;
 
-  pgo_interp_options_init (&opts);
-  if (!(I = (Interp *) pgo_interp_new (path, dirs, &opts, NULL)))
+  _pgo_interp_options_init (&opts);
+  if (!(I = (Interp *) _pgo_interp_new (path, dirs, &opts, NULL)))
     return;
   n = MIN (pgo_metadata_get_n_rows (I->app->md, PGO_TABLE_METHODDEF), 4096u);
   for (guint32 rid = 1; rid <= n; rid++)
@@ -50,7 +50,7 @@ run (const char *path, const char *framework)
         }
       g_clear_error (&error);
     }
-  pgo_interp_free ((PgoInterp *) I);
+  _pgo_interp_free ((PgoInterp *) I);
 }
 
 int
