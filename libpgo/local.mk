@@ -16,6 +16,7 @@ libpgo_test_support_libs =
 
 libpgo_include_HEADERS += \
 	libpgo/pgo.h \
+	libpgo/pgo-api.h \
 	libpgo/pgo-error.h \
 	libpgo/pgo-method-id.h \
 	libpgo/pgo-schema.h \

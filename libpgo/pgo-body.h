@@ -8,6 +8,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -62,15 +64,15 @@ typedef struct {
 
 typedef struct _PgoMetadata PgoMetadata;
 
-gboolean pgo_method_body_parse          (const guint8 *data,
-                                         gsize size,
-                                         guint64 base,
-                                         PgoMethodBody *out_body,
-                                         GError **error);
-void     pgo_method_body_clear          (PgoMethodBody *body);
-gboolean pgo_metadata_lookup_method_body (PgoMetadata *md,
-                                          guint32 method_token,
-                                          PgoMethodBody *out_body,
-                                          GError **error);
+PGO_API gboolean pgo_method_body_parse          (const guint8 *data,
+                                                 gsize size,
+                                                 guint64 base,
+                                                 PgoMethodBody *out_body,
+                                                 GError **error);
+PGO_API void     pgo_method_body_clear          (PgoMethodBody *body);
+PGO_API gboolean pgo_metadata_lookup_method_body (PgoMetadata *md,
+                                                  guint32 method_token,
+                                                  PgoMethodBody *out_body,
+                                                  GError **error);
 
 G_END_DECLS

@@ -13,6 +13,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -37,11 +39,11 @@ typedef struct {
   guint   n_inferred;      /* chosen by the min-cost flow */
 } PgoMethodSummary;
 
-void        pgo_diagram_free      (PgoDiagram *diagram);
-const char *pgo_diagram_get_title (const PgoDiagram *diagram);
-guint       pgo_diagram_get_n_boxes (const PgoDiagram *diagram);
+PGO_API void        pgo_diagram_free      (PgoDiagram *diagram);
+PGO_API const char *pgo_diagram_get_title (const PgoDiagram *diagram);
+PGO_API guint       pgo_diagram_get_n_boxes (const PgoDiagram *diagram);
 
-void        pgo_method_summary_add (PgoMethodSummary *total, const PgoMethodSummary *s);
+PGO_API void        pgo_method_summary_add (PgoMethodSummary *total, const PgoMethodSummary *s);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoDiagram, pgo_diagram_free)
 

@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -40,6 +42,6 @@ typedef enum {
   PGO_ERROR_STORE,
 } PgoError;
 
-GQuark pgo_error_quark (void);
+PGO_API GQuark pgo_error_quark (void);
 
 G_END_DECLS

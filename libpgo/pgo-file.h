@@ -8,11 +8,13 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 G_BEGIN_DECLS
 
-GBytes *pgo_file_map (const char *path,
-                      GError **error);
+PGO_API GBytes *pgo_file_map (const char *path,
+                              GError **error);
 
 G_END_DECLS

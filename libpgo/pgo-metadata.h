@@ -9,6 +9,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-pe.h"
@@ -68,12 +70,12 @@ typedef enum {
  */
 typedef struct _PgoMetadata PgoMetadata;
 
-PgoMetadata *pgo_metadata_new              (PgoImage *image, GError **error);
-PgoMetadata *pgo_metadata_ref              (PgoMetadata *md);
-void         pgo_metadata_unref            (PgoMetadata *md);
+PGO_API PgoMetadata *pgo_metadata_new              (PgoImage *image, GError **error);
+PGO_API PgoMetadata *pgo_metadata_ref              (PgoMetadata *md);
+PGO_API void         pgo_metadata_unref            (PgoMetadata *md);
 
-guint32      pgo_metadata_get_n_rows       (PgoMetadata *md, PgoTable table);
-guint32      pgo_metadata_get_column       (PgoMetadata *md, PgoColumn col, guint32 rid);
+PGO_API guint32      pgo_metadata_get_n_rows       (PgoMetadata *md, PgoTable table);
+PGO_API guint32      pgo_metadata_get_column       (PgoMetadata *md, PgoColumn col, guint32 rid);
 
 /**
  * PgoAssemblyName:
@@ -90,12 +92,12 @@ typedef struct {
   guint8   public_key_token[8];   /* last 8 bytes of SHA-1(public key), reversed */
 } PgoAssemblyName;
 
-void         pgo_assembly_name_clear       (PgoAssemblyName *name);
-char        *pgo_assembly_name_to_string   (const PgoAssemblyName *name);
-gboolean     pgo_metadata_lookup_assembly_name (PgoMetadata *md, PgoAssemblyName *out_name,
-                                                GError **error);
-gboolean     pgo_metadata_lookup_mvid      (PgoMetadata *md, guint8 out_mvid[16],
-                                            GError **error);
+PGO_API void         pgo_assembly_name_clear       (PgoAssemblyName *name);
+PGO_API char        *pgo_assembly_name_to_string   (const PgoAssemblyName *name);
+PGO_API gboolean     pgo_metadata_lookup_assembly_name (PgoMetadata *md, PgoAssemblyName *out_name,
+                                                        GError **error);
+PGO_API gboolean     pgo_metadata_lookup_mvid      (PgoMetadata *md, guint8 out_mvid[16],
+                                                    GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoMetadata, pgo_metadata_unref)
 

@@ -14,6 +14,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-body.h"
@@ -22,20 +24,20 @@
 
 G_BEGIN_DECLS
 
-gboolean pgo_method_body_compute_code_hash   (const PgoMethodBody *body,
-                                              guint32 *out_hash,
-                                              GError **error);
-gboolean pgo_metadata_compute_method_hash    (PgoMetadata *md,
-                                              guint32 method_token,
-                                              const char *type_args,
-                                              const char *method_args,
-                                              guint32 *out_hash,
-                                              GError **error);
-gboolean pgo_metadata_compute_text_pgo_hashes (PgoMetadata *md,
-                                               const PgoMethodId *id,
-                                               guint32 *out_code_hash,
-                                               guint32 *out_method_hash,
-                                               guint32 *out_il_size,
-                                               GError **error);
+PGO_API gboolean pgo_method_body_compute_code_hash   (const PgoMethodBody *body,
+                                                      guint32 *out_hash,
+                                                      GError **error);
+PGO_API gboolean pgo_metadata_compute_method_hash    (PgoMetadata *md,
+                                                      guint32 method_token,
+                                                      const char *type_args,
+                                                      const char *method_args,
+                                                      guint32 *out_hash,
+                                                      GError **error);
+PGO_API gboolean pgo_metadata_compute_text_pgo_hashes (PgoMetadata *md,
+                                                       const PgoMethodId *id,
+                                                       guint32 *out_code_hash,
+                                                       guint32 *out_method_hash,
+                                                       guint32 *out_il_size,
+                                                       GError **error);
 
 G_END_DECLS

@@ -14,6 +14,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -34,12 +36,12 @@ typedef struct {
   char    *il_path;        /* path of the IL image the runtime loaded; may be NULL */
 } PgoModuleId;
 
-PgoModuleId *pgo_module_id_new          (const char *simple_name);
-PgoModuleId *pgo_module_id_ref          (PgoModuleId *module);
-void         pgo_module_id_unref        (PgoModuleId *module);
-gboolean     pgo_module_id_equal        (const PgoModuleId *a, const PgoModuleId *b);
-char        *pgo_guid_to_string         (const guint8 guid[16]);
-gboolean     pgo_guid_from_string       (const char *str, guint8 out_guid[16]);
+PGO_API PgoModuleId *pgo_module_id_new          (const char *simple_name);
+PGO_API PgoModuleId *pgo_module_id_ref          (PgoModuleId *module);
+PGO_API void         pgo_module_id_unref        (PgoModuleId *module);
+PGO_API gboolean     pgo_module_id_equal        (const PgoModuleId *a, const PgoModuleId *b);
+PGO_API char        *pgo_guid_to_string         (const guint8 guid[16]);
+PGO_API gboolean     pgo_guid_from_string       (const char *str, guint8 out_guid[16]);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoModuleId, pgo_module_id_unref)
 
@@ -67,22 +69,22 @@ struct _PgoTypeRef {
   PgoTypeRef **args;          /* GENERICINST: the type arguments */
 };
 
-PgoTypeRef  *pgo_type_ref_new_primitive (guint8 element_type);
-PgoTypeRef  *pgo_type_ref_new_named     (guint8 element_type,
-                                         PgoModuleId *module,
-                                         guint32 token,
-                                         const char *name);
-PgoTypeRef  *pgo_type_ref_new_instance  (PgoTypeRef *definition,
-                                         PgoTypeRef *const *args,
-                                         guint n_args);
-PgoTypeRef  *pgo_type_ref_new_array     (PgoTypeRef *element,
-                                         guint rank);
-PgoTypeRef  *pgo_type_ref_ref           (PgoTypeRef *type);
-void         pgo_type_ref_unref         (PgoTypeRef *type);
-gboolean     pgo_type_ref_equal         (const PgoTypeRef *a, const PgoTypeRef *b);
-gboolean     pgo_type_ref_is_canon      (const PgoTypeRef *type);
-char        *pgo_type_ref_to_string     (const PgoTypeRef *type);
-char        *pgo_type_ref_to_runtime_name (const PgoTypeRef *type);
+PGO_API PgoTypeRef  *pgo_type_ref_new_primitive (guint8 element_type);
+PGO_API PgoTypeRef  *pgo_type_ref_new_named     (guint8 element_type,
+                                                 PgoModuleId *module,
+                                                 guint32 token,
+                                                 const char *name);
+PGO_API PgoTypeRef  *pgo_type_ref_new_instance  (PgoTypeRef *definition,
+                                                 PgoTypeRef *const *args,
+                                                 guint n_args);
+PGO_API PgoTypeRef  *pgo_type_ref_new_array     (PgoTypeRef *element,
+                                                 guint rank);
+PGO_API PgoTypeRef  *pgo_type_ref_ref           (PgoTypeRef *type);
+PGO_API void         pgo_type_ref_unref         (PgoTypeRef *type);
+PGO_API gboolean     pgo_type_ref_equal         (const PgoTypeRef *a, const PgoTypeRef *b);
+PGO_API gboolean     pgo_type_ref_is_canon      (const PgoTypeRef *type);
+PGO_API char        *pgo_type_ref_to_string     (const PgoTypeRef *type);
+PGO_API char        *pgo_type_ref_to_runtime_name (const PgoTypeRef *type);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoTypeRef, pgo_type_ref_unref)
 
@@ -102,20 +104,20 @@ typedef struct {
   PgoTypeRef **method_args;    /* owned references */
 } PgoMethodId;
 
-PgoMethodId *pgo_method_id_new          (PgoModuleId *module,
-                                         guint32 token,
-                                         const char *name,
-                                         const char *signature);
-char        *pgo_method_id_to_string    (const PgoMethodId *id);
-PgoMethodId *pgo_method_id_copy         (const PgoMethodId *id);
-void         pgo_method_id_free         (PgoMethodId *id);
-gboolean     pgo_method_id_equal        (const PgoMethodId *a, const PgoMethodId *b);
-gboolean     pgo_method_id_matches      (const PgoMethodId *id, const char *selector);
-void         pgo_method_id_set_instantiation (PgoMethodId *id,
-                                              PgoTypeRef *const *type_args,
-                                              guint n_type_args,
-                                              PgoTypeRef *const *method_args,
-                                              guint n_method_args);
+PGO_API PgoMethodId *pgo_method_id_new          (PgoModuleId *module,
+                                                 guint32 token,
+                                                 const char *name,
+                                                 const char *signature);
+PGO_API char        *pgo_method_id_to_string    (const PgoMethodId *id);
+PGO_API PgoMethodId *pgo_method_id_copy         (const PgoMethodId *id);
+PGO_API void         pgo_method_id_free         (PgoMethodId *id);
+PGO_API gboolean     pgo_method_id_equal        (const PgoMethodId *a, const PgoMethodId *b);
+PGO_API gboolean     pgo_method_id_matches      (const PgoMethodId *id, const char *selector);
+PGO_API void         pgo_method_id_set_instantiation (PgoMethodId *id,
+                                                      PgoTypeRef *const *type_args,
+                                                      guint n_type_args,
+                                                      PgoTypeRef *const *method_args,
+                                                      guint n_method_args);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoMethodId, pgo_method_id_free)
 

@@ -15,6 +15,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-pe.h"
@@ -71,25 +73,25 @@ typedef struct {
   guint32     last_line;
 } PgoSourceLines;
 
-PgoPdb      *pgo_pdb_new                   (const guint8 *data, gsize size, GError **error);
-PgoPdb      *pgo_pdb_open                  (const char *path, GError **error);
-PgoPdb      *pgo_pdb_open_for_image        (PgoImage *image, GError **error);
-PgoPdb      *pgo_pdb_ref                   (PgoPdb *pdb);
-void         pgo_pdb_unref                 (PgoPdb *pdb);
+PGO_API PgoPdb      *pgo_pdb_new                   (const guint8 *data, gsize size, GError **error);
+PGO_API PgoPdb      *pgo_pdb_open                  (const char *path, GError **error);
+PGO_API PgoPdb      *pgo_pdb_open_for_image        (PgoImage *image, GError **error);
+PGO_API PgoPdb      *pgo_pdb_ref                   (PgoPdb *pdb);
+PGO_API void         pgo_pdb_unref                 (PgoPdb *pdb);
 
-const char  *pgo_pdb_get_path              (PgoPdb *pdb);
-void         pgo_pdb_get_id                (PgoPdb *pdb, guint8 out_id[20]);
-guint32      pgo_pdb_get_n_documents       (PgoPdb *pdb);
-const char  *pgo_pdb_lookup_document       (PgoPdb *pdb, guint32 document, GError **error);
-gboolean     pgo_pdb_lookup_sequence_points (PgoPdb *pdb, guint32 method_token,
-                                             PgoSequencePoint **out_points, guint *out_n,
-                                             GError **error);
-gboolean     pgo_pdb_lookup_lines          (PgoPdb *pdb, guint32 method_token,
-                                            guint32 il_start, guint32 il_end,
-                                            PgoSourceLines *out_lines, GError **error);
-char        *pgo_source_lines_to_string    (const PgoSourceLines *lines, gboolean base_name);
-gboolean     pgo_pdb_annotate_diagram      (PgoPdb *pdb, guint32 method_token,
-                                            PgoDiagram *diagram, GError **error);
+PGO_API const char  *pgo_pdb_get_path              (PgoPdb *pdb);
+PGO_API void         pgo_pdb_get_id                (PgoPdb *pdb, guint8 out_id[20]);
+PGO_API guint32      pgo_pdb_get_n_documents       (PgoPdb *pdb);
+PGO_API const char  *pgo_pdb_lookup_document       (PgoPdb *pdb, guint32 document, GError **error);
+PGO_API gboolean     pgo_pdb_lookup_sequence_points (PgoPdb *pdb, guint32 method_token,
+                                                     PgoSequencePoint **out_points, guint *out_n,
+                                                     GError **error);
+PGO_API gboolean     pgo_pdb_lookup_lines          (PgoPdb *pdb, guint32 method_token,
+                                                    guint32 il_start, guint32 il_end,
+                                                    PgoSourceLines *out_lines, GError **error);
+PGO_API char        *pgo_source_lines_to_string    (const PgoSourceLines *lines, gboolean base_name);
+PGO_API gboolean     pgo_pdb_annotate_diagram      (PgoPdb *pdb, guint32 method_token,
+                                                    PgoDiagram *diagram, GError **error);
 
 /**
  * PgoPdbSet:
@@ -99,10 +101,10 @@ gboolean     pgo_pdb_annotate_diagram      (PgoPdb *pdb, guint32 method_token,
  */
 typedef struct _PgoPdbSet PgoPdbSet;
 
-PgoPdbSet   *pgo_pdb_set_new               (PgoBodyResolver *resolver);
-void         pgo_pdb_set_free              (PgoPdbSet *set);
-gboolean     pgo_pdb_set_annotate          (PgoPdbSet *set, const PgoMethodId *id,
-                                            PgoDiagram *diagram, GError **error);
+PGO_API PgoPdbSet   *pgo_pdb_set_new               (PgoBodyResolver *resolver);
+PGO_API void         pgo_pdb_set_free              (PgoPdbSet *set);
+PGO_API gboolean     pgo_pdb_set_annotate          (PgoPdbSet *set, const PgoMethodId *id,
+                                                    PgoDiagram *diagram, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoPdb, pgo_pdb_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoPdbSet, pgo_pdb_set_free)

@@ -9,6 +9,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-error.h"
@@ -75,20 +77,20 @@ typedef struct {
   char   *path;       /* PDB path as written by the compiler (UTF-8) */
 } PgoCodeView;
 
-void pgo_code_view_clear (PgoCodeView *cv);
+PGO_API void pgo_code_view_clear (PgoCodeView *cv);
 
 typedef struct _PgoImage PgoImage;
 
-PgoImage          *pgo_image_new_from_bytes  (GBytes *bytes, GError **error);
-PgoImage          *pgo_image_open            (const char *path, GError **error);
-PgoImage          *pgo_image_ref             (PgoImage *image);
-void               pgo_image_unref           (PgoImage *image);
+PGO_API PgoImage          *pgo_image_new_from_bytes  (GBytes *bytes, GError **error);
+PGO_API PgoImage          *pgo_image_open            (const char *path, GError **error);
+PGO_API PgoImage          *pgo_image_ref             (PgoImage *image);
+PGO_API void               pgo_image_unref           (PgoImage *image);
 
-const char        *pgo_image_get_path        (PgoImage *image);
-PgoImageFormat     pgo_image_get_format      (PgoImage *image);
+PGO_API const char        *pgo_image_get_path        (PgoImage *image);
+PGO_API PgoImageFormat     pgo_image_get_format      (PgoImage *image);
 
-gboolean           pgo_image_lookup_code_view (PgoImage *image, PgoCodeView *out_cv,
-                                               GError **error);
+PGO_API gboolean           pgo_image_lookup_code_view (PgoImage *image, PgoCodeView *out_cv,
+                                                       GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoImage, pgo_image_unref)
 

@@ -14,6 +14,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-method-id.h"
@@ -76,10 +78,10 @@ typedef struct {
   gint32  other;       /* kind-specific: edge target key, flags, version */
 } PgoSchemaRecord;
 
-const char *pgo_instrumentation_kind_to_string (guint32 kind);
-gboolean    pgo_instrumentation_kind_from_string (const char *name, guint32 *out_kind);
-gboolean    pgo_instrumentation_kind_is_known (guint32 kind);
-guint       pgo_instrumentation_kind_value_size (guint32 kind);
+PGO_API const char *pgo_instrumentation_kind_to_string (guint32 kind);
+PGO_API gboolean    pgo_instrumentation_kind_from_string (const char *name, guint32 *out_kind);
+PGO_API gboolean    pgo_instrumentation_kind_is_known (guint32 kind);
+PGO_API guint       pgo_instrumentation_kind_value_size (guint32 kind);
 
 /**
  * PgoMethodProfile:
@@ -91,28 +93,28 @@ guint       pgo_instrumentation_kind_value_size (guint32 kind);
  */
 typedef struct _PgoMethodProfile PgoMethodProfile;
 
-PgoMethodProfile      *pgo_method_profile_new         (PgoMethodId *id);
-void                   pgo_method_profile_free        (PgoMethodProfile *profile);
-PgoMethodProfile      *pgo_method_profile_copy        (const PgoMethodProfile *profile);
-PgoMethodId           *pgo_method_profile_get_id      (const PgoMethodProfile *profile);
-void                   pgo_method_profile_set_id      (PgoMethodProfile *profile,
-                                                       PgoMethodId *id);
-gboolean               pgo_method_profile_add         (PgoMethodProfile *profile,
-                                                       const PgoSchemaRecord *record,
-                                                       const guint64 *values,
-                                                       gsize n_values,
-                                                       GError **error);
-guint                  pgo_method_profile_get_n_records (const PgoMethodProfile *profile);
-const PgoSchemaRecord *pgo_method_profile_get_record  (const PgoMethodProfile *profile,
-                                                       guint index);
-const guint64         *pgo_method_profile_get_values  (const PgoMethodProfile *profile,
-                                                       guint index,
-                                                       gsize *out_n_values);
-gboolean               pgo_method_profile_equal       (const PgoMethodProfile *a,
-                                                       const PgoMethodProfile *b);
-gboolean               pgo_method_profile_has_block_counts (const PgoMethodProfile *profile);
-gboolean               pgo_method_profile_scale       (PgoMethodProfile *profile, guint64 weight,
-                                                       GError **error);
+PGO_API PgoMethodProfile      *pgo_method_profile_new         (PgoMethodId *id);
+PGO_API void                   pgo_method_profile_free        (PgoMethodProfile *profile);
+PGO_API PgoMethodProfile      *pgo_method_profile_copy        (const PgoMethodProfile *profile);
+PGO_API PgoMethodId           *pgo_method_profile_get_id      (const PgoMethodProfile *profile);
+PGO_API void                   pgo_method_profile_set_id      (PgoMethodProfile *profile,
+                                                               PgoMethodId *id);
+PGO_API gboolean               pgo_method_profile_add         (PgoMethodProfile *profile,
+                                                               const PgoSchemaRecord *record,
+                                                               const guint64 *values,
+                                                               gsize n_values,
+                                                               GError **error);
+PGO_API guint                  pgo_method_profile_get_n_records (const PgoMethodProfile *profile);
+PGO_API const PgoSchemaRecord *pgo_method_profile_get_record  (const PgoMethodProfile *profile,
+                                                               guint index);
+PGO_API const guint64         *pgo_method_profile_get_values  (const PgoMethodProfile *profile,
+                                                               guint index,
+                                                               gsize *out_n_values);
+PGO_API gboolean               pgo_method_profile_equal       (const PgoMethodProfile *a,
+                                                               const PgoMethodProfile *b);
+PGO_API gboolean               pgo_method_profile_has_block_counts (const PgoMethodProfile *profile);
+PGO_API gboolean               pgo_method_profile_scale       (PgoMethodProfile *profile, guint64 weight,
+                                                               GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoMethodProfile, pgo_method_profile_free)
 

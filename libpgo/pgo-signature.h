@@ -27,6 +27,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-metadata.h"
@@ -47,17 +49,17 @@ typedef struct {
   char *ret;        /* return type */
 } PgoMethodName;
 
-void     pgo_method_name_clear          (PgoMethodName *mn);
-char    *pgo_method_name_to_string      (const PgoMethodName *mn);
+PGO_API void     pgo_method_name_clear          (PgoMethodName *mn);
+PGO_API char    *pgo_method_name_to_string      (const PgoMethodName *mn);
 
-gboolean pgo_metadata_describe_method   (PgoMetadata *md, guint32 token,
-                                         PgoMethodName *out_name, GError **error);
-char    *pgo_metadata_format_method     (PgoMetadata *md, guint32 token, GError **error);
-gboolean pgo_method_selector_match      (const char *selector, guint32 token,
-                                         const char *const *names);
-gboolean pgo_metadata_find_method       (PgoMetadata *md, const PgoMethodName *name,
-                                         guint32 *out_token, GError **error);
-gboolean pgo_metadata_match_method      (PgoMetadata *md, guint32 token,
-                                         const char *selector);
+PGO_API gboolean pgo_metadata_describe_method   (PgoMetadata *md, guint32 token,
+                                                 PgoMethodName *out_name, GError **error);
+PGO_API char    *pgo_metadata_format_method     (PgoMetadata *md, guint32 token, GError **error);
+PGO_API gboolean pgo_method_selector_match      (const char *selector, guint32 token,
+                                                 const char *const *names);
+PGO_API gboolean pgo_metadata_find_method       (PgoMetadata *md, const PgoMethodName *name,
+                                                 guint32 *out_token, GError **error);
+PGO_API gboolean pgo_metadata_match_method      (PgoMetadata *md, guint32 token,
+                                                 const char *selector);
 
 G_END_DECLS

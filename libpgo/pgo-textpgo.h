@@ -16,6 +16,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <gio/gio.h>
 #include <glib.h>
 
@@ -45,50 +47,50 @@ typedef struct {
 
 typedef struct _PgoTextPgo PgoTextPgo;
 
-PgoTextPgo             *pgo_text_pgo_new              (void);
-void                    pgo_text_pgo_free             (PgoTextPgo *pgo);
-PgoTextPgo             *pgo_text_pgo_parse            (const guint8 *data,
-                                                       gsize size,
-                                                       GError **error);
-GBytes                 *pgo_text_pgo_write            (const PgoTextPgo *pgo,
-                                                       GError **error);
-guint                   pgo_text_pgo_get_n_methods    (const PgoTextPgo *pgo);
-const PgoTextPgoMethod *pgo_text_pgo_get_method       (const PgoTextPgo *pgo,
-                                                       guint index);
-gboolean                pgo_text_pgo_add_method       (PgoTextPgo *pgo,
-                                                       guint32 code_hash,
-                                                       guint32 method_hash,
-                                                       guint32 il_size,
-                                                       const char *method_name,
-                                                       const char *signature,
-                                                       PgoMethodProfile *profile,
-                                                       GError **error);
-const char             *pgo_text_pgo_get_handle_name  (const PgoTextPgo *pgo,
-                                                       guint64 value);
-guint64                 pgo_text_pgo_intern_handle    (PgoTextPgo *pgo,
-                                                       const char *name);
+PGO_API PgoTextPgo             *pgo_text_pgo_new              (void);
+PGO_API void                    pgo_text_pgo_free             (PgoTextPgo *pgo);
+PGO_API PgoTextPgo             *pgo_text_pgo_parse            (const guint8 *data,
+                                                               gsize size,
+                                                               GError **error);
+PGO_API GBytes                 *pgo_text_pgo_write            (const PgoTextPgo *pgo,
+                                                               GError **error);
+PGO_API guint                   pgo_text_pgo_get_n_methods    (const PgoTextPgo *pgo);
+PGO_API const PgoTextPgoMethod *pgo_text_pgo_get_method       (const PgoTextPgo *pgo,
+                                                               guint index);
+PGO_API gboolean                pgo_text_pgo_add_method       (PgoTextPgo *pgo,
+                                                               guint32 code_hash,
+                                                               guint32 method_hash,
+                                                               guint32 il_size,
+                                                               const char *method_name,
+                                                               const char *signature,
+                                                               PgoMethodProfile *profile,
+                                                               GError **error);
+PGO_API const char             *pgo_text_pgo_get_handle_name  (const PgoTextPgo *pgo,
+                                                               guint64 value);
+PGO_API guint64                 pgo_text_pgo_intern_handle    (PgoTextPgo *pgo,
+                                                               const char *name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoTextPgo, pgo_text_pgo_free)
 
 typedef struct _PgoTextPgoWriter PgoTextPgoWriter;
 
-PgoTextPgoWriter       *pgo_text_pgo_writer_new        (void);
-void                    pgo_text_pgo_writer_free       (PgoTextPgoWriter *w);
-PgoTextPgo             *pgo_text_pgo_writer_get_dump   (PgoTextPgoWriter *w);
-gboolean                pgo_text_pgo_writer_add_method (PgoTextPgoWriter *w,
-                                                       guint32 code_hash,
-                                                       guint32 method_hash,
-                                                       guint32 il_size,
-                                                       const char *method_name,
-                                                       const char *signature,
-                                                       PgoMethodProfile *profile,
-                                                       GError **error);
-gboolean                pgo_text_pgo_writer_spill      (PgoTextPgoWriter *w,
-                                                       GError **error);
-GBytes                 *pgo_text_pgo_writer_finish     (PgoTextPgoWriter *w);
-gboolean                pgo_text_pgo_writer_finish_to_stream (PgoTextPgoWriter *w,
-                                                       GOutputStream *out,
-                                                       GError **error);
+PGO_API PgoTextPgoWriter       *pgo_text_pgo_writer_new        (void);
+PGO_API void                    pgo_text_pgo_writer_free       (PgoTextPgoWriter *w);
+PGO_API PgoTextPgo             *pgo_text_pgo_writer_get_dump   (PgoTextPgoWriter *w);
+PGO_API gboolean                pgo_text_pgo_writer_add_method (PgoTextPgoWriter *w,
+                                                               guint32 code_hash,
+                                                               guint32 method_hash,
+                                                               guint32 il_size,
+                                                               const char *method_name,
+                                                               const char *signature,
+                                                               PgoMethodProfile *profile,
+                                                               GError **error);
+PGO_API gboolean                pgo_text_pgo_writer_spill      (PgoTextPgoWriter *w,
+                                                               GError **error);
+PGO_API GBytes                 *pgo_text_pgo_writer_finish     (PgoTextPgoWriter *w);
+PGO_API gboolean                pgo_text_pgo_writer_finish_to_stream (PgoTextPgoWriter *w,
+                                                               GOutputStream *out,
+                                                               GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoTextPgoWriter, pgo_text_pgo_writer_free)
 

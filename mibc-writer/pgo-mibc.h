@@ -11,6 +11,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-metadata.h"
@@ -53,28 +55,28 @@ typedef struct {
   gpointer           user_data;   /* passed to lookup */
 } PgoMibcOptions;
 
-GBytes    *pgo_mibc_build (GPtrArray *profiles, const PgoMibcOptions *options,
-                           guint *out_n_skipped, GError **error);
+PGO_API GBytes    *pgo_mibc_build (GPtrArray *profiles, const PgoMibcOptions *options,
+                                   guint *out_n_skipped, GError **error);
 
 /* A .mibc built one profile at a time. */
 typedef struct _PgoMibcWriter PgoMibcWriter;
 
-PgoMibcWriter *pgo_mibc_writer_new    (const PgoMibcOptions *options);
-void           pgo_mibc_writer_add    (PgoMibcWriter *writer,
-                                       const PgoMethodProfile *profile);
-GBytes        *pgo_mibc_writer_finish (PgoMibcWriter *writer, guint *out_n_skipped,
-                                       GError **error);
-void           pgo_mibc_writer_free   (PgoMibcWriter *writer);
+PGO_API PgoMibcWriter *pgo_mibc_writer_new    (const PgoMibcOptions *options);
+PGO_API void           pgo_mibc_writer_add    (PgoMibcWriter *writer,
+                                               const PgoMethodProfile *profile);
+PGO_API GBytes        *pgo_mibc_writer_finish (PgoMibcWriter *writer, guint *out_n_skipped,
+                                               GError **error);
+PGO_API void           pgo_mibc_writer_free   (PgoMibcWriter *writer);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoMibcWriter, pgo_mibc_writer_free)
-gboolean   pgo_mibc_write (const char *path, GPtrArray *profiles,
-                           const PgoMibcOptions *options, guint *out_n_skipped,
-                           GError **error);
+PGO_API gboolean   pgo_mibc_write (const char *path, GPtrArray *profiles,
+                                   const PgoMibcOptions *options, guint *out_n_skipped,
+                                   GError **error);
 
-GPtrArray *pgo_mibc_parse (GBytes *bytes, const char *file_name,
-                           PgoMibcLookupFunc lookup, gpointer user_data,
-                           GError **error);
-GPtrArray *pgo_mibc_open  (const char *path, PgoMibcLookupFunc lookup,
-                           gpointer user_data, GError **error);
+PGO_API GPtrArray *pgo_mibc_parse (GBytes *bytes, const char *file_name,
+                                   PgoMibcLookupFunc lookup, gpointer user_data,
+                                   GError **error);
+PGO_API GPtrArray *pgo_mibc_open  (const char *path, PgoMibcLookupFunc lookup,
+                                   gpointer user_data, GError **error);
 
 G_END_DECLS

@@ -11,6 +11,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-nettrace.h"
@@ -44,11 +46,11 @@ typedef enum {
   PGO_CLR_EVENT_JIT_INSTRUMENTATION_DATA_VERBOSE, /* runtime 298 */
 } PgoClrEventKind;
 
-PgoClrEventKind pgo_clr_event_classify (const PgoNettraceMetadata *metadata);
+PGO_API PgoClrEventKind pgo_clr_event_classify (const PgoNettraceMetadata *metadata);
 
 /* The traced process's command line, from ProcessInfo or RuntimeInformation;
  * (transfer full) (nullable). */
-char           *pgo_nettrace_event_get_command_line (const PgoNettraceEvent *event);
+PGO_API char           *pgo_nettrace_event_get_command_line (const PgoNettraceEvent *event);
 
 /* ModuleLoad / ModuleUnload / ModuleDCStart / ModuleDCEnd (v0-v2). */
 typedef struct {
@@ -152,48 +154,48 @@ typedef gboolean (*PgoNettraceProfileFunc) (PgoNettraceProfiles *profiles,
                                             PgoMethodProfile *profile, guint64 method_handle,
                                             GBytes *blob, gpointer user_data, GError **error);
 
-PgoNettraceProfiles *pgo_nettrace_profiles_stream     (PgoNettraceReader *reader,
-                                                       PgoNettraceProfileFunc func,
-                                                       gpointer user_data,
-                                                       GError **error);
-guint                pgo_nettrace_profiles_get_n_emitted (PgoNettraceProfiles *profiles);
-guint64              pgo_nettrace_profiles_get_timestamp (PgoNettraceProfiles *profiles,
-                                                          guint index);
+PGO_API PgoNettraceProfiles *pgo_nettrace_profiles_stream     (PgoNettraceReader *reader,
+                                                               PgoNettraceProfileFunc func,
+                                                               gpointer user_data,
+                                                               GError **error);
+PGO_API guint                pgo_nettrace_profiles_get_n_emitted (PgoNettraceProfiles *profiles);
+PGO_API guint64              pgo_nettrace_profiles_get_timestamp (PgoNettraceProfiles *profiles,
+                                                                  guint index);
 
-PgoNettraceProfiles *pgo_nettrace_profiles_build      (PgoNettraceReader *reader,
-                                                       GError **error);
-void                 pgo_nettrace_profiles_free       (PgoNettraceProfiles *profiles);
-GPtrArray           *pgo_nettrace_profiles_get_profiles (PgoNettraceProfiles *profiles);
-GPtrArray           *pgo_nettrace_profiles_get_notes  (PgoNettraceProfiles *profiles);
-guint64              pgo_nettrace_profiles_get_method_handle (PgoNettraceProfiles *profiles,
-                                                              guint index);
-GBytes              *pgo_nettrace_profiles_get_blob   (PgoNettraceProfiles *profiles,
-                                                       guint index);
-char                *pgo_nettrace_profiles_describe_type   (PgoNettraceProfiles *profiles,
-                                                            guint64 type_handle);
-char                *pgo_nettrace_profiles_describe_method (PgoNettraceProfiles *profiles,
-                                                            guint64 method_handle);
-guint                pgo_nettrace_profiles_get_n_dropped (PgoNettraceProfiles *profiles);
+PGO_API PgoNettraceProfiles *pgo_nettrace_profiles_build      (PgoNettraceReader *reader,
+                                                               GError **error);
+PGO_API void                 pgo_nettrace_profiles_free       (PgoNettraceProfiles *profiles);
+PGO_API GPtrArray           *pgo_nettrace_profiles_get_profiles (PgoNettraceProfiles *profiles);
+PGO_API GPtrArray           *pgo_nettrace_profiles_get_notes  (PgoNettraceProfiles *profiles);
+PGO_API guint64              pgo_nettrace_profiles_get_method_handle (PgoNettraceProfiles *profiles,
+                                                                      guint index);
+PGO_API GBytes              *pgo_nettrace_profiles_get_blob   (PgoNettraceProfiles *profiles,
+                                                               guint index);
+PGO_API char                *pgo_nettrace_profiles_describe_type   (PgoNettraceProfiles *profiles,
+                                                                    guint64 type_handle);
+PGO_API char                *pgo_nettrace_profiles_describe_method (PgoNettraceProfiles *profiles,
+                                                                    guint64 method_handle);
+PGO_API guint                pgo_nettrace_profiles_get_n_dropped (PgoNettraceProfiles *profiles);
 
 /* Finds the metadata of a module (same shape as PgoMibcLookupFunc):
  * (transfer full) (nullable), NULL when the module is not known. */
 typedef PgoMetadata *(*PgoNettraceLookupFunc) (const PgoModuleId *module, gpointer user_data,
                                                GError **error);
-GHashTable          *pgo_nettrace_profiles_name_handles (PgoNettraceProfiles *profiles,
-                                                         PgoNettraceLookupFunc lookup,
-                                                         gpointer user_data);
-void                 pgo_nettrace_profiles_name_profile_handles (PgoNettraceProfiles *profiles,
-                                                                 PgoMethodProfile *profile,
+PGO_API GHashTable          *pgo_nettrace_profiles_name_handles (PgoNettraceProfiles *profiles,
                                                                  PgoNettraceLookupFunc lookup,
-                                                                 gpointer user_data,
-                                                                 GHashTable *names);
-void                 pgo_nettrace_profile_name_types    (PgoMethodProfile *profile,
-                                                         PgoNettraceLookupFunc lookup,
-                                                         gpointer user_data);
+                                                                 gpointer user_data);
+PGO_API void                 pgo_nettrace_profiles_name_profile_handles (PgoNettraceProfiles *profiles,
+                                                                         PgoMethodProfile *profile,
+                                                                         PgoNettraceLookupFunc lookup,
+                                                                         gpointer user_data,
+                                                                         GHashTable *names);
+PGO_API void                 pgo_nettrace_profile_name_types    (PgoMethodProfile *profile,
+                                                                 PgoNettraceLookupFunc lookup,
+                                                                 gpointer user_data);
 
-GPtrArray           *pgo_nettrace_profiles_read       (GBytes *bytes,
-                                                       PgoNettraceStats *out_stats,
-                                                       GError **error);
+PGO_API GPtrArray           *pgo_nettrace_profiles_read       (GBytes *bytes,
+                                                               PgoNettraceStats *out_stats,
+                                                               GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoNettraceProfiles, pgo_nettrace_profiles_free)
 

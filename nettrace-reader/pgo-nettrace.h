@@ -14,6 +14,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -114,22 +116,22 @@ typedef struct {
 
 typedef struct _PgoNettraceReader PgoNettraceReader;
 
-PgoNettraceReader *pgo_nettrace_reader_new          (GBytes *bytes,
-                                                     GError **error);
-PgoNettraceReader *pgo_nettrace_reader_open         (const char *path,
-                                                     GError **error);
-void               pgo_nettrace_reader_free         (PgoNettraceReader *reader);
-gboolean           pgo_nettrace_reader_next_event   (PgoNettraceReader *reader,
-                                                     PgoNettraceEvent *out_event,
-                                                     GError **error);
-PgoNettraceFormat  pgo_nettrace_reader_get_format   (PgoNettraceReader *reader);
-const PgoNettraceTraceInfo *pgo_nettrace_reader_get_trace_info (PgoNettraceReader *reader);
-void               pgo_nettrace_reader_foreach_metadata (PgoNettraceReader *reader,
-                                                         void (*func) (const PgoNettraceMetadata *metadata,
-                                                                       gpointer user_data),
-                                                         gpointer user_data);
-const PgoNettraceStats *pgo_nettrace_reader_get_stats (PgoNettraceReader *reader);
-const char        *pgo_nettrace_reader_get_warning  (PgoNettraceReader *reader);
+PGO_API PgoNettraceReader *pgo_nettrace_reader_new          (GBytes *bytes,
+                                                             GError **error);
+PGO_API PgoNettraceReader *pgo_nettrace_reader_open         (const char *path,
+                                                             GError **error);
+PGO_API void               pgo_nettrace_reader_free         (PgoNettraceReader *reader);
+PGO_API gboolean           pgo_nettrace_reader_next_event   (PgoNettraceReader *reader,
+                                                             PgoNettraceEvent *out_event,
+                                                             GError **error);
+PGO_API PgoNettraceFormat  pgo_nettrace_reader_get_format   (PgoNettraceReader *reader);
+PGO_API const PgoNettraceTraceInfo *pgo_nettrace_reader_get_trace_info (PgoNettraceReader *reader);
+PGO_API void               pgo_nettrace_reader_foreach_metadata (PgoNettraceReader *reader,
+                                                                 void (*func) (const PgoNettraceMetadata *metadata,
+                                                                               gpointer user_data),
+                                                                 gpointer user_data);
+PGO_API const PgoNettraceStats *pgo_nettrace_reader_get_stats (PgoNettraceReader *reader);
+PGO_API const char        *pgo_nettrace_reader_get_warning  (PgoNettraceReader *reader);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoNettraceReader, pgo_nettrace_reader_free)
 

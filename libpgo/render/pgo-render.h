@@ -11,6 +11,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-diagram.h"
@@ -19,30 +21,30 @@ G_BEGIN_DECLS
 
 typedef struct _PgoReport PgoReport;
 
-GBytes    *pgo_diagram_to_svg     (const PgoDiagram *diagram,
-                                   GError **error);
-char      *pgo_diagram_to_dot     (const PgoDiagram *diagram);
-char      *pgo_diagram_to_text    (const PgoDiagram *diagram);
+PGO_API GBytes    *pgo_diagram_to_svg     (const PgoDiagram *diagram,
+                                           GError **error);
+PGO_API char      *pgo_diagram_to_dot     (const PgoDiagram *diagram);
+PGO_API char      *pgo_diagram_to_text    (const PgoDiagram *diagram);
 
-PgoReport *pgo_report_new         (const char *title);
-void       pgo_report_free        (PgoReport *report);
-void       pgo_report_set_limit   (PgoReport *report,
-                                   guint limit);
-void       pgo_report_add_method  (PgoReport *report,
-                                   const char *name,
-                                   const PgoMethodSummary *summary,
-                                   PgoDiagram *diagram);
-gboolean   pgo_report_would_draw  (const PgoReport *report,
-                                   const PgoMethodSummary *summary);
-void       pgo_report_get_totals  (const PgoReport *report,
-                                   PgoMethodSummary *out_total,
-                                   guint *out_n_methods);
-GBytes    *pgo_report_to_xhtml    (const PgoReport *report,
-                                   GError **error);
-gboolean   pgo_report_write       (const PgoReport *report,
-                                   const char *dir,
-                                   char **out_path,
-                                   GError **error);
+PGO_API PgoReport *pgo_report_new         (const char *title);
+PGO_API void       pgo_report_free        (PgoReport *report);
+PGO_API void       pgo_report_set_limit   (PgoReport *report,
+                                           guint limit);
+PGO_API void       pgo_report_add_method  (PgoReport *report,
+                                           const char *name,
+                                           const PgoMethodSummary *summary,
+                                           PgoDiagram *diagram);
+PGO_API gboolean   pgo_report_would_draw  (const PgoReport *report,
+                                           const PgoMethodSummary *summary);
+PGO_API void       pgo_report_get_totals  (const PgoReport *report,
+                                           PgoMethodSummary *out_total,
+                                           guint *out_n_methods);
+PGO_API GBytes    *pgo_report_to_xhtml    (const PgoReport *report,
+                                           GError **error);
+PGO_API gboolean   pgo_report_write       (const PgoReport *report,
+                                           const char *dir,
+                                           char **out_path,
+                                           GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoReport, pgo_report_free)
 

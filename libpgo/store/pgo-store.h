@@ -15,6 +15,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-body-resolver.h"
@@ -67,7 +69,7 @@ typedef struct {
   gint32      n_processors;
 } PgoStoreTraceInfo;
 
-void pgo_store_trace_free (PgoStoreTrace *trace);
+PGO_API void pgo_store_trace_free (PgoStoreTrace *trace);
 
 /**
  * PgoStoreBlockCount:
@@ -115,60 +117,60 @@ typedef struct {
   GArray   *blocks;      /* PgoStoreBlockCount, by bbNum */
 } PgoStoreSaved;
 
-void pgo_store_saved_free (PgoStoreSaved *saved);
+PGO_API void pgo_store_saved_free (PgoStoreSaved *saved);
 
 typedef struct _PgoStore PgoStore;
 
-PgoStore  *pgo_store_open          (const char *path,
-                                    gboolean create,
-                                    GError **error);
-void       pgo_store_close         (PgoStore *store);
-gboolean   pgo_store_ingest        (PgoStore *store,
-                                    const char *source,
-                                    const char *content_hash,
-                                    const PgoStoreTraceInfo *info,
-                                    GPtrArray *profiles,
-                                    PgoBodyResolver *resolver,
-                                    gboolean *out_added,
-                                    GError **error);
+PGO_API PgoStore  *pgo_store_open          (const char *path,
+                                            gboolean create,
+                                            GError **error);
+PGO_API void       pgo_store_close         (PgoStore *store);
+PGO_API gboolean   pgo_store_ingest        (PgoStore *store,
+                                            const char *source,
+                                            const char *content_hash,
+                                            const PgoStoreTraceInfo *info,
+                                            GPtrArray *profiles,
+                                            PgoBodyResolver *resolver,
+                                            gboolean *out_added,
+                                            GError **error);
 typedef struct _PgoStoreIngest PgoStoreIngest;
 
-PgoStoreIngest *pgo_store_ingest_begin  (PgoStore *store,
-                                         const char *source,
-                                         const char *content_hash,
-                                         const PgoStoreTraceInfo *info,
-                                         GError **error);
-gboolean        pgo_store_ingest_add    (PgoStoreIngest *ingest,
-                                         const PgoMethodProfile *profile,
-                                         PgoBodyResolver *resolver,
-                                         GError **error);
-gboolean        pgo_store_ingest_commit (PgoStoreIngest *ingest,
-                                         gboolean *out_added,
-                                         GError **error);
-void            pgo_store_ingest_abort  (PgoStoreIngest *ingest);
-GPtrArray *pgo_store_read_profiles (PgoStore *store,
-                                    char **out_traces_digest,
-                                    GError **error);
-gboolean   pgo_store_merge_weighted (PgoStore *store, const char *other_path, guint64 weight,
-                                     guint *out_n_added, GError **error);
-gboolean   pgo_store_merge         (PgoStore *store,
-                                    const char *other_path,
-                                    guint *out_n_added,
-                                    GError **error);
-GPtrArray *pgo_store_list_traces   (PgoStore *store,
-                                    GError **error);
-gboolean   pgo_store_get_stats     (PgoStore *store,
-                                    PgoStoreStats *out_stats,
-                                    GError **error);
-gboolean   pgo_store_save_reconstructions (PgoStore *store,
-                                    const char *settings,
-                                    const char *traces_digest,
-                                    const PgoStoreReconstruction *items,
-                                    guint n,
-                                    PgoBodyResolver *resolver,
-                                    GError **error);
-GPtrArray *pgo_store_list_saved    (PgoStore *store,
-                                    GError **error);
+PGO_API PgoStoreIngest *pgo_store_ingest_begin  (PgoStore *store,
+                                                 const char *source,
+                                                 const char *content_hash,
+                                                 const PgoStoreTraceInfo *info,
+                                                 GError **error);
+PGO_API gboolean        pgo_store_ingest_add    (PgoStoreIngest *ingest,
+                                                 const PgoMethodProfile *profile,
+                                                 PgoBodyResolver *resolver,
+                                                 GError **error);
+PGO_API gboolean        pgo_store_ingest_commit (PgoStoreIngest *ingest,
+                                                 gboolean *out_added,
+                                                 GError **error);
+PGO_API void            pgo_store_ingest_abort  (PgoStoreIngest *ingest);
+PGO_API GPtrArray *pgo_store_read_profiles (PgoStore *store,
+                                            char **out_traces_digest,
+                                            GError **error);
+PGO_API gboolean   pgo_store_merge_weighted (PgoStore *store, const char *other_path, guint64 weight,
+                                             guint *out_n_added, GError **error);
+PGO_API gboolean   pgo_store_merge         (PgoStore *store,
+                                            const char *other_path,
+                                            guint *out_n_added,
+                                            GError **error);
+PGO_API GPtrArray *pgo_store_list_traces   (PgoStore *store,
+                                            GError **error);
+PGO_API gboolean   pgo_store_get_stats     (PgoStore *store,
+                                            PgoStoreStats *out_stats,
+                                            GError **error);
+PGO_API gboolean   pgo_store_save_reconstructions (PgoStore *store,
+                                            const char *settings,
+                                            const char *traces_digest,
+                                            const PgoStoreReconstruction *items,
+                                            guint n,
+                                            PgoBodyResolver *resolver,
+                                            GError **error);
+PGO_API GPtrArray *pgo_store_list_saved    (PgoStore *store,
+                                            GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoStore, pgo_store_close)
 

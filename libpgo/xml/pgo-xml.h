@@ -12,26 +12,28 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-schema.h"
 
 G_BEGIN_DECLS
 
-GBytes    *pgo_profiles_to_xml   (GPtrArray *profiles,
-                                  GError **error);
+PGO_API GBytes    *pgo_profiles_to_xml   (GPtrArray *profiles,
+                                          GError **error);
 
 /* An XML profile document written one profile at a time. */
 typedef struct _PgoXmlWriter PgoXmlWriter;
 
-PgoXmlWriter *pgo_xml_writer_new    (void);
-void          pgo_xml_writer_add    (PgoXmlWriter *writer, const PgoMethodProfile *profile);
-GBytes       *pgo_xml_writer_finish (PgoXmlWriter *writer, GError **error);
-void          pgo_xml_writer_free   (PgoXmlWriter *writer);
+PGO_API PgoXmlWriter *pgo_xml_writer_new    (void);
+PGO_API void          pgo_xml_writer_add    (PgoXmlWriter *writer, const PgoMethodProfile *profile);
+PGO_API GBytes       *pgo_xml_writer_finish (PgoXmlWriter *writer, GError **error);
+PGO_API void          pgo_xml_writer_free   (PgoXmlWriter *writer);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoXmlWriter, pgo_xml_writer_free)
-GPtrArray *pgo_profiles_from_xml (GBytes *bytes,
-                                  const char *name,
-                                  GError **error);
-GBytes    *pgo_profiles_xml_schema (void);
+PGO_API GPtrArray *pgo_profiles_from_xml (GBytes *bytes,
+                                          const char *name,
+                                          GError **error);
+PGO_API GBytes    *pgo_profiles_xml_schema (void);
 
 G_END_DECLS

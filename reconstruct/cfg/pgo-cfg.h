@@ -29,6 +29,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-body.h"
@@ -289,23 +291,23 @@ typedef struct {
   double           *walk_weight;  /* per PgoCfg.walk edge (status OK) */
 } PgoJitSolution;
 
-void            pgo_cfg_options_init      (PgoCfgOptions *options);
-PgoCfg         *pgo_cfg_ref               (PgoCfg *cfg);
-PgoCfg         *pgo_cfg_build             (const PgoMethodBody *body,
-                                           const PgoCfgOptions *options,
-                                           GError **error);
-void            pgo_cfg_unref              (PgoCfg *cfg);
+PGO_API void            pgo_cfg_options_init      (PgoCfgOptions *options);
+PGO_API PgoCfg         *pgo_cfg_ref               (PgoCfg *cfg);
+PGO_API PgoCfg         *pgo_cfg_build             (const PgoMethodBody *body,
+                                                   const PgoCfgOptions *options,
+                                                   GError **error);
+PGO_API void            pgo_cfg_unref              (PgoCfg *cfg);
 
-const char     *pgo_block_kind_to_string  (PgoBlockKind kind);
-const char     *pgo_walk_kind_to_string   (PgoWalkKind kind);
-const char     *pgo_edge_kind_to_string   (PgoEdgeKind kind);
-const char     *pgo_jit_solve_status_to_string (PgoJitSolveStatus status);
+PGO_API const char     *pgo_block_kind_to_string  (PgoBlockKind kind);
+PGO_API const char     *pgo_walk_kind_to_string   (PgoWalkKind kind);
+PGO_API const char     *pgo_edge_kind_to_string   (PgoEdgeKind kind);
+PGO_API const char     *pgo_jit_solve_status_to_string (PgoJitSolveStatus status);
 
-GArray         *pgo_cfg_get_probe_offsets (const PgoCfg *cfg, PgoProbeSet set);
-const guint32  *pgo_cfg_get_probes        (const PgoCfg *cfg, PgoProbeSet set, guint32 *out_n);
-gboolean        pgo_cfg_is_probe          (const PgoCfg *cfg, PgoProbeSet set, guint32 il_offset);
-GArray         *pgo_cfg_plan_probes       (const PgoCfg *cfg, PgoProbePlanStats *out_stats);
-char            pgo_probe_set_to_char     (PgoProbeSet set);
+PGO_API GArray         *pgo_cfg_get_probe_offsets (const PgoCfg *cfg, PgoProbeSet set);
+PGO_API const guint32  *pgo_cfg_get_probes        (const PgoCfg *cfg, PgoProbeSet set, guint32 *out_n);
+PGO_API gboolean        pgo_cfg_is_probe          (const PgoCfg *cfg, PgoProbeSet set, guint32 il_offset);
+PGO_API GArray         *pgo_cfg_plan_probes       (const PgoCfg *cfg, PgoProbePlanStats *out_stats);
+PGO_API char            pgo_probe_set_to_char     (PgoProbeSet set);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoCfg, pgo_cfg_unref)
 

@@ -16,6 +16,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-body-resolver.h"
@@ -51,30 +53,30 @@ typedef struct _PgoCallFacts PgoCallFacts;
  * 0.919312, 5 0.921115 (block overlap); each round costs a pass. */
 #define PGO_CALL_FACTS_ROUNDS 3
 
-PgoCallFacts *pgo_call_facts_new          (PgoBodyResolver *resolver);
-void          pgo_call_facts_free         (PgoCallFacts *facts);
-void          pgo_call_facts_set_probes   (PgoCallFacts *facts,
-                                           gboolean probes_only,
-                                           PgoProbeSet probes);
-void          pgo_call_facts_set_one_process (PgoCallFacts *facts,
-                                              gboolean one_process);
-void          pgo_call_facts_next_round   (PgoCallFacts *facts);
-void          pgo_call_facts_set_threads  (PgoCallFacts *facts,
-                                           guint threads);
-void          pgo_call_facts_add_profiles (PgoCallFacts *facts,
-                                           GPtrArray *profiles,
-                                           const PgoCfgOptions *options);
-void          pgo_call_facts_take_profile (PgoCallFacts *facts,
-                                           PgoMethodProfile *profile,
-                                           const PgoCfgOptions *options);
-void          pgo_call_facts_flush        (PgoCallFacts *facts,
-                                           const PgoCfgOptions *options);
-GArray       *pgo_call_facts_evidence     (PgoCallFacts *facts,
-                                           const PgoMethodId *caller,
-                                           const PgoMethodBody *body,
-                                           const PgoCfg *cfg);
-void          pgo_call_facts_get_stats    (const PgoCallFacts *facts,
-                                           PgoCallFactsStats *out_stats);
+PGO_API PgoCallFacts *pgo_call_facts_new          (PgoBodyResolver *resolver);
+PGO_API void          pgo_call_facts_free         (PgoCallFacts *facts);
+PGO_API void          pgo_call_facts_set_probes   (PgoCallFacts *facts,
+                                                   gboolean probes_only,
+                                                   PgoProbeSet probes);
+PGO_API void          pgo_call_facts_set_one_process (PgoCallFacts *facts,
+                                                      gboolean one_process);
+PGO_API void          pgo_call_facts_next_round   (PgoCallFacts *facts);
+PGO_API void          pgo_call_facts_set_threads  (PgoCallFacts *facts,
+                                                   guint threads);
+PGO_API void          pgo_call_facts_add_profiles (PgoCallFacts *facts,
+                                                   GPtrArray *profiles,
+                                                   const PgoCfgOptions *options);
+PGO_API void          pgo_call_facts_take_profile (PgoCallFacts *facts,
+                                                   PgoMethodProfile *profile,
+                                                   const PgoCfgOptions *options);
+PGO_API void          pgo_call_facts_flush        (PgoCallFacts *facts,
+                                                   const PgoCfgOptions *options);
+PGO_API GArray       *pgo_call_facts_evidence     (PgoCallFacts *facts,
+                                                   const PgoMethodId *caller,
+                                                   const PgoMethodBody *body,
+                                                   const PgoCfg *cfg);
+PGO_API void          pgo_call_facts_get_stats    (const PgoCallFacts *facts,
+                                                   PgoCallFactsStats *out_stats);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoCallFacts, pgo_call_facts_free)
 

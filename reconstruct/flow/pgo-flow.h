@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-schema.h"
@@ -81,7 +83,7 @@ typedef struct {
   guint64 adjusted;            /* value after the repair */
 } PgoFlowAdjustment;
 
-const char       *pgo_flow_provenance_to_string (PgoFlowProvenance provenance);
-const char       *pgo_flow_adjustment_kind_to_string (PgoFlowAdjustmentKind kind);
+PGO_API const char       *pgo_flow_provenance_to_string (PgoFlowProvenance provenance);
+PGO_API const char       *pgo_flow_adjustment_kind_to_string (PgoFlowAdjustmentKind kind);
 
 G_END_DECLS

@@ -12,6 +12,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-schema.h"
@@ -54,15 +56,15 @@ typedef struct {
 
 typedef struct _PgoComparison PgoComparison;
 
-PgoComparison *pgo_comparison_new         (void);
-void           pgo_comparison_free        (PgoComparison *c);
-void           pgo_comparison_add_b       (PgoComparison *c, const PgoMethodProfile *b);
-void           pgo_comparison_pair_a      (PgoComparison *c, const PgoMethodProfile *a,
-                                           PgoComparedMethod *out);
-gboolean       pgo_comparison_b_paired    (const PgoComparison *c, guint i);
-void           pgo_comparison_get_summary (const PgoComparison *c, PgoComparisonSummary *out);
-GArray        *pgo_profiles_compare       (GPtrArray *a, GPtrArray *b,
-                                           PgoComparisonSummary *out_summary);
+PGO_API PgoComparison *pgo_comparison_new         (void);
+PGO_API void           pgo_comparison_free        (PgoComparison *c);
+PGO_API void           pgo_comparison_add_b       (PgoComparison *c, const PgoMethodProfile *b);
+PGO_API void           pgo_comparison_pair_a      (PgoComparison *c, const PgoMethodProfile *a,
+                                                   PgoComparedMethod *out);
+PGO_API gboolean       pgo_comparison_b_paired    (const PgoComparison *c, guint i);
+PGO_API void           pgo_comparison_get_summary (const PgoComparison *c, PgoComparisonSummary *out);
+PGO_API GArray        *pgo_profiles_compare       (GPtrArray *a, GPtrArray *b,
+                                                   PgoComparisonSummary *out_summary);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoComparison, pgo_comparison_free)
 

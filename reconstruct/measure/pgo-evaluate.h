@@ -14,6 +14,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-body.h"
@@ -141,48 +143,48 @@ typedef struct {
  */
 typedef gboolean (*PgoEvaluationAfterFunc) (guint item, gpointer data, GError **error);
 
-PgoEvaluation       *pgo_evaluation_new         (PgoProbeSet probes);
-void                 pgo_evaluation_free        (PgoEvaluation *ev);
-void                 pgo_evaluation_set_call_facts (PgoEvaluation *ev,
-                                                    PgoCallFacts *facts);
-void                 pgo_evaluation_set_priors  (PgoEvaluation *ev,
-                                                 PgoPriorModel priors);
-void                 pgo_evaluation_set_prior_tally (PgoEvaluation *ev,
-                                                     gboolean tally);
-char                *pgo_evaluation_format_prior_tally (const PgoEvaluation *ev);
-gboolean             pgo_evaluation_add         (PgoEvaluation *ev,
-                                                 const PgoMethodProfile *truth,
-                                                 const PgoMethodBody *body,
-                                                 gboolean framework,
-                                                 GError **error);
-gboolean             pgo_evaluation_add_batch   (PgoEvaluation *ev,
-                                                 const PgoEvaluationItem *items,
-                                                 guint n_items,
-                                                 guint threads,
-                                                 PgoEvaluationAfterFunc after,
-                                                 gpointer data,
-                                                 GError **error);
-void                 pgo_evaluation_skip        (PgoEvaluation *ev,
-                                                 const char *name,
-                                                 PgoEvaluationSkipReason reason,
-                                                 const char *detail);
-const char          *pgo_evaluation_skip_reason_to_string (PgoEvaluationSkipReason reason);
-guint                pgo_evaluation_get_n_methods (const PgoEvaluation *ev);
-const PgoEvaluationMethod *pgo_evaluation_get_method  (const PgoEvaluation *ev, guint i);
-GPtrArray           *pgo_evaluation_get_skipped (const PgoEvaluation *ev);
-void                 pgo_evaluation_get_summary (const PgoEvaluation *ev,
-                                                 gboolean framework_too,
-                                                 PgoEvaluationSummary *out_summary);
-char                *pgo_evaluation_format_accuracy (const PgoEvaluation *ev,
-                                                     const PgoEvaluationSummary *summary);
-gboolean             pgo_evaluation_compare_truths (PgoEvaluation *ev,
-                                                    const PgoMethodProfile *block_truth,
-                                                    GPtrArray *edge_truths,
-                                                    gboolean *used,
-                                                    const PgoMethodBody *body,
-                                                    gboolean *out_compared,
-                                                    gboolean *out_agree,
-                                                    GError **error);
+PGO_API PgoEvaluation       *pgo_evaluation_new         (PgoProbeSet probes);
+PGO_API void                 pgo_evaluation_free        (PgoEvaluation *ev);
+PGO_API void                 pgo_evaluation_set_call_facts (PgoEvaluation *ev,
+                                                            PgoCallFacts *facts);
+PGO_API void                 pgo_evaluation_set_priors  (PgoEvaluation *ev,
+                                                         PgoPriorModel priors);
+PGO_API void                 pgo_evaluation_set_prior_tally (PgoEvaluation *ev,
+                                                             gboolean tally);
+PGO_API char                *pgo_evaluation_format_prior_tally (const PgoEvaluation *ev);
+PGO_API gboolean             pgo_evaluation_add         (PgoEvaluation *ev,
+                                                         const PgoMethodProfile *truth,
+                                                         const PgoMethodBody *body,
+                                                         gboolean framework,
+                                                         GError **error);
+PGO_API gboolean             pgo_evaluation_add_batch   (PgoEvaluation *ev,
+                                                         const PgoEvaluationItem *items,
+                                                         guint n_items,
+                                                         guint threads,
+                                                         PgoEvaluationAfterFunc after,
+                                                         gpointer data,
+                                                         GError **error);
+PGO_API void                 pgo_evaluation_skip        (PgoEvaluation *ev,
+                                                         const char *name,
+                                                         PgoEvaluationSkipReason reason,
+                                                         const char *detail);
+PGO_API const char          *pgo_evaluation_skip_reason_to_string (PgoEvaluationSkipReason reason);
+PGO_API guint                pgo_evaluation_get_n_methods (const PgoEvaluation *ev);
+PGO_API const PgoEvaluationMethod *pgo_evaluation_get_method  (const PgoEvaluation *ev, guint i);
+PGO_API GPtrArray           *pgo_evaluation_get_skipped (const PgoEvaluation *ev);
+PGO_API void                 pgo_evaluation_get_summary (const PgoEvaluation *ev,
+                                                         gboolean framework_too,
+                                                         PgoEvaluationSummary *out_summary);
+PGO_API char                *pgo_evaluation_format_accuracy (const PgoEvaluation *ev,
+                                                             const PgoEvaluationSummary *summary);
+PGO_API gboolean             pgo_evaluation_compare_truths (PgoEvaluation *ev,
+                                                            const PgoMethodProfile *block_truth,
+                                                            GPtrArray *edge_truths,
+                                                            gboolean *used,
+                                                            const PgoMethodBody *body,
+                                                            gboolean *out_compared,
+                                                            gboolean *out_agree,
+                                                            GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoEvaluation, pgo_evaluation_free)
 

@@ -12,6 +12,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-diagram.h"
@@ -43,15 +45,15 @@ typedef struct {
 
 typedef struct _PgoSummary PgoSummary;
 
-PgoSummary             *pgo_summary_new        (void);
-void                    pgo_summary_free       (PgoSummary *summary);
-void                    pgo_summary_add        (const PgoMethodId *id, const PgoReconstruction *rec,
-                                                gpointer summary);
-guint                   pgo_summary_get_n_methods (PgoSummary *summary);
-const PgoSummaryMethod *pgo_summary_get_method (PgoSummary *summary, guint rank);
-void                    pgo_summary_get_total  (PgoSummary *summary, PgoSummaryCover *out);
-void                    pgo_summary_cover      (PgoSummary *summary, double share,
-                                                PgoSummaryCover *out);
+PGO_API PgoSummary             *pgo_summary_new        (void);
+PGO_API void                    pgo_summary_free       (PgoSummary *summary);
+PGO_API void                    pgo_summary_add        (const PgoMethodId *id, const PgoReconstruction *rec,
+                                                        gpointer summary);
+PGO_API guint                   pgo_summary_get_n_methods (PgoSummary *summary);
+PGO_API const PgoSummaryMethod *pgo_summary_get_method (PgoSummary *summary, guint rank);
+PGO_API void                    pgo_summary_get_total  (PgoSummary *summary, PgoSummaryCover *out);
+PGO_API void                    pgo_summary_cover      (PgoSummary *summary, double share,
+                                                        PgoSummaryCover *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoSummary, pgo_summary_free)
 

@@ -17,6 +17,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-body-resolver.h"
@@ -167,26 +169,26 @@ typedef gboolean (*PgoProfileSetEmitFunc) (PgoMethodProfile *profile, gpointer u
 
 typedef struct _PgoProfileSetStream PgoProfileSetStream;
 
-void       pgo_profile_set_options_init (PgoProfileSetOptions *options);
-GPtrArray *pgo_profile_set_build        (GPtrArray *profiles,
-                                         PgoBodyResolver *resolver,
-                                         const PgoProfileSetOptions *options,
-                                         PgoProfileSetStats *out_stats,
-                                         GError **error);
+PGO_API void       pgo_profile_set_options_init (PgoProfileSetOptions *options);
+PGO_API GPtrArray *pgo_profile_set_build        (GPtrArray *profiles,
+                                                 PgoBodyResolver *resolver,
+                                                 const PgoProfileSetOptions *options,
+                                                 PgoProfileSetStats *out_stats,
+                                                 GError **error);
 
-PgoProfileSetStream *pgo_profile_set_stream_new       (PgoBodyResolver *resolver,
-                                                       const PgoProfileSetOptions *options);
-void                 pgo_profile_set_stream_free      (PgoProfileSetStream *stream);
-void                 pgo_profile_set_stream_learn     (PgoProfileSetStream *stream,
-                                                       GPtrArray *profiles);
-gboolean             pgo_profile_set_stream_next_round (PgoProfileSetStream *stream);
-gboolean             pgo_profile_set_stream_is_simple (PgoProfileSetStream *stream);
-gboolean             pgo_profile_set_stream_make      (PgoProfileSetStream *stream,
-                                                       GPtrArray *profiles,
-                                                       PgoProfileSetEmitFunc emit,
-                                                       gpointer user_data, GError **error);
-void                 pgo_profile_set_stream_get_stats (PgoProfileSetStream *stream,
-                                                       PgoProfileSetStats *out_stats);
+PGO_API PgoProfileSetStream *pgo_profile_set_stream_new       (PgoBodyResolver *resolver,
+                                                               const PgoProfileSetOptions *options);
+PGO_API void                 pgo_profile_set_stream_free      (PgoProfileSetStream *stream);
+PGO_API void                 pgo_profile_set_stream_learn     (PgoProfileSetStream *stream,
+                                                               GPtrArray *profiles);
+PGO_API gboolean             pgo_profile_set_stream_next_round (PgoProfileSetStream *stream);
+PGO_API gboolean             pgo_profile_set_stream_is_simple (PgoProfileSetStream *stream);
+PGO_API gboolean             pgo_profile_set_stream_make      (PgoProfileSetStream *stream,
+                                                               GPtrArray *profiles,
+                                                               PgoProfileSetEmitFunc emit,
+                                                               gpointer user_data, GError **error);
+PGO_API void                 pgo_profile_set_stream_get_stats (PgoProfileSetStream *stream,
+                                                               PgoProfileSetStats *out_stats);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoProfileSetStream, pgo_profile_set_stream_free)
 

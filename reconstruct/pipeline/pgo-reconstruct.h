@@ -15,6 +15,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-body.h"
@@ -213,32 +215,32 @@ typedef struct {
   PgoMethodProfile      *profile;      /* the schema records of 'form' */
 } PgoReconstruction;
 
-void               pgo_reconstruction_options_init (PgoReconstructionOptions *options);
-const char        *pgo_prior_model_to_string (PgoPriorModel model);
-gboolean           pgo_prior_model_from_string (const char *text,
-                                                PgoPriorModel *out_model);
-gboolean           pgo_prior_weights_load      (const char *path,
-                                                GError **error);
-PgoReconstruction *pgo_reconstruct (const PgoReconstructionInput *input,
-                                    const PgoReconstructionOptions *options,
-                                    GError **error);
-GArray            *pgo_observations_from_profile (const PgoMethodProfile *profile,
-                                                 const PgoCfg *cfg,
-                                                 gboolean probes_only,
-                                                 PgoProbeSet probes,
-                                                 PgoFlowCounter *out_width);
-PgoMethodProfile  *pgo_reconstruction_build_profile (const PgoReconstruction *rec,
-                                                     PgoReconstructionForm form,
-                                                     const PgoMethodId *id,
-                                                     GError **error);
-void               pgo_reconstruction_free (PgoReconstruction *rec);
-const char        *pgo_reconstruction_form_to_string (PgoReconstructionForm form);
-PgoDiagram        *pgo_cfg_to_diagram (const PgoCfg *cfg,
-                                       const char *title);
-PgoDiagram        *pgo_reconstruction_to_diagram (const PgoReconstruction *rec,
-                                                  const char *title);
-void               pgo_reconstruction_summarize (const PgoReconstruction *rec,
-                                                 PgoMethodSummary *out);
+PGO_API void               pgo_reconstruction_options_init (PgoReconstructionOptions *options);
+PGO_API const char        *pgo_prior_model_to_string (PgoPriorModel model);
+PGO_API gboolean           pgo_prior_model_from_string (const char *text,
+                                                        PgoPriorModel *out_model);
+PGO_API gboolean           pgo_prior_weights_load      (const char *path,
+                                                        GError **error);
+PGO_API PgoReconstruction *pgo_reconstruct (const PgoReconstructionInput *input,
+                                            const PgoReconstructionOptions *options,
+                                            GError **error);
+PGO_API GArray            *pgo_observations_from_profile (const PgoMethodProfile *profile,
+                                                         const PgoCfg *cfg,
+                                                         gboolean probes_only,
+                                                         PgoProbeSet probes,
+                                                         PgoFlowCounter *out_width);
+PGO_API PgoMethodProfile  *pgo_reconstruction_build_profile (const PgoReconstruction *rec,
+                                                             PgoReconstructionForm form,
+                                                             const PgoMethodId *id,
+                                                             GError **error);
+PGO_API void               pgo_reconstruction_free (PgoReconstruction *rec);
+PGO_API const char        *pgo_reconstruction_form_to_string (PgoReconstructionForm form);
+PGO_API PgoDiagram        *pgo_cfg_to_diagram (const PgoCfg *cfg,
+                                               const char *title);
+PGO_API PgoDiagram        *pgo_reconstruction_to_diagram (const PgoReconstruction *rec,
+                                                          const char *title);
+PGO_API void               pgo_reconstruction_summarize (const PgoReconstruction *rec,
+                                                         PgoMethodSummary *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoReconstruction, pgo_reconstruction_free)
 

@@ -16,6 +16,8 @@
  */
 #pragma once
 
+#include "pgo-api.h"
+
 #include <glib.h>
 
 #include "pgo-body-resolver.h"
@@ -87,19 +89,19 @@ typedef struct {
 
 typedef struct _PgoStale PgoStale;
 
-const char       *pgo_stale_outcome_to_string (PgoStaleOutcome outcome);
-gboolean          pgo_stale_mode_from_string  (const char *text, PgoStaleMode *out_mode);
-PgoStale         *pgo_stale_new               (PgoStaleMode mode, PgoBodyResolver *current,
-                                               PgoBodyResolver *old, const PgoCfgOptions *cfg);
-void              pgo_stale_free              (PgoStale *stale);
-PgoStaleMode      pgo_stale_get_mode          (PgoStale *stale);
-PgoMethodProfile *pgo_stale_carry             (PgoStale *stale, const PgoMethodProfile *profile,
-                                               gboolean record, PgoStaleOutcome *out_outcome,
-                                               GError **error);
-gboolean          pgo_stale_is_approximate    (PgoStale *stale, const PgoMethodId *id);
-void              pgo_stale_get_stats         (PgoStale *stale, PgoStaleStats *out_stats);
-guint             pgo_stale_get_n_methods     (PgoStale *stale);
-const PgoStaleMethod *pgo_stale_get_method    (PgoStale *stale, guint index);
+PGO_API const char       *pgo_stale_outcome_to_string (PgoStaleOutcome outcome);
+PGO_API gboolean          pgo_stale_mode_from_string  (const char *text, PgoStaleMode *out_mode);
+PGO_API PgoStale         *pgo_stale_new               (PgoStaleMode mode, PgoBodyResolver *current,
+                                                       PgoBodyResolver *old, const PgoCfgOptions *cfg);
+PGO_API void              pgo_stale_free              (PgoStale *stale);
+PGO_API PgoStaleMode      pgo_stale_get_mode          (PgoStale *stale);
+PGO_API PgoMethodProfile *pgo_stale_carry             (PgoStale *stale, const PgoMethodProfile *profile,
+                                                       gboolean record, PgoStaleOutcome *out_outcome,
+                                                       GError **error);
+PGO_API gboolean          pgo_stale_is_approximate    (PgoStale *stale, const PgoMethodId *id);
+PGO_API void              pgo_stale_get_stats         (PgoStale *stale, PgoStaleStats *out_stats);
+PGO_API guint             pgo_stale_get_n_methods     (PgoStale *stale);
+PGO_API const PgoStaleMethod *pgo_stale_get_method    (PgoStale *stale, guint index);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoStale, pgo_stale_free)
 
