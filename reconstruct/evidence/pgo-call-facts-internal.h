@@ -211,6 +211,7 @@ guint64 _pgo_call_facts_caller_key (const char *name, guint32 token);
 
 /* the index of the estimate of site 'il_offset' of caller key 'caller'
  * of the callee of 's', or G_MAXUINT */
+guint _pgo_call_facts_count_estimates (const PgoCallFacts *facts, guint64 caller, const Sites *s);
 guint _pgo_call_facts_find_estimate (const PgoCallFacts *facts, guint64 caller, Sites *s,
                                      guint32 il_offset);
 
@@ -232,7 +233,8 @@ gboolean _pgo_call_facts_overridable (Module *m, guint32 def);
 /* the entries of the callee of 's' ('entries' in all) that the call at
  * 'il_offset' of 'caller' likely made, into 'out'; FALSE: no guess */
 gboolean _pgo_call_facts_open_site (PgoCallFacts *facts, const Sites *s, guint64 entries,
-                                    const PgoMethodId *caller, guint32 il_offset, guint64 *out);
+                                    const PgoMethodId *caller, guint32 il_offset, guint64 *out,
+                                    gboolean *out_all_here);
 
 /* the evidence the call of 'def' of module 'm' by 'in' of 'caller'
  * gives, into 'out'; FALSE: none */

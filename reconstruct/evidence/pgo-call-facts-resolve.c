@@ -368,10 +368,11 @@ closed_world (Module *m, guint32 def)
 /* The entries of the callee of sites 's' (known to be 'entries') that the call at
  * 'il_offset' of 'caller' likely made, into 'out': those its other sites
  * among the profiled methods do not account for, when the probes
- * determine the counts of all of them; FALSE otherwise. */
+ * determine the counts of all of them; FALSE otherwise.  '*out_all_here'
+ * tells whether every open site of 's' is in 'caller'. */
 gboolean
 _pgo_call_facts_open_site (PgoCallFacts *facts, const Sites *s, guint64 entries, const PgoMethodId *caller,
-                           guint32 il_offset, guint64 *out)
+                           guint32 il_offset, guint64 *out, gboolean *out_all_here)
 {
   g_autofree char *name = NULL;
 
@@ -387,6 +388,7 @@ _pgo_call_facts_open_site (PgoCallFacts *facts, const Sites *s, guint64 entries,
       if (s->il_offset != il_offset || _pgo_str_hash64 (name) != s->caller)
         return FALSE;
       *out = rest;
+      *out_all_here = TRUE;
       return TRUE;
     }
   if (s->unestimated || s->open_estimate <= 0
@@ -395,6 +397,8 @@ _pgo_call_facts_open_site (PgoCallFacts *facts, const Sites *s, guint64 entries,
     return FALSE;
   *out = (guint64) ((long double) rest * g_array_index (facts->estimates, OpenEstimate, i).estimate
                     / (long double) s->open_estimate + 0.5L);
+  *out_all_here = _pgo_call_facts_count_estimates (facts, _pgo_call_facts_caller_key (name, caller->token),
+                                                   s) == s->n_open;
   return TRUE;
 }
 
@@ -424,6 +428,7 @@ _pgo_call_facts_site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId
   out->il_offset = in->il_offset;
   out->entries = 0;
   out->group = 0;
+  out->all_here = FALSE;
   /* a call the JIT may expand need not enter the callee: its entry count
    * (0 included) says nothing of the site */
   if (bits & CALLEE_INTRINSIC)

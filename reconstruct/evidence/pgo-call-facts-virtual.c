@@ -227,10 +227,11 @@ _pgo_call_facts_add_virtual_evidence (PgoCallFacts *facts, const MethodRef *key,
                                       guint32 il_offset, GArray *out)
 {
   const Sites *g = g_hash_table_lookup (facts->vsites, key);
-  PgoCallEvidence one = { il_offset, PGO_CALL_EVIDENCE_LIKELY, 0, 0 };
+  PgoCallEvidence one = { il_offset, PGO_CALL_EVIDENCE_LIKELY, 0, 0, FALSE };
 
   if (!g || g->share < 0
-      || !_pgo_call_facts_open_site (facts, g, (guint64) (g->share + 0.5), caller, il_offset, &one.entries))
+      || !_pgo_call_facts_open_site (facts, g, (guint64) (g->share + 0.5), caller, il_offset, &one.entries,
+                                     &one.all_here))
     return;
   one.group = g->id;
   g_array_append_val (out, one);

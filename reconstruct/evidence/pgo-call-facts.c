@@ -361,6 +361,21 @@ estimate_lower_bound (const PgoCallFacts *facts, const OpenEstimate *key)
   return lo;
 }
 
+/* How many open sites of the callee of 's' the caller with key 'caller'
+ * holds (estimated ones). */
+guint
+_pgo_call_facts_count_estimates (const PgoCallFacts *facts, guint64 caller, const Sites *s)
+{
+  OpenEstimate key = { caller, (Sites *) s, 0, 0 };
+  guint n = 0;
+
+  for (guint i = estimate_lower_bound (facts, &key);
+       i < facts->estimates->len && g_array_index (facts->estimates, OpenEstimate, i).caller == caller
+       && g_array_index (facts->estimates, OpenEstimate, i).sites == s; i++)
+    n++;
+  return n;
+}
+
 /* The index of the estimate of site 'il_offset' of the caller with key
  * 'caller' of the callee of 's', or G_MAXUINT. */
 guint
@@ -830,7 +845,7 @@ add_evidence (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const P
     return;
   s = g_hash_table_lookup (facts->sites, &key);
   if (_pgo_call_facts_open_site (facts, s, _pgo_call_facts_static_share (facts, s, one.entries), ev->caller,
-                                 in->il_offset, &one.entries))
+                                 in->il_offset, &one.entries, &one.all_here))
     {
       one.kind = PGO_CALL_EVIDENCE_LIKELY;
       one.group = s->id;
@@ -854,7 +869,7 @@ add_constant_evidence (PgoCallFacts *facts, Module *m, const PgoCfg *cfg, GArray
     {
       const ConstantTest *t = &g_array_index (tests, ConstantTest, k);
       guint bits = GPOINTER_TO_UINT (g_hash_table_lookup (facts->constants, t->getter));
-      PgoCallEvidence ev = { t->call, PGO_CALL_EVIDENCE_CONSTANT, 0, 0 };
+      PgoCallEvidence ev = { t->call, PGO_CALL_EVIDENCE_CONSTANT, 0, 0, FALSE };
 
       if (bits != PGO_CONSTANT_TRUE && bits != PGO_CONSTANT_FALSE)
         continue;

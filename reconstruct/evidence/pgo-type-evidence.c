@@ -181,7 +181,8 @@ _pgo_type_test_evidence (PgoMetadata *md, const PgoMethodId *caller, const PgoCf
         continue;
       /* the jump is taken when the value is 'on_true': the other arm is dead */
       PgoCallEvidence ev = { last[2].il_offset, PGO_CALL_EVIDENCE_CONSTANT,
-                             (v != 0) == on_true ? last[3].next_offset : (guint32) last[3].operand.target, 0 };
+                             (v != 0) == on_true ? last[3].next_offset : (guint32) last[3].operand.target,
+                             0, FALSE };
       g_array_append_val (out, ev);
       n++;
     }

@@ -71,7 +71,8 @@ typedef struct {
   gint64 obs_raise;        /* repair: raise an observation */
   gint64 obs_lower;        /* repair: lower an observation */
   gint64 escape;           /* repair: route a node's entries to the exit */
-  gint64 target;           /* node with a likely count: either way from it */
+  gint64 target;           /* node with a likely count, or a node group: either way from it */
+  gint64 whole_group;      /* node group whose target is all its callee leaves: either way */
   gboolean intervals;      /* compute [min, max] for inferred values */
   gboolean repair;         /* repair inconsistent input (else INFEASIBLE) */
 } PgoFlowOptions;
@@ -105,7 +106,8 @@ void          _pgo_flow_graph_set_node_target      (PgoFlowGraph *graph,
 void          _pgo_flow_graph_add_node_group   (PgoFlowGraph *graph,
                                                 guint n,
                                                 const guint *nodes,
-                                                guint64 target);
+                                                guint64 target,
+                                                gboolean whole);
 void          _pgo_flow_graph_set_node_upper_bound (PgoFlowGraph *graph,
                                                    guint node,
                                                    guint64 upper);

@@ -36,6 +36,7 @@ _pgo_flow_graph_new (void)
   graph->group_start = g_array_new (FALSE, FALSE, sizeof (guint));
   graph->group_node = g_array_new (FALSE, FALSE, sizeof (guint));
   graph->group_target = g_array_new (FALSE, FALSE, sizeof (guint64));
+  graph->group_whole = g_array_new (FALSE, FALSE, sizeof (gboolean));
   g_array_append_val (graph->group_start, graph->group_node->len);
   return graph;
 }
@@ -54,6 +55,7 @@ _pgo_flow_graph_free (PgoFlowGraph *graph)
   g_array_unref (graph->group_start);
   g_array_unref (graph->group_node);
   g_array_unref (graph->group_target);
+  g_array_unref (graph->group_whole);
   g_free (graph);
 }
 
@@ -183,17 +185,21 @@ _pgo_flow_graph_set_node_target (PgoFlowGraph *graph, guint node, guint64 target
  * @n: number of nodes
  * @nodes: (array length=n): the nodes, each once per site it holds
  * @target: their counts' likely sum
+ * @whole: @target is all the entries their callee's open sites made
+ *   (every open site is here), not a share of them
  *
  * Declares that the counts of @nodes (a node named twice counting twice)
  * likely sum to @target: the blocks of a callee's open sites in this
  * method, sharing what its entries leave them
  * (SPEC: pgo-inference(7) "Call evidence").  The minimum-cost choice
- * pays options->target per unit by which the sum misses @target and
+ * pays options->target (options->whole_group when @whole) per unit by
+ * which the sum misses @target and
  * lets the arcs' priors decide how the nodes share it; exactness and
  * intervals ignore it.
  */
 void
-_pgo_flow_graph_add_node_group (PgoFlowGraph *graph, guint n, const guint *nodes, guint64 target)
+_pgo_flow_graph_add_node_group (PgoFlowGraph *graph, guint n, const guint *nodes, guint64 target,
+                                gboolean whole)
 {
   g_return_if_fail (graph != NULL && (n == 0 || nodes != NULL));
   for (guint i = 0; i < n; i++)
@@ -201,6 +207,7 @@ _pgo_flow_graph_add_node_group (PgoFlowGraph *graph, guint n, const guint *nodes
   g_array_append_vals (graph->group_node, nodes, n);
   g_array_append_val (graph->group_start, graph->group_node->len);
   g_array_append_val (graph->group_target, target);
+  g_array_append_val (graph->group_whole, whole);
 }
 
 /**
@@ -317,6 +324,7 @@ _pgo_flow_problem_new (const PgoFlowGraph *g, guint n_extra)
   p->group_start = (const guint *) (gpointer) g->group_start->data;
   p->group_node = (const guint *) (gpointer) g->group_node->data;
   p->group_target = (const guint64 *) (gpointer) g->group_target->data;
+  p->group_whole = (const gboolean *) (gpointer) g->group_whole->data;
   p->tail = _pgo_scratch_new0 (guint, n + m + n_extra);
   p->head = _pgo_scratch_new0 (guint, n + m + n_extra);
   p->cls = _pgo_scratch_new0 (guint8, n + m + n_extra);

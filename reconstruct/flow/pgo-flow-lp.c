@@ -122,7 +122,7 @@ count_constant (const FlowProblem *p, const gboolean *det, const FlowResult *r, 
 
 /* A row per group: its nodes' counts (a node named twice counting
  * twice) plus a shortfall less an excess, each costing options->target
- * per unit, equal its target. */
+ * (options->whole_group for a whole group) per unit, equal its target. */
 static void
 add_group_rows (const FlowProblem *p, const PgoFlowOptions *o, const gboolean *det,
                 const FlowResult *r, Lp *m)
@@ -159,7 +159,7 @@ add_group_rows (const FlowProblem *p, const PgoFlowOptions *o, const gboolean *d
       for (int k = 0; k < 2; k++)
         {
           glp_set_col_bnds (m->lp, under + k, GLP_LO, 0, 0);
-          glp_set_obj_coef (m->lp, under + k, (double) o->target);
+          glp_set_obj_coef (m->lp, under + k, (double) (p->group_whole[g] ? o->whole_group : o->target));
         }
     }
   g_free (times);

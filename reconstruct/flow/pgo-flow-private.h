@@ -53,6 +53,7 @@ struct _PgoFlowGraph {
   GArray *group_start;  /* guint: group g's nodes are group_node[start[g] .. start[g + 1]) */
   GArray *group_node;   /* guint: node ids, a node once per site it holds */
   GArray *group_target; /* guint64: the likely sum of each group's counts */
+  GArray *group_whole;  /* gboolean: the target is all the entries the group's callee leaves */
 };
 
 struct _PgoFlowSolution {
@@ -91,6 +92,7 @@ typedef struct {
   const guint *group_start;
   const guint *group_node;
   const guint64 *group_target;
+  const gboolean *group_whole;
 } FlowProblem;
 
 /* Compressed rows: the items of row r are item[start[r] .. start[r + 1]). */

@@ -46,9 +46,11 @@
  * observations are repaired only when infeasible, raising (1 << 16 per
  * unit) being cheaper than lowering (1 << 18) because racy or torn
  * counters under-count; routing entries to the exit costs 1 << 12 per
- * unit; a node with a likely count costs 16 per unit either way from it,
- * eight times an arc, so that it outweighs the arc priors of a path of up
- * to eight arcs through it.  Intervals off, repair on.
+ * unit; a node with a likely count, or a node group, costs 16 per unit
+ * either way from it, eight times an arc, so that it outweighs the arc
+ * priors of a path of up to eight arcs through it; a whole node group 64
+ * (fitted on the real-code corpus's calibration half).  Intervals off,
+ * repair on.
  */
 void
 _pgo_flow_options_init (PgoFlowOptions *options)
@@ -61,6 +63,7 @@ _pgo_flow_options_init (PgoFlowOptions *options)
   options->obs_lower = 1 << 18;
   options->escape = 1 << 12;
   options->target = 16;
+  options->whole_group = 64;
   options->intervals = FALSE;
   options->repair = TRUE;
 }
@@ -72,7 +75,8 @@ _pgo_flow_options_init (PgoFlowOptions *options)
 static gboolean
 check_options (const PgoFlowOptions *o, GError **error)
 {
-  const gint64 c[] = { o->arc_inc, o->arc_dec, o->exc_inc, o->obs_raise, o->obs_lower, o->escape, o->target };
+  const gint64 c[] = { o->arc_inc, o->arc_dec, o->exc_inc, o->obs_raise, o->obs_lower, o->escape, o->target,
+                       o->whole_group };
 
   for (guint i = 0; i < G_N_ELEMENTS (c); i++)
     if (c[i] < 0 || c[i] > PGO_FLOW_MAX_COST)

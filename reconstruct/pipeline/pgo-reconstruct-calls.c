@@ -80,7 +80,7 @@ observe_calls (const PgoCfg *cfg, const PgoCallEvidence *ev, guint n_ev, guint64
         case PGO_CALL_EVIDENCE_LIKELY:
           if (ev[i].group != 0)
             {
-              CallGroupSite site = { ev[i].group, b, ev[i].entries };
+              CallGroupSite site = { ev[i].group, b, ev[i].entries, ev[i].all_here };
 
               g_array_append_val (calls->groups, site);
             }

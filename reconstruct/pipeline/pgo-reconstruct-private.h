@@ -53,9 +53,10 @@ typedef struct {
 
 /* An open site of a callee that has more than one in the method. */
 typedef struct {
-  guint32 group;    /* PgoCallEvidence.group */
-  guint32 block;    /* the block holding it */
-  guint64 entries;  /* its LIKELY guess */
+  guint32  group;    /* PgoCallEvidence.group */
+  guint32  block;    /* the block holding it */
+  guint64  entries;  /* its LIKELY guess */
+  gboolean all_here; /* PgoCallEvidence.all_here */
 } CallGroupSite;
 
 /* One model of a method solved: the solution, X, and the escape arcs. */

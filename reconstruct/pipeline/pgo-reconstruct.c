@@ -261,7 +261,8 @@ completes_block (const PgoCfg *cfg, const PgoEdge *e)
 
 /* Adds to 'g' a node group per run of one group in calls->groups: the
  * blocks of a callee's open sites, their counts likely summing to the
- * sites' guesses (SPEC: pgo-inference(7) "Call evidence"). */
+ * sites' guesses, all the callee leaves open when every one of its open
+ * sites is here (SPEC: pgo-inference(7) "Call evidence"). */
 static void
 apply_call_groups (const CallModel *calls, PgoFlowGraph *g)
 {
@@ -278,7 +279,7 @@ apply_call_groups (const CallModel *calls, PgoFlowGraph *g)
           nodes[j - i] = g_array_index (a, CallGroupSite, j).block;
           target += g_array_index (a, CallGroupSite, j).entries;
         }
-      _pgo_flow_graph_add_node_group (g, j - i, nodes, target);
+      _pgo_flow_graph_add_node_group (g, j - i, nodes, target, first->all_here);
     }
 }
 

@@ -92,6 +92,8 @@ typedef struct {
                                     CONSTANT: the successor never taken */
   guint32             group;     /* LIKELY: the callee's sites (or virtual group) this one
                                     belongs to, one number per callee; 0: none */
+  gboolean            all_here;  /* LIKELY with a group: every open site of the group is in
+                                    this method, so their guesses sum to all it leaves open */
 } PgoCallEvidence;
 
 /**

@@ -365,8 +365,8 @@ START_TEST (test_flow_node_groups)
   const guint pq[] = { n[1], n[2] }, qq[] = { n[2], n[2] };
 
   _pgo_flow_graph_observe_node (g, n[0], 90, U64);
-  _pgo_flow_graph_add_node_group (g, 2, pq, 40);
-  _pgo_flow_graph_add_node_group (g, 2, qq, 60);
+  _pgo_flow_graph_add_node_group (g, 2, pq, 40, FALSE);
+  _pgo_flow_graph_add_node_group (g, 2, qq, 60, FALSE);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, n[5], "three arms");
   assert_node (s, n[1], 10, PGO_FLOW_INFERRED, 0, 90);
@@ -375,6 +375,32 @@ START_TEST (test_flow_node_groups)
   EXACT (s, n[4], 90);
   for (guint i = 1; i <= 3; i++)
     ck_assert_uint_eq (_pgo_flow_solution_get_arc_prior (s, 2 * i - 1), 30);
+}
+END_TEST
+
+/* Two groups that cannot both be met: P and Q likely sum to 80, R alone
+ * (a group of one site) to 60, yet only 90 enter.  Missing a share costs
+ * 16 a unit, missing a whole group (every open site of its callee) 64:
+ * the whole one is met and the share takes the shortfall, whichever of
+ * the two is whole. */
+START_TEST (test_flow_node_group_whole)
+{
+  for (guint whole = 0; whole < 2; whole++)
+    {
+      guint n[6];
+      g_autoptr(PgoFlowGraph) g = three_arms (n);
+      g_autoptr(PgoFlowSolution) s = NULL;
+      const guint pq[] = { n[1], n[2] }, r[] = { n[3] };
+
+      _pgo_flow_graph_observe_node (g, n[0], 90, U64);
+      _pgo_flow_graph_add_node_group (g, 2, pq, 80, whole == 0);
+      _pgo_flow_graph_add_node_group (g, 1, r, 60, whole == 1);
+      s = solve (g, TRUE);
+      flow_assert_circulation (g, s, n[5], "three arms, whole");
+      ck_assert_uint_eq (_pgo_flow_solution_get_node_count (s, n[3]), whole ? 60 : 10);
+      ck_assert_uint_eq (_pgo_flow_solution_get_node_count (s, n[1]) + _pgo_flow_solution_get_node_count (s, n[2]),
+                         whole ? 30 : 80);
+    }
 }
 END_TEST
 
@@ -391,7 +417,7 @@ START_TEST (test_flow_node_group_determined)
   _pgo_flow_graph_observe_node (g, n[0], 90, U64);
   _pgo_flow_graph_observe_node (g, n[1], 5, U64);
   _pgo_flow_graph_observe_node (g, n[2], 7, U64);
-  _pgo_flow_graph_add_node_group (g, 2, pq, 40);
+  _pgo_flow_graph_add_node_group (g, 2, pq, 40, FALSE);
   s = solve (g, TRUE);
   flow_assert_circulation (g, s, n[5], "three arms, determined");
   OBS (s, n[1], 5);
@@ -1018,6 +1044,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_flow_node_target);
   tcase_add_test (tc, test_flow_node_groups);
   tcase_add_test (tc, test_flow_node_group_determined);
+  tcase_add_test (tc, test_flow_node_group_whole);
   tcase_add_test (tc, test_flow_nonnegativity);
   tcase_add_test (tc, test_flow_loop);
   tcase_add_test (tc, test_flow_loop_unbounded);

@@ -932,14 +932,15 @@ static const guint8 split_calls[] = {
 /* Helper ran 130 times, its sites' guesses 43, 43 and 44 (as equal
  * estimates would share it).  As one site group of 130, the arms are the
  * only split that makes it: 70 through the one call, 30 through the two.
- * Pulled one by one, each arm would sit near 43. */
+ * Pulled one by one, each arm would sit near 43.  All three sites are
+ * here: a whole group. */
 START_TEST (test_reconstruct_call_group)
 {
   const PgoObservation obs[] = { { 0, 100 }, { 0x14, 100 } };
   const PgoCallEvidence evs[] = {
-    { 0x03, PGO_CALL_EVIDENCE_LIKELY, 43, 5 },
-    { 0x0A, PGO_CALL_EVIDENCE_LIKELY, 43, 5 },
-    { 0x0F, PGO_CALL_EVIDENCE_LIKELY, 44, 5 },
+    { 0x03, PGO_CALL_EVIDENCE_LIKELY, 43, 5, TRUE },
+    { 0x0A, PGO_CALL_EVIDENCE_LIKELY, 43, 5, TRUE },
+    { 0x0F, PGO_CALL_EVIDENCE_LIKELY, 44, 5, TRUE },
   };
   const WantBlock want[] = {
     { 0x0, 100, OBS }, { 0x3, 70, PGO_FLOW_INFERRED }, { 0xA, 30, PGO_FLOW_INFERRED },
