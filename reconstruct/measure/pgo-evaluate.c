@@ -622,30 +622,6 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
 }
 
 /**
- * pgo_evaluation_format_accuracy:
- * @ev: an evaluation
- * @summary: its summary
- *
- * Returns: (transfer full): the ACCURACY line, without a newline.
- */
-char *
-pgo_evaluation_format_accuracy (const PgoEvaluation *ev, const PgoEvaluationSummary *summary)
-{
-  return g_strdup_printf ("ACCURACY probe-set=%c exact-determined=%" G_GUINT64_FORMAT "/%"
-                          G_GUINT64_FORMAT " block-overlap=%.6f zero-fill-overlap=%.6f"
-                          " prior-only-overlap=%.6f prior-only-evidence-overlap=%.6f"
-                          " jit-synthesis-overlap=%.6f determined-mass=%.6f conditional=%"
-                          G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " from-calls=%" G_GUINT64_FORMAT
-                          "/%" G_GUINT64_FORMAT " certain-mass=%.6f methods=%u",
-                          pgo_probe_set_to_char (ev->probes), summary->n_determined_ok,
-                          summary->n_determined, summary->overlap, summary->zero_fill,
-                          summary->prior_only, summary->prior_only_evidence, summary->synthesis,
-                          summary->determined_mass, summary->n_conditional_ok,
-                          summary->n_conditional, summary->n_from_calls_ok, summary->n_from_calls,
-                          summary->certain_mass, summary->n_methods);
-}
-
-/**
  * _pgo_evaluation_truths_agree:
  * @edge_truth: the method's edge-mode profile (EdgeIntCount records)
  * @block_truth: its block-mode profile from another run

@@ -175,8 +175,6 @@ PGO_API GPtrArray           *pgo_evaluation_get_skipped (const PgoEvaluation *ev
 PGO_API void                 pgo_evaluation_get_summary (const PgoEvaluation *ev,
                                                          gboolean framework_too,
                                                          PgoEvaluationSummary *out_summary);
-PGO_API char                *pgo_evaluation_format_accuracy (const PgoEvaluation *ev,
-                                                             const PgoEvaluationSummary *summary);
 PGO_API gboolean             pgo_evaluation_compare_truths (PgoEvaluation *ev,
                                                             const PgoMethodProfile *block_truth,
                                                             GPtrArray *edge_truths,
