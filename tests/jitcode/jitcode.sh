@@ -246,14 +246,45 @@ name_key_awk='
 # folded onto one line and sorted, joined; PGO is "none" when every one of
 # them says "; No PGO data", else "used".  One pass of awk and one sort,
 # whatever the number of listings.
+# A listing is compared as machine code: its instruction groups' labels
+# ("G_M000_IG05:") are not code, and the emitter numbers and splits them
+# by the blocks it was given, so the label lines and blank lines are
+# dropped and each reference to a label becomes the ordinal of the
+# instruction that follows it ("je SHORT L7").  Instructions, their
+# encodings (SHORT, align padding) and every comment line, the total
+# code size included, are compared as printed.
 listing_digests () {
   [ -f "$1" ] || : >"$1"
   awk "$name_key_awk"'
-    function flush() { if (n) { print k "\t" (nopgo ? "none" : "used") "\t" body } }
+    function is_label(t) { return t ~ /^G_M[0-9]+_IG[0-9]+:$/ }
+    function fold(   i, j, s, t, np, ord, body, lbl) {
+      np = 0; ord = 0
+      for (i = 1; i <= nl; i++) {
+        t = L[i]; gsub(/^[ \t]+|[ \t]+$/, "", t)
+        if (is_label(t)) { pend[++np] = substr(t, 1, length(t) - 1); continue }
+        if (t == "" || substr(L[i], 1, 1) == ";") continue
+        for (j = 1; j <= np; j++) pos[pend[j]] = ord
+        np = 0; ord++
+      }
+      for (j = 1; j <= np; j++) pos[pend[j]] = ord
+      body = ""
+      for (i = 1; i <= nl; i++) {
+        s = L[i]; t = s; gsub(/^[ \t]+|[ \t]+$/, "", t)
+        if (t == "" || is_label(t)) continue
+        while (match(s, /G_M[0-9]+_IG[0-9]+/)) {
+          lbl = substr(s, RSTART, RLENGTH)
+          s = substr(s, 1, RSTART - 1) "L" (lbl in pos ? pos[lbl] : "?") substr(s, RSTART + RLENGTH)
+        }
+        body = body (i > 1 ? "\037" : "") s
+      }
+      delete pos
+      return body
+    }
+    function flush() { if (n) { print k "\t" (nopgo ? "none" : "used") "\t" fold() } }
     /^; Assembly listing for method / {
       flush(); h = $0; sub(/^; Assembly listing for method /, "", h)
-      k = name_key(substr(h, 1, index(h, "(") - 1)); body = $0; nopgo = 0; n = 1; next }
-    n { body = body "\037" $0; if ($0 ~ /^; No PGO data/) nopgo = 1 }
+      k = name_key(substr(h, 1, index(h, "(") - 1)); nl = 1; L[1] = $0; nopgo = 0; n = 1; next }
+    n { L[++nl] = $0; if ($0 ~ /^; No PGO data/) nopgo = 1 }
     END { flush() }' "$1" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k3 \
   | awk -F '\t' '
       $1 != k { if (k != "") print k "\t" d "\t" (used ? "used" : "none"); k = $1; d = ""; used = 0 }
