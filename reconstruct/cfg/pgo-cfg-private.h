@@ -92,6 +92,7 @@ void     _pgo_cfg_walk             (PgoCfg *cfg);
 void     _pgo_cfg_build_edges      (PgoCfg *cfg);
 guint32 *_pgo_cfg_schema_order     (const PgoCfg *cfg);
 
+gint            _pgo_cfg_ref_count         (const PgoCfg *cfg);
 gboolean        _pgo_cfg_lookup_block      (const PgoCfg *cfg, guint32 il_offset,
                                            guint32 *out_block, GError **error);
 gboolean        _pgo_cfg_lookup_key        (const PgoCfg *cfg, gint32 key, guint32 *out_block);

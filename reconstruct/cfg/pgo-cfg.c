@@ -41,6 +41,20 @@ typedef struct _PgoCfgPlan {
   guint32 *probes;
 } PgoCfgPlan;
 
+/* A graph as pgo_cfg_build() allocates it: the public struct first, then
+ * what only this file touches. */
+typedef struct {
+  PgoCfg      cfg;
+  gint        ref_count;  /* pgo_cfg_ref(), pgo_cfg_unref() */
+  PgoCfgPlan *plan;       /* set P, planned on first use */
+} CfgBox;
+
+static CfgBox *
+box_of (const PgoCfg *cfg)
+{
+  return (CfgBox *) (gpointer) cfg;
+}
+
 #define NONE G_MAXUINT32
 
 /**
@@ -638,6 +652,7 @@ pgo_cfg_build (const PgoMethodBody *body, const PgoCfgOptions *options, GError *
 {
   Builder b = { 0 };
   g_autoptr(PgoCfg) cfg = NULL;
+  CfgBox *box;
   gboolean ok;
 
   g_return_val_if_fail (body != NULL, NULL);
@@ -678,9 +693,10 @@ pgo_cfg_build (const PgoMethodBody *body, const PgoCfgOptions *options, GError *
   if (b.n_eh > 0)
     _pgo_cfg_normalize_eh (&b);
 
-  cfg = g_new0 (PgoCfg, 1);
-  cfg->plan = g_new0 (PgoCfgPlan, 1);
-  cfg->ref_count = 1;
+  box = g_new0 (CfgBox, 1);
+  box->plan = g_new0 (PgoCfgPlan, 1);
+  box->ref_count = 1;
+  cfg = &box->cfg;
   cfg->il_size = body->il_size;
   cfg->il = g_memdup2 (body->il, body->il_size);
   cfg->return_count = b.return_count;
@@ -697,6 +713,13 @@ pgo_cfg_build (const PgoMethodBody *body, const PgoCfgOptions *options, GError *
   return g_steal_pointer (&cfg);
 }
 
+/* The reference count of 'cfg', for tests. */
+gint
+_pgo_cfg_ref_count (const PgoCfg *cfg)
+{
+  return g_atomic_int_get (&box_of (cfg)->ref_count);
+}
+
 /**
  * pgo_cfg_ref:
  * @cfg: a graph
@@ -710,7 +733,7 @@ PgoCfg *
 pgo_cfg_ref (PgoCfg *cfg)
 {
   g_return_val_if_fail (cfg != NULL, NULL);
-  g_atomic_int_inc (&cfg->ref_count);
+  g_atomic_int_inc (&box_of (cfg)->ref_count);
   return cfg;
 }
 
@@ -723,7 +746,7 @@ pgo_cfg_ref (PgoCfg *cfg)
 void
 pgo_cfg_unref (PgoCfg *cfg)
 {
-  if (cfg == NULL || !g_atomic_int_dec_and_test (&cfg->ref_count))
+  if (cfg == NULL || !g_atomic_int_dec_and_test (&box_of (cfg)->ref_count))
     return;
   for (guint32 i = 0; i < cfg->n_blocks; i++)
     {
@@ -739,9 +762,9 @@ pgo_cfg_unref (PgoCfg *cfg)
   g_free (cfg->il);
   g_free (cfg->probes[0]);
   g_free (cfg->probes[1]);
-  g_free (cfg->plan->probes);
-  g_free (cfg->plan);
-  g_free (cfg);
+  g_free (box_of (cfg)->plan->probes);
+  g_free (box_of (cfg)->plan);
+  g_free (box_of (cfg));
 }
 
 /**
@@ -967,7 +990,7 @@ pgo_probe_set_to_char (PgoProbeSet set)
 const guint32 *
 pgo_cfg_get_probes (const PgoCfg *cfg, PgoProbeSet set, guint32 *out_n)
 {
-  PgoCfgPlan *plan = cfg->plan;
+  PgoCfgPlan *plan = box_of (cfg)->plan;
 
   g_return_val_if_fail ((guint) set <= PGO_PROBES_P, NULL);
   if (set != PGO_PROBES_P)

@@ -229,6 +229,8 @@ typedef struct {
  * The flow graph of one method body.  Arrays are owned by the PgoCfg.
  * It is immutable once built, so a reconstruction can share it with the
  * caller: pgo_cfg_ref() takes a reference, pgo_cfg_unref() drops one.
+ * Only pgo_cfg_build() makes one: the library keeps its reference count
+ * and its planned probe set P beside it, out of this struct.
  */
 typedef struct {
   guint32        il_size;      /* CodeSize */
@@ -248,9 +250,7 @@ typedef struct {
   guint32       *offset_block; /* il_size entries: block index containing each IL byte */
   guint32        n_probes[2];  /* sets A and B: sorted distinct probe offsets (read them, */
   guint32       *probes[2];    /* and set P, with pgo_cfg_get_probes) */
-  struct _PgoCfgPlan *plan;    /* private: set P, planned on first use */
   guint8        *il;           /* a copy of the il_size IL bytes (the static priors decode them) */
-  gint           ref_count;    /* private: see pgo_cfg_ref() and pgo_cfg_unref() */
 } PgoCfg;
 
 /**

@@ -25,6 +25,7 @@
 #include "pgo-evaluate.h"
 #include "pgo-nettrace-event.h"
 #include "pgo-reconstruct.h"
+#include "pgo-cfg-private.h"
 #include "pgo-evaluate-private.h"
 #include "pgo-reconstruct-private.h"
 #include "pgo-priors-private.h"
@@ -169,12 +170,12 @@ START_TEST (test_reconstruct_shared_cfg)
   ck_assert_ptr_nonnull (b);
   ck_assert_ptr_eq (a->cfg, cfg);
   ck_assert_ptr_eq (b->cfg, cfg);
-  ck_assert_int_eq (g_atomic_int_get (&cfg->ref_count), 3);
+  ck_assert_int_eq (_pgo_cfg_ref_count (cfg), 3);
   check_blocks (a, want, 4);
   check_blocks (b, want2, 4);
   g_clear_pointer (&a, pgo_reconstruction_free);
   g_clear_pointer (&b, pgo_reconstruction_free);
-  ck_assert_int_eq (g_atomic_int_get (&cfg->ref_count), 1);
+  ck_assert_int_eq (_pgo_cfg_ref_count (cfg), 1);
   ck_assert_uint_eq (cfg->n_blocks, 4);
 }
 END_TEST
