@@ -39,6 +39,38 @@ typedef struct {
   GArray   *ar;    /* double: coefficient */
 } Lp;
 
+/* An empty program over the 'na' internal arcs of a problem. */
+static void
+lp_init (Lp *m, guint na)
+{
+  int zero = 0;
+  double none = 0;
+
+  glp_term_out (GLP_OFF);
+  m->lp = glp_create_prob ();
+  glp_set_obj_dir (m->lp, GLP_MIN);
+  m->col = g_new0 (int, na);
+  m->ia = g_array_new (FALSE, FALSE, sizeof (int));
+  m->ja = g_array_new (FALSE, FALSE, sizeof (int));
+  m->ar = g_array_new (FALSE, FALSE, sizeof (double));
+  /* GLPK's arrays start at index 1 */
+  g_array_append_val (m->ia, zero);
+  g_array_append_val (m->ja, zero);
+  g_array_append_val (m->ar, none);
+}
+
+static void
+lp_clear (Lp *m)
+{
+  glp_delete_prob (m->lp);
+  /* each thread's environment would outlive it otherwise */
+  glp_free_env ();
+  g_free (m->col);
+  g_array_unref (m->ia);
+  g_array_unref (m->ja);
+  g_array_unref (m->ar);
+}
+
 static void
 lp_put (Lp *m, int row, int col, double v)
 {
@@ -219,36 +251,18 @@ _pgo_flow_lp_steer (const FlowProblem *p, const PgoFlowOptions *o, const gboolea
                     const wide *b, const guint *local, guint n_local, const FlowResult *r,
                     guint64 *steer)
 {
-  Lp m = { 0 };
+  Lp m;
   guint n_free = 0;
-  int zero = 0;
-  double none = 0;
 
   for (guint a = 0; a < p->na; a++)
     n_free += !det[a];
   if (n_free == 0 || n_free > LP_MAX_FREE_ARCS)
     return;
-  glp_term_out (GLP_OFF);
-  m.lp = glp_create_prob ();
-  m.col = g_new0 (int, p->na);
-  m.ia = g_array_new (FALSE, FALSE, sizeof (int));
-  m.ja = g_array_new (FALSE, FALSE, sizeof (int));
-  m.ar = g_array_new (FALSE, FALSE, sizeof (double));
-  /* GLPK's arrays start at index 1 */
-  g_array_append_val (m.ia, zero);
-  g_array_append_val (m.ja, zero);
-  g_array_append_val (m.ar, none);
-  glp_set_obj_dir (m.lp, GLP_MIN);
+  lp_init (&m, p->na);
   add_arc_columns (p, o, det, r, &m);
   add_balance_rows (p, det, b, local, n_local, r, &m);
   add_group_rows (p, o, det, r, &m);
   if (lp_solve (&m))
     take_optimum (p, det, &m, r, steer);
-  glp_delete_prob (m.lp);
-  /* each thread's environment would outlive it otherwise */
-  glp_free_env ();
-  g_free (m.col);
-  g_array_unref (m.ia);
-  g_array_unref (m.ja);
-  g_array_unref (m.ar);
+  lp_clear (&m);
 }
