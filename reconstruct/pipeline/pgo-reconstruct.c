@@ -276,8 +276,11 @@ apply_call_groups (const CallModel *calls, PgoFlowGraph *g)
 
       for (j = i; j < a->len && g_array_index (a, CallGroupSite, j).group == first->group; j++)
         {
+          guint64 e = g_array_index (a, CallGroupSite, j).entries;
+
           nodes[j - i] = g_array_index (a, CallGroupSite, j).block;
-          target += g_array_index (a, CallGroupSite, j).entries;
+          /* the caller's guesses may be anything: the sum saturates */
+          target = e > G_MAXUINT64 - target ? G_MAXUINT64 : target + e;
         }
       _pgo_flow_graph_add_node_group (g, j - i, nodes, target, first->all_here);
     }
@@ -285,7 +288,8 @@ apply_call_groups (const CallModel *calls, PgoFlowGraph *g)
 
 /* Observes 0 on every arc of 'g' by which a block that 'calls' marks
  * stuck completes and on every arc it marks dead, bounds the blocks
- * 'calls' bounds, and pulls those it has a likely count of towards it. */
+ * 'calls' bounds, and pulls those it has a likely count of, and its
+ * site groups, towards them. */
 static void
 apply_calls (const PgoCfg *cfg, const CallModel *calls, PgoFlowGraph *g)
 {

@@ -963,6 +963,37 @@ START_TEST (test_reconstruct_call_group)
 }
 END_TEST
 
+/* Guesses no count can meet (a caller may pass anything) for the two
+ * sites of the else arm: their sum saturates (it would wrap to 70), so
+ * the program sends every entry there, the most it can, inferred. */
+START_TEST (test_reconstruct_call_group_huge)
+{
+  const PgoObservation obs[] = { { 0, 100 }, { 0x14, 100 } };
+  const PgoCallEvidence evs[] = {
+    { 0x0A, PGO_CALL_EVIDENCE_LIKELY, G_MAXUINT64, 9, TRUE },
+    { 0x0F, PGO_CALL_EVIDENCE_LIKELY, 71, 9, TRUE },
+  };
+  PgoMethodBody body = { .il = split_calls, .il_size = sizeof split_calls };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
+  g_autoptr(PgoReconstruction) rec = NULL;
+  guint32 b3, ba;
+
+  ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg, .observations = obs,
+                                                     .n_observations = G_N_ELEMENTS (obs),
+                                                     .calls = evs, .n_calls = G_N_ELEMENTS (evs) },
+                         NULL, &error);
+  ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
+  b3 = cfg->offset_block[0x03];
+  ba = cfg->offset_block[0x0A];
+  ck_assert_uint_eq (rec->blocks[b3].count, 0);
+  ck_assert_uint_eq (rec->blocks[ba].count, 100);
+  ck_assert_int_eq (rec->blocks[b3].provenance, PGO_FLOW_INFERRED);
+  ck_assert_int_eq (rec->blocks[ba].provenance, PGO_FLOW_INFERRED);
+}
+END_TEST
+
 /* if (x || !Getter ()) return; Helper (); return;  with the getter's
  * value known true: the test never leaves to its false arm (0x0F), so
  * that arc is 0, and the helper's block takes all that reaches the
@@ -1402,6 +1433,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_call_contradicted);
   tcase_add_test (tc, test_reconstruct_call_likely);
   tcase_add_test (tc, test_reconstruct_call_group);
+  tcase_add_test (tc, test_reconstruct_call_group_huge);
   tcase_add_test (tc, test_reconstruct_call_constant);
   tcase_add_test (tc, test_reconstruct_call_argument);
   tcase_add_test (tc, test_reconstruct_counter_test);
