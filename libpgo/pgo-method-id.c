@@ -17,6 +17,30 @@ enum {
 
 #define CANON_NAME "System.__Canon"
 
+/* A module identity or type as the library allocates it: the public
+ * struct first, its reference count after it, out of the callers' reach. */
+typedef struct {
+  PgoModuleId id;
+  gint        ref_count;
+} ModuleBox;
+
+typedef struct {
+  PgoTypeRef type;
+  gint       ref_count;
+} TypeBox;
+
+static gint *
+module_count (PgoModuleId *module)
+{
+  return &((ModuleBox *) (gpointer) module)->ref_count;
+}
+
+static gint *
+type_count (PgoTypeRef *type)
+{
+  return &((TypeBox *) (gpointer) type)->ref_count;
+}
+
 /**
  * pgo_module_id_new:
  * @simple_name: the assembly simple name
@@ -27,9 +51,10 @@ enum {
 PgoModuleId *
 pgo_module_id_new (const char *simple_name)
 {
-  PgoModuleId *m = g_new0 (PgoModuleId, 1);
+  ModuleBox *box = g_new0 (ModuleBox, 1);
+  PgoModuleId *m = &box->id;
 
-  m->ref_count = 1;
+  box->ref_count = 1;
   m->simple_name = g_strdup (simple_name ? simple_name : "");
   return m;
 }
@@ -46,7 +71,7 @@ PgoModuleId *
 pgo_module_id_ref (PgoModuleId *module)
 {
   g_return_val_if_fail (module != NULL, NULL);
-  g_atomic_int_inc (&module->ref_count);
+  g_atomic_int_inc (module_count (module));
   return module;
 }
 
@@ -59,11 +84,11 @@ pgo_module_id_ref (PgoModuleId *module)
 void
 pgo_module_id_unref (PgoModuleId *module)
 {
-  if (module == NULL || !g_atomic_int_dec_and_test (&module->ref_count))
+  if (module == NULL || !g_atomic_int_dec_and_test (module_count (module)))
     return;
   g_free (module->simple_name);
   g_free (module->il_path);
-  g_free (module);
+  g_free ((ModuleBox *) (gpointer) module);
 }
 
 /**
@@ -161,9 +186,10 @@ static const char *const primitive_names[][2] = {
 static PgoTypeRef *
 type_ref_alloc (guint8 element_type)
 {
-  PgoTypeRef *t = g_new0 (PgoTypeRef, 1);
+  TypeBox *box = g_new0 (TypeBox, 1);
+  PgoTypeRef *t = &box->type;
 
-  t->ref_count = 1;
+  box->ref_count = 1;
   t->element_type = element_type;
   return t;
 }
@@ -248,7 +274,7 @@ PgoTypeRef *
 pgo_type_ref_ref (PgoTypeRef *type)
 {
   g_return_val_if_fail (type != NULL, NULL);
-  g_atomic_int_inc (&type->ref_count);
+  g_atomic_int_inc (type_count (type));
   return type;
 }
 
@@ -256,7 +282,7 @@ pgo_type_ref_ref (PgoTypeRef *type)
 void
 pgo_type_ref_unref (PgoTypeRef *type)
 {
-  if (type == NULL || !g_atomic_int_dec_and_test (&type->ref_count))
+  if (type == NULL || !g_atomic_int_dec_and_test (type_count (type)))
     return;
   pgo_module_id_unref (type->module);
   g_free (type->name);
@@ -264,7 +290,7 @@ pgo_type_ref_unref (PgoTypeRef *type)
   for (guint i = 0; i < type->n_args; i++)
     pgo_type_ref_unref (type->args[i]);
   g_free (type->args);
-  g_free (type);
+  g_free ((TypeBox *) (gpointer) type);
 }
 
 /**

@@ -23,10 +23,11 @@ G_BEGIN_DECLS
 /**
  * PgoModuleId:
  *
- * Shared by every method of a module, hence reference counted.
+ * Shared by every method of a module, hence reference counted: only
+ * pgo_module_id_new() makes one, and the library keeps its count beside
+ * it (pgo_module_id_ref(), pgo_module_id_unref()).
  */
 typedef struct {
-  gint     ref_count;      /* private; use pgo_module_id_ref/unref */
   char    *simple_name;    /* assembly simple name, e.g. "System.Private.CoreLib" */
   gboolean has_mvid;       /* TRUE when mvid is known */
   guint8   mvid[16];       /* Module.Mvid as stored in #GUID (little-endian GUID layout) */
@@ -55,10 +56,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoModuleId, pgo_module_id_unref)
  * GENERICINST (0x15) for @element instantiated over @args, SZARRAY (0x1D)
  * or ARRAY (0x14, @rank) of @element. Shared generic code is instantiated
  * over the CLASS named "System.__Canon" (pgo_type_ref_is_canon()).
+ * Only the pgo_type_ref_new_*() functions make one; the library keeps its
+ * reference count beside it.
  */
 typedef struct _PgoTypeRef PgoTypeRef;
 struct _PgoTypeRef {
-  gint         ref_count;     /* private; use pgo_type_ref_ref/unref */
   guint8       element_type;  /* CorElementType, as above */
   guint        rank;          /* ARRAY: its rank */
   PgoModuleId *module;        /* CLASS, VALUETYPE: the defining module, or NULL */
