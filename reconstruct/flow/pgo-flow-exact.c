@@ -768,7 +768,7 @@ _pgo_flow_solve_exact (const FlowProblem *p, const PgoFlowOptions *o, FlowResult
   gboolean *det = _pgo_scratch_new0 (gboolean, p->na);
   guint *local = _pgo_scratch_new (guint, p->nv);
   wide *full = _pgo_scratch_new (wide, p->na);
-  guint64 *steer;
+  guint64 *steer = NULL;
   guint n_local;
 
   route_known (p, r, b);
@@ -792,10 +792,12 @@ _pgo_flow_solve_exact (const FlowProblem *p, const PgoFlowOptions *o, FlowResult
   if (n_local == NONE)
     return FALSE;
   /* the node groups' optimum, when there are groups, else the priors */
-  steer = _pgo_scratch_dup (r->prior, p->na, sizeof (guint64));
   if (p->n_groups > 0)
-    _pgo_flow_lp_steer (p, o, det, b, local, n_local, r, steer);
-  if (!solve_free (p, o, det, b, local, n_local, steer, r))
+    {
+      steer = _pgo_scratch_dup (r->prior, p->na, sizeof (guint64));
+      _pgo_flow_lp_steer (p, o, det, b, local, n_local, r, steer);
+    }
+  if (!solve_free (p, o, det, b, local, n_local, steer ? steer : r->prior, r))
     return FALSE;
   for (guint a = 0; a < p->na; a++)
     if (r->x[a] < 0 || r->x[a] + (p->known[a] ? 0 : p->lb[a]) > (wide) G_MAXUINT64)

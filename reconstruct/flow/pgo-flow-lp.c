@@ -34,6 +34,7 @@
 typedef struct {
   glp_prob *lp;
   int      *col;   /* per internal arc: its raise column (lowering is col + 1), 0: determined */
+  double   *xbar;  /* per free arc: its prior above its lower bound (_pgo_flow_free_arc()) */
   GArray   *ia;    /* int: row of each nonzero, from index 1 */
   GArray   *ja;    /* int: column */
   GArray   *ar;    /* double: coefficient */
@@ -50,6 +51,7 @@ lp_init (Lp *m, guint na)
   m->lp = glp_create_prob ();
   glp_set_obj_dir (m->lp, GLP_MIN);
   m->col = g_new0 (int, na);
+  m->xbar = g_new0 (double, na);
   m->ia = g_array_new (FALSE, FALSE, sizeof (int));
   m->ja = g_array_new (FALSE, FALSE, sizeof (int));
   m->ar = g_array_new (FALSE, FALSE, sizeof (double));
@@ -66,6 +68,7 @@ lp_clear (Lp *m)
   /* each thread's environment would outlive it otherwise */
   glp_free_env ();
   g_free (m->col);
+  g_free (m->xbar);
   g_array_unref (m->ia);
   g_array_unref (m->ja);
   g_array_unref (m->ar);
@@ -80,7 +83,8 @@ lp_put (Lp *m, int row, int col, double v)
 }
 
 /* Two columns per free arc: the raise above its prior and the lowering
- * below it, at the min-cost flow's costs per unit and within its bounds. */
+ * below it, at the min-cost flow's costs per unit and within its bounds;
+ * m->xbar gets the prior the later steps start from. */
 static void
 add_arc_columns (const FlowProblem *p, const PgoFlowOptions *o, const gboolean *det,
                  const FlowResult *r, Lp *m)
@@ -94,6 +98,7 @@ add_arc_columns (const FlowProblem *p, const PgoFlowOptions *o, const gboolean *
       if (det[a])
         continue;
       xbar = _pgo_flow_free_arc (p, r->prior, a, &room);
+      m->xbar[a] = (double) xbar;
       c = m->col[a] = glp_add_cols (m->lp, 2);
       if (room >= WIDE_INF)
         glp_set_col_bnds (m->lp, c, GLP_LO, 0, 0);
@@ -109,7 +114,7 @@ add_arc_columns (const FlowProblem *p, const PgoFlowOptions *o, const gboolean *
  * lowerings equals its supply less what the priors already send. */
 static void
 add_balance_rows (const FlowProblem *p, const gboolean *det, const wide *b,
-                  const guint *local, guint n_local, const FlowResult *r, Lp *m)
+                  const guint *local, guint n_local, Lp *m)
 {
   int first = glp_add_rows (m->lp, (int) n_local);
   double *rhs = g_new0 (double, n_local);
@@ -119,17 +124,14 @@ add_balance_rows (const FlowProblem *p, const gboolean *det, const wide *b,
       rhs[local[v]] = (double) b[v];
   for (guint a = 0; a < p->na; a++)
     {
-      wide room;
-      double xbar;
       int t, h;
 
       if (det[a])
         continue;
-      xbar = (double) _pgo_flow_free_arc (p, r->prior, a, &room);
       t = first + (int) local[p->tail[a]];
       h = first + (int) local[p->head[a]];
-      rhs[t - first] -= xbar;
-      rhs[h - first] += xbar;
+      rhs[t - first] -= m->xbar[a];
+      rhs[h - first] += m->xbar[a];
       lp_put (m, t, m->col[a], 1.0);
       lp_put (m, t, m->col[a] + 1, -1.0);
       lp_put (m, h, m->col[a], -1.0);
@@ -143,13 +145,11 @@ add_balance_rows (const FlowProblem *p, const gboolean *det, const wide *b,
 /* The constant part of node 'v''s count in the program: all of it when
  * determined, else its lower bound and prior. */
 static double
-count_constant (const FlowProblem *p, const gboolean *det, const FlowResult *r, guint v)
+count_constant (const FlowProblem *p, const gboolean *det, const FlowResult *r, const Lp *m, guint v)
 {
-  wide room;
-
   if (det[v])
     return (double) (r->x[v] + (p->known[v] ? 0 : p->lb[v]));
-  return (double) (p->lb[v] + _pgo_flow_free_arc (p, r->prior, v, &room));
+  return (double) p->lb[v] + m->xbar[v];
 }
 
 /* A row per group: its nodes' counts (a node named twice counting
@@ -172,7 +172,7 @@ add_group_rows (const FlowProblem *p, const PgoFlowOptions *o, const gboolean *d
         {
           guint v = p->group_node[i];
 
-          rhs -= count_constant (p, det, r, v);
+          rhs -= count_constant (p, det, r, m, v);
           times[v] += !det[v];
         }
       for (guint i = p->group_start[g]; i < p->group_start[g + 1]; i++)
@@ -215,17 +215,15 @@ lp_solve (Lp *m)
 /* The free arcs' values at the optimum into 'steer': lower bound, prior,
  * raise, less lowering, rounded. */
 static void
-take_optimum (const FlowProblem *p, const gboolean *det, const Lp *m, const FlowResult *r,
-              guint64 *steer)
+take_optimum (const FlowProblem *p, const gboolean *det, const Lp *m, guint64 *steer)
 {
   for (guint a = 0; a < p->na; a++)
     {
-      wide room;
       double v;
 
       if (det[a])
         continue;
-      v = (double) (p->lb[a] + _pgo_flow_free_arc (p, r->prior, a, &room))
+      v = (double) p->lb[a] + m->xbar[a]
           + glp_get_col_prim (m->lp, m->col[a]) - glp_get_col_prim (m->lp, m->col[a] + 1);
       steer[a] = v <= 0 ? 0 : v >= 0x1p62 ? ((guint64) 1 << 62) : (guint64) llround (v);
     }
@@ -260,9 +258,9 @@ _pgo_flow_lp_steer (const FlowProblem *p, const PgoFlowOptions *o, const gboolea
     return;
   lp_init (&m, p->na);
   add_arc_columns (p, o, det, r, &m);
-  add_balance_rows (p, det, b, local, n_local, r, &m);
+  add_balance_rows (p, det, b, local, n_local, &m);
   add_group_rows (p, o, det, r, &m);
   if (lp_solve (&m))
-    take_optimum (p, det, &m, r, steer);
+    take_optimum (p, det, &m, steer);
   lp_clear (&m);
 }

@@ -824,11 +824,13 @@ START_TEST (test_reconstruct_synthesis)
 }
 END_TEST
 
-/* Reconstructs guarded_call from 'obs' with call evidence 'ev'. */
+/* Reconstructs the 'size' bytes of IL 'il' from 'obs' with the 'n_ev'
+ * records of call evidence 'ev'. */
 static PgoReconstruction *
-run_with_call (const PgoObservation *obs, guint n_obs, const PgoCallEvidence *ev)
+run_with_calls (const guint8 *il, guint32 size, const PgoObservation *obs, guint n_obs,
+                const PgoCallEvidence *ev, guint n_ev)
 {
-  PgoMethodBody body = { .il = guarded_call, .il_size = sizeof guarded_call };
+  PgoMethodBody body = { .il = il, .il_size = size };
   g_autoptr(GError) error = NULL;
   g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
   PgoReconstruction *rec;
@@ -836,9 +838,16 @@ run_with_call (const PgoObservation *obs, guint n_obs, const PgoCallEvidence *ev
   ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
   rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg, .observations = obs,
                                                      .n_observations = n_obs, .calls = ev,
-                                                     .n_calls = 1 }, NULL, &error);
+                                                     .n_calls = n_ev }, NULL, &error);
   ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
   return rec;
+}
+
+/* Reconstructs guarded_call from 'obs' with call evidence 'ev'. */
+static PgoReconstruction *
+run_with_call (const PgoObservation *obs, guint n_obs, const PgoCallEvidence *ev)
+{
+  return run_with_calls (guarded_call, sizeof guarded_call, obs, n_obs, ev, 1);
 }
 
 /* A callee that cannot return (or never ran): the block is never
@@ -947,17 +956,9 @@ START_TEST (test_reconstruct_call_group)
     { 0x0, 100, OBS }, { 0x3, 70, PGO_FLOW_INFERRED }, { 0xA, 30, PGO_FLOW_INFERRED },
     { 0x14, 100, OBS },
   };
-  PgoMethodBody body = { .il = split_calls, .il_size = sizeof split_calls };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
-  g_autoptr(PgoReconstruction) rec = NULL;
+  g_autoptr(PgoReconstruction) rec = run_with_calls (split_calls, sizeof split_calls, obs, G_N_ELEMENTS (obs),
+                                                     evs, G_N_ELEMENTS (evs));
 
-  ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
-  rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg, .observations = obs,
-                                                     .n_observations = G_N_ELEMENTS (obs),
-                                                     .calls = evs, .n_calls = G_N_ELEMENTS (evs) },
-                         NULL, &error);
-  ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
   check_blocks (rec, want, G_N_ELEMENTS (want));
   ck_assert_uint_eq (rec->n_calls_used, G_N_ELEMENTS (evs));
 }
@@ -973,24 +974,14 @@ START_TEST (test_reconstruct_call_group_huge)
     { 0x0A, PGO_CALL_EVIDENCE_LIKELY, G_MAXUINT64, 9, TRUE },
     { 0x0F, PGO_CALL_EVIDENCE_LIKELY, 71, 9, TRUE },
   };
-  PgoMethodBody body = { .il = split_calls, .il_size = sizeof split_calls };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
-  g_autoptr(PgoReconstruction) rec = NULL;
-  guint32 b3, ba;
+  const WantBlock want[] = {
+    { 0x0, 100, OBS }, { 0x3, 0, PGO_FLOW_INFERRED }, { 0xA, 100, PGO_FLOW_INFERRED },
+    { 0x14, 100, OBS },
+  };
+  g_autoptr(PgoReconstruction) rec = run_with_calls (split_calls, sizeof split_calls, obs, G_N_ELEMENTS (obs),
+                                                     evs, G_N_ELEMENTS (evs));
 
-  ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
-  rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg, .observations = obs,
-                                                     .n_observations = G_N_ELEMENTS (obs),
-                                                     .calls = evs, .n_calls = G_N_ELEMENTS (evs) },
-                         NULL, &error);
-  ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
-  b3 = cfg->offset_block[0x03];
-  ba = cfg->offset_block[0x0A];
-  ck_assert_uint_eq (rec->blocks[b3].count, 0);
-  ck_assert_uint_eq (rec->blocks[ba].count, 100);
-  ck_assert_int_eq (rec->blocks[b3].provenance, PGO_FLOW_INFERRED);
-  ck_assert_int_eq (rec->blocks[ba].provenance, PGO_FLOW_INFERRED);
+  check_blocks (rec, want, G_N_ELEMENTS (want));
 }
 END_TEST
 
