@@ -805,6 +805,33 @@ pgo_metadata_describe_method (PgoMetadata *md, guint32 token, PgoMethodName *out
   return TRUE;
 }
 
+/* The tail of 'name' ("Ns.Outer+Inner::M" or "mod!Ns.T`1<Ns.U>::M")
+ * from its type's name without the namespace ("Outer+Inner::M",
+ * "T`1<Ns.U>::M"), or NULL when its type has no namespace: the names
+ * of a type argument do not count. */
+static const char *
+local_spelling (const char *name)
+{
+  const char *sep = strstr (name, "::"), *dot = NULL;
+  int depth = 0;
+
+  for (const char *p = name; sep && p < sep; p++)
+    if (*p == '<' || *p == '[')
+      depth++;
+    else if ((*p == '>' || *p == ']') && depth > 0)
+      depth--;
+    else if (*p == '.' && depth == 0)
+      dot = p;
+  return dot ? dot + 1 : NULL;
+}
+
+/* Whether 'selector' names 'name': equal, or as a glob when 'glob'. */
+static gboolean
+selector_names (const char *selector, gboolean glob, const char *name)
+{
+  return glob ? g_pattern_match_simple (selector, name) : strcmp (selector, name) == 0;
+}
+
 /**
  * pgo_method_selector_match:
  * @selector: what a user typed to name a method (see
@@ -816,6 +843,9 @@ pgo_metadata_describe_method (PgoMetadata *md, guint32 token, PgoMethodName *out
  * One rule for every command's --method: a selector with the "0x" prefix
  * is a token; any other names the method when it equals one of @names,
  * or, when it holds a '*' or '?', when it matches one of them as a glob.
+ * A name's type may be spelled without its namespace
+ * ("DeflaterEngine::FindLongestMatch" for
+ * "Ns.Zip.DeflaterEngine::FindLongestMatch").
  *
  * Returns: %TRUE if @selector names the method.
  */
@@ -832,8 +862,12 @@ pgo_method_selector_match (const char *selector, guint32 token, const char *cons
       return token != 0 && end != selector + 2 && *end == '\0' && v == token;
     }
   for (guint i = 0; names[i]; i++)
-    if (glob ? g_pattern_match_simple (selector, names[i]) : strcmp (selector, names[i]) == 0)
-      return TRUE;
+    {
+      const char *local = local_spelling (names[i]);
+
+      if (selector_names (selector, glob, names[i]) || (local && selector_names (selector, glob, local)))
+        return TRUE;
+    }
   return FALSE;
 }
 

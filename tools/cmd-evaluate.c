@@ -541,7 +541,13 @@ cmd_evaluate (int argc, char **argv)
     if ((rc = evaluate_trace (ev, &o, t, &calls, modules, &n_seen, &n_taken)) != PGO_EXIT_OK)
       return rc;
   if (o.method && n_taken == 0)
-    return tool_no_method_named (o.truth[0], o.method, n_seen);
+    {
+      guint n = g_strv_length (o.truth);
+      g_autofree char *inputs = n > 1 ? g_strdup_printf ("%s and %u more traces", o.truth[0], n - 1)
+                                      : g_strdup (o.truth[0]);
+
+      return tool_no_method_named (inputs, o.method, n_seen);
+    }
   pgo_evaluation_get_summary (ev, TRUE, &sum);
   if (sum.n_methods == 0)
     return no_method_evaluated (&o, &sum);
