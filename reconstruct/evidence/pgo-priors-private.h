@@ -39,6 +39,7 @@ typedef enum {
   PGO_PRIOR_HELPER,       /* a successor that only pushes arguments and calls is not taken */
   PGO_PRIOR_FINALLY_GUARD, /* in a finally or fault, the successor that ends it early is not taken */
   PGO_PRIOR_LAZY_INIT,    /* a field tested for null is set by its null arm: that arm is not taken */
+  PGO_PRIOR_CHAIN,        /* a later test of a short-circuit chain: the chain goes on */
   PGO_PRIOR_FALLTHROUGH,  /* none of the above applies: the fall-through is taken */
   PGO_PRIOR_N_HEURISTICS
 } PgoPriorHeuristic;

@@ -67,7 +67,8 @@ _pgo_prior_heuristic_name (PgoPriorHeuristic h)
 {
   static const char *const names[] = {
     "loop-branch", "loop-exit", "compare-eq", "compare-sign", "pointer", "zero-test",
-    "call", "return", "guard", "store", "throw", "helper-call", "finally-guard", "lazy-init", "fall-through",
+    "call", "return", "guard", "store", "throw", "helper-call", "finally-guard", "lazy-init", "chain",
+    "fall-through",
   };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == PGO_PRIOR_N_HEURISTICS);
@@ -579,6 +580,21 @@ predict_lazy_init (const PgoCfg *cfg, guint32 b, const PgoIlInstr *br, const Pgo
   return null_jumps ? PGO_PRIOR_NEXT : PGO_PRIOR_JUMP;
 }
 
+/* chain: block 'b' is a later test of a short-circuit chain
+ * ("a && b && c" jumping out on the first false, "a || b || c" on the
+ * first true): the one way in is the fall-through of the test before,
+ * whose jump goes where b's does.  Tests chained so tend to go on to the
+ * next one: the ones a program orders after the first are its rarer
+ * outs. */
+static gboolean
+continues_chain (const PgoCfg *cfg, guint32 b)
+{
+  const PgoBlock *pb = &cfg->blocks[b], *prev = b > 0 ? &cfg->blocks[b - 1] : NULL;
+
+  return prev && pb->refs == 1 && prev->kind == PGO_BLOCK_COND && prev->n_succ == 2
+         && prev->succ[0] == b && prev->target == pb->target;
+}
+
 /* The heuristics that look at the successors' code and shape. */
 static void
 predict_successors (const PgoCfg *cfg, guint32 b, guint32 var, PgoPriorPrediction *out)
@@ -602,6 +618,8 @@ predict_successors (const PgoCfg *cfg, guint32 b, guint32 var, PgoPriorPredictio
   out[PGO_PRIOR_STORE] = avoid (!pd_n && any_instr (vn, is_store), !pd_j && any_instr (vj, is_store));
   /* guard: taken towards the successor that reads the compared variable */
   out[PGO_PRIOR_GUARD] = avoid (!pd_j && reads_var (vj, var), !pd_n && reads_var (vn, var));
+  if (continues_chain (cfg, b))
+    out[PGO_PRIOR_CHAIN] = PGO_PRIOR_NEXT;
   if (bj->il_offset <= pb->il_offset)
     out[PGO_PRIOR_LOOP_BRANCH] = PGO_PRIOR_JUMP;
   else

@@ -67,7 +67,7 @@ grep -q '^PRIOR-SAMPLE x=[-+.]* branches=[0-9]* weight-one=[0-9.]* jump-one=[0-9
   || fail "tally: no PRIOR-SAMPLE line"
 cp "$tmp/out" "$tmp/tally"
 bash "$fit" --samples "$tmp/tally" --output "$tmp/w.def" >/dev/null 2>&1 || fail "fit of the tally: exit $?"
-[ "$(grep -c '^PGO_PRIOR_WEIGHT ("' "$tmp/w.def")" = 21 ] || fail "fit of the tally: $(grep -c WEIGHT "$tmp/w.def") weights"
+[ "$(grep -c '^PGO_PRIOR_WEIGHT ("' "$tmp/w.def")" = 22 ] || fail "fit of the tally: $(grep -c '^PGO_PRIOR_WEIGHT ("' "$tmp/w.def") weights"
 expect 0 prior-weights evaluate --probes B --prior-weights "$tmp/w.def" "$@"
 grep -q '^ACCURACY probe-set=B ' "$tmp/out" || fail "prior-weights: no ACCURACY line"
 # a weights file evaluate refuses: one line naming file and line
