@@ -93,6 +93,10 @@ gboolean    _pgo_priors_predict       (const PgoCfg *cfg,
                                       PgoPriorPrediction out[PGO_PRIOR_N_HEURISTICS]);
 double      _pgo_priors_jump          (const PgoCfg *cfg,
                                       guint32 block);
+double      _pgo_priors_switch_case   (const PgoCfg *cfg,
+                                      guint32 block,
+                                      guint32 dst,
+                                      guint32 dup);
 void        _pgo_prior_tally_add      (PgoPriorTally *tally,
                                       const PgoCfg *cfg,
                                       guint32 block,

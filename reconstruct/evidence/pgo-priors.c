@@ -580,6 +580,17 @@ predict_lazy_init (const PgoCfg *cfg, guint32 b, const PgoIlInstr *br, const Pgo
   return null_jumps ? PGO_PRIOR_NEXT : PGO_PRIOR_JUMP;
 }
 
+/* Whether block 'b' throws, or is the start of a run of unconditional
+ * jumps (at most a few, as a compiler lays out "goto" and "break") that
+ * ends in a block that throws. */
+static gboolean
+leads_to_throw (const PgoCfg *cfg, guint32 b)
+{
+  for (guint hops = 0; hops < 4 && cfg->blocks[b].kind == PGO_BLOCK_ALWAYS; hops++)
+    b = cfg->blocks[b].target;
+  return cfg->blocks[b].kind == PGO_BLOCK_THROW;
+}
+
 /* chain: block 'b' is a later test of a short-circuit chain
  * ("a && b && c" jumping out on the first false, "a || b || c" on the
  * first true): the one way in is the fall-through of the test before,
@@ -608,7 +619,7 @@ predict_successors (const PgoCfg *cfg, guint32 b, guint32 var, PgoPriorPredictio
 
   block_instrs (cfg, next, vn);
   block_instrs (cfg, jump, vj);
-  out[PGO_PRIOR_THROW] = avoid (bn->kind == PGO_BLOCK_THROW, bj->kind == PGO_BLOCK_THROW);
+  out[PGO_PRIOR_THROW] = avoid (leads_to_throw (cfg, next), leads_to_throw (cfg, jump));
   out[PGO_PRIOR_RETURN] = avoid (bn->kind == PGO_BLOCK_RETURN, bj->kind == PGO_BLOCK_RETURN);
   out[PGO_PRIOR_HELPER] = avoid (!pd_n && helper_shape (vn), !pd_j && helper_shape (vj));
   /* finally-guard: "if (x != null) x.Dispose ()", "if (taken) Exit (o)" */
@@ -757,6 +768,40 @@ _pgo_priors_jump (const PgoCfg *cfg, guint32 block)
   for (guint f = 0; f < PGO_PRIOR_N_FEATURES; f++)
     z += w[f] * x[f];
   return CLAMP (1.0 / (1.0 + exp (-z)), PGO_PRIOR_MIN_RATE, 1.0 - PGO_PRIOR_MIN_RATE);
+}
+
+/**
+ * _pgo_priors_switch_case:
+ * @cfg: a flow graph
+ * @block: a switch block
+ * @dst: one of its successors
+ * @dup: how many of its case-table entries (the default included) go
+ *   to @dst
+ *
+ * A switch's entries share its executions evenly, except that an entry
+ * whose block throws, or jumps to one that throws (the "default:
+ * throw" of a switch over every valid value), is taken at the least rate any two-way split is given,
+ * PGO_PRIOR_MIN_RATE, against 1 for the others.  When every entry
+ * throws, or none does, the share is @dup in the table's size.
+ *
+ * SPEC: pgo-inference(7) "Priors"
+ *
+ * Returns: the share of @block's executions that go to @dst
+ */
+double
+_pgo_priors_switch_case (const PgoCfg *cfg, guint32 block, guint32 dst, guint32 dup)
+{
+  const PgoBlock *b = &cfg->blocks[block];
+  double total = 0.0, own;
+  guint32 throwing = 0;
+
+  for (guint32 i = 0; i < b->n_cases; i++)
+    throwing += leads_to_throw (cfg, b->cases[i]);
+  if (throwing == 0 || throwing == b->n_cases)
+    return (double) dup / (double) b->n_cases;
+  total = (b->n_cases - throwing) + throwing * PGO_PRIOR_MIN_RATE;
+  own = leads_to_throw (cfg, dst) ? PGO_PRIOR_MIN_RATE : 1.0;
+  return dup * own / total;
 }
 
 /* The weighting schemes of a branch in the samples, by its executions

@@ -148,6 +148,8 @@ _pgo_arc_likelihood (const PgoCfg *cfg, const PgoEdge *e, PgoPriorModel priors)
 
   if (e->kind != PGO_EDGE_NORMAL)
     return 1.0;
+  if (b->kind == PGO_BLOCK_SWITCH && priors == PGO_PRIORS_EVIDENCE)
+    return _pgo_priors_switch_case (cfg, e->src, e->dst, e->dup);
   if (b->kind == PGO_BLOCK_SWITCH)
     return (double) e->dup / (double) b->n_cases;
   if (two_way (b) && priors == PGO_PRIORS_EVIDENCE)

@@ -368,6 +368,76 @@ START_TEST (test_reconstruct_lazy_init)
 }
 END_TEST
 
+/* Reconstructs 'il' from its entry count alone under 'priors'. */
+static PgoReconstruction *
+entry_only (const guint8 *il, gsize size, PgoPriorModel priors)
+{
+  const PgoObservation obs[] = { { 0, 100 } };
+  PgoReconstructionOptions o;
+  g_autoptr(GError) error = NULL;
+  PgoReconstruction *rec;
+
+  pgo_reconstruction_options_init (&o);
+  o.priors = priors;
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .il = il, .il_size = size,
+                                                     .observations = obs, .n_observations = 1 },
+                         &o, &error);
+  ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
+  return rec;
+}
+
+/* switch (x) { case 0: return 1; case 1: return 2; default: goto T; }
+ * T: throw: the default jumps to the throw.  The evidence priors give the
+ * throwing entry 0.005 against 1 for each other; the JIT's give each
+ * entry a third.
+ * SPEC: pgo-inference(7) "Priors" */
+START_TEST (test_reconstruct_switch_throw)
+{
+  static const guint8 il[] = {
+    0x02,                         /* 00 ldarg.0 */
+    0x45, 0x02, 0x00, 0x00, 0x00, /* 01 switch (10, 12) */
+    0x02, 0x00, 0x00, 0x00,
+    0x04, 0x00, 0x00, 0x00,
+    0x2B, 0x04,                   /* 0E br.s 14 */
+    0x17, 0x2A,                   /* 10 ldc.i4.1; ret */
+    0x18, 0x2A,                   /* 12 ldc.i4.2; ret */
+    0x14, 0x7A,                   /* 14 ldnull; throw */
+  };
+  g_autoptr(PgoReconstruction) ev = entry_only (il, sizeof il, PGO_PRIORS_EVIDENCE);
+  g_autoptr(PgoReconstruction) jit = entry_only (il, sizeof il, PGO_PRIORS_JIT);
+
+  ck_assert_uint_eq (ev->cfg->n_blocks, 5);
+  ck_assert_int_eq (ev->cfg->blocks[4].kind, PGO_BLOCK_THROW);
+  ck_assert_double_eq_tol (_pgo_priors_switch_case (ev->cfg, 0, 1, 1), 0.005 / 2.005, 1e-12);
+  ck_assert_double_eq_tol (_pgo_priors_switch_case (ev->cfg, 0, 2, 1), 1.0 / 2.005, 1e-12);
+  ck_assert_uint_eq (ev->blocks[4].count, 0);
+  ck_assert_uint_eq (ev->blocks[2].count + ev->blocks[3].count, 100);
+  ck_assert_uint_eq (jit->blocks[4].count, 33);
+}
+END_TEST
+
+/* return a && b: the test of b is a later test of a chain whose exit is
+ * the test of a's jump; the first test is not (chain).
+ * SPEC: pgo-inference(7) "Static branch priors" */
+START_TEST (test_reconstruct_chain)
+{
+  static const guint8 il[] = {
+    0x02, 0x2C, 0x05, /* 00 ldarg.0; brfalse.s 08 */
+    0x03, 0x2C, 0x02, /* 03 ldarg.1; brfalse.s 08 */
+    0x17, 0x2A,       /* 06 ldc.i4.1; ret */
+    0x16, 0x2A,       /* 08 ldc.i4.0; ret */
+  };
+  g_autoptr(PgoReconstruction) rec = entry_only (il, sizeof il, PGO_PRIORS_EVIDENCE);
+  PgoPriorPrediction pred[PGO_PRIOR_N_HEURISTICS];
+
+  ck_assert_uint_eq (rec->cfg->n_blocks, 4);
+  ck_assert (_pgo_priors_predict (rec->cfg, 0, pred));
+  ck_assert_int_eq (pred[PGO_PRIOR_CHAIN], PGO_PRIOR_NONE);
+  ck_assert (_pgo_priors_predict (rec->cfg, 1, pred));
+  ck_assert_int_eq (pred[PGO_PRIOR_CHAIN], PGO_PRIOR_NEXT);
+}
+END_TEST
+
 /* pgo_prior_weights_load replaces the weights in use: with every weight
  * 0 the evidence priors split helper_arm's 100 entries evenly; a file
  * it refuses leaves them as they were. */
@@ -1409,6 +1479,8 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_prior_weights);
   tcase_add_test (tc, test_reconstruct_prior_weights_load);
   tcase_add_test (tc, test_reconstruct_lazy_init);
+  tcase_add_test (tc, test_reconstruct_switch_throw);
+  tcase_add_test (tc, test_reconstruct_chain);
   tcase_add_test (tc, test_reconstruct_loop);
   tcase_add_test (tc, test_reconstruct_loop_long);
   tcase_add_test (tc, test_reconstruct_switch);
