@@ -102,6 +102,10 @@ typedef struct {
   guint32     token;      /* and its caller's MethodDef */
   double      open_estimate; /* the others' estimated block counts (OpenEstimate), summed */
   gboolean    unestimated;   /* some other has no such estimate */
+  guint64     rest;          /* 1 + the entries its open sites share, as their evidence was
+                              * last asked for (by every thread alike); 0: not asked */
+  double      push;          /* what the open sites' estimates fell short of those entries,
+                              * summed over the rounds (push_shortfalls()) */
   gfloat      share;      /* a virtual group's: the calls it likely made (dispatch_shares()),
                            * < 0: no guess */
   PgoCallArgs args;       /* what they pass as its last arguments */
@@ -232,7 +236,7 @@ gboolean _pgo_call_facts_overridable (Module *m, guint32 def);
 
 /* the entries of the callee of 's' ('entries' in all) that the call at
  * 'il_offset' of 'caller' likely made, into 'out'; FALSE: no guess */
-gboolean _pgo_call_facts_open_site (PgoCallFacts *facts, const Sites *s, guint64 entries,
+gboolean _pgo_call_facts_open_site (PgoCallFacts *facts, Sites *s, guint64 entries,
                                     const PgoMethodId *caller, guint32 il_offset, guint64 *out,
                                     gboolean *out_all_here);
 

@@ -368,10 +368,13 @@ closed_world (Module *m, guint32 def)
 /* The entries of the callee of sites 's' (known to be 'entries') that the call at
  * 'il_offset' of 'caller' likely made, into 'out': those its other sites
  * among the profiled methods do not account for, when the probes
- * determine the counts of all of them; FALSE otherwise.  '*out_all_here'
- * tells whether every open site of 's' is in 'caller'. */
+ * determine the counts of all of them; FALSE otherwise.  Several open
+ * sites share them by their estimates, with what their estimates fell
+ * short by in the rounds before added ('push').  '*out_all_here' tells
+ * whether every open site of 's' is in 'caller'.  Records the entries
+ * shared in 's' (threads store the same value). */
 gboolean
-_pgo_call_facts_open_site (PgoCallFacts *facts, const Sites *s, guint64 entries, const PgoMethodId *caller,
+_pgo_call_facts_open_site (PgoCallFacts *facts, Sites *s, guint64 entries, const PgoMethodId *caller,
                            guint32 il_offset, guint64 *out, gboolean *out_all_here)
 {
   g_autofree char *name = NULL;
@@ -395,7 +398,9 @@ _pgo_call_facts_open_site (PgoCallFacts *facts, const Sites *s, guint64 entries,
       || (i = _pgo_call_facts_find_estimate (facts, _pgo_call_facts_caller_key (name, caller->token),
                                              (Sites *) s, il_offset)) == G_MAXUINT)
     return FALSE;
-  *out = (guint64) ((long double) rest * g_array_index (facts->estimates, OpenEstimate, i).estimate
+  __atomic_store_n (&s->rest, rest + 1, __ATOMIC_RELAXED);
+  *out = (guint64) (MAX ((long double) rest + s->push, 0.0L)
+                    * g_array_index (facts->estimates, OpenEstimate, i).estimate
                     / (long double) s->open_estimate + 0.5L);
   *out_all_here = _pgo_call_facts_count_estimates (facts, _pgo_call_facts_caller_key (name, caller->token),
                                                    s) == s->n_open;

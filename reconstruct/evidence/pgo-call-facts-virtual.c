@@ -226,7 +226,7 @@ void
 _pgo_call_facts_add_virtual_evidence (PgoCallFacts *facts, const MethodRef *key, const PgoMethodId *caller,
                                       guint32 il_offset, GArray *out)
 {
-  const Sites *g = g_hash_table_lookup (facts->vsites, key);
+  Sites *g = g_hash_table_lookup (facts->vsites, key);
   PgoCallEvidence one = { il_offset, PGO_CALL_EVIDENCE_LIKELY, 0, 0, FALSE };
 
   if (!g || g->share < 0

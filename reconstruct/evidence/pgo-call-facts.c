@@ -685,6 +685,30 @@ _pgo_call_facts_shared (const Sites *s)
 
 /* Puts the estimates of the round that ended in place, and each callee's
  * sum of them. */
+/* The integral step of the joint solve: the open sites of each callee
+ * (of 'sites') whose methods this round reconstructed add what their new
+ * estimates fall short of (or exceed) the entries they share to 'push',
+ * so that the next round's shares ask for more (or less) than the
+ * entries by the total shortfall so far.  A share that a method's own
+ * counts cannot reach is then made up by the sites that can move, and
+ * the estimates of a callee's sites come to sum to its entries.
+ * SPEC: pgo-inference(7) "Call evidence" */
+static void
+push_shortfalls (GHashTable *sites)
+{
+  GHashTableIter it;
+  gpointer p;
+
+  g_hash_table_iter_init (&it, sites);
+  while (g_hash_table_iter_next (&it, &p, NULL))
+    {
+      Sites *s = p;
+
+      if (s->rest && s->n_open > 1 && !s->unestimated && s->open_estimate > 0)
+        s->push += (double) (s->rest - 1) - s->open_estimate;
+    }
+}
+
 static void
 finish_round (PgoCallFacts *facts)
 {
@@ -710,6 +734,8 @@ finish_round (PgoCallFacts *facts)
         e->estimate = facts->next[i];
       e->sites->open_estimate += e->estimate;
     }
+  push_shortfalls (facts->sites);
+  push_shortfalls (facts->vsites);
   g_clear_pointer (&facts->next, g_free);
 }
 
@@ -832,7 +858,7 @@ add_evidence (PgoCallFacts *facts, Module *callee, const PgoIlInstr *in, const P
   Evidence *ev = data;
   PgoCallEvidence one;
   MethodRef key = { callee->name, def };
-  const Sites *s;
+  Sites *s;
 
   (void) before;
   (void) n_before;
