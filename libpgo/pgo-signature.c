@@ -845,7 +845,9 @@ selector_names (const char *selector, gboolean glob, const char *name)
  * or, when it holds a '*' or '?', when it matches one of them as a glob.
  * A name's type may be spelled without its namespace
  * ("DeflaterEngine::FindLongestMatch" for
- * "Ns.Zip.DeflaterEngine::FindLongestMatch").
+ * "Ns.Zip.DeflaterEngine::FindLongestMatch"), and a nested type's '+'
+ * (the runtime's spelling, as traces print it) and '/' (the metadata's)
+ * are the same.
  *
  * Returns: %TRUE if @selector names the method.
  */
@@ -861,11 +863,14 @@ pgo_method_selector_match (const char *selector, guint32 token, const char *cons
 
       return token != 0 && end != selector + 2 && *end == '\0' && v == token;
     }
+  g_autofree char *want = g_strdelimit (g_strdup (selector), "/", '+');
+
   for (guint i = 0; names[i]; i++)
     {
-      const char *local = local_spelling (names[i]);
+      g_autofree char *name = g_strdelimit (g_strdup (names[i]), "/", '+');
+      const char *local = local_spelling (name);
 
-      if (selector_names (selector, glob, names[i]) || (local && selector_names (selector, glob, local)))
+      if (selector_names (want, glob, name) || (local && selector_names (want, glob, local)))
         return TRUE;
     }
   return FALSE;

@@ -237,6 +237,9 @@ static const struct {
   { 0x06000001, "uter`1::Tiny", FALSE },                     /* no partial owner */
   { 0x0600000C, "Outer`1/Inner::Get", TRUE },
   { 0x0600000C, "Inner::Get", FALSE },                       /* the nesting is the name */
+  { 0x0600000C, "Pgo.Sample.Outer`1+Inner::Get", TRUE },     /* the runtime's '+' */
+  { 0x0600000C, "Outer`1+Inner::Get", TRUE },
+  { 0x0600000C, "*+Inner::Get", TRUE },
   { 0x2B000002, "Bodies::Gen<Pgo.Sample.Outer`1/Inner<string>>(!!0)", TRUE },
   { 0x06000001, "Tin", FALSE },                              /* no substrings */
   { 0x0600000A, "Pgo.Sample.Bodies::Gen<!!0>(!!0)", TRUE },
