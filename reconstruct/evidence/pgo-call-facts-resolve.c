@@ -396,7 +396,7 @@ _pgo_call_facts_open_site (PgoCallFacts *facts, Sites *s, guint64 entries, const
     }
   if (s->unestimated || s->open_estimate <= 0
       || (i = _pgo_call_facts_find_estimate (facts, _pgo_call_facts_caller_key (name, caller->token),
-                                             (Sites *) s, il_offset)) == G_MAXUINT)
+                                             s, il_offset)) == G_MAXUINT)
     return FALSE;
   __atomic_store_n (&s->rest, rest + 1, __ATOMIC_RELAXED);
   *out = (guint64) (MAX ((long double) rest + s->push, 0.0L)

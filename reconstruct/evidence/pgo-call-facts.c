@@ -683,8 +683,6 @@ _pgo_call_facts_shared (const Sites *s)
   return s && s->n_open > 1 && !s->unestimated;
 }
 
-/* Puts the estimates of the round that ended in place, and each callee's
- * sum of them. */
 /* The integral step of the joint solve: the open sites of each callee
  * (of 'sites') whose methods this round reconstructed add what their new
  * estimates fall short of (or exceed) the entries they share to 'push',
@@ -709,6 +707,8 @@ push_shortfalls (GHashTable *sites)
     }
 }
 
+/* Puts the estimates of the round that ended in place, and each callee's
+ * sum of them. */
 static void
 finish_round (PgoCallFacts *facts)
 {

@@ -587,7 +587,8 @@ static gboolean
 leads_to_throw (const PgoCfg *cfg, guint32 b)
 {
   for (guint hops = 0; hops < 4 && cfg->blocks[b].kind == PGO_BLOCK_ALWAYS; hops++)
-    b = cfg->blocks[b].target;
+    if ((b = cfg->blocks[b].target) >= cfg->n_blocks)
+      return FALSE;
   return cfg->blocks[b].kind == PGO_BLOCK_THROW;
 }
 
@@ -780,9 +781,10 @@ _pgo_priors_jump (const PgoCfg *cfg, guint32 block)
  *
  * A switch's entries share its executions evenly, except that an entry
  * whose block throws, or jumps to one that throws (the "default:
- * throw" of a switch over every valid value), is taken at the least rate any two-way split is given,
- * PGO_PRIOR_MIN_RATE, against 1 for the others.  When every entry
- * throws, or none does, the share is @dup in the table's size.
+ * throw" of a switch over every valid value), is taken at the least
+ * rate any two-way split is given, PGO_PRIOR_MIN_RATE, against 1 for
+ * the others.  When every entry throws, or none does, the share is @dup
+ * in the table's size.
  *
  * SPEC: pgo-inference(7) "Priors"
  *
@@ -792,7 +794,7 @@ double
 _pgo_priors_switch_case (const PgoCfg *cfg, guint32 block, guint32 dst, guint32 dup)
 {
   const PgoBlock *b = &cfg->blocks[block];
-  double total = 0.0, own;
+  double total, own;
   guint32 throwing = 0;
 
   for (guint32 i = 0; i < b->n_cases; i++)
