@@ -46,11 +46,11 @@
  * observations are repaired only when infeasible, raising (1 << 16 per
  * unit) being cheaper than lowering (1 << 18) because racy or torn
  * counters under-count; routing entries to the exit costs 1 << 12 per
- * unit; a node with a likely count, or a node group, costs 16 per unit
- * either way from it, eight times an arc, so that it outweighs the arc
- * priors of a path of up to eight arcs through it; a whole node group 64
- * (fitted on the real-code corpus's calibration half).  Intervals off,
- * repair on.
+ * unit; a node with a likely count, or a node group, costs 64 per unit
+ * either way from it, 32 times an arc, so that it outweighs the arc
+ * priors of a path of up to 32 arcs through it; a whole node group 256
+ * (both chosen on the real-code corpus's calibration half).  Intervals
+ * off, repair on.
  */
 void
 _pgo_flow_options_init (PgoFlowOptions *options)
@@ -62,8 +62,8 @@ _pgo_flow_options_init (PgoFlowOptions *options)
   options->obs_raise = 1 << 16;
   options->obs_lower = 1 << 18;
   options->escape = 1 << 12;
-  options->target = 16;
-  options->whole_group = 64;
+  options->target = 64;
+  options->whole_group = 256;
   options->intervals = FALSE;
   options->repair = TRUE;
 }
