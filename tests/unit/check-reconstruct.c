@@ -416,8 +416,9 @@ START_TEST (test_reconstruct_switch_throw)
 }
 END_TEST
 
-/* return a && b: the test of b is a later test of a chain whose exit is
- * the test of a's jump; the first test is not (chain).
+/* return a && b: the test of b is a later test of a chain, whose tests
+ * all jump to the same exit (return false); the test of a, the first,
+ * is not.
  * SPEC: pgo-inference(7) "Static branch priors" */
 START_TEST (test_reconstruct_chain)
 {
