@@ -278,11 +278,10 @@ apply_call_groups (const CallModel *calls, PgoFlowGraph *g)
 
       for (j = i; j < a->len && g_array_index (a, CallGroupSite, j).group == first->group; j++)
         {
-          guint64 e = g_array_index (a, CallGroupSite, j).entries;
-
           nodes[j - i] = g_array_index (a, CallGroupSite, j).block;
           /* the caller's guesses may be anything: the sum saturates */
-          target = e > G_MAXUINT64 - target ? G_MAXUINT64 : target + e;
+          if (!g_uint64_checked_add (&target, target, g_array_index (a, CallGroupSite, j).entries))
+            target = G_MAXUINT64;
         }
       _pgo_flow_graph_add_node_group (g, j - i, nodes, target, first->all_here);
     }

@@ -1010,6 +1010,16 @@ static const guint8 split_calls[] = {
   0x2A,                         /* 14 ret */
 };
 
+/* split_calls from its entry and join counts (100 each) with the call
+ * evidence 'evs'. */
+static PgoReconstruction *
+run_split_calls (const PgoCallEvidence *evs, guint n_evs)
+{
+  const PgoObservation obs[] = { { 0, 100 }, { 0x14, 100 } };
+
+  return run_with_calls (split_calls, sizeof split_calls, obs, G_N_ELEMENTS (obs), evs, n_evs);
+}
+
 /* Helper ran 130 times, its sites' guesses 43, 43 and 44 (as equal
  * estimates would share it).  As one site group of 130, the arms are the
  * only split that makes it: 70 through the one call, 30 through the two.
@@ -1017,7 +1027,6 @@ static const guint8 split_calls[] = {
  * here: a whole group. */
 START_TEST (test_reconstruct_call_group)
 {
-  const PgoObservation obs[] = { { 0, 100 }, { 0x14, 100 } };
   const PgoCallEvidence evs[] = {
     { 0x03, PGO_CALL_EVIDENCE_LIKELY, 43, 5, TRUE },
     { 0x0A, PGO_CALL_EVIDENCE_LIKELY, 43, 5, TRUE },
@@ -1027,8 +1036,7 @@ START_TEST (test_reconstruct_call_group)
     { 0x0, 100, OBS }, { 0x3, 70, PGO_FLOW_INFERRED }, { 0xA, 30, PGO_FLOW_INFERRED },
     { 0x14, 100, OBS },
   };
-  g_autoptr(PgoReconstruction) rec = run_with_calls (split_calls, sizeof split_calls, obs, G_N_ELEMENTS (obs),
-                                                     evs, G_N_ELEMENTS (evs));
+  g_autoptr(PgoReconstruction) rec = run_split_calls (evs, G_N_ELEMENTS (evs));
 
   check_blocks (rec, want, G_N_ELEMENTS (want));
   ck_assert_uint_eq (rec->n_calls_used, G_N_ELEMENTS (evs));
@@ -1040,7 +1048,6 @@ END_TEST
  * the program sends every entry there, the most it can, inferred. */
 START_TEST (test_reconstruct_call_group_huge)
 {
-  const PgoObservation obs[] = { { 0, 100 }, { 0x14, 100 } };
   const PgoCallEvidence evs[] = {
     { 0x0A, PGO_CALL_EVIDENCE_LIKELY, G_MAXUINT64, 9, TRUE },
     { 0x0F, PGO_CALL_EVIDENCE_LIKELY, 71, 9, TRUE },
@@ -1049,8 +1056,7 @@ START_TEST (test_reconstruct_call_group_huge)
     { 0x0, 100, OBS }, { 0x3, 0, PGO_FLOW_INFERRED }, { 0xA, 100, PGO_FLOW_INFERRED },
     { 0x14, 100, OBS },
   };
-  g_autoptr(PgoReconstruction) rec = run_with_calls (split_calls, sizeof split_calls, obs, G_N_ELEMENTS (obs),
-                                                     evs, G_N_ELEMENTS (evs));
+  g_autoptr(PgoReconstruction) rec = run_split_calls (evs, G_N_ELEMENTS (evs));
 
   check_blocks (rec, want, G_N_ELEMENTS (want));
 }
