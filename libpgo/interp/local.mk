@@ -21,6 +21,7 @@ libpgo_interp_libpgo_interp_la_SOURCES = \
 	libpgo/interp/pgo-interp-delegates.c \
 	libpgo/interp/pgo-interp-math.c \
 	libpgo/interp/pgo-interp-types.c \
+	libpgo/interp/pgo-interp-enums.c \
 	libpgo/interp/pgo-interp-handles.c \
 	libpgo/interp/pgo-interp-reflect.c \
 	libpgo/interp/pgo-interp-members.c \

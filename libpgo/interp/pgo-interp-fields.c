@@ -63,30 +63,41 @@ n_type_fields (Interp *I, Method *m, Slot *a, Slot *r)
 
 static gboolean expand_interface (Interp *I, Type *it, gboolean no_expand, GPtrArray *out);
 
-/* Adds the interfaces TypeDef 'x' declares (its InterfaceImpl rows, in
- * order), each expanded; FALSE for one the interpreter cannot name
- * exactly (a generic one, or any declared by a generic type). */
+/* Whether 't' is a generic definition (the interpreter's Type of an open
+ * generic type), whose interfaces name its own parameters. */
+static gboolean
+open_generic (Type *t)
+{
+  return _pgo_interp_generic_arity (t) > 0;
+}
+
+/* Adds the interfaces type 'x' declares (its definition's InterfaceImpl
+ * rows, in order, read in x's instantiation), each expanded; FALSE for
+ * one the interpreter cannot name exactly (an open generic one). */
 static gboolean
 declared_interfaces (Interp *I, Type *x, gboolean no_expand, GPtrArray *out)
 {
   PgoMetadata *md = x->module->md;
   guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_INTERFACEIMPL);
+  guint32 rid = PGO_TOKEN_RID (x->def ? x->def->token : x->token);
+  Ctx saved = I->ctx;
+  gboolean ok = TRUE;
 
-  for (guint32 r = 1; r <= n; r++)
+  I->ctx = (Ctx) { x->args, x->n_args, NULL, 0 };
+  for (guint32 r = 1; r <= n && ok; r++)
     {
       guint32 iface = 0;
       Type *it;
 
-      if (pgo_metadata_get_column (md, PGO_COL_INTERFACEIMPL_CLASS, r) != PGO_TOKEN_RID (x->token))
+      if (pgo_metadata_get_column (md, PGO_COL_INTERFACEIMPL_CLASS, r) != rid)
         continue;
-      if (x->def || x->n_args
-          || !_pgo_metadata_decode_coded (md, PGO_CODED_TYPE_DEF_OR_REF,
+      ok = _pgo_metadata_decode_coded (md, PGO_CODED_TYPE_DEF_OR_REF,
                                        pgo_metadata_get_column (md, PGO_COL_INTERFACEIMPL_INTERFACE, r), &iface, NULL)
-          || PGO_TOKEN_TABLE (iface) == PGO_TABLE_TYPESPEC || !(it = _pgo_interp_type (x->module, iface, NULL))
-          || !expand_interface (I, it, no_expand, out))
-        return FALSE;
+           && (it = _pgo_interp_type (x->module, iface, NULL)) && !open_generic (it)
+           && expand_interface (I, it, no_expand, out);
     }
-  return TRUE;
+  I->ctx = saved;
+  return ok;
 }
 
 /* Adds interface 'it' unless present, then (unless 'no_expand') the
@@ -113,9 +124,9 @@ interface_map (Interp *I, Type *t, gboolean no_expand, GPtrArray *out)
 }
 
 /* RuntimeTypeHandle.GetInterfaces(type): its interface map as Type[];
- * refused where a generic interface, or a generic type that declares
- * interfaces, takes part (the runtime builds those maps over open
- * types). */
+ * refused for a generic definition that declares interfaces (the
+ * runtime builds those maps over open types, which the interpreter does
+ * not make). */
 static Status
 n_type_interfaces (Interp *I, Method *m, Slot *a, Slot *r)
 {
@@ -126,7 +137,7 @@ n_type_interfaces (Interp *I, Method *m, Slot *a, Slot *r)
   if (!t || t->elem || !t->module)
     return _pgo_interp_refuse (I, m, "the interfaces of an array or of a type the interpreter did not make");
   if (!interface_map (I, t, t->module == I->corelib && t->is_vt, map))
-    return _pgo_interp_refuse (I, m, "the interfaces of a generic type, or generic interfaces");
+    return _pgo_interp_refuse (I, m, "the interfaces of an open generic type");
   if (!(tt = _pgo_interp_corelib_type (I, "System.Type", &error))
       || !(r->p = _pgo_interp_new_array (I, _pgo_interp_array_type (I, tt), map->len)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error ? error->message : "out of memory");

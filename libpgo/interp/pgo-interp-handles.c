@@ -16,9 +16,27 @@
 
 /* ---- object hash codes and dependent handles ---- */
 
-/* RuntimeHelpers.GetHashCode(object) and TryGetHashCode(object): an
- * object's identity hash, given in allocation-independent order on first
- * request (1, 2, ...) so that runs repeat; 0 for null. */
+/* The next identity hash code of the main thread, as the runtime makes
+ * it: a linear congruential step with multiplier 4 * 1 + 5 (the main
+ * thread's id is 1), its top 26 bits, never 0.
+ * SPEC: pgo-interp(1) "Hash codes" */
+static guint32
+next_hash (Interp *I)
+{
+  guint32 h;
+
+  do
+    {
+      I->hash_seed = I->hash_seed * 9u + 1u;
+      h = I->hash_seed >> (32 - 26);
+    }
+  while (h == 0);
+  return h;
+}
+
+/* RuntimeHelpers.GetHashCode(object): an object's identity hash, made on
+ * first request in the runtime's order, so that a single-threaded
+ * program sees CoreCLR's values; 0 for null. */
 static Status
 n_object_hash (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
@@ -27,8 +45,17 @@ n_object_hash (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
   if (!a[0].p)
     return (r->i = 0, ST_RETURN);
   if (!(h = g_hash_table_lookup (I->hashes, a[0].p)))
-    g_hash_table_insert (I->hashes, a[0].p, (h = GUINT_TO_POINTER (g_hash_table_size (I->hashes) + 1)));
+    g_hash_table_insert (I->hashes, a[0].p, (h = GUINT_TO_POINTER (next_hash (I))));
   r->i = (gint32) GPOINTER_TO_UINT (h);
+  return ST_RETURN;
+}
+
+/* RuntimeHelpers.TryGetHashCode(object): the identity hash the object
+ * already has, or 0 (making none, so the sequence is not disturbed). */
+static Status
+n_object_try_hash (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  r->i = a[0].p ? (gint32) GPOINTER_TO_UINT (g_hash_table_lookup (I->hashes, a[0].p)) : 0;
   return ST_RETURN;
 }
 
@@ -135,7 +162,7 @@ n_gch_compare_exchange (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *
 
 static const NativeEntry handle_natives[] = {
   { "System.Runtime.CompilerServices.RuntimeHelpers::GetHashCode(object)", n_object_hash },
-  { "System.Runtime.CompilerServices.RuntimeHelpers::TryGetHashCode(object)", n_object_hash },
+  { "System.Runtime.CompilerServices.RuntimeHelpers::TryGetHashCode(object)", n_object_try_hash },
   { "System.Runtime.DependentHandle::InternalAlloc(object,object)", n_dh_alloc },
   { "System.Runtime.DependentHandle::InternalAllocWithGCTransition(object,object)", n_dh_alloc },
   { "System.Runtime.DependentHandle::InternalGetDependent(native int)", n_dh_get_dependent },

@@ -421,6 +421,26 @@ _pgo_interp_array_type (Interp *I, Type *elem)
   return t;
 }
 
+/* The byref type of 'elem' ("Int32&"), made once.  Only reflection sees
+ * it (MakeByRefType, the parameter types of a signature); the
+ * interpreter's own signatures keep a byref as a NULL Type of kind M_I8. */
+Type *
+_pgo_interp_byref_type (Type *elem)
+{
+  Type *t;
+
+  if (elem->byref_of)
+    return elem->byref_of;
+  t = g_new0 (Type, 1);
+  t->name = g_strconcat (elem->name, "&", NULL);
+  t->kind = M_I8;
+  t->byref_elem = elem;
+  t->laid_out = TRUE;
+  t->size = 8;
+  elem->byref_of = t;
+  return t;
+}
+
 /* The array type of rank 'rank' of 'elem' ("Int32[,]"; rank 1 is
  * "Int32[*]"), made once. */
 Type *
@@ -659,6 +679,34 @@ Type *
 _pgo_interp_sig_type (Module *m, PgoCursor *c, MemKind *out_kind, GError **error)
 {
   return sig_type (m, c, out_kind, FALSE, error);
+}
+
+/* Reads one type of a signature at 'c' as reflection sees it: as
+ * _pgo_interp_sig_type, but a byref of a type the interpreter has (after
+ * any custom modifiers, as an 'in' parameter has) is its byref Type. */
+Type *
+_pgo_interp_sig_reflect_type (Module *m, PgoCursor *c, MemKind *out_kind, GError **error)
+{
+  PgoCursor peek = *c;
+  guint8 et = 0;
+  guint32 tok;
+  Type *elem;
+  MemKind k;
+
+  for (;;)
+    {
+      if (!pgo_cursor_read_u8 (&peek, &et, NULL))
+        break;
+      if ((et != ET_CMOD_OPT && et != ET_CMOD_REQD) || !_pgo_cursor_read_ecma_uint (&peek, &tok, NULL))
+        break;
+    }
+  if (et != ET_BYREF)
+    return sig_type (m, c, out_kind, FALSE, error);
+  if (!(elem = sig_type (m, &peek, &k, FALSE, error)))
+    return NULL;
+  *c = peek;
+  *out_kind = M_I8;
+  return _pgo_interp_byref_type (elem);
 }
 
 /* ---- instantiations ---- */

@@ -27,6 +27,7 @@
 
 /* ECMA-335 II.23.2.1 calling conventions, and CoreLib's
  * CallingConventions for them */
+#define SIG_GENERIC      0x10
 #define SIG_HASTHIS      0x20
 #define SIG_EXPLICITTHIS 0x40
 #define SIG_KIND_MASK    0x0f
@@ -145,13 +146,39 @@ n_type_is_generic_variable (Interp *I, Method *m, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
-/* RuntimeTypeHandle.IsByRef, IsPointer and IsFunctionPointer(type):
- * FALSE; the interpreter makes no RuntimeType of these (a signature
- * with one is refused). */
+/* RuntimeTypeHandle.IsPointer and IsFunctionPointer(type): FALSE; the
+ * interpreter makes no RuntimeType of these (a signature with one is
+ * refused). */
 static Status
-n_type_not_byref (Interp *I, Method *m, Slot *a, Slot *r)
+n_type_not_pointer (Interp *I, Method *m, Slot *a, Slot *r)
 {
   return n_type_is_generic_variable (I, m, a, r);
+}
+
+/* RuntimeTypeHandle.IsByRef(type). */
+static Status
+n_type_is_byref (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = _pgo_interp_type_of (I, a[0].p);
+
+  if (!t)
+    return refuse (I, m, NULL, "a type the interpreter did not make");
+  r->i = t->byref_elem != NULL;
+  return ST_RETURN;
+}
+
+/* RuntimeType.MakeByRefType(): the byref type of a type that is not
+ * itself a byref (ECMA-335 II.14.4.2 forbids a byref of a byref). */
+static Status
+n_type_make_byref (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = _pgo_interp_type_of (I, a[0].p);
+
+  if (!t)
+    return refuse (I, m, NULL, "a type the interpreter did not make");
+  if (t->byref_elem)
+    return refuse (I, m, t, "a byref of a byref type");
+  return type_object (I, m, _pgo_interp_byref_type (t), &r->p);
 }
 
 /* RuntimeType.IsNullableOfT: an instantiation of Nullable<T>. */
@@ -524,8 +551,8 @@ sig_layout (Type *t, SigLayout *l)
 }
 
 /* The RuntimeType of a parameter or return of 'h': the kind with no
- * Type is void (M_VOID) or a byref, pointer or open generic parameter,
- * which are refused. */
+ * Type is void (M_VOID) or a pointer or open generic parameter, which
+ * are refused. */
 static Status
 sig_element (Interp *I, Method *m, Method *h, Type *t, MemKind k, gpointer *out)
 {
@@ -534,29 +561,43 @@ sig_element (Interp *I, Method *m, Method *h, Type *t, MemKind k, gpointer *out)
   if (!t && k == M_VOID && !(t = _pgo_interp_corelib_type (I, "System.Void", &error)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   if (!t)
-    return refuse (I, m, h->owner, "a signature with a byref, pointer or generic parameter");
+    return refuse (I, m, h->owner, "a signature with a pointer or generic parameter");
   return type_object (I, m, t, out);
 }
 
-/* The RuntimeType[] of the parameters of 'h'. */
+/* Reads the return and parameter types of 'h' from its signature blob
+ * 'blob' as reflection sees them (a byref parameter is its byref Type):
+ * the return's RuntimeType to '*ret', the parameters' RuntimeType[] to
+ * '*args'. */
 static Status
-sig_arguments (Interp *I, Method *m, Method *h, gpointer *out)
+sig_types (Interp *I, Method *m, Method *h, const guint8 *blob, gsize len, gpointer *ret, gpointer *args)
 {
   g_autoptr(GError) error = NULL;
-  Type *rt = _pgo_interp_corelib_type (I, "System.RuntimeType", &error);
-  gpointer arr;
-  Status st;
+  Type *rt = _pgo_interp_corelib_type (I, "System.RuntimeType", &error), *t;
+  Ctx saved = I->ctx;
+  PgoCursor c;
+  guint8 conv = 0;
+  guint32 n = 0, gen = 0;
+  MemKind k;
+  Status st = ST_RETURN;
 
   if (!rt)
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
-  if (!(arr = _pgo_interp_new_array (I, _pgo_interp_array_type (I, rt), h->n_params)))
+  _pgo_cursor_init (&c, blob, len, 0);
+  if (!pgo_cursor_read_u8 (&c, &conv, NULL) || ((conv & SIG_GENERIC) && !_pgo_cursor_read_ecma_uint (&c, &gen, NULL))
+      || !_pgo_cursor_read_ecma_uint (&c, &n, NULL) || n != h->n_params)
+    return refuse (I, m, h->owner, "an unreadable signature");
+  if (!(*args = _pgo_interp_new_array (I, _pgo_interp_array_type (I, rt), n)))
     return _pgo_interp_fatal (I, NULL, 0, "out of memory");
-  for (guint32 i = 0; i < h->n_params; i++)
-    if ((st = sig_element (I, m, h, h->param_types[i], h->param_kinds[i], &((gpointer *) ARR_DATA (arr))[i]))
-        != ST_RETURN)
-      return st;
-  *out = arr;
-  return ST_RETURN;
+  I->ctx = _pgo_interp_method_ctx (h);
+  for (guint32 i = 0; i <= n && st == ST_RETURN; i++)
+    {
+      t = _pgo_interp_sig_reflect_type (h->module, &c, &k, &error);
+      st = error ? refuse (I, m, h->owner, error->message)
+                 : sig_element (I, m, h, t, k, i == 0 ? ret : &((gpointer *) ARR_DATA (*args))[i - 1]);
+    }
+  I->ctx = saved;
+  return st;
 }
 
 /* The managed calling convention of signature blob 'blob' (its first
@@ -591,9 +632,8 @@ sig_init_method (Interp *I, Method *m, gpointer o, SigLayout *l, Method *h)
   if (!_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_SIGNATURE, PGO_TOKEN_RID (h->token)),
                                   &blob, &len, NULL) || len == 0)
     return refuse (I, m, h->owner, "an unreadable signature");
-  if ((st = sig_arguments (I, m, h, (gpointer *) ((guint8 *) o + l->arguments->offset))) != ST_RETURN
-      || (st = sig_element (I, m, h, h->ret_type, h->ret_kind, (gpointer *) ((guint8 *) o + l->ret->offset)))
-         != ST_RETURN)
+  if ((st = sig_types (I, m, h, blob, len, (gpointer *) ((guint8 *) o + l->ret->offset),
+                       (gpointer *) ((guint8 *) o + l->arguments->offset))) != ST_RETURN)
     return st;
   cc = managed_calling_convention (blob);
   csig = (gint32) len;
@@ -702,15 +742,29 @@ param_slots (Method *h, guint32 i)
   return h->param_kinds[i] == M_VT ? MAX (SLOTS_OF (h->param_types[i]->size), 1) : 1;
 }
 
+/* Whether parameter 'i' of the Signature's RuntimeType[] 'types' is a
+ * byref. */
+static gboolean
+param_is_byref (Interp *I, gpointer types, guint32 i)
+{
+  Type *t = types && i < (guint32) ARR_LEN (types) ? _pgo_interp_type_of (I, ((gpointer *) ARR_DATA (types))[i]) : NULL;
+
+  return t && t->byref_elem;
+}
+
 /* Reads the arguments of 'h' into 'args' from 'argv', where argument
  * i's value is at argv[i] (an object's slot for a reference, a boxed
- * value's data for a value type, as CoreLib's invoker passes them). */
+ * value's data for a value type, as CoreLib's invoker passes them); a
+ * byref parameter (its type in the Signature's 'types') takes argv[i]
+ * itself, the copy the invoker writes back. */
 static void
-read_arguments (Method *h, gpointer *argv, Slot *args)
+read_arguments (Interp *I, Method *h, gpointer types, gpointer *argv, Slot *args)
 {
   for (guint32 i = 0; i < h->n_params; i++)
     {
-      if (h->param_kinds[i] == M_VT)
+      if (param_is_byref (I, types, i))
+        args->p = argv[i];
+      else if (h->param_kinds[i] == M_VT)
         memcpy (args, argv[i], h->param_types[i]->size);
       else if (h->param_kinds[i] != M_REF && h->param_types[i])
         *args = _pgo_interp_load_value (h->param_types[i]->kind, argv[i]);  /* a box's own size */
@@ -808,7 +862,8 @@ n_invoke_method (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
     return _pgo_interp_fatal (I, NULL, 0, "%s: stack overflow", m->full);
   if ((st = invoke_target (I, m, h, target, a[3].i != 0, &fn, args, &made)) != ST_RETURN)
     return st;
-  read_arguments (h, a[1].p, args + (h->has_this ? 1 : 0));
+  read_arguments (I, h, *(gpointer *) ((guint8 *) sig + l.arguments->offset), a[1].p,
+                  args + (h->has_this ? 1 : 0));
   I->arena_top += n;
   st = _pgo_interp_invoke (I, fn, args, ret);
   I->arena_top = args;
@@ -844,9 +899,10 @@ static const NativeEntry member_natives[] = {
   { "System.RuntimeType::get_IsNullableOfT()", n_type_is_nullable },
   { "System.RuntimeType::IsInstanceOfType(object)", n_type_is_instance },
   { "System.RuntimeType::get_IsByRefLike()", n_type_is_byref_like },
-  { "System.RuntimeTypeHandle::IsByRef(System.RuntimeType)", n_type_not_byref },
-  { "System.RuntimeTypeHandle::IsPointer(System.RuntimeType)", n_type_not_byref },
-  { "System.RuntimeTypeHandle::IsFunctionPointer(System.RuntimeType)", n_type_not_byref },
+  { "System.RuntimeTypeHandle::IsByRef(System.RuntimeType)", n_type_is_byref },
+  { "System.RuntimeType::MakeByRefType()", n_type_make_byref },
+  { "System.RuntimeTypeHandle::IsPointer(System.RuntimeType)", n_type_not_pointer },
+  { "System.RuntimeTypeHandle::IsFunctionPointer(System.RuntimeType)", n_type_not_pointer },
   { "System.RuntimeTypeHandle::IsGenericVariable(System.RuntimeType)", n_type_is_generic_variable },
   { "System.RuntimeTypeHandle::GetNumVirtuals(System.RuntimeType)", n_type_num_virtuals },
   { "System.RuntimeTypeHandle::GetFirstIntroducedMethod(System.RuntimeType)", n_first_method },

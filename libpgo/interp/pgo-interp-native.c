@@ -767,6 +767,7 @@ _pgo_interp_natives_init (Interp *I)
   _pgo_interp_delegate_natives_init (I);
   _pgo_interp_math_natives_init (I);
   _pgo_interp_type_natives_init (I);
+  _pgo_interp_enum_natives_init (I);
   _pgo_interp_handle_natives_init (I);
   _pgo_interp_reflect_natives_init (I);
   _pgo_interp_member_natives_init (I);

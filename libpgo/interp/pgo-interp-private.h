@@ -101,6 +101,8 @@ struct _Type {
   Type    *elem;       /* arrays: element type */
   guint32  rank;       /* arrays of rank r (not vectors): r */
   Type    *array_of;   /* the SZ array type of this element type, once made */
+  Type    *byref_of;   /* the byref type of this type (reflection only), once made */
+  Type    *byref_elem; /* a byref type's element type; NULL for any other type */
   Type    *md_arrays;  /* the arrays of rank r of this element type, once made ... */
   Type    *md_next;    /* ... a list through this field */
   Field   *fields;
@@ -277,6 +279,7 @@ struct _Interp {
   GHashTable *monitors;    /* an object -> how often its lock was entered and not exited */
   GHashTable *resources;   /* Module -> its string resources (name -> UTF-8), once read */
   GHashTable *hashes;      /* an object -> its identity hash code, once asked for */
+  guint32     hash_seed;   /* the main thread's identity hash generator (n_object_hash) */
   GPtrArray  *handles;     /* the cells of dependent handles */
   guint64     random;      /* the state of the random bytes the runtime gives */
   gpointer    thread;      /* the System.Threading.Thread of the one thread, once asked for */
@@ -431,6 +434,9 @@ gpointer _pgo_interp_new_string_utf8 (Interp *I, const char *utf8);
 gpointer _pgo_interp_new_array     (Interp *I, Type *array_type, gint64 n);
 gboolean _pgo_interp_run_cctor     (Interp *I, Type *t);
 gpointer _pgo_interp_type_object   (Interp *I, Type *t, GError **error);
+Type    *_pgo_interp_byref_type    (Type *elem);
+guint32  _pgo_interp_generic_arity (Type *t);
+Type    *_pgo_interp_sig_reflect_type (Module *m, PgoCursor *c, MemKind *out_kind, GError **error);
 /* Counts the arc of 'c' from counter 'src' to counter 'dst' (or EDGE_EXIT). */
 void     _pgo_interp_count_edge    (Code *c, guint32 src, guint32 dst);
 /* Runs finally or fault handler 'i' of 'f' from its start. */
@@ -469,6 +475,8 @@ Type    *_pgo_interp_type_of       (Interp *I, gpointer o);
 /* stops the run at native 'm': it needs 'what', which is not implemented */
 Status   _pgo_interp_refuse        (Interp *I, Method *m, const char *what);
 void     _pgo_interp_type_natives_init (Interp *I);
+void     _pgo_interp_enum_natives_init (Interp *I);
+Status   _pgo_interp_ret_name      (Interp *I, Method *m, Type *t, char *s, Slot *r);
 guint8   _pgo_interp_cor_element_type (Type *t);
 
 /* pgo-interp-reflect.c */

@@ -29,15 +29,16 @@ ret_type_object (Interp *I, Method *m, Type *t, Slot *r)
   return ST_RETURN;
 }
 
-/* RuntimeType.GetElementType(): the element type of an array; null for
- * any other type the interpreter has a Type for (pointers and byrefs,
- * the other types with an element, have none). */
+/* RuntimeType.GetElementType() and RuntimeTypeHandle.GetElementType(type):
+ * the element type of an array or a byref;
+ * null for any other type the interpreter has a Type for (pointers, the
+ * other types with an element, have none). */
 static Status
 n_type_element_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
-  return ret_type_object (I, m, t ? t->elem : NULL, r);
+  return ret_type_object (I, m, !t ? NULL : t->elem ? t->elem : t->byref_elem, r);
 }
 
 /* RuntimeTypeHandle.CanCastTo(RuntimeType type, RuntimeType target),
@@ -60,13 +61,14 @@ n_type_can_cast (Interp *I, Method *m, Slot *a, Slot *r)
 
 /* ---- assemblies ---- */
 
-/* The module whose metadata defines 't': an array's element type's, an
- * instantiation's definition's (as a TypeHandle's GetModule answers). */
+/* The module whose metadata defines 't': an array's or a byref's element
+ * type's, an instantiation's definition's (as a TypeHandle's GetModule
+ * answers). */
 static Module *
 defining_module (Type *t)
 {
-  while (t && t->elem)
-    t = t->elem;
+  while (t && (t->elem || t->byref_elem))
+    t = t->elem ? t->elem : t->byref_elem;
   if (t && t->def)
     t = t->def;
   return t ? t->module : NULL;
@@ -266,6 +268,7 @@ n_assembly_resource (Interp *I, Method *m, Slot *a, Slot *r)
 
 static const NativeEntry reflect_natives[] = {
   { "System.RuntimeType::GetElementType()", n_type_element_type },
+  { "System.RuntimeTypeHandle::GetElementType(System.RuntimeType)", n_type_element_type },
   { "System.RuntimeTypeHandle::CanCastTo(System.RuntimeType,System.RuntimeType)", n_type_can_cast },
   { "System.RuntimeTypeHandle::GetAssemblyIfExists(System.RuntimeType)", n_type_assembly },
   { "System.RuntimeTypeHandle::GetModuleIfExists(System.RuntimeType)", n_type_module },

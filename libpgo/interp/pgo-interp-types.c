@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-interp-types.c: the runtime's side of System.RuntimeType, class
- * constructors run on request, enums' names, object hash codes, dependent
- * handles, the finalizer queue and the process environment, for the
- * reflection and the configuration reads that programs make without
- * generating code.
+ * pgo-interp-types.c: the runtime's side of System.RuntimeType (names,
+ * byref and generic types, Activator), class constructors run on request,
+ * the clocks and the process environment, for the reflection and the
+ * configuration reads that programs make without generating code.
  * SPEC: pgo-interp(1) "Intrinsics"
  *
  * CoreLib's RuntimeType keeps its names in a cache that the runtime fills
@@ -70,8 +69,8 @@ enclosing (Type *t)
 
 /* The generic parameters of TypeDef type 't' (0 for a type that is not
  * a generic definition). */
-static guint32
-generic_arity (Type *t)
+guint32
+_pgo_interp_generic_arity (Type *t)
 {
   PgoMetadata *md;
   guint32 key, n, count = 0;
@@ -92,6 +91,11 @@ generic_arity (Type *t)
 static char *
 type_name (Type *t)
 {
+  if (t->byref_elem)
+    {
+      g_autofree char *e = type_name (t->byref_elem);
+      return e ? g_strconcat (e, "&", NULL) : NULL;
+    }
   if (t->elem)
     {
       g_autofree char *e = type_name (t->elem);
@@ -100,20 +104,89 @@ type_name (Type *t)
   return g_strdup (typedef_name (t, PGO_COL_TYPEDEF_NAME));
 }
 
-/* Type.FullName of a type that is not generic: the namespace and name,
- * nested types after their enclosing type and '+'; NULL for a generic
- * instantiation, whose full name this does not form. */
+static char *type_full_name (Type *t);
+
+/* The display name of the assembly that defines 't' (an array's or a
+ * byref's element type's, an instantiation's definition's), or NULL. */
+static char *
+assembly_name_of (Type *t)
+{
+  PgoAssemblyName an = { 0 };
+  char *s;
+
+  while (t->elem || t->byref_elem)
+    t = t->elem ? t->elem : t->byref_elem;
+  if (!t->module || !pgo_metadata_lookup_assembly_name (t->module->md, &an, NULL))
+    return NULL;
+  s = pgo_assembly_name_to_string (&an);
+  pgo_assembly_name_clear (&an);
+  return s;
+}
+
+/* The type arguments of instantiation 't' after its definition's name
+ * 'def': "[[A, asm],[B, asm]]" for FullName ('qualified'), "[A,B]" for
+ * ToString(); NULL when an argument has no such name. */
+static char *
+inst_arguments (Type *t, const char *def, gboolean qualified, char *(*name) (Type *))
+{
+  g_autoptr(GString) s = g_string_new (def);
+
+  g_string_append_c (s, '[');
+  for (guint32 i = 0; i < t->n_args; i++)
+    {
+      g_autofree char *n = name (t->args[i]);
+      g_autofree char *a = qualified && n ? assembly_name_of (t->args[i]) : NULL;
+
+      if (!n || (qualified && !a))
+        return NULL;
+      if (qualified)
+        g_string_append_printf (s, "%s[%s, %s]", i ? "," : "", n, a);
+      else
+        g_string_append_printf (s, "%s%s", i ? "," : "", n);
+    }
+  g_string_append_c (s, ']');
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* The name of 't' built from 'name' of its element (an array's or a
+ * byref's) or of its definition and arguments (an instantiation's);
+ * NULL when 't' is neither. */
+static char *
+composed_name (Type *t, gboolean qualified, char *(*name) (Type *), gboolean *composed)
+{
+  *composed = TRUE;
+  if (t->byref_elem)
+    {
+      g_autofree char *e = name (t->byref_elem);
+      return e ? g_strconcat (e, "&", NULL) : NULL;
+    }
+  if (t->elem)
+    {
+      g_autofree char *e = name (t->elem);
+      return e ? g_strconcat (e, t->name + strlen (t->elem->name), NULL) : NULL;
+    }
+  if (t->def)
+    {
+      g_autofree char *d = type_full_name (t->def);
+      return d ? inst_arguments (t, d, qualified, name) : NULL;
+    }
+  *composed = FALSE;
+  return NULL;
+}
+
+/* Type.FullName: the namespace and name, nested types after their
+ * enclosing type and '+', an instantiation's arguments assembly-qualified
+ * ("List`1[[System.Int32, System.Private.CoreLib, ...]]"). */
 static char *
 type_full_name (Type *t)
 {
   guint32 outer;
+  gboolean composed;
+  char *s = composed_name (t, TRUE, type_full_name, &composed);
 
-  if (t->elem)
-    {
-      g_autofree char *e = type_full_name (t->elem);
-      return e ? g_strconcat (e, t->name + strlen (t->elem->name), NULL) : NULL;
-    }
-  if (t->def || t->n_args || !t->module)
+  if (composed)
+    return s;
+  if (t->n_args || !t->module)
     return NULL;
   if ((outer = enclosing (t)))
     {
@@ -124,9 +197,21 @@ type_full_name (Type *t)
   return g_strdup (t->name);
 }
 
-/* Returns 's' (freed) as a string object in r->p. */
-static Status
-ret_name (Interp *I, Method *m, Type *t, char *s, Slot *r)
+/* Type.ToString(): FullName, but an instantiation's arguments by their
+ * own ToString() ("List`1[System.Int32]"). */
+static char *
+type_string (Type *t)
+{
+  gboolean composed;
+  char *s = composed_name (t, FALSE, type_string, &composed);
+
+  return composed ? s : type_full_name (t);
+}
+
+/* _pgo_interp_ret_name: returns name 's' of 't' (freed) as a string
+ * object in r->p; NULL 's' stops the run: that name is not supported. */
+Status
+_pgo_interp_ret_name (Interp *I, Method *m, Type *t, char *s, Slot *r)
 {
   g_autofree char *owned = s;
 
@@ -143,7 +228,7 @@ n_type_name (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
-  return ret_name (I, m, t, t ? type_name (t) : NULL, r);
+  return _pgo_interp_ret_name (I, m, t, t ? type_name (t) : NULL, r);
 }
 
 static Status
@@ -151,7 +236,15 @@ n_type_full_name (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
-  return ret_name (I, m, t, t ? type_full_name (t) : NULL, r);
+  return _pgo_interp_ret_name (I, m, t, t ? type_full_name (t) : NULL, r);
+}
+
+static Status
+n_type_to_string (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = _pgo_interp_type_of (I, a[0].p);
+
+  return _pgo_interp_ret_name (I, m, t, t ? type_string (t) : NULL, r);
 }
 
 /* Type.Namespace: that of the outermost enclosing type. */
@@ -167,7 +260,7 @@ n_type_namespace (Interp *I, Method *m, Slot *a, Slot *r)
     t = _pgo_interp_type (t->module, outer, NULL);
   if (t && t->def)
     t = t->def;
-  return ret_name (I, m, t, t ? g_strdup (typedef_name (t, PGO_COL_TYPEDEF_NAMESPACE)) : NULL, r);
+  return _pgo_interp_ret_name (I, m, t, t ? g_strdup (typedef_name (t, PGO_COL_TYPEDEF_NAMESPACE)) : NULL, r);
 }
 
 /* RuntimeTypeHandle.GetDeclaringType(type): the enclosing type of a
@@ -190,7 +283,7 @@ n_type_declaring_type (Interp *I, Method *m, Slot *a, Slot *r)
     return ST_RETURN;
   if (!(o = _pgo_interp_type (def->module, outer, &error)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
-  if ((n = generic_arity (o)) > 0 && (!t->def || n > t->n_args))
+  if ((n = _pgo_interp_generic_arity (o)) > 0 && (!t->def || n > t->n_args))
     return _pgo_interp_fatal (I, NULL, 0, "%s: the enclosing type of the generic definition %s; the interpreter "
                               "does not implement it", m->full, t->name);
   if ((n > 0 && !(o = _pgo_interp_instantiate (o, t->args, n, &error)))
@@ -234,6 +327,19 @@ n_type_is_primitive (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
+/* RuntimeTypeHandle.GetArrayRank(type): 1 for a vector, r for an array
+ * of rank r; the callers (Type.GetArrayRank) ask only of arrays. */
+static Status
+n_type_array_rank (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = _pgo_interp_type_of (I, a[0].p);
+
+  if (!t || !t->elem)
+    return _pgo_interp_fatal (I, NULL, 0, "%s: not an array type", m->full);
+  r->i = t->rank ? t->rank : 1;
+  return ST_RETURN;
+}
+
 /* RuntimeType.IsArrayImpl(). */
 static Status
 n_type_is_array (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
@@ -261,6 +367,31 @@ n_run_class_constructor (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   return ST_RETURN;
 }
 
+/* RuntimeHelpers.Box(ref byte target, RuntimeTypeHandle type): the value
+ * of type 'type' at 'target' boxed, or the reference there for a class;
+ * a Nullable<T> (boxed as its value or null) is refused. */
+static Status
+n_box_from_ref (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = _pgo_interp_type_of (I, a[1].p);
+
+  if (!t || !_pgo_interp_layout (t, NULL))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a type the interpreter cannot lay out", m->full);
+  if (!a[0].p)
+    return _pgo_interp_throw_new (I, "System.NullReferenceException", "Object reference not set to an instance of an object.");
+  if (!t->is_vt)
+    {
+      memcpy (&r->p, a[0].p, sizeof (gpointer));
+      return ST_RETURN;
+    }
+  if (t->def && t->def == _pgo_interp_corelib_type (I, "System.Nullable`1", NULL))
+    return _pgo_interp_refuse (I, m, "boxing a Nullable<T> through a reference");
+  if (!(r->p = _pgo_interp_new_box (I, t)))
+    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
+  memcpy ((guint8 *) r->p + 8, a[0].p, t->size);
+  return ST_RETURN;
+}
+
 /* RuntimeHelpers.IsBitwiseEquatable<T>(), which the JIT must expand (its
  * IL throws): true for the integer primitives, bool, char, native ints
  * and enums, whose equality is that of their bits; false otherwise,
@@ -282,260 +413,6 @@ n_is_bitwise_equatable (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
       r->i = 0;
       break;
     }
-  return ST_RETURN;
-}
-
-/* ---- Enum.ToString ---- */
-
-#define FD_STATIC  0x0010
-#define FD_LITERAL 0x0040
-#define FLAGS_ATTRIBUTE "System.FlagsAttribute"
-
-/* One named constant of an enum. */
-typedef struct {
-  const char *name;
-  guint64     value;  /* its bits, zero-extended from the underlying size */
-} EnumName;
-
-/* The Constant row whose parent is Field 'rid' (the table is sorted by
- * its Parent column), its value blob into '*blob' and '*len'. */
-static gboolean
-field_constant (PgoMetadata *md, guint32 rid, const guint8 **blob, gsize *len)
-{
-  guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_CONSTANT);
-  guint32 key = rid << 2;  /* HasConstant: Field is tag 0 */
-  guint32 lo = _pgo_metadata_sorted_first (md, PGO_TABLE_CONSTANT, PGO_COL_CONSTANT_PARENT, key);
-
-  return lo <= n && pgo_metadata_get_column (md, PGO_COL_CONSTANT_PARENT, lo) == key
-         && _pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_CONSTANT_VALUE, lo), blob, len, NULL);
-}
-
-/* The named constants of enum 't' whose values are 'size' bytes. */
-static GArray *
-enum_names (Type *t, guint32 size)
-{
-  PgoMetadata *md = t->module->md;
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (EnumName));
-  guint32 first = 0, end = 0;
-
-  if (!_pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_FIELD_LIST, PGO_TOKEN_RID (t->token), &first, &end, NULL))
-    return out;
-  for (guint32 f = first; f < end; f++)
-    {
-      guint32 rid = _pgo_metadata_list_target (md, PGO_TABLE_FIELD, f);
-      guint32 flags = pgo_metadata_get_column (md, PGO_COL_FIELD_FLAGS, rid);
-      EnumName e = { NULL, 0 };
-      const guint8 *blob = NULL;
-      gsize len = 0;
-
-      if ((flags & (FD_STATIC | FD_LITERAL)) != (FD_STATIC | FD_LITERAL)
-          || !field_constant (md, rid, &blob, &len) || len < size
-          || !_pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_FIELD_NAME, rid), &e.name, NULL))
-        continue;
-      memcpy (&e.value, blob, size);
-      g_array_append_val (out, e);
-    }
-  return out;
-}
-
-/* The flag names whose values make up 'v' exactly, in increasing order
- * of value, joined by ", " (as Enum.ToString of a [Flags] enum), or NULL. */
-static char *
-flag_names (GArray *names, guint64 v)
-{
-  g_autoptr(GPtrArray) used = g_ptr_array_new ();
-  GString *out;
-  guint64 rest = v;
-  g_autofree guint *order = g_new (guint, names->len + 1);
-
-  for (guint i = 0; i < names->len; i++)
-    order[i] = i;
-  /* largest value first; ties keep the declaration order */
-  for (guint i = 1; i < names->len; i++)
-    for (guint k = i; k > 0 && g_array_index (names, EnumName, order[k - 1]).value
-                                < g_array_index (names, EnumName, order[k]).value; k--)
-      {
-        guint x = order[k];
-        order[k] = order[k - 1];
-        order[k - 1] = x;
-      }
-  for (guint i = 0; i < names->len && rest; i++)
-    {
-      const EnumName *e = &g_array_index (names, EnumName, order[i]);
-
-      if (e->value && (rest & e->value) == e->value)
-        {
-          rest &= ~e->value;
-          g_ptr_array_add (used, (gpointer) e->name);
-        }
-    }
-  if (rest || used->len == 0)
-    return NULL;
-  out = g_string_new (NULL);
-  for (guint i = used->len; i-- > 0;)
-    g_string_append_printf (out, "%s%s", out->len ? ", " : "", (const char *) g_ptr_array_index (used, i));
-  return g_string_free (out, FALSE);
-}
-
-/* The underlying value of boxed enum 'o' of type 't': its bits into
- * '*bits', its size into '*size', and whether it is signed. */
-static gboolean
-enum_value (Type *t, gpointer o, guint64 *bits, guint32 *size, gboolean *is_signed)
-{
-  const guint8 *p = (const guint8 *) o + 8;
-
-  *bits = 0;
-  switch (t->kind)
-    {
-    case M_I1: case M_U1: *size = 1; break;
-    case M_I2: case M_U2: *size = 2; break;
-    case M_I4: case M_U4: *size = 4; break;
-    case M_I8: *size = 8; break;
-    default: return FALSE;
-    }
-  memcpy (bits, p, *size);
-  *is_signed = t->kind == M_I1 || t->kind == M_I2 || t->kind == M_I4;
-  for (guint i = 0; t->kind == M_I8 && i < t->n_fields; i++)
-    if (!t->fields[i].is_static)
-      *is_signed = !(t->fields[i].type && strcmp (t->fields[i].type->name, "System.UInt64") == 0);
-  return TRUE;
-}
-
-/* The number an enum value prints as when no name stands for it. */
-static char *
-enum_number (guint64 bits, guint32 size, gboolean is_signed)
-{
-  if (is_signed)
-    {
-      gint64 v = size == 1 ? (gint8) bits : size == 2 ? (gint16) bits : size == 4 ? (gint32) bits : (gint64) bits;
-      return g_strdup_printf ("%" G_GINT64_FORMAT, v);
-    }
-  return g_strdup_printf ("%" G_GUINT64_FORMAT, bits);
-}
-
-/* Enum.ToString() of a boxed enum: the name of its value; for a [Flags]
- * enum the names of the flags that make it up; else its number. */
-static Status
-n_enum_to_string (Interp *I, Method *m, Slot *a, Slot *r)
-{
-  Type *t = a[0].p ? OBJ_TYPE (a[0].p) : NULL;
-  g_autoptr(GArray) names = NULL;
-  guint64 bits;
-  guint32 size;
-  gboolean is_signed;
-  char *text = NULL;
-
-  if (!t || !t->module || !enum_value (t, a[0].p, &bits, &size, &is_signed))
-    return _pgo_interp_fatal (I, NULL, 0, "%s: not an enum value", m->full);
-  names = enum_names (t->def ? t->def : t, size);
-  for (guint i = 0; i < names->len && !text; i++)
-    if (g_array_index (names, EnumName, i).value == bits)
-      text = g_strdup (g_array_index (names, EnumName, i).name);
-  if (!text && _pgo_interp_type_attribute (t->module, t->token, FLAGS_ATTRIBUTE, NULL, NULL))
-    text = flag_names (names, bits);
-  return ret_name (I, m, t, text ? text : enum_number (bits, size, is_signed), r);
-}
-
-/* TRUE if TypeDef type 't' carries a custom attribute whose type is
- * 'attr' or derives from it, as RuntimeType.IsDefined(attr, false) asks. */
-static gboolean
-has_attribute_of (Type *t, Type *attr)
-{
-  PgoMetadata *md = t->module->md;
-  guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_CUSTOMATTRIBUTE);
-  guint32 key = (PGO_TOKEN_RID (t->token) << 5) | 3;  /* HasCustomAttribute: TypeDef is tag 3 */
-
-  for (guint32 r = _pgo_metadata_sorted_first (md, PGO_TABLE_CUSTOMATTRIBUTE, PGO_COL_CUSTOMATTRIBUTE_PARENT, key);
-       r <= n && pgo_metadata_get_column (md, PGO_COL_CUSTOMATTRIBUTE_PARENT, r) == key; r++)
-    {
-      guint32 ctor = 0;
-      Method *cm;
-
-      if (_pgo_metadata_decode_coded (md, PGO_CODED_CUSTOM_ATTRIBUTE_TYPE,
-                                      pgo_metadata_get_column (md, PGO_COL_CUSTOMATTRIBUTE_TYPE, r), &ctor, NULL)
-          && (cm = _pgo_interp_method (t->module, ctor, NULL)) && _pgo_interp_is_subtype (cm->owner, attr))
-        return TRUE;
-    }
-  return FALSE;
-}
-
-/* The static fields of TypeDef type 't', in declaration order: their
- * names into 'names' (nullable) and their constants' first 8 bytes,
- * zero-extended (0 without a constant), into 'values', as CoreCLR's
- * Enum_GetValuesAndNames reads them. */
-static void
-static_field_constants (Type *t, GPtrArray *names, GArray *values)
-{
-  PgoMetadata *md = t->module->md;
-  guint32 first = 0, end = 0;
-
-  if (!_pgo_metadata_lookup_list (md, PGO_COL_TYPEDEF_FIELD_LIST, PGO_TOKEN_RID (t->token), &first, &end, NULL))
-    return;
-  for (guint32 f = first; f < end; f++)
-    {
-      guint32 rid = _pgo_metadata_list_target (md, PGO_TABLE_FIELD, f);
-      const guint8 *blob = NULL;
-      const char *name = "";
-      gsize len = 0;
-      guint64 v = 0;
-
-      if (!(pgo_metadata_get_column (md, PGO_COL_FIELD_FLAGS, rid) & FD_STATIC))
-        continue;
-      if (field_constant (md, rid, &blob, &len))
-        memcpy (&v, blob, MIN (len, sizeof v));
-      (void) _pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_FIELD_NAME, rid), &name, NULL);
-      if (names)
-        g_ptr_array_add (names, (gpointer) name);
-      g_array_append_val (values, v);
-    }
-}
-
-/* The TStorage[] of 'values' (each value's low bytes) and, when 'names'
- * is given, the string[] of 'names', into '*vo' and '*no'. */
-static gboolean
-enum_arrays (Interp *I, Type *storage, GArray *values, GPtrArray *names, gpointer *vo, gpointer *no)
-{
-  guint32 size = _pgo_interp_mem_size (storage->kind, storage);
-
-  *no = NULL;
-  if (!(*vo = _pgo_interp_new_array (I, _pgo_interp_array_type (I, storage), values->len)))
-    return FALSE;
-  for (guint i = 0; i < values->len; i++)
-    memcpy (ARR_DATA (*vo) + (gsize) i * size, &g_array_index (values, guint64, i), size);
-  if (!names)
-    return TRUE;
-  if (!(*no = _pgo_interp_new_array (I, _pgo_interp_array_type (I, I->t_string), names->len)))
-    return FALSE;
-  for (guint i = 0; i < names->len; i++)
-    if (!(((gpointer *) ARR_DATA (*no))[i] = _pgo_interp_new_string_utf8 (I, g_ptr_array_index (names, i))))
-      return FALSE;
-  return TRUE;
-}
-
-/* Enum.EnumInfo<TStorage>.Create(RuntimeType enumType, bool getNames):
- * the values (and names) of the enum's static fields, as the runtime's
- * GetEnumValuesAndNames gives them, and whether it is [Flags], passed to
- * EnumInfo's constructor, which sorts them. */
-static Status
-n_enum_info_create (Interp *I, Method *m, Slot *a, Slot *r)
-{
-  Type *t = _pgo_interp_type_of (I, a[0].p), *storage = m->owner->n_args == 1 ? m->owner->args[0] : NULL, *flags;
-  g_autoptr(GPtrArray) names = a[1].i ? g_ptr_array_new () : NULL;
-  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (guint64));
-  Method *ctor = _pgo_interp_find_method (m->owner, ".ctor", "(bool,!0[],string[])");
-  Slot args[4] = { { 0 } }, ignored = { 0 };
-  Status st;
-
-  if (!t || !t->module || !storage || !ctor || !(flags = _pgo_interp_corelib_type (I, FLAGS_ATTRIBUTE, NULL)))
-    return _pgo_interp_fatal (I, NULL, 0, "%s: not an enum, or no EnumInfo constructor", m->full);
-  t = t->def ? t->def : t;
-  static_field_constants (t, names, values);
-  if (!enum_arrays (I, storage, values, names, &args[2].p, &args[3].p) || !(args[0].p = _pgo_interp_alloc (I, m->owner, 0)))
-    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
-  args[1].i = has_attribute_of (t, flags);
-  if ((st = _pgo_interp_invoke (I, ctor, args, &ignored)) != ST_RETURN)
-    return st;
-  r->p = args[0].p;
   return ST_RETURN;
 }
 
@@ -577,9 +454,10 @@ n_create_instance_of_t (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
   return new_by_default_ctor (I, t, TRUE, r);
 }
 
-/* Activator.CreateInstance(Type) and (Type, bool nonPublic): a boxed
- * zeroed value for a value type; else a new object through its
- * parameterless constructor. */
+/* Activator.CreateInstance(Type), (Type, bool nonPublic) and (Type, bool
+ * nonPublic, bool wrapExceptions): a boxed zeroed value for a value
+ * type; else a new object through its parameterless constructor, whose
+ * exception, if any, is not wrapped. */
 static Status
 n_create_instance (Interp *I, Method *m, Slot *a, Slot *r)
 {
@@ -591,7 +469,7 @@ n_create_instance (Interp *I, Method *m, Slot *a, Slot *r)
     return _pgo_interp_fatal (I, NULL, 0, "%s: a type the interpreter cannot lay out", m->full);
   if (t->is_vt)
     return (r->p = _pgo_interp_new_box (I, t)) ? ST_RETURN : _pgo_interp_fatal (I, NULL, 0, "out of memory");
-  if (generic_arity (t))
+  if (_pgo_interp_generic_arity (t))
     return _pgo_interp_throw_new (I, "System.ArgumentException", "Cannot create an instance of a generic type definition.");
   return new_by_default_ctor (I, t, m->n_params > 1 && a[1].i, r);
 }
@@ -607,7 +485,7 @@ n_create_for_another_parameter (Interp *I, Method *m, Slot *a, Slot *r)
   guint32 n = m->n_params - 1;
   g_autoptr(GError) error = NULL;
 
-  if (!t || !(t->def || generic_arity (t)) || n > G_N_ELEMENTS (args))
+  if (!t || !(t->def || _pgo_interp_generic_arity (t)) || n > G_N_ELEMENTS (args))
     return _pgo_interp_fatal (I, NULL, 0, "%s: not a generic type", m->full);
   for (guint32 i = 0; i < n; i++)
     if (!(args[i] = _pgo_interp_type_of (I, a[1 + i].p)))
@@ -627,6 +505,8 @@ cor_element_type (Type *t)
 
   if (!t)
     return 0;
+  if (t->byref_elem)
+    return 0x10;
   if (t->elem)
     return t->rank ? 0x14 : 0x1d;
   if ((et = _pgo_interp_element_type (t)) && et != 0x0e && et != 0x1c)
@@ -734,7 +614,7 @@ n_type_is_generic_definition (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot 
 {
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
-  r->i = t && generic_arity (t) > 0;
+  r->i = t && _pgo_interp_generic_arity (t) > 0;
   return ST_RETURN;
 }
 
@@ -751,7 +631,7 @@ n_type_contains_generic_variables (Interp *I, Method *m, Slot *a, Slot *r)
                               "implement it", m->full);
   while (t->elem)
     t = t->elem;
-  r->i = generic_arity (t) > 0;
+  r->i = _pgo_interp_generic_arity (t) > 0;
   return ST_RETURN;
 }
 
@@ -781,7 +661,7 @@ n_type_is_generic (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
-  r->i = t && (t->def || generic_arity (t) > 0);
+  r->i = t && (t->def || _pgo_interp_generic_arity (t) > 0);
   return ST_RETURN;
 }
 
@@ -794,7 +674,7 @@ n_type_generic_definition (Interp *I, Method *m, Slot *a, Slot *r)
   Type *t = _pgo_interp_type_of (I, a[0].p);
   g_autoptr(GError) error = NULL;
 
-  if (!t || !(t->def || generic_arity (t) > 0))
+  if (!t || !(t->def || _pgo_interp_generic_arity (t) > 0))
     return _pgo_interp_throw_new (I, "System.InvalidOperationException",
                                   "This operation is only valid on generic types.");
   if (!(r->p = _pgo_interp_type_object (I, t->def ? t->def : t, &error)))
@@ -831,7 +711,7 @@ n_make_generic_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Type *def = _pgo_interp_type_of (I, a[0].p), **args;
   gpointer list = a[1].p;
-  guint32 n = def ? generic_arity (def) : 0;
+  guint32 n = def ? _pgo_interp_generic_arity (def) : 0;
   g_autoptr(GError) error = NULL;
   Type *inst;
 
@@ -977,7 +857,7 @@ static const NativeEntry type_natives[] = {
   { "System.Environment::GetEnvironmentVariableCore_NoArrayPool(string)", n_getenv },
   { "System.RuntimeType::get_Name()", n_type_name },
   { "System.RuntimeType::get_FullName()", n_type_full_name },
-  { "System.RuntimeType::ToString()", n_type_full_name },
+  { "System.RuntimeType::ToString()", n_type_to_string },
   { "System.RuntimeType::get_Namespace()", n_type_namespace },
   { "System.RuntimeTypeHandle::GetDeclaringType(System.RuntimeType)", n_type_declaring_type },
   { "System.RuntimeType::get_IsEnum()", n_type_is_enum },
@@ -985,14 +865,15 @@ static const NativeEntry type_natives[] = {
   { "System.Enum::InternalGetUnderlyingType(System.RuntimeType)", n_enum_underlying_type },
   { "System.RuntimeType::IsPrimitiveImpl()", n_type_is_primitive },
   { "System.RuntimeType::IsArrayImpl()", n_type_is_array },
+  { "System.RuntimeTypeHandle::GetArrayRank(System.RuntimeType)", n_type_array_rank },
   { "System.Runtime.CompilerServices.RuntimeHelpers::RunClassConstructor(System.RuntimeTypeHandle)",
     n_run_class_constructor },
   { "System.Runtime.CompilerServices.RuntimeHelpers::IsBitwiseEquatable<!!0>()", n_is_bitwise_equatable },
-  { "System.Enum::ToString()", n_enum_to_string },
-  { "System.Enum/EnumInfo`1::Create(System.RuntimeType,bool)", n_enum_info_create },
+  { "System.Runtime.CompilerServices.RuntimeHelpers::Box(uint8&,System.RuntimeTypeHandle)", n_box_from_ref },
   { "System.Activator::CreateInstance<!!0>()", n_create_instance_of_t },
   { "System.Activator::CreateInstance(System.Type)", n_create_instance },
   { "System.Activator::CreateInstance(System.Type,bool)", n_create_instance },
+  { "System.Activator::CreateInstance(System.Type,bool,bool)", n_create_instance },
   { "System.RuntimeType::get_IsGenericTypeDefinition()", n_type_is_generic_definition },
   { "System.RuntimeType::get_IsGenericType()", n_type_is_generic },
   { "System.RuntimeTypeHandle::ContainsGenericVariables(System.RuntimeType)", n_type_contains_generic_variables },

@@ -96,6 +96,9 @@ _pgo_interp_new (const char *assembly, const char *const *framework_dirs, const 
   I->monitors = g_hash_table_new (g_direct_hash, g_direct_equal);
   I->backtrace = g_getenv ("PGO_INTERP_BACKTRACE") != NULL;
   I->hashes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  /* the runtime's first thread's seed, as its Thread constructor makes it
+   * from the process-wide 123456789 (pgo-interp(1) "Hash codes") */
+  I->hash_seed = 123456789u * 1566083941u + 1u;
   I->handles = g_ptr_array_new_with_free_func (g_free);
   I->resources = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_hash_table_unref);
   I->work = g_queue_new ();
@@ -151,6 +154,8 @@ type_free (Type *t)
     }
   if (t->array_of)
     type_free (t->array_of);
+  if (t->byref_of)
+    type_free (t->byref_of);
   for (Type *a = t->md_arrays, *next; a; a = next)
     {
       next = a->md_next;

@@ -17,7 +17,10 @@ set -u
 . "$PGO_TEST_DATA/support/interp-env.sh"
 . "$PGO_TEST_DATA/support/trace-env.sh"
 interp_env "CoreCLR's counts are traced live"
-printf '{"runtimeOptions":{"tfm":"net10.0","framework":{"name":"Microsoft.NETCore.App","version":"%s"},"configProperties":{"System.Globalization.Invariant":true}}}\n' \
+# the programs' own settings (tests/interp/src/*/*.csproj): invariant
+# culture and no managed event sources, which would otherwise start on the
+# main thread under EventPipe and take identity hash codes first
+printf '{"runtimeOptions":{"tfm":"net10.0","framework":{"name":"Microsoft.NETCore.App","version":"%s"},"configProperties":{"System.Globalization.Invariant":true,"System.Diagnostics.Tracing.EventSource.IsSupported":false}}}\n' \
   "$(basename "$fw")" >"$work/runtimeconfig.json"
 
 # counts TRACE MODULE: per method of MODULE in TRACE (each instantiation

@@ -29,6 +29,7 @@ class RDerived : RBase { public override int V() => 10; public new int B() => 20
 struct RPt { public int X; public int Twice() => X * 2; public RPt(int x) { X = x; } }
 enum RE { A = 3 }
 class RProp { int v = 5; public int Value { get => v; set => v = value; } public string ReadOnly => "ro"; public static RE GetE() => RE.A; public RProp() { } public RProp(int v) { this.v = v; } }
+class RByRef { public static void Inc(ref int x) { x++; } public static int Read(in int x) => x; public static void Inc(int x) { } }
 class RF { public int A = 1; public static string S = "s"; private double d = 2; public const int K = 9; public double D => d; }
 class RG : RF { public long B = 3; }
 interface RIA { } interface RIB : RIA { } interface RIC { }
@@ -108,6 +109,13 @@ static class Program
         T("refl-field-generic", () => { var gi = new RGG<int> { V = 3 }; var gf = typeof(RGG<int>).GetField("V"); return gf.GetValue(gi) + " " + gf.FieldType.Name + " " + typeof(RGG<string>).GetField("Inst").GetValue(null); });
         T("refl-method-tostring", () => typeof(RDerived).GetMethod("Hello").ToString());
         T("delegate-method", () => { Func<object[]> f = Array.Empty<object>; var m = f.Method; Func<int, int> g = RBase.S; return m.Name + " " + m.DeclaringType.Name + " " + m.IsGenericMethod + " " + m.IsGenericMethodDefinition + " " + m.GetGenericArguments()[0].Name + " " + (new Func<object[]>(Array.Empty<object>).Method == m) + " " + g.Method.Name + " " + g.Method.IsGenericMethod + " " + g.Method.DeclaringType.Name; });
+        T("refl-byref", () => { var t = typeof(int).MakeByRefType(); var m = typeof(RByRef).GetMethod("Inc", new[] { t }); var p = m.GetParameters()[0].ParameterType; var r = typeof(RByRef).GetMethod("Read").GetParameters()[0].ParameterType; return t.Name + " " + t.FullName + " " + t.IsByRef + " " + t.GetElementType().Name + " " + (t == typeof(int).MakeByRefType()) + " " + (p == t) + " " + (r == t) + " " + typeof(int).IsByRef + " " + typeof(RF).MakeByRefType().FullName; });
+        T("refl-byref-invoke", () => { var args = new object[] { 4 }; typeof(RByRef).GetMethod("Inc", new[] { typeof(int).MakeByRefType() }).Invoke(null, args); return args[0].ToString(); });
+        T("type-names", () => typeof(Dictionary<string, double>).FullName + " | " + typeof(Dictionary<string, double>) + " | " + typeof(List<int>[]) + " | " + typeof(List<RF>).FullName);
+        T("array-rank", () => typeof(int[]).GetArrayRank() + " " + typeof(int[,,]).GetArrayRank());
+        T("generic-interfaces", () => { var s = ""; foreach (var i in typeof(List<int>).GetInterfaces()) s += i.Name + " "; return s; });
+        T("activator-args", () => ((RProp)Activator.CreateInstance(typeof(RProp), new object[0])).Value.ToString());
+        T("identity-hash", () => { var a = new object(); var b = new object(); return a.GetHashCode() + " " + b.GetHashCode() + " " + (a.GetHashCode() == System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(a)); });
         return 0;
     }
     static string TypedRef()
