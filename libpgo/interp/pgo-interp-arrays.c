@@ -330,10 +330,26 @@ n_flattened_index (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
+/* Array.GetFlattenedIndex(int): the flat index of an element of an array
+ * of rank 1 (checked by the caller), a rank-1 array's lower bound taken
+ * off. */
+static Status
+n_flattened_index1 (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  Type *t = OBJ_TYPE (a[0].p);
+  guint32 i = (guint32) a[1].i - (t->rank ? (guint32) ARR_BOUNDS (a[0].p)[1] : 0);
+
+  if (i >= (guint64) ARR_LEN (a[0].p))
+    return _pgo_interp_throw_new (I, "System.IndexOutOfRangeException", "Index was outside the bounds of the array.");
+  r->i = i;
+  return ST_RETURN;
+}
+
 static const NativeEntry natives[] = {
   { "System.Array::InternalCreate(System.RuntimeType,int32,int32*,int32*)", n_internal_create },
   { "System.Array::InternalCreateFromArrayType(System.RuntimeType,int32,int32*,int32*)", n_internal_create },
   { "System.Array::GetFlattenedIndex(System.ReadOnlySpan`1<int32>)", n_flattened_index },
+  { "System.Array::GetFlattenedIndex(int32)", n_flattened_index1 },
   { "System.Array::InternalGetValue(native int)", n_get_value },
   { "System.Array::InternalSetValue(object,native int)", n_set_value },
   { "System.Runtime.CompilerServices.RuntimeHelpers::GetMultiDimensionalArrayRank(System.Array)", n_md_rank },

@@ -108,7 +108,7 @@ compatible (Interp *I, Method *invoke, Method *target, gpointer first, int flags
   guint32 total = target->n_params + (is_static ? 0 : 1);
   Type *first_invoke, *first_target;
 
-  if (has_untyped (invoke) || has_untyped (target) || target->n_gparams || target->def)
+  if (has_untyped (invoke) || has_untyped (target) || (target->n_gparams && !target->def))
     return BIND_REFUSED;
   if (((flags & DBF_STATIC_ONLY) && !is_static) || ((flags & DBF_INSTANCE_ONLY) && is_static))
     return BIND_NO;
@@ -174,8 +174,8 @@ n_bind_to_method_info (Interp *I, Method *m, Slot *a, Slot *r)
   if (a[5].i & DBF_CASELESS)
     return _pgo_interp_refuse (I, m, "caseless binding");
   if ((b = compatible (I, invoke, target, first, (int) a[5].i)) == BIND_REFUSED)
-    return _pgo_interp_refuse (I, m, "an open instance delegate, a delegate closed over null, or a byref, pointer or generic "
-                   "signature");
+    return _pgo_interp_refuse (I, m, "an open instance delegate, a delegate closed over null, a generic method "
+                               "definition, or a byref, pointer or generic signature");
   r->i = b != BIND_NO;
   if (b == BIND_NO)
     return ST_RETURN;

@@ -6,7 +6,8 @@
  *
  * Apart from loading (pgo-interp-load.c), as the one place that decides
  * where a value lies: instance fields in declaration order at their
- * natural alignment after the base's, a struct grown to an explicit
+ * natural alignment after the base's (at their [FieldOffset] in a type
+ * of explicit layout, overlapping as it says), a struct grown to an explicit
  * ClassSize, [InlineArray(N)] repeated N times and Vector<T> sized as on
  * this machine; statics in slots of their own.  A virtual method takes
  * the slot of the method it overrides, or a new one.
@@ -24,6 +25,9 @@
 #define FD_LITERAL     0x0040
 #define FD_HAS_RVA     0x0100
 #define MD_VIRTUAL     0x0040
+/* II.23.1.15 TypeAttributes */
+#define TD_LAYOUT_MASK     0x0018
+#define TD_EXPLICIT_LAYOUT 0x0010
 #define MD_NEWSLOT     0x0100
 
 /* ---- layout ---- */
@@ -101,15 +105,51 @@ vector_bytes (void)
 #endif
 }
 
+/* The offset [FieldOffset] gives field 'frid' of 'm' (its FieldLayout
+ * row, ECMA-335 II.22.16) into '*out'; FALSE when it has none. */
+static gboolean
+explicit_offset (Module *m, guint32 frid, guint32 *out)
+{
+  guint32 n = pgo_metadata_get_n_rows (m->md, PGO_TABLE_FIELDLAYOUT);
+
+  for (guint32 r = 1; r <= n; r++)
+    if (pgo_metadata_get_column (m->md, PGO_COL_FIELDLAYOUT_FIELD, r) == frid)
+      return (*out = pgo_metadata_get_column (m->md, PGO_COL_FIELDLAYOUT_OFFSET, r)), TRUE;
+  return FALSE;
+}
+
+/* Places instance field 'fd' (Field row 'frid') of 't': at the offset
+ * [FieldOffset] gives it in a type of explicit layout (after 'base', the
+ * base class's fields), else at its natural alignment after the fields
+ * so far.  '*size' becomes the end of the fields placed, the largest so
+ * far for overlapping ones, and '*align' the largest alignment. */
+static void
+place_field (Type *t, Field *fd, guint32 frid, guint32 base, guint32 *size, guint32 *align)
+{
+  guint32 sz = MAX (fd->unsupported ? 8 : _pgo_interp_mem_size (fd->kind, fd->type), 1);
+  guint32 a = MIN (MAX (fd->kind == M_VT && fd->type ? fd->type->align : sz, 1), 8), off;
+
+  *align = MAX (*align, a);
+  if ((t->flags & TD_LAYOUT_MASK) == TD_EXPLICIT_LAYOUT && explicit_offset (t->module, frid, &off))
+    {
+      fd->offset = base + off;
+      *size = MAX (*size, fd->offset + sz);
+      return;
+    }
+  *size = (*size + a - 1) & ~(a - 1);
+  fd->offset = *size;
+  *size += sz;
+}
+
 static gboolean
 layout_fields (Type *t, GError **error)
 {
   Module *m = t->module;
-  guint32 rid = PGO_TOKEN_RID (t->token), first, end, size, align = 1, n_static = 0;
+  guint32 rid = PGO_TOKEN_RID (t->token), first, end, size, base, align = 1, n_static = 0;
 
   if (!_pgo_metadata_lookup_list (m->md, PGO_COL_TYPEDEF_FIELD_LIST, rid, &first, &end, error))
     return FALSE;
-  size = t->is_vt ? 0 : (t->parent ? t->parent->size : 8);
+  size = base = t->is_vt ? 0 : (t->parent ? t->parent->size : 8);
   t->fields = g_new0 (Field, end - first);
   for (guint32 f = first; f < end; f++)
     {
@@ -120,7 +160,6 @@ layout_fields (Type *t, GError **error)
       gsize len;
       PgoCursor c;
       guint8 b;
-      guint32 sz;
 
       if (flags & FD_LITERAL)
         continue;
@@ -152,16 +191,7 @@ layout_fields (Type *t, GError **error)
       t->n_fields++;
       if (fd->is_static)
         continue;  /* placed below, once the type's own size is known */
-      sz = fd->unsupported ? 8 : _pgo_interp_mem_size (fd->kind, fd->type);
-      sz = MAX (sz, 1);
-      {
-        guint32 a = fd->kind == M_VT && fd->type ? fd->type->align : sz;
-        a = MIN (MAX (a, 1), 8);
-        size = (size + a - 1) & ~(a - 1);
-        align = MAX (align, a);
-      }
-      fd->offset = size;
-      size += sz;
+      place_field (t, fd, frid, base, &size, &align);
     }
   if (t->is_vt)
     {
@@ -206,15 +236,65 @@ layout_fields (Type *t, GError **error)
 }
 
 
+/* The next parameter of a canonical parameter list at '*p' ("A,B<C,D>"),
+ * up to its top-level comma; advances '*p' past it. */
+static char *
+next_param (const char **p)
+{
+  const char *s = *p;
+  int depth = 0;
+
+  for (; **p && (depth > 0 || **p != ','); (*p)++)
+    depth += **p == '<' || **p == '[' ? 1 : **p == '>' || **p == ']' ? -1 : 0;
+  return g_strndup (s, (gsize) (*p - s));
+}
+
+/* Whether canonical parameter text 'p' names a type parameter of the
+ * method's class ("!0", "List`1<!1>"), which only an instantiation
+ * fixes. */
+static gboolean
+names_class_parameter (const char *p)
+{
+  for (const char *c = strchr (p, '!'); c; c = strchr (c + 1, '!'))
+    if ((c == p || c[-1] != '!') && c[1] != '!')
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether generic methods 'a' and 'b' have the same parameters in their
+ * canonical names ("M<!!0>(System.Type)"): position by position equal,
+ * or naming a type parameter of the class on either side. */
+static gboolean
+same_generic_params (Method *a, Method *b)
+{
+  const char *pa = strchr (strstr (a->full, "::") ? strstr (a->full, "::") : a->full, '(');
+  const char *pb = strchr (strstr (b->full, "::") ? strstr (b->full, "::") : b->full, '(');
+
+  if (!pa || !pb)
+    return TRUE;
+  for (pa++, pb++; *pa && *pb && *pa != ')' && *pb != ')';)
+    {
+      g_autofree char *x = next_param (&pa);
+      g_autofree char *y = next_param (&pb);
+
+      if (strcmp (x, y) != 0 && !names_class_parameter (x) && !names_class_parameter (y))
+        return FALSE;
+      pa += *pa == ',';
+      pb += *pb == ',';
+    }
+  return TRUE;
+}
+
 /* TRUE if 'a' overrides 'b': same name, parameters and return. */
 gboolean
 _pgo_interp_same_slot (Method *a, Method *b)
 {
   /* generic methods: a signature over method parameters is read only in
    * an instantiation, so an override is the method of the same name,
-   * parameter count and generic arity */
+   * parameter count, generic arity and canonical parameters */
   if (a->n_gparams || b->n_gparams)
-    return strcmp (a->name, b->name) == 0 && a->n_params == b->n_params && a->n_gparams == b->n_gparams;
+    return strcmp (a->name, b->name) == 0 && a->n_params == b->n_params && a->n_gparams == b->n_gparams
+           && same_generic_params (a, b);
   if (strcmp (a->name, b->name) != 0 || a->n_params != b->n_params || a->ret_kind != b->ret_kind
       || a->ret_type != b->ret_type || (a->unsupported != NULL) != (b->unsupported != NULL))
     return FALSE;

@@ -441,6 +441,49 @@ _pgo_interp_byref_type (Type *elem)
   return t;
 }
 
+/* The name of type parameter 'i' of generic method definition 'h' (its
+ * GenericParam row), or NULL. */
+static const char *
+type_parameter_name (Method *h, guint32 i)
+{
+  PgoMetadata *md = h->module->md;
+  guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_GENERICPARAM);
+  guint32 key = (PGO_TOKEN_RID (h->token) << 1) | 1; /* TypeOrMethodDef: a MethodDef */
+  const char *name = NULL;
+
+  for (guint32 r = 1; r <= n; r++)
+    if (pgo_metadata_get_column (md, PGO_COL_GENERICPARAM_OWNER, r) == key
+        && pgo_metadata_get_column (md, PGO_COL_GENERICPARAM_NUMBER, r) == i)
+      return _pgo_metadata_lookup_string (md, pgo_metadata_get_column (md, PGO_COL_GENERICPARAM_NAME, r), &name, NULL)
+             ? name : NULL;
+  return NULL;
+}
+
+/* Type parameter 'i' of generic method definition 'h' ("T"), made once.
+ * Only reflection sees it (MethodInfo.GetGenericArguments of a
+ * definition); no code runs over it. */
+Type *
+_pgo_interp_method_type_parameter (Method *h, guint32 i)
+{
+  const char *name;
+  Type *t;
+
+  if (!h->gparam_types)
+    h->gparam_types = g_new0 (Type *, h->n_gparams);
+  if (h->gparam_types[i])
+    return h->gparam_types[i];
+  name = type_parameter_name (h, i);
+  t = g_new0 (Type, 1);
+  t->name = name ? g_strdup (name) : g_strdup_printf ("!!%u", i);
+  t->kind = M_REF;
+  t->laid_out = TRUE;
+  t->size = 8;
+  t->gparam_method = h;
+  t->gparam_index = i;
+  h->gparam_types[i] = t;
+  return t;
+}
+
 /* The array type of rank 'rank' of 'elem' ("Int32[,]"; rank 1 is
  * "Int32[*]"), made once. */
 Type *

@@ -134,15 +134,17 @@ n_type_is_value_type (Interp *I, Method *m, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
-/* RuntimeTypeHandle.IsGenericVariable(type): FALSE; the interpreter's
- * types are all closed (typeof of a generic parameter gives its
- * argument). */
+/* RuntimeTypeHandle.IsGenericVariable(type): a generic method
+ * definition's type parameter; the types code runs over are all closed
+ * (typeof of a generic parameter gives its argument). */
 static Status
 n_type_is_generic_variable (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  if (!_pgo_interp_type_of (I, a[0].p))
+  Type *t = _pgo_interp_type_of (I, a[0].p);
+
+  if (!t)
     return refuse (I, m, NULL, "a type the interpreter did not make");
-  r->i = 0;
+  r->i = t->gparam_method != NULL;
   return ST_RETURN;
 }
 
@@ -152,7 +154,10 @@ n_type_is_generic_variable (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_not_pointer (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  return n_type_is_generic_variable (I, m, a, r);
+  if (!_pgo_interp_type_of (I, a[0].p))
+    return refuse (I, m, NULL, "a type the interpreter did not make");
+  r->i = 0;
+  return ST_RETURN;
 }
 
 /* RuntimeTypeHandle.IsByRef(type). */
@@ -237,19 +242,26 @@ n_type_parent (Interp *I, Method *m, Slot *a, Slot *r)
   return type_object (I, m, t->is_interface ? NULL : t->parent, &r->p);
 }
 
-/* RuntimeTypeHandle.GetNumVirtuals(type): the slots of its vtable, the
- * inherited ones included; the slots GetSlot gives are below it. */
+/* RuntimeTypeHandle.GetNumVirtuals(type): the slots of a class's
+ * vtable, the inherited ones included (the slots GetSlot gives are below
+ * it); an interface's virtual methods, its only slots. */
 static Status
 n_type_num_virtuals (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Type *t = _pgo_interp_type_of (I, a[0].p);
   g_autoptr(GError) error = NULL;
 
-  if (!t || t->is_interface || t->elem || !t->module)
-    return refuse (I, m, t, "the virtual slots of an interface or array");
+  if (!t || t->elem || !t->module)
+    return refuse (I, m, t, "the virtual slots of an array");
   if (!_pgo_interp_layout (t, &error))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   r->i = t->n_vtable;
+  if (t->is_interface)
+    {
+      r->i = 0;
+      for (guint i = 0; t->methods && i < t->methods->len; i++)
+        r->i += (((Method *) g_ptr_array_index (t->methods, i))->flags & MD_VIRTUAL) != 0;
+    }
   return ST_RETURN;
 }
 
@@ -385,6 +397,36 @@ n_method_stub (Interp *I, Method *m, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
+/* RuntimeMethodHandle.GetStubIfNeeded(method, declaringType,
+ * instantiation): with an instantiation (MethodInfo.MakeGenericMethod),
+ * the generic method definition 'method' of 'declaringType' over those
+ * type arguments; without one, as GetStubIfNeededInternal. */
+static Status
+n_method_stub_inst (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Method *h = method_handle (I, m, a[0].p);
+  Type *t = _pgo_interp_type_of (I, a[1].p), **args;
+  g_autoptr(GError) error = NULL;
+  gpointer inst = a[2].p;
+  guint32 n;
+
+  if (!h)
+    return ST_FATAL;
+  if (!inst)
+    return n_method_stub (I, m, a, r);
+  n = (guint32) ARR_LEN (inst);
+  if (t != h->owner || h->def || n != h->n_gparams || n == 0 || n > 64)
+    return refuse (I, m, t, "an instantiation of a method that is not this type's generic method definition");
+  args = g_newa (Type *, n);
+  for (guint32 i = 0; i < n; i++)
+    if (!(args[i] = _pgo_interp_type_of (I, ((gpointer *) ARR_DATA (inst))[i])) || args[i]->gparam_method
+        || args[i]->byref_elem)
+      return refuse (I, m, t, "a type argument that is not a closed type");
+  if (!(r->p = _pgo_interp_instantiate_method (h, args, n, &error)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  return ST_RETURN;
+}
+
 /* RuntimeMethodHandle.GetIsCollectible(handle): FALSE; the interpreter
  * loads no collectible assembly. */
 static Status
@@ -457,31 +499,42 @@ n_method_loader_allocator (Interp *I, Method *m, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
-/* _pgo_interp_method_info_stub: the RuntimeMethodInfoStub of 'h' (an
+/* _pgo_interp_new_method_stub: a new RuntimeMethodInfoStub of 'h' (an
  * IRuntimeMethodInfo, as the runtime's AllocateStubMethodInfo makes it:
- * its handle, no keep-alive object) into '*out'. */
+ * its handle, no keep-alive object); NULL with 'error' set. */
+gpointer
+_pgo_interp_new_method_stub (Interp *I, Method *h, GError **error)
+{
+  Type *t = _pgo_interp_corelib_type (I, "System.RuntimeMethodInfoStub", error);
+  Field *f;
+  gpointer o;
+
+  if (!t || !_pgo_interp_layout (t, error))
+    return NULL;
+  if (!(f = field_named (t, "m_value")) || f->kind != M_VT)
+    return g_set_error_literal (error, PGO_ERROR, PGO_ERROR_FAILED, "a RuntimeMethodInfoStub without its m_value"), NULL;
+  if (!(o = _pgo_interp_alloc (I, t, 0)))
+    return g_set_error_literal (error, PGO_ERROR, PGO_ERROR_LIMIT, "out of memory"), NULL;
+  memcpy ((guint8 *) o + f->offset, &h, sizeof h);
+  return o;
+}
+
+/* _pgo_interp_method_info_stub: the RuntimeMethodInfoStub of 'h' into
+ * '*out', for native 'm'. */
 Status
 _pgo_interp_method_info_stub (Interp *I, Method *m, Method *h, gpointer *out)
 {
   g_autoptr(GError) error = NULL;
-  Type *t = _pgo_interp_corelib_type (I, "System.RuntimeMethodInfoStub", &error);
-  Field *f;
 
-  if (!t || !_pgo_interp_layout (t, &error))
+  if (!(*out = _pgo_interp_new_method_stub (I, h, &error)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
-  if (!(f = field_named (t, "m_value")) || f->kind != M_VT)
-    return refuse (I, m, t, "a RuntimeMethodInfoStub without its m_value");
-  if (!(*out = _pgo_interp_alloc (I, t, 0)))
-    return _pgo_interp_out_of_memory (I);
-  memcpy ((guint8 *) *out + f->offset, &h, sizeof h);
   return ST_RETURN;
 }
 
 /* RuntimeMethodHandle.GetMethodInstantiation(handle, types, asRuntimeTypes):
- * the type arguments of an instantiated generic method, as RuntimeType[]
- * or Type[].  Refused for a generic method definition, whose arguments
- * are its type parameters (the interpreter makes no type of them), and
- * for a method with no instantiation. */
+ * the type arguments of an instantiated generic method, or the type
+ * parameters of a generic method definition, as RuntimeType[] or Type[].
+ * Refused for a method with neither. */
 static Status
 n_method_instantiation (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
 {
@@ -489,19 +542,21 @@ n_method_instantiation (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   Method *h = method_handle (I, m, a[0].p);
   Type *et;
   gpointer arr;
+  guint32 n;
   Status st;
 
   if (!h)
     return ST_FATAL;
-  if (!h->def || !h->n_margs)
-    return refuse (I, m, h->owner, h->n_gparams ? "the type parameters of a generic method definition"
-                                                : "the instantiation of a method that has none");
+  n = h->def ? h->n_margs : h->n_gparams;
+  if (n == 0)
+    return refuse (I, m, h->owner, "the instantiation of a method that has none");
   if (!(et = _pgo_interp_corelib_type (I, a[2].i ? "System.RuntimeType" : "System.Type", &error)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
-  if (!(arr = _pgo_interp_new_array (I, _pgo_interp_array_type (I, et), h->n_margs)))
+  if (!(arr = _pgo_interp_new_array (I, _pgo_interp_array_type (I, et), n)))
     return _pgo_interp_out_of_memory (I);
-  for (guint32 i = 0; i < h->n_margs; i++)
-    if ((st = type_object (I, m, h->margs[i], &((gpointer *) ARR_DATA (arr))[i])) != ST_RETURN)
+  for (guint32 i = 0; i < n; i++)
+    if ((st = type_object (I, m, h->def ? h->margs[i] : _pgo_interp_method_type_parameter (h, i),
+                           &((gpointer *) ARR_DATA (arr))[i])) != ST_RETURN)
       return st;
   *(gpointer *) a[1].p = arr;
   return ST_RETURN;
@@ -566,7 +621,8 @@ sig_element (Interp *I, Method *m, Method *h, Type *t, MemKind k, gpointer *out)
 }
 
 /* Reads the return and parameter types of 'h' from its signature blob
- * 'blob' as reflection sees them (a byref parameter is its byref Type):
+ * 'blob' as reflection sees them (a byref parameter is its byref Type, a
+ * generic method definition's !!n its type parameter n):
  * the return's RuntimeType to '*ret', the parameters' RuntimeType[] to
  * '*args'. */
 static Status
@@ -590,6 +646,13 @@ sig_types (Interp *I, Method *m, Method *h, const guint8 *blob, gsize len, gpoin
   if (!(*args = _pgo_interp_new_array (I, _pgo_interp_array_type (I, rt), n)))
     return _pgo_interp_fatal (I, NULL, 0, "out of memory");
   I->ctx = _pgo_interp_method_ctx (h);
+  if (!h->def && h->n_gparams)  /* a definition: !!n are its type parameters */
+    {
+      I->ctx.margs = g_newa (Type *, h->n_gparams);
+      I->ctx.n_margs = h->n_gparams;
+      for (guint32 i = 0; i < h->n_gparams; i++)
+        I->ctx.margs[i] = _pgo_interp_method_type_parameter (h, i);
+    }
   for (guint32 i = 0; i <= n && st == ST_RETURN; i++)
     {
       t = _pgo_interp_sig_reflect_type (h->module, &c, &k, &error);
@@ -625,10 +688,10 @@ sig_init_method (Interp *I, Method *m, gpointer o, SigLayout *l, Method *h)
   gint32 cc, csig;
   Status st;
 
-  if (h->unsupported)
+  /* a generic method definition's signature is read here over its type
+   * parameters, which the interpreter's own reading could not */
+  if (h->unsupported && !(h->n_gparams && !h->def))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s: %s", m->full, h->full, h->unsupported);
-  if (h->n_gparams || h->def)
-    return refuse (I, m, h->owner, "the signature of a generic method");
   if (!_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_SIGNATURE, PGO_TOKEN_RID (h->token)),
                                   &blob, &len, NULL) || len == 0)
     return refuse (I, m, h->owner, "an unreadable signature");
@@ -886,9 +949,27 @@ n_apply_update_supported (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
   return ST_RETURN;
 }
 
+/* MdUtf8String.EqualsCaseInsensitive(a, b, length): whether two UTF-8
+ * names of 'length' bytes are equal ignoring case, as reflection's
+ * IgnoreCase lookups ask (compared case-folded). */
+static Status
+n_utf8_equals_ignore_case (Interp *I G_GNUC_UNUSED, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  gssize n = (gssize) a[2].i;
+  g_autofree char *x = NULL, *y = NULL;
+
+  if (n < 0 || !a[0].p || !a[1].p)
+    return (r->i = n == 0), ST_RETURN;
+  x = g_utf8_casefold (a[0].p, n);
+  y = g_utf8_casefold (a[1].p, n);
+  r->i = strcmp (x, y) == 0;
+  return ST_RETURN;
+}
+
 /* ---- the table ---- */
 
 static const NativeEntry member_natives[] = {
+  { "System.MdUtf8String::EqualsCaseInsensitive(void*,void*,int32)", n_utf8_equals_ignore_case },
   { "System.RuntimeType::GetNativeTypeHandle()", n_no_native_handle },
   { "System.Runtime.CompilerServices.RuntimeHelpers::ObjectHasComponentSize(object)", n_has_component_size },
   { "System.RuntimeType::get_IsActualInterface()", n_type_is_interface },
@@ -912,6 +993,8 @@ static const NativeEntry member_natives[] = {
   { "System.RuntimeMethodHandle::GetSlot(System.RuntimeMethodHandleInternal)", n_method_slot },
   { "System.RuntimeMethodHandle::GetStubIfNeededInternal(System.RuntimeMethodHandleInternal,System.RuntimeType)",
     n_method_stub },
+  { "System.RuntimeMethodHandle::GetStubIfNeeded(System.RuntimeMethodHandleInternal,System.RuntimeType,"
+    "System.RuntimeType[])", n_method_stub_inst },
   { "System.RuntimeMethodHandle::GetDeclaringType(System.RuntimeMethodHandleInternal)", n_method_declaring_type },
   { "System.RuntimeMethodHandle::GetMethodDef(System.RuntimeMethodHandleInternal)", n_method_def },
   { "System.RuntimeMethodHandle::GetIsCollectible(System.RuntimeMethodHandleInternal)", n_method_not_collectible },

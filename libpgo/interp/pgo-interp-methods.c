@@ -318,9 +318,18 @@ methodspec (Module *m, guint32 token, GError **error)
   return instantiate_method (gm, args, n, error);
 }
 
-/* The method of 't' or its bases named 'name' with canonical 'params'. */
+/* _pgo_interp_instantiate_method: generic method definition 'gm' over
+ * the 'n' type arguments 'args', made once. */
 Method *
-_pgo_interp_find_method (Type *t, const char *name, const char *params)
+_pgo_interp_instantiate_method (Method *gm, Type **args, guint32 n, GError **error)
+{
+  return instantiate_method (gm, args, n, error);
+}
+
+/* The method of 't' or its bases named 'name' with canonical 'params'
+ * and, unless NULL, return type 'ret'. */
+static Method *
+find_method_returning (Type *t, const char *name, const char *params, const char *ret)
 {
   for (; t; t = t->parent)
     {
@@ -338,13 +347,21 @@ _pgo_interp_find_method (Type *t, const char *name, const char *params)
 
           if (!pgo_metadata_describe_method (m->md, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), &mn, NULL))
             continue;
-          hit = strcmp (mn.name, name) == 0 && strcmp (mn.params, params) == 0;
+          hit = strcmp (mn.name, name) == 0 && strcmp (mn.params, params) == 0
+                && (!ret || g_strcmp0 (mn.ret, ret) == 0);
           pgo_method_name_clear (&mn);
           if (hit)
             return _pgo_interp_method_of (t, PGO_TOKEN (PGO_TABLE_METHODDEF, rid), NULL);
         }
     }
   return NULL;
+}
+
+/* The method of 't' or its bases named 'name' with canonical 'params'. */
+Method *
+_pgo_interp_find_method (Type *t, const char *name, const char *params)
+{
+  return find_method_returning (t, name, params, NULL);
 }
 
 /* The accessor 'name' (.ctor, Get, Set or Address; ECMA-335 II.14.2) of
@@ -426,7 +443,12 @@ memberref_method (Module *m, guint32 token, GError **error)
       pgo_method_name_clear (&mn);
       return NULL;
     }
-  md = t->rank ? md_array_method (m, token, t, mn.name, error) : _pgo_interp_find_method (t, mn.name, mn.params);
+  /* the return type tells overloads apart that differ in nothing else
+   * (op_Explicit); a reference whose return type is printed otherwise
+   * than the definition's still finds its method by the parameters */
+  md = t->rank ? md_array_method (m, token, t, mn.name, error)
+               : (md = find_method_returning (t, mn.name, mn.params, mn.ret)) ? md
+               : _pgo_interp_find_method (t, mn.name, mn.params);
   if (!md && t->rank)
     g_prefix_error (error, "%s::%s%s: ", mn.owner, mn.name, mn.params);
   else if (!md)

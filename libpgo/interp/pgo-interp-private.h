@@ -103,6 +103,9 @@ struct _Type {
   Type    *array_of;   /* the SZ array type of this element type, once made */
   Type    *byref_of;   /* the byref type of this type (reflection only), once made */
   Type    *byref_elem; /* a byref type's element type; NULL for any other type */
+  Method  *gparam_method; /* a generic method definition's type parameter (reflection
+                           * only): its method, and gparam_index its position */
+  guint32  gparam_index;
   Type    *md_arrays;  /* the arrays of rank r of this element type, once made ... */
   Type    *md_next;    /* ... a list through this field */
   Field   *fields;
@@ -163,6 +166,7 @@ struct _Method {
   Type   **margs;       /* its method type arguments */
   guint32  n_margs;
   GHashTable *instances;/* on a generic method: argument key -> Method */
+  Type   **gparam_types;/* on a generic method definition: its type parameters' Types, once made */
   char    *unsupported; /* why its signature is not supported, or NULL */
 };
 
@@ -435,6 +439,9 @@ gpointer _pgo_interp_new_array     (Interp *I, Type *array_type, gint64 n);
 gboolean _pgo_interp_run_cctor     (Interp *I, Type *t);
 gpointer _pgo_interp_type_object   (Interp *I, Type *t, GError **error);
 Type    *_pgo_interp_byref_type    (Type *elem);
+Type    *_pgo_interp_method_type_parameter (Method *h, guint32 i);
+Method  *_pgo_interp_instantiate_method (Method *gm, Type **args, guint32 n, GError **error);
+gpointer _pgo_interp_new_method_stub (Interp *I, Method *h, GError **error);
 guint32  _pgo_interp_generic_arity (Type *t);
 Type    *_pgo_interp_sig_reflect_type (Module *m, PgoCursor *c, MemKind *out_kind, GError **error);
 /* Counts the arc of 'c' from counter 'src' to counter 'dst' (or EDGE_EXIT). */

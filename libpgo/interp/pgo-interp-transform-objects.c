@@ -429,13 +429,48 @@ _pgo_interp_tr_type_op (Tr *t, const PgoIlInstr *in)
     }
 }
 
-/* ldtoken: a field's handle (array initializers) or a type's
- * RuntimeTypeHandle (typeof), whose one field is the RuntimeType object. */
+/* Whether MemberRef 'token' of 'm' names a field (its signature starts
+ * with FIELD, ECMA-335 II.23.2.4) rather than a method. */
+static gboolean
+memberref_is_field (Module *m, guint32 token)
+{
+  const guint8 *blob = NULL;
+  gsize len = 0;
+
+  return _pgo_metadata_lookup_blob (m->md, pgo_metadata_get_column (m->md, PGO_COL_MEMBERREF_SIGNATURE,
+                                                                     PGO_TOKEN_RID (token)), &blob, &len, NULL)
+         && len > 0 && blob[0] == 0x06;
+}
+
+/* ldtoken of a method: its RuntimeMethodHandle, whose one field is a
+ * RuntimeMethodInfoStub of the method (as expression trees in C# take a
+ * property's getter to MethodBase.GetMethodFromHandle). */
+static gboolean
+ldtoken_method (Tr *t, guint32 token)
+{
+  Method *h = _pgo_interp_method (t->m->module, token, t->error);
+  Type *handle;
+  gpointer o;
+
+  if (!h || !(o = _pgo_interp_new_method_stub (t->I, h, t->error))
+      || !(handle = _pgo_interp_corelib_type (t->I, "System.RuntimeMethodHandle", t->error))
+      || !_pgo_interp_layout (handle, t->error))
+    return FALSE;
+  _pgo_interp_tr_emit (t, OP_LDTOKEN, 0, 0)->b.p = o;
+  return _pgo_interp_tr_push_vt (t, handle);
+}
+
+/* ldtoken: a field's handle (array initializers), a type's
+ * RuntimeTypeHandle (typeof), whose one field is the RuntimeType object,
+ * or a method's RuntimeMethodHandle. */
 gboolean
 _pgo_interp_tr_ldtoken (Tr *t, const PgoIlInstr *in)
 {
   guint32 table = PGO_TOKEN_TABLE (in->operand.token);
 
+  if (table == PGO_TABLE_METHODDEF || table == PGO_TABLE_METHODSPEC
+      || (table == PGO_TABLE_MEMBERREF && !memberref_is_field (t->m->module, in->operand.token)))
+    return ldtoken_method (t, in->operand.token);
   if (table == PGO_TABLE_FIELD || table == PGO_TABLE_MEMBERREF)
     {
       Field *f = _pgo_interp_field (t->m->module, in->operand.token, t->error);
@@ -455,7 +490,7 @@ _pgo_interp_tr_ldtoken (Tr *t, const PgoIlInstr *in)
       _pgo_interp_tr_emit (t, OP_LDTOKEN, 0, 0)->b.p = o;
       return _pgo_interp_tr_push_vt (t, handle);
     }
-  return _pgo_interp_tr_fail (t, "only field and type tokens are supported");
+  return _pgo_interp_tr_fail (t, "a token that is not a field, type or method");
 }
 
 /* mkrefany, refanyval, refanytype (ECMA-335 III.4.19, 4.22, 4.23): a

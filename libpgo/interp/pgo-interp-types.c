@@ -91,6 +91,8 @@ _pgo_interp_generic_arity (Type *t)
 static char *
 type_name (Type *t)
 {
+  if (t->gparam_method)
+    return g_strdup (t->name);
   if (t->byref_elem)
     {
       g_autofree char *e = type_name (t->byref_elem);
@@ -665,6 +667,17 @@ n_type_is_generic (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
+/* RuntimeType.IsConstructedGenericType: an instantiation, whose
+ * arguments are all closed types here. */
+static Status
+n_type_is_constructed_generic (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
+{
+  Type *t = _pgo_interp_type_of (I, a[0].p);
+
+  r->i = t && t->def;
+  return ST_RETURN;
+}
+
 /* RuntimeType.GetGenericTypeDefinition(): the definition of an
  * instantiation, a definition itself; InvalidOperationException for a
  * type that is not generic. */
@@ -876,6 +889,7 @@ static const NativeEntry type_natives[] = {
   { "System.Activator::CreateInstance(System.Type,bool,bool)", n_create_instance },
   { "System.RuntimeType::get_IsGenericTypeDefinition()", n_type_is_generic_definition },
   { "System.RuntimeType::get_IsGenericType()", n_type_is_generic },
+  { "System.RuntimeType::get_IsConstructedGenericType()", n_type_is_constructed_generic },
   { "System.RuntimeTypeHandle::ContainsGenericVariables(System.RuntimeType)", n_type_contains_generic_variables },
   { "System.RuntimeType::GetGenericTypeDefinition()", n_type_generic_definition },
   { "System.RuntimeType::GetGenericArguments()", n_type_generic_arguments },

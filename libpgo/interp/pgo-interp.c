@@ -132,6 +132,10 @@ method_free (gpointer data)
         method_free (v);
       g_hash_table_unref (m->instances);
     }
+  for (guint32 i = 0; m->gparam_types && i < m->n_gparams; i++)
+    if (m->gparam_types[i])
+      type_free (m->gparam_types[i]);
+  g_free (m->gparam_types);
   _pgo_interp_code_free (m->code);
   g_free (m->full);
   g_free (m->param_kinds);

@@ -29,6 +29,13 @@ class RDerived : RBase { public override int V() => 10; public new int B() => 20
 struct RPt { public int X; public int Twice() => X * 2; public RPt(int x) { X = x; } }
 enum RE { A = 3 }
 class RProp { int v = 5; public int Value { get => v; set => v = value; } public string ReadOnly => "ro"; public static RE GetE() => RE.A; public RProp() { } public RProp(int v) { this.v = v; } }
+[System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Explicit)]
+struct ROverlap { [System.Runtime.InteropServices.FieldOffset(0)] public uint Lo; [System.Runtime.InteropServices.FieldOffset(4)] public uint Hi; [System.Runtime.InteropServices.FieldOffset(0)] public ulong All; }
+abstract class RGen { public abstract string Make<T>(T x); public abstract string Make<T>(Type t); public string Both<T>(T x) => Make<T>(x) + "/" + Make<T>(typeof(T)); }
+sealed class RGenImpl : RGen { public override string Make<T>(T x) => "value " + x; public override string Make<T>(Type t) => "type " + t.Name; }
+interface IRP { int Size { get; } }
+class RPoint { public int X { get; set; } public decimal Amount { get; set; } }
+static class RThunk { public static string Show<T>(T x) => typeof(T).Name + ":" + x; }
 class RByRef { public static void Inc(ref int x) { x++; } public static int Read(in int x) => x; public static void Inc(int x) { } }
 class RF { public int A = 1; public static string S = "s"; private double d = 2; public const int K = 9; public double D => d; }
 class RG : RF { public long B = 3; }
@@ -116,6 +123,14 @@ static class Program
         T("generic-interfaces", () => { var s = ""; foreach (var i in typeof(List<int>).GetInterfaces()) s += i.Name + " "; return s; });
         T("activator-args", () => ((RProp)Activator.CreateInstance(typeof(RProp), new object[0])).Value.ToString());
         T("identity-hash", () => { var a = new object(); var b = new object(); return a.GetHashCode() + " " + b.GetHashCode() + " " + (a.GetHashCode() == System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(a)); });
+        T("decimal-runtime", () => { int k = 45575; decimal q = k / 100m; return q + " " + decimal.Round(2.345m, 2) + " " + (q * 3 - 1.5m) + " " + decimal.GetBits(q)[3] + " " + (long)(q * 100); });
+        T("explicit-layout", () => { var o = new ROverlap(); o.All = 0x1122334455667788UL; o.Lo = 1; return o.All.ToString("x") + " " + o.Hi.ToString("x") + " " + System.Runtime.CompilerServices.Unsafe.SizeOf<ROverlap>(); });
+        T("gvm-overloads", () => new RGenImpl().Both(5));
+        T("generic-def-signature", () => { var m = typeof(RThunk).GetMethod("Show"); var p = m.GetParameters()[0].ParameterType; return m.IsGenericMethodDefinition + " " + m.GetGenericArguments()[0].Name + " " + p.Name + " " + p.IsGenericParameter + " " + m.MakeGenericMethod(typeof(int)).Invoke(null, new object[] { 3 }); });
+        T("make-generic-delegate", () => { var f = (Func<long, string>)typeof(RThunk).GetMethod("Show").MakeGenericMethod(typeof(long)).CreateDelegate(typeof(Func<long, string>)); return f(42); });
+        T("ldtoken-method", () => { System.Linq.Expressions.Expression<Func<RPoint, int>> e = p => p.X; return ((System.Linq.Expressions.MemberExpression)e.Body).Member.Name + " " + e.Compile()(new RPoint { X = 9 }); });
+        T("expression-compile", () => { var p = System.Linq.Expressions.Expression.Parameter(typeof(RPoint), "p"); var f = System.Linq.Expressions.Expression.Lambda<Func<RPoint, object>>(System.Linq.Expressions.Expression.Convert(System.Linq.Expressions.Expression.Property(p, "amount"), typeof(object)), p).Compile(); return f(new RPoint { Amount = 4.55m }).ToString(); });
+        T("interface-properties", () => { var s = ""; foreach (var x in typeof(IRP).GetProperties()) s += x.Name + " "; return s + typeof(List<int>).IsConstructedGenericType + typeof(List<>).IsConstructedGenericType; });
         return 0;
     }
     static string TypedRef()
