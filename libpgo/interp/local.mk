@@ -25,6 +25,7 @@ libpgo_interp_libpgo_interp_la_SOURCES = \
 	libpgo/interp/pgo-interp-handles.c \
 	libpgo/interp/pgo-interp-reflect.c \
 	libpgo/interp/pgo-interp-members.c \
+	libpgo/interp/pgo-interp-invoke.c \
 	libpgo/interp/pgo-interp-bind.c \
 	libpgo/interp/pgo-interp-props.c \
 	libpgo/interp/pgo-interp-fields.c \

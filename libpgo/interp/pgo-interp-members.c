@@ -4,8 +4,8 @@
  * type's members, which CoreLib's RuntimeType cache asks through FCalls
  * and QCalls while Type.GetMethod(s), GetConstructor(s), GetField(s) and
  * GetProperty(ies) run: a type's methods in order, their names,
- * attributes and vtable slots, the instantiation of a generic method,
- * method and field signatures, and MethodBase.Invoke's call.
+ * attributes and vtable slots, the instantiation of a generic method
+ * (signatures and MethodBase.Invoke are pgo-interp-invoke.c's).
  * SPEC: pgo-interp(1) "Intrinsics"
  *
  * CoreLib's own IL does the filtering and binding; only its questions to
@@ -22,24 +22,12 @@
 #include "pgo-interp-private.h"
 
 /* ECMA-335 II.23.1.10 MethodAttributes */
-#define MD_STATIC  0x0010
 #define MD_VIRTUAL 0x0040
 
-/* ECMA-335 II.23.2.1 calling conventions, and CoreLib's
- * CallingConventions for them */
-#define SIG_GENERIC      0x10
-#define SIG_HASTHIS      0x20
-#define SIG_EXPLICITTHIS 0x40
-#define SIG_KIND_MASK    0x0f
-#define SIG_VARARG       0x05
-#define CC_STANDARD      0x01
-#define CC_VARARGS       0x02
-#define CC_HASTHIS       0x20
-#define CC_EXPLICITTHIS  0x40
-
-/* Returns the RuntimeType object of 't' (NULL for none) in *out. */
-static Status
-type_object (Interp *I, Method *m, Type *t, gpointer *out)
+/* _pgo_interp_member_type_object: returns the RuntimeType object of 't'
+ * (NULL for none) in *out, for native 'm'. */
+Status
+_pgo_interp_member_type_object (Interp *I, Method *m, Type *t, gpointer *out)
 {
   g_autoptr(GError) error = NULL;
 
@@ -49,10 +37,10 @@ type_object (Interp *I, Method *m, Type *t, gpointer *out)
   return ST_RETURN;
 }
 
-/* Stops the run: 'what' about the type of RuntimeType argument 0, or of
- * a RuntimeType the interpreter did not make. */
-static Status
-refuse (Interp *I, Method *m, Type *t, const char *what)
+/* _pgo_interp_member_refuse: stops the run at native 'm': 'what' about
+ * type 't' (NULL: a RuntimeType the interpreter did not make). */
+Status
+_pgo_interp_member_refuse (Interp *I, Method *m, Type *t, const char *what)
 {
   return _pgo_interp_fatal (I, NULL, 0, "%s: %s%s%s; the interpreter does not implement it", m->full,
                             t ? t->name : "", t ? ": " : "", what);
@@ -78,7 +66,7 @@ static Status
 n_has_component_size (Interp *I, Method *m, Slot *a, Slot *r)
 {
   if (!a[0].p)
-    return refuse (I, m, NULL, "a null object");
+    return _pgo_interp_member_refuse (I, m, NULL, "a null object");
   r->i = OBJ_TYPE (a[0].p)->elem || OBJ_TYPE (a[0].p) == I->t_string;
   return ST_RETURN;
 }
@@ -92,7 +80,7 @@ n_type_attributes (Interp *I, Method *m, Slot *a, Slot *r)
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t || t->elem || !t->module)
-    return refuse (I, m, t, "the attributes of an array or of a type the interpreter did not make");
+    return _pgo_interp_member_refuse (I, m, t, "the attributes of an array or of a type the interpreter did not make");
   r->i = (gint32) t->flags;
   return ST_RETURN;
 }
@@ -104,7 +92,7 @@ static Status
 n_type_not_collectible (Interp *I, Method *m, Slot *a, Slot *r)
 {
   if (!a[0].p || !_pgo_interp_type_of (I, *(gpointer *) a[0].p))
-    return refuse (I, m, NULL, "a type the interpreter did not make");
+    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
   r->i = 0;
   return ST_RETURN;
 }
@@ -117,7 +105,7 @@ n_type_is_interface (Interp *I, Method *m, Slot *a, Slot *r)
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
-    return refuse (I, m, NULL, "a type the interpreter did not make");
+    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
   r->i = t->is_interface;
   return ST_RETURN;
 }
@@ -129,7 +117,7 @@ n_type_is_value_type (Interp *I, Method *m, Slot *a, Slot *r)
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
-    return refuse (I, m, NULL, "a type the interpreter did not make");
+    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
   r->i = t->is_vt;
   return ST_RETURN;
 }
@@ -143,7 +131,7 @@ n_type_is_generic_variable (Interp *I, Method *m, Slot *a, Slot *r)
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
-    return refuse (I, m, NULL, "a type the interpreter did not make");
+    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
   r->i = t->gparam_method != NULL;
   return ST_RETURN;
 }
@@ -155,7 +143,7 @@ static Status
 n_type_not_pointer (Interp *I, Method *m, Slot *a, Slot *r)
 {
   if (!_pgo_interp_type_of (I, a[0].p))
-    return refuse (I, m, NULL, "a type the interpreter did not make");
+    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
   r->i = 0;
   return ST_RETURN;
 }
@@ -167,7 +155,7 @@ n_type_is_byref (Interp *I, Method *m, Slot *a, Slot *r)
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
-    return refuse (I, m, NULL, "a type the interpreter did not make");
+    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
   r->i = t->byref_elem != NULL;
   return ST_RETURN;
 }
@@ -180,10 +168,10 @@ n_type_make_byref (Interp *I, Method *m, Slot *a, Slot *r)
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
-    return refuse (I, m, NULL, "a type the interpreter did not make");
+    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
   if (t->byref_elem)
-    return refuse (I, m, t, "a byref of a byref type");
-  return type_object (I, m, _pgo_interp_byref_type (t), &r->p);
+    return _pgo_interp_member_refuse (I, m, t, "a byref of a byref type");
+  return _pgo_interp_member_type_object (I, m, _pgo_interp_byref_type (t), &r->p);
 }
 
 /* RuntimeType.IsNullableOfT: an instantiation of Nullable<T>. */
@@ -193,7 +181,7 @@ n_type_is_nullable (Interp *I, Method *m, Slot *a, Slot *r)
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
-    return refuse (I, m, NULL, "a type the interpreter did not make");
+    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
   r->i = t->def && t->def == _pgo_interp_corelib_type (I, "System.Nullable`1", NULL);
   return ST_RETURN;
 }
@@ -206,7 +194,7 @@ n_type_is_byref_like (Interp *I, Method *m, Slot *a, Slot *r)
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
-    return refuse (I, m, NULL, "a type the interpreter did not make");
+    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
   if (t->def)
     t = t->def;
   r->i = t->is_vt && t->module
@@ -225,7 +213,7 @@ n_type_is_instance (Interp *I, Method *m, Slot *a, Slot *r)
   Type *ot = a[1].p ? OBJ_TYPE (a[1].p) : NULL;
 
   if (!t)
-    return refuse (I, m, NULL, "a type the interpreter did not make");
+    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
   r->i = ot && (_pgo_interp_is_subtype (ot, t) || (t->def && t->def == nullable && t->n_args == 1 && t->args[0] == ot));
   return ST_RETURN;
 }
@@ -238,8 +226,8 @@ n_type_parent (Interp *I, Method *m, Slot *a, Slot *r)
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t)
-    return refuse (I, m, NULL, "a type the interpreter did not make");
-  return type_object (I, m, t->is_interface ? NULL : t->parent, &r->p);
+    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
+  return _pgo_interp_member_type_object (I, m, t->is_interface ? NULL : t->parent, &r->p);
 }
 
 /* RuntimeTypeHandle.GetNumVirtuals(type): the slots of a class's
@@ -252,7 +240,7 @@ n_type_num_virtuals (Interp *I, Method *m, Slot *a, Slot *r)
   g_autoptr(GError) error = NULL;
 
   if (!t || t->elem || !t->module)
-    return refuse (I, m, t, "the virtual slots of an array");
+    return _pgo_interp_member_refuse (I, m, t, "the virtual slots of an array");
   if (!_pgo_interp_layout (t, &error))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   r->i = t->n_vtable;
@@ -276,9 +264,9 @@ introduced (Interp *I, Method *m, Type *t, GPtrArray **out)
   g_autoptr(GError) error = NULL;
 
   if (!t)
-    return refuse (I, m, NULL, "a type the interpreter did not make");
+    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
   if (t->elem || !t->module)
-    return refuse (I, m, t, "the methods of an array type");
+    return _pgo_interp_member_refuse (I, m, t, "the methods of an array type");
   if (!_pgo_interp_layout (t, &error))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   *out = t->methods;
@@ -308,25 +296,36 @@ n_next_method (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   Status st;
 
   if (!cur)
-    return refuse (I, m, NULL, "a null method handle");
+    return _pgo_interp_member_refuse (I, m, NULL, "a null method handle");
   if ((st = introduced (I, m, cur->owner, &list)) != ST_RETURN)
     return st;
   for (i = 0; list && i < list->len && g_ptr_array_index (list, i) != cur; i++)
     ;
   if (!list || i == list->len)
-    return refuse (I, m, cur->owner, "a method not in its owner's list");
+    return _pgo_interp_member_refuse (I, m, cur->owner, "a method not in its owner's list");
   *h = i + 1 < list->len ? g_ptr_array_index (list, i + 1) : NULL;
   return ST_RETURN;
 }
 
-static Field *field_named (Type *t, const char *name);
+/* _pgo_interp_instance_field: instance field 'name' of 't', laid out
+ * first (CoreLib's reflection types, read by name), or NULL. */
+Field *
+_pgo_interp_instance_field (Type *t, const char *name)
+{
+  if (!_pgo_interp_layout (t, NULL))
+    return NULL;
+  for (guint32 i = 0; i < t->n_fields; i++)
+    if (!t->fields[i].is_static && strcmp (t->fields[i].name, name) == 0)
+      return &t->fields[i];
+  return NULL;
+}
 
 /* The Method of RuntimeMethodHandleInternal 'p', refusing a null one. */
 static Method *
 method_handle (Interp *I, Method *m, gpointer p)
 {
   if (!p)
-    (void) refuse (I, m, NULL, "a null method handle");
+    (void) _pgo_interp_member_refuse (I, m, NULL, "a null method handle");
   return p;
 }
 
@@ -369,13 +368,13 @@ n_method_slot (Interp *I, Method *m, Slot *a, Slot *r)
   if (!h)
     return ST_FATAL;
   if (t->is_interface || t->elem || !t->module || !_pgo_interp_layout (t, NULL))
-    return refuse (I, m, t, "the slot of an interface's or array's method");
+    return _pgo_interp_member_refuse (I, m, t, "the slot of an interface's or array's method");
   if ((h->flags & MD_VIRTUAL) && h->slot >= 0)
     return (r->i = h->slot), ST_RETURN;
   for (i = 0; t->methods && i < t->methods->len && g_ptr_array_index (t->methods, i) != h; i++)
     ;
   if (!t->methods || i == t->methods->len)
-    return refuse (I, m, t, "a method not in its owner's list");
+    return _pgo_interp_member_refuse (I, m, t, "a method not in its owner's list");
   r->i = (gint64) t->n_vtable + i;
   return ST_RETURN;
 }
@@ -392,7 +391,7 @@ n_method_stub (Interp *I, Method *m, Slot *a, Slot *r)
   if (!h)
     return ST_FATAL;
   if (t != h->owner)
-    return refuse (I, m, t, "a method of another type");
+    return _pgo_interp_member_refuse (I, m, t, "a method of another type");
   r->p = h;
   return ST_RETURN;
 }
@@ -416,12 +415,12 @@ n_method_stub_inst (Interp *I, Method *m, Slot *a, Slot *r)
     return n_method_stub (I, m, a, r);
   n = (guint32) ARR_LEN (inst);
   if (t != h->owner || h->def || n != h->n_gparams || n == 0 || n > 64)
-    return refuse (I, m, t, "an instantiation of a method that is not this type's generic method definition");
+    return _pgo_interp_member_refuse (I, m, t, "an instantiation of a method that is not this type's generic method definition");
   args = g_newa (Type *, n);
   for (guint32 i = 0; i < n; i++)
     if (!(args[i] = _pgo_interp_type_of (I, ((gpointer *) ARR_DATA (inst))[i])) || args[i]->gparam_method
         || args[i]->byref_elem)
-      return refuse (I, m, t, "a type argument that is not a closed type");
+      return _pgo_interp_member_refuse (I, m, t, "a type argument that is not a closed type");
   if (!(r->p = _pgo_interp_instantiate_method (h, args, n, &error)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   return ST_RETURN;
@@ -444,7 +443,7 @@ n_method_declaring_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Method *h = method_handle (I, m, a[0].p);
 
-  return h ? type_object (I, m, h->owner, &r->p) : ST_FATAL;
+  return h ? _pgo_interp_member_type_object (I, m, h->owner, &r->p) : ST_FATAL;
 }
 
 /* RuntimeMethodHandle.GetMethodDef(handle): its MethodDef token. */
@@ -511,7 +510,7 @@ _pgo_interp_new_method_stub (Interp *I, Method *h, GError **error)
 
   if (!t || !_pgo_interp_layout (t, error))
     return NULL;
-  if (!(f = field_named (t, "m_value")) || f->kind != M_VT)
+  if (!(f = _pgo_interp_instance_field (t, "m_value")) || f->kind != M_VT)
     return g_set_error_literal (error, PGO_ERROR, PGO_ERROR_FAILED, "a RuntimeMethodInfoStub without its m_value"), NULL;
   if (!(o = _pgo_interp_alloc (I, t, 0)))
     return g_set_error_literal (error, PGO_ERROR, PGO_ERROR_LIMIT, "out of memory"), NULL;
@@ -549,13 +548,13 @@ n_method_instantiation (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
     return ST_FATAL;
   n = h->def ? h->n_margs : h->n_gparams;
   if (n == 0)
-    return refuse (I, m, h->owner, "the instantiation of a method that has none");
+    return _pgo_interp_member_refuse (I, m, h->owner, "the instantiation of a method that has none");
   if (!(et = _pgo_interp_corelib_type (I, a[2].i ? "System.RuntimeType" : "System.Type", &error)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   if (!(arr = _pgo_interp_new_array (I, _pgo_interp_array_type (I, et), n)))
     return _pgo_interp_out_of_memory (I);
   for (guint32 i = 0; i < n; i++)
-    if ((st = type_object (I, m, h->def ? h->margs[i] : _pgo_interp_method_type_parameter (h, i),
+    if ((st = _pgo_interp_member_type_object (I, m, h->def ? h->margs[i] : _pgo_interp_method_type_parameter (h, i),
                            &((gpointer *) ARR_DATA (arr))[i])) != ST_RETURN)
       return st;
   *(gpointer *) a[1].p = arr;
@@ -577,366 +576,6 @@ n_method_strip_inst (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   return _pgo_interp_method_info_stub (I, m, h->def, (gpointer *) a[1].p);
 }
 
-/* ---- signatures ---- */
-
-/* CoreLib's Signature fields, by name, found on first use. */
-typedef struct {
-  Field *arguments, *ret, *sig, *csig, *conv, *method;
-} SigLayout;
-
-static Field *
-field_named (Type *t, const char *name)
-{
-  for (guint32 i = 0; i < t->n_fields; i++)
-    if (!t->fields[i].is_static && strcmp (t->fields[i].name, name) == 0)
-      return &t->fields[i];
-  return NULL;
-}
-
-static gboolean
-sig_layout (Type *t, SigLayout *l)
-{
-  l->arguments = field_named (t, "_arguments");
-  l->ret = field_named (t, "_returnTypeORfieldType");
-  l->sig = field_named (t, "_sig");
-  l->csig = field_named (t, "_csig");
-  l->conv = field_named (t, "_managedCallingConventionAndArgIteratorFlags");
-  l->method = field_named (t, "_pMethod");
-  return l->arguments && l->ret && l->sig && l->csig && l->conv && l->method;
-}
-
-/* The RuntimeType of a parameter or return of 'h': the kind with no
- * Type is void (M_VOID) or a pointer or open generic parameter, which
- * are refused. */
-static Status
-sig_element (Interp *I, Method *m, Method *h, Type *t, MemKind k, gpointer *out)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!t && k == M_VOID && !(t = _pgo_interp_corelib_type (I, "System.Void", &error)))
-    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
-  if (!t)
-    return refuse (I, m, h->owner, "a signature with a pointer or generic parameter");
-  return type_object (I, m, t, out);
-}
-
-/* Reads the return and parameter types of 'h' from its signature blob
- * 'blob' as reflection sees them (a byref parameter is its byref Type, a
- * generic method definition's !!n its type parameter n):
- * the return's RuntimeType to '*ret', the parameters' RuntimeType[] to
- * '*args'. */
-static Status
-sig_types (Interp *I, Method *m, Method *h, const guint8 *blob, gsize len, gpointer *ret, gpointer *args)
-{
-  g_autoptr(GError) error = NULL;
-  Type *rt = _pgo_interp_corelib_type (I, "System.RuntimeType", &error), *t;
-  Ctx saved = I->ctx;
-  PgoCursor c;
-  guint8 conv = 0;
-  guint32 n = 0, gen = 0;
-  MemKind k;
-  Status st = ST_RETURN;
-
-  if (!rt)
-    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
-  _pgo_cursor_init (&c, blob, len, 0);
-  if (!pgo_cursor_read_u8 (&c, &conv, NULL) || ((conv & SIG_GENERIC) && !_pgo_cursor_read_ecma_uint (&c, &gen, NULL))
-      || !_pgo_cursor_read_ecma_uint (&c, &n, NULL) || n != h->n_params)
-    return refuse (I, m, h->owner, "an unreadable signature");
-  if (!(*args = _pgo_interp_new_array (I, _pgo_interp_array_type (I, rt), n)))
-    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
-  I->ctx = _pgo_interp_method_ctx (h);
-  if (!h->def && h->n_gparams)  /* a definition: !!n are its type parameters */
-    {
-      I->ctx.margs = g_newa (Type *, h->n_gparams);
-      I->ctx.n_margs = h->n_gparams;
-      for (guint32 i = 0; i < h->n_gparams; i++)
-        I->ctx.margs[i] = _pgo_interp_method_type_parameter (h, i);
-    }
-  for (guint32 i = 0; i <= n && st == ST_RETURN; i++)
-    {
-      t = _pgo_interp_sig_reflect_type (h->module, &c, &k, &error);
-      st = error ? refuse (I, m, h->owner, error->message)
-                 : sig_element (I, m, h, t, k, i == 0 ? ret : &((gpointer *) ARR_DATA (*args))[i - 1]);
-    }
-  I->ctx = saved;
-  return st;
-}
-
-/* The managed calling convention of signature blob 'blob' (its first
- * byte), as CoreLib's CallingConventions names it. */
-static gint32
-managed_calling_convention (const guint8 *blob)
-{
-  gint32 cc = (blob[0] & SIG_KIND_MASK) == SIG_VARARG ? CC_VARARGS : CC_STANDARD;
-
-  if (blob[0] & SIG_HASTHIS)
-    cc |= CC_HASTHIS;
-  if (blob[0] & SIG_EXPLICITTHIS)
-    cc |= CC_EXPLICITTHIS;
-  return cc;
-}
-
-/* Fills the method signature 'o' of 'h': its parameter and return
- * types, its blob and its calling convention. */
-static Status
-sig_init_method (Interp *I, Method *m, gpointer o, SigLayout *l, Method *h)
-{
-  PgoMetadata *md = h->module->md;
-  const guint8 *blob = NULL;
-  gsize len = 0;
-  gint32 cc, csig;
-  Status st;
-
-  /* a generic method definition's signature is read here over its type
-   * parameters, which the interpreter's own reading could not */
-  if (h->unsupported && !(h->n_gparams && !h->def))
-    return _pgo_interp_fatal (I, NULL, 0, "%s: %s: %s", m->full, h->full, h->unsupported);
-  if (!_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_SIGNATURE, PGO_TOKEN_RID (h->token)),
-                                  &blob, &len, NULL) || len == 0)
-    return refuse (I, m, h->owner, "an unreadable signature");
-  if ((st = sig_types (I, m, h, blob, len, (gpointer *) ((guint8 *) o + l->ret->offset),
-                       (gpointer *) ((guint8 *) o + l->arguments->offset))) != ST_RETURN)
-    return st;
-  cc = managed_calling_convention (blob);
-  csig = (gint32) len;
-  memcpy ((guint8 *) o + l->sig->offset, &blob, sizeof blob);
-  memcpy ((guint8 *) o + l->csig->offset, &csig, sizeof csig);
-  memcpy ((guint8 *) o + l->conv->offset, &cc, sizeof cc);
-  memcpy ((guint8 *) o + l->method->offset, &h, sizeof h);
-  return ST_RETURN;
-}
-
-/* Fills the field signature 'o' of 'f': its type and blob. */
-static Status
-sig_init_field (Interp *I, Method *m, gpointer o, SigLayout *l, Field *f)
-{
-  PgoMetadata *md = f->owner->module->md;
-  const guint8 *blob = NULL;
-  gsize len = 0;
-  gint32 csig, cc = 0x06; /* IMAGE_CEE_CS_CALLCONV_FIELD, as the runtime keeps it */
-  Type *t = f->type;
-  g_autoptr(GError) error = NULL;
-
-  if (f->unsupported)
-    return _pgo_interp_fatal (I, NULL, 0, "%s: %s: %s", m->full, f->name, f->unsupported);
-  if (!t)
-    return refuse (I, m, f->owner, "the type of a field that is not a class or value type");
-  if (!_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_FIELD_SIGNATURE, PGO_TOKEN_RID (f->token)),
-                                  &blob, &len, &error))
-    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
-  csig = (gint32) len;
-  memcpy ((guint8 *) o + l->sig->offset, &blob, sizeof blob);
-  memcpy ((guint8 *) o + l->csig->offset, &csig, sizeof csig);
-  memcpy ((guint8 *) o + l->conv->offset, &cc, sizeof cc);
-  return type_object (I, m, t, (gpointer *) ((guint8 *) o + l->ret->offset));
-}
-
-/* Fills signature 'o' from property signature blob 'blob' (ECMA-335
- * II.23.2.5: PROPERTY [| HASTHIS], the count, the type, the
- * parameters; custom modifiers skipped, as for any type), read in the instantiation of
- * its declaring type (the Signature's _declaringType). */
-static Status
-sig_init_blob (Interp *I, Method *m, gpointer o, SigLayout *l, const guint8 *blob, gint32 len)
-{
-  Field *decl_f = field_named (OBJ_TYPE (o), "_declaringType");
-  Type *decl = decl_f ? _pgo_interp_type_of (I, *(gpointer *) ((guint8 *) o + decl_f->offset)) : NULL;
-  Type *rt = _pgo_interp_corelib_type (I, "System.RuntimeType", NULL), *ty;
-  g_autoptr(GError) error = NULL;
-  PgoCursor c;
-  guint32 n = 0;
-  gint32 cc;
-  MemKind k;
-  gpointer arr;
-  Ctx saved = I->ctx;
-  Status st = ST_RETURN;
-
-  if (!decl || !decl->module || !rt || len < 2 || (blob[0] & ~SIG_HASTHIS) != 0x08)
-    return refuse (I, m, decl, "a signature blob other than a property's");
-  _pgo_cursor_init (&c, blob + 1, (gsize) len - 1, 0);
-  if (!_pgo_cursor_read_ecma_uint (&c, &n, &error)
-      || !(arr = _pgo_interp_new_array (I, _pgo_interp_array_type (I, rt), n)))
-    return refuse (I, m, decl, "an unreadable property signature");
-  I->ctx = (Ctx) { decl->args, decl->n_args, NULL, 0 };
-  for (guint32 i = 0; i <= n && st == ST_RETURN; i++)
-    {
-      gpointer *slot = i == 0 ? (gpointer *) ((guint8 *) o + l->ret->offset) : &((gpointer *) ARR_DATA (arr))[i - 1];
-      ty = _pgo_interp_sig_type (decl->module, &c, &k, &error);
-      st = error ? refuse (I, m, decl, error->message) : ty ? type_object (I, m, ty, slot)
-                                                         : refuse (I, m, decl, "a byref or pointer property");
-    }
-  I->ctx = saved;
-  if (st != ST_RETURN)
-    return st;
-  cc = managed_calling_convention (blob);
-  memcpy ((guint8 *) o + l->arguments->offset, &arr, sizeof arr);
-  memcpy ((guint8 *) o + l->sig->offset, &blob, sizeof blob);
-  memcpy ((guint8 *) o + l->csig->offset, &len, sizeof len);
-  memcpy ((guint8 *) o + l->conv->offset, &cc, sizeof cc);
-  return ST_RETURN;
-}
-
-/* Signature.Init(this, sig, csig, field, method): the QCall each
- * Signature constructor makes; only the forms over a method or a field
- * handle are answered. */
-static Status
-n_signature_init (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
-{
-  gpointer o = a[0].p ? *(gpointer *) a[0].p : NULL;
-  SigLayout l;
-
-  if (!o || !sig_layout (OBJ_TYPE (o), &l))
-    return refuse (I, m, NULL, "a Signature the interpreter cannot lay out");
-  if (a[1].p && !a[3].p && !a[4].p)
-    return sig_init_blob (I, m, o, &l, a[1].p, (gint32) a[2].i);
-  if (a[1].p || (!a[3].p) == (!a[4].p))
-    return refuse (I, m, NULL, "a signature from a blob and a handle");
-  if (a[4].p)
-    return sig_init_method (I, m, o, &l, a[4].p);
-  return sig_init_field (I, m, o, &l, a[3].p);
-}
-
-/* ---- MethodBase.Invoke ---- */
-
-/* The slots argument 'i' of 'h' takes. */
-static guint32
-param_slots (Method *h, guint32 i)
-{
-  return h->param_kinds[i] == M_VT ? MAX (SLOTS_OF (h->param_types[i]->size), 1) : 1;
-}
-
-/* Whether parameter 'i' of the Signature's RuntimeType[] 'types' is a
- * byref. */
-static gboolean
-param_is_byref (Interp *I, gpointer types, guint32 i)
-{
-  Type *t = types && i < (guint32) ARR_LEN (types) ? _pgo_interp_type_of (I, ((gpointer *) ARR_DATA (types))[i]) : NULL;
-
-  return t && t->byref_elem;
-}
-
-/* Reads the arguments of 'h' into 'args' from 'argv', where argument
- * i's value is at argv[i] (an object's slot for a reference, a boxed
- * value's data for a value type, as CoreLib's invoker passes them); a
- * byref parameter (its type in the Signature's 'types') takes argv[i]
- * itself, the copy the invoker writes back. */
-static void
-read_arguments (Interp *I, Method *h, gpointer types, gpointer *argv, Slot *args)
-{
-  for (guint32 i = 0; i < h->n_params; i++)
-    {
-      if (param_is_byref (I, types, i))
-        args->p = argv[i];
-      else if (h->param_kinds[i] == M_VT)
-        memcpy (args, argv[i], h->param_types[i]->size);
-      else if (h->param_kinds[i] != M_REF && h->param_types[i])
-        *args = _pgo_interp_load_value (h->param_types[i]->kind, argv[i]);  /* a box's own size */
-      else
-        *args = _pgo_interp_load_value (h->param_kinds[i], argv[i]);
-      args += param_slots (h, i);
-    }
-}
-
-/* The result of 'h' in 'ret' boxed as CoreLib's invoker returns it:
- * null for void, the reference itself, else a new boxed value.
- * Nullable<T> results are refused. */
-static Status
-box_result (Interp *I, Method *m, Method *h, Slot *ret, gpointer *out)
-{
-  Type *t = h->ret_type;
-  g_autoptr(GError) error = NULL;
-
-  *out = NULL;
-  if (h->ret_kind == M_VOID)
-    return ST_RETURN;
-  if (h->ret_kind == M_REF)
-    return (*out = ret->p), ST_RETURN;
-  if (!t || !_pgo_interp_layout (t, &error))
-    return refuse (I, m, h->owner, error ? error->message : "a result that is not a class or value type");
-  if (t->def && t->def == _pgo_interp_corelib_type (I, "System.Nullable`1", NULL))
-    return refuse (I, m, h->owner, "a Nullable<T> result");
-  if (!(*out = _pgo_interp_new_box (I, t)))
-    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
-  if (h->ret_kind == M_VT)
-    memcpy ((guint8 *) *out + 8, ret, t->size);
-  else  /* the box holds the type's own size: a bool result is one byte */
-    _pgo_interp_store_value (t->kind, (guint8 *) *out + 8, *ret);
-  return ST_RETURN;
-}
-
-/* The method a call of 'h' on 'target' runs and the 'this' it takes:
- * a virtual method's override in the target's type (a value type's own
- * method takes the boxed value's data); a constructor with no target
- * makes the object, which *made is set to. */
-static Status
-invoke_target (Interp *I, Method *m, Method *h, gpointer target, gboolean ctor, Method **fn, Slot *self,
-               gpointer *made)
-{
-  Type *t = h->owner;
-
-  *fn = h;
-  *made = NULL;
-  if ((h->flags & MD_STATIC) || ctor)
-    {
-      if (!_pgo_interp_run_cctor (I, t))
-        return I->error ? ST_FATAL : ST_THROW;
-    }
-  if (ctor)
-    {
-      if (target || !h->has_this)
-        return refuse (I, m, t, "a constructor called on an existing object");
-      if (!(*made = (t->is_vt ? _pgo_interp_new_box (I, t) : _pgo_interp_alloc (I, t, 0))))
-        return _pgo_interp_fatal (I, NULL, 0, "out of memory");
-      self->p = t->is_vt ? (guint8 *) *made + 8 : *made;
-      return ST_RETURN;
-    }
-  if (!h->has_this)
-    return ST_RETURN;
-  if (!target)
-    return refuse (I, m, t, "an instance method with no target");
-  if (h->flags & MD_VIRTUAL)
-    *fn = _pgo_interp_resolve_virtual (I, OBJ_TYPE (target), h);
-  self->p = (*fn)->owner->is_vt && OBJ_TYPE (target)->is_vt ? (guint8 *) target + 8 : target;
-  return ST_RETURN;
-}
-
-/* RuntimeMethodHandle.InvokeMethod(target, arguments, sig,
- * isConstructor, result): the call MethodBase.Invoke makes once
- * CoreLib's IL has checked and converted the arguments; an exception
- * the method throws propagates (CoreLib wraps it). */
-static Status
-n_invoke_method (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
-{
-  gpointer target = *(gpointer *) a[0].p, sig = *(gpointer *) a[2].p, made = NULL;
-  Slot *args = I->arena_top, ret[64] = { { 0 } };
-  Method *h = NULL, *fn;
-  guint32 n = 1;
-  SigLayout l;
-  Status st;
-
-  if (!sig || !sig_layout (OBJ_TYPE (sig), &l)
-      || !(h = *(Method **) ((guint8 *) sig + l.method->offset)))
-    return refuse (I, m, NULL, "a signature with no method");
-  for (guint32 i = 0; i < h->n_params; i++)
-    n += param_slots (h, i);
-  if (h->ret_kind == M_VT && (!h->ret_type || SLOTS_OF (h->ret_type->size) > G_N_ELEMENTS (ret)))
-    return refuse (I, m, h->owner, "a large struct result");
-  if (args + n > I->arena_end)
-    return _pgo_interp_fatal (I, NULL, 0, "%s: stack overflow", m->full);
-  if ((st = invoke_target (I, m, h, target, a[3].i != 0, &fn, args, &made)) != ST_RETURN)
-    return st;
-  read_arguments (I, h, *(gpointer *) ((guint8 *) sig + l.arguments->offset), a[1].p,
-                  args + (h->has_this ? 1 : 0));
-  I->arena_top += n;
-  st = _pgo_interp_invoke (I, fn, args, ret);
-  I->arena_top = args;
-  if (st != ST_RETURN)
-    return st;
-  if (made)
-    return (*(gpointer *) a[4].p = made), ST_RETURN;
-  return box_result (I, m, h, ret, (gpointer *) a[4].p);
-}
-
 /* MetadataUpdater.IsApplyUpdateSupported()'s QCall: hot reload is
  * off unless DOTNET_MODIFIABLE_ASSEMBLIES asks for it, which the
  * interpreter refuses. */
@@ -944,7 +583,7 @@ static Status
 n_apply_update_supported (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
 {
   if (g_getenv ("DOTNET_MODIFIABLE_ASSEMBLIES"))
-    return refuse (I, m, NULL, "modifiable assemblies (DOTNET_MODIFIABLE_ASSEMBLIES)");
+    return _pgo_interp_member_refuse (I, m, NULL, "modifiable assemblies (DOTNET_MODIFIABLE_ASSEMBLIES)");
   r->i = 0;
   return ST_RETURN;
 }
@@ -1007,13 +646,8 @@ static const NativeEntry member_natives[] = {
     "System.Runtime.CompilerServices.ObjectHandleOnStack,Interop/BOOL)", n_method_instantiation },
   { "System.RuntimeMethodHandle::StripMethodInstantiation(System.RuntimeMethodHandleInternal,"
     "System.Runtime.CompilerServices.ObjectHandleOnStack)", n_method_strip_inst },
-  { "System.Signature::Init(System.Runtime.CompilerServices.ObjectHandleOnStack,void*,int32,"
-    "System.RuntimeFieldHandleInternal,System.RuntimeMethodHandleInternal)", n_signature_init },
   { "System.Reflection.Metadata.MetadataUpdater::<IsApplyUpdateSupported>g____PInvoke|1_0()",
     n_apply_update_supported },
-  { "System.RuntimeMethodHandle::InvokeMethod(System.Runtime.CompilerServices.ObjectHandleOnStack,void**,"
-    "System.Runtime.CompilerServices.ObjectHandleOnStack,Interop/BOOL,"
-    "System.Runtime.CompilerServices.ObjectHandleOnStack)", n_invoke_method },
 };
 
 /* _pgo_interp_member_natives_init: adds this file's natives to I->natives. */

@@ -771,6 +771,7 @@ _pgo_interp_natives_init (Interp *I)
   _pgo_interp_handle_natives_init (I);
   _pgo_interp_reflect_natives_init (I);
   _pgo_interp_member_natives_init (I);
+  _pgo_interp_invoke_natives_init (I);
   _pgo_interp_bind_natives_init (I);
   _pgo_interp_prop_natives_init (I);
   _pgo_interp_field_natives_init (I);

@@ -442,6 +442,11 @@ Type    *_pgo_interp_byref_type    (Type *elem);
 Type    *_pgo_interp_method_type_parameter (Method *h, guint32 i);
 Method  *_pgo_interp_instantiate_method (Method *gm, Type **args, guint32 n, GError **error);
 gpointer _pgo_interp_new_method_stub (Interp *I, Method *h, GError **error);
+/* instance field 'name' of 't' (laid out first), or NULL */
+Field   *_pgo_interp_instance_field (Type *t, const char *name);
+Status   _pgo_interp_member_type_object (Interp *I, Method *m, Type *t, gpointer *out);
+Status   _pgo_interp_member_refuse (Interp *I, Method *m, Type *t, const char *what);
+void     _pgo_interp_invoke_natives_init (Interp *I);
 guint32  _pgo_interp_generic_arity (Type *t);
 Type    *_pgo_interp_sig_reflect_type (Module *m, PgoCursor *c, MemKind *out_kind, GError **error);
 /* Counts the arc of 'c' from counter 'src' to counter 'dst' (or EDGE_EXIT). */

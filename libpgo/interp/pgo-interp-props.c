@@ -25,16 +25,6 @@
 #define SIG_PROPERTY   0x08
 #define SIG_HASTHIS    0x20
 
-static Field *
-field_named (Type *t, const char *name)
-{
-  if (!_pgo_interp_layout (t, NULL))
-    return NULL;
-  for (guint32 i = 0; i < t->n_fields; i++)
-    if (!t->fields[i].is_static && strcmp (t->fields[i].name, name) == 0)
-      return &t->fields[i];
-  return NULL;
-}
 
 /* ---- types and modules ---- */
 
@@ -56,7 +46,7 @@ n_type_token (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_metadata_import (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Field *f = a[0].p ? field_named (OBJ_TYPE (a[0].p), "m_pData") : NULL;
+  Field *f = a[0].p ? _pgo_interp_instance_field (OBJ_TYPE (a[0].p), "m_pData") : NULL;
 
   if (!f)
     return _pgo_interp_refuse (I, m, "a module the interpreter did not make");
@@ -225,7 +215,7 @@ n_property_props (Interp *I, Method *m, Slot *a, Slot *r)
   Module *mod = scope_module (I, a[0].p);
   guint32 tok = (guint32) a[1].i, rid = PGO_TOKEN_RID (tok);
   Type *ca = _pgo_interp_corelib_type (I, "System.Reflection.ConstArray", NULL);
-  Field *len_f = ca ? field_named (ca, "m_length") : NULL, *ptr_f = ca ? field_named (ca, "m_constArray") : NULL;
+  Field *len_f = ca ? _pgo_interp_instance_field (ca, "m_length") : NULL, *ptr_f = ca ? _pgo_interp_instance_field (ca, "m_constArray") : NULL;
   const char *s = NULL;
   const guint8 *blob = NULL;
   gsize len = 0;
