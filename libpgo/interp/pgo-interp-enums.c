@@ -240,8 +240,8 @@ enum_arrays (Interp *I, Type *storage, GArray *values, GPtrArray *names, gpointe
  * RuntimeType.IsDefined first asks PseudoCustomAttribute.IsDefined(type,
  * typeof(FlagsAttribute)), whose set of pseudo-attribute types makes
  * identity hash codes that later ones follow (pgo-interp(1) "Hash
- * codes"); that IL runs here too, then the TypeDef's own attributes
- * answer. */
+ * codes"); that IL runs here too where this CoreLib has it, then the
+ * TypeDef's own attributes answer. */
 static Status
 enum_is_flags (Interp *I, Method *m, Type *t, gpointer type, Type *flags, gint32 *out)
 {
@@ -251,14 +251,15 @@ enum_is_flags (Interp *I, Method *m, Type *t, gpointer type, Type *flags, gint32
   Slot args[2] = { { 0 } }, ret = { 0 };
   Status st;
 
+  *out = has_attribute_of (t, flags);
   if (!is_defined)
-    return _pgo_interp_fatal (I, NULL, 0, "%s: no PseudoCustomAttribute.IsDefined(RuntimeType, RuntimeType)", m->full);
+    return ST_RETURN;
   args[0].p = type;
   if (!(args[1].p = _pgo_interp_type_object (I, flags, &error)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   if ((st = _pgo_interp_invoke (I, is_defined, args, &ret)) != ST_RETURN)
     return st;
-  *out = (guint8) ret.i != 0 || has_attribute_of (t, flags);
+  *out = *out || (guint8) ret.i != 0;
   return ST_RETURN;
 }
 
