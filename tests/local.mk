@@ -71,9 +71,14 @@ check_PROGRAMS += \
 	tests/unit/check-compare \
 	tests/unit/check-xml \
 	tests/unit/check-pdb \
+	tests/unit/check-interp \
 	$(NULL)
 
 tests_unit_check_pdb_CFLAGS = $(check_suite_cflags)
+
+# the interpreter, from inside (its private header; libpgo-interp)
+tests_unit_check_interp_CFLAGS = $(check_suite_cflags) -I$(top_srcdir)/libpgo/interp
+tests_unit_check_interp_LDADD = libpgo/interp/libpgo-interp.la $(check_suite_ldadd) -lm
 
 tests_unit_check_xml_CFLAGS = $(check_suite_cflags)
 

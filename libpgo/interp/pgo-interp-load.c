@@ -241,6 +241,14 @@ _pgo_interp_corelib_type (Interp *I, const char *name, GError **error)
   return module_type (I->corelib, name, error);
 }
 
+/* _pgo_interp_module_type: type 'name' ("Ns.Outer/Inner") of module 'm',
+ * following its forwarders. */
+Type *
+_pgo_interp_module_type (Module *m, const char *name, GError **error)
+{
+  return module_type (m, name, error);
+}
+
 /* ---- types ---- */
 
 static Type *
