@@ -245,7 +245,7 @@ field_address (Interp *I, Method *m, Field *f, gpointer obj, Status *st)
   *st = ST_RETURN;
   if (f->unsupported || f->has_rva || !f->type)
     return (*st = _pgo_interp_refuse (I, m, "a field of a byref, pointer or RVA-initialized type")), NULL;
-  if (f->type->def && f->type->def == _pgo_interp_corelib_type (I, "System.Nullable`1", NULL))
+  if (_pgo_interp_is_nullable (f->type))
     return (*st = _pgo_interp_refuse (I, m, "a Nullable<T> field")), NULL;
   if (f->is_static)
     {

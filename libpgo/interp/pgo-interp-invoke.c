@@ -12,6 +12,9 @@
 
 #include "pgo-interp-private.h"
 
+#define refuse      _pgo_interp_member_refuse
+#define type_object _pgo_interp_member_type_object
+
 /* ECMA-335 II.23.1.10 MethodAttributes */
 #define MD_STATIC  0x0010
 #define MD_VIRTUAL 0x0040
@@ -58,8 +61,8 @@ sig_element (Interp *I, Method *m, Method *h, Type *t, MemKind k, gpointer *out)
   if (!t && k == M_VOID && !(t = _pgo_interp_corelib_type (I, "System.Void", &error)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   if (!t)
-    return _pgo_interp_member_refuse (I, m, h->owner, "a signature with a pointer or generic parameter");
-  return _pgo_interp_member_type_object (I, m, t, out);
+    return refuse (I, m, h->owner, "a signature with a pointer or generic parameter");
+  return type_object (I, m, t, out);
 }
 
 /* Reads the return and parameter types of 'h' from its signature blob
@@ -84,7 +87,7 @@ sig_types (Interp *I, Method *m, Method *h, const guint8 *blob, gsize len, gpoin
   _pgo_cursor_init (&c, blob, len, 0);
   if (!pgo_cursor_read_u8 (&c, &conv, NULL) || ((conv & SIG_GENERIC) && !_pgo_cursor_read_ecma_uint (&c, &gen, NULL))
       || !_pgo_cursor_read_ecma_uint (&c, &n, NULL) || n != h->n_params)
-    return _pgo_interp_member_refuse (I, m, h->owner, "an unreadable signature");
+    return refuse (I, m, h->owner, "an unreadable signature");
   if (!(*args = _pgo_interp_new_array (I, _pgo_interp_array_type (I, rt), n)))
     return _pgo_interp_fatal (I, NULL, 0, "out of memory");
   I->ctx = _pgo_interp_method_ctx (h);
@@ -98,7 +101,7 @@ sig_types (Interp *I, Method *m, Method *h, const guint8 *blob, gsize len, gpoin
   for (guint32 i = 0; i <= n && st == ST_RETURN; i++)
     {
       t = _pgo_interp_sig_reflect_type (h->module, &c, &k, &error);
-      st = error ? _pgo_interp_member_refuse (I, m, h->owner, error->message)
+      st = error ? refuse (I, m, h->owner, error->message)
                  : sig_element (I, m, h, t, k, i == 0 ? ret : &((gpointer *) ARR_DATA (*args))[i - 1]);
     }
   I->ctx = saved;
@@ -136,7 +139,7 @@ sig_init_method (Interp *I, Method *m, gpointer o, SigLayout *l, Method *h)
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s: %s", m->full, h->full, h->unsupported);
   if (!_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_METHODDEF_SIGNATURE, PGO_TOKEN_RID (h->token)),
                                   &blob, &len, NULL) || len == 0)
-    return _pgo_interp_member_refuse (I, m, h->owner, "an unreadable signature");
+    return refuse (I, m, h->owner, "an unreadable signature");
   if ((st = sig_types (I, m, h, blob, len, (gpointer *) ((guint8 *) o + l->ret->offset),
                        (gpointer *) ((guint8 *) o + l->arguments->offset))) != ST_RETURN)
     return st;
@@ -163,7 +166,7 @@ sig_init_field (Interp *I, Method *m, gpointer o, SigLayout *l, Field *f)
   if (f->unsupported)
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s: %s", m->full, f->name, f->unsupported);
   if (!t)
-    return _pgo_interp_member_refuse (I, m, f->owner, "the type of a field that is not a class or value type");
+    return refuse (I, m, f->owner, "the type of a field that is not a class or value type");
   if (!_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_FIELD_SIGNATURE, PGO_TOKEN_RID (f->token)),
                                   &blob, &len, &error))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
@@ -171,7 +174,7 @@ sig_init_field (Interp *I, Method *m, gpointer o, SigLayout *l, Field *f)
   memcpy ((guint8 *) o + l->sig->offset, &blob, sizeof blob);
   memcpy ((guint8 *) o + l->csig->offset, &csig, sizeof csig);
   memcpy ((guint8 *) o + l->conv->offset, &cc, sizeof cc);
-  return _pgo_interp_member_type_object (I, m, t, (gpointer *) ((guint8 *) o + l->ret->offset));
+  return type_object (I, m, t, (gpointer *) ((guint8 *) o + l->ret->offset));
 }
 
 /* Fills signature 'o' from property signature blob 'blob' (ECMA-335
@@ -194,18 +197,18 @@ sig_init_blob (Interp *I, Method *m, gpointer o, SigLayout *l, const guint8 *blo
   Status st = ST_RETURN;
 
   if (!decl || !decl->module || !rt || len < 2 || (blob[0] & ~SIG_HASTHIS) != 0x08)
-    return _pgo_interp_member_refuse (I, m, decl, "a signature blob other than a property's");
+    return refuse (I, m, decl, "a signature blob other than a property's");
   _pgo_cursor_init (&c, blob + 1, (gsize) len - 1, 0);
   if (!_pgo_cursor_read_ecma_uint (&c, &n, &error)
       || !(arr = _pgo_interp_new_array (I, _pgo_interp_array_type (I, rt), n)))
-    return _pgo_interp_member_refuse (I, m, decl, "an unreadable property signature");
+    return refuse (I, m, decl, "an unreadable property signature");
   I->ctx = (Ctx) { decl->args, decl->n_args, NULL, 0 };
   for (guint32 i = 0; i <= n && st == ST_RETURN; i++)
     {
       gpointer *slot = i == 0 ? (gpointer *) ((guint8 *) o + l->ret->offset) : &((gpointer *) ARR_DATA (arr))[i - 1];
       ty = _pgo_interp_sig_type (decl->module, &c, &k, &error);
-      st = error ? _pgo_interp_member_refuse (I, m, decl, error->message) : ty ? _pgo_interp_member_type_object (I, m, ty, slot)
-                                                         : _pgo_interp_member_refuse (I, m, decl, "a byref or pointer property");
+      st = error ? refuse (I, m, decl, error->message) : ty ? type_object (I, m, ty, slot)
+                                                         : refuse (I, m, decl, "a byref or pointer property");
     }
   I->ctx = saved;
   if (st != ST_RETURN)
@@ -228,11 +231,11 @@ n_signature_init (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   SigLayout l;
 
   if (!o || !sig_layout (OBJ_TYPE (o), &l))
-    return _pgo_interp_member_refuse (I, m, NULL, "a Signature the interpreter cannot lay out");
+    return refuse (I, m, NULL, "a Signature the interpreter cannot lay out");
   if (a[1].p && !a[3].p && !a[4].p)
     return sig_init_blob (I, m, o, &l, a[1].p, (gint32) a[2].i);
   if (a[1].p || (!a[3].p) == (!a[4].p))
-    return _pgo_interp_member_refuse (I, m, NULL, "a signature from a blob and a handle");
+    return refuse (I, m, NULL, "a signature from a blob and a handle");
   if (a[4].p)
     return sig_init_method (I, m, o, &l, a[4].p);
   return sig_init_field (I, m, o, &l, a[3].p);
@@ -294,9 +297,9 @@ box_result (Interp *I, Method *m, Method *h, Slot *ret, gpointer *out)
   if (h->ret_kind == M_REF)
     return (*out = ret->p), ST_RETURN;
   if (!t || !_pgo_interp_layout (t, &error))
-    return _pgo_interp_member_refuse (I, m, h->owner, error ? error->message : "a result that is not a class or value type");
-  if (t->def && t->def == _pgo_interp_corelib_type (I, "System.Nullable`1", NULL))
-    return _pgo_interp_member_refuse (I, m, h->owner, "a Nullable<T> result");
+    return refuse (I, m, h->owner, error ? error->message : "a result that is not a class or value type");
+  if (_pgo_interp_is_nullable (t))
+    return refuse (I, m, h->owner, "a Nullable<T> result");
   if (!(*out = _pgo_interp_new_box (I, t)))
     return _pgo_interp_fatal (I, NULL, 0, "out of memory");
   if (h->ret_kind == M_VT)
@@ -326,7 +329,7 @@ invoke_target (Interp *I, Method *m, Method *h, gpointer target, gboolean ctor, 
   if (ctor)
     {
       if (target || !h->has_this)
-        return _pgo_interp_member_refuse (I, m, t, "a constructor called on an existing object");
+        return refuse (I, m, t, "a constructor called on an existing object");
       if (!(*made = (t->is_vt ? _pgo_interp_new_box (I, t) : _pgo_interp_alloc (I, t, 0))))
         return _pgo_interp_fatal (I, NULL, 0, "out of memory");
       self->p = t->is_vt ? (guint8 *) *made + 8 : *made;
@@ -335,7 +338,7 @@ invoke_target (Interp *I, Method *m, Method *h, gpointer target, gboolean ctor, 
   if (!h->has_this)
     return ST_RETURN;
   if (!target)
-    return _pgo_interp_member_refuse (I, m, t, "an instance method with no target");
+    return refuse (I, m, t, "an instance method with no target");
   if (h->flags & MD_VIRTUAL)
     *fn = _pgo_interp_resolve_virtual (I, OBJ_TYPE (target), h);
   self->p = (*fn)->owner->is_vt && OBJ_TYPE (target)->is_vt ? (guint8 *) target + 8 : target;
@@ -358,11 +361,11 @@ n_invoke_method (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
 
   if (!sig || !sig_layout (OBJ_TYPE (sig), &l)
       || !(h = *(Method **) ((guint8 *) sig + l.method->offset)))
-    return _pgo_interp_member_refuse (I, m, NULL, "a signature with no method");
+    return refuse (I, m, NULL, "a signature with no method");
   for (guint32 i = 0; i < h->n_params; i++)
     n += param_slots (h, i);
   if (h->ret_kind == M_VT && (!h->ret_type || SLOTS_OF (h->ret_type->size) > G_N_ELEMENTS (ret)))
-    return _pgo_interp_member_refuse (I, m, h->owner, "a large struct result");
+    return refuse (I, m, h->owner, "a large struct result");
   if (args + n > I->arena_end)
     return _pgo_interp_fatal (I, NULL, 0, "%s: stack overflow", m->full);
   if ((st = invoke_target (I, m, h, target, a[3].i != 0, &fn, args, &made)) != ST_RETURN)

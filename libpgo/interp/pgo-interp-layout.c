@@ -25,10 +25,10 @@
 #define FD_LITERAL     0x0040
 #define FD_HAS_RVA     0x0100
 #define MD_VIRTUAL     0x0040
+#define MD_NEWSLOT     0x0100
 /* II.23.1.15 TypeAttributes */
 #define TD_LAYOUT_MASK     0x0018
 #define TD_EXPLICIT_LAYOUT 0x0010
-#define MD_NEWSLOT     0x0100
 
 /* ---- layout ---- */
 
@@ -111,11 +111,12 @@ static gboolean
 explicit_offset (Module *m, guint32 frid, guint32 *out)
 {
   guint32 n = pgo_metadata_get_n_rows (m->md, PGO_TABLE_FIELDLAYOUT);
+  guint32 r = _pgo_metadata_sorted_first (m->md, PGO_TABLE_FIELDLAYOUT, PGO_COL_FIELDLAYOUT_FIELD, frid);
 
-  for (guint32 r = 1; r <= n; r++)
-    if (pgo_metadata_get_column (m->md, PGO_COL_FIELDLAYOUT_FIELD, r) == frid)
-      return (*out = pgo_metadata_get_column (m->md, PGO_COL_FIELDLAYOUT_OFFSET, r)), TRUE;
-  return FALSE;
+  if (!r || r > n || pgo_metadata_get_column (m->md, PGO_COL_FIELDLAYOUT_FIELD, r) != frid)
+    return FALSE;
+  *out = pgo_metadata_get_column (m->md, PGO_COL_FIELDLAYOUT_OFFSET, r);
+  return TRUE;
 }
 
 /* Places instance field 'fd' (Field row 'frid') of 't': at the offset
@@ -236,15 +237,15 @@ layout_fields (Type *t, GError **error)
 }
 
 
-/* The next parameter of a canonical parameter list at '*p' ("A,B<C,D>"),
- * up to its top-level comma; advances '*p' past it. */
+/* The next parameter of a canonical parameter list at '*p' ("A,B<C,D>)"),
+ * up to its top-level comma or closing parenthesis; advances '*p' to it. */
 static char *
 next_param (const char **p)
 {
   const char *s = *p;
   int depth = 0;
 
-  for (; **p && (depth > 0 || **p != ','); (*p)++)
+  for (; **p && (depth > 0 || (**p != ',' && **p != ')')); (*p)++)
     depth += **p == '<' || **p == '[' ? 1 : **p == '>' || **p == ']' ? -1 : 0;
   return g_strndup (s, (gsize) (*p - s));
 }
@@ -261,14 +262,22 @@ names_class_parameter (const char *p)
   return FALSE;
 }
 
+/* The parameter list of 'm''s canonical name, from its '(', or NULL. */
+static const char *
+param_list (Method *m)
+{
+  const char *name = strstr (m->full, "::");
+
+  return strchr (name ? name : m->full, '(');
+}
+
 /* Whether generic methods 'a' and 'b' have the same parameters in their
  * canonical names ("M<!!0>(System.Type)"): position by position equal,
  * or naming a type parameter of the class on either side. */
 static gboolean
 same_generic_params (Method *a, Method *b)
 {
-  const char *pa = strchr (strstr (a->full, "::") ? strstr (a->full, "::") : a->full, '(');
-  const char *pb = strchr (strstr (b->full, "::") ? strstr (b->full, "::") : b->full, '(');
+  const char *pa = param_list (a), *pb = param_list (b);
 
   if (!pa || !pb)
     return TRUE;

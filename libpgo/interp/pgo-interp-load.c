@@ -336,6 +336,14 @@ _pgo_interp_is_named (Type *t, const char *name)
   return t && t->module == t->module->interp->corelib && strcmp (t->name, name) == 0;
 }
 
+/* _pgo_interp_is_nullable: whether 't' is an instantiation of CoreLib's
+ * Nullable<T>. */
+gboolean
+_pgo_interp_is_nullable (Type *t)
+{
+  return t && t->def && t->n_args == 1 && _pgo_interp_is_named (t->def, "System.Nullable`1");
+}
+
 /* The base type 'ext' of a TypeDef as its definition sees it: a generic
  * definition's base may be an instantiation over its own parameters
  * (class D<T> : B<T>), which stands for the base's definition here; each

@@ -21,6 +21,9 @@
 
 #include "pgo-interp-private.h"
 
+#define refuse      _pgo_interp_member_refuse
+#define type_object _pgo_interp_member_type_object
+
 /* ECMA-335 II.23.1.10 MethodAttributes */
 #define MD_VIRTUAL 0x0040
 
@@ -46,6 +49,18 @@ _pgo_interp_member_refuse (Interp *I, Method *m, Type *t, const char *what)
                             t ? t->name : "", t ? ": " : "", what);
 }
 
+/* The Type of RuntimeType argument 0 of native 'm', or NULL after
+ * refusing one the interpreter did not make. */
+static Type *
+type_arg (Interp *I, Method *m, Slot *a)
+{
+  Type *t = _pgo_interp_type_of (I, a[0].p);
+
+  if (!t)
+    (void) refuse (I, m, NULL, "a type the interpreter did not make");
+  return t;
+}
+
 /* ---- the native type handle ---- */
 
 /* RuntimeType.GetNativeTypeHandle(): the runtime's TypeHandle, whose
@@ -66,7 +81,7 @@ static Status
 n_has_component_size (Interp *I, Method *m, Slot *a, Slot *r)
 {
   if (!a[0].p)
-    return _pgo_interp_member_refuse (I, m, NULL, "a null object");
+    return refuse (I, m, NULL, "a null object");
   r->i = OBJ_TYPE (a[0].p)->elem || OBJ_TYPE (a[0].p) == I->t_string;
   return ST_RETURN;
 }
@@ -80,7 +95,7 @@ n_type_attributes (Interp *I, Method *m, Slot *a, Slot *r)
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
   if (!t || t->elem || !t->module)
-    return _pgo_interp_member_refuse (I, m, t, "the attributes of an array or of a type the interpreter did not make");
+    return refuse (I, m, t, "the attributes of an array or of a type the interpreter did not make");
   r->i = (gint32) t->flags;
   return ST_RETURN;
 }
@@ -92,7 +107,7 @@ static Status
 n_type_not_collectible (Interp *I, Method *m, Slot *a, Slot *r)
 {
   if (!a[0].p || !_pgo_interp_type_of (I, *(gpointer *) a[0].p))
-    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
+    return refuse (I, m, NULL, "a type the interpreter did not make");
   r->i = 0;
   return ST_RETURN;
 }
@@ -102,10 +117,10 @@ n_type_not_collectible (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_interface (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = _pgo_interp_type_of (I, a[0].p);
+  Type *t = type_arg (I, m, a);
 
   if (!t)
-    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
+    return ST_FATAL;
   r->i = t->is_interface;
   return ST_RETURN;
 }
@@ -114,10 +129,10 @@ n_type_is_interface (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_value_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = _pgo_interp_type_of (I, a[0].p);
+  Type *t = type_arg (I, m, a);
 
   if (!t)
-    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
+    return ST_FATAL;
   r->i = t->is_vt;
   return ST_RETURN;
 }
@@ -128,10 +143,10 @@ n_type_is_value_type (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_generic_variable (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = _pgo_interp_type_of (I, a[0].p);
+  Type *t = type_arg (I, m, a);
 
   if (!t)
-    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
+    return ST_FATAL;
   r->i = t->gparam_method != NULL;
   return ST_RETURN;
 }
@@ -142,8 +157,8 @@ n_type_is_generic_variable (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_not_pointer (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  if (!_pgo_interp_type_of (I, a[0].p))
-    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
+  if (!type_arg (I, m, a))
+    return ST_FATAL;
   r->i = 0;
   return ST_RETURN;
 }
@@ -152,10 +167,10 @@ n_type_not_pointer (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_byref (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = _pgo_interp_type_of (I, a[0].p);
+  Type *t = type_arg (I, m, a);
 
   if (!t)
-    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
+    return ST_FATAL;
   r->i = t->byref_elem != NULL;
   return ST_RETURN;
 }
@@ -165,24 +180,24 @@ n_type_is_byref (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_make_byref (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = _pgo_interp_type_of (I, a[0].p);
+  Type *t = type_arg (I, m, a);
 
   if (!t)
-    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
+    return ST_FATAL;
   if (t->byref_elem)
-    return _pgo_interp_member_refuse (I, m, t, "a byref of a byref type");
-  return _pgo_interp_member_type_object (I, m, _pgo_interp_byref_type (t), &r->p);
+    return refuse (I, m, t, "a byref of a byref type");
+  return type_object (I, m, _pgo_interp_byref_type (t), &r->p);
 }
 
 /* RuntimeType.IsNullableOfT: an instantiation of Nullable<T>. */
 static Status
 n_type_is_nullable (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = _pgo_interp_type_of (I, a[0].p);
+  Type *t = type_arg (I, m, a);
 
   if (!t)
-    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
-  r->i = t->def && t->def == _pgo_interp_corelib_type (I, "System.Nullable`1", NULL);
+    return ST_FATAL;
+  r->i = _pgo_interp_is_nullable (t);
   return ST_RETURN;
 }
 
@@ -191,10 +206,10 @@ n_type_is_nullable (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_is_byref_like (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = _pgo_interp_type_of (I, a[0].p);
+  Type *t = type_arg (I, m, a);
 
   if (!t)
-    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
+    return ST_FATAL;
   if (t->def)
     t = t->def;
   r->i = t->is_vt && t->module
@@ -213,7 +228,7 @@ n_type_is_instance (Interp *I, Method *m, Slot *a, Slot *r)
   Type *ot = a[1].p ? OBJ_TYPE (a[1].p) : NULL;
 
   if (!t)
-    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
+    return refuse (I, m, NULL, "a type the interpreter did not make");
   r->i = ot && (_pgo_interp_is_subtype (ot, t) || (t->def && t->def == nullable && t->n_args == 1 && t->args[0] == ot));
   return ST_RETURN;
 }
@@ -223,11 +238,11 @@ n_type_is_instance (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_type_parent (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = _pgo_interp_type_of (I, a[0].p);
+  Type *t = type_arg (I, m, a);
 
   if (!t)
-    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
-  return _pgo_interp_member_type_object (I, m, t->is_interface ? NULL : t->parent, &r->p);
+    return ST_FATAL;
+  return type_object (I, m, t->is_interface ? NULL : t->parent, &r->p);
 }
 
 /* RuntimeTypeHandle.GetNumVirtuals(type): the slots of a class's
@@ -240,7 +255,7 @@ n_type_num_virtuals (Interp *I, Method *m, Slot *a, Slot *r)
   g_autoptr(GError) error = NULL;
 
   if (!t || t->elem || !t->module)
-    return _pgo_interp_member_refuse (I, m, t, "the virtual slots of an array");
+    return refuse (I, m, t, "the virtual slots of an array");
   if (!_pgo_interp_layout (t, &error))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   r->i = t->n_vtable;
@@ -264,9 +279,9 @@ introduced (Interp *I, Method *m, Type *t, GPtrArray **out)
   g_autoptr(GError) error = NULL;
 
   if (!t)
-    return _pgo_interp_member_refuse (I, m, NULL, "a type the interpreter did not make");
+    return refuse (I, m, NULL, "a type the interpreter did not make");
   if (t->elem || !t->module)
-    return _pgo_interp_member_refuse (I, m, t, "the methods of an array type");
+    return refuse (I, m, t, "the methods of an array type");
   if (!_pgo_interp_layout (t, &error))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   *out = t->methods;
@@ -296,13 +311,13 @@ n_next_method (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   Status st;
 
   if (!cur)
-    return _pgo_interp_member_refuse (I, m, NULL, "a null method handle");
+    return refuse (I, m, NULL, "a null method handle");
   if ((st = introduced (I, m, cur->owner, &list)) != ST_RETURN)
     return st;
   for (i = 0; list && i < list->len && g_ptr_array_index (list, i) != cur; i++)
     ;
   if (!list || i == list->len)
-    return _pgo_interp_member_refuse (I, m, cur->owner, "a method not in its owner's list");
+    return refuse (I, m, cur->owner, "a method not in its owner's list");
   *h = i + 1 < list->len ? g_ptr_array_index (list, i + 1) : NULL;
   return ST_RETURN;
 }
@@ -325,7 +340,7 @@ static Method *
 method_handle (Interp *I, Method *m, gpointer p)
 {
   if (!p)
-    (void) _pgo_interp_member_refuse (I, m, NULL, "a null method handle");
+    (void) refuse (I, m, NULL, "a null method handle");
   return p;
 }
 
@@ -368,13 +383,13 @@ n_method_slot (Interp *I, Method *m, Slot *a, Slot *r)
   if (!h)
     return ST_FATAL;
   if (t->is_interface || t->elem || !t->module || !_pgo_interp_layout (t, NULL))
-    return _pgo_interp_member_refuse (I, m, t, "the slot of an interface's or array's method");
+    return refuse (I, m, t, "the slot of an interface's or array's method");
   if ((h->flags & MD_VIRTUAL) && h->slot >= 0)
     return (r->i = h->slot), ST_RETURN;
   for (i = 0; t->methods && i < t->methods->len && g_ptr_array_index (t->methods, i) != h; i++)
     ;
   if (!t->methods || i == t->methods->len)
-    return _pgo_interp_member_refuse (I, m, t, "a method not in its owner's list");
+    return refuse (I, m, t, "a method not in its owner's list");
   r->i = (gint64) t->n_vtable + i;
   return ST_RETURN;
 }
@@ -391,7 +406,7 @@ n_method_stub (Interp *I, Method *m, Slot *a, Slot *r)
   if (!h)
     return ST_FATAL;
   if (t != h->owner)
-    return _pgo_interp_member_refuse (I, m, t, "a method of another type");
+    return refuse (I, m, t, "a method of another type");
   r->p = h;
   return ST_RETURN;
 }
@@ -415,12 +430,12 @@ n_method_stub_inst (Interp *I, Method *m, Slot *a, Slot *r)
     return n_method_stub (I, m, a, r);
   n = (guint32) ARR_LEN (inst);
   if (t != h->owner || h->def || n != h->n_gparams || n == 0 || n > 64)
-    return _pgo_interp_member_refuse (I, m, t, "an instantiation of a method that is not this type's generic method definition");
+    return refuse (I, m, t, "an instantiation of a method that is not this type's generic method definition");
   args = g_newa (Type *, n);
   for (guint32 i = 0; i < n; i++)
     if (!(args[i] = _pgo_interp_type_of (I, ((gpointer *) ARR_DATA (inst))[i])) || args[i]->gparam_method
         || args[i]->byref_elem)
-      return _pgo_interp_member_refuse (I, m, t, "a type argument that is not a closed type");
+      return refuse (I, m, t, "a type argument that is not a closed type");
   if (!(r->p = _pgo_interp_instantiate_method (h, args, n, &error)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   return ST_RETURN;
@@ -443,7 +458,7 @@ n_method_declaring_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Method *h = method_handle (I, m, a[0].p);
 
-  return h ? _pgo_interp_member_type_object (I, m, h->owner, &r->p) : ST_FATAL;
+  return h ? type_object (I, m, h->owner, &r->p) : ST_FATAL;
 }
 
 /* RuntimeMethodHandle.GetMethodDef(handle): its MethodDef token. */
@@ -548,13 +563,13 @@ n_method_instantiation (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
     return ST_FATAL;
   n = h->def ? h->n_margs : h->n_gparams;
   if (n == 0)
-    return _pgo_interp_member_refuse (I, m, h->owner, "the instantiation of a method that has none");
+    return refuse (I, m, h->owner, "the instantiation of a method that has none");
   if (!(et = _pgo_interp_corelib_type (I, a[2].i ? "System.RuntimeType" : "System.Type", &error)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   if (!(arr = _pgo_interp_new_array (I, _pgo_interp_array_type (I, et), n)))
     return _pgo_interp_out_of_memory (I);
   for (guint32 i = 0; i < n; i++)
-    if ((st = _pgo_interp_member_type_object (I, m, h->def ? h->margs[i] : _pgo_interp_method_type_parameter (h, i),
+    if ((st = type_object (I, m, h->def ? h->margs[i] : _pgo_interp_method_type_parameter (h, i),
                            &((gpointer *) ARR_DATA (arr))[i])) != ST_RETURN)
       return st;
   *(gpointer *) a[1].p = arr;
@@ -583,7 +598,7 @@ static Status
 n_apply_update_supported (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
 {
   if (g_getenv ("DOTNET_MODIFIABLE_ASSEMBLIES"))
-    return _pgo_interp_member_refuse (I, m, NULL, "modifiable assemblies (DOTNET_MODIFIABLE_ASSEMBLIES)");
+    return refuse (I, m, NULL, "modifiable assemblies (DOTNET_MODIFIABLE_ASSEMBLIES)");
   r->i = 0;
   return ST_RETURN;
 }

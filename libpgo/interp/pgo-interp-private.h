@@ -300,6 +300,7 @@ Module  *_pgo_interp_open_module   (Interp *I, const char *path, gboolean framew
 Type    *_pgo_interp_type          (Module *m, guint32 token, GError **error);
 Type    *_pgo_interp_corelib_type  (Interp *I, const char *name, GError **error);
 Type    *_pgo_interp_module_type   (Module *m, const char *name, GError **error);
+gboolean _pgo_interp_is_nullable   (Type *t);
 Type    *_pgo_interp_array_type    (Interp *I, Type *elem);
 Type    *_pgo_interp_md_array_type (Interp *I, Type *elem, guint32 rank);
 Type    *_pgo_interp_sig_type      (Module *m, PgoCursor *c, MemKind *out_kind, GError **error);

@@ -442,6 +442,19 @@ memberref_is_field (Module *m, guint32 token)
          && len > 0 && blob[0] == 0x06;
 }
 
+/* Pushes a handle struct of CoreLib type 'name' (RuntimeTypeHandle,
+ * RuntimeMethodHandle) whose one field is object 'o'. */
+static gboolean
+push_handle (Tr *t, const char *name, gpointer o)
+{
+  Type *handle = _pgo_interp_corelib_type (t->I, name, t->error);
+
+  if (!handle || !_pgo_interp_layout (handle, t->error))
+    return FALSE;
+  _pgo_interp_tr_emit (t, OP_LDTOKEN, 0, 0)->b.p = o;
+  return _pgo_interp_tr_push_vt (t, handle);
+}
+
 /* ldtoken of a method: its RuntimeMethodHandle, whose one field is a
  * RuntimeMethodInfoStub of the method (as expression trees in C# take a
  * property's getter to MethodBase.GetMethodFromHandle). */
@@ -449,15 +462,9 @@ static gboolean
 ldtoken_method (Tr *t, guint32 token)
 {
   Method *h = _pgo_interp_method (t->m->module, token, t->error);
-  Type *handle;
   gpointer o;
 
-  if (!h || !(o = _pgo_interp_new_method_stub (t->I, h, t->error))
-      || !(handle = _pgo_interp_corelib_type (t->I, "System.RuntimeMethodHandle", t->error))
-      || !_pgo_interp_layout (handle, t->error))
-    return FALSE;
-  _pgo_interp_tr_emit (t, OP_LDTOKEN, 0, 0)->b.p = o;
-  return _pgo_interp_tr_push_vt (t, handle);
+  return h && (o = _pgo_interp_new_method_stub (t->I, h, t->error)) && push_handle (t, "System.RuntimeMethodHandle", o);
 }
 
 /* ldtoken: a field's handle (array initializers), a type's
@@ -481,14 +488,9 @@ _pgo_interp_tr_ldtoken (Tr *t, const PgoIlInstr *in)
     }
   if (table == PGO_TABLE_TYPEDEF || table == PGO_TABLE_TYPEREF || table == PGO_TABLE_TYPESPEC)
     {
-      Type *ty = _pgo_interp_tr_type_operand (t, in->operand.token), *handle;
+      Type *ty = _pgo_interp_tr_type_operand (t, in->operand.token);
       gpointer o;
-      if (!ty || !(o = _pgo_interp_type_object (t->I, ty, t->error))
-          || !(handle = _pgo_interp_corelib_type (t->I, "System.RuntimeTypeHandle", t->error))
-          || !_pgo_interp_layout (handle, t->error))
-        return FALSE;
-      _pgo_interp_tr_emit (t, OP_LDTOKEN, 0, 0)->b.p = o;
-      return _pgo_interp_tr_push_vt (t, handle);
+      return ty && (o = _pgo_interp_type_object (t->I, ty, t->error)) && push_handle (t, "System.RuntimeTypeHandle", o);
     }
   return _pgo_interp_tr_fail (t, "a token that is not a field, type or method");
 }

@@ -386,7 +386,7 @@ n_box_from_ref (Interp *I, Method *m, Slot *a, Slot *r)
       memcpy (&r->p, a[0].p, sizeof (gpointer));
       return ST_RETURN;
     }
-  if (t->def && t->def == _pgo_interp_corelib_type (I, "System.Nullable`1", NULL))
+  if (_pgo_interp_is_nullable (t))
     return _pgo_interp_refuse (I, m, "boxing a Nullable<T> through a reference");
   if (!(r->p = _pgo_interp_new_box (I, t)))
     return _pgo_interp_fatal (I, NULL, 0, "out of memory");

@@ -4,9 +4,11 @@
  * the programs of tests/interp/data and the shared runtime's CoreLib:
  * identity hash codes as CoreCLR makes them, explicit layout, byref
  * types, generic method definitions' type parameters and overloads, and
- * a whole run through the library's calls (SPEC: pgo-interp(1) "Hash
- * codes", "Loading", "Unsupported").  Each case prints SKIP without the
- * shared runtime the fixtures ran on.
+ * a whole run through the library's calls.  Each case prints SKIP
+ * without the shared runtime the fixtures ran on.
+ * SPEC: pgo-interp(1) "Hash codes"
+ * SPEC: pgo-interp(1) "Loading"
+ * SPEC: pgo-interp(1) "Unsupported"
  */
 #include <unistd.h>
 
