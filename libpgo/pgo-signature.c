@@ -526,6 +526,50 @@ _pgo_metadata_method_arity (PgoMetadata *md, guint32 method_token, gboolean *out
 }
 
 /**
+ * _pgo_metadata_self_instantiation:
+ * @md: metadata
+ * @token: a call's operand
+ * @n_args: the caller's number of type arguments
+ *
+ * Whether @token is a MemberRef whose parent is the TypeSpec
+ * GENERICINST of a TypeDef over exactly !0, !1, ... !(n_args - 1)
+ * (ECMA-335 II.23.2.12, II.23.2.14): inside a generic type, a call of
+ * the type's own method in the caller's own instantiation.
+ *
+ * Returns: %TRUE if so; %FALSE otherwise, also when unreadable.
+ */
+gboolean
+_pgo_metadata_self_instantiation (PgoMetadata *md, guint32 token, guint n_args)
+{
+  guint32 rid = PGO_TOKEN_RID (token), parent = 0, gt = 0, n = 0;
+  guint8 et = 0, kind = 0;
+  Sig s;
+
+  if (PGO_TOKEN_TABLE (token) != PGO_TABLE_MEMBERREF || rid == 0 || rid > md->rows[PGO_TABLE_MEMBERREF]
+      || !_pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+                                      pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS, rid),
+                                      &parent, NULL)
+      || PGO_TOKEN_TABLE (parent) != PGO_TABLE_TYPESPEC || PGO_TOKEN_RID (parent) == 0
+      || PGO_TOKEN_RID (parent) > md->rows[PGO_TABLE_TYPESPEC]
+      || !_pgo_signature_sig_at (md, pgo_metadata_get_column (md, PGO_COL_TYPESPEC_SIGNATURE,
+                                                              PGO_TOKEN_RID (parent)), &s, NULL)
+      || !pgo_cursor_read_u8 (&s.c, &et, NULL) || et != ET_GENERICINST
+      || !pgo_cursor_read_u8 (&s.c, &kind, NULL) || !_pgo_signature_read_tdore (&s, &gt, NULL)
+      || PGO_TOKEN_TABLE (gt) != PGO_TABLE_TYPEDEF
+      || !_pgo_cursor_read_ecma_uint (&s.c, &n, NULL) || n != n_args)
+    return FALSE;
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint32 index = 0;
+
+      if (!pgo_cursor_read_u8 (&s.c, &et, NULL) || et != ET_VAR
+          || !_pgo_cursor_read_ecma_uint (&s.c, &index, NULL))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
  * _pgo_metadata_format_type_blob:
  * @md: metadata
  * @blob: a TypeSpec blob (one Type)

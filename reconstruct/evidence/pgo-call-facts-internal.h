@@ -60,6 +60,12 @@ typedef struct {
   gboolean  generic;  /* some profile names an instantiation */
 } Entries;
 
+/* The entries of one instantiation of a method of a generic type. */
+typedef struct {
+  guint64  entries;
+  gboolean known;     /* every profile's entry count was read */
+} InstanceEntries;
+
 /* What the facts know of one module. */
 typedef struct _Module Module;
 struct _Module {
@@ -174,6 +180,8 @@ struct _PgoCallFacts {
   GPtrArray        *pending;   /* profiles taken, not learned from yet */
   PgoCfgOptions     options;
   GHashTable       *entries;   /* set of Entries, keyed by their MethodRef */
+  GHashTable       *instances; /* _pgo_call_facts_instance_key() -> InstanceEntries: the
+                                * entries of each instantiation of a generic type's method */
   GHashTable       *sites;     /* set of Sites, keyed by their MethodRef */
   GHashTable       *vsites;    /* set of Sites of virtual calls, keyed by the method they name */
   Dispatch         *dispatch;  /* the virtual calls' targets, made once every entry is known */
@@ -206,6 +214,10 @@ typedef void (*SiteFunc) (PgoCallFacts *facts, Module *callee, const PgoIlInstr 
 
 /* the key of MethodDef 'token' of module 'module' (interned) */
 MethodRef _pgo_call_facts_method_ref (const char *module, guint32 token);
+
+/* (transfer full): the key in facts->instances of MethodDef 'token' of
+ * module 'module' in the type instantiation 'id' names */
+char *_pgo_call_facts_instance_key (const char *module, guint32 token, const PgoMethodId *id);
 
 /* TRUE if the probes of 'rec' determine the count of block 'b' */
 gboolean _pgo_call_facts_determined (const PgoReconstruction *rec, guint32 b);

@@ -420,6 +420,32 @@ would_have_profile (const PgoCallFacts *facts, guint bits)
          && (!(bits & CALLEE_ONE_BLOCK) || (facts->one_process && facts->one_block_seen));
 }
 
+/* TRUE if call 'in' of 'caller', a method of a generic type that is not
+ * itself generic, is the one reference in the closed world to MethodDef
+ * 'def' of its own module, and names it in the caller's own
+ * instantiation (a MemberRef of the type over !0, !1, ...): then that
+ * instantiation of the callee is entered only here; its entries (all
+ * read) into 'out'.  Shared code is no exception: the callee's profile
+ * over __Canon is then entered only from the caller's over __Canon.
+ * SPEC: pgo-inference(7) "Call evidence" */
+static gboolean
+own_instance_only_caller (PgoCallFacts *facts, Module *m, guint32 def, const PgoMethodId *caller,
+                          const PgoIlInstr *in, guint64 *out)
+{
+  g_autofree char *key = NULL;
+  const InstanceEntries *ie;
+
+  if (caller->n_type_args == 0 || caller->n_method_args != 0 || !caller->module
+      || g_strcmp0 (caller->module->simple_name, m->name) != 0
+      || !_pgo_metadata_self_instantiation (m->md, in->operand.token, caller->n_type_args))
+    return FALSE;
+  key = _pgo_call_facts_instance_key (m->name, def, caller);
+  if (!(ie = g_hash_table_lookup (facts->instances, key)) || !ie->known || !closed_world (m, def))
+    return FALSE;
+  *out = ie->entries;
+  return TRUE;
+}
+
 /* The evidence the call of 'def' of module 'm' by instruction 'in' of
  * 'caller' gives, if any. */
 gboolean
@@ -455,6 +481,12 @@ _pgo_call_facts_site_evidence (PgoCallFacts *facts, Module *m, const PgoMethodId
     {
       out->kind = PGO_CALL_EVIDENCE_ONLY_CALLER;
       out->entries = e->entries;
+      facts->stats.n_only_caller++;
+      return TRUE;
+    }
+  if (e && e->known && own_instance_only_caller (facts, m, def, caller, in, &out->entries))
+    {
+      out->kind = PGO_CALL_EVIDENCE_ONLY_CALLER;
       facts->stats.n_only_caller++;
       return TRUE;
     }

@@ -22,7 +22,10 @@
  *                  site: an app method, visible only inside its assembly,
  *                  not virtual, not the entry point, not a constructor that
  *                  reflection can call (no parameters), never taken as a
- *                  delegate or token, neither it nor the caller generic;
+ *                  delegate or token, not a generic method; in a
+ *                  generic type only when called from the same type in
+ *                  the caller's own instantiation (!0, !1, ...), whose
+ *                  entries then count the site;
  *   at most        otherwise, the callee's known entry count (summed over
  *                  its instantiations) bounds the site;
  *   likely         and the block's share of the callee's entries that
@@ -148,6 +151,7 @@ pgo_call_facts_new (PgoBodyResolver *resolver)
   pgo_cfg_options_init (&facts->options);
   facts->pool.blocks = g_ptr_array_new_with_free_func (g_free);
   facts->entries = g_hash_table_new (method_ref_hash, method_ref_equal);
+  facts->instances = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   facts->sites = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, sites_free);
   facts->vsites = g_hash_table_new_full (method_ref_hash, method_ref_equal, NULL, sites_free);
   facts->estimates = g_array_new (FALSE, FALSE, sizeof (OpenEstimate));
@@ -169,6 +173,7 @@ pgo_call_facts_free (PgoCallFacts *facts)
   if (!facts)
     return;
   g_hash_table_unref (facts->entries);
+  g_hash_table_unref (facts->instances);
   g_hash_table_unref (facts->sites);
   g_hash_table_unref (facts->vsites);
   dispatch_free (facts->dispatch);
@@ -190,6 +195,46 @@ _pgo_call_facts_method_ref (const char *module, guint32 token)
 {
   return (MethodRef) { g_intern_string (module), token };
 }
+
+char *
+_pgo_call_facts_instance_key (const char *module, guint32 token, const PgoMethodId *id)
+{
+  GString *key = g_string_new (NULL);
+
+  g_string_printf (key, "%s\n%08x", module, token);
+  for (guint i = 0; i < id->n_type_args; i++)
+    {
+      g_autofree char *arg = pgo_type_ref_to_string (id->type_args[i]);
+
+      g_string_append_printf (key, "\n%s", arg ? arg : "?");
+    }
+  return g_string_free (key, FALSE);
+}
+
+/* Adds the 'entries' a profile of 'id' counts ('known': read) to those of
+ * its instantiation, for a method of a generic type that is not itself
+ * generic. */
+static void
+add_instance_entries (PgoCallFacts *facts, const PgoMethodId *id, guint64 entries, gboolean known)
+{
+  char *key;
+  InstanceEntries *ie;
+
+  if (id->n_type_args == 0 || id->n_method_args != 0)
+    return;
+  key = _pgo_call_facts_instance_key (id->module->simple_name, id->token, id);
+  if (!(ie = g_hash_table_lookup (facts->instances, key)))
+    {
+      ie = g_new0 (InstanceEntries, 1);
+      ie->known = TRUE;
+      g_hash_table_insert (facts->instances, key, ie);
+    }
+  else
+    g_free (key);
+  ie->entries += entries;
+  ie->known &= known;
+}
+
 /* The value of the block record of 'profile' at 'il_offset'; FALSE if
  * there is none. */
 static gboolean
@@ -537,6 +582,7 @@ read_profile (PgoCallFacts *facts, const PgoMethodProfile *profile, Reading *r)
   e->entries += r->entries;
   e->known &= r->known;
   e->generic |= id->n_type_args > 0 || id->n_method_args > 0;
+  add_instance_entries (facts, id, r->entries, r->known);
 }
 
 /* What the steps of pgo_call_facts_add_profiles()'s pipeline share. */

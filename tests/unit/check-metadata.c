@@ -324,6 +324,67 @@ START_TEST (test_metadata_field_ref)
 }
 END_TEST
 
+/* The expected verdict of _pgo_metadata_self_instantiation() for
+ * MemberRef 'rid' and 'n' type arguments, from the printed TypeSpec of
+ * its parent: "<!0>", "<!0,!1>", ... over a type of this module. */
+static gboolean
+self_instantiation_expected (PgoMetadata *md, guint32 rid, guint n)
+{
+  g_autoptr(GString) want = g_string_new ("<");
+  g_autofree char *printed = NULL;
+  const guint8 *blob = NULL;
+  gsize len = 0;
+  guint32 parent = 0;
+
+  ck_assert (_pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+                                         pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS, rid),
+                                         &parent, NULL));
+  if (PGO_TOKEN_TABLE (parent) != PGO_TABLE_TYPESPEC || n == 0)
+    return FALSE;
+  ck_assert (_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_TYPESPEC_SIGNATURE,
+                                                                     PGO_TOKEN_RID (parent)),
+                                        &blob, &len, NULL));
+  ck_assert_ptr_nonnull (printed = _pgo_metadata_format_type_blob (md, blob, len, NULL));
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (want, i ? ",!%u" : "!%u", i);
+  g_string_append (want, ">");
+  /* a TypeRef's instance (another module's type) prints with its scope */
+  /* GENERICINST, CLASS or VALUETYPE, then a TypeDefOrRefEncoded whose
+   * low two bits of its last byte (II.23.2.8) say TypeDef */
+  return g_str_has_suffix (printed, want->str) && len > 2
+         && (blob[(blob[2] & 0x80) ? ((blob[2] & 0x40) ? 5 : 3) : 2] & 0x3) == 0;
+}
+
+/* A call of a generic type's own member in its own instantiation is a
+ * MemberRef of the TypeSpec over !0, !1, ...; any other parent, another
+ * arity or a method type parameter (!!0) is not. */
+START_TEST (test_metadata_self_instantiation)
+{
+  static const char *const files[] = { "fixtures/data/generics/generics.dll", "data/pe/sample32.dll" };
+  guint n_true = 0, n_false = 0;
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autoptr(PgoMetadata) md = open_md (files[f]);
+
+      for (guint32 rid = 1; rid <= pgo_metadata_get_n_rows (md, PGO_TABLE_MEMBERREF); rid++)
+        for (guint n = 0; n < 3; n++)
+          {
+            gboolean want = self_instantiation_expected (md, rid, n);
+
+            ck_assert_msg (_pgo_metadata_self_instantiation (md, PGO_TOKEN (PGO_TABLE_MEMBERREF, rid), n) == want,
+                           "%s: MemberRef %u with %u type arguments: want %d", files[f], rid, n, want);
+            want ? n_true++ : n_false++;
+          }
+      ck_assert (!_pgo_metadata_self_instantiation (md, 0x06000001, 1));
+      ck_assert (!_pgo_metadata_self_instantiation (md, PGO_TOKEN (PGO_TABLE_MEMBERREF, 0), 1));
+      ck_assert (!_pgo_metadata_self_instantiation (md, PGO_TOKEN (PGO_TABLE_MEMBERREF, 0xFFFFFF), 1));
+    }
+  ck_assert_uint_ge (n_true, 2);
+  ck_assert_uint_gt (n_false, n_true);
+}
+END_TEST
+
 /* ---- identity --------------------------------------------------------- */
 
 START_TEST (test_metadata_identity)
@@ -593,6 +654,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_metadata_lookup_method);
   tcase_add_test (tc, test_metadata_resolve);
   tcase_add_test (tc, test_metadata_field_ref);
+  tcase_add_test (tc, test_metadata_self_instantiation);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("limits");
