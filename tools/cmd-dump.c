@@ -1036,21 +1036,21 @@ cmd_dump (int argc, char **argv)
 {
   g_auto(DumpOptions) o = { 0 };
   g_autoptr(PgoBodyResolver) resolver = NULL;
-  ToolInputKind kind;
+  PgoFileKind kind;
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
   kind = tool_input_kind (o.path);
-  if (kind == TOOL_INPUT_TEXT)
+  if (kind == PGO_FILE_KIND_TEXT)
     return dump_text (&o);
-  if (kind == TOOL_INPUT_STORE)
+  if (kind == PGO_FILE_KIND_STORE)
     return o.json ? dump_json (&o, NULL) : dump_store (&o);
   if (o.references && !(resolver = tool_open_resolver (o.references, NULL, &rc)))
     return rc;
   if (o.json)
     return dump_json (&o, resolver);
-  if (kind == TOOL_INPUT_MIBC || kind == TOOL_INPUT_XML) /* read_profiles tells them apart */
+  if (kind == PGO_FILE_KIND_MIBC || kind == PGO_FILE_KIND_XML) /* read_profiles tells them apart */
     return dump_mibc (&o, resolver);
   return dump_trace (&o, resolver);
 }

@@ -458,7 +458,7 @@ parse_options (int *argc, char ***argv, ShowOptions *o)
       && (o->recon.probes || o->recon.priors || o->recon.no_calls || o->frameworks))
     return tool_usage ("--probes, --priors, --no-call-evidence and --framework go with --trace or --store");
   pgo_profile_set_options_init (&o->set);
-  o->set.one_process = o->trace && tool_input_kind (o->trace) == TOOL_INPUT_TRACE;
+  o->set.one_process = o->trace && tool_input_kind (o->trace) == PGO_FILE_KIND_NETTRACE;
   if ((rc = tool_recon_check (&o->recon, &o->set)) != PGO_EXIT_OK)
     return rc;
   return parse_body_options (o);

@@ -430,12 +430,12 @@ parse_merge (int *argc, char ***argv, MergeOptions *o)
   o->stores = !g_str_has_suffix (o->output, ".mibc") && !g_str_has_suffix (o->output, ".xml");
   for (int i = 0; i < o->n_inputs; i++)
     {
-      ToolInputKind k = tool_input_kind (o->inputs[i]);
+      PgoFileKind k = tool_input_kind (o->inputs[i]);
 
-      if (o->stores && (k == TOOL_INPUT_MIBC || k == TOOL_INPUT_XML))
+      if (o->stores && (k == PGO_FILE_KIND_MIBC || k == PGO_FILE_KIND_XML))
         return tool_usage ("%s: a profile file merges into a .mibc or .xml --output, not a store",
                            o->inputs[i]);
-      if (!o->stores && k == TOOL_INPUT_STORE)
+      if (!o->stores && k == PGO_FILE_KIND_STORE)
         return tool_usage ("%s: a store merges into a store (an --output not named .mibc or .xml)",
                            o->inputs[i]);
     }

@@ -313,16 +313,16 @@ not_a_trace (const char *path)
 {
   switch (tool_input_kind (path))
     {
-    case TOOL_INPUT_MIBC:
+    case PGO_FILE_KIND_MIBC:
       return "a .mibc file";
-    case TOOL_INPUT_STORE:
+    case PGO_FILE_KIND_STORE:
       return "a profile store";
-    case TOOL_INPUT_XML:
+    case PGO_FILE_KIND_XML:
       return "an XML profile document";
-    case TOOL_INPUT_TEXT:
+    case PGO_FILE_KIND_TEXT:
       return "a text PGO dump";
-    case TOOL_INPUT_TRACE:
-    case TOOL_INPUT_UNKNOWN:
+    case PGO_FILE_KIND_NETTRACE:
+    case PGO_FILE_KIND_UNKNOWN:
     default:
       return NULL;
     }

@@ -596,55 +596,22 @@ read_trace (GBytes *bytes, const char *path, PgoBodyResolver *resolver, GHashTab
   return g_ptr_array_ref (pgo_nettrace_profiles_get_profiles (profiles));
 }
 
-/* The kind of input whose first bytes are 'head' ('size' of them), or
- * TOOL_INPUT_UNKNOWN. */
-static ToolInputKind
-kind_of_bytes (const guint8 *head, gsize size)
-{
-  if (size >= 8 && memcmp (head, "Nettrace", 8) == 0)
-    return TOOL_INPUT_TRACE;
-  if (size >= 2 && (memcmp (head, "MZ", 2) == 0 || memcmp (head, "PK", 2) == 0))
-    return TOOL_INPUT_MIBC;
-  if (size >= 16 && memcmp (head, "SQLite format 3", 16) == 0)
-    return TOOL_INPUT_STORE;
-  if (size >= 5 && memcmp (head, "<?xml", 5) == 0)
-    return TOOL_INPUT_XML;
-  if (size >= 16 && memcmp (head, "*** START PGO Da", 16) == 0)
-    return TOOL_INPUT_TEXT;
-  return TOOL_INPUT_UNKNOWN;
-}
-
-/* The kind of file at 'path' as kind_of_bytes() tells it from its first
- * bytes; TOOL_INPUT_UNKNOWN when it cannot be read. */
-static ToolInputKind
-read_kind (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
-  guint8 head[16] = { 0 };
-  gsize got = 0;
-
-  if (!in || !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &got, NULL, NULL))
-    return TOOL_INPUT_UNKNOWN;
-  return kind_of_bytes (head, got);
-}
-
-/* The kind of file at 'path', told by its first bytes as kind_of_bytes()
- * tells them; a file that cannot be read, or that is of no known kind,
- * is left to the trace reader's error. */
-ToolInputKind
+/* The kind of file at 'path', told by its first bytes as
+ * pgo_file_kind_of() tells them; a file that cannot be read, or that is
+ * of no known kind, is left to the trace reader's error. */
+PgoFileKind
 tool_input_kind (const char *path)
 {
-  ToolInputKind kind = read_kind (path);
+  PgoFileKind kind = pgo_file_kind (path, NULL);
 
-  return kind == TOOL_INPUT_UNKNOWN ? TOOL_INPUT_TRACE : kind;
+  return kind == PGO_FILE_KIND_UNKNOWN ? PGO_FILE_KIND_NETTRACE : kind;
 }
 
 /* TRUE if the file at 'path' starts as a .nettrace trace does. */
 gboolean
 tool_is_trace (const char *path)
 {
-  return read_kind (path) == TOOL_INPUT_TRACE;
+  return pgo_file_kind (path, NULL) == PGO_FILE_KIND_NETTRACE;
 }
 
 /* tool_read_profiles_named: the method profiles of a .nettrace trace, a
@@ -671,23 +638,23 @@ tool_read_profiles_named (const char *path, PgoBodyResolver *resolver, GHashTabl
   if (!(bytes = pgo_file_map (path, &error)))
     return (*out_rc = tool_fail (path, error), NULL);
   const guint8 *head = g_bytes_get_data (bytes, &size);
-  switch (kind_of_bytes (head, size))
+  switch (pgo_file_kind_of (head, size))
     {
-    case TOOL_INPUT_STORE:
+    case PGO_FILE_KIND_STORE:
       return tool_read_store (path, NULL, out_rc);
-    case TOOL_INPUT_TRACE:
+    case PGO_FILE_KIND_NETTRACE:
       list = read_trace (bytes, path, resolver, names, &error);
       break;
-    case TOOL_INPUT_MIBC:
+    case PGO_FILE_KIND_MIBC:
       list = pgo_mibc_parse (bytes, path, resolver ? tool_lookup_metadata : NULL, resolver,
                              &error);
       break;
-    case TOOL_INPUT_XML:
+    case PGO_FILE_KIND_XML:
       if ((list = pgo_profiles_from_xml (bytes, path, &error)))
         return list;
       return (*out_rc = tool_fail (NULL, error), NULL);
-    case TOOL_INPUT_TEXT:
-    case TOOL_INPUT_UNKNOWN:
+    case PGO_FILE_KIND_TEXT:
+    case PGO_FILE_KIND_UNKNOWN:
     default:
       *out_rc = PGO_EXIT_FAILURE;
       tool_error ("%s: offset 0: neither a .nettrace trace, a .mibc file, a profile store"
@@ -845,7 +812,7 @@ gboolean
 tool_inputs_one_process (const ToolInputs *in)
 {
   return !in->stores && in->traces && in->traces[0] && !in->traces[1]
-         && tool_input_kind (in->traces[0]) == TOOL_INPUT_TRACE;
+         && tool_input_kind (in->traces[0]) == PGO_FILE_KIND_NETTRACE;
 }
 
 /* tool_inputs_streamable: TRUE when the inputs of 'in' are traces

@@ -110,17 +110,9 @@ PgoMetadata     *tool_lookup_metadata (const PgoModuleId *module, gpointer user_
 gboolean         tool_parse_probes  (const char *text, PgoProbeSet *out);
 int              tool_parse_priors  (const char *text, PgoPriorModel *out);
 
-/* The kind of an input file, told by its first bytes. */
-typedef enum {
-  TOOL_INPUT_TRACE, /* a .nettrace, or a file that cannot be read (left to the trace reader) */
-  TOOL_INPUT_MIBC,  /* PE or zip */
-  TOOL_INPUT_STORE, /* SQLite */
-  TOOL_INPUT_XML,
-  TOOL_INPUT_TEXT,  /* the runtime's text PGO format */
-  TOOL_INPUT_UNKNOWN, /* none of these */
-} ToolInputKind;
-
-ToolInputKind tool_input_kind (const char *path);
+/* The kind of an input file (pgo_file_kind()), a file that cannot be
+ * read or is of no known kind taken for a trace. */
+PgoFileKind      tool_input_kind    (const char *path);
 gboolean         tool_is_trace      (const char *path);
 
 /* The options that name profile inputs: --trace (and the positional

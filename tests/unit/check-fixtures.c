@@ -233,6 +233,53 @@ START_TEST (test_fixtures_magic)
 }
 END_TEST
 
+/* The kind pgo_file_kind() tells of every committed fixture, by its
+ * suffix; of the corpus's XML and .mibc (plain and zipped); of bytes cut
+ * short of a magic; and the error of a directory. */
+START_TEST (test_fixtures_file_kind)
+{
+  static const struct { const char *suffix; PgoFileKind kind; } by_suffix[] = {
+    { ".nettrace", PGO_FILE_KIND_NETTRACE }, { ".pgo.txt", PGO_FILE_KIND_TEXT },
+    { ".dll", PGO_FILE_KIND_MIBC }, { ".pdb", PGO_FILE_KIND_UNKNOWN }, { ".wasm", PGO_FILE_KIND_UNKNOWN },
+    { ".xml", PGO_FILE_KIND_XML }, { ".mibc", PGO_FILE_KIND_MIBC },
+  };
+  static const char *const corpus[] = {
+    "corpus/xml/good/hotloop-A.xml", "corpus/mibc/good/hotloop-A.mibc", "corpus/mibc/good/hotloop-A-zip.mibc",
+  };
+  g_autoptr(GPtrArray) files = manifest_files ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = pgo_check_data_path (DATA);
+  guint n = 0;
+
+  for (guint i = 0; i < files->len + G_N_ELEMENTS (corpus); i++)
+    {
+      const char *rel = i < files->len ? ((ManifestFile *) files->pdata[i])->path : corpus[i - files->len];
+      g_autofree char *path = pgo_check_data_path (i < files->len ? DATA : "");
+      g_autofree char *full = g_build_filename (path, rel, NULL);
+      guint k = 0;
+
+      while (k < G_N_ELEMENTS (by_suffix) && !g_str_has_suffix (rel, by_suffix[k].suffix))
+        k++;
+      ck_assert_msg (k < G_N_ELEMENTS (by_suffix), "%s: no kind for its suffix", rel);
+      ck_assert_msg (pgo_file_kind (full, NULL) == by_suffix[k].kind, "%s: kind %d, want %d", rel,
+                     pgo_file_kind (full, NULL), by_suffix[k].kind);
+      n++;
+    }
+  ck_assert_uint_eq (n, files->len + 3);
+  ck_assert_int_eq (pgo_file_kind_of ((const guint8 *) "SQLite format 3", 16), PGO_FILE_KIND_STORE);
+  ck_assert_int_eq (pgo_file_kind_of ((const guint8 *) "SQLite format 3", 15), PGO_FILE_KIND_UNKNOWN);
+  ck_assert_int_eq (pgo_file_kind_of ((const guint8 *) "SQLite format 3x", 16), PGO_FILE_KIND_UNKNOWN);
+  ck_assert_int_eq (pgo_file_kind_of ((const guint8 *) "Nettrace", 7), PGO_FILE_KIND_UNKNOWN);
+  ck_assert_int_eq (pgo_file_kind_of ((const guint8 *) "<?xm", 4), PGO_FILE_KIND_UNKNOWN);
+  ck_assert_int_eq (pgo_file_kind_of (NULL, 0), PGO_FILE_KIND_UNKNOWN);
+  ck_assert_int_eq (pgo_file_kind (dir, &error), PGO_FILE_KIND_UNKNOWN);
+  pgo_assert_error (error, PGO_ERROR_FAILED, "a directory");
+  g_clear_error (&error);
+  ck_assert_int_eq (pgo_file_kind ("/nonexistent/file", &error), PGO_FILE_KIND_UNKNOWN);
+  ck_assert (error != NULL && strstr (error->message, "/nonexistent/file") != NULL);
+}
+END_TEST
+
 /* The manifest records the settings the counts depend on. */
 START_TEST (test_fixtures_settings)
 {
@@ -540,6 +587,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_fixtures_size_and_hash);
   tcase_add_test (tc, test_fixtures_complete);
   tcase_add_test (tc, test_fixtures_magic);
+  tcase_add_test (tc, test_fixtures_file_kind);
   tcase_add_test (tc, test_fixtures_settings);
   tcase_add_loop_test (tc, test_fixtures_evidence, 0, G_N_ELEMENTS (evidence));
   suite_add_tcase (s, tc);
