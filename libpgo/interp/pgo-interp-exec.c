@@ -923,6 +923,8 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
             STEP ();
             break;
           }
+        case OP_UNSUPPORTED:
+          return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "%s", (const char *) ip->b.p);
         case OP_LOCALLOC:
           {
             /* frame-lifetime memory above the frame: freed when it returns */

@@ -29,7 +29,8 @@ enum {
   ET_VOID = 0x01, ET_BOOLEAN, ET_CHAR, ET_I1, ET_U1, ET_I2, ET_U2, ET_I4, ET_U4, ET_I8, ET_U8,
   ET_R4, ET_R8, ET_STRING, ET_PTR, ET_BYREF, ET_VALUETYPE, ET_CLASS, ET_VAR, ET_ARRAY,
   ET_GENERICINST, ET_TYPEDBYREF, ET_I = 0x18, ET_U = 0x19, ET_FNPTR = 0x1b, ET_OBJECT = 0x1c,
-  ET_SZARRAY = 0x1d, ET_MVAR = 0x1e, ET_CMOD_REQD = 0x1f, ET_CMOD_OPT = 0x20, ET_PINNED = 0x45,
+  ET_SZARRAY = 0x1d, ET_MVAR = 0x1e, ET_CMOD_REQD = 0x1f, ET_CMOD_OPT = 0x20, ET_SENTINEL = 0x41,
+  ET_PINNED = 0x45,
 };
 
 static const struct {
@@ -626,6 +627,36 @@ sig_generic_inst (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generi
   return inst;
 }
 
+static Type *sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GError **error);
+
+/* Reads past the MethodSig of a function pointer type at 'c' (ECMA-335
+ * II.23.2.1, II.23.2.14: calling convention, generic parameter count
+ * when generic, parameter count, return type, parameters, a vararg
+ * sentinel among them); FALSE with 'error' set when it cannot. */
+static gboolean
+skip_method_sig (Module *m, PgoCursor *c, GError **error)
+{
+  guint8 cc = 0;
+  guint32 n_gen = 0, n = 0;
+  MemKind k;
+
+  if (!pgo_cursor_read_u8 (c, &cc, error)
+      || ((cc & 0x10) && !_pgo_cursor_read_ecma_uint (c, &n_gen, error))
+      || !_pgo_cursor_read_ecma_uint (c, &n, error))
+    return FALSE;
+  for (guint32 i = 0; i <= n; i++)   /* the return type, then each parameter */
+    {
+      GError *inner = NULL;
+
+      if (i > 0 && c->off < c->size && c->data[c->off] == ET_SENTINEL)
+        c->off++;
+      sig_type (m, c, &k, TRUE, &inner);
+      if (inner)
+        return (g_propagate_error (error, inner), FALSE);
+    }
+  return TRUE;
+}
+
 static Type *
 sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GError **error)
 {
@@ -716,6 +747,12 @@ sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GErro
       }
     case ET_ARRAY:
       return sig_md_array (m, c, out_kind, in_generic, error);
+    case ET_FNPTR:
+      /* a function pointer is held as a native int; calli is what calls it */
+      if (!skip_method_sig (m, c, error))
+        return NULL;
+      *out_kind = M_I8;
+      return NULL;
     case ET_TYPEDBYREF:
       {
         Type *t = _pgo_interp_corelib_type (I, "System.TypedReference", error);
@@ -726,7 +763,7 @@ sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GErro
       }
     default:
       return _pgo_error_fail (error, PGO_ERROR_FAILED, "%s: signature element type 0x%02x (%s) is not supported",
-                              m->name, et, et == 0x1b ? "a function pointer" : "unknown"),
+                              m->name, et, "unknown"),
              NULL;
     }
 }

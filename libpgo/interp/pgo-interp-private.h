@@ -578,6 +578,9 @@ typedef enum {
   OP_LDVAR_VT, OP_STVAR_VT, OP_DUP_VT, OP_POP_N, OP_RET_VT, OP_LDFLD_VT, OP_STFLD_VT, OP_FLD_OF_VT,
   OP_LDSFLD_VT, OP_STSFLD_VT, OP_LDELEM_VT, OP_STELEM_VT, OP_LDOBJ_VT, OP_STOBJ_VT, OP_BOX_VT,
   OP_UNBOX_VT, OP_NEWOBJ_VT, OP_LOCALLOC,
+  /* an instruction the interpreter cannot run, translated so that the
+   * method runs until it is reached: b.p the static reason */
+  OP_UNSUPPORTED,
   /* function pointers: the Method itself, b.p */
   OP_LDFTN, OP_LDVIRTFTN,
   /* Nullable<T> (b.p) to and from a boxed T; 'a' is the slots of the value */

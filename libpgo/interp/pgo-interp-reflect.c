@@ -266,6 +266,27 @@ n_assembly_resource (Interp *I, Method *m, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
+/* RuntimeAssembly.GetManifestModule(assembly): its one module's
+ * RuntimeModule object (an assembly object's handle is its Module). */
+static Status
+n_assembly_manifest_module (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = _pgo_interp_corelib_type (I, "System.Reflection.RuntimeAssembly", NULL);
+  g_autoptr(GError) error = NULL;
+  gint64 at;
+  Module *mod;
+
+  if (!a[0].p)
+    return _pgo_interp_throw_new (I, "System.NullReferenceException",
+                                  "Object reference not set to an instance of an object.");
+  if (!t || OBJ_TYPE (a[0].p) != t || (at = field_offset (t, "m_assembly")) < 0
+      || !(mod = *(Module **) ((guint8 *) a[0].p + at)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: an assembly the interpreter did not make", m->full);
+  if (!(r->p = module_object (I, mod, &error)))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
+  return ST_RETURN;
+}
+
 static const NativeEntry reflect_natives[] = {
   { "System.RuntimeType::GetElementType()", n_type_element_type },
   { "System.RuntimeTypeHandle::GetElementType(System.RuntimeType)", n_type_element_type },
@@ -273,6 +294,8 @@ static const NativeEntry reflect_natives[] = {
   { "System.RuntimeTypeHandle::GetAssemblyIfExists(System.RuntimeType)", n_type_assembly },
   { "System.RuntimeTypeHandle::GetModuleIfExists(System.RuntimeType)", n_type_module },
   { "System.ModuleHandle::GetModuleType(System.Reflection.RuntimeModule)", n_module_type },
+  { "System.Reflection.RuntimeAssembly::GetManifestModule(System.Reflection.RuntimeAssembly)",
+    n_assembly_manifest_module },
   { "System.Reflection.RuntimeAssembly::GetResource(System.Runtime.CompilerServices.QCallAssembly,string,uint32&)",
     n_assembly_resource },
 };

@@ -21,6 +21,42 @@
 
 /* ---- instruction groups ---- */
 
+/* calli: no call through a function pointer runs yet (pgo-interp(1)
+ * "Unsupported"), but a method that holds one runs until it reaches it,
+ * as CoreLib's guarded callbacks never do when nothing registered them.
+ * Pops the pointer and the arguments its StandAloneSig names (ECMA-335
+ * II.23.2.3: HASTHIS without EXPLICITTHIS adds 'this'), pushes its
+ * return, and emits the op that fails when run. */
+static gboolean
+tr_calli (Tr *t, const PgoIlInstr *in)
+{
+  PgoMetadata *md = t->m->module->md;
+  guint32 token = in->operand.token, rid = PGO_TOKEN_RID (token), n = 0, n_gen = 0;
+  const guint8 *blob = NULL;
+  gsize len = 0;
+  PgoCursor c;
+  guint8 cc = 0;
+  MemKind k = M_VOID;
+  Type *ret;
+
+  if (PGO_TOKEN_TABLE (token) != PGO_TABLE_STANDALONESIG || rid == 0
+      || rid > pgo_metadata_get_n_rows (md, PGO_TABLE_STANDALONESIG)
+      || !_pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_STANDALONESIG_SIGNATURE, rid),
+                                     &blob, &len, NULL))
+    return _pgo_interp_tr_fail (t, "calli: no signature 0x%08x", token);
+  _pgo_cursor_init (&c, blob, len, 0);
+  if (!pgo_cursor_read_u8 (&c, &cc, NULL) || ((cc & 0x10) && !_pgo_cursor_read_ecma_uint (&c, &n_gen, NULL))
+      || !_pgo_cursor_read_ecma_uint (&c, &n, NULL) || n > 0xfffe)
+    return _pgo_interp_tr_fail (t, "calli: bad signature 0x%08x", token);
+  ret = _pgo_interp_sig_type (t->m->module, &c, &k, t->error);
+  if (!ret && t->error && *t->error)
+    return FALSE;
+  if (!_pgo_interp_tr_pop (t, n + 1 + ((cc & 0x20) && !(cc & 0x40) ? 1 : 0)))
+    return FALSE;
+  _pgo_interp_tr_emit (t, OP_UNSUPPORTED, 0, 0)->b.p = (gpointer) "calli: calls through a function pointer are not supported";
+  return k == M_VT ? _pgo_interp_tr_push_vt (t, ret) : _pgo_interp_tr_push_mem (t, k);
+}
+
 static gboolean
 tr_arith (Tr *t)
 {
@@ -431,6 +467,8 @@ tr_misc (Tr *t, const PgoIlInstr *in)
         return FALSE;
       _pgo_interp_tr_emit (t, OP_ENDFILTER, 0, 0);
       return TRUE;
+    case PGO_OP_CALLI:
+      return tr_calli (t, in);
     case PGO_OP_LOCALLOC:
       if (!_pgo_interp_tr_pop (t, 1))
         return FALSE;

@@ -865,7 +865,6 @@ static const NativeEntry type_natives[] = {
    * Invariant) */
   { "System.Globalization.GlobalizationMode::get_Invariant()", n_true },
   { "System.Globalization.GlobalizationMode::get_InvariantNoLoad()", n_true },
-  { "System.Globalization.GlobalizationMode::get_PredefinedCulturesOnly()", n_true },
   { "System.Environment::GetEnvironmentVariableCore(string)", n_getenv },
   { "System.Environment::GetEnvironmentVariableCore_NoArrayPool(string)", n_getenv },
   { "System.RuntimeType::get_Name()", n_type_name },

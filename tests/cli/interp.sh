@@ -59,7 +59,7 @@ expect 1 garbage run --framework "$fw" "$tmp/bad.dll"
 err_has garbage "$tmp/bad.dll"
 one_line garbage
 expect 1 unsupported run --framework "$fw" "$prog" fnptr
-err_has unsupported "Program::ThroughPointer(int32): local 0: semantics: signature element type 0x1b (a function pointer) is not supported"
+err_has unsupported "Program::ThroughPointer(int32): IL_0009: calli: calls through a function pointer are not supported"
 one_line unsupported
 expect 2 bad-probes run --probes X "$prog"
 expect 2 trace-without-probes run --trace "$tmp/x.nettrace" "$prog"

@@ -11,7 +11,8 @@
 // GetConstructor(s), GetField(s), GetInterfaces, GetParameters,
 // MethodBase.Invoke, PropertyInfo and FieldInfo GetValue and SetValue,
 // CreateDelegate, Delegate.Method (of a generic method instantiation),
-// a covariant return override).
+// a covariant return override, a function pointer called only when set,
+// an assembly's manifest module).
 // Each case prints its result or the type of what it threw.
 using System;
 using System.Collections.Generic;
@@ -53,6 +54,10 @@ static class Program
         try { r = f(); } catch (Exception e) { r = "threw " + e.GetType().Name; }
         Console.WriteLine(name + ": " + r);
     }
+    // A function pointer held in a static and called only when set, as
+    // CoreLib's registered callbacks are: never set here.
+    static unsafe delegate*<object, bool> s_callback;
+    static unsafe string FnPtrGuarded(object o) => s_callback != null ? s_callback(o).ToString() : "unset";
     static int Main()
     {
         T("md-int", () => { var a = new int[3, 4]; for (int i = 0; i < 3; i++) for (int j = 0; j < 4; j++) a[i, j] = i * 10 + j; return a[2, 3] + " " + a.Length + " " + a.Rank + " " + a.GetLength(1); });
@@ -117,6 +122,8 @@ static class Program
         T("refl-method-tostring", () => typeof(RDerived).GetMethod("Hello").ToString());
         T("delegate-method", () => { Func<object[]> f = Array.Empty<object>; var m = f.Method; Func<int, int> g = RBase.S; return m.Name + " " + m.DeclaringType.Name + " " + m.IsGenericMethod + " " + m.IsGenericMethodDefinition + " " + m.GetGenericArguments()[0].Name + " " + (new Func<object[]>(Array.Empty<object>).Method == m) + " " + g.Method.Name + " " + g.Method.IsGenericMethod + " " + g.Method.DeclaringType.Name; });
         T("refl-byref", () => { var t = typeof(int).MakeByRefType(); var m = typeof(RByRef).GetMethod("Inc", new[] { t }); var p = m.GetParameters()[0].ParameterType; var r = typeof(RByRef).GetMethod("Read").GetParameters()[0].ParameterType; return t.Name + " " + t.FullName + " " + t.IsByRef + " " + t.GetElementType().Name + " " + (t == typeof(int).MakeByRefType()) + " " + (p == t) + " " + (r == t) + " " + typeof(int).IsByRef + " " + typeof(RF).MakeByRefType().FullName; });
+        T("fnptr-guarded", () => FnPtrGuarded(null) + " " + FnPtrGuarded(new object()));
+        T("manifest-module", () => { var a = typeof(Program).Assembly; var m = a.ManifestModule; return (m.Assembly == a) + " " + (m == a.ManifestModule) + " " + (m == typeof(object).Assembly.ManifestModule) + " " + m.GetType().Name; });
         T("refl-byref-invoke", () => { var args = new object[] { 4 }; typeof(RByRef).GetMethod("Inc", new[] { typeof(int).MakeByRefType() }).Invoke(null, args); return args[0].ToString(); });
         T("type-names", () => typeof(Dictionary<string, double>).FullName + " | " + typeof(Dictionary<string, double>) + " | " + typeof(List<int>[]) + " | " + typeof(List<RF>).FullName);
         T("array-rank", () => typeof(int[]).GetArrayRank() + " " + typeof(int[,,]).GetArrayRank());
