@@ -4,9 +4,16 @@
 # interp-check.sh: make check: the real-code corpus's workloads on
 # pgo-interp(1) (issue [interp-real] deliverable 2).  Each workload runs
 # with dense counting; a run that ends is judged: its output must equal
-# what CoreCLR printed (the corpus manifest's block-run line), and each of
-# the library's methods must have the dense counts of CoreCLR's block run
-# (block.nettrace), each instantiation apart.
+# what CoreCLR printed (the corpus manifest's interp-run line), and each
+# of the library's methods must have the dense counts of CoreCLR's
+# interp run (interp.nettrace), each instantiation apart.  That run
+# counts every block as the block run does, with no dynamic code on
+# CoreCLR either (tests/support/trace-env.sh interp_env,
+# interp_switches), so that the workloads interpret their expression
+# trees and compiled regular expressions on both sides.  Counts may still
+# differ where the interpreter, like the browser's, answers a platform
+# question otherwise than CoreCLR's JIT (SIMD; pgo-interp(1)
+# "Unsupported"): that is reported, and the workload does not conform.
 # Output:
 #   CONFORMANCE interp-realcode-run: k/n      workloads that ran to the
 #     end and printed CoreCLR's line
@@ -16,10 +23,7 @@
 #     whose counts equal CoreCLR's
 # and, per workload that stops, the interpreter's one-line reason; per
 # workload that runs with other counts, how many methods differ and the
-# first few.  A workload's counts may differ where the interpreter, like
-# the browser's, answers a platform question otherwise than CoreCLR's JIT
-# does (RuntimeFeature.IsDynamicCodeSupported, SIMD; pgo-interp(1)
-# "Unsupported"): that is reported, and the workload does not conform.  The
+# first few.  The
 # workloads that run and those that conform are floors
 # (realcode-interp-run, realcode-interp-conform) in tests/floors.txt, so a
 # change that loses a conforming workload fails.  Makes (or reuses) the
@@ -56,9 +60,9 @@ counts () {
 
 n=0 ran=0 conform=0 methods=0 same=0
 for name in $(awk '!/^#/ { print $1 }' "$here/halves.txt"); do
-  [ -f "$corpus/$name/block.nettrace" ] || { fail "$name: no trace in $corpus"; continue; }
+  [ -f "$corpus/$name/interp.nettrace" ] || { fail "$name: no trace in $corpus"; continue; }
   n=$((n + 1))
-  want=$(sed -n "s|^stdout $name/block: ||p" "$corpus/manifest.txt")
+  want=$(sed -n "s|^stdout $name/interp: ||p" "$corpus/manifest.txt")
   got=$(cd "$corpus/$name/bin" && timeout 600 "$interp_bin" run --framework "$framework" --probes dense \
         --trace "$out/$name.nettrace" "$name-workload.dll" 2>"$out/err")
   rc=$?
@@ -71,7 +75,7 @@ for name in $(awk '!/^#/ { print $1 }' "$here/halves.txt"); do
   for dll in "$corpus/$name"/bin/*.dll; do
     mod=$(basename "$dll" .dll)
     [ "$mod" = "$name-workload" ] && continue
-    counts "$corpus/$name/block.nettrace" "$mod" >"$out/want"
+    counts "$corpus/$name/interp.nettrace" "$mod" >"$out/want"
     counts "$out/$name.nettrace" "$mod" >"$out/got"
     k=$(wc -l <"$out/want")
     s=$(comm -12 "$out/want" "$out/got" | wc -l)

@@ -2,8 +2,8 @@
 # trace-env.sh: the EventPipe session and the runtime variables under which
 # tests/fixtures/generate and tests/realcode/generate run programs, so both
 # corpora are traced the same way.  Sourced by bash; defines
-# eventpipe_config and the arrays common_env, edge_env, block_env and
-# block64_env.
+# eventpipe_config, the arrays common_env, edge_env, block_env,
+# block64_env and interp_env, and interp_switches.
 
 # EventPipe session: the provider string dotnet-pgo recommends, Loader 0x8 |
 # Jit 0x10 | Type 0x80000 (BulkType) | Compilation 0x1000000000 |
@@ -41,3 +41,15 @@ common_env=(
 edge_env=(DOTNET_JitEdgeProfiling=1)
 block_env=(DOTNET_JitEdgeProfiling=0 DOTNET_JitMinimalJitProfiling=0)
 block64_env=(DOTNET_JitEdgeProfiling=0 DOTNET_JitMinimalJitProfiling=0 DOTNET_JitCollect64BitCounts=1)
+
+# The reference run for pgo-interp(1): dense block counts from CoreCLR
+# with no dynamic code, as the interpreter has none ("Unsupported" there):
+# RuntimeFeature.IsDynamicCodeSupported false, an AppContext switch of
+# the run's runtime configuration (interp_switches, "name value" lines),
+# so that compiled expression trees and RegexOptions.Compiled are
+# interpreted on both sides.  Hardware intrinsics stay on: with
+# DOTNET_EnableHWIntrinsic=0, CoreCLR 10.0.12 counts one SharpZipLib
+# method's two copy loops otherwise than with them (and than the
+# interpreter), so the SIMD answer stays a reported difference.
+interp_env=("${block_env[@]}")
+interp_switches="System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported false"
