@@ -31,6 +31,7 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/flow/pgo-scratch.c \
 	reconstruct/flow/pgo-scratch-private.h \
 	reconstruct/evidence/pgo-call-facts.c \
+	reconstruct/evidence/pgo-call-facts-evidence.c \
 	reconstruct/evidence/pgo-call-facts-resolve.c \
 	reconstruct/evidence/pgo-call-facts-virtual.c \
 	reconstruct/evidence/pgo-call-facts-constants.c \

@@ -2,7 +2,8 @@
  *
  * pgo-call-facts-internal.h: the call facts' own records and the steps
  * their files share: pgo-call-facts.c (learning from profiles, the
- * rounds, the evidence of a method), pgo-call-facts-resolve.c (modules,
+ * rounds), pgo-call-facts-evidence.c (the evidence of a method),
+ * pgo-call-facts-resolve.c (modules,
  * callees and the evidence of one static site), pgo-call-facts-virtual.c
  * (the targets of virtual calls) and pgo-call-facts-constants.c
  * (constant tests).  The other
@@ -218,6 +219,11 @@ MethodRef _pgo_call_facts_method_ref (const char *module, guint32 token);
 /* (transfer full): the key in facts->instances of MethodDef 'token' of
  * module 'module' in the type instantiation 'id' names */
 char *_pgo_call_facts_instance_key (const char *module, guint32 token, const PgoMethodId *id);
+
+/* (transfer full): the evidence of the calls of 'body' (flow graph
+ * 'cfg') of 'caller', with the estimates of the round in place */
+GArray *_pgo_call_facts_evidence_of (PgoCallFacts *facts, const PgoMethodId *caller,
+                                     const PgoMethodBody *body, const PgoCfg *cfg);
 
 /* TRUE if the probes of 'rec' determine the count of block 'b' */
 gboolean _pgo_call_facts_determined (const PgoReconstruction *rec, guint32 b);
