@@ -65,6 +65,7 @@ check_PROGRAMS += \
 	tests/unit/check-flow \
 	tests/unit/check-flow-property \
 	tests/unit/check-reconstruct \
+	tests/unit/check-evidence \
 	tests/unit/check-profile-set \
 	tests/unit/check-store \
 	tests/unit/check-render \
@@ -131,7 +132,10 @@ tests_unit_check_flow_oracle_CFLAGS = $(check_suite_cflags) $(GLPK_CFLAGS) -DFLO
 tests_unit_check_flow_oracle_LDADD = $(check_suite_ldadd) $(GLPK_LIBS) -lm
 
 # Reconstruction driver, accuracy metrics
+tests_unit_check_reconstruct_SOURCES = tests/unit/check-reconstruct.c tests/unit/check-reconstruct-helpers.h
 tests_unit_check_reconstruct_CFLAGS = $(check_suite_cflags)
+tests_unit_check_evidence_SOURCES = tests/unit/check-evidence.c tests/unit/check-reconstruct-helpers.h
+tests_unit_check_evidence_CFLAGS = $(check_suite_cflags)
 tests_unit_check_profile_set_CFLAGS = $(check_suite_cflags)
 tests_unit_check_profile_set_LDADD = $(check_suite_ldadd) -lm
 
