@@ -132,9 +132,9 @@ tests_unit_check_flow_oracle_CFLAGS = $(check_suite_cflags) $(GLPK_CFLAGS) -DFLO
 tests_unit_check_flow_oracle_LDADD = $(check_suite_ldadd) $(GLPK_LIBS) -lm
 
 # Reconstruction driver, accuracy metrics
-tests_unit_check_reconstruct_SOURCES = tests/unit/check-reconstruct.c tests/unit/check-reconstruct-helpers.h
+tests_unit_check_reconstruct_SOURCES = tests/unit/check-reconstruct.c tests/support/reconstruct-helpers.h
 tests_unit_check_reconstruct_CFLAGS = $(check_suite_cflags)
-tests_unit_check_evidence_SOURCES = tests/unit/check-evidence.c tests/unit/check-reconstruct-helpers.h
+tests_unit_check_evidence_SOURCES = tests/unit/check-evidence.c tests/support/reconstruct-helpers.h
 tests_unit_check_evidence_CFLAGS = $(check_suite_cflags)
 tests_unit_check_profile_set_CFLAGS = $(check_suite_cflags)
 tests_unit_check_profile_set_LDADD = $(check_suite_ldadd) -lm

@@ -10,7 +10,7 @@
  */
 #include "config.h"
 
-#include "check-reconstruct-helpers.h"
+#include "reconstruct-helpers.h"
 
 /* if (!x) Helper (); return;  Probe set A = {0, 8}: the call block's
  * count is free in [0, entries] without evidence from the call. */

@@ -15,7 +15,7 @@
  */
 #include "config.h"
 
-#include "check-reconstruct-helpers.h"
+#include "reconstruct-helpers.h"
 
 /* if (a) x = 1 else x = 2; return.  Probe set A = {0, 6, 7}. */
 static const guint8 diamond[] = {
