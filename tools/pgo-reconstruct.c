@@ -12,6 +12,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#ifdef HAVE_MALLOC_H
+#include <malloc.h>
+#endif
 
 static const ToolCommand commands[] = {
 #define PGO_COMMAND(name, fn, summary) { name, summary, fn },
@@ -53,10 +56,28 @@ print_version (void)
   return PGO_EXIT_OK;
 }
 
+/* One malloc arena for all threads, unless MALLOC_ARENA_MAX says
+ * otherwise.  The worker threads' allocations are short-lived; with
+ * glibc's arena per thread, each arena keeps what its thread freed, and
+ * on the framework-wide trace the commands held about 6 MiB more memory
+ * (make bench, commands-memory: create-mibc 65 MiB against 59, export
+ * --format text 69 against 63, report 69 against 62), at no cost in time
+ * on two processors: the per-thread caches serve small blocks without
+ * the arena's lock. */
+static void
+cap_malloc_arenas (void)
+{
+#ifdef M_ARENA_MAX
+  if (!g_getenv ("MALLOC_ARENA_MAX"))
+    mallopt (M_ARENA_MAX, 1);
+#endif
+}
+
 int
 main (int argc, char **argv)
 {
   g_set_prgname ("pgo-reconstruct");
+  cap_malloc_arenas ();
 
   if (argc < 2)
     return tool_usage ("no command given");
