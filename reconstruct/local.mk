@@ -48,6 +48,7 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/evidence/pgo-counter-evidence.c \
 	reconstruct/evidence/pgo-counter-evidence-private.h \
 	reconstruct/evidence/pgo-priors.c \
+	reconstruct/evidence/pgo-prior-tally.c \
 	reconstruct/evidence/pgo-priors-private.h \
 	reconstruct/evidence/pgo-prior-weights.def \
 	reconstruct/pipeline/pgo-reconstruct.c \

@@ -85,6 +85,7 @@ typedef struct {
 
 const char *_pgo_prior_heuristic_name (PgoPriorHeuristic h);
 const char *_pgo_prior_feature_name   (guint feature);
+const double *_pgo_priors_feature_weights (void);
 gboolean    _pgo_priors_features      (const PgoCfg *cfg,
                                       guint32 block,
                                       gint8 x[PGO_PRIOR_N_FEATURES]);
