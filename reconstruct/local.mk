@@ -16,6 +16,7 @@ reconstruct_cppflags = \
 reconstruct_libpgo_reconstruct_la_CPPFLAGS = $(hub_cppflags) $(reconstruct_cppflags)
 reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/cfg/pgo-cfg.c \
+	reconstruct/cfg/pgo-cfg-query.c \
 	reconstruct/cfg/pgo-cfg-eh.c \
 	reconstruct/cfg/pgo-cfg-private.h \
 	reconstruct/cfg/pgo-jit-walk.c \
