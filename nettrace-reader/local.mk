@@ -18,6 +18,7 @@ nettrace_reader_libpgo_nettrace_la_SOURCES = \
 	nettrace-reader/pgo-nettrace-payload.c \
 	nettrace-reader/pgo-nettrace-blob.c \
 	nettrace-reader/pgo-nettrace-profiles.c \
+	nettrace-reader/pgo-nettrace-profiles-get.c \
 	nettrace-reader/pgo-nettrace-profiles-internal.h \
 	nettrace-reader/pgo-nettrace-names.c \
 	nettrace-reader/pgo-nettrace-resolve.c \
