@@ -8,65 +8,11 @@
  * diff.  "dump-text FILE" (cmd-dump-text.c) prints a text dump through
  * tool_print_text_pgo() below, in the same format.
  *
- * The record format: lines of TAB-separated fields, the methods in the
- * order the input stores them and each method's schema records in their
- * stored order (nothing is sorted):
- *
- *   module NAME mvid=GUID pdb=GUID age=N
- *   method NAME sig=SIGNATURE module=MODULE token=0x06xxxxxx ilsize=N
- *          codehash=0xXXXXXXXX methodhash=0xXXXXXXXX records=N
- *   record KIND il=0xN other=0xN count=N VALUE...
- *   total: N methods with PGO data[, D dropped]
- *
- * module: the identity of a module, once, before the first method printed
- *   of it (a text dump names no module, so it has none).
- * method: NAME is Type::Name as pgo_method_id_to_string() spells it, an
- *   instantiation included ("Bag`1<int32>::Push"); with a --reference
- *   that defines the method, the owner is spelled canonically
- *   ("Outer/Inner", where a trace says "Outer+Inner"); a text dump's NAME
- *   is its MethodName line ("Bag`1[System.Int32].Push": the runtime's
- *   spelling).  SIGNATURE is the canonical one, "(int32)"
- *   (SPEC: pgo-assembly(5) "Canonical method names"), of the method's definition
- *   with a --reference, else as the input spells it (a text dump's
- *   Signature line, "int64  (int32)"; a trace has none).  ilsize,
- *   codehash and methodhash are the text format's
- *   (SPEC: pgo-text(5) "Method hashes"): a text dump's own, else computed
- *   from the --reference.  records: the number of record lines that follow.
- * record: KIND is the kind's name (pgo_instrumentation_kind_to_string(),
- *   "EdgeIntCount"), 0x.. when it has none; il and other (an edge's
- *   source and target keys, a histogram's flags) in hex as "show" prints
- *   block keys; count is the number of values.  A count value prints in
- *   decimal; a type or method handle as NULL (0), as its name when the
- *   input names it (a text dump's name; a trace's, with --reference, the
- *   name "export --format text" writes, else what the trace says it is,
- *   "[app]0x02000003"), else UNKNOWN (a .mibc's handles name nothing).
- *   A process address never prints: it differs from run to run
- *   (--schemas and --json give the raw values).
- * total: the methods printed; D, the methods a trace dropped (each named
- *   in a warning), when there are any and no --method is given.
- * A field the input does not carry prints "-"; a TAB or line break inside
- * a field prints as \t, \n or \r.  Notes (duplicate or out-of-order
- * chunks, dropped methods and why, truncation) go to stderr as warnings.
- *
- * So hotloop's Spin, from its trace, from the .mibc "create-mibc
- * --as-recorded" writes of it, and from the text "export --format text"
- * writes of it (TABs shown as two spaces):
- *
- *   module  hotloop  mvid=-  pdb=1efa652c-...  age=1
- *   method  Program::Spin  sig=-  module=hotloop  token=0x06000001  ilsize=-  codehash=-  methodhash=-  records=3
- *   module  hotloop  mvid=-  pdb=-  age=-
- *   method  Program::Spin  sig=(int32)  module=hotloop  token=-  ilsize=-  codehash=-  methodhash=-  records=3
- *   method  Program.Spin  sig=int64  (int32)  module=-  token=-  ilsize=34  codehash=0xF8ECBA45  methodhash=0xFF565334  records=3
- *
- * each followed by the same three lines
- *
- *   record  EdgeIntCount  il=0x13  other=0x18  count=1  25000
- *   record  EdgeIntCount  il=0x18  other=0x1c  count=1  50000
- *   record  EdgeIntCount  il=0x20  other=0x0  count=1  1
- *
- * and with "-r hotloop.dll" the trace's and the .mibc's method lines are
- * both "Program::Spin  sig=(int32)  module=hotloop  token=0x06000001
- * ilsize=34  codehash=0xF8ECBA45  methodhash=0xFF565334  records=3".
+ * The record format (module, method, record and total lines of
+ * TAB-separated fields, in the input's order; "-" for what the input
+ * does not carry; a process address never printed) and its worked
+ * example are pgo-reconstruct(1)'s (SPEC: pgo-reconstruct(1) "COMMANDS",
+ * dump): this file prints exactly that.
  *
  * --method M prints only the methods M names, by every command's rule
  * (pgo-reconstruct(1) "Method selectors", pgo_method_id_matches()): a
