@@ -216,8 +216,9 @@ typedef void (*SiteFunc) (PgoCallFacts *facts, Module *callee, const PgoIlInstr 
 /* the key of MethodDef 'token' of module 'module' (interned) */
 MethodRef _pgo_call_facts_method_ref (const char *module, guint32 token);
 
-/* (transfer full): the key in facts->instances of MethodDef 'token' of
- * module 'module' in the type instantiation 'id' names */
+/* (transfer full) (nullable): the key in facts->instances of MethodDef
+ * 'token' of module 'module' in the type instantiation 'id' names, NULL
+ * when a type argument is not known */
 char *_pgo_call_facts_instance_key (const char *module, guint32 token, const PgoMethodId *id);
 
 /* (transfer full): the evidence of the calls of 'body' (flow graph

@@ -439,8 +439,8 @@ own_instance_only_caller (PgoCallFacts *facts, Module *m, guint32 def, const Pgo
       || g_strcmp0 (caller->module->simple_name, m->name) != 0
       || !_pgo_metadata_self_instantiation (m->md, in->operand.token, caller->n_type_args))
     return FALSE;
-  key = _pgo_call_facts_instance_key (m->name, def, caller);
-  if (!(ie = g_hash_table_lookup (facts->instances, key)) || !ie->known || !closed_world (m, def))
+  if (!(key = _pgo_call_facts_instance_key (m->name, def, caller))
+      || !(ie = g_hash_table_lookup (facts->instances, key)) || !ie->known || !closed_world (m, def))
     return FALSE;
   *out = ie->entries;
   return TRUE;

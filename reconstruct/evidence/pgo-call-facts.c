@@ -195,19 +195,59 @@ _pgo_call_facts_method_ref (const char *module, guint32 token)
   return (MethodRef) { g_intern_string (module), token };
 }
 
+/* Appends to 'key' what tells type 't' apart as pgo_type_ref_equal()
+ * does: its shape, and each definition's module and TypeDef token (its
+ * name when the token is not known); FALSE for a type not known (NULL),
+ * which no key may stand for. */
+static gboolean
+append_type_key (GString *key, const PgoTypeRef *t, guint depth)
+{
+  if (!t || depth > 64)
+    return FALSE;
+  if (pgo_type_ref_is_canon (t))
+    {
+      g_string_append (key, "__Canon");
+      return TRUE;
+    }
+  g_string_append_printf (key, "%02x/%u", t->element_type, t->rank);
+  if (t->element_type == 0x12 || t->element_type == 0x11)  /* CLASS, VALUETYPE */
+    {
+      g_string_append_printf (key, "[%s]", t->module && t->module->simple_name ? t->module->simple_name : "-");
+      if (t->token)
+        g_string_append_printf (key, "%08x", t->token);
+      else
+        g_string_append_printf (key, "'%s'", t->name ? t->name : "");
+      return t->token || t->name;
+    }
+  g_string_append_c (key, '(');
+  if (t->element && !append_type_key (key, t->element, depth + 1))
+    return FALSE;
+  for (guint i = 0; i < t->n_args; i++)
+    {
+      g_string_append_c (key, i ? ',' : '<');
+      if (!append_type_key (key, t->args[i], depth + 1))
+        return FALSE;
+    }
+  g_string_append_c (key, ')');
+  return TRUE;
+}
+
+/* (transfer full) (nullable): the key in facts->instances of MethodDef
+ * 'token' of module 'module' in the type instantiation that 'id' names;
+ * NULL when a type argument is not known. */
 char *
 _pgo_call_facts_instance_key (const char *module, guint32 token, const PgoMethodId *id)
 {
-  GString *key = g_string_new (NULL);
+  g_autoptr(GString) key = g_string_new (NULL);
 
   g_string_printf (key, "%s\n%08x", module, token);
   for (guint i = 0; i < id->n_type_args; i++)
     {
-      g_autofree char *arg = pgo_type_ref_to_string (id->type_args[i]);
-
-      g_string_append_printf (key, "\n%s", arg ? arg : "?");
+      g_string_append_c (key, '\n');
+      if (!append_type_key (key, id->type_args[i], 0))
+        return NULL;
     }
-  return g_string_free (key, FALSE);
+  return g_string_free (g_steal_pointer (&key), FALSE);
 }
 
 /* Adds the 'entries' a profile of 'id' counts ('known': read) to those of
@@ -221,7 +261,8 @@ add_instance_entries (PgoCallFacts *facts, const PgoMethodId *id, guint64 entrie
 
   if (id->n_type_args == 0 || id->n_method_args != 0)
     return;
-  key = _pgo_call_facts_instance_key (id->module->simple_name, id->token, id);
+  if (!(key = _pgo_call_facts_instance_key (id->module->simple_name, id->token, id)))
+    return;
   if (!(ie = g_hash_table_lookup (facts->instances, key)))
     {
       ie = g_new0 (InstanceEntries, 1);
