@@ -34,5 +34,6 @@ gboolean _pgo_metadata_method_arity      (PgoMetadata *md, guint32 method_token,
                                          gboolean *out_has_this, guint32 *out_n_params,
                                          GError **error);
 gboolean _pgo_metadata_self_instantiation (PgoMetadata *md, guint32 token, guint n_args);
+gboolean _pgo_signature_own_instance      (const guint8 *blob, gsize len, guint n_args);
 
 G_END_DECLS

@@ -526,47 +526,71 @@ _pgo_metadata_method_arity (PgoMetadata *md, guint32 method_token, gboolean *out
 }
 
 /**
+ * _pgo_signature_own_instance:
+ * @blob: (array length=len): a TypeSpec signature
+ * @len: its length
+ * @n_args: a number of type arguments
+ *
+ * Whether @blob is exactly GENERICINST (CLASS or VALUETYPE) of a TypeDef
+ * over !0, !1, ... !(n_args - 1), in that order (ECMA-335 II.23.2.12,
+ * II.23.2.14): a generic type in its own instantiation.
+ *
+ * Returns: %TRUE if so; %FALSE otherwise, also when @blob is cut short
+ *   or has bytes left over.
+ */
+gboolean
+_pgo_signature_own_instance (const guint8 *blob, gsize len, guint n_args)
+{
+  guint32 coded = 0, n = 0;
+  guint8 et = 0, kind = 0;
+  PgoCursor c;
+
+  _pgo_cursor_init (&c, blob, len, 0);
+  if (n_args == 0 || !pgo_cursor_read_u8 (&c, &et, NULL) || et != ET_GENERICINST
+      || !pgo_cursor_read_u8 (&c, &kind, NULL) || (kind != ET_CLASS && kind != ET_VALUETYPE)
+      || !_pgo_cursor_read_ecma_uint (&c, &coded, NULL) || (coded & 3) != 0 /* TypeDefOrRef: TypeDef */
+      || !_pgo_cursor_read_ecma_uint (&c, &n, NULL) || n != n_args)
+    return FALSE;
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint32 index = 0;
+
+      if (!pgo_cursor_read_u8 (&c, &et, NULL) || et != ET_VAR
+          || !_pgo_cursor_read_ecma_uint (&c, &index, NULL) || index != i)
+        return FALSE;
+    }
+  return c.off == c.size;
+}
+
+/**
  * _pgo_metadata_self_instantiation:
  * @md: metadata
  * @token: a call's operand
  * @n_args: the caller's number of type arguments
  *
- * Whether @token is a MemberRef whose parent is the TypeSpec
- * GENERICINST of a TypeDef over exactly !0, !1, ... !(n_args - 1)
- * (ECMA-335 II.23.2.12, II.23.2.14): inside a generic type, a call of
- * the type's own method in the caller's own instantiation.
+ * Whether @token is a MemberRef whose parent is a TypeSpec that
+ * _pgo_signature_own_instance() accepts for @n_args: inside a generic
+ * type, a call of the type's own method in the caller's own
+ * instantiation.
  *
  * Returns: %TRUE if so; %FALSE otherwise, also when unreadable.
  */
 gboolean
 _pgo_metadata_self_instantiation (PgoMetadata *md, guint32 token, guint n_args)
 {
-  guint32 rid = PGO_TOKEN_RID (token), parent = 0, gt = 0, n = 0;
-  guint8 et = 0, kind = 0;
-  Sig s;
+  guint32 rid = PGO_TOKEN_RID (token), parent = 0;
+  const guint8 *blob = NULL;
+  gsize len = 0;
 
-  if (PGO_TOKEN_TABLE (token) != PGO_TABLE_MEMBERREF || rid == 0 || rid > md->rows[PGO_TABLE_MEMBERREF]
-      || !_pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
-                                      pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS, rid),
-                                      &parent, NULL)
-      || PGO_TOKEN_TABLE (parent) != PGO_TABLE_TYPESPEC || PGO_TOKEN_RID (parent) == 0
-      || PGO_TOKEN_RID (parent) > md->rows[PGO_TABLE_TYPESPEC]
-      || !_pgo_signature_sig_at (md, pgo_metadata_get_column (md, PGO_COL_TYPESPEC_SIGNATURE,
-                                                              PGO_TOKEN_RID (parent)), &s, NULL)
-      || !pgo_cursor_read_u8 (&s.c, &et, NULL) || et != ET_GENERICINST
-      || !pgo_cursor_read_u8 (&s.c, &kind, NULL) || !_pgo_signature_read_tdore (&s, &gt, NULL)
-      || PGO_TOKEN_TABLE (gt) != PGO_TABLE_TYPEDEF
-      || !_pgo_cursor_read_ecma_uint (&s.c, &n, NULL) || n != n_args)
-    return FALSE;
-  for (guint32 i = 0; i < n; i++)
-    {
-      guint32 index = 0;
-
-      if (!pgo_cursor_read_u8 (&s.c, &et, NULL) || et != ET_VAR
-          || !_pgo_cursor_read_ecma_uint (&s.c, &index, NULL))
-        return FALSE;
-    }
-  return TRUE;
+  return PGO_TOKEN_TABLE (token) == PGO_TABLE_MEMBERREF && rid >= 1 && rid <= md->rows[PGO_TABLE_MEMBERREF]
+         && _pgo_metadata_decode_coded (md, PGO_CODED_MEMBER_REF_PARENT,
+                                        pgo_metadata_get_column (md, PGO_COL_MEMBERREF_CLASS, rid),
+                                        &parent, NULL)
+         && PGO_TOKEN_TABLE (parent) == PGO_TABLE_TYPESPEC && PGO_TOKEN_RID (parent) >= 1
+         && PGO_TOKEN_RID (parent) <= md->rows[PGO_TABLE_TYPESPEC]
+         && _pgo_metadata_lookup_blob (md, pgo_metadata_get_column (md, PGO_COL_TYPESPEC_SIGNATURE,
+                                                                    PGO_TOKEN_RID (parent)), &blob, &len, NULL)
+         && _pgo_signature_own_instance (blob, len, n_args);
 }
 
 /**

@@ -385,6 +385,32 @@ START_TEST (test_metadata_self_instantiation)
 }
 END_TEST
 
+/* The TypeSpec forms of a generic type in its own instantiation, byte by
+ * byte: GENERICINST CLASS|VALUETYPE, TypeDef 2 (coded 0x08), the count,
+ * then VAR 0, VAR 1, ... exactly. */
+START_TEST (test_signature_own_instance)
+{
+  static const struct { guint8 blob[10]; gsize len; guint n; gboolean want; const char *what; } cases[] = {
+    { { 0x15, 0x12, 0x08, 0x01, 0x13, 0x00 }, 6, 1, TRUE, "class over !0" },
+    { { 0x15, 0x11, 0x08, 0x02, 0x13, 0x00, 0x13, 0x01 }, 8, 2, TRUE, "struct over !0,!1" },
+    { { 0x15, 0x12, 0x08, 0x02, 0x13, 0x01, 0x13, 0x00 }, 8, 2, FALSE, "over !1,!0" },
+    { { 0x15, 0x12, 0x08, 0x02, 0x13, 0x00, 0x13, 0x00 }, 8, 2, FALSE, "over !0,!0" },
+    { { 0x15, 0x12, 0x08, 0x01, 0x1E, 0x00 }, 6, 1, FALSE, "over !!0" },
+    { { 0x15, 0x12, 0x08, 0x01, 0x08 }, 5, 1, FALSE, "over int32" },
+    { { 0x15, 0x12, 0x09, 0x01, 0x13, 0x00 }, 6, 1, FALSE, "of a TypeRef" },
+    { { 0x15, 0x12, 0x08, 0x01, 0x13, 0x00 }, 6, 2, FALSE, "another arity" },
+    { { 0x15, 0x12, 0x08, 0x00 }, 4, 0, FALSE, "no argument" },
+    { { 0x15, 0x12, 0x08, 0x01, 0x13 }, 5, 1, FALSE, "cut short" },
+    { { 0x15, 0x12, 0x08, 0x01, 0x13, 0x00, 0x00 }, 7, 1, FALSE, "a byte left over" },
+    { { 0x1D, 0x13, 0x00 }, 3, 1, FALSE, "an array" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    ck_assert_msg (_pgo_signature_own_instance (cases[i].blob, cases[i].len, cases[i].n) == cases[i].want,
+                   "%s: want %d", cases[i].what, cases[i].want);
+}
+END_TEST
+
 /* ---- identity --------------------------------------------------------- */
 
 START_TEST (test_metadata_identity)
@@ -655,6 +681,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_metadata_resolve);
   tcase_add_test (tc, test_metadata_field_ref);
   tcase_add_test (tc, test_metadata_self_instantiation);
+  tcase_add_test (tc, test_signature_own_instance);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("limits");
