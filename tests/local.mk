@@ -66,6 +66,7 @@ check_PROGRAMS += \
 	tests/unit/check-flow-property \
 	tests/unit/check-reconstruct \
 	tests/unit/check-evidence \
+	tests/unit/check-evaluate \
 	tests/unit/check-profile-set \
 	tests/unit/check-store \
 	tests/unit/check-render \
@@ -136,6 +137,8 @@ tests_unit_check_reconstruct_SOURCES = tests/unit/check-reconstruct.c tests/supp
 tests_unit_check_reconstruct_CFLAGS = $(check_suite_cflags)
 tests_unit_check_evidence_SOURCES = tests/unit/check-evidence.c tests/support/reconstruct-helpers.h
 tests_unit_check_evidence_CFLAGS = $(check_suite_cflags)
+tests_unit_check_evaluate_SOURCES = tests/unit/check-evaluate.c tests/support/reconstruct-helpers.h
+tests_unit_check_evaluate_CFLAGS = $(check_suite_cflags)
 tests_unit_check_profile_set_CFLAGS = $(check_suite_cflags)
 tests_unit_check_profile_set_LDADD = $(check_suite_ldadd) -lm
 

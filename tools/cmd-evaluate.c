@@ -353,13 +353,15 @@ json_methods (GString *s, const PgoEvaluation *ev)
       g_string_append (s, i ? ",{\"name\":" : "{\"name\":");
       tool_json_string (s, m->name);
       g_string_append_printf (s, ",\"framework\":%s,\"blocks\":%u,\"probes\":%u,\"determined\":%u,"
-                              "\"determined_ok\":%u,\"from_calls\":%u,\"from_calls_ok\":%u,\"adjusted\":%u,"
+                              "\"determined_ok\":%u,\"from_calls\":%u,\"from_calls_ok\":%u,"
+                              "\"from_calls_explained\":%u,\"truth_escaped\":%" G_GUINT64_FORMAT
+                              ",\"adjusted\":%u,"
                               "\"truth_total\":%" G_GUINT64_FORMAT
                               ",\"determined_mass\":%" G_GUINT64_FORMAT ",\"overlap\":%.9g,"
                               "\"zero_fill_overlap\":%.9g,\"jit_check\":%s}",
                               m->framework ? "true" : "false", m->n_blocks, m->n_probes,
                               m->n_determined, m->n_determined_ok, m->n_from_calls, m->n_from_calls_ok,
-                              m->n_adjusted, m->truth_total,
+                              m->n_from_calls_explained, m->truth_escaped, m->n_adjusted, m->truth_total,
                               m->determined_mass, m->overlap, m->zero_fill,
                               m->jit_ok ? "true" : "false");
     }
@@ -467,11 +469,13 @@ format_accuracy (PgoProbeSet set, const PgoEvaluationSummary *sum)
                           " prior-only-overlap=%.6f prior-only-evidence-overlap=%.6f"
                           " jit-synthesis-overlap=%.6f determined-mass=%.6f conditional=%"
                           G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " from-calls=%" G_GUINT64_FORMAT
-                          "/%" G_GUINT64_FORMAT " certain-mass=%.6f methods=%u",
+                          "/%" G_GUINT64_FORMAT " from-calls-explained=%" G_GUINT64_FORMAT
+                          " certain-mass=%.6f methods=%u",
                           pgo_probe_set_to_char (set), sum->n_determined_ok, sum->n_determined,
                           sum->overlap, sum->zero_fill, sum->prior_only, sum->prior_only_evidence,
                           sum->synthesis, sum->determined_mass, sum->n_conditional_ok,
                           sum->n_conditional, sum->n_from_calls_ok, sum->n_from_calls,
+                          sum->n_from_calls_explained,
                           sum->certain_mass, sum->n_methods);
 }
 

@@ -80,15 +80,15 @@ _pgo_evaluate_densify (const PgoCfg *cfg, const PgoMethodProfile *truth, guint64
 }
 
 /* Reconstructs 'cfg' from every count of the dense truth 'dense': sets
- * 'out_circulation' to whether no repair was needed, and 'out_unreturned'
- * to whether entries left without a return, placed on escape arcs: an
+ * 'out_circulation' to whether no repair was needed, and 'out_escaped'
+ * to the entries that left without a return, placed on escape arcs: an
  * exception escaped through a call, or a thread was inside the method, in
  * a call, when the profile was written; the counts cannot tell which.
  * FALSE with 'error' set on a solver failure.
  * SPEC: pgo-inference(7) "Escape arcs", "Ground truth" */
 gboolean
 _pgo_evaluate_truth_balance (PgoCfg *cfg, const guint64 *dense, gboolean *out_circulation,
-                             gboolean *out_unreturned, GError **error)
+                             guint64 *out_escaped, GError **error)
 {
   g_autoptr(GArray) obs = g_array_new (FALSE, FALSE, sizeof (PgoObservation));
   g_autoptr(PgoReconstruction) rec = NULL;
@@ -108,7 +108,7 @@ _pgo_evaluate_truth_balance (PgoCfg *cfg, const guint64 *dense, gboolean *out_ci
                                &ro, error)))
     return FALSE;
   *out_circulation = rec->n_adjustments == 0;
-  *out_unreturned = rec->escaped > 0;
+  *out_escaped = rec->escaped;
   return TRUE;
 }
 
@@ -128,6 +128,17 @@ _pgo_evaluate_probe_observations (const PgoCfg *cfg, PgoProbeSet probes, const g
       o.count = dense[cfg->offset_block[o.il_offset]];
       g_array_append_val (obs, o);
     }
+}
+
+/* TRUE if an exact-from-calls count 'got' that differs from the truth
+ * 'want' is within the entries the truth of 'm' records as leaving without
+ * a return: the callers' counts then saw calls that never came back, or
+ * returns the truth had not yet counted when it was written.
+ * SPEC: pgo-inference(7) "From calls" */
+static gboolean
+escape_explains (guint64 got, guint64 want, const PgoEvaluationMethod *m)
+{
+  return (got > want ? got - want : want - got) <= m->truth_escaped;
 }
 
 /* Fills the counts and overlaps of 'm' by comparing the non-internal
@@ -172,6 +183,7 @@ _pgo_evaluate_compare_blocks (const PgoCfg *cfg, PgoProbeSet probes, const PgoRe
         {
           m->n_from_calls++;
           m->n_from_calls_ok += rb->count == dense[b];
+          m->n_from_calls_explained += rb->count != dense[b] && escape_explains (rb->count, dense[b], m);
           m->determined_mass += dense[b];
         }
       n++;

@@ -26,13 +26,13 @@ gboolean _pgo_evaluate_densify (const PgoCfg *cfg, const PgoMethodProfile *truth
                                 gboolean *has, PgoEvaluationSkipReason *kind, char **reason);
 
 /* Reconstructs 'cfg' from every count of the dense truth 'dense': sets
- * 'out_circulation' to whether no repair was needed, and 'out_unreturned'
- * to whether entries left without a return, placed on escape arcs: an
+ * 'out_circulation' to whether no repair was needed, and 'out_escaped'
+ * to the entries that left without a return, placed on escape arcs: an
  * exception escaped through a call, or a thread was inside the method, in
  * a call, when the profile was written; the counts cannot tell which.
  * FALSE with 'error' set on a solver failure. */
 gboolean _pgo_evaluate_truth_balance (PgoCfg *cfg, const guint64 *dense, gboolean *out_circulation,
-                                      gboolean *out_unreturned, GError **error);
+                                      guint64 *out_escaped, GError **error);
 
 /* Appends to 'obs' the counts of 'dense' at the offsets of 'probes' in
  * 'cfg' (a probe inside a block reads its block's count). */

@@ -223,7 +223,7 @@ typedef struct {
   PgoCfg                  *cfg;          /* NULL: skipped, failed, or no body */
   guint64                 *dense;        /* the dense truth, per block of cfg */
   GArray                  *calls;        /* its call evidence; nullable */
-  gboolean                 unreturned;   /* the truth has entries without a return */
+  guint64                  escaped;      /* the truth's entries without a return */
   PgoEvaluationSkipReason  skip;         /* with skip_detail: why it is skipped */
   char                    *skip_detail;  /* non-NULL: skipped */
   PgoEvaluationMethod      m;            /* the row, once compared (its name unset) */
@@ -282,7 +282,7 @@ check_method (EvalJob *j)
    * left as one block: the truth says nothing of the others */
   if (_pgo_evaluate_n_true (has, j->cfg->n_blocks) == 1)
     return eval_job_skip (j, PGO_EVALUATION_SKIP_FOLDED, "one block count, several reachable blocks");
-  if (!_pgo_evaluate_truth_balance (j->cfg, j->dense, &circulation, &j->unreturned, &j->error))
+  if (!_pgo_evaluate_truth_balance (j->cfg, j->dense, &circulation, &j->escaped, &j->error))
     {
       g_clear_pointer (&j->cfg, pgo_cfg_unref);
       return FALSE;
@@ -314,6 +314,7 @@ compare_method (const PgoEvaluation *ev, EvalJob *j)
   in.n_calls = j->calls ? j->calls->len : 0;
   if (!(rec = pgo_reconstruct (&in, &ro, &j->error)))
     return;
+  j->m.truth_escaped = j->escaped;
   _pgo_evaluate_compare_blocks (j->cfg, ev->probes, rec, j->dense, &j->m);
   _pgo_evaluate_compare_exceptional (j->cfg, rec, j->item->truth, &j->m);
   _pgo_evaluate_synthesis_only (j->cfg, j->dense, &j->m.synthesis);
@@ -337,7 +338,7 @@ finish_method (PgoEvaluation *ev, EvalJob *j, GError **error)
   if (!j->cfg && !j->error)
     return TRUE;
   if (!j->error)
-    ev->n_unreturned += j->unreturned;
+    ev->n_unreturned += j->escaped > 0;
   if (j->error || (ev->tally && !_pgo_prior_tally_add_truth (&ev->prior_tally, j->cfg, j->dense,
                                                              &j->error)))
     {
@@ -587,6 +588,7 @@ pgo_evaluation_get_summary (const PgoEvaluation *ev, gboolean framework_too,
       s.n_conditional_ok += m->n_conditional_ok;
       s.n_from_calls += m->n_from_calls;
       s.n_from_calls_ok += m->n_from_calls_ok;
+      s.n_from_calls_explained += m->n_from_calls_explained;
       s.n_jit_ok += m->jit_ok;
       w += m->truth_total;
       ov += (long double) m->truth_total * m->overlap;
@@ -682,11 +684,12 @@ _pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth, const PgoMetho
   /* entries without a return (an exception escaped) are no flow of the
    * JIT's edge model either: set apart like caught exceptions */
   {
-    gboolean circulation = FALSE, unreturned = FALSE;
+    gboolean circulation = FALSE;
+    guint64 escaped = 0;
 
-    if (!_pgo_evaluate_truth_balance (cfg, dense, &circulation, &unreturned, error))
+    if (!_pgo_evaluate_truth_balance (cfg, dense, &circulation, &escaped, error))
       return FALSE;
-    *out_exceptional = unreturned;
+    *out_exceptional = escaped > 0;
   }
   for (guint32 c = 0; c < cfg->n_clauses; c++)
     if (cfg->clauses[c].kind != PGO_EH_FINALLY

@@ -47,6 +47,8 @@ typedef struct {
   guint    n_conditional_ok; /* ... that equal the truth */
   guint    n_from_calls;    /* blocks the reconstruction called exact-from-calls */
   guint    n_from_calls_ok; /* ... that equal the truth */
+  guint    n_from_calls_explained; /* ... that differ by at most truth_escaped */
+  guint64  truth_escaped;   /* entries the truth records leaving without a return */
   guint64  determined_mass; /* truth counts of the determined blocks (any of the four) */
   guint64  certain_mass;    /* truth counts of the observed or exact blocks */
   double   overlap;         /* block overlap, reconstruction vs truth */
@@ -98,6 +100,7 @@ typedef struct {
   guint64 n_conditional_ok;
   guint64 n_from_calls;
   guint64 n_from_calls_ok;
+  guint64 n_from_calls_explained; /* wrong by at most the truth's unreturned entries */
   double  overlap;
   double  zero_fill;
   double  prior_only;       /* the JIT's likelihoods */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT
  *
  * reconstruct-helpers.h: what the reconstruction suites share
- * (check-reconstruct.c, check-evidence.c): running the driver on
- * hand-written IL and checking its blocks, records and JIT replica.
+ * (check-reconstruct.c, check-evidence.c, check-evaluate.c): the worked
+ * example's IL and a guarded call, running the driver on hand-written IL,
+ * and checking its blocks, records and JIT replica.
  */
 #pragma once
 
@@ -20,6 +21,23 @@
 #include "pgo-evaluate-private.h"
 #include "pgo-reconstruct-private.h"
 #include "pgo-priors-private.h"
+
+/* SPEC: pgo-inference(7) "WORKED EXAMPLE": loop, diamond and a try/catch. */
+static G_GNUC_UNUSED const guint8 example[] = {
+  0x16, 0x0A, 0x03, 0x16, 0x31, 0x04, 0x17, 0x0A, 0x2B, 0x02, 0x18, 0x0A, 0x16, 0x0B, 0x2B, 0x0A,
+  0x06, 0x02, 0x07, 0x94, 0x58, 0x0A, 0x07, 0x17, 0x58, 0x0B, 0x07, 0x02, 0x8E, 0x69, 0x32, 0xF0,
+  0x06, 0x03, 0xD8, 0x0A, 0xDE, 0x05, 0x26, 0x15, 0x0A, 0xDE, 0x00, 0x06, 0x2A,
+};
+static G_GNUC_UNUSED const PgoEhClause example_eh[] = { { PGO_EH_CATCH, 0x20, 6, 0x26, 5, { 0x01000001 } } };
+
+/* if (!x) Helper (); return;  Probe set A = {0, 8}: the call block's
+ * count is free in [0, entries] without evidence from the call. */
+static G_GNUC_UNUSED const guint8 guarded_call[] = {
+  0x02,                         /* 00 ldarg.0 */
+  0x2C, 0x05,                   /* 01 brfalse.s 08 */
+  0x28, 0x01, 0x00, 0x00, 0x0A, /* 03 call 0A000001 */
+  0x2A,                         /* 08 ret */
+};
 
 /* expected block: offset, count, provenance */
 typedef struct {

@@ -12,15 +12,6 @@
 
 #include "reconstruct-helpers.h"
 
-/* if (!x) Helper (); return;  Probe set A = {0, 8}: the call block's
- * count is free in [0, entries] without evidence from the call. */
-static const guint8 guarded_call[] = {
-  0x02,                         /* 00 ldarg.0 */
-  0x2C, 0x05,                   /* 01 brfalse.s 08 */
-  0x28, 0x01, 0x00, 0x00, 0x0A, /* 03 call 0A000001 */
-  0x2A,                         /* 08 ret */
-};
-
 /* Reconstructs the 'size' bytes of IL 'il' from 'obs' with the 'n_ev'
  * records of call evidence 'ev'. */
 static PgoReconstruction *

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT
  *
  * check-reconstruct.c: tests of the reconstruction driver
- * (reconstruct/pipeline/pgo-reconstruct.c) and of the accuracy metrics
- * (reconstruct/measure/pgo-evaluate.c).
+ * (reconstruct/pipeline/pgo-reconstruct.c).
  *
  * Hand-written IL (diamond, loop, switch, try/catch, try/finally) with
  * block counts, provenance, and both schema forms worked out by hand from
@@ -530,13 +529,6 @@ START_TEST (test_reconstruct_switch)
 }
 END_TEST
 
-/* SPEC: pgo-inference(7) "WORKED EXAMPLE": loop, diamond and a try/catch. */
-static const guint8 example[] = {
-  0x16, 0x0A, 0x03, 0x16, 0x31, 0x04, 0x17, 0x0A, 0x2B, 0x02, 0x18, 0x0A, 0x16, 0x0B, 0x2B, 0x0A,
-  0x06, 0x02, 0x07, 0x94, 0x58, 0x0A, 0x07, 0x17, 0x58, 0x0B, 0x07, 0x02, 0x8E, 0x69, 0x32, 0xF0,
-  0x06, 0x03, 0xD8, 0x0A, 0xDE, 0x05, 0x26, 0x15, 0x0A, 0xDE, 0x00, 0x06, 0x2A,
-};
-static const PgoEhClause example_eh[] = { { PGO_EH_CATCH, 0x20, 6, 0x26, 5, { 0x01000001 } } };
 
 START_TEST (test_reconstruct_try_catch)
 {
@@ -865,91 +857,6 @@ START_TEST (test_plan_shared_successors)
 }
 END_TEST
 
-START_TEST (test_reconstruct_overlap)
-{
-  const guint64 a[] = { 1000, 700, 300, 1000, 5000, 6000, 1000, 30, 1000 };
-  const guint64 b[] = { 1000, 700, 300, 1000, 5000, 6000, 1000, 0, 1000 };
-  const guint64 z[] = { 0, 0, 0 };
-
-  /* SPEC: pgo-inference(7) "Example metrics": 16000 / 16030 */
-  ck_assert_double_eq_tol (_pgo_block_overlap (a, b, 9), 16000.0 / 16030.0, 1e-12);
-  ck_assert_double_eq (_pgo_block_overlap (z, z, 3), 1.0);
-  ck_assert_double_eq (_pgo_block_overlap (a, z, 3), 0.0);
-  ck_assert_double_eq (_pgo_block_overlap (a, a, 9), 1.0);
-}
-END_TEST
-
-/* pgo_evaluation_add on the worked example's method
- * (SPEC: pgo-inference(7) "Example metrics"): the dense truth has 30
- * overflows caught; set A keeps 6 of its 9 offsets.  By hand: 8 blocks
- * determined (6 observed, 0x06 and 0x20 exact), all equal to the truth,
- * mass 16000 of 16030; overlap 16000/16030 (the catch gets 0); zero fill
- * keeps the 6 probes, 14300 in total, each share below the truth's, so
- * the overlap is 14300/16030. */
-START_TEST (test_reconstruct_evaluation)
-{
-  const guint32 dense[][2] = { { 0, 1000 }, { 6, 700 }, { 0xA, 300 }, { 0xC, 1000 }, { 0x10, 5000 },
-                               { 0x1A, 6000 }, { 0x20, 1000 }, { 0x26, 30 }, { 0x2B, 1000 } };
-  PgoMethodBody body = { 0 };
-  g_autoptr(PgoMethodProfile) truth = pgo_method_profile_new (NULL);
-  g_autoptr(PgoEvaluation) ev = pgo_evaluation_new (PGO_PROBES_A);
-  g_autoptr(GError) error = NULL;
-  const PgoEvaluationMethod *m;
-  PgoEvaluationSummary sum;
-
-  for (guint i = 0; i < G_N_ELEMENTS (dense); i++)
-    {
-      PgoSchemaRecord r = { PGO_KIND_BASIC_BLOCK_INT_COUNT, (gint32) dense[i][0], 1, 0 };
-      guint64 v = dense[i][1];
-
-      ck_assert (pgo_method_profile_add (truth, &r, &v, 1, NULL));
-    }
-  body.il = example;
-  body.il_size = sizeof example;
-  body.n_clauses = 1;
-  body.clauses = (PgoEhClause *) example_eh;
-  ck_assert (pgo_evaluation_add (ev, truth, &body, FALSE, &error));
-  ck_assert_uint_eq (pgo_evaluation_get_n_methods (ev), 1);
-  m = pgo_evaluation_get_method (ev, 0);
-  ck_assert_uint_eq (m->n_blocks, 9);
-  ck_assert_uint_eq (m->n_probes, 6);
-  ck_assert_uint_eq (m->n_determined, 8);
-  ck_assert_uint_eq (m->n_determined_ok, 8);
-  ck_assert_uint_eq (m->truth_total, 16030);
-  ck_assert_uint_eq (m->determined_mass, 16000);
-  ck_assert_double_eq_tol (m->overlap, 16000.0 / 16030.0, 1e-12);
-  ck_assert_double_eq_tol (m->zero_fill, 14300.0 / 16030.0, 1e-12);
-  ck_assert (m->jit_ok);
-  pgo_evaluation_get_summary (ev, TRUE, &sum);
-  /* the entry count spread by the JIT's likelihoods does worse than the
-   * probes and better than nothing */
-  ck_assert (m->prior_only > 0.0 && m->prior_only < m->overlap);
-  ck_assert (m->prior_only_evidence > 0.0 && m->prior_only_evidence < m->overlap);
-  ck_assert (m->synthesis > 0.0 && m->synthesis < m->overlap);
-  /* the summary of one method is that method's figures */
-  ck_assert_uint_eq (sum.n_methods, 1);
-  ck_assert_uint_eq (sum.n_determined, 8);
-  ck_assert_uint_eq (sum.n_determined_ok, 8);
-  ck_assert_uint_eq (sum.n_conditional, 0);
-  ck_assert_uint_eq (sum.n_from_calls, 0);
-  ck_assert_double_eq_tol (sum.overlap, 16000.0 / 16030.0, 1e-12);
-  ck_assert_double_eq_tol (sum.zero_fill, 14300.0 / 16030.0, 1e-12);
-  ck_assert_double_eq_tol (sum.determined_mass, 16000.0 / 16030.0, 1e-12);
-  ck_assert_double_eq_tol (sum.certain_mass, 16000.0 / 16030.0, 1e-12);
-  ck_assert_double_eq_tol (sum.prior_only, m->prior_only, 1e-12);
-
-  /* a truth without block counts is skipped, with the reason */
-  {
-    g_autoptr(PgoMethodProfile) empty = pgo_method_profile_new (NULL);
-
-    ck_assert (pgo_evaluation_add (ev, empty, &body, FALSE, &error));
-    ck_assert_uint_eq (pgo_evaluation_get_n_methods (ev), 1);
-    ck_assert_uint_eq (pgo_evaluation_get_skipped (ev)->len, 1);
-    ck_assert_str_eq (g_ptr_array_index (pgo_evaluation_get_skipped (ev), 0), "?!0x00000000: no block counts");
-  }
-}
-END_TEST
-
 /* Every app method of every fixture's block trace, probe sets A and B:
  * the edge form's JIT solver replica gives back the projected counts,
  * and nothing the solver calls exact differs from the dense truth. */
@@ -1052,8 +959,6 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_synthesis);
   tcase_add_test (tc, test_plan_diamond);
   tcase_add_test (tc, test_plan_shared_successors);
-  tcase_add_test (tc, test_reconstruct_overlap);
-  tcase_add_test (tc, test_reconstruct_evaluation);
   suite_add_tcase (s, tc);
   tc = tcase_create ("errors");
   tcase_add_test (tc, test_reconstruct_repair);
