@@ -32,3 +32,4 @@
 #include "pgo-textpgo.h"
 #include "pgo-method-hash.h"
 #include "pgo-mibc.h"
+#include "pgo-trace-stream.h"

@@ -288,7 +288,10 @@ DISTCLEANFILES += tests/conformance/traceevent/.dirstamp
 # --- install: the C API example against the installed library -------------
 
 TESTS += tests/install/example.sh
-EXTRA_DIST += tests/install/example.sh tests/install/example-reconstruct.c tests/install/example-mibc.c
+EXTRA_DIST += tests/install/example.sh
+# the examples are installed with the documentation (libpgo(3) EXAMPLES)
+exampledir = $(docdir)/examples
+dist_example_DATA = tests/install/example-reconstruct.c tests/install/example-mibc.c
 AM_TESTS_ENVIRONMENT += PGO_CC='$(CC)'; export PGO_CC; PGO_SAN_FLAGS='$(SAN_FLAGS)'; export PGO_SAN_FLAGS; PGO_PREFIX='$(prefix)'; export PGO_PREFIX; \
 	PGO_LIBDIR='$(libdir)'; export PGO_LIBDIR;
 

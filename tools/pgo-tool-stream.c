@@ -1,19 +1,17 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-tool-stream.c: the commands' reading of traces in passes, holding
- * one batch of profiles: the first pass matches each trace's modules,
- * learns the call evidence and (when asked) names the handles; further
- * learning passes run the call evidence's rounds; the last pass makes
- * each method's profile as it comes.  A method that
- * comes twice needs merging: then every profile is kept instead, for
- * pgo_profile_set_build().  With trace filters (pgo-tool-filter.c),
- * the traces they leave out are not read, and each pass hands on only
- * the profiles their selection keeps.
+ * pgo-tool-stream.c: the commands' reading of traces in passes, through
+ * the library's PgoTraceStream (libpgo/job/pgo-trace-stream.c), which
+ * holds one batch of profiles, learns the call evidence and makes each
+ * method's profile as it comes.  What is the commands' is the reader:
+ * with trace filters (pgo-tool-filter.c) the traces they leave out are
+ * not read, and each pass hands on only the profiles their selection
+ * keeps; the first pass matches each trace's modules (the "modules:"
+ * lines) and, when asked, names the handles.
  *
  * Input: the traces, the trace filter, the resolver, the profile set's
- * options.  Output:
- * the profiles the set makes, one at a time, to the caller's function.
- * Wiring only: reconstruct/pipeline/pgo-profile-set.c does the work.
+ * options.  Output: the profiles the set makes, one at a time, to the
+ * caller's function.  Wiring only.
  */
 #include "config.h"
 
@@ -22,18 +20,19 @@
 struct _ToolStream {
   char               **traces;    /* borrowed */
   PgoBodyResolver     *resolver;  /* borrowed */
-  PgoProfileSetStream *set;
-  GPtrArray           *opened;    /* ToolTrace per trace */
-  ToolModules      *modules;   /* the trace being read's, in the first pass; else NULL */
-  GPtrArray           *batch;     /* profiles read, not yet handed on */
-  GPtrArray           *keep;      /* every profile, when the stream is not simple; else NULL */
-  PgoProfileSetEmitFunc emit;     /* the second pass's output */
-  gpointer             emit_data;
-  gboolean             second;    /* in the second pass */
+  PgoTraceStream      *stream;
+  GPtrArray           *opened;    /* ToolTrace per trace (NULL: left out) */
   GPtrArray           *selections; /* ToolSelection per trace, with a filter; else NULL */
   PgoProfileSetOptions one;       /* the caller's options for one process, when the
                                    * filters keep one of several traces */
   PgoStaleMode         stale;     /* what the options' carrier does with another build */
+  gboolean             have_framework; /* first pass: for the module lines */
+  GHashTable          *names;     /* first pass: where to name the handles; nullable */
+  GString             *modules;   /* first pass: receives the module lines */
+  ToolModules         *mods;      /* the trace being read's, in the first pass; else NULL */
+  PgoProfileSetEmitFunc take;     /* the library's, for the pass being read */
+  gpointer             take_data;
+  int                  rc;        /* the exit code of an error already printed */
 };
 
 void
@@ -41,90 +40,81 @@ tool_stream_free (ToolStream *s)
 {
   if (!s)
     return;
-  pgo_profile_set_stream_free (s->set);
+  pgo_trace_stream_free (s->stream);
   g_ptr_array_unref (s->opened);
-  g_ptr_array_unref (s->batch);
-  g_clear_pointer (&s->keep, g_ptr_array_unref);
   g_clear_pointer (&s->selections, g_ptr_array_unref);
   g_free (s);
 }
 
-/* Hands the batch of 's' to the pass it is in and empties it. */
-static gboolean
-flush_batch (ToolStream *s, GError **error)
-{
-  gboolean ok = TRUE;
-
-  if (s->batch->len == 0)
-    return TRUE;
-  if (s->keep)
-    {
-      for (guint i = 0; i < s->batch->len; i++)
-        g_ptr_array_add (s->keep, g_steal_pointer (&s->batch->pdata[i]));
-    }
-  else if (!s->second)
-    pgo_profile_set_stream_learn (s->set, s->batch);
-  else
-    ok = pgo_profile_set_stream_make (s->set, s->batch, s->emit, s->emit_data, error);
-  g_ptr_array_set_size (s->batch, 0);
-  return ok;
-}
-
-/* ToolProfileFunc of both passes: names the profile's type arguments
- * as the list path does, counts its module in the first pass, batches it. */
+/* ToolProfileFunc of every pass: names the profile's type arguments as
+ * the list path does, counts its module in the first pass, hands it to
+ * the library's stream. */
 static gboolean
 stream_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
   ToolStream *s = data;
 
   pgo_nettrace_profile_name_types (profile, tool_lookup_metadata, s->resolver);
-  if (s->modules)
-    tool_modules_add (s->modules, profile);
-  g_ptr_array_add (s->batch, profile);
-  return s->batch->len < TOOL_BATCH || flush_batch (s, error);
+  if (s->mods)
+    tool_modules_add (s->mods, profile);
+  return s->take (profile, s->take_data, error);
 }
 
-/* Reads every trace of 's' once, but those the filters leave out.  The
- * first pass opens them, names their handles into 'names' (nullable) and
- * matches each one's modules into 'modules'; the passes of later rounds
- * only learn.  Returns PGO_EXIT_OK, or the exit code after the error. */
-static int
-stream_pass (ToolStream *s, gboolean have_framework, GHashTable *names, GString *modules)
+/* FALSE with an error that says it was printed (s->rc is set). */
+static gboolean
+reported (GError **error)
 {
-  int rc = PGO_EXIT_OK;
-  GError *error = NULL;
+  g_set_error_literal (error, PGO_ERROR, PGO_ERROR_FAILED, "reported");
+  return FALSE;
+}
 
-  for (guint i = 0; s->traces[i]; i++)
+/* PgoTraceReadFunc of the stream: reads trace 'i' once, but when the
+ * filters leave it out.  The first pass opens it, names its handles into
+ * s->names and matches its modules into s->modules. */
+static gboolean
+read_trace (guint i, guint pass, PgoProfileSetEmitFunc take, gpointer take_data, gpointer data,
+            GError **error)
+{
+  ToolStream *s = data;
+  ToolSelection *sel = s->selections ? g_ptr_array_index (s->selections, i) : NULL;
+  g_autoptr(ToolModules) mods = pass == 0 ? tool_modules_new () : NULL;
+  gboolean ok;
+
+  if (pass == 0 && tool_selection_is_left_out (sel))
+    g_ptr_array_add (s->opened, NULL);
+  if (tool_selection_is_left_out (sel))
+    return TRUE;
+  if (pass == 0)
     {
-      const char *t = s->traces[i];
-      gboolean first = !s->second && s->opened->len == i;
-      g_autoptr(ToolModules) mods = tool_modules_new ();
-      ToolSelection *sel = s->selections ? g_ptr_array_index (s->selections, i) : NULL;
+      ToolTrace *opened = tool_trace_open (s->traces[i], &s->rc);
 
-      s->modules = first ? mods : NULL;
-      if (first && tool_selection_is_left_out (sel))
-        g_ptr_array_add (s->opened, NULL);
-      if (tool_selection_is_left_out (sel))
-        continue;
-      if (first)
-        {
-          ToolTrace *opened = tool_trace_open (t, &rc);
-
-          if (!opened)
-            return rc;
-          g_ptr_array_add (s->opened, opened);
-        }
-      if (!tool_selection_pass (sel, g_ptr_array_index (s->opened, i), stream_profile, s,
-                                s->resolver, names, &rc))
-        return rc;
-      if (!flush_batch (s, &error))
-        return tool_fail (t, error);
-      if (first && !tool_modules_match (t, mods, s->resolver, have_framework, s->stale, modules,
-                                        &rc))
-        return rc;
+      if (!opened)
+        return reported (error);
+      g_ptr_array_add (s->opened, opened);
     }
-  s->modules = NULL;
-  return PGO_EXIT_OK;
+  s->mods = mods;
+  s->take = take;
+  s->take_data = take_data;
+  ok = tool_selection_pass (sel, g_ptr_array_index (s->opened, i), stream_profile, s, s->resolver,
+                            pass == 0 ? s->names : NULL, &s->rc);
+  s->mods = NULL;
+  if (ok && pass == 0)
+    ok = tool_modules_match (s->traces[i], mods, s->resolver, s->have_framework, s->stale,
+                             s->modules, &s->rc);
+  return ok || reported (error);
+}
+
+/* The exit code of the stream's failure 'error': the one printed, or
+ * PGO_EXIT_FAILURE after printing the library's. */
+static int
+stream_failed (ToolStream *s, GError *error)
+{
+  if (s->rc != PGO_EXIT_OK)
+    {
+      g_error_free (error);
+      return s->rc;
+    }
+  return tool_fail (NULL, error);
 }
 
 /* The options 's' makes its profiles with: 'set', or, when its filters
@@ -157,7 +147,7 @@ options_for (ToolStream *s, const PgoProfileSetOptions *set)
  *
  * Selects what @filter keeps of each trace (tool_select_traces():
  * an error when it keeps nothing), opens the traces it keeps and reads
- * them once per round of the call evidence (PGO_CALL_FACTS_ROUNDS).
+ * them once per round of the call evidence (pgo_trace_stream_learn()).
  *
  * Returns: (transfer full) (nullable): the stream, or NULL after the
  *   error.
@@ -168,21 +158,25 @@ tool_stream_open (char **traces, const ToolFilter *filter, PgoBodyResolver *reso
                   GHashTable *names, GString *modules, int *out_rc)
 {
   g_autoptr(ToolStream) s = g_new0 (ToolStream, 1);
+  GError *error = NULL;
 
   s->traces = traces;
   s->resolver = resolver;
   s->opened = g_ptr_array_new_with_free_func ((GDestroyNotify) tool_trace_free);
-  s->batch = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   s->stale = tool_stale_mode (set);
+  s->have_framework = have_framework;
+  s->names = names;
+  s->modules = modules;
   if (tool_filter_is_active (filter)
       && !(s->selections = tool_select_traces (filter, traces, out_rc)))
     return NULL;
-  s->set = pgo_profile_set_stream_new (resolver, options_for (s, set));
-  if ((*out_rc = stream_pass (s, have_framework, names, modules)) != PGO_EXIT_OK)
-    return NULL;
-  while (pgo_profile_set_stream_is_simple (s->set) && pgo_profile_set_stream_next_round (s->set))
-    if ((*out_rc = stream_pass (s, FALSE, NULL, NULL)) != PGO_EXIT_OK)
+  s->stream = pgo_trace_stream_new (resolver, options_for (s, set), (const char *const *) traces,
+                                    read_trace, s);
+  if (!pgo_trace_stream_learn (s->stream, &error))
+    {
+      *out_rc = stream_failed (s, error);
       return NULL;
+    }
   return g_steal_pointer (&s);
 }
 
@@ -196,7 +190,7 @@ tool_stream_open (char **traces, const ToolFilter *filter, PgoBodyResolver *reso
  *   method comes twice, and must be merged) every input profile, none
  *   made, for pgo_profile_set_build()
  *
- * Reads the traces a second time.
+ * Reads the traces a last time (pgo_trace_stream_make()).
  *
  * Returns: PGO_EXIT_OK, or the exit code after the error.
  */
@@ -204,17 +198,11 @@ int
 tool_stream_make (ToolStream *s, PgoProfileSetEmitFunc emit, gpointer data,
                   GPtrArray **out_list)
 {
-  int rc;
+  GError *error = NULL;
 
-  *out_list = NULL;
-  s->second = TRUE;
-  s->emit = emit;
-  s->emit_data = data;
-  if (!pgo_profile_set_stream_is_simple (s->set))
-    s->keep = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
-  if ((rc = stream_pass (s, FALSE, NULL, NULL)) == PGO_EXIT_OK && s->keep)
-    *out_list = g_steal_pointer (&s->keep);
-  return rc;
+  if (!pgo_trace_stream_make (s->stream, emit, data, out_list, &error))
+    return stream_failed (s, error);
+  return PGO_EXIT_OK;
 }
 
 /**
@@ -227,18 +215,18 @@ tool_stream_make (ToolStream *s, PgoProfileSetEmitFunc emit, gpointer data,
 gboolean
 tool_stream_is_simple (ToolStream *s)
 {
-  return pgo_profile_set_stream_is_simple (s->set);
+  return pgo_trace_stream_is_simple (s->stream);
 }
 
 /**
  * tool_stream_get_stats:
  * @s: a stream
- * @out: (out caller-allocates): what its second pass made
+ * @out: (out caller-allocates): what its last pass made
  */
 void
 tool_stream_get_stats (ToolStream *s, PgoProfileSetStats *out)
 {
-  pgo_profile_set_stream_get_stats (s->set, out);
+  pgo_trace_stream_get_stats (s->stream, out);
 }
 
 /* PgoProfileSetEmitFunc of tool_reconstruct_inputs(): the callers

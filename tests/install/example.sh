@@ -6,8 +6,10 @@
 # --cflags --libs libpgo", runs them and checks their output:
 # tests/install/example-reconstruct.c, one method from its IL (the worked
 # example, SPEC: pgo-inference(7) "WORKED EXAMPLE"), and
-# tests/install/example-mibc.c, the main job, whose .mibc of each fixture
-# trace must be byte-identical to what create-mibc writes.
+# tests/install/example-mibc.c, the main job through pgo_mibc_create(),
+# whose .mibc of every fixture's block trace must be byte-identical to
+# what create-mibc writes, and which refuses a bad trace (one line, no
+# output) and an output over its input.
 #
 # Input: $PGO_BUILDDIR (a configured build), $PGO_CC, $PGO_PREFIX, $PGO_LIBDIR
 # (the expanded install libdir), $PGO_SAN_FLAGS (a sanitizer build's
@@ -84,10 +86,16 @@ if ! $cc $san -o "$tmp/example-mibc" "$src/install/example-mibc.c" $flags 2>"$tm
   exit 1
 fi
 mkdir -p "$tmp/lib" "$tmp/cli"
-for fx in hotloop generics; do
-  trace=$src/fixtures/data/$fx/block.nettrace asm=$src/fixtures/data/$fx/$fx.dll
-  LD_LIBRARY_PATH="$tmp/root$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-    "$tmp/example-mibc" "$trace" "$asm" "$tmp/lib/$fx.mibc" >"$tmp/mibc.out" 2>&1 \
+run_example () {
+  LD_LIBRARY_PATH="$tmp/root$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$tmp/example-mibc" "$@"
+}
+n=0
+for dir in "$src"/fixtures/data/*/; do
+  fx=$(basename "$dir")
+  trace=$dir/block.nettrace asm=$dir/$fx.dll
+  [ -f "$trace" ] && [ -f "$asm" ] || continue
+  n=$((n + 1))
+  run_example "$trace" "$asm" "$tmp/lib/$fx.mibc" >"$tmp/mibc.out" 2>&1 \
     || { echo "FAIL: example-mibc $fx: $(cat "$tmp/mibc.out")"; exit 1; }
   "$build/tools/pgo-reconstruct" create-mibc -r "$asm" -o "$tmp/cli/$fx.mibc" "$trace" 2>"$tmp/cli.err" \
     || { echo "FAIL: create-mibc $fx: $(cat "$tmp/cli.err")"; exit 1; }
@@ -95,4 +103,23 @@ for fx in hotloop generics; do
     || { echo "FAIL: $fx: the example's .mibc differs from create-mibc's"; exit 1; }
   echo "example-mibc $fx: $(cat "$tmp/mibc.out"), the same $(wc -c <"$tmp/cli/$fx.mibc") bytes as create-mibc"
 done
+[ "$n" -ge 10 ] || { echo "FAIL: compared $n fixtures, expected every one of at least 10"; exit 1; }
+# bad input: one line naming the file, exit 1, no output; the output is
+# never written over an input
+printf 'not a trace' >"$tmp/bad.nettrace"
+run_example "$tmp/bad.nettrace" "$src/fixtures/data/hotloop/hotloop.dll" "$tmp/bad.mibc" 2>"$tmp/err"
+rc=$?
+if [ $rc != 1 ] || [ "$(wc -l <"$tmp/err")" != 1 ] || ! grep -qF "example-mibc: $tmp/bad.nettrace: " "$tmp/err" \
+   || [ -e "$tmp/bad.mibc" ]; then
+  echo "FAIL: a bad trace: exit $rc (expected 1), stderr '$(cat "$tmp/err")', output left: $([ -e "$tmp/bad.mibc" ] && echo yes || echo no)"
+  exit 1
+fi
+cp "$src/fixtures/data/hotloop/block.nettrace" "$tmp/in.nettrace"
+run_example "$tmp/in.nettrace" "$src/fixtures/data/hotloop/hotloop.dll" "$tmp/in.nettrace" 2>"$tmp/err"
+rc=$?
+if [ $rc != 1 ] || ! grep -qF "example-mibc: $tmp/in.nettrace: is also an input: not overwriting it" "$tmp/err" \
+   || ! cmp -s "$tmp/in.nettrace" "$src/fixtures/data/hotloop/block.nettrace"; then
+  echo "FAIL: output over its input: exit $rc (expected 1), stderr '$(cat "$tmp/err")'"
+  exit 1
+fi
 echo "PASS: examples built with pkg-config against the installed libpgo"

@@ -1,0 +1,13 @@
+# libpgo/job/local.mk: the main job as library calls (traces read in
+# passes into a profile set; a .mibc from traces).  The one part of
+# libpgo above the stages: it sees their public headers (AM_CPPFLAGS),
+# and no stage includes it.
+
+noinst_LTLIBRARIES += libpgo/job/libpgo-job.la
+libpgo_stage_libs += libpgo/job/libpgo-job.la
+
+libpgo_job_libpgo_job_la_CPPFLAGS = $(AM_CPPFLAGS)
+libpgo_job_libpgo_job_la_SOURCES = libpgo/job/pgo-trace-stream.c
+libpgo_include_HEADERS += libpgo/job/pgo-trace-stream.h
+EXTRA_DIST += libpgo/job/README.md
+
