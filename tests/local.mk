@@ -50,6 +50,7 @@ check_PROGRAMS += \
 	tests/unit/check-fixtures \
 	tests/unit/check-il \
 	tests/unit/check-cfg \
+	tests/unit/check-cfg-bad \
 	tests/unit/check-pe \
 	tests/unit/check-metadata \
 	tests/unit/check-body \
@@ -63,6 +64,7 @@ check_PROGRAMS += \
 	tests/unit/check-textpgo \
 	tests/unit/check-method-hash \
 	tests/unit/check-flow \
+	tests/unit/check-flow-repair \
 	tests/unit/check-flow-property \
 	tests/unit/check-reconstruct \
 	tests/unit/check-evidence \
@@ -73,10 +75,14 @@ check_PROGRAMS += \
 	tests/unit/check-compare \
 	tests/unit/check-xml \
 	tests/unit/check-pdb \
+	tests/unit/check-pdb-malformed \
 	tests/unit/check-interp \
 	$(NULL)
 
+tests_unit_check_pdb_SOURCES = tests/unit/check-pdb.c tests/support/pdb-helpers.h
 tests_unit_check_pdb_CFLAGS = $(check_suite_cflags)
+tests_unit_check_pdb_malformed_SOURCES = tests/unit/check-pdb-malformed.c tests/support/pdb-helpers.h
+tests_unit_check_pdb_malformed_CFLAGS = $(check_suite_cflags)
 
 # the interpreter, from inside (its private header; libpgo-interp)
 tests_unit_check_interp_CFLAGS = $(check_suite_cflags) -I$(top_srcdir)/libpgo/interp
@@ -100,6 +106,7 @@ tests_unit_check_fixtures_CFLAGS = $(check_suite_cflags)
 # IL decoder and flow graphs
 tests_unit_check_il_CFLAGS = $(check_suite_cflags)
 tests_unit_check_cfg_CFLAGS = $(check_suite_cflags)
+tests_unit_check_cfg_bad_CFLAGS = $(check_suite_cflags)
 
 # Assemblies: PE/Webcil images, metadata, bodies, signatures, assembly sets
 tests_unit_check_pe_CFLAGS = $(check_suite_cflags)
@@ -122,9 +129,11 @@ tests_unit_check_method_hash_CFLAGS = $(check_suite_cflags)
 
 # Flow solver: hand-computed graphs and seeded random properties, and
 # the same properties against a min-cost optimality oracle (GLPK).
-flow_check_headers = $(check_suite_headers) tests/support/flow-helpers.h tests/support/flow-gen.h
+flow_check_headers = $(check_suite_headers) tests/support/flow-helpers.h tests/support/flow-gen.h tests/support/flow-cases.h
 tests_unit_check_flow_SOURCES = tests/unit/check-flow.c $(flow_check_headers)
 tests_unit_check_flow_CFLAGS = $(check_suite_cflags)
+tests_unit_check_flow_repair_SOURCES = tests/unit/check-flow-repair.c $(flow_check_headers)
+tests_unit_check_flow_repair_CFLAGS = $(check_suite_cflags)
 tests_unit_check_flow_property_SOURCES = tests/unit/check-flow-property.c $(flow_check_headers)
 tests_unit_check_flow_property_CFLAGS = $(check_suite_cflags)
 check_PROGRAMS += tests/unit/check-flow-oracle
@@ -519,8 +528,11 @@ clean-local-tests:
 
 # --- .mibc writer and reader (mibc-writer/) --------------------------------
 
-check_PROGRAMS += tests/unit/check-mibc
+check_PROGRAMS += tests/unit/check-mibc tests/unit/check-mibc-generic
+tests_unit_check_mibc_SOURCES = tests/unit/check-mibc.c tests/support/mibc-helpers.h
+tests_unit_check_mibc_generic_SOURCES = tests/unit/check-mibc-generic.c tests/support/mibc-helpers.h
 tests_unit_check_mibc_CFLAGS = $(check_suite_cflags)
+tests_unit_check_mibc_generic_CFLAGS = $(check_suite_cflags)
 
 # mibc-tool: writes and dumps .mibc files for the conformance scripts.
 noinst_PROGRAMS += tests/conformance/mibc-tool
