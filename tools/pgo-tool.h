@@ -59,8 +59,8 @@ gboolean         tool_trace_pass_named (ToolTrace *t, ToolProfileFunc func,
                                         GHashTable *names, int *out_rc);
 void             tool_trace_free    (ToolTrace *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ToolTrace, tool_trace_free)
-/* Profiles the streamed commands hand on at a time. */
-#define TOOL_BATCH 2048
+/* Profiles the streamed commands hand on at a time: the library's batch. */
+#define TOOL_BATCH PGO_TRACE_STREAM_BATCH
 /* Traces read in two passes: pgo-tool-stream.c. */
 typedef struct _ToolStream ToolStream;
 ToolStream   *tool_stream_open   (char **traces, const ToolFilter *filter,

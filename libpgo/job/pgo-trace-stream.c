@@ -23,14 +23,9 @@
 #include "pgo-nettrace-event.h"
 #include "pgo-trace-stream.h"
 
-/* Profiles held before they are handed on together (the parallel
- * reconstruction's unit of work). */
-#define BATCH 2048
-
 struct _PgoTraceStream {
   PgoProfileSetOptions options; /* the caller's, copied: the set borrows them */
   char               **names;    /* one per trace; prefixes the errors of its batches */
-  guint                n_traces;
   PgoTraceReadFunc     read;
   gpointer             read_data;
   GDestroyNotify       read_free; /* frees read_data with the stream; nullable */
@@ -60,7 +55,6 @@ pgo_trace_stream_new (PgoBodyResolver *resolver, const PgoProfileSetOptions *opt
   PgoTraceStream *s = g_new0 (PgoTraceStream, 1);
 
   s->names = g_strdupv ((char **) names);
-  s->n_traces = g_strv_length (s->names);
   s->read = read;
   s->read_data = read_data;
   s->options = *options;
@@ -107,7 +101,7 @@ take_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   PgoTraceStream *s = data;
 
   g_ptr_array_add (s->batch, profile);
-  return s->batch->len < BATCH || flush_batch (s, error);
+  return s->batch->len < PGO_TRACE_STREAM_BATCH || flush_batch (s, error);
 }
 
 /* Reads every trace of 's' once, each one's last batch handed on before
@@ -115,7 +109,7 @@ take_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 static gboolean
 read_pass (PgoTraceStream *s, GError **error)
 {
-  for (guint i = 0; i < s->n_traces; i++)
+  for (guint i = 0; s->names[i]; i++)
     {
       if (!s->read (i, s->pass, take_profile, s, s->read_data, error))
         return FALSE;
@@ -279,7 +273,7 @@ files_read (guint i, guint pass, PgoProfileSetEmitFunc take, gpointer take_data,
   g_autoptr(PgoNettraceReader) reader = NULL;
   g_autoptr(PgoNettraceProfiles) profiles = NULL;
   GBytes *bytes = files_map (f, i, error);
-  guint n;
+  guint n, first;
 
   if (!bytes || !(reader = pgo_nettrace_reader_new (bytes, error))
       || !(profiles = pgo_nettrace_profiles_stream (reader, files_one, &fp, error)))
@@ -290,13 +284,14 @@ files_read (guint i, guint pass, PgoProfileSetEmitFunc take, gpointer take_data,
   n = pgo_nettrace_profiles_get_n_emitted (profiles);
   if (pass == 0)
     g_array_append_val (f->n_profiles, n);
+  first = g_array_index (f->n_profiles, guint, i);
   if (n == 0)
     g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "%s: no method profile in the trace", path);
-  else if (n != g_array_index (f->n_profiles, guint, i))
+  else if (n != first)
     g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
                  "%s: the trace changed while it was read (%u method profiles, then %u)", path,
-                 g_array_index (f->n_profiles, guint, i), n);
-  return n != 0 && n == g_array_index (f->n_profiles, guint, i);
+                 first, n);
+  return n != 0 && n == first;
 }
 
 /**
@@ -424,8 +419,6 @@ pgo_mibc_create (const char *const *traces, PgoBodyResolver *resolver,
   if (out_stats)
     *out_stats = st;
   data = g_bytes_get_data (bytes, &len);
-  if (!g_file_set_contents_full (output, data, (gssize) len, G_FILE_SET_CONTENTS_CONSISTENT, 0666,
-                                 error))
-    return FALSE;
-  return TRUE;
+  return g_file_set_contents_full (output, data, (gssize) len, G_FILE_SET_CONTENTS_CONSISTENT, 0666,
+                                   error);
 }

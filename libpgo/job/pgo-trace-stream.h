@@ -14,6 +14,10 @@
 
 G_BEGIN_DECLS
 
+/* Profiles a PgoTraceStream holds before it hands them on together (the
+ * parallel reconstruction's unit of work). */
+#define PGO_TRACE_STREAM_BATCH 2048
+
 /**
  * PgoTraceReadFunc:
  * @index: which trace, from 0
