@@ -33,3 +33,5 @@
 #include "pgo-method-hash.h"
 #include "pgo-mibc.h"
 #include "pgo-trace-stream.h"
+#include "pgo-inputs.h"
+#include "pgo-jobs.h"

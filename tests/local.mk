@@ -70,6 +70,7 @@ check_PROGRAMS += \
 	tests/unit/check-evidence \
 	tests/unit/check-evaluate \
 	tests/unit/check-profile-set \
+	tests/unit/check-inputs \
 	tests/unit/check-store \
 	tests/unit/check-render \
 	tests/unit/check-compare \
@@ -89,6 +90,7 @@ tests_unit_check_interp_CFLAGS = $(check_suite_cflags) -I$(top_srcdir)/libpgo/in
 tests_unit_check_interp_LDADD = libpgo/interp/libpgo-interp.la $(check_suite_ldadd) -lm
 
 tests_unit_check_xml_CFLAGS = $(check_suite_cflags)
+tests_unit_check_inputs_CFLAGS = $(check_suite_cflags)
 
 tests_unit_check_compare_CFLAGS = $(check_suite_cflags)
 tests_unit_check_compare_LDADD = $(check_suite_ldadd) -lm

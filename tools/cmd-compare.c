@@ -6,7 +6,7 @@
  *
  * Input: two files, each a .nettrace or a .mibc; optional assemblies to
  * name a .mibc's methods by token.  Output: one line per method, then a
- * summary line, on stdout.  Wiring only: reconstruct/measure/pgo-compare.c.
+ * summary line, on stdout.  Wiring only: libpgo/job/pgo-compare-files.c.
  */
 #include "config.h"
 
@@ -126,110 +126,14 @@ json_method (GString *s, const PgoComparedMethod *m)
     }
 }
 
-/* One side of the comparison: a trace, read in passes, or a whole list. */
-typedef struct {
-  const char   *path;
-  ToolTrace *trace;
-  GPtrArray    *list;
-} Side;
-
-static void
-side_clear (Side *side)
-{
-  g_clear_pointer (&side->trace, tool_trace_free);
-  g_clear_pointer (&side->list, g_ptr_array_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Side, side_clear)
-
-/* Handed each profile of a side that --method keeps, with its 0-based
- * place among them. */
-typedef void (*SideFunc) (const PgoMethodProfile *p, guint i, gpointer data);
-
-/* A pass over a side. */
+/* What the printing shares. */
 typedef struct {
   const CompareOptions *o;
-  PgoBodyResolver      *resolver;
-  SideFunc              func;
-  gpointer              data;
-  guint                 n;      /* profiles kept so far */
-} Pass;
-
-/* Hands 'p' to the pass when --method keeps it. */
-static void
-pass_one (Pass *pass, const PgoMethodProfile *p)
-{
-  const PgoMethodId *id = pgo_method_profile_get_id (p);
-
-  if (pass->o->method && !(id && pgo_method_id_matches (id, pass->o->method)))
-    return;
-  if (pass->func)
-    pass->func (p, pass->n, pass->data);
-  pass->n++;
-}
-
-/* ToolProfileFunc of a trace's pass: names the profile's type
- * arguments as the list reader does, then hands it on. */
-static gboolean
-pass_streamed (PgoMethodProfile *profile, gpointer data, GError **error)
-{
-  Pass *pass = data;
-
-  (void) error;
-  if (pass->resolver)
-    pgo_nettrace_profile_name_types (profile, tool_lookup_metadata, pass->resolver);
-  pass_one (pass, profile);
-  pgo_method_profile_free (profile);
-  return TRUE;
-}
-
-/* Calls 'func' (nullable: a pass that only reads) on every profile of
- * 'side' that --method keeps, in order.  FALSE after the error. */
-static gboolean
-side_pass (Side *side, const CompareOptions *o, PgoBodyResolver *resolver, SideFunc func,
-           gpointer data, int *rc)
-{
-  Pass pass = { o, resolver, func, data, 0 };
-
-  if (side->trace)
-    return tool_trace_pass (side->trace, pass_streamed, &pass, rc);
-  for (guint i = 0; i < side->list->len; i++)
-    pass_one (&pass, g_ptr_array_index (side->list, i));
-  return TRUE;
-}
-
-/* Opens 'path' as a side: a trace to read in passes, any other input
- * whole, its profiles of one method (a store's traces) added into one as
- * the other commands add them.  FALSE after the error. */
-static gboolean
-side_open (Side *side, const char *path, PgoBodyResolver *resolver, int *rc)
-{
-  g_autoptr(GPtrArray) list = NULL;
-  g_autoptr(GError) error = NULL;
-  PgoProfileSetOptions merge;
-
-  side->path = path;
-  if (tool_is_trace (path))
-    return (side->trace = tool_trace_open (path, rc)) != NULL;
-  if (!(list = tool_read_profiles (path, resolver, rc)))
-    return FALSE;
-  pgo_profile_set_options_init (&merge);
-  merge.mode = PGO_PROFILE_SET_AS_RECORDED;
-  merge.call_evidence = FALSE;
-  if (!(side->list = pgo_profile_set_build (list, resolver, &merge, NULL, &error)))
-    {
-      *rc = tool_fail (path, g_steal_pointer (&error));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* What the printing passes share. */
-typedef struct {
-  const CompareOptions *o;
-  PgoComparison        *c;
+  gboolean              started;   /* JSON: the object's start printed */
   guint                 n_printed; /* JSON: methods printed, for the commas */
 } Printer;
+
+static void json_start_once (Printer *pr);
 
 /* Prints one method, as a line or a JSON element. */
 static void
@@ -252,43 +156,27 @@ print_one (Printer *pr, const PgoComparedMethod *m)
   fputs (s->str, stdout);
 }
 
-/* SideFunc of the second side's first pass: adds it to the comparison. */
+/* PgoComparedFunc: prints each method, after the JSON object's start. */
 static void
-add_b (const PgoMethodProfile *p, guint i, gpointer data)
-{
-  (void) i;
-  pgo_comparison_add_b (data, p);
-}
-
-/* SideFunc of the first side: pairs and prints each method. */
-static void
-pair_a (const PgoMethodProfile *p, guint i, gpointer data)
+print_compared (const PgoComparedMethod *m, gpointer data)
 {
   Printer *pr = data;
-  PgoComparedMethod m;
 
-  (void) i;
-  pgo_comparison_pair_a (pr->c, p, &m);
-  print_one (pr, &m);
+  json_start_once (pr);
+  print_one (pr, m);
 }
 
-/* SideFunc of the second side's last pass: prints the methods no method
- * of the first side paired with. */
+/* Prints the JSON object's start, up to the methods' list, once. */
 static void
-print_only_b (const PgoMethodProfile *p, guint i, gpointer data)
+json_start_once (Printer *pr)
 {
-  Printer *pr = data;
-  PgoComparedMethod m = { .b = p };
+  const CompareOptions *o = pr->o;
+  g_autoptr(GString) s = NULL;
 
-  if (!pgo_comparison_b_paired (pr->c, i))
-    print_one (pr, &m);
-}
-
-/* Prints the JSON object's start, up to the methods' list. */
-static void
-json_start (const CompareOptions *o)
-{
-  g_autoptr(GString) s = g_string_new ("{\"a\":");
+  if (!o->json || pr->started)
+    return;
+  pr->started = TRUE;
+  s = g_string_new ("{\"a\":");
 
   tool_json_string (s, o->paths[0]);
   g_string_append (s, ",\"b\":");
@@ -346,35 +234,28 @@ check_min_overlap (const CompareOptions *o, const PgoComparisonSummary *s)
   return PGO_EXIT_BELOW;
 }
 
-/* "compare": holds B as its counts and digests, reads A one method at a
- * time (a trace in two passes: the first checks it before anything is
- * printed), then B again for the methods only it has. */
+/* "compare": pgo_profiles_compare_files(), each method printed as it
+ * comes (libpgo/job/pgo-compare-files.c). */
 int
 cmd_compare (int argc, char **argv)
 {
   g_auto(CompareOptions) o = { 0 };
-  g_auto(Side) a = { 0 };
-  g_auto(Side) b = { 0 };
   g_autoptr(PgoBodyResolver) resolver = NULL;
-  g_autoptr(PgoComparison) c = pgo_comparison_new ();
-  Printer pr = { &o, c, 0 };
+  g_autoptr(GError) error = NULL;
+  Printer pr = { &o, FALSE, 0 };
+  PgoReadOptions ro;
   PgoComparisonSummary s;
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
     return rc;
-  if ((o.references && !(resolver = tool_open_resolver (o.references, NULL, &rc)))
-      || !side_open (&a, o.paths[0], resolver, &rc)
-      || (a.trace && !side_pass (&a, &o, resolver, NULL, NULL, &rc))
-      || !side_open (&b, o.paths[1], resolver, &rc)
-      || !side_pass (&b, &o, resolver, add_b, c, &rc))
+  if (o.references && !(resolver = tool_open_resolver (o.references, NULL, &rc)))
     return rc;
-  if (o.json)
-    json_start (&o);
-  if (!side_pass (&a, &o, resolver, pair_a, &pr, &rc)
-      || !side_pass (&b, &o, resolver, print_only_b, &pr, &rc))
-    return rc;
-  pgo_comparison_get_summary (c, &s);
+  ro = tool_read_options (resolver, FALSE, PGO_STALE_REFUSE, NULL);
+  if (!pgo_profiles_compare_files (o.paths[0], o.paths[1], &ro, o.method, print_compared, &pr, &s,
+                                   &error))
+    return tool_fail (NULL, g_steal_pointer (&error));
+  json_start_once (&pr);
   if (o.method && s.n_a == 0 && s.n_b == 0)
     {
       tool_error ("%s, %s: --method '%s' names no method of either", o.paths[0], o.paths[1],

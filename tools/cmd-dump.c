@@ -305,7 +305,7 @@ static void
 dump_init (Dump *d, const char *path, const char *selector, PgoBodyResolver *resolver)
 {
   *d = (Dump) { path, selector, resolver, NULL, NULL, 0, 0 };
-  d->names = resolver ? tool_new_handle_names () : NULL;
+  d->names = resolver ? pgo_handle_names_new () : NULL;
   d->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 

@@ -8,7 +8,8 @@
  * --edge-truth, an edge-mode trace of the same deterministic program.
  * Output: a per-method table (or --json), the ACCURACY line, and with
  * --edge-truth the CONFORMANCE truth-edge-vs-block line over app methods.
- * Wiring only: the metrics are reconstruct/measure/pgo-evaluate.c.
+ * Wiring only: the passes are libpgo/job/pgo-evaluate-files.c, the
+ * metrics reconstruct/measure/pgo-evaluate.c.
  */
 #include "config.h"
 
@@ -126,218 +127,23 @@ parse_options (int *argc, char ***argv, EvalOptions *o)
   return PGO_EXIT_OK;
 }
 
-/* A method of a truth trace waiting for its batch: its profile and what
- * the resolver found of it. */
-typedef struct {
-  PgoMethodProfile *profile;   /* owned */
-  PgoMethodBody     body;      /* when 'found' */
-  gboolean          found;
-  gboolean          framework; /* the body came from a --framework */
-  char             *missing;   /* unless 'found': the resolver's reason */
-} Pending;
-
-/* Frees what 'p' holds. */
-static void
-pending_clear (Pending *p)
-{
-  g_clear_pointer (&p->profile, pgo_method_profile_free);
-  if (p->found)
-    pgo_method_body_clear (&p->body);
-  g_clear_pointer (&p->missing, g_free);
-}
-
-/* What the passes over one --truth trace share. */
-typedef struct {
-  PgoEvaluation   *ev;
-  const EvalOptions *o;
-  guint            t;        /* the trace's number */
-  PgoCallFacts    *facts;    /* NULL with --no-call-evidence */
-  ToolModules  *modules;  /* counted by the first pass */
-  GPtrArray       *edges;    /* the --edge-truth twin's profiles, or NULL */
-  gboolean        *used;     /* its profiles matched so far */
-  GArray          *pending;  /* Pending: methods taken, not yet evaluated */
-  guint            n_seen;   /* profiles of the second pass */
-  guint            n_taken;  /* ... that --method takes */
-} TruthRun;
-
-/* Compares the two truths of app method 'p' (its body found) of run 'r':
- * its block truth and the paired --edge-truth trace's profile; warns
- * when they differ.  FALSE with 'error' set, naming the method and the
- * edge trace, when the comparison fails. */
-static gboolean
-compare_edge_truth (TruthRun *r, const Pending *p, GError **error)
-{
-  const PgoMethodId *id = pgo_method_profile_get_id (p->profile);
-  g_autofree char *name = pgo_method_id_to_string (id);
-  gboolean compared = FALSE, agree = FALSE;
-
-  if (!pgo_evaluation_compare_truths (r->ev, p->profile, r->edges, r->used, &p->body, &compared,
-                                      &agree, error))
-    {
-      g_prefix_error (error, "%s (token 0x%08x), edge truth %s: ", name, id ? id->token : 0,
-                      r->o->edge_truth[r->t]);
-      return FALSE;
-    }
-  if (compared && !agree && !r->o->quiet)
-    tool_warning ("%s: %s (token 0x%08x): the edge run's JIT reconstruction"
-                  " differs from the block run of %s", r->o->edge_truth[r->t], name,
-                  id ? id->token : 0, r->o->truth[r->t]);
-  return TRUE;
-}
-
-/* PgoEvaluationAfterFunc of a batch of run 'data', in method order once
- * pending method 'i' was added: records it as skipped when its IL was
- * not found, else compares its two truths (app methods, --edge-truth):
- * the skip list and the edge profiles' pairing follow the trace's order. */
-static gboolean
-after_method (guint i, gpointer data, GError **error)
-{
-  TruthRun *r = data;
-  const Pending *p = &g_array_index (r->pending, Pending, i);
-
-  if (!p->found)
-    {
-      g_autofree char *name = pgo_method_id_to_string (pgo_method_profile_get_id (p->profile));
-
-      pgo_evaluation_skip (r->ev, name, PGO_EVALUATION_SKIP_NO_IL, p->missing);
-      return TRUE;
-    }
-  if (r->edges && !p->framework)
-    return compare_edge_truth (r, p, error);
-  return TRUE;
-}
-
-/* Evaluates the pending methods of run 'r' on --jobs threads, in trace
- * order, and empties the list.  FALSE with 'error' set when one fails. */
-static gboolean
-evaluate_pending (TruthRun *r, GError **error)
-{
-  g_autofree PgoEvaluationItem *items = g_new0 (PgoEvaluationItem, r->pending->len + 1);
-  gboolean ok;
-
-  for (guint i = 0; i < r->pending->len; i++)
-    {
-      const Pending *p = &g_array_index (r->pending, Pending, i);
-
-      items[i] = (PgoEvaluationItem) { p->profile, p->found ? &p->body : NULL, p->framework };
-    }
-  ok = pgo_evaluation_add_batch (r->ev, items, r->pending->len, (guint) r->o->jobs, after_method,
-                                 r, error);
-  g_array_set_size (r->pending, 0);
-  return ok;
-}
-
-/* ToolProfileFunc of the first pass: counts the profile's module and
- * lets the call facts learn from it. */
-static gboolean
-learn_profile (PgoMethodProfile *profile, gpointer data, GError **error)
-{
-  TruthRun *r = data;
-
-  (void) error;
-  tool_learn_profile (r->modules, r->facts, profile, NULL);
-  return TRUE;
-}
-
-/* ToolProfileFunc of the second pass: takes the profile if --method
- * does, with its body, into the pending batch, and evaluates the batch
- * once it holds TOOL_BATCH methods. */
-static gboolean
-evaluate_profile (PgoMethodProfile *profile, gpointer data, GError **error)
-{
-  g_autoptr(PgoMethodProfile) owned = profile;
-  TruthRun *r = data;
-  const PgoMethodId *id = pgo_method_profile_get_id (owned);
-  g_autoptr(GError) missing = NULL;
-  Pending p = { 0 };
-
-  r->n_seen++;
-  if (r->o->method && !(id && pgo_method_id_matches (id, r->o->method)))
-    return TRUE;
-  r->n_taken++;
-  p.found = pgo_body_resolver_lookup (r->o->resolver, id, &p.body, &p.framework, &missing);
-  p.missing = missing ? g_strdup (missing->message) : NULL;
-  p.profile = g_steal_pointer (&owned);
-  g_array_append_val (r->pending, p);
-  return r->pending->len < TOOL_BATCH || evaluate_pending (r, error);
-}
-
-/* Adds to 'total' what the call facts 'facts' found. */
-static void
-add_call_stats (PgoCallFacts *facts, PgoCallFactsStats *total)
-{
-  PgoCallFactsStats st;
-
-  pgo_call_facts_get_stats (facts, &st);
-  total->n_sites += st.n_sites;
-  total->n_resolved += st.n_resolved;
-  total->n_never_entered += st.n_never_entered;
-  total->n_no_return += st.n_no_return;
-  total->n_only_caller += st.n_only_caller;
-  total->n_at_most += st.n_at_most;
-  total->n_likely += st.n_likely;
-  total->n_constant += st.n_constant;
-  total->n_type_tests += st.n_type_tests;
-  total->n_arguments += st.n_arguments;
-}
-
 /* Adds every method of --truth trace number 't' (and of its --edge-truth
- * twin) to 'ev', with the evidence of the calls unless --no-call-evidence
- * (what it found is added to 'total'), and its "modules:" line to
- * 'modules'; counts in '*n_seen' its methods and in '*n_taken' those
- * --method takes.  The truth is read in two passes (its modules and the
- * call facts, then its methods in batches of TOOL_BATCH, each
- * evaluated on --jobs threads).  Returns PGO_EXIT_OK, or the exit code
- * after the error. */
+ * twin) to 'ev' (pgo_evaluation_add_trace()), its "modules:" line to
+ * 'modules', what it saw to 'stats'.  Returns PGO_EXIT_OK, or the exit
+ * code after the error. */
 static int
-evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, PgoCallFactsStats *total,
-                GString *modules, guint *n_seen, guint *n_taken)
+evaluate_trace (PgoEvaluation *ev, const EvalOptions *o, guint t, GString *modules,
+                PgoEvaluationTraceStats *stats)
 {
-  g_autoptr(ToolTrace) trace = NULL;
-  g_autoptr(ToolModules) mods = tool_modules_new ();
-  g_autoptr(GPtrArray) edges = NULL;
-  g_autofree gboolean *used = NULL;
-  g_autoptr(PgoCallFacts) facts = NULL;
-  g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
+  PgoReadOptions ro = tool_read_options (o->resolver, o->frameworks != NULL, PGO_STALE_REFUSE,
+                                         NULL);
+  PgoEvaluationTraceOptions eo = { &ro, o->set, o->method, (guint) o->jobs, !o->no_calls,
+                                   o->call_rounds, !o->quiet };
   g_autoptr(GError) error = NULL;
-  TruthRun r;
-  gboolean ok;
-  int rc;
 
-  g_array_set_clear_func (pending, (GDestroyNotify) pending_clear);
-  if (!o->no_calls)
-    {
-      facts = pgo_call_facts_new (o->resolver);
-      pgo_call_facts_set_probes (facts, TRUE, o->set);
-      pgo_call_facts_set_one_process (facts, TRUE); /* one truth trace at a time */
-      pgo_call_facts_set_threads (facts, (guint) o->jobs);
-    }
-  r = (TruthRun) { ev, o, t, facts, mods, NULL, NULL, pending, 0, 0 };
-  if (!(trace = tool_trace_open (o->truth[t], &rc)) || !tool_trace_pass (trace, learn_profile, &r, &rc)
-      || !tool_modules_match (o->truth[t], mods, o->resolver, o->frameworks != NULL, PGO_STALE_REFUSE,
-                              modules, &rc))
-    return rc;
-  if (facts)
-    pgo_call_facts_flush (facts, NULL);
-  if (!tool_call_rounds (trace, facts, o->call_rounds, NULL, &rc))
-    return rc;
-  if (o->edge_truth && !(edges = tool_read_trace (o->edge_truth[t], &rc)))
-    return rc;
-  used = g_new0 (gboolean, edges ? edges->len + 1 : 1);
-  r.edges = edges;
-  r.used = used;
-  pgo_evaluation_set_call_facts (ev, facts);
-  if (!tool_trace_pass (trace, evaluate_profile, &r, &rc))
-    return (pgo_evaluation_set_call_facts (ev, NULL), rc);
-  /* the last batch, short of TOOL_BATCH; failing as the pass would */
-  ok = evaluate_pending (&r, &error);
-  pgo_evaluation_set_call_facts (ev, NULL);
-  if (!ok)
-    return tool_fail (o->truth[t], g_steal_pointer (&error));
-  if (facts)
-    add_call_stats (facts, total);
-  *n_seen += r.n_seen;
-  *n_taken += r.n_taken;
+  if (!pgo_evaluation_add_trace (ev, o->truth[t], o->edge_truth ? o->edge_truth[t] : NULL, &eo,
+                                 modules, stats, &error))
+    return tool_fail (NULL, g_steal_pointer (&error));
   return PGO_EXIT_OK;
 }
 
@@ -531,9 +337,8 @@ cmd_evaluate (int argc, char **argv)
   g_auto(EvalOptions) o = { 0 };
   g_autoptr(PgoEvaluation) ev = NULL;
   PgoEvaluationSummary sum;
-  PgoCallFactsStats calls = { 0 };
+  PgoEvaluationTraceStats stats = { 0 };
   g_autoptr(GString) modules = g_string_new (NULL);
-  guint n_seen = 0, n_taken = 0;
   int rc;
 
   if ((rc = parse_options (&argc, &argv, &o)) != PGO_EXIT_OK)
@@ -542,15 +347,15 @@ cmd_evaluate (int argc, char **argv)
   pgo_evaluation_set_priors (ev, o.prior_model);
   pgo_evaluation_set_prior_tally (ev, o.prior_tally);
   for (guint t = 0; o.truth[t]; t++)
-    if ((rc = evaluate_trace (ev, &o, t, &calls, modules, &n_seen, &n_taken)) != PGO_EXIT_OK)
+    if ((rc = evaluate_trace (ev, &o, t, modules, &stats)) != PGO_EXIT_OK)
       return rc;
-  if (o.method && n_taken == 0)
+  if (o.method && stats.n_taken == 0)
     {
       guint n = g_strv_length (o.truth);
       g_autofree char *inputs = n > 1 ? g_strdup_printf ("%s and %u more traces", o.truth[0], n - 1)
                                       : g_strdup (o.truth[0]);
 
-      return tool_no_method_named (inputs, o.method, n_seen);
+      return tool_no_method_named (inputs, o.method, stats.n_seen);
     }
   pgo_evaluation_get_summary (ev, TRUE, &sum);
   if (sum.n_methods == 0)
@@ -560,7 +365,7 @@ cmd_evaluate (int argc, char **argv)
   else
     {
       fputs (modules->str, stdout);
-      print_text (ev, &o, &sum, &calls);
+      print_text (ev, &o, &sum, &stats.calls);
     }
   if (o.prior_tally)
     {

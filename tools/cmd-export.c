@@ -78,7 +78,7 @@ check_options (ExportOptions *o)
   if (o->xml && o->compressed)
     return tool_usage ("--compressed applies to --format mibc only");
   if (o->text)
-    o->names = tool_new_handle_names ();
+    o->names = pgo_handle_names_new ();
   o->set.handle_names = o->names;
   /* inferred classes have names only the text format can write: a .mibc
    * would hold them as unknown handles, which crossgen2 ignores

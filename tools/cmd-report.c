@@ -111,23 +111,40 @@ typedef struct {
   PgoPdbSet *pdbs;
 } ReportVisit;
 
+/* One method as add_method() hands it to the report. */
+typedef struct {
+  const PgoMethodId       *id;
+  const PgoReconstruction *rec;
+  const char              *name;
+  PgoPdbSet               *pdbs;
+} Drawn;
+
+/* PgoDiagramFunc of add_method(): the method's picture, with the source
+ * lines of its assembly's PDB when found. */
+static PgoDiagram *
+draw_method (gpointer data)
+{
+  Drawn *dr = data;
+  g_autoptr(GError) error = NULL;
+  PgoDiagram *d = pgo_reconstruction_to_diagram (dr->rec, dr->name);
+
+  if (d && !pgo_pdb_set_annotate (dr->pdbs, dr->id, d, &error))
+    tool_warning ("%s; no source lines", error->message);
+  return d;
+}
+
 /* PgoProfileSetVisitFunc: adds each reconstructed method to the report,
- * its picture with the source lines of its assembly's PDB when found. */
+ * which asks for its picture when it may draw it. */
 static void
 add_method (const PgoMethodId *id, const PgoReconstruction *rec, gpointer user_data)
 {
   ReportVisit *v = user_data;
   g_autofree char *name = pgo_method_id_to_string (id);
-  g_autoptr(GError) error = NULL;
-  PgoDiagram *d = NULL;
+  Drawn dr = { id, rec, name, v->pdbs };
   PgoMethodSummary s;
 
   pgo_reconstruction_summarize (rec, &s);
-  if (pgo_report_would_draw (v->report, &s))
-    d = pgo_reconstruction_to_diagram (rec, name);
-  if (d && !pgo_pdb_set_annotate (v->pdbs, id, d, &error))
-    tool_warning ("%s; no source lines", error->message);
-  pgo_report_add_method (v->report, name, &s, d);
+  pgo_report_add_method (v->report, name, &s, draw_method, &dr);
 }
 
 /* The default title: "pgo-tools report: " and the inputs' base names. */

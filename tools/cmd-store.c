@@ -117,7 +117,7 @@ unlink_store (const char *path)
 /* What the passes over one ingested trace share. */
 typedef struct {
   PgoStoreIngest  *ingest;   /* the second pass's */
-  ToolModules  *modules;  /* counted by the first pass */
+  PgoModuleTally  *modules;  /* counted by the first pass */
   PgoBodyResolver *resolver;
   guint            n;        /* profiles of the first pass */
   guint            n_block;  /* ... with block counts */
@@ -125,7 +125,7 @@ typedef struct {
 } IngestRun;
 
 
-/* ToolProfileFunc of the first pass: counts the profile's module. */
+/* PgoProfileSetEmitFunc of the first pass: counts the profile's module. */
 static gboolean
 count_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
@@ -135,11 +135,11 @@ count_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   (void) error;
   r->n++;
   r->n_block += pgo_method_profile_has_block_counts (owned);
-  tool_modules_add (r->modules, owned);
+  pgo_module_tally_add (r->modules, owned);
   return TRUE;
 }
 
-/* ToolProfileFunc of the second pass: adds the profile's records, or
+/* PgoProfileSetEmitFunc of the second pass: adds the profile's records, or
  * keeps the store's failure in r->error (reported as the store's). */
 static gboolean
 add_profile (PgoMethodProfile *profile, gpointer data, GError **error)
@@ -214,7 +214,7 @@ print_ingested (const char *source, gboolean added, guint n, guint n_block, cons
  * Returns PGO_EXIT_OK, or the exit code after the error (nothing of the
  * trace is kept). */
 static int
-ingest_trace (PgoStore *store, const IngestOptions *o, ToolTrace *t, ToolSelection *sel,
+ingest_trace (PgoStore *store, const IngestOptions *o, PgoTraceFile *t, ToolSelection *sel,
               const char *path, const char *hash, IngestRun *r, gboolean *added, char **out_source)
 {
   g_autofree char *key = NULL, *started = NULL;
@@ -246,9 +246,9 @@ static int
 ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, const char *path,
             ToolSelection *sel)
 {
-  g_autoptr(ToolModules) mods = tool_modules_new ();
+  g_autoptr(PgoModuleTally) mods = pgo_module_tally_new ();
   g_autoptr(GString) modules = g_string_new (NULL);
-  g_autoptr(ToolTrace) t = NULL;
+  g_autoptr(PgoTraceFile) t = NULL;
   g_autofree char *hash = NULL, *source = NULL;
   gboolean added = FALSE;
   IngestRun r = { NULL, mods, resolver, 0, 0, NULL };

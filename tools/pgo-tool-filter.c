@@ -79,7 +79,7 @@ struct _ToolSelection {
   guint               n_kept;
   guint8             *keep;     /* per profile, in the reader's order: kept; NULL: all */
   guint               next;     /* the running pass: the next profile's place */
-  ToolProfileFunc  func;     /* ... and where the kept ones go */
+  PgoProfileSetEmitFunc  func;     /* ... and where the kept ones go */
   gpointer            data;
 };
 
@@ -788,7 +788,7 @@ tool_selection_is_part (const ToolSelection *sel)
   return sel && !sel->left_out && sel->keep;
 }
 
-/* ToolProfileFunc of tool_selection_pass(): hands on the profile
+/* PgoProfileSetEmitFunc of tool_selection_pass(): hands on the profile
  * when the selection 'data' keeps its place, else frees it. */
 static gboolean
 pick_profile (PgoMethodProfile *profile, gpointer data, GError **error)
@@ -815,7 +815,7 @@ pick_profile (PgoMethodProfile *profile, gpointer data, GError **error)
  * Returns: FALSE after printing the error, with *@out_rc set
  */
 gboolean
-tool_selection_pass (ToolSelection *sel, ToolTrace *t, ToolProfileFunc func,
+tool_selection_pass (ToolSelection *sel, PgoTraceFile *t, PgoProfileSetEmitFunc func,
                      gpointer data, PgoBodyResolver *resolver, GHashTable *names, int *out_rc)
 {
   if (!sel || !sel->keep)

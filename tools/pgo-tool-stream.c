@@ -21,7 +21,7 @@ struct _ToolStream {
   char               **traces;    /* borrowed */
   PgoBodyResolver     *resolver;  /* borrowed */
   PgoTraceStream      *stream;
-  GPtrArray           *opened;    /* ToolTrace per trace (NULL: left out) */
+  GPtrArray           *opened;    /* PgoTraceFile per trace (NULL: left out) */
   GPtrArray           *selections; /* ToolSelection per trace, with a filter; else NULL */
   PgoProfileSetOptions one;       /* the caller's options for one process, when the
                                    * filters keep one of several traces */
@@ -29,7 +29,7 @@ struct _ToolStream {
   gboolean             have_framework; /* first pass: for the module lines */
   GHashTable          *names;     /* first pass: where to name the handles; nullable */
   GString             *modules;   /* first pass: receives the module lines */
-  ToolModules         *mods;      /* the trace being read's, in the first pass; else NULL */
+  PgoModuleTally         *mods;      /* the trace being read's, in the first pass; else NULL */
   PgoProfileSetEmitFunc take;     /* the library's, for the pass being read */
   gpointer             take_data;
   int                  rc;        /* the exit code of an error already printed */
@@ -46,7 +46,7 @@ tool_stream_free (ToolStream *s)
   g_free (s);
 }
 
-/* ToolProfileFunc of every pass: names the profile's type arguments as
+/* PgoProfileSetEmitFunc of every pass: names the profile's type arguments as
  * the list path does, counts its module in the first pass, hands it to
  * the library's stream. */
 static gboolean
@@ -56,7 +56,7 @@ stream_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 
   pgo_nettrace_profile_name_types (profile, tool_lookup_metadata, s->resolver);
   if (s->mods)
-    tool_modules_add (s->mods, profile);
+    pgo_module_tally_add (s->mods, profile);
   return s->take (profile, s->take_data, error);
 }
 
@@ -77,7 +77,7 @@ read_trace (guint i, guint pass, PgoProfileSetEmitFunc take, gpointer take_data,
 {
   ToolStream *s = data;
   ToolSelection *sel = s->selections ? g_ptr_array_index (s->selections, i) : NULL;
-  g_autoptr(ToolModules) mods = pass == 0 ? tool_modules_new () : NULL;
+  g_autoptr(PgoModuleTally) mods = pass == 0 ? pgo_module_tally_new () : NULL;
   gboolean ok;
 
   if (pass == 0 && tool_selection_is_left_out (sel))
@@ -86,7 +86,7 @@ read_trace (guint i, guint pass, PgoProfileSetEmitFunc take, gpointer take_data,
     return TRUE;
   if (pass == 0)
     {
-      ToolTrace *opened = tool_trace_open (s->traces[i], &s->rc);
+      PgoTraceFile *opened = tool_trace_open (s->traces[i], &s->rc);
 
       if (!opened)
         return reported (error);
@@ -162,7 +162,7 @@ tool_stream_open (char **traces, const ToolFilter *filter, PgoBodyResolver *reso
 
   s->traces = traces;
   s->resolver = resolver;
-  s->opened = g_ptr_array_new_with_free_func ((GDestroyNotify) tool_trace_free);
+  s->opened = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_trace_file_free);
   s->stale = tool_stale_mode (set);
   s->have_framework = have_framework;
   s->names = names;

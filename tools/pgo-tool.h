@@ -47,18 +47,16 @@ void tool_show_progress (PgoProfileSetOptions *set);
 
 /* Inputs of reconstruct and evaluate. */
 PgoBodyResolver *tool_open_resolver (char **references, char **frameworks, int *out_rc);
-/* Takes 'profile' (transfer full); FALSE with 'error' set stops the stream. */
-typedef gboolean (*ToolProfileFunc) (PgoMethodProfile *profile, gpointer data, GError **error);
-/* A trace mapped once, read in passes that must agree. */
-typedef struct _ToolTrace ToolTrace;
-ToolTrace    *tool_trace_open    (const char *path, int *out_rc);
-gboolean         tool_trace_pass    (ToolTrace *t, ToolProfileFunc func, gpointer data,
+/* The library's readers (libpgo/job/pgo-inputs.h), their errors printed. */
+void             tool_warn          (const char *message, gpointer user_data);
+PgoReadOptions   tool_read_options  (PgoBodyResolver *resolver, gboolean have_framework,
+                                     PgoStaleMode stale, GHashTable *names);
+PgoTraceFile    *tool_trace_open    (const char *path, int *out_rc);
+gboolean         tool_trace_pass    (PgoTraceFile *t, PgoProfileSetEmitFunc func, gpointer data,
                                      int *out_rc);
-gboolean         tool_trace_pass_named (ToolTrace *t, ToolProfileFunc func,
+gboolean         tool_trace_pass_named (PgoTraceFile *t, PgoProfileSetEmitFunc func,
                                         gpointer data, PgoBodyResolver *resolver,
                                         GHashTable *names, int *out_rc);
-void             tool_trace_free    (ToolTrace *t);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (ToolTrace, tool_trace_free)
 /* Profiles the streamed commands hand on at a time: the library's batch. */
 #define TOOL_BATCH PGO_TRACE_STREAM_BATCH
 /* Traces read in two passes: pgo-tool-stream.c. */
@@ -73,30 +71,16 @@ gboolean         tool_stream_is_simple (ToolStream *s);
 void             tool_stream_get_stats (ToolStream *s, PgoProfileSetStats *out);
 void             tool_stream_free   (ToolStream *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ToolStream, tool_stream_free)
-GPtrArray       *tool_read_trace    (const char *path, int *out_rc);
 void             tool_warn_truncated (const char *path, const PgoNettraceStats *st, guint kept);
-GPtrArray       *tool_read_store    (const char *path, char **out_digest, int *out_rc);
 char            *tool_hash_file     (const char *path);
 gboolean         tool_print_store_stats (PgoStore *store, const char *path, GError **error);
 char           **tool_add_positional (char **list, int argc, char **argv);
-gboolean         tool_match_modules (const char *path, GPtrArray *profiles,
-                                     PgoBodyResolver *resolver, gboolean have_framework,
-                                     PgoStaleMode stale, GString *out, int *out_rc);
 PgoStaleMode     tool_stale_mode    (const PgoProfileSetOptions *set);
 
-/* Methods per module of a trace, counted one profile at a time. */
-typedef struct _ToolModules ToolModules;
-ToolModules  *tool_modules_new   (void);
-void             tool_modules_free  (ToolModules *t);
-void             tool_modules_add   (ToolModules *t, const PgoMethodProfile *profile);
-void             tool_learn_profile (ToolModules *modules, PgoCallFacts *facts,
-                                     PgoMethodProfile *profile, const PgoCfgOptions *cfg);
-gboolean         tool_call_rounds   (ToolTrace *t, PgoCallFacts *facts, guint rounds,
-                                     const PgoCfgOptions *cfg, int *out_rc);
-gboolean         tool_modules_match (const char *path, ToolModules *t,
+/* The modules of a trace, counted one profile at a time, matched. */
+gboolean         tool_modules_match (const char *path, PgoModuleTally *t,
                                      PgoBodyResolver *resolver, gboolean have_framework,
                                      PgoStaleMode stale, GString *out, int *out_rc);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (ToolModules, tool_modules_free)
 GPtrArray       *tool_read_profiles (const char *path, PgoBodyResolver *resolver, int *out_rc);
 GPtrArray       *tool_read_profiles_named (const char *path, PgoBodyResolver *resolver,
                                            GHashTable *names, int *out_rc);
@@ -104,7 +88,6 @@ GPtrArray       *tool_read_inputs   (char **stores, char **traces, PgoBodyResolv
                                      gboolean have_framework, PgoStaleMode stale,
                                      GHashTable *names, GString *modules, char **out_digest,
                                      int *out_rc);
-GHashTable      *tool_new_handle_names (void);
 PgoMetadata     *tool_lookup_metadata (const PgoModuleId *module, gpointer user_data,
                                        GError **error);
 gboolean         tool_parse_probes  (const char *text, PgoProbeSet *out);
@@ -186,8 +169,8 @@ const char      *tool_filter_get_window  (const ToolFilter *f);
 GPtrArray       *tool_select_traces      (const ToolFilter *f, char **traces, int *out_rc);
 gboolean         tool_selection_is_left_out (const ToolSelection *sel);
 gboolean         tool_selection_is_part  (const ToolSelection *sel);
-gboolean         tool_selection_pass     (ToolSelection *sel, ToolTrace *t,
-                                          ToolProfileFunc func, gpointer data,
+gboolean         tool_selection_pass     (ToolSelection *sel, PgoTraceFile *t,
+                                          PgoProfileSetEmitFunc func, gpointer data,
                                           PgoBodyResolver *resolver, GHashTable *names,
                                           int *out_rc);
 void             tool_selection_free     (ToolSelection *sel);

@@ -18,6 +18,8 @@
 #include <glib/gstdio.h>
 
 #include "pgo-error.h"
+#include "pgo-inputs.h"
+#include "pgo-job-private.h"
 #include "pgo-mibc.h"
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
@@ -201,12 +203,11 @@ pgo_trace_stream_get_stats (PgoTraceStream *s, PgoProfileSetStats *out)
 
 /* ---- .nettrace files ----------------------------------------------------- */
 
-/* The files reader's state: each trace mapped on its first pass. */
+/* The files reader's state: each trace opened on its first pass. */
 typedef struct {
   PgoBodyResolver *resolver;
-  GPtrArray       *paths;      /* char * */
-  GPtrArray       *bytes;      /* GBytes * per trace, once mapped */
-  GArray          *n_profiles; /* guint per trace: what its first pass gave */
+  GPtrArray       *paths;   /* char * */
+  GPtrArray       *traces;  /* PgoTraceFile * per trace, once opened */
 } Files;
 
 static void
@@ -215,83 +216,45 @@ files_free (gpointer p)
   Files *f = p;
 
   g_ptr_array_unref (f->paths);
-  g_ptr_array_unref (f->bytes);
-  g_array_unref (f->n_profiles);
+  g_ptr_array_unref (f->traces);
   g_free (f);
 }
 
-/* What files_one() hands each profile to. */
+/* What files_take() hands each profile to. */
 typedef struct {
   PgoBodyResolver      *resolver;
   PgoProfileSetEmitFunc take;
   gpointer              take_data;
 } FilesPass;
 
-static PgoMetadata *
-lookup_metadata (const PgoModuleId *module, gpointer user_data, GError **error)
-{
-  return pgo_body_resolver_lookup_metadata (user_data, module, error);
-}
-
-/* PgoNettraceProfileFunc of files_read(): names the profile's type
+/* PgoProfileSetEmitFunc of files_read(): names the profile's type
  * arguments and hands it on. */
 static gboolean
-files_one (PgoNettraceProfiles *profiles, PgoMethodProfile *profile, guint64 method_handle,
-           GBytes *blob, gpointer user_data, GError **error)
+files_take (PgoMethodProfile *profile, gpointer data, GError **error)
 {
-  FilesPass *fp = user_data;
+  FilesPass *fp = data;
 
-  (void) profiles;
-  (void) method_handle;
-  (void) blob;
-  pgo_nettrace_profile_name_types (profile, lookup_metadata, fp->resolver);
+  pgo_nettrace_profile_name_types (profile, _pgo_job_lookup_metadata, fp->resolver);
   return fp->take (profile, fp->take_data, error);
 }
 
-/* Maps trace 'i' of 'f' on its first pass. */
-static GBytes *
-files_map (Files *f, guint i, GError **error)
-{
-  g_autoptr(GMappedFile) map = NULL;
-
-  if (i < f->bytes->len)
-    return f->bytes->pdata[i];
-  if (!(map = g_mapped_file_new (f->paths->pdata[i], FALSE, error)))
-    return NULL;
-  g_ptr_array_add (f->bytes, g_mapped_file_get_bytes (map));
-  return f->bytes->pdata[i];
-}
-
-/* PgoTraceReadFunc of pgo_trace_stream_new_for_files(). */
+/* PgoTraceReadFunc of pgo_trace_stream_new_for_files(): opens trace 'i'
+ * on its first pass, then reads it. */
 static gboolean
 files_read (guint i, guint pass, PgoProfileSetEmitFunc take, gpointer take_data, gpointer data,
             GError **error)
 {
   Files *f = data;
   FilesPass fp = { f->resolver, take, take_data };
-  const char *path = f->paths->pdata[i];
-  g_autoptr(PgoNettraceReader) reader = NULL;
-  g_autoptr(PgoNettraceProfiles) profiles = NULL;
-  GBytes *bytes = files_map (f, i, error);
-  guint n, first;
+  PgoTraceFile *t;
 
-  if (!bytes || !(reader = pgo_nettrace_reader_new (bytes, error))
-      || !(profiles = pgo_nettrace_profiles_stream (reader, files_one, &fp, error)))
-    {
-      g_prefix_error (error, "%s: ", path);
-      return FALSE;
-    }
-  n = pgo_nettrace_profiles_get_n_emitted (profiles);
   if (pass == 0)
-    g_array_append_val (f->n_profiles, n);
-  first = g_array_index (f->n_profiles, guint, i);
-  if (n == 0)
-    g_set_error (error, PGO_ERROR, PGO_ERROR_NOT_FOUND, "%s: no method profile in the trace", path);
-  else if (n != first)
-    g_set_error (error, PGO_ERROR, PGO_ERROR_CORRUPT,
-                 "%s: the trace changed while it was read (%u method profiles, then %u)", path,
-                 first, n);
-  return n != 0 && n == first;
+    {
+      if (!(t = pgo_trace_file_open (f->paths->pdata[i], error)))
+        return FALSE;
+      g_ptr_array_add (f->traces, t);
+    }
+  return pgo_trace_file_pass (f->traces->pdata[i], files_take, &fp, NULL, error);
 }
 
 /**
@@ -316,8 +279,7 @@ pgo_trace_stream_new_for_files (PgoBodyResolver *resolver, const PgoProfileSetOp
   f->paths = g_ptr_array_new_with_free_func (g_free);
   for (const char *const *p = paths; *p; p++)
     g_ptr_array_add (f->paths, g_strdup (*p));
-  f->bytes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  f->n_profiles = g_array_new (FALSE, FALSE, sizeof (guint));
+  f->traces = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_trace_file_free);
   s = pgo_trace_stream_new (resolver, options, paths, files_read, f);
   s->read_free = files_free;
   return s;
@@ -401,7 +363,7 @@ pgo_mibc_create (const char *const *traces, PgoBodyResolver *resolver,
                  PgoProfileSetStats *out_stats, GError **error)
 {
   g_autofree char *base = g_path_get_basename (output);
-  PgoMibcOptions mo = { .name = base, .lookup = lookup_metadata, .user_data = resolver };
+  PgoMibcOptions mo = { .name = base, .lookup = _pgo_job_lookup_metadata, .user_data = resolver };
   g_autoptr(PgoTraceStream) s = pgo_trace_stream_new_for_files (resolver, options, traces);
   g_autoptr(GBytes) bytes = NULL;
   PgoProfileSetStats st = { 0 };

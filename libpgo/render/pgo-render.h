@@ -21,6 +21,15 @@ G_BEGIN_DECLS
 
 typedef struct _PgoReport PgoReport;
 
+/**
+ * PgoDiagramFunc:
+ * @user_data: the caller's
+ *
+ * Returns: (transfer full) (nullable): a method's flow graph, made when
+ *   a report needs it
+ */
+typedef PgoDiagram *(*PgoDiagramFunc) (gpointer user_data);
+
 PGO_API GBytes    *pgo_diagram_to_svg     (const PgoDiagram *diagram,
                                            GError **error);
 PGO_API char      *pgo_diagram_to_dot     (const PgoDiagram *diagram);
@@ -33,9 +42,8 @@ PGO_API void       pgo_report_set_limit   (PgoReport *report,
 PGO_API void       pgo_report_add_method  (PgoReport *report,
                                            const char *name,
                                            const PgoMethodSummary *summary,
-                                           PgoDiagram *diagram);
-PGO_API gboolean   pgo_report_would_draw  (const PgoReport *report,
-                                           const PgoMethodSummary *summary);
+                                           PgoDiagramFunc draw,
+                                           gpointer draw_data);
 PGO_API void       pgo_report_get_totals  (const PgoReport *report,
                                            PgoMethodSummary *out_total,
                                            guint *out_n_methods);

@@ -150,16 +150,27 @@ pgo_report_free (PgoReport *report)
   g_free (report);
 }
 
+/* TRUE unless 'report' is limited and already holds that many methods
+ * heavier than 'summary': only then may a method be drawn. */
+static gboolean
+would_draw (const PgoReport *report, const PgoMethodSummary *summary)
+{
+  return !report->pruned || summary->weight >= report->floor;
+}
+
 /**
  * pgo_report_add_method:
  * @report: a report
  * @name: the method's name
  * @summary: its numbers
- * @diagram: (transfer full): its flow graph
+ * @draw: (nullable): makes its flow graph (transfer full; NULL: none),
+ *   called at most once, before this returns, and only when the method
+ *   can be among those @report draws
+ * @draw_data: for @draw
  */
 void
 pgo_report_add_method (PgoReport *report, const char *name, const PgoMethodSummary *summary,
-                       PgoDiagram *diagram)
+                       PgoDiagramFunc draw, gpointer draw_data)
 {
   Entry *e = g_new0 (Entry, 1), *copy;
   gsize room = report->limit == G_MAXUINT ? G_MAXSIZE
@@ -172,16 +183,13 @@ pgo_report_add_method (PgoReport *report, const char *name, const PgoMethodSumma
   copy = g_memdup2 (e, sizeof *e);
   copy->name = g_strdup (e->name);
   g_ptr_array_add (report->shares, copy);
-  if (pgo_report_would_draw (report, summary))
+  if (would_draw (report, summary))
     {
-      e->diagram = diagram;
+      e->diagram = draw ? draw (draw_data) : NULL;
       g_ptr_array_add (report->heavy, g_steal_pointer (&e));
     }
   else
-    {
-      pgo_diagram_free (diagram);
-      entry_free (g_steal_pointer (&e));
-    }
+    entry_free (g_steal_pointer (&e));
   if (report->heavy->len >= room)
     {
       rank (report->heavy, by_weight, report->limit);
@@ -190,21 +198,6 @@ pgo_report_add_method (PgoReport *report, const char *name, const PgoMethodSumma
     }
   if (report->shares->len >= room)
     rank (report->shares, by_share, report->limit);
-}
-
-/**
- * pgo_report_would_draw:
- * @report: a report
- * @summary: a method's numbers
- *
- * Returns: %FALSE when a method with @summary cannot be among the
- *   methods @report draws (it is limited, and already holds that many
- *   heavier ones), so its diagram need not be made.
- */
-gboolean
-pgo_report_would_draw (const PgoReport *report, const PgoMethodSummary *summary)
-{
-  return !report->pruned || summary->weight >= report->floor;
 }
 
 /**

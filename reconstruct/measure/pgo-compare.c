@@ -422,15 +422,10 @@ pgo_comparison_pair_a (PgoComparison *c, const PgoMethodProfile *a, PgoComparedM
   summarize (c, out);
 }
 
-/**
- * pgo_comparison_b_paired:
- * @c: a comparison
- * @i: a method of the second side, 0-based in the order added
- *
- * Returns: %TRUE if pgo_comparison_pair_a() paired it.
- */
-gboolean
-pgo_comparison_b_paired (const PgoComparison *c, guint i)
+/* TRUE if pgo_comparison_pair_a() paired method 'i' of the second side
+ * (0-based in the order added). */
+static gboolean
+b_paired (const PgoComparison *c, guint i)
 {
   return i < c->used->len && g_array_index (c->used, gboolean, i);
 }
@@ -480,7 +475,7 @@ pgo_profiles_compare (GPtrArray *a, GPtrArray *b, PgoComparisonSummary *out_summ
       g_array_append_val (out, m);
     }
   for (guint i = 0; i < b->len; i++)
-    if (!pgo_comparison_b_paired (c, i))
+    if (!b_paired (c, i))
       {
         PgoComparedMethod m = { .b = g_ptr_array_index (b, i) };
 

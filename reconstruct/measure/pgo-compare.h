@@ -61,7 +61,6 @@ PGO_API void           pgo_comparison_free        (PgoComparison *c);
 PGO_API void           pgo_comparison_add_b       (PgoComparison *c, const PgoMethodProfile *b);
 PGO_API void           pgo_comparison_pair_a      (PgoComparison *c, const PgoMethodProfile *a,
                                                    PgoComparedMethod *out);
-PGO_API gboolean       pgo_comparison_b_paired    (const PgoComparison *c, guint i);
 PGO_API void           pgo_comparison_get_summary (const PgoComparison *c, PgoComparisonSummary *out);
 PGO_API GArray        *pgo_profiles_compare       (GPtrArray *a, GPtrArray *b,
                                                    PgoComparisonSummary *out_summary);
