@@ -28,6 +28,7 @@ libpgo_interp_libpgo_interp_la_SOURCES = \
 	libpgo/interp/pgo-interp-invoke.c \
 	libpgo/interp/pgo-interp-bind.c \
 	libpgo/interp/pgo-interp-props.c \
+	libpgo/interp/pgo-interp-attrs.c \
 	libpgo/interp/pgo-interp-fields.c \
 	libpgo/interp/pgo-interp-overrides.c \
 	libpgo/interp/pgo-interp-resources.c \

@@ -774,6 +774,7 @@ _pgo_interp_natives_init (Interp *I)
   _pgo_interp_invoke_natives_init (I);
   _pgo_interp_bind_natives_init (I);
   _pgo_interp_prop_natives_init (I);
+  _pgo_interp_attr_natives_init (I);
   _pgo_interp_field_natives_init (I);
   _pgo_interp_resource_natives_init (I);
   _pgo_interp_console_natives_init (I);

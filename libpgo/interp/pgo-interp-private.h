@@ -507,6 +507,18 @@ void     _pgo_interp_bind_natives_init (Interp *I);
 /* pgo-interp-props.c */
 void     _pgo_interp_prop_natives_init (Interp *I);
 
+/* pgo-interp-attrs.c */
+void     _pgo_interp_attr_natives_init (Interp *I);
+/* The CustomAttribute rows of 'md' whose parent is 'target', as tokens into 'out'. */
+void     _pgo_interp_enum_custom_attributes (PgoMetadata *md, guint32 target, GArray *out);
+/* Custom attribute value blobs (ECMA-335 II.23.3), each read at '*p' before
+ * 'end' and stepped over: the 0x0001 prolog, an n-byte little-endian value,
+ * a SerString ('*s' NULL for null; it points into the blob). */
+gboolean _pgo_interp_ca_prolog     (const guint8 **p, const guint8 *end, GError **error);
+gboolean _pgo_interp_ca_read_bytes (const guint8 **p, const guint8 *end, guint n, guint64 *out, GError **error);
+gboolean _pgo_interp_ca_read_string (const guint8 **p, const guint8 *end, const char **s, guint32 *len,
+                                     GError **error);
+
 /* pgo-interp-fields.c */
 void     _pgo_interp_field_natives_init (Interp *I);
 

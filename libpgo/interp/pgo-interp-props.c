@@ -143,8 +143,8 @@ enum_associates (PgoMetadata *md, guint32 prop, GArray *out)
  * longResult): the tokens of kind 'type' under 'parent', in
  * shortResult when they fit in *length, else in a new int[]; *length
  * becomes their count.  The properties and fields of a type, the
- * associates of a property and the parameters of a method are
- * answered. */
+ * associates of a property, the parameters of a method and the custom
+ * attributes of any row are answered. */
 static Status
 n_metadata_enum (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
 {
@@ -165,8 +165,10 @@ n_metadata_enum (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
     enum_params (mod->md, parent, found);
   else if (kind == PGO_TOKEN (PGO_TABLE_FIELD, 0) && PGO_TOKEN_TABLE (parent) == PGO_TABLE_TYPEDEF)
     enum_fields (mod->md, parent, found);
+  else if (kind == PGO_TOKEN (PGO_TABLE_CUSTOMATTRIBUTE, 0))
+    _pgo_interp_enum_custom_attributes (mod->md, parent, found);
   else
-    return _pgo_interp_refuse (I, m, "an enumeration of metadata other than properties, their methods, parameters and fields");
+    return _pgo_interp_refuse (I, m, "an enumeration of metadata other than properties, their methods, parameters, fields and custom attributes");
   if (found->len == 0)
     ;  /* nothing to copy (an empty GArray's data may be NULL) */
   else if ((gint32) found->len <= *length)

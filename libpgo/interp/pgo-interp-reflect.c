@@ -287,6 +287,150 @@ n_assembly_manifest_module (Interp *I, Method *m, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
+/* ---- an assembly's identity (its Assembly row, ECMA-335 II.22.2) ---- */
+
+/* The Module of a QCallAssembly (a[0] the reference's address, a[1]
+ * the native handle), refusing one without an Assembly row. */
+static Module *
+qcall_assembly (Interp *I, Method *m, Slot *a)
+{
+  Module *mod = a[1].p;
+
+  if (!mod || pgo_metadata_get_n_rows (mod->md, PGO_TABLE_ASSEMBLY) < 1)
+    return _pgo_interp_refuse (I, m, "an assembly the interpreter did not make"), NULL;
+  return mod;
+}
+
+/* RuntimeAssembly.GetPublicKey(assembly, ref result): its PublicKey
+ * blob as a new byte[] (empty for none). */
+static Status
+n_assembly_public_key (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  Module *mod = qcall_assembly (I, m, a);
+  Type *u1 = _pgo_interp_corelib_type (I, "System.Byte", NULL);
+  const guint8 *blob = NULL;
+  gsize len = 0;
+  gpointer arr;
+
+  if (!mod)
+    return ST_FATAL;
+  if (!_pgo_metadata_lookup_blob (mod->md, pgo_metadata_get_column (mod->md, PGO_COL_ASSEMBLY_PUBLIC_KEY, 1),
+                                  &blob, &len, NULL))
+    len = 0;
+  if (!u1 || !(arr = _pgo_interp_new_array (I, _pgo_interp_array_type (I, u1), (gint64) len)))
+    return _pgo_interp_out_of_memory (I);
+  if (len)
+    memcpy (ARR_DATA (arr), blob, len);
+  *(gpointer *) a[2].p = arr;
+  return ST_RETURN;
+}
+
+/* RuntimeAssembly.GetFlags(assembly): its AssemblyFlags. */
+static Status
+n_assembly_flags (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Module *mod = qcall_assembly (I, m, a);
+
+  if (!mod)
+    return ST_FATAL;
+  r->i = (gint32) pgo_metadata_get_column (mod->md, PGO_COL_ASSEMBLY_FLAGS, 1);
+  return ST_RETURN;
+}
+
+/* RuntimeAssembly.GetVersion(assembly, out major, out minor, out build,
+ * out revision): the four parts of its version. */
+static Status
+n_assembly_version (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  static const PgoColumn cols[] = {
+    PGO_COL_ASSEMBLY_MAJOR_VERSION, PGO_COL_ASSEMBLY_MINOR_VERSION,
+    PGO_COL_ASSEMBLY_BUILD_NUMBER, PGO_COL_ASSEMBLY_REVISION_NUMBER,
+  };
+  Module *mod = qcall_assembly (I, m, a);
+
+  if (!mod)
+    return ST_FATAL;
+  for (guint i = 0; i < G_N_ELEMENTS (cols); i++)
+    {
+      gint32 v = (gint32) pgo_metadata_get_column (mod->md, cols[i], 1);
+      memcpy (a[2 + i].p, &v, sizeof v);
+    }
+  return ST_RETURN;
+}
+
+/* RuntimeAssembly.GetSimpleName(assembly, ref result): its Name. */
+static Status
+n_assembly_simple_name (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  Module *mod = qcall_assembly (I, m, a);
+  const char *s = NULL;
+  gpointer o;
+
+  if (!mod)
+    return ST_FATAL;
+  if (!_pgo_metadata_lookup_string (mod->md, pgo_metadata_get_column (mod->md, PGO_COL_ASSEMBLY_NAME, 1), &s, NULL))
+    return _pgo_interp_refuse (I, m, "an assembly whose name does not read");
+  if (!(o = _pgo_interp_new_string_utf8 (I, s)))
+    return _pgo_interp_out_of_memory (I);
+  *(gpointer *) a[2].p = o;
+  return ST_RETURN;
+}
+
+/* The UTF-16 string at 'p' (NUL-terminated, at most 1024 units) as
+ * UTF-8; NULL for a null pointer. */
+static char *
+wide_utf8 (const gunichar2 *p)
+{
+  glong n = 0;
+
+  if (!p)
+    return NULL;
+  while (n < 1024 && p[n])
+    n++;
+  return g_utf16_to_utf8 (p, n, NULL, NULL, NULL);
+}
+
+/* A pointer field 'name' of the NativeAssemblyNameParts at 'parts'. */
+static gpointer
+name_part (Type *t, gconstpointer parts, const char *name)
+{
+  Field *f = _pgo_interp_instance_field (t, name);
+  gpointer p = NULL;
+
+  if (f)
+    memcpy (&p, (const guint8 *) parts + f->offset, sizeof p);
+  return p;
+}
+
+/* RuntimeAssembly.InternalLoad(parts, requestingAssembly, stackMark,
+ * throwOnFileNotFound, loadContext, ref result): only the load of a
+ * satellite (a name with a culture) is answered: the app's binder would
+ * probe <app dir>/<culture>/<name>.dll, and where that file is absent
+ * the result is null (or FileNotFoundException when asked to throw).
+ * Loading a satellite that is there, or any other assembly, is refused. */
+static Status
+n_assembly_internal_load (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  Type *t = _pgo_interp_corelib_type (I, "System.Reflection.NativeAssemblyNameParts", NULL);
+  g_autofree char *name = NULL, *culture = NULL, *dir = NULL, *file = NULL, *path = NULL;
+
+  if (!t || !a[0].p || !_pgo_interp_layout (t, NULL))
+    return _pgo_interp_refuse (I, m, "an assembly name the interpreter cannot read");
+  name = wide_utf8 (name_part (t, a[0].p, "_pName"));
+  culture = wide_utf8 (name_part (t, a[0].p, "_pCultureName"));
+  if (!name || !culture || !*culture || strchr (culture, '/') || strchr (name, '/'))
+    return _pgo_interp_refuse (I, m, "the load of an assembly other than a satellite");
+  dir = g_path_get_dirname (I->app->path);
+  file = g_strconcat (name, ".dll", NULL);
+  path = g_build_filename (dir, culture, file, NULL);
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return _pgo_interp_refuse (I, m, "the load of a satellite assembly");
+  if (a[3].i)
+    return _pgo_interp_throw_new (I, "System.IO.FileNotFoundException", "Could not load file or assembly.");
+  *(gpointer *) a[5].p = NULL;
+  return ST_RETURN;
+}
+
 static const NativeEntry reflect_natives[] = {
   { "System.RuntimeType::GetElementType()", n_type_element_type },
   { "System.RuntimeTypeHandle::GetElementType(System.RuntimeType)", n_type_element_type },
@@ -298,6 +442,17 @@ static const NativeEntry reflect_natives[] = {
     n_assembly_manifest_module },
   { "System.Reflection.RuntimeAssembly::GetResource(System.Runtime.CompilerServices.QCallAssembly,string,uint32&)",
     n_assembly_resource },
+  { "System.Reflection.RuntimeAssembly::GetPublicKey(System.Runtime.CompilerServices.QCallAssembly,"
+    "System.Runtime.CompilerServices.ObjectHandleOnStack)", n_assembly_public_key },
+  { "System.Reflection.RuntimeAssembly::GetFlags(System.Runtime.CompilerServices.QCallAssembly)", n_assembly_flags },
+  { "System.Reflection.RuntimeAssembly::GetVersion(System.Runtime.CompilerServices.QCallAssembly,int32&,int32&,"
+    "int32&,int32&)", n_assembly_version },
+  { "System.Reflection.RuntimeAssembly::GetSimpleName(System.Runtime.CompilerServices.QCallAssembly,"
+    "System.Runtime.CompilerServices.StringHandleOnStack)", n_assembly_simple_name },
+  { "System.Reflection.RuntimeAssembly::<InternalLoad>g____PInvoke|48_0(System.Reflection.NativeAssemblyNameParts*,"
+    "System.Runtime.CompilerServices.ObjectHandleOnStack,System.Runtime.CompilerServices.StackCrawlMarkHandle,int32,"
+    "System.Runtime.CompilerServices.ObjectHandleOnStack,System.Runtime.CompilerServices.ObjectHandleOnStack)",
+    n_assembly_internal_load },
 };
 
 /* _pgo_interp_reflect_natives_init: adds this file's natives to I->natives. */

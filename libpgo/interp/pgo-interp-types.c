@@ -476,6 +476,26 @@ n_create_instance (Interp *I, Method *m, Slot *a, Slot *r)
   return new_by_default_ctor (I, t, m->n_params > 1 && a[1].i, r);
 }
 
+/* RuntimeType.CreateInstanceDefaultCtor(publicOnly, wrapExceptions), as
+ * custom attributes of a parameterless constructor are made: as
+ * Activator.CreateInstance(type, !publicOnly).  Wrapping the
+ * constructor's exception in TargetInvocationException is refused. */
+static Status
+n_create_instance_default_ctor (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = _pgo_interp_type_of (I, a[0].p);
+
+  if (a[2].i)
+    return _pgo_interp_refuse (I, m, "wrapping a constructor's exception");
+  if (!t || !_pgo_interp_layout (t, NULL))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a type the interpreter cannot lay out", m->full);
+  if (t->is_vt)
+    return (r->p = _pgo_interp_new_box (I, t)) ? ST_RETURN : _pgo_interp_fatal (I, NULL, 0, "out of memory");
+  if (_pgo_interp_generic_arity (t))
+    return _pgo_interp_throw_new (I, "System.ArgumentException", "Cannot create an instance of a generic type definition.");
+  return new_by_default_ctor (I, t, !a[1].i, r);
+}
+
 /* RuntimeTypeHandle.CreateInstanceForAnotherGenericParameter(type,
  * arg) and (type, arg1, arg2): a new object of the generic definition of
  * 'type' instantiated over the arguments, through its parameterless
@@ -886,6 +906,7 @@ static const NativeEntry type_natives[] = {
   { "System.Activator::CreateInstance(System.Type)", n_create_instance },
   { "System.Activator::CreateInstance(System.Type,bool)", n_create_instance },
   { "System.Activator::CreateInstance(System.Type,bool,bool)", n_create_instance },
+  { "System.RuntimeType::CreateInstanceDefaultCtor(bool,bool)", n_create_instance_default_ctor },
   { "System.RuntimeType::get_IsGenericTypeDefinition()", n_type_is_generic_definition },
   { "System.RuntimeType::get_IsGenericType()", n_type_is_generic },
   { "System.RuntimeType::get_IsConstructedGenericType()", n_type_is_constructed_generic },

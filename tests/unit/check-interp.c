@@ -3,9 +3,10 @@
  * check-interp.c: the CIL interpreter's invariants, asserted inside it on
  * the programs of tests/interp/data and the shared runtime's CoreLib:
  * identity hash codes as CoreCLR makes them, explicit layout, byref
- * types, generic method definitions' type parameters and overloads, and
- * a whole run through the library's calls.  Each case prints SKIP
- * without the shared runtime the fixtures ran on.
+ * types, generic method definitions' type parameters and overloads, a
+ * whole run through the library's calls, and custom attribute value
+ * blobs.  Each case but the last prints SKIP without the shared runtime
+ * the fixtures ran on.
  * SPEC: pgo-interp(1) "Hash codes"
  * SPEC: pgo-interp(1) "Loading"
  * SPEC: pgo-interp(1) "Unsupported"
@@ -246,6 +247,69 @@ START_TEST (test_interp_run_main)
 }
 END_TEST
 
+/* Custom attribute value blobs (ECMA-335 II.23.3) decode from hand-made
+ * bytes: the prolog, little-endian values, SerStrings (null, empty,
+ * one- and two-byte lengths), and every overrun refused without
+ * reading past the end. */
+START_TEST (test_interp_ca_blob)
+{
+  /* 01 00 | int32 -3 | int16 0x1234 | "hi" | null string | "" | 2 named */
+  static const guint8 blob[] = {
+    0x01, 0x00, 0xfd, 0xff, 0xff, 0xff, 0x34, 0x12, 0x02, 'h', 'i', 0xff, 0x00, 0x02, 0x00,
+  };
+  guint8 long_string[2 + 200];
+  const guint8 *p = blob, *end = blob + sizeof blob;
+  const char *s;
+  guint32 len;
+  guint64 v;
+  g_autoptr(GError) error = NULL;
+
+  ck_assert (_pgo_interp_ca_prolog (&p, end, NULL));
+  ck_assert (_pgo_interp_ca_read_bytes (&p, end, 4, &v, NULL));
+  ck_assert_int_eq ((gint32) v, -3);
+  ck_assert (_pgo_interp_ca_read_bytes (&p, end, 2, &v, NULL));
+  ck_assert_uint_eq (v, 0x1234);
+  ck_assert (_pgo_interp_ca_read_string (&p, end, &s, &len, NULL));
+  ck_assert_uint_eq (len, 2);
+  ck_assert (memcmp (s, "hi", 2) == 0);
+  ck_assert (_pgo_interp_ca_read_string (&p, end, &s, &len, NULL));
+  ck_assert (s == NULL && len == 0);
+  ck_assert (_pgo_interp_ca_read_string (&p, end, &s, &len, NULL));
+  ck_assert (s != NULL && len == 0);
+  ck_assert (_pgo_interp_ca_read_bytes (&p, end, 2, &v, NULL));
+  ck_assert_uint_eq (v, 2);
+  ck_assert (p == end);
+
+  /* at the end: every read is refused and the position stays */
+  ck_assert (!_pgo_interp_ca_read_bytes (&p, end, 1, &v, &error));
+  ck_assert (error != NULL);
+  g_clear_error (&error);
+  ck_assert (!_pgo_interp_ca_read_string (&p, end, &s, &len, NULL));
+  ck_assert (p == end);
+
+  /* a wrong prolog, a short value, a string longer than the blob */
+  p = blob + 2;
+  ck_assert (!_pgo_interp_ca_prolog (&p, end, NULL));
+  ck_assert (p == blob + 2);
+  p = end - 1;
+  ck_assert (!_pgo_interp_ca_read_bytes (&p, end, 2, &v, NULL));
+  ck_assert (p == end - 1);
+  p = blob + 8;  /* the length 2 of "hi", read with one byte of it left */
+  ck_assert (!_pgo_interp_ca_read_string (&p, blob + 10, &s, &len, NULL));
+  ck_assert (p == blob + 8);
+
+  /* a 200-byte string: the two-byte compressed length 0x80 0xC8 */
+  memset (long_string, 'x', sizeof long_string);
+  long_string[0] = 0x80, long_string[1] = 0xc8;
+  p = long_string;
+  ck_assert (_pgo_interp_ca_read_string (&p, long_string + sizeof long_string, &s, &len, NULL));
+  ck_assert_uint_eq (len, 200);
+  ck_assert (s == (const char *) long_string + 2 && p == long_string + sizeof long_string);
+  p = long_string;
+  ck_assert (!_pgo_interp_ca_read_string (&p, long_string + 1, &s, &len, NULL));
+}
+END_TEST
+
 Suite *
 pgo_check_suite (void)
 {
@@ -259,6 +323,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_interp_type_parameters);
   tcase_add_test (tc, test_interp_generic_overloads);
   tcase_add_test (tc, test_interp_run_main);
+  tcase_add_test (tc, test_interp_ca_blob);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -12,7 +12,9 @@
 // MethodBase.Invoke, PropertyInfo and FieldInfo GetValue and SetValue,
 // CreateDelegate, Delegate.Method (of a generic method instantiation),
 // a covariant return override, a function pointer called only when set,
-// an assembly's manifest module).
+// an assembly's manifest module, custom attributes of a field, a type and
+// the assembly: fixed arguments of every kind the interpreter reads,
+// named fields and properties, inherited and filtered lookups).
 // Each case prints its result or the type of what it threw.
 using System;
 using System.Collections.Generic;
@@ -46,6 +48,18 @@ struct RFP { public int X; public long Y; }
 class RH : RIB, RIC { public RFE E = RFE.X; public RFP P = new RFP { X = 1, Y = 2 }; public static int Count = 11; public string N; }
 class RH2 : RH, RIA, IDisposable { public void Dispose() { } public double Z = 1.5; }
 class RGG<T> { public T V; public static int Inst; }
+[AttributeUsage(AttributeTargets.All, AllowMultiple = true, Inherited = true)]
+class RTagAttribute : Attribute
+{
+    public string Name; public int N; public RFE E; public int[] Xs; public object O; public string Extra;
+    public double D { get; set; }
+    public RTagAttribute(string name, int n, RFE e, int[] xs, object o) { Name = name; N = n; E = e; Xs = xs; O = o; }
+    public override string ToString() => Name + "/" + N + "/" + E + "/" + (Xs == null ? "null" : string.Join(",", Xs)) + "/" + O + "/" + Extra + "/" + D;
+}
+class RMarkAttribute : Attribute { }
+enum RMood { [System.ComponentModel.Description("very happy")] Happy, [RTag("s", -3, RFE.X, new[] { 1, 2, 3 }, (short)7, Extra = "x", D = 2.5)] [RTag(null, 0, (RFE)0, null, "str")] Sad }
+[RTag("cls", 1, RFE.X, new int[0], null)] [RMark] class RDecorated { }
+class RDecoratedChild : RDecorated { }
 static class Program
 {
     static void T(string name, Func<string> f)
@@ -138,6 +152,9 @@ static class Program
         T("ldtoken-method", () => { System.Linq.Expressions.Expression<Func<RPoint, int>> e = p => p.X; return ((System.Linq.Expressions.MemberExpression)e.Body).Member.Name + " " + e.Compile()(new RPoint { X = 9 }); });
         T("expression-compile", () => { var p = System.Linq.Expressions.Expression.Parameter(typeof(RPoint), "p"); var f = System.Linq.Expressions.Expression.Lambda<Func<RPoint, object>>(System.Linq.Expressions.Expression.Convert(System.Linq.Expressions.Expression.Property(p, "amount"), typeof(object)), p).Compile(); return f(new RPoint { Amount = 4.55m }).ToString(); });
         T("interface-properties", () => { var s = ""; foreach (var x in typeof(IRP).GetProperties()) s += x.Name + " "; return s + typeof(List<int>).IsConstructedGenericType + typeof(List<>).IsConstructedGenericType; });
+        T("attr-field", () => { var s = ""; foreach (var n in new[] { "Happy", "Sad" }) { var f = typeof(RMood).GetField(n); var d = (System.ComponentModel.DescriptionAttribute)Attribute.GetCustomAttribute(f, typeof(System.ComponentModel.DescriptionAttribute)); s += n + "=" + (d == null ? "none" : d.Description) + " "; foreach (RTagAttribute t in f.GetCustomAttributes(typeof(RTagAttribute), false)) s += "[" + t + "] "; } return s; });
+        T("attr-type", () => { var s = ""; foreach (object a in typeof(RDecoratedChild).GetCustomAttributes(true)) s += a.GetType().Name + " "; return s + typeof(RDecorated).IsDefined(typeof(RMarkAttribute), false) + " " + typeof(RDecoratedChild).IsDefined(typeof(RMarkAttribute), false) + " " + (typeof(RF).GetCustomAttributes(false).Length); });
+        T("attr-assembly", () => { var p = (AssemblyProductAttribute)Attribute.GetCustomAttribute(typeof(Program).Assembly, typeof(AssemblyProductAttribute)); return p.Product; });
         return 0;
     }
     static string TypedRef()
