@@ -18,16 +18,6 @@
 #include "pgo-metadata-private.h"
 #include "pgo-error-private.h"
 
-/* The Module a MetadataImport scope 'p' is, or NULL. */
-static Module *
-scope_module (Interp *I, gpointer p)
-{
-  for (guint i = 0; p && i < I->modules->len; i++)
-    if (g_ptr_array_index (I->modules, i) == p)
-      return p;
-  return NULL;
-}
-
 /* TRUE if 'tok' names a row of its table in 'md'. */
 static gboolean
 row_exists (PgoMetadata *md, guint32 tok)
@@ -106,7 +96,7 @@ set_const_array (Interp *I, gpointer ca, const guint8 *blob, gsize len)
 static Status
 n_custom_attribute_props (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Module *mod = scope_module (I, a[0].p);
+  Module *mod = _pgo_interp_scope_module (I, a[0].p);
   guint32 tok = (guint32) a[1].i, ctor = 0;
   const guint8 *blob = NULL;
   gsize len = 0;
@@ -186,7 +176,7 @@ parent_token (PgoMetadata *md, guint32 tok, guint32 *out)
 static Status
 n_parent_token (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Module *mod = scope_module (I, a[0].p);
+  Module *mod = _pgo_interp_scope_module (I, a[0].p);
   guint32 tok = (guint32) a[1].i, parent = 0;
 
   if (!mod || !row_exists (mod->md, tok) || !parent_token (mod->md, tok, &parent))
@@ -202,7 +192,7 @@ n_parent_token (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_method_sig (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Module *mod = scope_module (I, a[0].p);
+  Module *mod = _pgo_interp_scope_module (I, a[0].p);
   guint32 tok = (guint32) a[1].i;
   const guint8 *blob = NULL;
   gsize len = 0;
@@ -226,7 +216,7 @@ n_method_sig (Interp *I, Method *m, Slot *a, Slot *r)
 static Module *
 qcall_module (Interp *I, Slot *a)
 {
-  return scope_module (I, a[1].p);
+  return _pgo_interp_scope_module (I, a[1].p);
 }
 
 /* ModuleHandle.ResolveType(module, token, typeInst, typeInstCount,

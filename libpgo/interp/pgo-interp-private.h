@@ -511,6 +511,8 @@ void     _pgo_interp_prop_natives_init (Interp *I);
 void     _pgo_interp_attr_natives_init (Interp *I);
 /* The CustomAttribute rows of 'md' whose parent is 'target', as tokens into 'out'. */
 void     _pgo_interp_enum_custom_attributes (PgoMetadata *md, guint32 target, GArray *out);
+/* The Module a MetadataImport scope 'p' is, or NULL (pgo-interp-props.c). */
+Module  *_pgo_interp_scope_module (Interp *I, gpointer p);
 /* Custom attribute value blobs (ECMA-335 II.23.3), each read at '*p' before
  * 'end' and stepped over: the 0x0001 prolog, an n-byte little-endian value,
  * a SerString ('*s' NULL for null; it points into the blob). */

@@ -58,8 +58,8 @@ n_metadata_import (Interp *I, Method *m, Slot *a, Slot *r)
 
 /* The Module a MetadataImport scope 'p' is, or NULL when it is none
  * of the interpreter's. */
-static Module *
-scope_module (Interp *I, gpointer p)
+Module *
+_pgo_interp_scope_module (Interp *I, gpointer p)
 {
   for (guint i = 0; p && i < I->modules->len; i++)
     if (g_ptr_array_index (I->modules, i) == p)
@@ -148,7 +148,7 @@ enum_associates (PgoMetadata *md, guint32 prop, GArray *out)
 static Status
 n_metadata_enum (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
 {
-  Module *mod = scope_module (I, a[0].p);
+  Module *mod = _pgo_interp_scope_module (I, a[0].p);
   guint32 kind = (guint32) a[1].i, parent = (guint32) a[2].i;
   gint32 *length = a[3].p, *small = a[4].p;
   gpointer *large = a[5].p;
@@ -191,7 +191,7 @@ n_metadata_enum (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
 static Status
 n_metadata_name (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Module *mod = scope_module (I, a[0].p);
+  Module *mod = _pgo_interp_scope_module (I, a[0].p);
   guint32 tok = (guint32) a[1].i;
   const char *s = NULL;
 
@@ -214,7 +214,7 @@ n_metadata_name (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_property_props (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Module *mod = scope_module (I, a[0].p);
+  Module *mod = _pgo_interp_scope_module (I, a[0].p);
   guint32 tok = (guint32) a[1].i, rid = PGO_TOKEN_RID (tok);
   Type *ca = _pgo_interp_corelib_type (I, "System.Reflection.ConstArray", NULL);
   Field *len_f = ca ? _pgo_interp_instance_field (ca, "m_length") : NULL, *ptr_f = ca ? _pgo_interp_instance_field (ca, "m_constArray") : NULL;
@@ -243,7 +243,7 @@ n_property_props (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_param_props (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Module *mod = scope_module (I, a[0].p);
+  Module *mod = _pgo_interp_scope_module (I, a[0].p);
   guint32 tok = (guint32) a[1].i;
   gint32 seq, flags;
 
@@ -263,7 +263,7 @@ n_param_props (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_field_def_props (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Module *mod = scope_module (I, a[0].p);
+  Module *mod = _pgo_interp_scope_module (I, a[0].p);
   guint32 tok = (guint32) a[1].i;
   gint32 flags;
 

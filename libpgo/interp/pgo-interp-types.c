@@ -456,6 +456,21 @@ n_create_instance_of_t (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
   return new_by_default_ctor (I, t, TRUE, r);
 }
 
+/* An instance of 't' as Activator.CreateInstance(type, nonPublic) makes
+ * it: a boxed zeroed value for a value type; else a new object through
+ * its parameterless constructor (a non-public one when 'non_public'). */
+static Status
+create_instance (Interp *I, Method *m, Type *t, gboolean non_public, Slot *r)
+{
+  if (!t || !_pgo_interp_layout (t, NULL))
+    return _pgo_interp_fatal (I, NULL, 0, "%s: a type the interpreter cannot lay out", m->full);
+  if (t->is_vt)
+    return (r->p = _pgo_interp_new_box (I, t)) ? ST_RETURN : _pgo_interp_fatal (I, NULL, 0, "out of memory");
+  if (_pgo_interp_generic_arity (t))
+    return _pgo_interp_throw_new (I, "System.ArgumentException", "Cannot create an instance of a generic type definition.");
+  return new_by_default_ctor (I, t, non_public, r);
+}
+
 /* Activator.CreateInstance(Type), (Type, bool nonPublic) and (Type, bool
  * nonPublic, bool wrapExceptions): a boxed zeroed value for a value
  * type; else a new object through its parameterless constructor, whose
@@ -463,17 +478,9 @@ n_create_instance_of_t (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
 static Status
 n_create_instance (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = _pgo_interp_type_of (I, a[0].p);
-
   if (!a[0].p)
     return _pgo_interp_throw_new (I, "System.ArgumentNullException", "Value cannot be null. (Parameter 'type')");
-  if (!t || !_pgo_interp_layout (t, NULL))
-    return _pgo_interp_fatal (I, NULL, 0, "%s: a type the interpreter cannot lay out", m->full);
-  if (t->is_vt)
-    return (r->p = _pgo_interp_new_box (I, t)) ? ST_RETURN : _pgo_interp_fatal (I, NULL, 0, "out of memory");
-  if (_pgo_interp_generic_arity (t))
-    return _pgo_interp_throw_new (I, "System.ArgumentException", "Cannot create an instance of a generic type definition.");
-  return new_by_default_ctor (I, t, m->n_params > 1 && a[1].i, r);
+  return create_instance (I, m, _pgo_interp_type_of (I, a[0].p), m->n_params > 1 && a[1].i, r);
 }
 
 /* RuntimeType.CreateInstanceDefaultCtor(publicOnly, wrapExceptions), as
@@ -483,17 +490,9 @@ n_create_instance (Interp *I, Method *m, Slot *a, Slot *r)
 static Status
 n_create_instance_default_ctor (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Type *t = _pgo_interp_type_of (I, a[0].p);
-
   if (a[2].i)
     return _pgo_interp_refuse (I, m, "wrapping a constructor's exception");
-  if (!t || !_pgo_interp_layout (t, NULL))
-    return _pgo_interp_fatal (I, NULL, 0, "%s: a type the interpreter cannot lay out", m->full);
-  if (t->is_vt)
-    return (r->p = _pgo_interp_new_box (I, t)) ? ST_RETURN : _pgo_interp_fatal (I, NULL, 0, "out of memory");
-  if (_pgo_interp_generic_arity (t))
-    return _pgo_interp_throw_new (I, "System.ArgumentException", "Cannot create an instance of a generic type definition.");
-  return new_by_default_ctor (I, t, !a[1].i, r);
+  return create_instance (I, m, _pgo_interp_type_of (I, a[0].p), !a[1].i, r);
 }
 
 /* RuntimeTypeHandle.CreateInstanceForAnotherGenericParameter(type,
