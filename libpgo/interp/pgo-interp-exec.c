@@ -23,10 +23,11 @@
 
 #include "pgo-interp-private.h"
 
-/* The offsets of Nullable<T>'s hasValue and value in the value.
- * ECMA-335 III.4.1: boxing a Nullable<T> boxes its value, or gives null. */
-static void
-nullable_fields (const Type *nt, guint32 *has_at, guint32 *value_at)
+/* _pgo_interp_nullable_fields: the offsets of Nullable<T>'s hasValue and
+ * value in the value.  ECMA-335 III.4.1: boxing a Nullable<T> boxes its
+ * value, or gives null. */
+void
+_pgo_interp_nullable_fields (const Type *nt, guint32 *has_at, guint32 *value_at)
 {
   *has_at = *value_at = 0;
   for (guint32 i = 0; i < nt->n_fields; i++)
@@ -81,7 +82,7 @@ convert (Slot v, guint8 src, guint32 to)
       /* to uint32 saturating; to narrower types saturating to int32, then
        * truncated (observed: (short)40000.7 is -25536) */
       if (to == C_U4)
-        i = (gint64) (guint32) sat_u64 (MIN (v.r, 4294967295.0));
+        i = (gint64) (guint32) MIN (sat_u64 (v.r), G_MAXUINT32);
       else
         i = sat_i64 (v.r, -2147483648.0, 2147483647.0, G_MININT32, G_MAXINT32);
       v.i = i;
@@ -618,7 +619,7 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
             Slot *v = sp - ip->a;
             gpointer o = NULL;
             guint32 has_at, value_at;
-            nullable_fields (nt, &has_at, &value_at);
+            _pgo_interp_nullable_fields (nt, &has_at, &value_at);
             if (*((guint8 *) v + has_at))
               {
                 if (!(o = _pgo_interp_new_box (I, vt)))
@@ -638,7 +639,7 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
             guint32 has_at, value_at;
             if (o && OBJ_TYPE (o) != vt)
               RAISE ("System.InvalidCastException", "Specified cast is not valid.");
-            nullable_fields (nt, &has_at, &value_at);
+            _pgo_interp_nullable_fields (nt, &has_at, &value_at);
             memset (v, 0, sizeof (Slot) * ip->a);
             if (o)
               {
@@ -790,7 +791,12 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
               if (ip->op == OP_LDELEM)
                 s[0] = load (ip->kind, addr);
               else if (ip->op == OP_LDELEMA)
-                s[0].p = addr;
+                {
+                  if (ip->b.p && OBJ_TYPE (arr)->elem != ip->b.p)
+                    RAISE ("System.ArrayTypeMismatchException",
+                           "Attempted to access an element as a type incompatible with the array.");
+                  s[0].p = addr;
+                }
               else
                 {
                   Type *et = OBJ_TYPE (arr)->elem;
@@ -902,8 +908,12 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
             Leave *lv = ip->b.p;
             guint32 pc = ip - code;
 
+            /* the handlers the leave exits forget their exception; one it
+             * stays in (a leave from a catch nested in a catch) keeps it
+             * for a later rethrow */
             for (guint32 i = 0; i < c->n_clauses; i++)
-              if (pc >= c->clauses[i].handler_start && pc < c->clauses[i].handler_end)
+              if (pc >= c->clauses[i].handler_start && pc < c->clauses[i].handler_end
+                  && !(lv->target >= c->clauses[i].handler_start && lv->target < c->clauses[i].handler_end))
                 f->caught[i] = NULL;
             for (guint32 k = 0; k < lv->n; k++)
               {

@@ -182,6 +182,10 @@ static const NativeEntry handle_natives[] = {
   { "System.Runtime.InteropServices.GCHandle::InternalCompareExchange(native int,object,object)",
     n_gch_compare_exchange },
   /* no finalizer ever runs, whatever the finalizer queue would say */
+  /* reflection's invoke with many arguments registers its stack frame of
+   * them for the GC to scan; the interpreter's objects never move */
+  { "System.Runtime.GCFrameRegistration::RegisterForGCReporting(System.Runtime.GCFrameRegistration*)", n_nop },
+  { "System.Runtime.GCFrameRegistration::UnregisterForGCReporting(System.Runtime.GCFrameRegistration*)", n_nop },
   { "System.GC::SuppressFinalize(object)", n_nop },
   { "System.GC::ReRegisterForFinalize(object)", n_nop },
 };

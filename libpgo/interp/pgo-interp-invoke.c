@@ -298,8 +298,18 @@ box_result (Interp *I, Method *m, Method *h, Slot *ret, gpointer *out)
     return (*out = ret->p), ST_RETURN;
   if (!t || !_pgo_interp_layout (t, &error))
     return refuse (I, m, h->owner, error ? error->message : "a result that is not a class or value type");
-  if (_pgo_interp_is_nullable (t))
-    return refuse (I, m, h->owner, "a Nullable<T> result");
+  if (_pgo_interp_is_nullable (t))  /* boxed as box does: its value's box, or null */
+    {
+      guint32 has_at, value_at;
+
+      _pgo_interp_nullable_fields (t, &has_at, &value_at);
+      if (!((guint8 *) ret)[has_at])
+        return ST_RETURN;
+      if (!(*out = _pgo_interp_new_box (I, t->args[0])))
+        return _pgo_interp_fatal (I, NULL, 0, "out of memory");
+      memcpy ((guint8 *) *out + 8, (guint8 *) ret + value_at, t->args[0]->size);
+      return ST_RETURN;
+    }
   if (!(*out = _pgo_interp_new_box (I, t)))
     return _pgo_interp_fatal (I, NULL, 0, "out of memory");
   if (h->ret_kind == M_VT)
@@ -382,7 +392,55 @@ n_invoke_method (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   return box_result (I, m, h, ret, (gpointer *) a[4].p);
 }
 
+/* RuntimeMethodHandle.ReboxToNullable(src, type): a box of Nullable<T>
+ * 'type' itself, holding src's value or none for null, which reflection
+ * passes by reference for a Nullable<T> argument. */
+static Status
+n_rebox_to_nullable (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *nt = _pgo_interp_type_of (I, a[1].p);
+  guint32 has_at, value_at;
+
+  if (!nt || !_pgo_interp_is_nullable (nt))
+    return _pgo_interp_refuse (I, m, "a type that is not a Nullable<T> the interpreter made");
+  if (a[0].p && OBJ_TYPE (a[0].p) != nt->args[0])
+    return _pgo_interp_throw_new (I, "System.InvalidCastException", "Specified cast is not valid.");
+  if (!(r->p = _pgo_interp_new_box (I, nt)))
+    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
+  _pgo_interp_nullable_fields (nt, &has_at, &value_at);
+  if (a[0].p)
+    {
+      ((guint8 *) r->p)[8 + has_at] = 1;
+      memcpy ((guint8 *) r->p + 8 + value_at, (guint8 *) a[0].p + 8, nt->args[0]->size);
+    }
+  return ST_RETURN;
+}
+
+/* RuntimeMethodHandle.ReboxFromNullable(src): a box of Nullable<T> as
+ * boxing its value gives it: the value's own box, or null. */
+static Status
+n_rebox_from_nullable (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *nt = a[0].p ? OBJ_TYPE (a[0].p) : NULL;
+  guint32 has_at, value_at;
+
+  r->p = a[0].p;
+  if (!nt || !_pgo_interp_is_nullable (nt))
+    return ST_RETURN;
+  _pgo_interp_nullable_fields (nt, &has_at, &value_at);
+  r->p = NULL;
+  if (!((guint8 *) a[0].p)[8 + has_at])
+    return ST_RETURN;
+  if (!(r->p = _pgo_interp_new_box (I, nt->args[0])))
+    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
+  memcpy ((guint8 *) r->p + 8, (guint8 *) a[0].p + 8 + value_at, nt->args[0]->size);
+  (void) m;
+  return ST_RETURN;
+}
+
 static const NativeEntry invoke_natives[] = {
+  { "System.RuntimeMethodHandle::ReboxToNullable(object,System.RuntimeType)", n_rebox_to_nullable },
+  { "System.RuntimeMethodHandle::ReboxFromNullable(object)", n_rebox_from_nullable },
   { "System.Signature::Init(System.Runtime.CompilerServices.ObjectHandleOnStack,void*,int32,"
     "System.RuntimeFieldHandleInternal,System.RuntimeMethodHandleInternal)", n_signature_init },
   { "System.RuntimeMethodHandle::InvokeMethod(System.Runtime.CompilerServices.ObjectHandleOnStack,void**,"

@@ -388,6 +388,44 @@ layout_interfaces (Type *t, GError **error)
   return TRUE;
 }
 
+/* layout_fields once: _pgo_interp_layout_data may have done it */
+static gboolean
+layout_fields_once (Type *t, GError **error)
+{
+  if (t->fields_laid_out)
+    return TRUE;
+  t->fields_laid_out = TRUE;
+  return layout_fields (t, error);
+}
+
+/* _pgo_interp_layout_data: lays out 't''s fields only, its size and kind,
+ * which is all a signature needs of a value type; its methods wait for
+ * _pgo_interp_layout.  A generic value type with a method that takes a
+ * further instantiation of itself (S<T>.f(S<S<T>>), which ECMA-335 allows)
+ * would otherwise be laid out without end. */
+gboolean
+_pgo_interp_layout_data (Type *t, GError **error)
+{
+  Interp *I;
+  Ctx saved;
+  gboolean ok;
+
+  if (t->layout_error)
+    return _pgo_error_fail (error, PGO_ERROR_FAILED, "%s", t->layout_error);
+  if (t->laid_out || t->fields_laid_out || !t->module)
+    return t->module ? TRUE : _pgo_interp_layout (t, error);
+  if (t->parent && !_pgo_interp_layout (t->parent, error))
+    return FALSE;
+  I = t->module->interp;
+  saved = I->ctx;
+  I->ctx = (Ctx) { t->args, t->n_args, NULL, 0 };
+  ok = layout_fields_once (t, error);
+  I->ctx = saved;
+  if (!ok)
+    t->layout_error = g_strdup (error && *error ? (*error)->message : "its layout failed");
+  return ok;
+}
+
 gboolean
 _pgo_interp_layout (Type *t, GError **error)
 {
@@ -412,7 +450,7 @@ _pgo_interp_layout (Type *t, GError **error)
   I = t->module->interp;
   saved = I->ctx;
   I->ctx = (Ctx) { t->args, t->n_args, NULL, 0 };
-  ok = layout_fields (t, error) && layout_methods (t, error) && _pgo_interp_class_overrides (t, error)
+  ok = layout_fields_once (t, error) && layout_methods (t, error) && _pgo_interp_class_overrides (t, error)
        && layout_interfaces (t, error);
   I->ctx = saved;
   /* a failure is final: a second attempt would lay out half-made fields

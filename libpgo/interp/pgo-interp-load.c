@@ -621,7 +621,7 @@ sig_generic_inst (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generi
     }
   if (!(inst = _pgo_interp_instantiate (def, args, n, error)))
     return NULL;
-  if (inst->is_vt && !_pgo_interp_layout (inst, error))
+  if (inst->is_vt && !_pgo_interp_layout_data (inst, error))
     return NULL;
   *out_kind = inst->is_vt ? inst->kind : M_REF;
   return inst;

@@ -810,9 +810,12 @@ _pgo_interp_native_lookup (Interp *I, const char *full)
 
   /* no SIMD: every vector type and instruction set reports itself
    * unaccelerated, so CoreLib takes its scalar paths (Vector's property,
-   * whose IL calls itself for the JIT to expand, included) */
+   * whose IL calls itself for the JIT to expand, included).  A generic
+   * vector's own IsSupported (Vector128<T>.IsSupported) is not about the
+   * hardware but whether T is an element type: its IL answers that. */
   if (!fn && full && g_str_has_prefix (full, "System.Runtime.Intrinsics.")
-      && (g_str_has_suffix (full, "::get_IsHardwareAccelerated()") || g_str_has_suffix (full, "::get_IsSupported()")))
+      && (g_str_has_suffix (full, "::get_IsHardwareAccelerated()")
+          || (g_str_has_suffix (full, "::get_IsSupported()") && !strstr (full, "`1::"))))
     fn = n_false;
   if (!fn && full && strcmp (full, "System.Numerics.Vector::get_IsHardwareAccelerated()") == 0)
     fn = n_false;

@@ -120,6 +120,7 @@ struct _Type {
   gint     cctor_state; /* 0 not run (or failed), 1 running, 2 done */
   gpointer cctor_exc;   /* the TypeInitializationException it failed with, or NULL */
   gboolean laid_out;
+  gboolean fields_laid_out; /* its fields (size and kind) are laid out */
   char    *layout_error; /* why laying it out failed, or NULL */
   Type    *def;        /* the generic definition of an instantiation, or NULL */
   Type   **args;       /* its type arguments */
@@ -301,6 +302,7 @@ Type    *_pgo_interp_type          (Module *m, guint32 token, GError **error);
 Type    *_pgo_interp_corelib_type  (Interp *I, const char *name, GError **error);
 Type    *_pgo_interp_module_type   (Module *m, const char *name, GError **error);
 gboolean _pgo_interp_is_nullable   (Type *t);
+void     _pgo_interp_nullable_fields (const Type *nt, guint32 *has_at, guint32 *value_at);
 Type    *_pgo_interp_array_type    (Interp *I, Type *elem);
 Type    *_pgo_interp_md_array_type (Interp *I, Type *elem, guint32 rank);
 Type    *_pgo_interp_sig_type      (Module *m, PgoCursor *c, MemKind *out_kind, GError **error);
@@ -317,6 +319,7 @@ char    *_pgo_interp_args_key      (Type **args, guint32 n);
 
 /* pgo-interp-layout.c */
 gboolean _pgo_interp_layout        (Type *t, GError **error);
+gboolean _pgo_interp_layout_data   (Type *t, GError **error);
 gboolean _pgo_interp_type_attribute (Module *m, guint32 type, const char *name,
                                      const guint8 **blob, gsize *len);
 /* TRUE if method 'a' overrides 'b' (takes its vtable slot). */

@@ -65,7 +65,11 @@ _pgo_interp_tr_element (Tr *t, const PgoIlInstr *in)
     {
       if (!_pgo_interp_tr_pop (t, 2))
         return FALSE;
-      _pgo_interp_tr_emit (t, OP_LDELEMA, k, _pgo_interp_mem_size (k, ty));
+      Ins *x = _pgo_interp_tr_emit (t, OP_LDELEMA, k, _pgo_interp_mem_size (k, ty));
+      /* an element's address of reference type T must come from a T[]
+       * exactly, unless readonly. says it is only read (ECMA-335
+       * III.4.9): the run checks the array against ty */
+      x->b.p = k == M_REF && !(in->prefixes & PGO_IL_PREFIX_READONLY) ? ty : NULL;
       return _pgo_interp_tr_push (t, S_BYREF);
     }
   if (load)

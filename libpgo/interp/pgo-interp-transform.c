@@ -98,7 +98,9 @@ _pgo_interp_tr_push (Tr *t, StackKind k)
 gboolean
 _pgo_interp_tr_push_vt (Tr *t, Type *ty)
 {
-  if (!ty || !ty->laid_out)
+  /* (a signature lays out only a value type's data: the rest is done on
+   * first use, here) */
+  if (!ty || !_pgo_interp_layout (ty, NULL))
     return _pgo_interp_tr_fail (t, "a struct of unknown layout");
   return push_entry (t, S_VT, ty);
 }

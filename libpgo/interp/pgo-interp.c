@@ -266,19 +266,31 @@ flush_output (Interp *I)
   g_string_truncate (I->out, 0);
 }
 
-/* "Unhandled exception. Type: message", as the runtime prints it. */
+/* The object field NAME of exception EXC (System.Exception's own). */
+static gpointer
+exception_field (Interp *I, gpointer exc, const char *name)
+{
+  for (guint i = 0; i < I->t_exception->n_fields; i++)
+    if (strcmp (I->t_exception->fields[i].name, name) == 0)
+      return *(gpointer *) ((guint8 *) exc + I->t_exception->fields[i].offset);
+  return NULL;
+}
+
+/* "Unhandled exception. Type: message", then " ---> Type: message" for
+ * each inner exception, as the runtime's first lines print them (its
+ * stack traces left out). */
 static void
 report_unhandled (Interp *I)
 {
-  Type *t = OBJ_TYPE (I->exc);
-  gpointer msg = NULL;
-  g_autofree char *text = NULL;
+  const char *lead = "Unhandled exception. ";
 
-  for (guint i = 0; i < I->t_exception->n_fields; i++)
-    if (strcmp (I->t_exception->fields[i].name, "_message") == 0)
-      msg = *(gpointer *) ((guint8 *) I->exc + I->t_exception->fields[i].offset);
-  text = _pgo_interp_string_utf8 (msg);
-  fprintf (stderr, "Unhandled exception. %s: %s\n", t->name, text);
+  for (gpointer exc = I->exc; exc; exc = exception_field (I, exc, "_innerException"))
+    {
+      g_autofree char *text = _pgo_interp_string_utf8 (exception_field (I, exc, "_message"));
+
+      fprintf (stderr, "%s%s: %s\n", lead, OBJ_TYPE (exc)->name, text);
+      lead = " ---> ";
+    }
 }
 
 static gpointer

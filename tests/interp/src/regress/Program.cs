@@ -14,7 +14,11 @@
 // a covariant return override, a function pointer called only when set,
 // an assembly's manifest module, custom attributes of a field, a type and
 // the assembly: fixed arguments of every kind the interpreter reads,
-// named fields and properties, inherited and filtered lookups).
+// named fields and properties, inherited and filtered lookups); and the
+// classes Mono's regression suite found (tests/conformance/mini): NaN to
+// uint, a rethrow after a catch nested in a catch, ldelema on a covariant
+// array, Nullable<T> and six arguments through MethodBase.Invoke, a
+// struct whose method takes a further instantiation of itself, vectors.
 // Each case prints its result or the type of what it threw.
 using System;
 using System.Collections.Generic;
@@ -98,6 +102,15 @@ static class Program
         T("make-generic", () => { var t = typeof(Box<>).MakeGenericType(typeof(int)); var o = Activator.CreateInstance(t); return o.ToString(); });
         T("activator", () => { var o = Activator.CreateInstance(typeof(List<string>)); return o.GetType().Name; });
         T("cctor-throws", () => Bad.V.ToString());
+        // the classes of failure Mono's regression suite found
+        T("conv-u4-nan", () => { double d = double.NaN; float f = float.NaN; double big = 1e20, neg = -1.0; return (uint)d + " " + (uint)f + " " + (uint)big + " " + (uint)neg; });
+        T("rethrow-after-nested-catch", RethrowAfterNestedCatch);
+        T("ldelema-covariant", () => { object[] a = new string[1]; OutObj(out a[0]); return "no throw"; });
+        T("ldelema-exact", () => { string[] a = new string[1]; OutStr(out a[0]); return a[0]; });
+        T("invoke-nullable", () => { var m = typeof(Program).GetMethod(nameof(NullableEcho), BindingFlags.NonPublic | BindingFlags.Static); return m.Invoke(null, new object[] { 4 }) + "," + (m.Invoke(null, new object[] { null }) == null); });
+        T("invoke-many-args", () => typeof(Program).GetMethod(nameof(Six), BindingFlags.NonPublic | BindingFlags.Static).Invoke(null, new object[] { 1, 2, 3, 4, 5, 6 }).ToString());
+        T("generic-recursion", () => { RecStruct<int> r = default; r.Foo(default); return "ok"; });
+        T("vector-create", () => { var v = new System.Numerics.Vector4(1, 2, 3, 4); var w = System.Runtime.Intrinsics.Vector128.Create(1f, 2f, 3f, 4f); return v.W + " " + System.Runtime.Intrinsics.Vector128.GetElement(w, 2) + " " + System.Numerics.Vector2.Dot(new System.Numerics.Vector2(1, 2), new System.Numerics.Vector2(3, 4)); });
         T("cctor-throws-again", () => Bad.V.ToString());
         T("huge-array", () => { var a = new byte[5L * 1024 * 1024 * 1024 > int.MaxValue ? int.MaxValue : 1]; return a.Length.ToString(); });
         T("huge-long-array", () => { long n = 5L * 1024 * 1024 * 1024; var a = new byte[n]; return a.Length.ToString(); });
@@ -167,5 +180,23 @@ static class Program
         __refvalue(ts, string) += "b";
         return x + " " + __reftype(tr).Name + " " + s + " " + __reftype(ts).Name;
     }
+    static string RethrowAfterNestedCatch()
+    {
+        try
+        {
+            try { throw new InvalidOperationException("first"); }
+            catch (Exception)
+            {
+                try { throw new DivideByZeroException(); } catch (DivideByZeroException) { }
+                throw;
+            }
+        }
+        catch (Exception e) { return e.GetType().Name + " " + e.Message; }
+    }
+    static void OutObj(out object o) { o = 1; }
+    static void OutStr(out string o) { o = "out"; }
+    static int? NullableEcho(int? x) => x;
+    static int Six(int a, int b, int c, int d, int e, int f) => a + b + c + d + e + f;
+    struct RecStruct<T> { public void Foo(RecStruct<RecStruct<T>> r) { } }
     static unsafe string Ptrs() { int x = 4; int*[] a = new int*[1]; a[0] = &x; return (*a[0]).ToString(); }
 }
