@@ -255,6 +255,7 @@ conformance_tests = \
 	tests/conformance/text-pgo-hash-framework.sh \
 	tests/conformance/interp.sh \
 	tests/conformance/interp-programs.sh \
+	tests/conformance/mini/run.sh \
 	tests/conformance/interp-probes.sh \
 	tests/conformance/record-recipe.sh \
 	$(NULL)
@@ -266,6 +267,10 @@ EXTRA_DIST += $(conformance_tests) \
 	tests/conformance/srm/Names.cs \
 	tests/conformance/traceevent/Program.cs \
 	tests/conformance/traceevent/nettrace-dump.csproj \
+	tests/conformance/mini/README.md \
+	tests/conformance/mini/fetch \
+	tests/conformance/mini/exclusions \
+	tests/conformance/mini/ilasm/ilasm.csproj \
 	$(NULL)
 
 # make accuracy: every block-mode fixture trace, both probe sets, with the
