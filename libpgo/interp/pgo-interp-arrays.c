@@ -143,13 +143,23 @@ new_md_array (Interp *I, Type *t, const gint32 *len, const gint32 *lo, Slot *r)
 }
 
 /* new T[,](lengths...) or new T[,](lower, length, ...): the constructor
- * makes the array (m->owner), with lower bounds 0 in the first form. */
+ * makes the array (m->owner), with lower bounds 0 in the first form; a
+ * vector's, newobj T[]::.ctor(length), makes the vector. */
 static Status
 md_new (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Type *t = m->owner;
   gboolean pairs = m->n_params == 2 * t->rank;
-  gint32 *len = g_newa (gint32, t->rank), *lo = g_newa (gint32, t->rank);
+  gint32 *len = g_newa (gint32, MAX (t->rank, 1)), *lo = g_newa (gint32, MAX (t->rank, 1));
+
+  if (!t->rank)
+    {
+      if ((gint32) a[0].i < 0)
+        return _pgo_interp_throw_new (I, "System.OverflowException", "Arithmetic operation resulted in an overflow.");
+      if (!(r->p = _pgo_interp_new_array (I, t, (gint32) a[0].i)))
+        return _pgo_interp_fatal (I, NULL, 0, "%s: out of memory", m->full);
+      return ST_RETURN;
+    }
 
   for (guint32 d = 0; d < t->rank; d++)
     {

@@ -264,13 +264,6 @@ n_module_resolve_method (Interp *I, Method *m, Slot *a, Slot *r)
 
 /* ---- visibility ---- */
 
-/* ECMA-335 II.23.1.15 TypeAttributes and II.23.1.10 MethodAttributes */
-#define TD_VISIBILITY_MASK 0x7
-#define TD_PUBLIC          0x1
-#define TD_NESTED_PUBLIC   0x2
-#define MD_ACCESS_MASK     0x7
-#define MD_PUBLIC          0x6
-
 /* TRUE if TypeDef 'tok' of 'md' is visible outside its assembly: public,
  * or nested public in a type that is. */
 static gboolean

@@ -21,10 +21,6 @@
 
 #include "pgo-interp-private.h"
 
-/* ECMA-335 II.23.1.10 MethodAttributes */
-#define MD_STATIC  0x0010
-#define MD_VIRTUAL 0x0040
-
 /* CoreLib's DelegateBindingFlags */
 #define DBF_STATIC_ONLY      0x01
 #define DBF_INSTANCE_ONLY    0x02
@@ -123,8 +119,6 @@ compatible (Interp *I, Method *invoke, Method *target, gpointer first, int flags
     return BIND_NO;
   if (total == 0)
     return rest_compatible (I, invoke, target, 0, 0, flags) ? BIND_OPEN : BIND_NO;
-  if (open && !is_static)
-    return BIND_REFUSED;
   first_invoke = open ? invoke->param_types[0] : first ? OBJ_TYPE (first) : NULL;
   first_target = is_static ? target->param_types[0] : target->owner;
   if (is_static && !open && !is_objref (first_target))
@@ -174,8 +168,8 @@ n_bind_to_method_info (Interp *I, Method *m, Slot *a, Slot *r)
   if (a[5].i & DBF_CASELESS)
     return _pgo_interp_refuse (I, m, "caseless binding");
   if ((b = compatible (I, invoke, target, first, (int) a[5].i)) == BIND_REFUSED)
-    return _pgo_interp_refuse (I, m, "an open instance delegate, a delegate closed over null, a generic method "
-                               "definition, or a byref, pointer or generic signature");
+    return _pgo_interp_refuse (I, m, "a delegate closed over null, a generic method definition, or a byref, "
+                               "pointer or generic signature");
   r->i = b != BIND_NO;
   if (b == BIND_NO)
     return ST_RETURN;

@@ -21,10 +21,6 @@
 #include "pgo-interp-private.h"
 #include "pgo-error-private.h"
 
-#define TD_BEFOREFIELDINIT 0x00100000
-#define MD_STATIC   0x0010
-#define MD_ABSTRACT 0x0400
-
 /* ---- allocation ---- */
 
 /* The bytes of an object of type 't' before the 'extra' its allocation
@@ -150,7 +146,6 @@ _pgo_interp_fatal (Interp *I, Method *m, guint32 il_offset, const char *fmt, ...
   return ST_FATAL;
 }
 
-
 static Field *
 exception_message_field (Interp *I)
 {
@@ -180,6 +175,37 @@ _pgo_interp_throw_new (Interp *I, const char *type_name, const char *message)
   if (mf)
     *(gpointer *) ((guint8 *) o + mf->offset) = _pgo_interp_new_string_utf8 (I, message);
   I->exc = o;
+  I->exc_searched = FALSE;
+  return ST_THROW;
+}
+
+/* Raises 'thrown', an object that is no Exception (ECMA-335 III.4.33 lets
+ * any object be thrown), wrapped in a RuntimeWrappedException as CoreCLR
+ * wraps it.  Catch clauses see the wrapper, as those of an assembly
+ * marked WrapNonExceptionThrows do; C# marks every assembly so. */
+Status
+_pgo_interp_throw_wrapped (Interp *I, gpointer thrown)
+{
+  GError *error = NULL;
+  Type *t = _pgo_interp_corelib_type (I, "System.Runtime.CompilerServices.RuntimeWrappedException", &error);
+  Method *ctor = t && _pgo_interp_layout (t, &error) ? _pgo_interp_find_method (t, ".ctor", "(object)") : NULL;
+  Slot args[2], ignored;
+  Status st;
+
+  if (!ctor)
+    {
+      if (error)
+        g_propagate_error (&I->error, error);
+      else
+        _pgo_interp_fatal (I, NULL, 0, "no RuntimeWrappedException(object)");
+      return ST_FATAL;
+    }
+  if (!(args[0].p = _pgo_interp_alloc (I, t, 0)))
+    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
+  args[1].p = thrown;
+  if ((st = _pgo_interp_invoke (I, ctor, args, &ignored)) != ST_RETURN)
+    return st;
+  I->exc = args[0].p;
   I->exc_searched = FALSE;
   return ST_THROW;
 }

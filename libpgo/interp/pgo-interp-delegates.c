@@ -119,7 +119,9 @@ n_delegate_invoke (Interp *I, Method *m, Slot *a, Slot *r)
 }
 
 /* Calls the method of the single-cast delegate 'd' with the 'n' argument
- * slots after 'a[0]'. */
+ * slots after 'a[0]'.  An instance method with no target is an open
+ * instance delegate's (a delegate closed over null is never made): its
+ * first argument is this, and a virtual method is dispatched on it. */
 static Status
 invoke_one (Interp *I, Method *m, gpointer d, Slot *a, guint32 n, Slot *r)
 {
@@ -136,7 +138,14 @@ invoke_one (Interp *I, Method *m, gpointer d, Slot *a, guint32 n, Slot *r)
   memcpy (&fn, (guint8 *) d + l->method, sizeof fn);
   if (!fn)
     return _pgo_interp_fatal (I, NULL, 0, "%s: a delegate with no method", m->full);
-  with_target = fn->has_this || target;
+  with_target = target != NULL;
+  if (fn->has_this && !target && (fn->flags & MD_VIRTUAL) && !fn->owner->is_vt && n > 0)
+    {
+      if (!a[1].p)
+        return _pgo_interp_throw_new (I, "System.NullReferenceException",
+                                      "Object reference not set to an instance of an object.");
+      fn = _pgo_interp_resolve_virtual (I, OBJ_TYPE (a[1].p), fn);
+    }
   if (args + n + 1 > I->arena_end)
     return _pgo_interp_fatal (I, NULL, 0, "%s: stack overflow", m->full);
   if (with_target)

@@ -885,9 +885,16 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
         case OP_THROW:
           sp--;
           NULLCHECK (sp->p);
+          f->pc = ip - code;
+          if (G_UNLIKELY (!_pgo_interp_is_subtype (OBJ_TYPE (sp->p), I->t_exception)))
+            {
+              Status st = _pgo_interp_throw_wrapped (I, sp->p);
+              if (st == ST_FATAL)
+                return st;
+              goto on_throw;
+            }
           I->exc = sp->p;
           I->exc_searched = FALSE;
-          f->pc = ip - code;
           goto on_throw;
         case OP_RETHROW:
           {
@@ -933,6 +940,36 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
             STEP ();
             break;
           }
+        case OP_CPBLK: case OP_INITBLK:
+          /* (ECMA-335 III.3.30, III.3.36: dest, source or value, size;
+           * overlapping blocks are undefined, and copied as memmove does) */
+          sp -= 3;
+          if ((guint32) sp[2].u)
+            {
+              NULLCHECK (sp[0].p);
+              if (ip->op == OP_CPBLK)
+                {
+                  NULLCHECK (sp[1].p);
+                  memmove (sp[0].p, sp[1].p, (guint32) sp[2].u);
+                }
+              else
+                memset (sp[0].p, (guint8) sp[1].u, (guint32) sp[2].u);
+            }
+          ip++;
+          break;
+        case OP_ELEM_EXACT:
+          if (sp[-(gint32) ip->a].p && OBJ_TYPE (sp[-(gint32) ip->a].p)->elem != ip->b.p)
+            RAISE ("System.ArrayTypeMismatchException",
+                   "Attempted to access an element as a type incompatible with the array.");
+          ip++;
+          break;
+        case OP_CPOBJ:
+          sp -= 2;
+          NULLCHECK (sp[0].p);
+          NULLCHECK (sp[1].p);
+          memmove (sp[0].p, sp[1].p, ip->a);
+          ip++;
+          break;
         case OP_UNSUPPORTED:
           return _pgo_interp_fatal (I, f->m, c->il_offset[ip - code], "%s", (const char *) ip->b.p);
         case OP_LOCALLOC:

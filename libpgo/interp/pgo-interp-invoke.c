@@ -15,10 +15,6 @@
 #define refuse      _pgo_interp_member_refuse
 #define type_object _pgo_interp_member_type_object
 
-/* ECMA-335 II.23.1.10 MethodAttributes */
-#define MD_STATIC  0x0010
-#define MD_VIRTUAL 0x0040
-
 /* ECMA-335 II.23.2.1 calling conventions, and CoreLib's
  * CallingConventions for them */
 #define SIG_GENERIC      0x10

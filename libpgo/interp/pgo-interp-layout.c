@@ -24,11 +24,6 @@
 #define FD_STATIC      0x0010
 #define FD_LITERAL     0x0040
 #define FD_HAS_RVA     0x0100
-#define MD_VIRTUAL     0x0040
-#define MD_NEWSLOT     0x0100
-/* II.23.1.15 TypeAttributes */
-#define TD_LAYOUT_MASK     0x0018
-#define TD_EXPLICIT_LAYOUT 0x0010
 
 /* ---- layout ---- */
 
@@ -235,7 +230,6 @@ layout_fields (Type *t, GError **error)
   t->statics = g_new0 (Slot, MAX (n_static, 1));
   return TRUE;
 }
-
 
 /* The next parameter of a canonical parameter list at '*p' ("A,B<C,D>)"),
  * up to its top-level comma or closing parenthesis; advances '*p' to it. */

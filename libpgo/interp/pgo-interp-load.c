@@ -21,9 +21,6 @@
 #include "pgo-error-private.h"
 #include "pgo-pe-private.h"
 
-/* ECMA-335 II.23.1.15 TypeAttributes. */
-#define TD_INTERFACE   0x0020
-
 /* ECMA-335 II.23.1.16 element types. */
 enum {
   ET_VOID = 0x01, ET_BOOLEAN, ET_CHAR, ET_I1, ET_U1, ET_I2, ET_U2, ET_I4, ET_U4, ET_I8, ET_U8,

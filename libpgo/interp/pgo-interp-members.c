@@ -24,9 +24,6 @@
 #define refuse      _pgo_interp_member_refuse
 #define type_object _pgo_interp_member_type_object
 
-/* ECMA-335 II.23.1.10 MethodAttributes */
-#define MD_VIRTUAL 0x0040
-
 /* _pgo_interp_member_type_object: returns the RuntimeType object of 't'
  * (NULL for none) in *out, for native 'm'. */
 Status
@@ -533,6 +530,43 @@ _pgo_interp_new_method_stub (Interp *I, Method *h, GError **error)
   return o;
 }
 
+/* The method whose code 'h' runs as CoreCLR shares it: a method of a
+ * generic type instantiated over reference types alone runs the shared
+ * code of the generic definition's method, and reflection on that code
+ * names the definition's (observed: Mono's aot-tests
+ * test_0_get_current_method_generic on CoreCLR). */
+static Method *
+shared_code_method (Method *h)
+{
+  Type *t = h->owner;
+  Method *d;
+
+  if (!t->def || h->def)
+    return h;
+  for (guint32 i = 0; i < t->n_args; i++)
+    if (!t->args[i] || t->args[i]->is_vt)
+      return h;
+  d = _pgo_interp_method_of (t->def, h->token, NULL);
+  return d ? d : h;
+}
+
+/* MethodBase.GetCurrentMethod's QCall: the handle (a
+ * RuntimeMethodHandleInternal, here the Method) of the method that called
+ * MethodBase.GetCurrentMethod() (its StackCrawlMark says LookForMyCaller). */
+static Status
+n_get_current_method (Interp *I, Method *m, Slot *a G_GNUC_UNUSED, Slot *r)
+{
+  Method *caller = NULL;
+
+  for (Frame *f = I->top; f && !caller; f = f->parent)
+    if (f->parent && strcmp (f->m->full, "System.Reflection.MethodBase::GetCurrentMethod()") == 0)
+      caller = f->parent->m;
+  if (!caller)
+    return _pgo_interp_refuse (I, m, "a call not made through MethodBase.GetCurrentMethod()");
+  r->p = shared_code_method (caller);
+  return ST_RETURN;
+}
+
 /* _pgo_interp_method_info_stub: the RuntimeMethodInfoStub of 'h' into
  * '*out', for native 'm'. */
 Status
@@ -632,6 +666,8 @@ static const NativeEntry member_natives[] = {
   { "System.RuntimeType::get_IsActualValueType()", n_type_is_value_type },
   { "System.RuntimeType::GetParentType()", n_type_parent },
   { "System.RuntimeType::get_IsNullableOfT()", n_type_is_nullable },
+  { "System.Reflection.MethodBase::GetCurrentMethod(System.Runtime.CompilerServices.StackCrawlMarkHandle)",
+    n_get_current_method },
   { "System.RuntimeType::IsInstanceOfType(object)", n_type_is_instance },
   { "System.RuntimeType::get_IsByRefLike()", n_type_is_byref_like },
   { "System.RuntimeTypeHandle::IsByRef(System.RuntimeType)", n_type_is_byref },

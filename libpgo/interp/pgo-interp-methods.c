@@ -23,9 +23,8 @@
 #include "pgo-error-private.h"
 #include "pgo-pe-private.h"
 
-/* ECMA-335 II.23.1.10 MethodAttributes, II.23.2.1 calling conventions,
+/* ECMA-335 II.23.2.1 calling conventions,
  * II.23.1.11 MethodImplAttributes. */
-#define MD_ABSTRACT    0x0400
 #define SIG_GENERIC    0x10
 #define SIG_HASTHIS    0x20
 #define MI_CODE_TYPE   0x0003
@@ -79,6 +78,49 @@ array_interface_method (Interp *I, Method *m)
   return NULL;
 }
 
+/* GenericParamAttributes' variance (ECMA-335 II.23.1.7) */
+#define GP_VARIANCE_MASK  0x0003
+#define GP_COVARIANT      0x0001
+
+/* The variance of type parameter 'i' of generic TypeDef 'def'. */
+static guint32
+type_param_variance (Type *def, guint32 i)
+{
+  PgoMetadata *md = def->module->md;
+  guint32 key = PGO_TOKEN_RID (def->token) << 1; /* TypeOrMethodDef: a TypeDef */
+  guint32 n = pgo_metadata_get_n_rows (md, PGO_TABLE_GENERICPARAM);
+
+  for (guint32 r = _pgo_metadata_sorted_first (md, PGO_TABLE_GENERICPARAM, PGO_COL_GENERICPARAM_OWNER, key);
+       r && r <= n && pgo_metadata_get_column (md, PGO_COL_GENERICPARAM_OWNER, r) == key; r++)
+    if (pgo_metadata_get_column (md, PGO_COL_GENERICPARAM_NUMBER, r) == i)
+      return pgo_metadata_get_column (md, PGO_COL_GENERICPARAM_FLAGS, r) & GP_VARIANCE_MASK;
+  return 0;
+}
+
+/* Whether 't' converts to 'of', another instantiation of the same generic
+ * interface or delegate, by variance (ECMA-335 II.8.7.1): each type
+ * argument the same, or, for a covariant parameter, a reference type
+ * compatible with 'of''s, and for a contravariant one the reverse. */
+static gboolean
+variant_compatible (Type *t, Type *of)
+{
+  if (!t->def || t->def != of->def || t->n_args != of->n_args || !of->def->module)
+    return FALSE;
+  for (guint32 i = 0; i < t->n_args; i++)
+    {
+      Type *a = t->args[i], *b = of->args[i];
+      guint32 v;
+
+      if (a == b)
+        continue;
+      if (!a || !b || a->is_vt || b->is_vt || !(v = type_param_variance (of->def, i)))
+        return FALSE;
+      if (v == GP_COVARIANT ? !_pgo_interp_is_subtype (a, b) : !_pgo_interp_is_subtype (b, a))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 _pgo_interp_is_subtype (Type *t, Type *of)
 {
@@ -93,13 +135,14 @@ _pgo_interp_is_subtype (Type *t, Type *of)
     return t->rank == of->rank && _pgo_interp_array_compatible (t->elem, of->elem);
   for (Type *p = t; p; p = p->parent)
     {
-      if (p == of)
+      if (p == of || variant_compatible (p, of))
         return TRUE;
       if (of->is_interface)
         {
           (void) _pgo_interp_layout (p, NULL);
           for (guint i = 0; i < p->n_ifaces; i++)
-            if (p->ifaces[i] == of || _pgo_interp_is_subtype (p->ifaces[i], of))
+            if (p->ifaces[i] == of || variant_compatible (p->ifaces[i], of)
+                || _pgo_interp_is_subtype (p->ifaces[i], of))
               return TRUE;
         }
     }
@@ -365,7 +408,8 @@ _pgo_interp_find_method (Type *t, const char *name, const char *params)
 }
 
 /* The accessor 'name' (.ctor, Get, Set or Address; ECMA-335 II.14.2) of
- * array type 't' of a rank, as MemberRef 'token' of 'm' names it: done in
+ * array type 't' of a rank, or a vector's .ctor(length) (newobj of T[]),
+ * as MemberRef 'token' of 'm' names it: done in
  * C, made once per type, name and parameter count.  The constructor is
  * static here: it makes the array itself. */
 static Method *
@@ -388,7 +432,7 @@ md_array_method (Module *m, guint32 token, Type *t, const char *name, GError **e
   md->name = (char *) g_intern_string (name);
   md->full = g_strdup_printf ("%s::%s", t->name, name);
   if (!parse_method_sig (md, blob, len, error)
-      || !(md->native = _pgo_interp_md_array_native (name, md->n_params, t->rank)))
+      || !(md->native = _pgo_interp_md_array_native (name, md->n_params, t->rank ? t->rank : 1)))
     {
       if (error && !*error)
         _pgo_error_fail (error, PGO_ERROR_FAILED, "not an accessor of an array of rank %u", t->rank);
@@ -446,10 +490,10 @@ memberref_method (Module *m, guint32 token, GError **error)
   /* the return type tells overloads apart that differ in nothing else
    * (op_Explicit); a reference whose return type is printed otherwise
    * than the definition's still finds its method by the parameters */
-  md = t->rank ? md_array_method (m, token, t, mn.name, error)
+  md = t->rank || (t->elem && strcmp (mn.name, ".ctor") == 0) ? md_array_method (m, token, t, mn.name, error)
                : (md = find_method_returning (t, mn.name, mn.params, mn.ret)) ? md
                : _pgo_interp_find_method (t, mn.name, mn.params);
-  if (!md && t->rank)
+  if (!md && (t->rank || t->elem))
     g_prefix_error (error, "%s::%s%s: ", mn.owner, mn.name, mn.params);
   else if (!md)
     _pgo_error_fail (error, PGO_ERROR_NOT_FOUND, "%s::%s%s: not found in %s", mn.owner, mn.name, mn.params,

@@ -427,6 +427,7 @@ void     _pgo_interp_store_value   (MemKind k, void *p, Slot s);
 /* pgo-interp-calls.c */
 Status   _pgo_interp_invoke        (Interp *I, Method *m, Slot *args, Slot *ret);
 Status   _pgo_interp_throw_new     (Interp *I, const char *type_name, const char *message);
+Status   _pgo_interp_throw_wrapped (Interp *I, gpointer thrown);
 Status   _pgo_interp_fatal         (Interp *I, Method *m, guint32 il_offset, const char *fmt, ...)
          G_GNUC_PRINTF (4, 5);
 gpointer _pgo_interp_alloc         (Interp *I, Type *t, gsize extra);
@@ -549,6 +550,25 @@ void     _pgo_interp_console_natives_init (Interp *I);
 /* Array.MaxLength: longer arrays throw OutOfMemoryException */
 #define ARR_MAX_LENGTH     0x7FFFFFC7
 
+/* MethodAttributes and TypeAttributes flags (ECMA-335 II.23.1.10,
+ * II.23.1.15) that Method.flags and Type.flags hold. */
+#define MD_ACCESS_MASK     0x0007
+#define MD_PRIVATE         0x0001
+#define MD_PUBLIC          0x0006
+#define MD_STATIC          0x0010
+#define MD_FINAL           0x0020
+#define MD_VIRTUAL         0x0040
+#define MD_NEWSLOT         0x0100
+#define MD_ABSTRACT        0x0400
+#define TD_VISIBILITY_MASK 0x0007
+#define TD_PUBLIC          0x0001
+#define TD_NESTED_PUBLIC   0x0002
+#define TD_LAYOUT_MASK     0x0018
+#define TD_EXPLICIT_LAYOUT 0x0010
+#define TD_INTERFACE       0x0020
+#define TD_SEALED          0x0100
+#define TD_BEFOREFIELDINIT 0x00100000
+
 /* Conversion targets (the 'a' of OP_CONV and OP_CONV_OVF). */
 enum {
   C_I1, C_U1, C_I2, C_U2, C_I4, C_U4, C_I8, C_U8, C_R4, C_R8, C_R_UN,
@@ -595,6 +615,10 @@ typedef enum {
   OP_LDVAR_VT, OP_STVAR_VT, OP_DUP_VT, OP_POP_N, OP_RET_VT, OP_LDFLD_VT, OP_STFLD_VT, OP_FLD_OF_VT,
   OP_LDSFLD_VT, OP_STSFLD_VT, OP_LDELEM_VT, OP_STELEM_VT, OP_LDOBJ_VT, OP_STOBJ_VT, OP_BOX_VT,
   OP_UNBOX_VT, OP_NEWOBJ_VT, OP_LOCALLOC,
+  /* memory blocks: cpblk, initblk; cpobj copies 'a' bytes */
+  OP_CPBLK, OP_INITBLK, OP_CPOBJ,
+  /* the array 'a' slots down has element type b.p exactly (or is null) */
+  OP_ELEM_EXACT,
   /* an instruction the interpreter cannot run, translated so that the
    * method runs until it is reached: b.p the static reason */
   OP_UNSUPPORTED,

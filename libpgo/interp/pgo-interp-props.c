@@ -16,15 +16,9 @@
 
 #include "pgo-interp-private.h"
 
-/* ECMA-335 II.23.1.10 MethodAttributes */
-#define MD_ACCESS_MASK 0x0007
-#define MD_PRIVATE     0x0001
-#define MD_VIRTUAL     0x0040
-
 /* ECMA-335 II.23.2.5: a property signature's first byte */
 #define SIG_PROPERTY   0x08
 #define SIG_HASTHIS    0x20
-
 
 /* ---- types and modules ---- */
 

@@ -17,10 +17,6 @@
 
 #include "pgo-interp-private.h"
 
-#define MD_VIRTUAL 0x0040
-#define MD_FINAL 0x0020
-#define TD_SEALED 0x0100
-
 Type *
 _pgo_interp_tr_type_operand (Tr *t, guint32 token)
 {
@@ -86,6 +82,30 @@ _pgo_interp_tr_element (Tr *t, const PgoIlInstr *in)
   return _pgo_interp_tr_pop (t, 3);
 }
 
+/* ldfld, ldflda or stfld of a static field: the object is evaluated and
+ * dropped, and the static field used, as CoreCLR does (observed: Mono's
+ * iltests test_4_ldfld_stfld_static runs on it). */
+static gboolean
+tr_static_by_object (Tr *t, const PgoIlInstr *in)
+{
+  PgoIlInstr as_static = *in;
+  guint32 depth = in->opcode == PGO_OP_STFLD ? 1 : 0;
+
+  if (_pgo_interp_tr_top (t, depth) == S_VT)
+    return _pgo_interp_tr_fail (t, "a static field through a struct value");
+  as_static.opcode = in->opcode == PGO_OP_LDFLD ? PGO_OP_LDSFLD : in->opcode == PGO_OP_LDFLDA ? PGO_OP_LDSFLDA
+                     : PGO_OP_STSFLD;
+  if (depth == 0)
+    {
+      _pgo_interp_tr_emit (t, OP_POP, 0, 1);
+      return _pgo_interp_tr_pop (t, 1) && _pgo_interp_tr_field (t, &as_static);
+    }
+  if (!_pgo_interp_tr_field (t, &as_static))
+    return FALSE;
+  _pgo_interp_tr_emit (t, OP_POP, 0, 1);
+  return _pgo_interp_tr_pop (t, 1);
+}
+
 gboolean
 _pgo_interp_tr_field (Tr *t, const PgoIlInstr *in)
 {
@@ -99,6 +119,8 @@ _pgo_interp_tr_field (Tr *t, const PgoIlInstr *in)
     }
   if (f->unsupported)
     return _pgo_interp_tr_fail (t, "field %s: %s", f->name, f->unsupported);
+  if (f->is_static && !is_static)
+    return tr_static_by_object (t, in);
   if (f->is_static != is_static)
     return _pgo_interp_tr_fail (t, "field %s is %sstatic", f->name, f->is_static ? "" : "not ");
   if (f->kind == M_VT && !f->type)
@@ -280,8 +302,8 @@ _pgo_interp_tr_call (Tr *t, const PgoIlInstr *in)
         }
       if (callee->owner == t->I->t_string && !callee->native)
         return tr_string_ctor (t, callee, slots);
-      /* an array of a rank: its static constructor makes it */
-      if (callee->owner->rank)
+      /* an array (of a rank, or a vector): its static constructor makes it */
+      if (callee->owner->elem)
         {
           _pgo_interp_tr_emit (t, OP_CALL, 0, slots)->b.p = callee;
           return _pgo_interp_tr_push (t, S_O);
@@ -309,6 +331,12 @@ _pgo_interp_tr_call (Tr *t, const PgoIlInstr *in)
         return FALSE;
       set_ret_slots (callee);
     }
+  /* an array of a rank's Address gives a T& of reference type T only from
+   * a T[,] exactly, unless readonly. says it is only read (ECMA-335
+   * II.14.2, III.2.3): the run checks the array, 'slots' down, first */
+  if (callee->owner->rank && !callee->owner->elem->is_vt && !(in->prefixes & PGO_IL_PREFIX_READONLY)
+      && strcmp (callee->name, "Address") == 0)
+    _pgo_interp_tr_emit (t, OP_ELEM_EXACT, 0, slots)->b.p = callee->owner->elem;
   if (!_pgo_interp_tr_pop (t, n))
     return FALSE;
   _pgo_interp_tr_emit (t, op, in->opcode == PGO_OP_CALLVIRT, slots)->b.p = callee;
@@ -425,6 +453,11 @@ _pgo_interp_tr_type_op (Tr *t, const PgoIlInstr *in)
       else
         _pgo_interp_tr_emit (t, OP_STIND, ty->is_vt ? ty->kind : M_REF, 0);
       return _pgo_interp_tr_pop (t, 2);
+    case PGO_OP_CPOBJ:
+      if (!_pgo_interp_tr_pop (t, 2))
+        return FALSE;
+      _pgo_interp_tr_emit (t, OP_CPOBJ, 0, _pgo_interp_mem_size (ty->is_vt ? ty->kind : M_REF, ty));
+      return TRUE;
     case PGO_OP_SIZEOF:
       _pgo_interp_tr_emit (t, OP_LDC, 0, 0)->b.i = _pgo_interp_mem_size (ty->is_vt ? ty->kind : M_REF, ty);
       return _pgo_interp_tr_push (t, S_I4);

@@ -474,6 +474,11 @@ tr_misc (Tr *t, const PgoIlInstr *in)
         return FALSE;
       _pgo_interp_tr_emit (t, OP_LOCALLOC, 0, 0);
       return _pgo_interp_tr_push (t, S_I);
+    case PGO_OP_CPBLK: case PGO_OP_INITBLK:
+      if (!_pgo_interp_tr_pop (t, 3))
+        return FALSE;
+      _pgo_interp_tr_emit (t, in->opcode == PGO_OP_CPBLK ? OP_CPBLK : OP_INITBLK, 0, 0);
+      return TRUE;
     case PGO_OP_LDLEN:
       if (!_pgo_interp_tr_pop (t, 1))
         return FALSE;
@@ -500,6 +505,32 @@ tr_misc (Tr *t, const PgoIlInstr *in)
   return _pgo_interp_tr_fail (t, "not supported");
 }
 
+/* jmp (ECMA-335 III.3.37): leaves this method for the named one, which
+ * takes this one's arguments as they are now (the stack is empty): run as
+ * loading each argument, calling it, and returning what it returns. */
+static gboolean
+tr_jmp (Tr *t, const PgoIlInstr *in)
+{
+  PgoIlInstr x = *in;
+
+  if (t->sp != 0)
+    return _pgo_interp_tr_fail (t, "jmp with a non-empty stack");
+  for (guint32 i = 0; i < t->n_args; i++)
+    {
+      x.opcode = PGO_OP_LDARG;
+      x.operand.i = i;
+      if (!tr_var (t, &x))
+        return FALSE;
+    }
+  x = *in;
+  x.opcode = PGO_OP_CALL;
+  x.prefixes = 0;
+  if (!_pgo_interp_tr_call (t, &x))
+    return FALSE;
+  x.opcode = PGO_OP_RET;
+  return tr_misc (t, &x);
+}
+
 gboolean
 _pgo_interp_tr_instr (Tr *t, const PgoIlInstr *in)
 {
@@ -522,6 +553,7 @@ _pgo_interp_tr_instr (Tr *t, const PgoIlInstr *in)
       return _pgo_interp_tr_field (t, in);
     case PGO_OP_NEWARR: case PGO_OP_BOX: case PGO_OP_UNBOX: case PGO_OP_UNBOX_ANY: case PGO_OP_ISINST:
     case PGO_OP_CASTCLASS: case PGO_OP_INITOBJ: case PGO_OP_LDOBJ: case PGO_OP_STOBJ: case PGO_OP_SIZEOF:
+    case PGO_OP_CPOBJ:
       return _pgo_interp_tr_type_op (t, in);
     case PGO_OP_MKREFANY: case PGO_OP_REFANYVAL: case PGO_OP_REFANYTYPE:
       return _pgo_interp_tr_typed_ref (t, in);
@@ -533,6 +565,8 @@ _pgo_interp_tr_instr (Tr *t, const PgoIlInstr *in)
       return _pgo_interp_tr_ftn (t, in);
     case PGO_OP_LDSTR:
       return tr_ldstr (t, in);
+    case PGO_OP_JMP:
+      return tr_jmp (t, in);
     case PGO_OP_LDNULL: case PGO_OP_LDC_I8: case PGO_OP_LDC_R4: case PGO_OP_LDC_R8:
     case PGO_OP_LDC_I4: case PGO_OP_LDC_I4_S:
       return tr_const (t, in);

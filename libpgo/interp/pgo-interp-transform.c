@@ -28,7 +28,6 @@
 #include "pgo-interp-private.h"
 #include "pgo-error-private.h"
 
-#define MD_STATIC 0x0010
 #define NO_INS G_MAXUINT32
 #define I_PROBE(t) ((t)->I->opts.counting == PGO_INTERP_COUNT_32 ? OP_PROBE32 : OP_PROBE64)
 

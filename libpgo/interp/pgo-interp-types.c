@@ -21,10 +21,6 @@
 #define n_true _pgo_interp_native_true
 #define n_nop  _pgo_interp_native_nop
 
-/* ECMA-335 II.23.1.10 MethodAttributes */
-#define MD_ACCESS_MASK 0x0007
-#define MD_PUBLIC      0x0006
-
 /* _pgo_interp_type_of: the type a RuntimeType object 'o' the interpreter
  * made stands for; NULL for null or an object it did not make. */
 Type *

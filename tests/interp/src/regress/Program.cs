@@ -18,7 +18,8 @@
 // classes Mono's regression suite found (tests/conformance/mini): NaN to
 // uint, a rethrow after a catch nested in a catch, ldelema on a covariant
 // array, Nullable<T> and six arguments through MethodBase.Invoke, a
-// struct whose method takes a further instantiation of itself, vectors.
+// struct whose method takes a further instantiation of itself, vectors,
+// open instance delegates, GetCurrentMethod, variance in casts, blocks.
 // Each case prints its result or the type of what it threw.
 using System;
 using System.Collections.Generic;
@@ -110,6 +111,12 @@ static class Program
         T("invoke-nullable", () => { var m = typeof(Program).GetMethod(nameof(NullableEcho), BindingFlags.NonPublic | BindingFlags.Static); return m.Invoke(null, new object[] { 4 }) + "," + (m.Invoke(null, new object[] { null }) == null); });
         T("invoke-many-args", () => typeof(Program).GetMethod(nameof(Six), BindingFlags.NonPublic | BindingFlags.Static).Invoke(null, new object[] { 1, 2, 3, 4, 5, 6 }).ToString());
         T("generic-recursion", () => { RecStruct<int> r = default; r.Foo(default); return "ok"; });
+        T("open-instance-delegate", () => { var f = (Func<RBase, int>)Delegate.CreateDelegate(typeof(Func<RBase, int>), typeof(RBase).GetMethod("V")); return f(new RBase()) + " " + f(new RDerived()); });
+        T("delegate-over-invoke", () => { Func<string> g = () => "inner"; var f = (Func<Func<string>, string>)Delegate.CreateDelegate(typeof(Func<Func<string>, string>), null, g.GetType().GetMethod("Invoke")); return f(g); });
+        T("current-method", () => CurrentMethodName() + " " + (new RShared<string>().Current() == typeof(RShared<>).GetMethod("Current")) + " " + new RShared<int>().Current().Name);
+        T("variance-is", () => { object l = new List<string>(); object c = Comparer<object>.Default; Func<string> fs = () => "x"; object fo = fs; return (l is IEnumerable<object>) + " " + (c is IComparer<string>) + " " + (fo is Func<object>) + " " + (l is IList<object>) + " " + typeof(IEnumerable<object>).IsAssignableFrom(typeof(List<string>)); });
+        T("md-address-covariant", () => { object[,] a = new string[1, 1]; OutObj(out a[0, 0]); return "no throw"; });
+        T("block-copy", () => { var a = new byte[] { 1, 2, 3, 4 }; var b = new byte[4]; System.Runtime.CompilerServices.Unsafe.CopyBlock(ref b[0], ref a[0], 3); System.Runtime.CompilerServices.Unsafe.InitBlock(ref a[0], 9, 2); return string.Join(",", b) + " " + string.Join(",", a); });
         T("vector-create", () => { var v = new System.Numerics.Vector4(1, 2, 3, 4); var w = System.Runtime.Intrinsics.Vector128.Create(1f, 2f, 3f, 4f); return v.W + " " + System.Runtime.Intrinsics.Vector128.GetElement(w, 2) + " " + System.Numerics.Vector2.Dot(new System.Numerics.Vector2(1, 2), new System.Numerics.Vector2(3, 4)); });
         T("cctor-throws-again", () => Bad.V.ToString());
         T("huge-array", () => { var a = new byte[5L * 1024 * 1024 * 1024 > int.MaxValue ? int.MaxValue : 1]; return a.Length.ToString(); });
@@ -193,6 +200,9 @@ static class Program
         }
         catch (Exception e) { return e.GetType().Name + " " + e.Message; }
     }
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    static string CurrentMethodName() => MethodBase.GetCurrentMethod().Name;
+    class RShared<T> { [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)] public MethodBase Current() => MethodBase.GetCurrentMethod(); }
     static void OutObj(out object o) { o = 1; }
     static void OutStr(out string o) { o = "out"; }
     static int? NullableEcho(int? x) => x;
