@@ -175,7 +175,7 @@ parse_probes (const char *text, PgoInterpOptions *opts, Probes *p)
 static int
 cmd_run (int argc, char **argv)
 {
-  g_autofree char *probes = NULL, *trace = NULL, *old_trace = NULL;
+  g_autofree char *probes = NULL, *trace = NULL, *old_trace = NULL, *config = NULL;
   g_auto (GStrv) frameworks = NULL;
   gint64 max_steps = 0, max_heap_mb = 0;
   gint max_depth = 0;
@@ -185,6 +185,8 @@ cmd_run (int argc, char **argv)
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &old_trace, "The same as --output (an older spelling)", "OUT" },
     { "framework", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &frameworks,
       "Framework folder (repeatable); default: the newest shared runtime", "DIR" },
+    { "runtimeconfig", 0, 0, G_OPTION_ARG_FILENAME, &config,
+      "Runtime configuration (default: ASSEMBLY's own .runtimeconfig.json, if any)", "FILE" },
     { "max-steps", 0, 0, G_OPTION_ARG_INT64, &max_steps, "Stop after N taken branches (0: no bound)", "N" },
     { "max-heap", 0, 0, G_OPTION_ARG_INT64, &max_heap_mb, "Bound the objects to N MiB (default 1024)", "N" },
     { "max-depth", 0, 0, G_OPTION_ARG_INT, &max_depth, "Bound nested calls to N (default 10000)", "N" },
@@ -236,6 +238,8 @@ cmd_run (int argc, char **argv)
     }
   if (!(interp = _pgo_interp_new (argv[1], frameworks ? (const char *const *) frameworks : fw_dirs, &opts, &error)))
     return tool_fail (argv[1], error);
+  if (!_pgo_interp_load_runtime_config (interp, config, &error))
+    return tool_fail (config ? config : argv[1], error);
   if (!_pgo_interp_run_main (interp, (const char *const *) argv + 2, &exit_code, &error))
     return tool_fail (argv[1], error);
   if (trace)

@@ -3,7 +3,7 @@
 
 noinst_LTLIBRARIES += libpgo/interp/libpgo-interp.la
 
-libpgo_interp_libpgo_interp_la_CPPFLAGS = $(hub_cppflags) -I$(top_srcdir)/libpgo/interp
+libpgo_interp_libpgo_interp_la_CPPFLAGS = $(hub_cppflags) $(SQLITE_CFLAGS) -I$(top_srcdir)/libpgo/interp
 libpgo_interp_libpgo_interp_la_SOURCES = \
 	libpgo/interp/pgo-interp.h \
 	libpgo/interp/pgo-interp-private.h \
@@ -34,6 +34,7 @@ libpgo_interp_libpgo_interp_la_SOURCES = \
 	libpgo/interp/pgo-interp-resources.c \
 	libpgo/interp/pgo-interp-console.c \
 	libpgo/interp/pgo-interp-arrays.c \
+	libpgo/interp/pgo-interp-config.c \
 	$(NULL)
-libpgo_interp_libpgo_interp_la_LIBADD = -lm
+libpgo_interp_libpgo_interp_la_LIBADD = $(SQLITE_LIBS) -lm
 EXTRA_DIST += libpgo/interp/README.md

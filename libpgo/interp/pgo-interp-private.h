@@ -254,6 +254,8 @@ struct _Frame {
 
 struct _Interp {
   PgoInterpOptions opts;
+  GStrv       config_names; /* the runtime configuration's properties, or NULL */
+  GStrv       config_values;
   GPtrArray  *modules;
   GHashTable *modules_by_name;
   char      **framework_dirs;
@@ -484,6 +486,11 @@ Native   _pgo_interp_delegate_native (Method *m);
 
 /* pgo-interp-math.c */
 void     _pgo_interp_math_natives_init (Interp *I);
+
+/* pgo-interp-config.c */
+gboolean _pgo_interp_parse_runtime_config (const char *data, gsize size, const char *path, GStrv *out_names,
+                                           GStrv *out_values, GError **error);
+gboolean _pgo_interp_apply_runtime_config (Interp *I, GError **error);
 
 /* pgo-interp-handles.c */
 void     _pgo_interp_handle_natives_init (Interp *I);

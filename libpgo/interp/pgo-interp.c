@@ -254,6 +254,8 @@ _pgo_interp_free (PgoInterp *interp)
   g_queue_free (I->work);
   g_string_free (I->out, TRUE);
   g_free (I->arena);
+  g_strfreev (I->config_names);
+  g_strfreev (I->config_values);
   g_clear_error (&I->error);
   g_free (I);
 }
@@ -339,6 +341,8 @@ _pgo_interp_run_main (PgoInterp *interp, const char *const *args, int *out_exit_
     I->stack_base = (const char *) &rl;
     I->stack_room = room > (2u << 20) ? room - (1u << 20) : room / 2;
   }
+  if (!_pgo_interp_apply_runtime_config (I, error))
+    return FALSE;
   if (main->n_params == 1 && !(a[0].p = make_args (I, args)))
     return _pgo_error_fail (error, PGO_ERROR_CORRUPT, "out of memory");
   st = _pgo_interp_invoke (I, main, a, &r);

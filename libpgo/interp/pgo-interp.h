@@ -54,6 +54,7 @@ void        _pgo_interp_options_init (PgoInterpOptions *options);
 PgoInterp  *_pgo_interp_new          (const char *assembly, const char *const *framework_dirs,
                                       const PgoInterpOptions *options, GError **error);
 void        _pgo_interp_free         (PgoInterp *interp);
+gboolean    _pgo_interp_load_runtime_config (PgoInterp *interp, const char *path, GError **error);
 gboolean    _pgo_interp_run_main     (PgoInterp *interp, const char *const *args,
                                       int *out_exit_code, GError **error);
 GPtrArray  *_pgo_interp_get_profiles (PgoInterp *interp, GPtrArray **out_owners);

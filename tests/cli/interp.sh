@@ -61,6 +61,19 @@ one_line garbage
 expect 1 unsupported run --framework "$fw" "$prog" fnptr
 err_has unsupported "Program::ThroughPointer(int32): IL_0009: calli: calls through a function pointer are not supported"
 one_line unsupported
+# A runtime configuration's properties reach AppContext, as the host
+# hands them over; one that is no JSON is refused naming the file.
+regress=$tests/interp/data/regress.dll
+printf '{"runtimeOptions":{"configProperties":{"PgoTest.Value":42,"PgoTest.Switch":true,"Other":"x"}}}\n' >"$tmp/rc42.json"
+expect 0 runtimeconfig run --framework "$fw" --runtimeconfig "$tmp/rc42.json" "$regress"
+grep -qx 'app-context: 42 True' "$tmp/out" || fail "runtimeconfig: $(grep app-context "$tmp/out")"
+cp "$regress" "$tmp/regress.dll" && cp "$tmp/rc42.json" "$tmp/regress.runtimeconfig.json"
+expect 0 own-runtimeconfig run --framework "$fw" "$tmp/regress.dll"
+grep -qx 'app-context: 42 True' "$tmp/out" || fail "own-runtimeconfig: $(grep app-context "$tmp/out")"
+printf '{"runtimeOptions":' >"$tmp/bad.json"
+expect 1 bad-runtimeconfig run --framework "$fw" --runtimeconfig "$tmp/bad.json" "$regress"
+err_has bad-runtimeconfig "$tmp/bad.json: not a runtime configuration: malformed JSON"
+one_line bad-runtimeconfig
 expect 2 bad-probes run --probes X "$prog"
 expect 2 trace-without-probes run --trace "$tmp/x.nettrace" "$prog"
 expect 2 output-without-probes run -o "$tmp/x.nettrace" "$prog"

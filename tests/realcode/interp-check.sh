@@ -7,10 +7,13 @@
 # what CoreCLR printed (the corpus manifest's interp-run line), and each
 # of the library's methods must have the dense counts of CoreCLR's
 # interp run (interp.nettrace), each instantiation apart.  That run
-# counts every block as the block run does, with no dynamic code on
-# CoreCLR either (tests/support/trace-env.sh interp_env,
-# interp_switches), so that the workloads interpret their expression
-# trees and compiled regular expressions on both sides.  Counts may still
+# counts every block as the block run does, with no dynamic code and
+# invariant globalization on CoreCLR too (tests/support/trace-env.sh
+# interp_env, interp_switches; the interpreter runs under the same
+# runtime configuration, interp.runtimeconfig.json), so that the
+# workloads interpret their expression trees and compiled regular
+# expressions, and format with the invariant culture's data, on both
+# sides.  Counts may still
 # differ where the interpreter, like the browser's, answers a platform
 # question otherwise than CoreCLR's JIT (SIMD; pgo-interp(1)
 # "Unsupported"): that is reported, and the workload does not conform.
@@ -64,7 +67,7 @@ for name in $(awk '!/^#/ { print $1 }' "$here/halves.txt"); do
   n=$((n + 1))
   want=$(sed -n "s|^stdout $name/interp: ||p" "$corpus/manifest.txt")
   got=$(cd "$corpus/$name/bin" && timeout 600 "$interp_bin" run --framework "$framework" --probes dense \
-        --trace "$out/$name.nettrace" "$name-workload.dll" 2>"$out/err")
+        --runtimeconfig ../interp.runtimeconfig.json --trace "$out/$name.nettrace" "$name-workload.dll" 2>"$out/err")
   rc=$?
   if [ $rc != 0 ]; then
     echo "interp: $name: stops: $(head -n 1 "$out/err")"

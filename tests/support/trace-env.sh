@@ -43,13 +43,19 @@ block_env=(DOTNET_JitEdgeProfiling=0 DOTNET_JitMinimalJitProfiling=0)
 block64_env=(DOTNET_JitEdgeProfiling=0 DOTNET_JitMinimalJitProfiling=0 DOTNET_JitCollect64BitCounts=1)
 
 # The reference run for pgo-interp(1): dense block counts from CoreCLR
-# with no dynamic code, as the interpreter has none ("Unsupported" there):
-# RuntimeFeature.IsDynamicCodeSupported false, an AppContext switch of
-# the run's runtime configuration (interp_switches, "name value" lines),
-# so that compiled expression trees and RegexOptions.Compiled are
-# interpreted on both sides.  Hardware intrinsics stay on: with
+# with no dynamic code and no culture data, as the interpreter has neither
+# ("Unsupported" there): AppContext switches of the run's runtime
+# configuration (interp_switches, "name value" lines), which the
+# interpreter is given too (its --runtimeconfig).
+# RuntimeFeature.IsDynamicCodeSupported false, so that compiled expression
+# trees and RegexOptions.Compiled are interpreted on both sides;
+# System.Globalization.Invariant true, with PredefinedCulturesOnly false
+# so that a workload may still make a named culture (Humanizer's en-US),
+# which then has the invariant culture's data on both sides.  Hardware intrinsics stay on: with
 # DOTNET_EnableHWIntrinsic=0, CoreCLR 10.0.12 counts one SharpZipLib
 # method's two copy loops otherwise than with them (and than the
 # interpreter), so the SIMD answer stays a reported difference.
 interp_env=("${block_env[@]}")
-interp_switches="System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported false"
+interp_switches="System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported false
+System.Globalization.Invariant true
+System.Globalization.PredefinedCulturesOnly false"

@@ -310,6 +310,49 @@ START_TEST (test_interp_ca_blob)
 }
 END_TEST
 
+/* A runtime configuration's configProperties read as the host passes
+ * them (strings; true and false spelled so; numbers as written), objects,
+ * arrays and nulls left out; a configuration without the section has
+ * none; text that is no JSON, or cut short, is refused naming the file. */
+START_TEST (test_interp_runtime_config)
+{
+  static const char text[] =
+    "{\"runtimeOptions\":{\"tfm\":\"net10.0\",\"configProperties\":{\"A.B\":true,\"C\":false,"
+    "\"N\":3,\"S\":\"x y\",\"O\":{\"k\":1},\"L\":[1],\"Z\":null}}}";
+  g_auto (GStrv) names = NULL, values = NULL;
+  g_autoptr(GError) error = NULL;
+
+  ck_assert (_pgo_interp_parse_runtime_config (text, strlen (text), "a.json", &names, &values, NULL));
+  ck_assert_uint_eq (g_strv_length (names), 4);
+  ck_assert_uint_eq (g_strv_length (values), 4);
+  ck_assert_str_eq (names[0], "A.B");
+  ck_assert_str_eq (values[0], "true");
+  ck_assert_str_eq (names[1], "C");
+  ck_assert_str_eq (values[1], "false");
+  ck_assert_str_eq (names[2], "N");
+  ck_assert_str_eq (values[2], "3");
+  ck_assert_str_eq (names[3], "S");
+  ck_assert_str_eq (values[3], "x y");
+  g_clear_pointer (&names, g_strfreev);
+  g_clear_pointer (&values, g_strfreev);
+
+  ck_assert (_pgo_interp_parse_runtime_config (text, 19, "b.json", &names, &values, &error) == FALSE);
+  g_clear_error (&error);
+  {
+    static const char empty[] = "{\"runtimeOptions\":{}}";
+    ck_assert (_pgo_interp_parse_runtime_config (empty, strlen (empty), "b.json", &names, &values, NULL));
+  }
+  ck_assert_uint_eq (g_strv_length (names), 0);
+  g_clear_pointer (&names, g_strfreev);
+  g_clear_pointer (&values, g_strfreev);
+
+  /* cut one byte short of its closing brace: no JSON */
+  ck_assert (!_pgo_interp_parse_runtime_config (text, strlen (text) - 1, "c.json", &names, &values, &error));
+  ck_assert (g_str_has_prefix (error->message, "c.json: not a runtime configuration: "));
+  ck_assert (names == NULL && values == NULL);
+}
+END_TEST
+
 Suite *
 pgo_check_suite (void)
 {
@@ -324,6 +367,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_interp_generic_overloads);
   tcase_add_test (tc, test_interp_run_main);
   tcase_add_test (tc, test_interp_ca_blob);
+  tcase_add_test (tc, test_interp_runtime_config);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -19,7 +19,8 @@
 // uint, a rethrow after a catch nested in a catch, ldelema on a covariant
 // array, Nullable<T> and six arguments through MethodBase.Invoke, a
 // struct whose method takes a further instantiation of itself, vectors,
-// open instance delegates, GetCurrentMethod, variance in casts, blocks.
+// open instance delegates, GetCurrentMethod, variance in casts, blocks;
+// and AppContext data, which a runtime configuration sets.
 // Each case prints its result or the type of what it threw.
 using System;
 using System.Collections.Generic;
@@ -115,6 +116,7 @@ static class Program
         T("delegate-over-invoke", () => { Func<string> g = () => "inner"; var f = (Func<Func<string>, string>)Delegate.CreateDelegate(typeof(Func<Func<string>, string>), null, g.GetType().GetMethod("Invoke")); return f(g); });
         T("current-method", () => CurrentMethodName() + " " + (new RShared<string>().Current() == typeof(RShared<>).GetMethod("Current")) + " " + new RShared<int>().Current().Name);
         T("variance-is", () => { object l = new List<string>(); object c = Comparer<object>.Default; Func<string> fs = () => "x"; object fo = fs; return (l is IEnumerable<object>) + " " + (c is IComparer<string>) + " " + (fo is Func<object>) + " " + (l is IList<object>) + " " + typeof(IEnumerable<object>).IsAssignableFrom(typeof(List<string>)); });
+        T("app-context", () => (AppContext.GetData("PgoTest.Value") ?? "none") + " " + (AppContext.TryGetSwitch("PgoTest.Switch", out bool on) ? on.ToString() : "unset"));
         T("md-address-covariant", () => { object[,] a = new string[1, 1]; OutObj(out a[0, 0]); return "no throw"; });
         T("block-copy", () => { var a = new byte[] { 1, 2, 3, 4 }; var b = new byte[4]; System.Runtime.CompilerServices.Unsafe.CopyBlock(ref b[0], ref a[0], 3); System.Runtime.CompilerServices.Unsafe.InitBlock(ref a[0], 9, 2); return string.Join(",", b) + " " + string.Join(",", a); });
         T("vector-create", () => { var v = new System.Numerics.Vector4(1, 2, 3, 4); var w = System.Runtime.Intrinsics.Vector128.Create(1f, 2f, 3f, 4f); return v.W + " " + System.Runtime.Intrinsics.Vector128.GetElement(w, 2) + " " + System.Numerics.Vector2.Dot(new System.Numerics.Vector2(1, 2), new System.Numerics.Vector2(3, 4)); });
