@@ -160,7 +160,6 @@ n_bind_to_method_info (Interp *I, Method *m, Slot *a, Slot *r)
 {
   gpointer d = *(gpointer *) a[0].p, first = *(gpointer *) a[1].p;
   Method *target = a[2].p, *invoke, *ctor;
-  Slot args[3], ignored;
   Binding b;
 
   if (!d || !target || !delegate_methods (OBJ_TYPE (d), &invoke, &ctor))
@@ -175,10 +174,9 @@ n_bind_to_method_info (Interp *I, Method *m, Slot *a, Slot *r)
     return ST_RETURN;
   if (b == BIND_CLOSED && !(target->flags & MD_STATIC) && (target->flags & MD_VIRTUAL))
     target = _pgo_interp_resolve_virtual (I, OBJ_TYPE (first), target);
-  args[0].p = d;
-  args[1].p = b == BIND_CLOSED ? first : NULL;
-  args[2].p = target;
-  return _pgo_interp_invoke (I, ctor, args, &ignored);
+  if (!_pgo_interp_delegate_set (I, d, b == BIND_CLOSED ? first : NULL, target))
+    return ST_FATAL;
+  return ST_RETURN;
 }
 
 /* Delegate.InternalAlloc(type): a new delegate of the type, unbound. */

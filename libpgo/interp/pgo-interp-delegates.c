@@ -57,19 +57,34 @@ delegate_layout (Interp *I, gpointer d)
   return l;
 }
 
+/* _pgo_interp_delegate_set: binds delegate 'd' to method 'fn' and
+ * 'target'; an instance method with no target makes an open instance
+ * delegate (only Delegate.CreateDelegate binds one).  FALSE with the run
+ * stopped when CoreLib's delegates lack a field. */
+gboolean
+_pgo_interp_delegate_set (Interp *I, gpointer d, gpointer target, Method *fn)
+{
+  const DelegateLayout *l = delegate_layout (I, d);
+
+  if (!l)
+    return FALSE;
+  memcpy ((guint8 *) d + l->target, &target, sizeof target);
+  memcpy ((guint8 *) d + l->method, &fn, sizeof fn);
+  return TRUE;
+}
+
 /* A delegate's .ctor(object target, native int method): the method is
- * the Method that ldftn or ldvirtftn pushed.  A multicast delegate has
+ * the Method that ldftn or ldvirtftn pushed.  An instance method needs a
+ * target, as the runtime's constructor says.  A multicast delegate has
  * an invocation list instead, and itself as its target. */
 static Status
 n_delegate_ctor (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r G_GNUC_UNUSED)
 {
-  const DelegateLayout *l = delegate_layout (I, a[0].p);
+  Method *fn = a[2].p;
 
-  if (!l)
-    return ST_FATAL;
-  memcpy ((guint8 *) a[0].p + l->target, &a[1].p, sizeof (gpointer));
-  memcpy ((guint8 *) a[0].p + l->method, &a[2].p, sizeof (gpointer));
-  return ST_RETURN;
+  if (!a[1].p && fn && fn->has_this)
+    return _pgo_interp_throw_new (I, "System.ArgumentException", "Delegate to an instance method cannot have null 'this'.");
+  return _pgo_interp_delegate_set (I, a[0].p, a[1].p, fn) ? ST_RETURN : ST_FATAL;
 }
 
 /* The slots of 'm's parameters, without this. */
@@ -120,8 +135,8 @@ n_delegate_invoke (Interp *I, Method *m, Slot *a, Slot *r)
 
 /* Calls the method of the single-cast delegate 'd' with the 'n' argument
  * slots after 'a[0]'.  An instance method with no target is an open
- * instance delegate's (a delegate closed over null is never made): its
- * first argument is this, and a virtual method is dispatched on it. */
+ * instance delegate's (the constructor refuses a null target): its first
+ * argument is this, and a virtual method is dispatched on it. */
 static Status
 invoke_one (Interp *I, Method *m, gpointer d, Slot *a, guint32 n, Slot *r)
 {

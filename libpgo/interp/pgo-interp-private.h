@@ -482,6 +482,7 @@ void     _pgo_interp_unsafe_natives_init (Interp *I);
 
 /* pgo-interp-delegates.c */
 void     _pgo_interp_delegate_natives_init (Interp *I);
+gboolean _pgo_interp_delegate_set  (Interp *I, gpointer d, gpointer target, Method *fn);
 Native   _pgo_interp_delegate_native (Method *m);
 
 /* pgo-interp-math.c */

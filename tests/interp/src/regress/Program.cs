@@ -113,6 +113,7 @@ static class Program
         T("invoke-many-args", () => typeof(Program).GetMethod(nameof(Six), BindingFlags.NonPublic | BindingFlags.Static).Invoke(null, new object[] { 1, 2, 3, 4, 5, 6 }).ToString());
         T("generic-recursion", () => { RecStruct<int> r = default; r.Foo(default); return "ok"; });
         T("open-instance-delegate", () => { var f = (Func<RBase, int>)Delegate.CreateDelegate(typeof(Func<RBase, int>), typeof(RBase).GetMethod("V")); return f(new RBase()) + " " + f(new RDerived()); });
+        T("delegate-null-target", () => { RBase b = null; Func<int> f = b.B; return "made " + f.Method.Name; });
         T("delegate-over-invoke", () => { Func<string> g = () => "inner"; var f = (Func<Func<string>, string>)Delegate.CreateDelegate(typeof(Func<Func<string>, string>), null, g.GetType().GetMethod("Invoke")); return f(g); });
         T("current-method", () => CurrentMethodName() + " " + (new RShared<string>().Current() == typeof(RShared<>).GetMethod("Current")) + " " + new RShared<int>().Current().Name);
         T("variance-is", () => { object l = new List<string>(); object c = Comparer<object>.Default; Func<string> fs = () => "x"; object fo = fs; return (l is IEnumerable<object>) + " " + (c is IComparer<string>) + " " + (fo is Func<object>) + " " + (l is IList<object>) + " " + typeof(IEnumerable<object>).IsAssignableFrom(typeof(List<string>)); });
