@@ -155,6 +155,54 @@ exception_message_field (Interp *I)
   return NULL;
 }
 
+/* ---- Nullable<T> ---- */
+
+/* _pgo_interp_nullable_fields: the offsets of Nullable<T>'s hasValue and
+ * value in the value.  ECMA-335 III.4.1: boxing a Nullable<T> boxes its
+ * value, or gives null. */
+void
+_pgo_interp_nullable_fields (const Type *nt, guint32 *has_at, guint32 *value_at)
+{
+  *has_at = *value_at = 0;
+  for (guint32 i = 0; i < nt->n_fields; i++)
+    if (!nt->fields[i].is_static)
+      *(strcmp (nt->fields[i].name, "hasValue") == 0 ? has_at : value_at) = nt->fields[i].offset;
+}
+
+/* _pgo_interp_box_nullable: boxes the Nullable<T> 'nt' value at 'v' as
+ * box does: its T's box, or NULL without a value.  FALSE when out of
+ * memory. */
+gboolean
+_pgo_interp_box_nullable (Interp *I, Type *nt, const guint8 *v, gpointer *out)
+{
+  guint32 has_at, value_at;
+
+  *out = NULL;
+  _pgo_interp_nullable_fields (nt, &has_at, &value_at);
+  if (!v[has_at])
+    return TRUE;
+  if (!(*out = _pgo_interp_new_box (I, nt->args[0])))
+    return FALSE;
+  memcpy ((guint8 *) *out + 8, v + value_at, nt->args[0]->size);
+  return TRUE;
+}
+
+/* _pgo_interp_unbox_nullable: the Nullable<T> 'nt' value of boxed T 'o'
+ * (NULL: none, and the caller checked its type) into the 'size' bytes at
+ * 'v'. */
+void
+_pgo_interp_unbox_nullable (Type *nt, gpointer o, guint8 *v, gsize size)
+{
+  guint32 has_at, value_at;
+
+  _pgo_interp_nullable_fields (nt, &has_at, &value_at);
+  memset (v, 0, size);
+  if (!o)
+    return;
+  v[has_at] = 1;
+  memcpy (v + value_at, (guint8 *) o + 8, nt->args[0]->size);
+}
+
 /* Raises a new exception of CoreLib type 'type_name' with 'message'. */
 Status
 _pgo_interp_throw_new (Interp *I, const char *type_name, const char *message)

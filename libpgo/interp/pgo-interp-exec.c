@@ -23,18 +23,6 @@
 
 #include "pgo-interp-private.h"
 
-/* _pgo_interp_nullable_fields: the offsets of Nullable<T>'s hasValue and
- * value in the value.  ECMA-335 III.4.1: boxing a Nullable<T> boxes its
- * value, or gives null. */
-void
-_pgo_interp_nullable_fields (const Type *nt, guint32 *has_at, guint32 *value_at)
-{
-  *has_at = *value_at = 0;
-  for (guint32 i = 0; i < nt->n_fields; i++)
-    if (!nt->fields[i].is_static)
-      *(strcmp (nt->fields[i].name, "hasValue") == 0 ? has_at : value_at) = nt->fields[i].offset;
-}
-
 /* ---- arithmetic helpers ---- */
 
 static gint64
@@ -615,17 +603,10 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
         case OP_REFANYTYPE: sp[-2] = sp[-1]; sp--; ip++; break;
         case OP_BOX_NULLABLE:
           {
-            Type *nt = ip->b.p, *vt = nt->args[0];
             Slot *v = sp - ip->a;
-            gpointer o = NULL;
-            guint32 has_at, value_at;
-            _pgo_interp_nullable_fields (nt, &has_at, &value_at);
-            if (*((guint8 *) v + has_at))
-              {
-                if (!(o = _pgo_interp_new_box (I, vt)))
-                  OOM ();
-                memcpy ((guint8 *) o + 8, (guint8 *) v + value_at, vt->size);
-              }
+            gpointer o;
+            if (!_pgo_interp_box_nullable (I, ip->b.p, (const guint8 *) v, &o))
+              OOM ();
             sp = v;
             (sp++)->p = o;
             ip++;
@@ -633,19 +614,12 @@ _pgo_interp_run (Interp *I, Frame *f, guint32 start, Slot *base, gint32 region, 
           }
         case OP_UNBOX_NULLABLE:
           {
-            Type *nt = ip->b.p, *vt = nt->args[0];
+            Type *nt = ip->b.p;
             gpointer o = sp[-1].p;
             Slot *v = sp - 1;
-            guint32 has_at, value_at;
-            if (o && OBJ_TYPE (o) != vt)
+            if (o && OBJ_TYPE (o) != nt->args[0])
               RAISE ("System.InvalidCastException", "Specified cast is not valid.");
-            _pgo_interp_nullable_fields (nt, &has_at, &value_at);
-            memset (v, 0, sizeof (Slot) * ip->a);
-            if (o)
-              {
-                *((guint8 *) v + has_at) = 1;
-                memcpy ((guint8 *) v + value_at, (guint8 *) o + 8, vt->size);
-              }
+            _pgo_interp_unbox_nullable (nt, o, (guint8 *) v, sizeof (Slot) * ip->a);
             sp = v + ip->a;
             ip++;
             break;

@@ -295,17 +295,8 @@ box_result (Interp *I, Method *m, Method *h, Slot *ret, gpointer *out)
   if (!t || !_pgo_interp_layout (t, &error))
     return refuse (I, m, h->owner, error ? error->message : "a result that is not a class or value type");
   if (_pgo_interp_is_nullable (t))  /* boxed as box does: its value's box, or null */
-    {
-      guint32 has_at, value_at;
-
-      _pgo_interp_nullable_fields (t, &has_at, &value_at);
-      if (!((guint8 *) ret)[has_at])
-        return ST_RETURN;
-      if (!(*out = _pgo_interp_new_box (I, t->args[0])))
-        return _pgo_interp_fatal (I, NULL, 0, "out of memory");
-      memcpy ((guint8 *) *out + 8, (guint8 *) ret + value_at, t->args[0]->size);
-      return ST_RETURN;
-    }
+    return _pgo_interp_box_nullable (I, t, (const guint8 *) ret, out) ? ST_RETURN
+           : _pgo_interp_fatal (I, NULL, 0, "out of memory");
   if (!(*out = _pgo_interp_new_box (I, t)))
     return _pgo_interp_fatal (I, NULL, 0, "out of memory");
   if (h->ret_kind == M_VT)
@@ -395,7 +386,6 @@ static Status
 n_rebox_to_nullable (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Type *nt = _pgo_interp_type_of (I, a[1].p);
-  guint32 has_at, value_at;
 
   if (!nt || !_pgo_interp_is_nullable (nt))
     return _pgo_interp_refuse (I, m, "a type that is not a Nullable<T> the interpreter made");
@@ -403,35 +393,22 @@ n_rebox_to_nullable (Interp *I, Method *m, Slot *a, Slot *r)
     return _pgo_interp_throw_new (I, "System.InvalidCastException", "Specified cast is not valid.");
   if (!(r->p = _pgo_interp_new_box (I, nt)))
     return _pgo_interp_fatal (I, NULL, 0, "out of memory");
-  _pgo_interp_nullable_fields (nt, &has_at, &value_at);
-  if (a[0].p)
-    {
-      ((guint8 *) r->p)[8 + has_at] = 1;
-      memcpy ((guint8 *) r->p + 8 + value_at, (guint8 *) a[0].p + 8, nt->args[0]->size);
-    }
+  _pgo_interp_unbox_nullable (nt, a[0].p, (guint8 *) r->p + 8, nt->size);
   return ST_RETURN;
 }
 
 /* RuntimeMethodHandle.ReboxFromNullable(src): a box of Nullable<T> as
  * boxing its value gives it: the value's own box, or null. */
 static Status
-n_rebox_from_nullable (Interp *I, Method *m, Slot *a, Slot *r)
+n_rebox_from_nullable (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 {
   Type *nt = a[0].p ? OBJ_TYPE (a[0].p) : NULL;
-  guint32 has_at, value_at;
 
   r->p = a[0].p;
   if (!nt || !_pgo_interp_is_nullable (nt))
     return ST_RETURN;
-  _pgo_interp_nullable_fields (nt, &has_at, &value_at);
-  r->p = NULL;
-  if (!((guint8 *) a[0].p)[8 + has_at])
-    return ST_RETURN;
-  if (!(r->p = _pgo_interp_new_box (I, nt->args[0])))
-    return _pgo_interp_fatal (I, NULL, 0, "out of memory");
-  memcpy ((guint8 *) r->p + 8, (guint8 *) a[0].p + 8 + value_at, nt->args[0]->size);
-  (void) m;
-  return ST_RETURN;
+  return _pgo_interp_box_nullable (I, nt, (const guint8 *) a[0].p + 8, &r->p) ? ST_RETURN
+         : _pgo_interp_fatal (I, NULL, 0, "out of memory");
 }
 
 static const NativeEntry invoke_natives[] = {

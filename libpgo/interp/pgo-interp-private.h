@@ -305,6 +305,8 @@ Type    *_pgo_interp_corelib_type  (Interp *I, const char *name, GError **error)
 Type    *_pgo_interp_module_type   (Module *m, const char *name, GError **error);
 gboolean _pgo_interp_is_nullable   (Type *t);
 void     _pgo_interp_nullable_fields (const Type *nt, guint32 *has_at, guint32 *value_at);
+gboolean _pgo_interp_box_nullable  (Interp *I, Type *nt, const guint8 *v, gpointer *out);
+void     _pgo_interp_unbox_nullable (Type *nt, gpointer o, guint8 *v, gsize size);
 Type    *_pgo_interp_array_type    (Interp *I, Type *elem);
 Type    *_pgo_interp_md_array_type (Interp *I, Type *elem, guint32 rank);
 Type    *_pgo_interp_sig_type      (Module *m, PgoCursor *c, MemKind *out_kind, GError **error);
