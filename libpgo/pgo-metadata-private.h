@@ -26,6 +26,7 @@ struct _PgoMetadata {
   gboolean      uncompressed;             /* the table stream is #- */
   gboolean      minimal_delta;            /* #JTD: every table index is 4 bytes */
   guint8        heap_sizes;               /* HeapSizes bits */
+  guint8        table_major, table_minor; /* the table stream's version (2.0) */
   guint64       sorted;                   /* Sorted bit vector */
   guint32       rows[PGO_TABLE_COUNT];
   guint8        row_size[PGO_TABLE_COUNT];

@@ -117,6 +117,8 @@ read_table_stream (PgoMetadata *md, PgoCursor *c, GError **error)
       g_prefix_error (error, "table stream header: ");
       return FALSE;
     }
+  md->table_major = major;
+  md->table_minor = minor;
   if (valid & ~known)
     return _pgo_error_fail (error, PGO_ERROR_UNSUPPORTED_VERSION,
                             "table stream at offset 0x%" G_GINT64_MODIFIER "x has unknown tables"

@@ -17,6 +17,7 @@
 #include "pgo-interp-private.h"
 #include "pgo-metadata-private.h"
 #include "pgo-error-private.h"
+#include "pgo-pe-private.h"
 
 /* TRUE if 'tok' names a row of its table in 'md'. */
 static gboolean
@@ -217,6 +218,51 @@ static Module *
 qcall_module (Interp *I, Slot *a)
 {
   return _pgo_interp_scope_module (I, a[1].p);
+}
+
+/* ModuleHandle.GetMDStreamVersion(module): the version of its metadata
+ * table stream, major in the high 16 bits (ECMA-335 II.24.2.6: 2.0). */
+static Status
+n_module_md_stream_version (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Module *mod = qcall_module (I, a);
+
+  if (!mod)
+    return _pgo_interp_refuse (I, m, "a module the interpreter did not make");
+  r->i = (gint32) ((guint32) mod->md->table_major << 16 | mod->md->table_minor);
+  return ST_RETURN;
+}
+
+/* ModuleHandle.GetPEKind(module, out peKind, out machine): what CoreCLR
+ * answers (measured on runtime 10.0.12): an IL-only image its
+ * PortableExecutableKinds from the CLI header's flags (ECMA-335
+ * II.25.3.3.1: ILOnly 1, Required32Bit 2, Preferred32Bit 0x10) and the
+ * optional header (PE32Plus 4), with its COFF machine; a ReadyToRun
+ * image, whose machine is its target's, as the IL-only AnyCPU image it
+ * was made from (ILOnly, I386); a Webcil image as IL-only AnyCPU too. */
+static Status
+n_module_pe_kind (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  Module *mod = qcall_module (I, a);
+  gint32 kind = 1, machine = 0x14c;
+
+  if (!mod)
+    return _pgo_interp_refuse (I, m, "a module the interpreter did not make");
+  if (pgo_image_get_format (mod->md->image) != PGO_IMAGE_WEBCIL)
+    {
+      const PgoCliHeader *h = _pgo_image_get_cli_header (mod->md->image);
+
+      if (h->managed_native_header_rva == 0)
+        {
+          kind = (h->flags & 0x1 ? 1 : 0)
+                 | (pgo_image_get_format (mod->md->image) == PGO_IMAGE_PE32_PLUS ? 4 : 0)
+                 | (h->flags & 0x2 ? (h->flags & 0x20000 ? 0x10 : 2) : 0);
+          machine = _pgo_image_get_machine (mod->md->image);
+        }
+    }
+  memcpy (a[2].p, &kind, sizeof kind);
+  memcpy (a[3].p, &machine, sizeof machine);
+  return ST_RETURN;
 }
 
 /* ModuleHandle.ResolveType(module, token, typeInst, typeInstCount,
@@ -744,6 +790,10 @@ static const NativeEntry attr_natives[] = {
     n_method_sig },
   { "System.Reflection.MetadataImport::GetMemberRefProps(native int,int32,System.Reflection.ConstArray&)",
     n_method_sig },
+  { "System.ModuleHandle::GetPEKind(System.Runtime.CompilerServices.QCallModule,int32*,int32*)",
+    n_module_pe_kind },
+  { "System.ModuleHandle::GetMDStreamVersion(System.Runtime.CompilerServices.QCallModule)",
+    n_module_md_stream_version },
   { "System.ModuleHandle::ResolveType(System.Runtime.CompilerServices.QCallModule,int32,native int*,int32,"
     "native int*,int32,System.Runtime.CompilerServices.ObjectHandleOnStack)", n_module_resolve_type },
   { "System.ModuleHandle::ResolveMethod(System.Runtime.CompilerServices.QCallModule,int32,native int*,int32,"

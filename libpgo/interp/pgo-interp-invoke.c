@@ -47,8 +47,8 @@ sig_layout (Type *t, SigLayout *l)
 }
 
 /* The RuntimeType of a parameter or return of 'h': the kind with no
- * Type is void (M_VOID) or a pointer or open generic parameter, which
- * are refused. */
+ * Type is void (M_VOID) or a function pointer or open generic
+ * parameter, which are refused. */
 static Status
 sig_element (Interp *I, Method *m, Method *h, Type *t, MemKind k, gpointer *out)
 {
@@ -57,7 +57,7 @@ sig_element (Interp *I, Method *m, Method *h, Type *t, MemKind k, gpointer *out)
   if (!t && k == M_VOID && !(t = _pgo_interp_corelib_type (I, "System.Void", &error)))
     return _pgo_interp_fatal (I, NULL, 0, "%s: %s", m->full, error->message);
   if (!t)
-    return refuse (I, m, h->owner, "a signature with a pointer or generic parameter");
+    return refuse (I, m, h->owner, "a signature with a function pointer or generic parameter");
   return type_object (I, m, t, out);
 }
 

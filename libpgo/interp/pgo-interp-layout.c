@@ -341,8 +341,12 @@ layout_methods (Type *t, GError **error)
         t->cctor = md;
       if (!(md->flags & MD_VIRTUAL) || t->is_interface)
         continue;
+      /* A ReuseSlot method overrides the nearest base's method of its
+       * name and signature: the highest slot, since each type appends its
+       * new slots (System.Type's newslot Module hides MemberInfo's, and
+       * RuntimeType's override is Type's). */
       if (!(md->flags & MD_NEWSLOT))
-        for (guint32 s = 0; s < t->n_vtable && slot < 0; s++)
+        for (guint32 s = t->n_vtable; s-- > 0 && slot < 0;)
           if (_pgo_interp_same_slot (t->vtable[s], md))
             slot = s;
       if (slot < 0)

@@ -286,6 +286,8 @@ typeref (Module *m, guint32 rid, GError **error)
 }
 
 static Type *sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GError **error);
+static Type *sig_pointer (Module *m, PgoCursor *c, gboolean in_generic, GError **error);
+static gboolean skip_to_pointee (PgoCursor *c);
 
 /* The type TypeSpec 'rid' of 'm' stands for; with 'in_generic', an
  * instantiation over parameters outside an instantiation stands for its
@@ -305,8 +307,9 @@ typespec_type (Module *m, guint32 rid, gboolean in_generic, GError **error)
   return sig_type (m, &c, &k, in_generic, error);
 }
 
-/* A TypeSpec as a type operand: a pointer type is held as a native int
- * (System.IntPtr). */
+/* A TypeSpec as a type operand: a pointer is its pointer type
+ * (_pgo_interp_pointer_type()); a function pointer is held as a native
+ * int (System.IntPtr). */
 static Type *
 typespec (Module *m, guint32 rid, GError **error)
 {
@@ -320,6 +323,8 @@ typespec (Module *m, guint32 rid, GError **error)
                                   &blob, &len, error))
     return NULL;
   _pgo_cursor_init (&c, blob, len, 0);
+  if (skip_to_pointee (&c))
+    return sig_pointer (m, &c, FALSE, error);
   if ((t = sig_type (m, &c, &k, FALSE, error)) || (error && *error))
     return t;
   if (k == M_I8)
@@ -455,6 +460,33 @@ _pgo_interp_byref_type (Type *elem)
   return t;
 }
 
+/* The unmanaged pointer type to 'pointee' ("System.Int32*"), made once.
+ * Signatures of locals, fields and parameters keep a pointer as a NULL
+ * Type of kind M_I8; a pointer type of its own is what an array's element
+ * type and a type operand need, where int*[] and char*[] differ (ECMA-335
+ * I.8.7: pointer types are assignable only to themselves).  It is a
+ * native-int-sized value, as System.IntPtr is, and has no base type. */
+Type *
+_pgo_interp_pointer_type (Type *pointee)
+{
+  Type *t;
+
+  if (pointee->pointer_of)
+    return pointee->pointer_of;
+  t = g_new0 (Type, 1);
+  t->module = pointee->module ? pointee->module->interp->corelib : NULL;
+  t->name = g_strconcat (pointee->name, "*", NULL);
+  t->pointee = pointee;
+  t->is_vt = TRUE;
+  t->kind = M_I8;
+  t->laid_out = TRUE;
+  t->fields_laid_out = TRUE;
+  t->size = 8;
+  t->align = 8;
+  pointee->pointer_of = t;
+  return t;
+}
+
 /* The name of type parameter 'i' of generic method definition 'h' (its
  * GenericParam row), or NULL. */
 static const char *
@@ -532,15 +564,56 @@ _pgo_interp_md_array_type (Interp *I, Type *elem, guint32 rank)
   return t;
 }
 
-/* The element type of an array in a signature: a pointer element is
- * held as a native int (System.IntPtr), as it sits in memory; NULL for
- * an open type argument, or with 'error' set. */
+/* PTR (ECMA-335 II.23.2.12) at the cursor, which is past the PTR: the
+ * pointer type to what follows (void* points to System.Void, a function
+ * pointer is a native int), or NULL (with no error inside a generic
+ * definition, for a parameter). */
+static Type *
+sig_pointer (Module *m, PgoCursor *c, gboolean in_generic, GError **error)
+{
+  MemKind k = M_VOID;
+  Type *p;
+
+  if (skip_to_pointee (c))
+    p = sig_pointer (m, c, in_generic, error);
+  else if (!(p = sig_type (m, c, &k, in_generic, error)) && !(error && *error)
+           && (k == M_VOID || k == M_I8))
+    p = _pgo_interp_corelib_type (m->interp, k == M_VOID ? "System.Void" : "System.IntPtr", error);
+  return p ? _pgo_interp_pointer_type (p) : NULL;
+}
+
+/* Whether the type at the cursor is a PTR, past custom modifiers
+ * (II.23.2.7: the modifier, then a compressed TypeDefOrRef): if so, moves
+ * the cursor past the PTR. */
+static gboolean
+skip_to_pointee (PgoCursor *c)
+{
+  gsize o = c->off;
+
+  while (o < c->size && (c->data[o] == ET_CMOD_OPT || c->data[o] == ET_CMOD_REQD))
+    {
+      guint8 b = ++o < c->size ? c->data[o] : 0;
+
+      o += (b & 0x80) == 0 ? 1 : (b & 0xc0) == 0x80 ? 2 : 4;
+    }
+  if (o >= c->size || c->data[o] != ET_PTR)
+    return FALSE;
+  c->off = o + 1;
+  return TRUE;
+}
+
+/* The element type of an array in a signature: a pointer is its pointer
+ * type, a function pointer is held as a native int (System.IntPtr); NULL
+ * for an open type argument, or with 'error' set. */
 static Type *
 sig_element (Module *m, PgoCursor *c, gboolean in_generic, GError **error)
 {
   MemKind k = M_REF;
-  Type *e = sig_type (m, c, &k, in_generic, error);
+  Type *e;
 
+  if (skip_to_pointee (c))
+    return sig_pointer (m, c, in_generic, error);
+  e = sig_type (m, c, &k, in_generic, error);
   if (e || (error && *error))
     return e;
   if (k == M_I8)
@@ -731,7 +804,11 @@ sig_type (Module *m, PgoCursor *c, MemKind *out_kind, gboolean in_generic, GErro
                          : (coded & 3) == 1 ? PGO_TABLE_TYPEREF : PGO_TABLE_TYPESPEC, coded >> 2);
         if (!(t = _pgo_interp_type (m, tok, error)))
           return NULL;
-        if (t->is_vt && !_pgo_interp_layout (t, error))
+        /* only its fields: laying out its methods here could copy the
+         * vtable of a base whose own methods are still being laid out
+         * (an enum named in a signature of a type that System.Enum's
+         * methods lead to) */
+        if (t->is_vt && !_pgo_interp_layout_data (t, error))
           return NULL;
         *out_kind = t->is_vt ? t->kind : M_REF;
         return t;
@@ -776,7 +853,8 @@ _pgo_interp_sig_type (Module *m, PgoCursor *c, MemKind *out_kind, GError **error
 
 /* Reads one type of a signature at 'c' as reflection sees it: as
  * _pgo_interp_sig_type, but a byref of a type the interpreter has (after
- * any custom modifiers, as an 'in' parameter has) is its byref Type. */
+ * any custom modifiers, as an 'in' parameter has) is its byref Type, and
+ * a pointer its pointer Type. */
 Type *
 _pgo_interp_sig_reflect_type (Module *m, PgoCursor *c, MemKind *out_kind, GError **error)
 {
@@ -786,6 +864,14 @@ _pgo_interp_sig_reflect_type (Module *m, PgoCursor *c, MemKind *out_kind, GError
   Type *elem;
   MemKind k;
 
+  if (skip_to_pointee (&peek))
+    {
+      if (!(elem = sig_pointer (m, &peek, FALSE, error)))
+        return NULL;
+      *c = peek;
+      *out_kind = M_I8;
+      return elem;
+    }
   for (;;)
     {
       if (!pgo_cursor_read_u8 (&peek, &et, NULL))

@@ -122,7 +122,8 @@ n_type_is_interface (Interp *I, Method *m, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
-/* RuntimeType.IsActualValueType: a value type, enums included. */
+/* RuntimeType.IsActualValueType: a value type, enums included (not a
+ * pointer, which the interpreter holds as a value). */
 static Status
 n_type_is_value_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
@@ -130,7 +131,7 @@ n_type_is_value_type (Interp *I, Method *m, Slot *a, Slot *r)
 
   if (!t)
     return ST_FATAL;
-  r->i = t->is_vt;
+  r->i = t->is_vt && !t->pointee;
   return ST_RETURN;
 }
 
@@ -148,11 +149,23 @@ n_type_is_generic_variable (Interp *I, Method *m, Slot *a, Slot *r)
   return ST_RETURN;
 }
 
-/* RuntimeTypeHandle.IsPointer and IsFunctionPointer(type): FALSE; the
- * interpreter makes no RuntimeType of these (a signature with one is
- * refused). */
+/* RuntimeTypeHandle.IsPointer(type): a pointer type
+ * (_pgo_interp_pointer_type()). */
 static Status
-n_type_not_pointer (Interp *I, Method *m, Slot *a, Slot *r)
+n_type_is_pointer (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Type *t = type_arg (I, m, a);
+
+  if (!t)
+    return ST_FATAL;
+  r->i = t->pointee != NULL;
+  return ST_RETURN;
+}
+
+/* RuntimeTypeHandle.IsFunctionPointer(type): FALSE; the interpreter makes
+ * no RuntimeType of one (it holds a function pointer as a native int). */
+static Status
+n_type_not_function_pointer (Interp *I, Method *m, Slot *a, Slot *r)
 {
   if (!type_arg (I, m, a))
     return ST_FATAL;
@@ -672,8 +685,8 @@ static const NativeEntry member_natives[] = {
   { "System.RuntimeType::get_IsByRefLike()", n_type_is_byref_like },
   { "System.RuntimeTypeHandle::IsByRef(System.RuntimeType)", n_type_is_byref },
   { "System.RuntimeType::MakeByRefType()", n_type_make_byref },
-  { "System.RuntimeTypeHandle::IsPointer(System.RuntimeType)", n_type_not_pointer },
-  { "System.RuntimeTypeHandle::IsFunctionPointer(System.RuntimeType)", n_type_not_pointer },
+  { "System.RuntimeTypeHandle::IsPointer(System.RuntimeType)", n_type_is_pointer },
+  { "System.RuntimeTypeHandle::IsFunctionPointer(System.RuntimeType)", n_type_not_function_pointer },
   { "System.RuntimeTypeHandle::IsGenericVariable(System.RuntimeType)", n_type_is_generic_variable },
   { "System.RuntimeTypeHandle::GetNumVirtuals(System.RuntimeType)", n_type_num_virtuals },
   { "System.RuntimeTypeHandle::GetFirstIntroducedMethod(System.RuntimeType)", n_first_method },

@@ -544,7 +544,7 @@ n_type_is_value_type (Interp *I, Method *m G_GNUC_UNUSED, Slot *a, Slot *r)
 
   if (!t)
     return _pgo_interp_fatal (I, NULL, 0, "System.Type::get_IsValueType: a Type the interpreter did not make");
-  r->i = t->is_vt;
+  r->i = t->is_vt && !t->pointee;   /* a pointer is held as a value, but is no value type */
   return ST_RETURN;
 }
 

@@ -103,6 +103,8 @@ struct _Type {
   Type    *array_of;   /* the SZ array type of this element type, once made */
   Type    *byref_of;   /* the byref type of this type (reflection only), once made */
   Type    *byref_elem; /* a byref type's element type; NULL for any other type */
+  Type    *pointer_of; /* the unmanaged pointer type to this type, once made */
+  Type    *pointee;    /* a pointer type's pointee; NULL for any other type */
   Method  *gparam_method; /* a generic method definition's type parameter (reflection
                            * only): its method, and gparam_index its position */
   guint32  gparam_index;
@@ -449,6 +451,7 @@ gpointer _pgo_interp_new_array     (Interp *I, Type *array_type, gint64 n);
 gboolean _pgo_interp_run_cctor     (Interp *I, Type *t);
 gpointer _pgo_interp_type_object   (Interp *I, Type *t, GError **error);
 Type    *_pgo_interp_byref_type    (Type *elem);
+Type    *_pgo_interp_pointer_type  (Type *pointee);
 Type    *_pgo_interp_method_type_parameter (Method *h, guint32 i);
 Method  *_pgo_interp_instantiate_method (Method *gm, Type **args, guint32 n, GError **error);
 gpointer _pgo_interp_new_method_stub (Interp *I, Method *h, GError **error);

@@ -30,15 +30,14 @@ ret_type_object (Interp *I, Method *m, Type *t, Slot *r)
 }
 
 /* RuntimeType.GetElementType() and RuntimeTypeHandle.GetElementType(type):
- * the element type of an array or a byref;
- * null for any other type the interpreter has a Type for (pointers, the
- * other types with an element, have none). */
+ * the element type of an array or a byref, the pointee of a pointer;
+ * null for any other type. */
 static Status
 n_type_element_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
-  return ret_type_object (I, m, !t ? NULL : t->elem ? t->elem : t->byref_elem, r);
+  return ret_type_object (I, m, !t ? NULL : t->elem ? t->elem : t->byref_elem ? t->byref_elem : t->pointee, r);
 }
 
 /* RuntimeTypeHandle.CanCastTo(RuntimeType type, RuntimeType target),
@@ -61,14 +60,14 @@ n_type_can_cast (Interp *I, Method *m, Slot *a, Slot *r)
 
 /* ---- assemblies ---- */
 
-/* The module whose metadata defines 't': an array's or a byref's element
- * type's, an instantiation's definition's (as a TypeHandle's GetModule
- * answers). */
+/* The module whose metadata defines 't': an array's, a byref's or a
+ * pointer's element type's, an instantiation's definition's (as a
+ * TypeHandle's GetModule answers). */
 static Module *
 defining_module (Type *t)
 {
-  while (t && (t->elem || t->byref_elem))
-    t = t->elem ? t->elem : t->byref_elem;
+  while (t && (t->elem || t->byref_elem || t->pointee))
+    t = t->elem ? t->elem : t->byref_elem ? t->byref_elem : t->pointee;
   if (t && t->def)
     t = t->def;
   return t ? t->module : NULL;
@@ -325,7 +324,8 @@ n_assembly_public_key (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   return ST_RETURN;
 }
 
-/* RuntimeAssembly.GetFlags(assembly): its AssemblyFlags. */
+/* RuntimeAssembly.GetFlags(assembly): its AssemblyFlags;
+ * GetHashAlgorithm(assembly): its HashAlgId. */
 static Status
 n_assembly_flags (Interp *I, Method *m, Slot *a, Slot *r)
 {
@@ -334,6 +334,17 @@ n_assembly_flags (Interp *I, Method *m, Slot *a, Slot *r)
   if (!mod)
     return ST_FATAL;
   r->i = (gint32) pgo_metadata_get_column (mod->md, PGO_COL_ASSEMBLY_FLAGS, 1);
+  return ST_RETURN;
+}
+
+static Status
+n_assembly_hash_algorithm (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  Module *mod = qcall_assembly (I, m, a);
+
+  if (!mod)
+    return ST_FATAL;
+  r->i = (gint32) pgo_metadata_get_column (mod->md, PGO_COL_ASSEMBLY_HASH_ALG_ID, 1);
   return ST_RETURN;
 }
 
@@ -358,22 +369,93 @@ n_assembly_version (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   return ST_RETURN;
 }
 
+/* A new string of 'text' (owned) to the StringHandleOnStack a[2]; NULL
+ * refuses the call (a name the metadata does not give). */
+static Status
+ret_string_on_stack (Interp *I, Method *m, Slot *a, char *text)
+{
+  g_autofree char *owned = text;
+  gpointer o;
+
+  if (!text)
+    return _pgo_interp_refuse (I, m, "a name the assembly's metadata does not give");
+  if (!(o = _pgo_interp_new_string_utf8 (I, text)))
+    return _pgo_interp_out_of_memory (I);
+  *(gpointer *) a[2].p = o;
+  return ST_RETURN;
+}
+
+/* A string column of the Assembly row of the QCall's assembly, to the
+ * StringHandleOnStack a[2]. */
+static Status
+assembly_string (Interp *I, Method *m, Slot *a, PgoColumn col)
+{
+  Module *mod = qcall_assembly (I, m, a);
+  const char *s = NULL;
+
+  if (!mod)
+    return ST_FATAL;
+  return ret_string_on_stack (I, m, a, _pgo_metadata_lookup_string (mod->md, pgo_metadata_get_column (mod->md, col, 1),
+                                                                    &s, NULL) ? g_strdup (s) : NULL);
+}
+
 /* RuntimeAssembly.GetSimpleName(assembly, ref result): its Name. */
 static Status
 n_assembly_simple_name (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
 {
+  return assembly_string (I, m, a, PGO_COL_ASSEMBLY_NAME);
+}
+
+/* RuntimeAssembly.GetLocale(assembly, ref result): its Culture ("" for
+ * a neutral assembly), which AssemblyName's CultureName reads. */
+static Status
+n_assembly_locale (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  return assembly_string (I, m, a, PGO_COL_ASSEMBLY_CULTURE);
+}
+
+/* RuntimeAssembly.GetCodeBase(assembly, ref result): the file it was
+ * loaded from, as a file: URI. */
+static Status
+n_assembly_code_base (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
   Module *mod = qcall_assembly (I, m, a);
-  const char *s = NULL;
-  gpointer o;
+  g_autofree char *abs = NULL;
 
   if (!mod)
     return ST_FATAL;
-  if (!_pgo_metadata_lookup_string (mod->md, pgo_metadata_get_column (mod->md, PGO_COL_ASSEMBLY_NAME, 1), &s, NULL))
-    return _pgo_interp_refuse (I, m, "an assembly whose name does not read");
-  if (!(o = _pgo_interp_new_string_utf8 (I, s)))
-    return _pgo_interp_out_of_memory (I);
-  *(gpointer *) a[2].p = o;
-  return ST_RETURN;
+  abs = g_canonicalize_filename (mod->path, NULL);
+  return ret_string_on_stack (I, m, a, g_filename_to_uri (abs, NULL, NULL));
+}
+
+/* RuntimeAssembly.GetFullName(assembly, ref result): its display name
+ * ("Name, Version=..., Culture=..., PublicKeyToken=..."). */
+static Status
+n_assembly_full_name (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  Module *mod = qcall_assembly (I, m, a);
+  PgoAssemblyName an = { 0 };
+  char *s;
+
+  if (!mod)
+    return ST_FATAL;
+  if (!pgo_metadata_lookup_assembly_name (mod->md, &an, NULL))
+    return ret_string_on_stack (I, m, a, NULL);
+  s = pgo_assembly_name_to_string (&an);
+  pgo_assembly_name_clear (&an);
+  return ret_string_on_stack (I, m, a, s);
+}
+
+/* RuntimeModule.GetFullyQualifiedName(module, ref result): the file it
+ * was loaded from (Module.Name is its last part). */
+static Status
+n_module_file_name (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
+{
+  Module *mod = _pgo_interp_scope_module (I, a[1].p);
+
+  if (!mod)
+    return _pgo_interp_refuse (I, m, "a module the interpreter did not make");
+  return ret_string_on_stack (I, m, a, g_canonicalize_filename (mod->path, NULL));
 }
 
 /* The UTF-16 string at 'p' (NUL-terminated, at most 1024 units) as
@@ -445,10 +527,20 @@ static const NativeEntry reflect_natives[] = {
   { "System.Reflection.RuntimeAssembly::GetPublicKey(System.Runtime.CompilerServices.QCallAssembly,"
     "System.Runtime.CompilerServices.ObjectHandleOnStack)", n_assembly_public_key },
   { "System.Reflection.RuntimeAssembly::GetFlags(System.Runtime.CompilerServices.QCallAssembly)", n_assembly_flags },
+  { "System.Reflection.RuntimeAssembly::GetHashAlgorithm(System.Runtime.CompilerServices.QCallAssembly)",
+    n_assembly_hash_algorithm },
   { "System.Reflection.RuntimeAssembly::GetVersion(System.Runtime.CompilerServices.QCallAssembly,int32&,int32&,"
     "int32&,int32&)", n_assembly_version },
   { "System.Reflection.RuntimeAssembly::GetSimpleName(System.Runtime.CompilerServices.QCallAssembly,"
     "System.Runtime.CompilerServices.StringHandleOnStack)", n_assembly_simple_name },
+  { "System.Reflection.RuntimeAssembly::<GetCodeBase>g____PInvoke|14_0(System.Runtime.CompilerServices.QCallAssembly,"
+    "System.Runtime.CompilerServices.StringHandleOnStack)", n_assembly_code_base },
+  { "System.Reflection.RuntimeAssembly::GetFullName(System.Runtime.CompilerServices.QCallAssembly,"
+    "System.Runtime.CompilerServices.StringHandleOnStack)", n_assembly_full_name },
+  { "System.Reflection.RuntimeModule::GetFullyQualifiedName(System.Runtime.CompilerServices.QCallModule,"
+    "System.Runtime.CompilerServices.StringHandleOnStack)", n_module_file_name },
+  { "System.Reflection.RuntimeAssembly::GetLocale(System.Runtime.CompilerServices.QCallAssembly,"
+    "System.Runtime.CompilerServices.StringHandleOnStack)", n_assembly_locale },
   { "System.Reflection.RuntimeAssembly::<InternalLoad>g____PInvoke|48_0(System.Reflection.NativeAssemblyNameParts*,"
     "System.Runtime.CompilerServices.ObjectHandleOnStack,System.Runtime.CompilerServices.StackCrawlMarkHandle,int32,"
     "System.Runtime.CompilerServices.ObjectHandleOnStack,System.Runtime.CompilerServices.ObjectHandleOnStack)",

@@ -89,10 +89,10 @@ type_name (Type *t)
 {
   if (t->gparam_method)
     return g_strdup (t->name);
-  if (t->byref_elem)
+  if (t->byref_elem || t->pointee)
     {
-      g_autofree char *e = type_name (t->byref_elem);
-      return e ? g_strconcat (e, "&", NULL) : NULL;
+      g_autofree char *e = type_name (t->byref_elem ? t->byref_elem : t->pointee);
+      return e ? g_strconcat (e, t->byref_elem ? "&" : "*", NULL) : NULL;
     }
   if (t->elem)
     {
@@ -104,16 +104,17 @@ type_name (Type *t)
 
 static char *type_full_name (Type *t);
 
-/* The display name of the assembly that defines 't' (an array's or a
- * byref's element type's, an instantiation's definition's), or NULL. */
+/* The display name of the assembly that defines 't' (an array's, a
+ * byref's or a pointer's element type's, an instantiation's
+ * definition's), or NULL. */
 static char *
 assembly_name_of (Type *t)
 {
   PgoAssemblyName an = { 0 };
   char *s;
 
-  while (t->elem || t->byref_elem)
-    t = t->elem ? t->elem : t->byref_elem;
+  while (t->elem || t->byref_elem || t->pointee)
+    t = t->elem ? t->elem : t->byref_elem ? t->byref_elem : t->pointee;
   if (!t->module || !pgo_metadata_lookup_assembly_name (t->module->md, &an, NULL))
     return NULL;
   s = pgo_assembly_name_to_string (&an);
@@ -153,10 +154,10 @@ static char *
 composed_name (Type *t, gboolean qualified, char *(*name) (Type *), gboolean *composed)
 {
   *composed = TRUE;
-  if (t->byref_elem)
+  if (t->byref_elem || t->pointee)
     {
-      g_autofree char *e = name (t->byref_elem);
-      return e ? g_strconcat (e, "&", NULL) : NULL;
+      g_autofree char *e = name (t->byref_elem ? t->byref_elem : t->pointee);
+      return e ? g_strconcat (e, t->byref_elem ? "&" : "*", NULL) : NULL;
     }
   if (t->elem)
     {
@@ -245,20 +246,29 @@ n_type_to_string (Interp *I, Method *m, Slot *a, Slot *r)
   return _pgo_interp_ret_name (I, m, t, t ? type_string (t) : NULL, r);
 }
 
-/* Type.Namespace: that of the outermost enclosing type. */
+/* Type.Namespace: that of the outermost enclosing type (of the element
+ * type of an array, a byref or a pointer); null for none, as CoreCLR
+ * answers for a type in the global namespace. */
 static Status
 n_type_namespace (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Type *t = _pgo_interp_type_of (I, a[0].p);
+  const char *ns;
   guint32 outer;
 
-  while (t && t->elem)
-    t = t->elem;
+  while (t && (t->elem || t->byref_elem || t->pointee))
+    t = t->elem ? t->elem : t->byref_elem ? t->byref_elem : t->pointee;
   while (t && t->module && (outer = enclosing (t)))
     t = _pgo_interp_type (t->module, outer, NULL);
   if (t && t->def)
     t = t->def;
-  return _pgo_interp_ret_name (I, m, t, t ? g_strdup (typedef_name (t, PGO_COL_TYPEDEF_NAMESPACE)) : NULL, r);
+  ns = t ? typedef_name (t, PGO_COL_TYPEDEF_NAMESPACE) : NULL;
+  if (ns && !*ns)
+    {
+      r->p = NULL;
+      return ST_RETURN;
+    }
+  return _pgo_interp_ret_name (I, m, t, ns ? g_strdup (ns) : NULL, r);
 }
 
 /* RuntimeTypeHandle.GetDeclaringType(type): the enclosing type of a
@@ -524,6 +534,8 @@ cor_element_type (Type *t)
     return 0;
   if (t->byref_elem)
     return 0x10;
+  if (t->pointee)
+    return 0x0f;
   if (t->elem)
     return t->rank ? 0x14 : 0x1d;
   if ((et = _pgo_interp_element_type (t)) && et != 0x0e && et != 0x1c)

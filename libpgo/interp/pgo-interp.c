@@ -160,6 +160,8 @@ type_free (Type *t)
     type_free (t->array_of);
   if (t->byref_of)
     type_free (t->byref_of);
+  if (t->pointer_of)
+    type_free (t->pointer_of);
   for (Type *a = t->md_arrays, *next; a; a = next)
     {
       next = a->md_next;

@@ -4,10 +4,10 @@
 // compatibility and covariance, Nullable<T> as a boxed T, a generic
 // virtual method through its base, MakeGenericType and
 // Activator.CreateInstance(Type), a failing static constructor, array
-// length limits, pointer arrays, typed references, arrays through generic
+// length limits, pointer arrays and their types, typed references, arrays through generic
 // interfaces, a string constant holding NUL, regular expression classes,
 // element types, enums formatted, default comparers made by reflection,
-// a type's assembly, member reflection: GetMethod(s), GetProperty(ies),
+// a type's assembly and its name, member reflection: GetMethod(s), GetProperty(ies),
 // GetConstructor(s), GetField(s), GetInterfaces, GetParameters,
 // MethodBase.Invoke, PropertyInfo and FieldInfo GetValue and SetValue,
 // CreateDelegate, Delegate.Method (of a generic method instantiation),
@@ -46,6 +46,7 @@ interface IRP { int Size { get; } }
 class RPoint { public int X { get; set; } public decimal Amount { get; set; } }
 static class RThunk { public static string Show<T>(T x) => typeof(T).Name + ":" + x; }
 class RByRef { public static void Inc(ref int x) { x++; } public static int Read(in int x) => x; public static void Inc(int x) { } }
+unsafe class RPtr { public static int* Walk(int* p, void** v, long*[] a) => p; }
 class RF { public int A = 1; public static string S = "s"; private double d = 2; public const int K = 9; public double D => d; }
 class RG : RF { public long B = 3; }
 interface RIA { } interface RIB : RIA { } interface RIC { }
@@ -128,6 +129,8 @@ static class Program
         T("typedref", () => TypedRef());
         T("typedref-cast", () => { int x = 3; TypedReference tr = __makeref(x); return __refvalue(tr, long).ToString(); });
         T("ptr-array", () => Ptrs());
+        T("ptr-types", () => PtrTypes());
+        T("assembly-name", () => AssemblyNames());
         T("ilist", () => { IList<int> l = new int[] { 1, 2 }; IEnumerable<int> e = l; int s = 0; foreach (var v in e) s += v; return l[1] + " " + s; });
         T("string-ctor", () => new string(new[] { 'a', 'b', 'c' }, 1, 2));
         T("gchandle", () => { var h = System.Runtime.InteropServices.GCHandle.Alloc("x"); var s = (string)h.Target; h.Free(); return s; });
@@ -212,4 +215,25 @@ static class Program
     static int Six(int a, int b, int c, int d, int e, int f) => a + b + c + d + e + f;
     struct RecStruct<T> { public void Foo(RecStruct<RecStruct<T>> r) { } }
     static unsafe string Ptrs() { int x = 4; int*[] a = new int*[1]; a[0] = &x; return (*a[0]).ToString(); }
+    static string AssemblyNames()
+    {
+        string One(Type t)
+        {
+            var n = t.Assembly.GetName();
+            t.Module.GetPEKind(out var kind, out var machine);
+            return n.Name + " " + n.Version + " [" + n.CultureName + "] " + n.Flags + " " + n.ContentType + " "
+                + kind + " " + machine + " " + t.Module.Name;
+        }
+        return One(typeof(RPtr)) + "; " + One(typeof(object)) + "; " + typeof(object).Assembly.FullName + "; "
+            + (typeof(RPtr).Namespace == null) + " " + typeof(List<int>).Namespace + " " + typeof(int*[]).Namespace;
+    }
+    static unsafe string PtrTypes()
+    {
+        Array a = new int*[0];
+        return (a is int*[]) + " " + (a is char*[]) + " " + (a is IntPtr[]) + " " + (a is object[]) + " "
+            + typeof(int*[]).Name + " " + typeof(int*).FullName + " " + typeof(int*).IsPointer + " "
+            + typeof(int*).GetElementType().Name + " " + typeof(void*[]).Name + " " + typeof(long**[]).Name + " "
+            + typeof(RPtr).GetMethod("Walk").ReturnType.Name + "("
+            + string.Join(",", Array.ConvertAll(typeof(RPtr).GetMethod("Walk").GetParameters(), p => p.ParameterType.Name)) + ")";
+    }
 }
