@@ -477,6 +477,7 @@ _pgo_interp_pointer_type (Type *pointee)
   t->module = pointee->module ? pointee->module->interp->corelib : NULL;
   t->name = g_strconcat (pointee->name, "*", NULL);
   t->pointee = pointee;
+  t->flags = TD_PUBLIC;   /* as CoreCLR's TypeAttributes of a pointer say */
   t->is_vt = TRUE;
   t->kind = M_I8;
   t->laid_out = TRUE;

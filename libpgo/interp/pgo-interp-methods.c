@@ -126,6 +126,10 @@ _pgo_interp_is_subtype (Type *t, Type *of)
 {
   if (!of)
     return FALSE;
+  /* a pointer type is assignable only to itself (ECMA-335 I.8.7), not
+   * even to Object */
+  if (t->pointee || of->pointee)
+    return t == of;
   /* array types have no module */
   if (of->module && of == of->module->interp->t_object)
     return TRUE;

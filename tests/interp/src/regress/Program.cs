@@ -234,6 +234,7 @@ static class Program
             + typeof(int*[]).Name + " " + typeof(int*).FullName + " " + typeof(int*).IsPointer + " "
             + typeof(int*).GetElementType().Name + " " + typeof(void*[]).Name + " " + typeof(long**[]).Name + " "
             + typeof(RPtr).GetMethod("Walk").ReturnType.Name + "("
-            + string.Join(",", Array.ConvertAll(typeof(RPtr).GetMethod("Walk").GetParameters(), p => p.ParameterType.Name)) + ")";
+            + string.Join(",", Array.ConvertAll(typeof(RPtr).GetMethod("Walk").GetParameters(), p => p.ParameterType.Name)) + ") "
+            + typeof(object).IsAssignableFrom(typeof(int*)) + " " + typeof(int*).IsValueType + " " + typeof(int*).Attributes;
     }
 }
