@@ -440,24 +440,32 @@ _pgo_interp_array_type (Interp *I, Type *elem)
   return t;
 }
 
+/* A native-int-sized type made from 'of' and named after it with
+ * 'suffix': a byref's or a pointer's (the caller sets which). */
+static Type *
+derived_type (Type *of, const char *suffix)
+{
+  Type *t = g_new0 (Type, 1);
+
+  t->name = g_strconcat (of->name, suffix, NULL);
+  t->kind = M_I8;
+  t->laid_out = TRUE;
+  t->size = 8;
+  return t;
+}
+
 /* The byref type of 'elem' ("Int32&"), made once.  Only reflection sees
  * it (MakeByRefType, the parameter types of a signature); the
  * interpreter's own signatures keep a byref as a NULL Type of kind M_I8. */
 Type *
 _pgo_interp_byref_type (Type *elem)
 {
-  Type *t;
-
-  if (elem->byref_of)
-    return elem->byref_of;
-  t = g_new0 (Type, 1);
-  t->name = g_strconcat (elem->name, "&", NULL);
-  t->kind = M_I8;
-  t->byref_elem = elem;
-  t->laid_out = TRUE;
-  t->size = 8;
-  elem->byref_of = t;
-  return t;
+  if (!elem->byref_of)
+    {
+      elem->byref_of = derived_type (elem, "&");
+      elem->byref_of->byref_elem = elem;
+    }
+  return elem->byref_of;
 }
 
 /* The unmanaged pointer type to 'pointee' ("System.Int32*"), made once.
@@ -469,23 +477,27 @@ _pgo_interp_byref_type (Type *elem)
 Type *
 _pgo_interp_pointer_type (Type *pointee)
 {
-  Type *t;
+  Type *t = pointee->pointer_of;
 
-  if (pointee->pointer_of)
-    return pointee->pointer_of;
-  t = g_new0 (Type, 1);
+  if (t)
+    return t;
+  t = derived_type (pointee, "*");
   t->module = pointee->module ? pointee->module->interp->corelib : NULL;
-  t->name = g_strconcat (pointee->name, "*", NULL);
   t->pointee = pointee;
   t->flags = TD_PUBLIC;   /* as CoreCLR's TypeAttributes of a pointer say */
   t->is_vt = TRUE;
-  t->kind = M_I8;
-  t->laid_out = TRUE;
   t->fields_laid_out = TRUE;
-  t->size = 8;
   t->align = 8;
   pointee->pointer_of = t;
   return t;
+}
+
+/* The element type of an array or a byref, the pointee of a pointer;
+ * NULL for any other type. */
+Type *
+_pgo_interp_element_of (Type *t)
+{
+  return t->elem ? t->elem : t->byref_elem ? t->byref_elem : t->pointee;
 }
 
 /* The name of type parameter 'i' of generic method definition 'h' (its

@@ -37,7 +37,7 @@ n_type_element_type (Interp *I, Method *m, Slot *a, Slot *r)
 {
   Type *t = _pgo_interp_type_of (I, a[0].p);
 
-  return ret_type_object (I, m, !t ? NULL : t->elem ? t->elem : t->byref_elem ? t->byref_elem : t->pointee, r);
+  return ret_type_object (I, m, t ? _pgo_interp_element_of (t) : NULL, r);
 }
 
 /* RuntimeTypeHandle.CanCastTo(RuntimeType type, RuntimeType target),
@@ -66,8 +66,8 @@ n_type_can_cast (Interp *I, Method *m, Slot *a, Slot *r)
 static Module *
 defining_module (Type *t)
 {
-  while (t && (t->elem || t->byref_elem || t->pointee))
-    t = t->elem ? t->elem : t->byref_elem ? t->byref_elem : t->pointee;
+  for (Type *e; t && (e = _pgo_interp_element_of (t));)
+    t = e;
   if (t && t->def)
     t = t->def;
   return t ? t->module : NULL;
@@ -324,28 +324,31 @@ n_assembly_public_key (Interp *I, Method *m, Slot *a, Slot *r G_GNUC_UNUSED)
   return ST_RETURN;
 }
 
-/* RuntimeAssembly.GetFlags(assembly): its AssemblyFlags;
- * GetHashAlgorithm(assembly): its HashAlgId. */
+/* An integer column of the Assembly row of the QCall's assembly, as the
+ * result. */
 static Status
-n_assembly_flags (Interp *I, Method *m, Slot *a, Slot *r)
+assembly_integer (Interp *I, Method *m, Slot *a, Slot *r, PgoColumn col)
 {
   Module *mod = qcall_assembly (I, m, a);
 
   if (!mod)
     return ST_FATAL;
-  r->i = (gint32) pgo_metadata_get_column (mod->md, PGO_COL_ASSEMBLY_FLAGS, 1);
+  r->i = (gint32) pgo_metadata_get_column (mod->md, col, 1);
   return ST_RETURN;
 }
 
+/* RuntimeAssembly.GetFlags(assembly): its AssemblyFlags. */
+static Status
+n_assembly_flags (Interp *I, Method *m, Slot *a, Slot *r)
+{
+  return assembly_integer (I, m, a, r, PGO_COL_ASSEMBLY_FLAGS);
+}
+
+/* RuntimeAssembly.GetHashAlgorithm(assembly): its HashAlgId. */
 static Status
 n_assembly_hash_algorithm (Interp *I, Method *m, Slot *a, Slot *r)
 {
-  Module *mod = qcall_assembly (I, m, a);
-
-  if (!mod)
-    return ST_FATAL;
-  r->i = (gint32) pgo_metadata_get_column (mod->md, PGO_COL_ASSEMBLY_HASH_ALG_ID, 1);
-  return ST_RETURN;
+  return assembly_integer (I, m, a, r, PGO_COL_ASSEMBLY_HASH_ALG_ID);
 }
 
 /* RuntimeAssembly.GetVersion(assembly, out major, out minor, out build,

@@ -113,8 +113,8 @@ assembly_name_of (Type *t)
   PgoAssemblyName an = { 0 };
   char *s;
 
-  while (t->elem || t->byref_elem || t->pointee)
-    t = t->elem ? t->elem : t->byref_elem ? t->byref_elem : t->pointee;
+  for (Type *e; (e = _pgo_interp_element_of (t));)
+    t = e;
   if (!t->module || !pgo_metadata_lookup_assembly_name (t->module->md, &an, NULL))
     return NULL;
   s = pgo_assembly_name_to_string (&an);
@@ -256,8 +256,8 @@ n_type_namespace (Interp *I, Method *m, Slot *a, Slot *r)
   const char *ns;
   guint32 outer;
 
-  while (t && (t->elem || t->byref_elem || t->pointee))
-    t = t->elem ? t->elem : t->byref_elem ? t->byref_elem : t->pointee;
+  for (Type *e; t && (e = _pgo_interp_element_of (t));)
+    t = e;
   while (t && t->module && (outer = enclosing (t)))
     t = _pgo_interp_type (t->module, outer, NULL);
   if (t && t->def)
