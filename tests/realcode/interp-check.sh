@@ -7,16 +7,17 @@
 # what CoreCLR printed (the corpus manifest's interp-run line), and each
 # of the library's methods must have the dense counts of CoreCLR's
 # interp run (interp.nettrace), each instantiation apart.  That run
-# counts every block as the block run does, with no dynamic code and
-# invariant globalization on CoreCLR too (tests/support/trace-env.sh
-# interp_env, interp_switches; the interpreter runs under the same
-# runtime configuration, interp.runtimeconfig.json), so that the
+# counts every block as the block run does, with no dynamic code,
+# invariant globalization and no hardware intrinsics on CoreCLR too
+# (tests/support/trace-env.sh interp_env, interp_switches; the
+# interpreter runs under the same variables, the corpus's interp.env, and
+# the same runtime configuration, interp.runtimeconfig.json), so that the
 # workloads interpret their expression trees and compiled regular
-# expressions, and format with the invariant culture's data, on both
-# sides.  Counts may still
-# differ where the interpreter, like the browser's, answers a platform
-# question otherwise than CoreCLR's JIT (SIMD; pgo-interp(1)
-# "Unsupported"): that is reported, and the workload does not conform.
+# expressions, format with the invariant culture's data and take their
+# scalar paths on both sides.  Counts may still differ where the
+# interpreter answers a platform question otherwise than CoreCLR
+# (pgo-interp(1) "Unsupported"): that is reported, and the workload does
+# not conform.
 # Output:
 #   CONFORMANCE interp-realcode-run: k/n      workloads that ran to the
 #     end and printed CoreCLR's line
@@ -42,6 +43,7 @@ fail () { echo "FAIL: $*"; failures=$((failures + 1)); }
 . "$here/../support/realcode.sh"
 realcode_corpus
 interp_bin=$(cd "$(dirname "$interp")" && pwd)/$(basename "$interp")
+[ -s "$corpus/interp.env" ] || { echo "FAIL: $corpus/interp.env: missing or empty (tests/realcode/generate writes it)"; exit 1; }
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 
@@ -66,7 +68,7 @@ for name in $(awk '!/^#/ { print $1 }' "$here/halves.txt"); do
   [ -f "$corpus/$name/interp.nettrace" ] || { fail "$name: no trace in $corpus"; continue; }
   n=$((n + 1))
   want=$(sed -n "s|^stdout $name/interp: ||p" "$corpus/manifest.txt")
-  got=$(cd "$corpus/$name/bin" && timeout 600 "$interp_bin" run --framework "$framework" --probes dense \
+  got=$(cd "$corpus/$name/bin" && env $(cat "$corpus/interp.env") timeout 600 "$interp_bin" run --framework "$framework" --probes dense \
         --runtimeconfig ../interp.runtimeconfig.json --trace "$out/$name.nettrace" "$name-workload.dll" 2>"$out/err")
   rc=$?
   if [ $rc != 0 ]; then
