@@ -133,6 +133,7 @@ static class Program
         T("assembly-name", () => AssemblyNames());
         T("ilist", () => { IList<int> l = new int[] { 1, 2 }; IEnumerable<int> e = l; int s = 0; foreach (var v in e) s += v; return l[1] + " " + s; });
         T("string-ctor", () => new string(new[] { 'a', 'b', 'c' }, 1, 2));
+        T("intptr-ctor", () => { var p = new IntPtr(5); var u = new UIntPtr(7u); var l = new IntPtr(1L << 40); object b = new IntPtr(-3); return p + " " + u + " " + l + " " + (long)(IntPtr)b + " " + (p == (IntPtr)5) + " " + new UIntPtr(ulong.MaxValue); });
         T("gchandle", () => { var h = System.Runtime.InteropServices.GCHandle.Alloc("x"); var s = (string)h.Target; h.Free(); return s; });
         T("type-gethandle", () => typeof(Box<int>).TypeHandle.Equals(typeof(Box<int>).TypeHandle).ToString());
         T("ldstr-nul", () => { string s = "a\0b\uD800"; return s.Length + " " + (int)s[1] + " " + (int)s[3]; });
