@@ -185,11 +185,10 @@ _pgo_interp_store_value (MemKind k, void *p, Slot s)
 /* ---- the loop ---- */
 
 #define BINOP(n, expr) case OP_##n: sp--; { Slot a = sp[-1], b = sp[0]; (void) a; (void) b; expr; } ip++; break;
-/* A taken branch to a probed head counts the probe itself ('b.i' is the
- * counter + 1) and lands after it: one dispatch fewer per loop trip. */
+/* A taken branch to a 32-bit probe counts the probe itself ('b.p' is its
+ * counter) and lands after it: one dispatch fewer per loop trip. */
 #define JUMP() do { const Ins *br_ = ip; ip = code + br_->a; \
-                    if (br_->b.i) { if (c->counts32) { c->counts32[br_->b.i - 1]++; } \
-                                    else { c->counts64[br_->b.i - 1]++; } } \
+                    if (br_->b.p) { (*(guint32 *) br_->b.p)++; } \
                     STEP (); } while (0)
 #define BRANCH(n, cond) case OP_##n: sp -= 2; if (cond) { JUMP (); } else { ip++; } break;
 #define STEP() do { if (G_UNLIKELY (++I->steps > I->opts.max_steps) && I->opts.max_steps) { \

@@ -364,7 +364,7 @@ patch (Tr *t)
               const Ins *to = &g_array_index (t->ins, Ins, in->a);
               if (to->op == OP_PROBE32)
                 {
-                  in->b.i = (gint64) to->a + 1;
+                  in->b.p = &t->code->counts32[to->a];
                   in->a++;
                 }
             }
