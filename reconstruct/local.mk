@@ -59,6 +59,7 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/pipeline/pgo-reconstruct-diagram.c \
 	reconstruct/pipeline/pgo-probe-plan.c \
 	reconstruct/pipeline/pgo-profile-set.c \
+	reconstruct/pipeline/pgo-profile-set-private.h \
 	reconstruct/pipeline/pgo-parallel.c \
 	reconstruct/pipeline/pgo-parallel-private.h \
 	reconstruct/pipeline/pgo-stale.c \
@@ -67,6 +68,7 @@ reconstruct_libpgo_reconstruct_la_SOURCES = \
 	reconstruct/measure/pgo-evaluate-private.h \
 	reconstruct/measure/pgo-synthesis.c \
 	reconstruct/measure/pgo-compare.c \
+	reconstruct/measure/pgo-compare-private.h \
 	reconstruct/measure/pgo-summary.c \
 	$(NULL)
 

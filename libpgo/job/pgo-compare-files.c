@@ -11,7 +11,7 @@
  */
 #include "config.h"
 
-#include "pgo-compare.h"
+#include "pgo-compare-private.h"
 #include "pgo-file.h"
 #include "pgo-jobs.h"
 #include "pgo-job-private.h"
@@ -126,7 +126,7 @@ add_b (const PgoMethodProfile *p, guint i, gpointer data)
   gboolean no = FALSE;
 
   (void) i;
-  pgo_comparison_add_b (pr->c, p);
+  _pgo_comparison_add_b (pr->c, p);
   g_array_append_val (pr->paired, no);
 }
 
@@ -138,7 +138,7 @@ pair_a (const PgoMethodProfile *p, guint i, gpointer data)
   PgoComparedMethod m;
 
   (void) i;
-  pgo_comparison_pair_a (pr->c, p, &m);
+  _pgo_comparison_pair_a (pr->c, p, &m);
   if (m.b_index)
     g_array_index (pr->paired, gboolean, m.b_index - 1) = TRUE;
   pr->func (&m, pr->data);
@@ -183,7 +183,7 @@ pgo_profiles_compare_files (const char *path_a, const char *path_b, const PgoRea
 {
   g_auto(Side) a = { 0 };
   g_auto(Side) b = { 0 };
-  g_autoptr(PgoComparison) c = pgo_comparison_new ();
+  g_autoptr(PgoComparison) c = _pgo_comparison_new ();
   g_autoptr(GArray) paired = g_array_new (FALSE, FALSE, sizeof (gboolean));
   Pairing pr = { c, paired, func, data };
 
@@ -194,6 +194,6 @@ pgo_profiles_compare_files (const char *path_a, const char *path_b, const PgoRea
       || !side_pass (&a, options, method, pair_a, &pr, error)
       || !side_pass (&b, options, method, only_b, &pr, error))
     return FALSE;
-  pgo_comparison_get_summary (c, out_summary);
+  _pgo_comparison_get_summary (c, out_summary);
   return TRUE;
 }

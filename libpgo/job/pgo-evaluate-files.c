@@ -12,7 +12,8 @@
  */
 #include "config.h"
 
-#include "pgo-evaluate.h"
+#include "pgo-call-facts-private.h"
+#include "pgo-evaluate-private.h"
 #include "pgo-jobs.h"
 #include "pgo-job-private.h"
 #include "pgo-trace-stream.h"
@@ -60,7 +61,7 @@ compare_edge_truth (Run *r, const Pending *p, GError **error)
   g_autofree char *name = pgo_method_id_to_string (id);
   gboolean compared = FALSE, agree = FALSE;
 
-  if (!pgo_evaluation_compare_truths (r->ev, p->profile, r->edges, r->used, &p->body, &compared,
+  if (!_pgo_evaluation_compare_truths (r->ev, p->profile, r->edges, r->used, &p->body, &compared,
                                       &agree, error))
     {
       g_prefix_error (error, "%s (token 0x%08x), edge truth %s: ", name, id ? id->token : 0,
@@ -91,7 +92,7 @@ after_method (guint i, gpointer data, GError **error)
     {
       g_autofree char *name = pgo_method_id_to_string (pgo_method_profile_get_id (p->profile));
 
-      pgo_evaluation_skip (r->ev, name, PGO_EVALUATION_SKIP_NO_IL, p->missing);
+      _pgo_evaluation_skip (r->ev, name, PGO_EVALUATION_SKIP_NO_IL, p->missing);
       return TRUE;
     }
   if (r->edges && !p->framework)
@@ -113,7 +114,7 @@ evaluate_pending (Run *r, GError **error)
 
       items[i] = (PgoEvaluationItem) { p->profile, p->found ? &p->body : NULL, p->framework };
     }
-  ok = pgo_evaluation_add_batch (r->ev, items, r->pending->len, r->o->jobs, after_method, r,
+  ok = _pgo_evaluation_add_batch (r->ev, items, r->pending->len, r->o->jobs, after_method, r,
                                  error);
   g_array_set_size (r->pending, 0);
   return ok;
@@ -129,7 +130,7 @@ learn_profile (PgoMethodProfile *profile, gpointer data, GError **error)
   (void) error;
   pgo_module_tally_add (r->modules, profile);
   if (r->facts)
-    pgo_call_facts_take_profile (r->facts, profile, NULL);
+    _pgo_call_facts_take_profile (r->facts, profile, NULL);
   else
     pgo_method_profile_free (profile);
   return TRUE;
@@ -140,7 +141,7 @@ static gboolean
 relearn_profile (PgoMethodProfile *profile, gpointer data, GError **error)
 {
   (void) error;
-  pgo_call_facts_take_profile (data, profile, NULL);
+  _pgo_call_facts_take_profile (data, profile, NULL);
   return TRUE;
 }
 
@@ -211,13 +212,13 @@ learn (Run *r, PgoTraceFile *trace, GString *modules, GError **error)
     return FALSE;
   if (!r->facts)
     return TRUE;
-  pgo_call_facts_flush (r->facts, NULL);
+  _pgo_call_facts_flush (r->facts, NULL);
   for (guint round = 1; round < r->o->call_rounds; round++)
     {
       pgo_call_facts_next_round (r->facts);
       if (!pgo_trace_file_pass (trace, relearn_profile, r->facts, r->o->read, error))
         return FALSE;
-      pgo_call_facts_flush (r->facts, NULL);
+      _pgo_call_facts_flush (r->facts, NULL);
     }
   return TRUE;
 }
@@ -228,12 +229,12 @@ evaluate_all (Run *r, PgoTraceFile *trace, GError **error)
 {
   gboolean ok;
 
-  pgo_evaluation_set_call_facts (r->ev, r->facts);
+  _pgo_evaluation_set_call_facts (r->ev, r->facts);
   ok = pgo_trace_file_pass (trace, evaluate_profile, r, r->o->read, error);
   /* the last batch, short of a full one; failing as the pass would */
   if (ok && !(ok = evaluate_pending (r, error)))
     _pgo_job_name_file (error, r->truth);
-  pgo_evaluation_set_call_facts (r->ev, NULL);
+  _pgo_evaluation_set_call_facts (r->ev, NULL);
   return ok;
 }
 

@@ -3,8 +3,8 @@
  * pgo-trace-stream.c: the main job as library calls.  A trace stream
  * reads its traces in passes, holding one batch of method profiles: the
  * first pass and one more per round of the call evidence teach the
- * profile set (pgo_profile_set_stream_learn()), the last makes each
- * method's profile as it comes (pgo_profile_set_stream_make()).  When a
+ * profile set (_pgo_profile_set_stream_learn()), the last makes each
+ * method's profile as it comes (_pgo_profile_set_stream_make()).  When a
  * method comes twice its profiles must be merged first: the last pass
  * then keeps every profile, for pgo_profile_set_build().
  *
@@ -23,6 +23,7 @@
 #include "pgo-mibc.h"
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
+#include "pgo-profile-set-private.h"
 #include "pgo-trace-stream.h"
 
 struct _PgoTraceStream {
@@ -60,7 +61,7 @@ pgo_trace_stream_new (PgoBodyResolver *resolver, const PgoProfileSetOptions *opt
   s->read = read;
   s->read_data = read_data;
   s->options = *options;
-  s->set = pgo_profile_set_stream_new (resolver, &s->options);
+  s->set = _pgo_profile_set_stream_new (resolver, &s->options);
   s->batch = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   return s;
 }
@@ -72,7 +73,7 @@ pgo_trace_stream_free (PgoTraceStream *s)
     return;
   if (s->read_free)
     s->read_free (s->read_data);
-  pgo_profile_set_stream_free (s->set);
+  _pgo_profile_set_stream_free (s->set);
   g_ptr_array_unref (s->batch);
   g_clear_pointer (&s->keep, g_ptr_array_unref);
   g_strfreev (s->names);
@@ -89,9 +90,9 @@ flush_batch (PgoTraceStream *s, GError **error)
     for (guint i = 0; i < s->batch->len; i++)
       g_ptr_array_add (s->keep, g_steal_pointer (&s->batch->pdata[i]));
   else if (!s->making)
-    pgo_profile_set_stream_learn (s->set, s->batch);
+    _pgo_profile_set_stream_learn (s->set, s->batch);
   else
-    ok = pgo_profile_set_stream_make (s->set, s->batch, s->emit, s->emit_data, error);
+    ok = _pgo_profile_set_stream_make (s->set, s->batch, s->emit, s->emit_data, error);
   g_ptr_array_set_size (s->batch, 0);
   return ok;
 }
@@ -140,7 +141,7 @@ pgo_trace_stream_learn (PgoTraceStream *s, GError **error)
 {
   if (!read_pass (s, error))
     return FALSE;
-  while (pgo_profile_set_stream_is_simple (s->set) && pgo_profile_set_stream_next_round (s->set))
+  while (_pgo_profile_set_stream_is_simple (s->set) && _pgo_profile_set_stream_next_round (s->set))
     if (!read_pass (s, error))
       return FALSE;
   return TRUE;
@@ -156,7 +157,7 @@ pgo_trace_stream_learn (PgoTraceStream *s, GError **error)
 gboolean
 pgo_trace_stream_is_simple (PgoTraceStream *s)
 {
-  return pgo_profile_set_stream_is_simple (s->set);
+  return _pgo_profile_set_stream_is_simple (s->set);
 }
 
 /**
@@ -182,7 +183,7 @@ pgo_trace_stream_make (PgoTraceStream *s, PgoProfileSetEmitFunc emit, gpointer d
   s->making = TRUE;
   s->emit = emit;
   s->emit_data = data;
-  if (!pgo_profile_set_stream_is_simple (s->set))
+  if (!_pgo_profile_set_stream_is_simple (s->set))
     s->keep = g_ptr_array_new_with_free_func ((GDestroyNotify) pgo_method_profile_free);
   if (!read_pass (s, error))
     return FALSE;
@@ -198,7 +199,7 @@ pgo_trace_stream_make (PgoTraceStream *s, PgoProfileSetEmitFunc emit, gpointer d
 void
 pgo_trace_stream_get_stats (PgoTraceStream *s, PgoProfileSetStats *out)
 {
-  pgo_profile_set_stream_get_stats (s->set, out);
+  _pgo_profile_set_stream_get_stats (s->set, out);
 }
 
 /* ---- .nettrace files ----------------------------------------------------- */

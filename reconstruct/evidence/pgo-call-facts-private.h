@@ -22,4 +22,13 @@ void           _pgo_call_facts_foreach_entries (PgoCallFacts *facts, PgoCallFact
                                                 gpointer data);
 PgoClassSites *_pgo_call_facts_class_sites     (PgoCallFacts *facts);
 
+/* The streaming entry points of the trace stream and the evaluation
+ * job (libpgo/job): pgo_call_facts_add_profiles() one profile at a
+ * time, then a flush. */
+void          _pgo_call_facts_take_profile (PgoCallFacts *facts,
+                                            PgoMethodProfile *profile,
+                                            const PgoCfgOptions *options);
+void          _pgo_call_facts_flush        (PgoCallFacts *facts,
+                                            const PgoCfgOptions *options);
+
 G_END_DECLS

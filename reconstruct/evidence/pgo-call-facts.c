@@ -887,40 +887,40 @@ pgo_call_facts_add_profiles (PgoCallFacts *facts, GPtrArray *profiles, const Pgo
   _pgo_parallel_pipeline (profiles->len, &steps, r, _pgo_parallel_threads (facts->threads));
 }
 
-/* Profiles pgo_call_facts_take_profile() gathers before it learns from
+/* Profiles _pgo_call_facts_take_profile() gathers before it learns from
  * them together, on every thread. */
 #define PENDING_BATCH 2048
 
 /**
- * pgo_call_facts_take_profile:
+ * _pgo_call_facts_take_profile:
  * @facts: facts
  * @profile: (transfer full): the next profile of the trace
  * @options: (nullable): as for pgo_call_facts_add_profiles()
  *
  * pgo_call_facts_add_profiles() one profile at a time, for a caller that
  * streams a trace: the profiles are learned from in batches, and
- * pgo_call_facts_flush() learns from the last ones.  The facts are those
+ * _pgo_call_facts_flush() learns from the last ones.  The facts are those
  * pgo_call_facts_add_profiles() of the whole list would learn.
  */
 void
-pgo_call_facts_take_profile (PgoCallFacts *facts, PgoMethodProfile *profile,
+_pgo_call_facts_take_profile (PgoCallFacts *facts, PgoMethodProfile *profile,
                              const PgoCfgOptions *options)
 {
   g_ptr_array_add (facts->pending, profile);
   if (facts->pending->len == PENDING_BATCH)
-    pgo_call_facts_flush (facts, options);
+    _pgo_call_facts_flush (facts, options);
 }
 
 /**
- * pgo_call_facts_flush:
+ * _pgo_call_facts_flush:
  * @facts: facts
  * @options: (nullable): as for pgo_call_facts_add_profiles()
  *
- * Learns from the profiles pgo_call_facts_take_profile() holds and frees
+ * Learns from the profiles _pgo_call_facts_take_profile() holds and frees
  * them; call it before asking for evidence.
  */
 void
-pgo_call_facts_flush (PgoCallFacts *facts, const PgoCfgOptions *options)
+_pgo_call_facts_flush (PgoCallFacts *facts, const PgoCfgOptions *options)
 {
   if (facts->pending->len > 0)
     pgo_call_facts_add_profiles (facts, facts->pending, options);

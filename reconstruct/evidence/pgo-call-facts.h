@@ -66,11 +66,6 @@ PGO_API void          pgo_call_facts_set_threads  (PgoCallFacts *facts,
 PGO_API void          pgo_call_facts_add_profiles (PgoCallFacts *facts,
                                                    GPtrArray *profiles,
                                                    const PgoCfgOptions *options);
-PGO_API void          pgo_call_facts_take_profile (PgoCallFacts *facts,
-                                                   PgoMethodProfile *profile,
-                                                   const PgoCfgOptions *options);
-PGO_API void          pgo_call_facts_flush        (PgoCallFacts *facts,
-                                                   const PgoCfgOptions *options);
 PGO_API GArray       *pgo_call_facts_evidence     (PgoCallFacts *facts,
                                                    const PgoMethodId *caller,
                                                    const PgoMethodBody *body,

@@ -12,7 +12,7 @@
  */
 #include "config.h"
 
-#include "pgo-compare.h"
+#include "pgo-compare-private.h"
 
 #include "pgo-evaluate-private.h"
 
@@ -275,18 +275,18 @@ compare_pair (PgoComparedMethod *m, Counts ba, Counts ea, Counts bb, Counts eb)
 /* ---- The comparison ---- */
 
 /**
- * pgo_comparison_new:
+ * _pgo_comparison_new:
  *
  * Starts a comparison: add the methods of the second side with
- * pgo_comparison_add_b(), then pair those of the first side with
- * pgo_comparison_pair_a().  Only the second side's digests and counts
+ * _pgo_comparison_add_b(), then pair those of the first side with
+ * _pgo_comparison_pair_a().  Only the second side's digests and counts
  * are held, so either side may be read one method at a time.
  *
  * Returns: (transfer full): the comparison; free with
- *   pgo_comparison_free().
+ *   _pgo_comparison_free().
  */
 PgoComparison *
-pgo_comparison_new (void)
+_pgo_comparison_new (void)
 {
   PgoComparison *c = g_new0 (PgoComparison, 1);
 
@@ -301,11 +301,11 @@ pgo_comparison_new (void)
 }
 
 /**
- * pgo_comparison_free:
+ * _pgo_comparison_free:
  * @c: (nullable): a comparison
  */
 void
-pgo_comparison_free (PgoComparison *c)
+_pgo_comparison_free (PgoComparison *c)
 {
   if (!c)
     return;
@@ -320,7 +320,7 @@ pgo_comparison_free (PgoComparison *c)
 }
 
 /**
- * pgo_comparison_add_b:
+ * _pgo_comparison_add_b:
  * @c: a comparison whose pairing has not started
  * @b: a method of the second side (read, not kept)
  *
@@ -330,7 +330,7 @@ pgo_comparison_free (PgoComparison *c)
  * first method of a key wins) and its counts.
  */
 void
-pgo_comparison_add_b (PgoComparison *c, const PgoMethodProfile *b)
+_pgo_comparison_add_b (PgoComparison *c, const PgoMethodProfile *b)
 {
   guint8 digests[N_KEYS][DIGEST_LEN];
   gboolean has[N_KEYS];
@@ -388,13 +388,13 @@ summarize (PgoComparison *c, const PgoComparedMethod *m)
 }
 
 /**
- * pgo_comparison_pair_a:
+ * _pgo_comparison_pair_a:
  * @c: a comparison
  * @a: a method of the first side (borrowed into @out)
  * @out: (out caller-allocates): its comparison
  *
  * Pairs @a with a method of the second side: for each key in the order
- * pgo_comparison_add_b() gives, the first method added with that key,
+ * _pgo_comparison_add_b() gives, the first method added with that key,
  * unless it is already paired (then the next key is tried; a later
  * method with the same key is not).  Computes the pair's block overlap
  * when both have block counts on the same offsets and its edge overlap
@@ -402,7 +402,7 @@ summarize (PgoComparison *c, const PgoComparedMethod *m)
  * @out->b_index names the partner.
  */
 void
-pgo_comparison_pair_a (PgoComparison *c, const PgoMethodProfile *a, PgoComparedMethod *out)
+_pgo_comparison_pair_a (PgoComparison *c, const PgoMethodProfile *a, PgoComparedMethod *out)
 {
   GArray *own = c->scratch;
   guint n_block, n_edge;
@@ -422,7 +422,7 @@ pgo_comparison_pair_a (PgoComparison *c, const PgoMethodProfile *a, PgoComparedM
   summarize (c, out);
 }
 
-/* TRUE if pgo_comparison_pair_a() paired method 'i' of the second side
+/* TRUE if _pgo_comparison_pair_a() paired method 'i' of the second side
  * (0-based in the order added). */
 static gboolean
 b_paired (const PgoComparison *c, guint i)
@@ -431,13 +431,13 @@ b_paired (const PgoComparison *c, guint i)
 }
 
 /**
- * pgo_comparison_get_summary:
+ * _pgo_comparison_get_summary:
  * @c: a comparison
  * @out: (out caller-allocates): totals and overlaps weighted by each
  *   pair's weight (1 when no weight)
  */
 void
-pgo_comparison_get_summary (const PgoComparison *c, PgoComparisonSummary *out)
+_pgo_comparison_get_summary (const PgoComparison *c, PgoComparisonSummary *out)
 {
   *out = c->sum;
   out->block_overlap = c->block_weight > 0 ? (double) (c->block_sum / c->block_weight) : 1.0;
@@ -451,7 +451,7 @@ pgo_comparison_get_summary (const PgoComparison *c, PgoComparisonSummary *out)
  * @out_summary: (out) (optional): totals and weighted overlaps
  *
  * Compares two whole lists: each method of @a paired as
- * pgo_comparison_pair_a() pairs it, then the methods of only @b, in
+ * _pgo_comparison_pair_a() pairs it, then the methods of only @b, in
  * list order.
  *
  * Returns: (transfer full) (element-type PgoComparedMethod): one entry
@@ -461,15 +461,15 @@ GArray *
 pgo_profiles_compare (GPtrArray *a, GPtrArray *b, PgoComparisonSummary *out_summary)
 {
   GArray *out = g_array_new (FALSE, TRUE, sizeof (PgoComparedMethod));
-  g_autoptr(PgoComparison) c = pgo_comparison_new ();
+  g_autoptr(PgoComparison) c = _pgo_comparison_new ();
 
   for (guint i = 0; i < b->len; i++)
-    pgo_comparison_add_b (c, g_ptr_array_index (b, i));
+    _pgo_comparison_add_b (c, g_ptr_array_index (b, i));
   for (guint i = 0; i < a->len; i++)
     {
       PgoComparedMethod m;
 
-      pgo_comparison_pair_a (c, g_ptr_array_index (a, i), &m);
+      _pgo_comparison_pair_a (c, g_ptr_array_index (a, i), &m);
       if (m.b_index)
         m.b = g_ptr_array_index (b, m.b_index - 1);
       g_array_append_val (out, m);
@@ -482,6 +482,6 @@ pgo_profiles_compare (GPtrArray *a, GPtrArray *b, PgoComparisonSummary *out_summ
         g_array_append_val (out, m);
       }
   if (out_summary)
-    pgo_comparison_get_summary (c, out_summary);
+    _pgo_comparison_get_summary (c, out_summary);
   return out;
 }

@@ -54,17 +54,7 @@ typedef struct {
   double edge_overlap;
 } PgoComparisonSummary;
 
-typedef struct _PgoComparison PgoComparison;
-
-PGO_API PgoComparison *pgo_comparison_new         (void);
-PGO_API void           pgo_comparison_free        (PgoComparison *c);
-PGO_API void           pgo_comparison_add_b       (PgoComparison *c, const PgoMethodProfile *b);
-PGO_API void           pgo_comparison_pair_a      (PgoComparison *c, const PgoMethodProfile *a,
-                                                   PgoComparedMethod *out);
-PGO_API void           pgo_comparison_get_summary (const PgoComparison *c, PgoComparisonSummary *out);
 PGO_API GArray        *pgo_profiles_compare       (GPtrArray *a, GPtrArray *b,
                                                    PgoComparisonSummary *out_summary);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoComparison, pgo_comparison_free)
 
 G_END_DECLS

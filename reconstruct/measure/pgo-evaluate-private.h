@@ -8,15 +8,62 @@
 
 G_BEGIN_DECLS
 
-double               _pgo_block_overlap          (const guint64 *a,
-                                                 const guint64 *b,
-                                                 guint n);
-gboolean             _pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth,
-                                                  const PgoMethodProfile *block_truth,
-                                                  const PgoMethodBody *body,
-                                                  gboolean *out_agree,
-                                                  gboolean *out_exceptional,
+/* The evaluation job's entry points (libpgo/job/pgo-evaluate-files.c). */
+/**
+ * PgoEvaluationItem:
+ *
+ * One method for _pgo_evaluation_add_batch().
+ */
+typedef struct {
+  const PgoMethodProfile *truth;     /* its dense block-count profile */
+  const PgoMethodBody    *body;      /* its body; NULL: not evaluated, only handed to 'after' */
+  gboolean                framework; /* the body came from the framework */
+} PgoEvaluationItem;
+
+/**
+ * PgoEvaluationAfterFunc:
+ * @item: the index of the item just added (or skipped), in the batch
+ * @data: the caller's data
+ * @error: return location for a #GError
+ *
+ * Called in item order, in the calling thread, after each item of a
+ * batch was added.
+ *
+ * Returns: TRUE to go on, FALSE with @error set to stop the batch.
+ */
+typedef gboolean (*PgoEvaluationAfterFunc) (guint item, gpointer data, GError **error);
+
+void                 _pgo_evaluation_set_call_facts (PgoEvaluation *ev,
+                                                     PgoCallFacts *facts);
+gboolean             _pgo_evaluation_add_batch   (PgoEvaluation *ev,
+                                                  const PgoEvaluationItem *items,
+                                                  guint n_items,
+                                                  guint threads,
+                                                  PgoEvaluationAfterFunc after,
+                                                  gpointer data,
                                                   GError **error);
+void                 _pgo_evaluation_skip        (PgoEvaluation *ev,
+                                                  const char *name,
+                                                  PgoEvaluationSkipReason reason,
+                                                  const char *detail);
+gboolean             _pgo_evaluation_compare_truths (PgoEvaluation *ev,
+                                                     const PgoMethodProfile *block_truth,
+                                                     GPtrArray *edge_truths,
+                                                     gboolean *used,
+                                                     const PgoMethodBody *body,
+                                                     gboolean *out_compared,
+                                                     gboolean *out_agree,
+                                                     GError **error);
+
+double               _pgo_block_overlap          (const guint64 *a,
+                                                  const guint64 *b,
+                                                  guint n);
+gboolean             _pgo_evaluation_truths_agree (const PgoMethodProfile *edge_truth,
+                                                   const PgoMethodProfile *block_truth,
+                                                   const PgoMethodBody *body,
+                                                   gboolean *out_agree,
+                                                   gboolean *out_exceptional,
+                                                   GError **error);
 
 /* How many of 'flags[0..n)' are set. */
 guint32 _pgo_evaluate_n_true (const gboolean *flags, guint32 n);

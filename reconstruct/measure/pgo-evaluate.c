@@ -57,7 +57,7 @@ struct _PgoEvaluation {
   guint n_skipped_by[PGO_EVALUATION_N_SKIP_REASONS]; /* skipped, per reason */
   guint n_inconsistent; /* skipped: the truth is inconsistent even with escapes */
   guint n_unreturned;   /* evaluated methods whose truth has entries without a return */
-  guint n_truths_compared;    /* pgo_evaluation_compare_truths: methods compared */
+  guint n_truths_compared;    /* _pgo_evaluation_compare_truths: methods compared */
   guint n_truths_agree;       /* ... whose two truths agree */
   guint n_truths_exceptional; /* methods left out: they caught exceptions */
   PgoCallFacts *calls;  /* borrowed; NULL: no call evidence */
@@ -90,7 +90,7 @@ pgo_evaluation_new (PgoProbeSet probes)
 }
 
 /**
- * pgo_evaluation_set_call_facts:
+ * _pgo_evaluation_set_call_facts:
  * @ev: an evaluation
  * @facts: (nullable): the call facts of the truth trace being added (not
  *   copied: keep them alive while adding its methods), or %NULL for none
@@ -99,7 +99,7 @@ pgo_evaluation_new (PgoProbeSet probes)
  * calls (SPEC: pgo-inference(7) "Call evidence").
  */
 void
-pgo_evaluation_set_call_facts (PgoEvaluation *ev, PgoCallFacts *facts)
+_pgo_evaluation_set_call_facts (PgoEvaluation *ev, PgoCallFacts *facts)
 {
   ev->calls = facts;
 }
@@ -331,7 +331,7 @@ finish_method (PgoEvaluation *ev, EvalJob *j, GError **error)
 {
   if (j->skip_detail && !j->error)
     {
-      pgo_evaluation_skip (ev, j->name, j->skip, j->skip_detail);
+      _pgo_evaluation_skip (ev, j->name, j->skip, j->skip_detail);
       ev->n_inconsistent += j->skip == PGO_EVALUATION_SKIP_INCONSISTENT;
       return TRUE;
     }
@@ -422,7 +422,7 @@ add_slice (EvalSlice *s, const PgoEvaluationItem *items, guint first, guint n, g
 }
 
 /**
- * pgo_evaluation_add_batch:
+ * _pgo_evaluation_add_batch:
  * @ev: an evaluation
  * @items: (array length=n_items): the methods to add, in order
  * @n_items: their number
@@ -444,7 +444,7 @@ add_slice (EvalSlice *s, const PgoEvaluationItem *items, guint first, guint n, g
  *   failure, or as @after set it.
  */
 gboolean
-pgo_evaluation_add_batch (PgoEvaluation *ev, const PgoEvaluationItem *items, guint n_items,
+_pgo_evaluation_add_batch (PgoEvaluation *ev, const PgoEvaluationItem *items, guint n_items,
                           guint threads, PgoEvaluationAfterFunc after, gpointer data,
                           GError **error)
 {
@@ -480,11 +480,11 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
   PgoEvaluationItem item = { truth, body, framework };
 
   g_return_val_if_fail (body != NULL, FALSE);
-  return pgo_evaluation_add_batch (ev, &item, 1, 1, NULL, NULL, error);
+  return _pgo_evaluation_add_batch (ev, &item, 1, 1, NULL, NULL, error);
 }
 
 /**
- * pgo_evaluation_skip:
+ * _pgo_evaluation_skip:
  * @ev: an evaluation
  * @name: the method's display name
  * @reason: why it was not evaluated
@@ -493,7 +493,7 @@ pgo_evaluation_add (PgoEvaluation *ev, const PgoMethodProfile *truth, const PgoM
  * summary's skipped total.
  */
 void
-pgo_evaluation_skip (PgoEvaluation *ev, const char *name, PgoEvaluationSkipReason reason,
+_pgo_evaluation_skip (PgoEvaluation *ev, const char *name, PgoEvaluationSkipReason reason,
                      const char *detail)
 {
   g_return_if_fail ((guint) reason < PGO_EVALUATION_N_SKIP_REASONS);
@@ -736,7 +736,7 @@ same_method (const PgoMethodProfile *a, const PgoMethodProfile *b)
 }
 
 /**
- * pgo_evaluation_compare_truths:
+ * _pgo_evaluation_compare_truths:
  * @ev: an evaluation; counts the comparison (see #PgoEvaluationSummary)
  * @block_truth: a block-mode profile
  * @edge_truths: (element-type PgoMethodProfile): the profiles of an
@@ -759,7 +759,7 @@ same_method (const PgoMethodProfile *a, const PgoMethodProfile *b)
  * Returns: TRUE, or FALSE with @error set if @body is malformed.
  */
 gboolean
-pgo_evaluation_compare_truths (PgoEvaluation *ev, const PgoMethodProfile *block_truth,
+_pgo_evaluation_compare_truths (PgoEvaluation *ev, const PgoMethodProfile *block_truth,
                                GPtrArray *edge_truths, gboolean *used,
                                const PgoMethodBody *body, gboolean *out_compared,
                                gboolean *out_agree, GError **error)

@@ -109,7 +109,7 @@ typedef struct {
   double  determined_mass;  /* fraction of the truth's total mass */
   double  certain_mass;     /* the same for observed and exact counts only */
   guint   n_jit_ok;         /* methods whose edge form checked out */
-  guint   n_truths_compared;    /* pgo_evaluation_compare_truths: methods compared */
+  guint   n_truths_compared;    /* edge-mode twins compared with their block truths */
   guint   n_truths_agree;       /* ... whose edge and block truths agree */
   guint   n_truths_exceptional; /* methods left out because they caught exceptions */
   guint   n_arc_methods;    /* evaluated methods whose truth counts arcs */
@@ -119,37 +119,10 @@ typedef struct {
   double  exc_overlap;      /* weighted by the truth's exceptional totals */
 } PgoEvaluationSummary;
 
-
 typedef struct _PgoEvaluation PgoEvaluation;
-
-/**
- * PgoEvaluationItem:
- *
- * One method for pgo_evaluation_add_batch().
- */
-typedef struct {
-  const PgoMethodProfile *truth;     /* its dense block-count profile */
-  const PgoMethodBody    *body;      /* its body; NULL: not evaluated, only handed to 'after' */
-  gboolean                framework; /* the body came from the framework */
-} PgoEvaluationItem;
-
-/**
- * PgoEvaluationAfterFunc:
- * @item: the index of the item just added (or skipped), in the batch
- * @data: the caller's data
- * @error: return location for a #GError
- *
- * Called in item order, in the calling thread, after each item of a
- * batch was added.
- *
- * Returns: TRUE to go on, FALSE with @error set to stop the batch.
- */
-typedef gboolean (*PgoEvaluationAfterFunc) (guint item, gpointer data, GError **error);
 
 PGO_API PgoEvaluation       *pgo_evaluation_new         (PgoProbeSet probes);
 PGO_API void                 pgo_evaluation_free        (PgoEvaluation *ev);
-PGO_API void                 pgo_evaluation_set_call_facts (PgoEvaluation *ev,
-                                                            PgoCallFacts *facts);
 PGO_API void                 pgo_evaluation_set_priors  (PgoEvaluation *ev,
                                                          PgoPriorModel priors);
 PGO_API void                 pgo_evaluation_set_prior_tally (PgoEvaluation *ev,
@@ -160,17 +133,6 @@ PGO_API gboolean             pgo_evaluation_add         (PgoEvaluation *ev,
                                                          const PgoMethodBody *body,
                                                          gboolean framework,
                                                          GError **error);
-PGO_API gboolean             pgo_evaluation_add_batch   (PgoEvaluation *ev,
-                                                         const PgoEvaluationItem *items,
-                                                         guint n_items,
-                                                         guint threads,
-                                                         PgoEvaluationAfterFunc after,
-                                                         gpointer data,
-                                                         GError **error);
-PGO_API void                 pgo_evaluation_skip        (PgoEvaluation *ev,
-                                                         const char *name,
-                                                         PgoEvaluationSkipReason reason,
-                                                         const char *detail);
 PGO_API const char          *pgo_evaluation_skip_reason_to_string (PgoEvaluationSkipReason reason);
 PGO_API guint                pgo_evaluation_get_n_methods (const PgoEvaluation *ev);
 PGO_API const PgoEvaluationMethod *pgo_evaluation_get_method  (const PgoEvaluation *ev, guint i);
@@ -178,14 +140,6 @@ PGO_API GPtrArray           *pgo_evaluation_get_skipped (const PgoEvaluation *ev
 PGO_API void                 pgo_evaluation_get_summary (const PgoEvaluation *ev,
                                                          gboolean framework_too,
                                                          PgoEvaluationSummary *out_summary);
-PGO_API gboolean             pgo_evaluation_compare_truths (PgoEvaluation *ev,
-                                                            const PgoMethodProfile *block_truth,
-                                                            GPtrArray *edge_truths,
-                                                            gboolean *used,
-                                                            const PgoMethodBody *body,
-                                                            gboolean *out_compared,
-                                                            gboolean *out_agree,
-                                                            GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoEvaluation, pgo_evaluation_free)
 

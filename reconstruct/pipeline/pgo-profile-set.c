@@ -11,7 +11,7 @@
  */
 #include "config.h"
 
-#include "pgo-profile-set.h"
+#include "pgo-profile-set-private.h"
 
 #include "pgo-call-facts-private.h"
 #include "pgo-parallel-private.h"
@@ -740,22 +740,22 @@ struct _PgoProfileSetStream {
 };
 
 /**
- * pgo_profile_set_stream_new:
+ * _pgo_profile_set_stream_new:
  * @resolver: finds each method's IL
  * @options: what to make; borrowed until the stream is freed
  *
  * pgo_profile_set_build() for a caller that reads its input twice and
  * never holds it whole: a first pass hands every input profile, in
- * batches, to pgo_profile_set_stream_learn(); when
- * pgo_profile_set_stream_is_simple() says no method came twice, a second
+ * batches, to _pgo_profile_set_stream_learn(); when
+ * _pgo_profile_set_stream_is_simple() says no method came twice, a second
  * pass hands the same profiles in the same order to
- * pgo_profile_set_stream_make(), which gives the output profiles in the
+ * _pgo_profile_set_stream_make(), which gives the output profiles in the
  * order pgo_profile_set_build() lists them, with the same values.
  *
  * Returns: (transfer full): the stream
  */
 PgoProfileSetStream *
-pgo_profile_set_stream_new (PgoBodyResolver *resolver, const PgoProfileSetOptions *options)
+_pgo_profile_set_stream_new (PgoBodyResolver *resolver, const PgoProfileSetOptions *options)
 {
   PgoProfileSetStream *s = g_new0 (PgoProfileSetStream, 1);
 
@@ -767,11 +767,11 @@ pgo_profile_set_stream_new (PgoBodyResolver *resolver, const PgoProfileSetOption
 }
 
 /**
- * pgo_profile_set_stream_free:
+ * _pgo_profile_set_stream_free:
  * @stream: (nullable): a stream
  */
 void
-pgo_profile_set_stream_free (PgoProfileSetStream *stream)
+_pgo_profile_set_stream_free (PgoProfileSetStream *stream)
 {
   if (!stream)
     return;
@@ -781,7 +781,7 @@ pgo_profile_set_stream_free (PgoProfileSetStream *stream)
 }
 
 /**
- * pgo_profile_set_stream_learn:
+ * _pgo_profile_set_stream_learn:
  * @stream: a stream
  * @profiles: (element-type PgoMethodProfile): the next input profiles of
  *   the first pass; only read during the call
@@ -790,7 +790,7 @@ pgo_profile_set_stream_free (PgoProfileSetStream *stream)
  * methods.
  */
 void
-pgo_profile_set_stream_learn (PgoProfileSetStream *stream, GPtrArray *profiles)
+_pgo_profile_set_stream_learn (PgoProfileSetStream *stream, GPtrArray *profiles)
 {
   g_autoptr(GPtrArray) carried = NULL, input = NULL;
 
@@ -815,19 +815,19 @@ pgo_profile_set_stream_learn (PgoProfileSetStream *stream, GPtrArray *profiles)
 }
 
 /**
- * pgo_profile_set_stream_next_round:
+ * _pgo_profile_set_stream_next_round:
  * @stream: a stream whose learning pass is over
  *
  * Whether the call evidence wants another learning pass, each the same
- * profiles in the same order to pgo_profile_set_stream_learn(), before
- * pgo_profile_set_stream_make(): the joint solve of call counts runs the
+ * profiles in the same order to _pgo_profile_set_stream_learn(), before
+ * _pgo_profile_set_stream_make(): the joint solve of call counts runs the
  * options' call_rounds rounds.
  * SPEC: pgo-inference(7) "Call evidence"
  *
  * Returns: %TRUE when another learning pass must follow.
  */
 gboolean
-pgo_profile_set_stream_next_round (PgoProfileSetStream *stream)
+_pgo_profile_set_stream_next_round (PgoProfileSetStream *stream)
 {
   if (!stream->facts || stream->round + 1 >= stream->o->call_rounds)
     return FALSE;
@@ -845,16 +845,16 @@ compare_u64 (gconstpointer a, gconstpointer b)
 }
 
 /**
- * pgo_profile_set_stream_is_simple:
+ * _pgo_profile_set_stream_is_simple:
  * @stream: a stream after its first pass
  *
  * Returns: %TRUE when no two input profiles are of the same method (none
- *   to merge), so that pgo_profile_set_stream_make() may follow; a caller
+ *   to merge), so that _pgo_profile_set_stream_make() may follow; a caller
  *   given %FALSE uses pgo_profile_set_build().  Two keys that hash alike
  *   count as the same method: the answer errs towards %FALSE.
  */
 gboolean
-pgo_profile_set_stream_is_simple (PgoProfileSetStream *stream)
+_pgo_profile_set_stream_is_simple (PgoProfileSetStream *stream)
 {
   GArray *k = stream->keys;
 
@@ -866,7 +866,7 @@ pgo_profile_set_stream_is_simple (PgoProfileSetStream *stream)
 }
 
 /**
- * pgo_profile_set_stream_make:
+ * _pgo_profile_set_stream_make:
  * @stream: a stream whose first pass is over and simple
  * @profiles: (element-type PgoMethodProfile): the next input profiles of
  *   the second pass; only read during the call
@@ -882,7 +882,7 @@ pgo_profile_set_stream_is_simple (PgoProfileSetStream *stream)
  *   @emit fails.
  */
 gboolean
-pgo_profile_set_stream_make (PgoProfileSetStream *stream, GPtrArray *profiles,
+_pgo_profile_set_stream_make (PgoProfileSetStream *stream, GPtrArray *profiles,
                              PgoProfileSetEmitFunc emit, gpointer user_data, GError **error)
 {
   static const PgoPipeline steps = { prepare_step, reconstruct_job, finish_step, discard_step };
@@ -907,12 +907,12 @@ pgo_profile_set_stream_make (PgoProfileSetStream *stream, GPtrArray *profiles,
 }
 
 /**
- * pgo_profile_set_stream_get_stats:
+ * _pgo_profile_set_stream_get_stats:
  * @stream: a stream
  * @out_stats: (out caller-allocates): what its second pass did so far
  */
 void
-pgo_profile_set_stream_get_stats (PgoProfileSetStream *stream, PgoProfileSetStats *out_stats)
+_pgo_profile_set_stream_get_stats (PgoProfileSetStream *stream, PgoProfileSetStats *out_stats)
 {
   *out_stats = stream->st;
 }

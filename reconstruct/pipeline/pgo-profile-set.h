@@ -167,29 +167,11 @@ typedef struct {
 typedef gboolean (*PgoProfileSetEmitFunc) (PgoMethodProfile *profile, gpointer user_data,
                                            GError **error);
 
-typedef struct _PgoProfileSetStream PgoProfileSetStream;
-
 PGO_API void       pgo_profile_set_options_init (PgoProfileSetOptions *options);
 PGO_API GPtrArray *pgo_profile_set_build        (GPtrArray *profiles,
                                                  PgoBodyResolver *resolver,
                                                  const PgoProfileSetOptions *options,
                                                  PgoProfileSetStats *out_stats,
                                                  GError **error);
-
-PGO_API PgoProfileSetStream *pgo_profile_set_stream_new       (PgoBodyResolver *resolver,
-                                                               const PgoProfileSetOptions *options);
-PGO_API void                 pgo_profile_set_stream_free      (PgoProfileSetStream *stream);
-PGO_API void                 pgo_profile_set_stream_learn     (PgoProfileSetStream *stream,
-                                                               GPtrArray *profiles);
-PGO_API gboolean             pgo_profile_set_stream_next_round (PgoProfileSetStream *stream);
-PGO_API gboolean             pgo_profile_set_stream_is_simple (PgoProfileSetStream *stream);
-PGO_API gboolean             pgo_profile_set_stream_make      (PgoProfileSetStream *stream,
-                                                               GPtrArray *profiles,
-                                                               PgoProfileSetEmitFunc emit,
-                                                               gpointer user_data, GError **error);
-PGO_API void                 pgo_profile_set_stream_get_stats (PgoProfileSetStream *stream,
-                                                               PgoProfileSetStats *out_stats);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PgoProfileSetStream, pgo_profile_set_stream_free)
 
 G_END_DECLS
