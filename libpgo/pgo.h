@@ -35,3 +35,4 @@
 #include "pgo-trace-stream.h"
 #include "pgo-inputs.h"
 #include "pgo-jobs.h"
+#include "pgo-trace-filter.h"

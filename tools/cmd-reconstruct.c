@@ -6,7 +6,7 @@
  * emitted for the JIT.
  *
  * Input: a .nettrace trace with block counts (or the part of it the
- * trace filters keep: pgo-tool-filter.c); the assemblies holding the
+ * trace filters keep: pgo_trace_filter_select()); the assemblies holding the
  * methods' IL (--reference, --framework).  Output: text on stdout.
  * Wiring only: the pipeline is reconstruct/pipeline/pgo-reconstruct.c.
  */

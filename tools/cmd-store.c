@@ -174,12 +174,12 @@ store_has (PgoStore *store, const char *hash)
  * ("since=1.5 until=2"): a part and the whole, or two windows, are other
  * observations, each ingested once.  The store's schema stays as it is. */
 static void
-store_key (const char *path, const char *hash, const ToolSelection *sel, const ToolFilter *f,
+store_key (const char *path, const char *hash, const PgoTraceSelection *sel, const ToolFilter *f,
            char **out_key, char **out_source)
 {
   g_autofree char *keyed = NULL;
 
-  if (!tool_selection_is_part (sel))
+  if (!pgo_trace_selection_is_part (sel))
     {
       *out_key = g_strdup (hash);
       *out_source = g_strdup (path);
@@ -214,7 +214,7 @@ print_ingested (const char *source, gboolean added, guint n, guint n_block, cons
  * Returns PGO_EXIT_OK, or the exit code after the error (nothing of the
  * trace is kept). */
 static int
-ingest_trace (PgoStore *store, const IngestOptions *o, PgoTraceFile *t, ToolSelection *sel,
+ingest_trace (PgoStore *store, const IngestOptions *o, PgoTraceFile *t, PgoTraceSelection *sel,
               const char *path, const char *hash, IngestRun *r, gboolean *added, char **out_source)
 {
   g_autofree char *key = NULL, *started = NULL;
@@ -244,7 +244,7 @@ ingest_trace (PgoStore *store, const IngestOptions *o, PgoTraceFile *t, ToolSele
  * after the error (nothing of the trace is kept). */
 static int
 ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, const char *path,
-            ToolSelection *sel)
+            PgoTraceSelection *sel)
 {
   g_autoptr(PgoModuleTally) mods = pgo_module_tally_new ();
   g_autoptr(GString) modules = g_string_new (NULL);
@@ -261,7 +261,7 @@ ingest_one (PgoStore *store, const IngestOptions *o, PgoBodyResolver *resolver, 
     return rc;
   if (!(hash = tool_hash_file (path)))
     return PGO_EXIT_FAILURE;
-  if (tool_selection_is_part (sel) && store_has (store, hash))
+  if (pgo_trace_selection_is_part (sel) && store_has (store, hash))
     {
       printf ("already in the store: %s (the whole trace was ingested before; a part of it would"
               " count its profiles twice)\n", path);
@@ -316,9 +316,9 @@ cmd_ingest (int argc, char **argv)
     }
   for (guint i = 0; o.traces[i]; i++)
     {
-      ToolSelection *sel = selections ? g_ptr_array_index (selections, i) : NULL;
+      PgoTraceSelection *sel = selections ? g_ptr_array_index (selections, i) : NULL;
 
-      if (tool_selection_is_left_out (sel))
+      if (pgo_trace_selection_get_left_out (sel))
         continue;
       if ((rc = ingest_one (store, &o, resolver, o.traces[i], sel)) != PGO_EXIT_OK)
         {

@@ -22,7 +22,7 @@ struct _ToolStream {
   PgoBodyResolver     *resolver;  /* borrowed */
   PgoTraceStream      *stream;
   GPtrArray           *opened;    /* PgoTraceFile per trace (NULL: left out) */
-  GPtrArray           *selections; /* ToolSelection per trace, with a filter; else NULL */
+  GPtrArray           *selections; /* PgoTraceSelection per trace, with a filter; else NULL */
   PgoProfileSetOptions one;       /* the caller's options for one process, when the
                                    * filters keep one of several traces */
   PgoStaleMode         stale;     /* what the options' carrier does with another build */
@@ -76,13 +76,13 @@ read_trace (guint i, guint pass, PgoProfileSetEmitFunc take, gpointer take_data,
             GError **error)
 {
   ToolStream *s = data;
-  ToolSelection *sel = s->selections ? g_ptr_array_index (s->selections, i) : NULL;
+  PgoTraceSelection *sel = s->selections ? g_ptr_array_index (s->selections, i) : NULL;
   g_autoptr(PgoModuleTally) mods = pass == 0 ? pgo_module_tally_new () : NULL;
   gboolean ok;
 
-  if (pass == 0 && tool_selection_is_left_out (sel))
+  if (pass == 0 && pgo_trace_selection_get_left_out (sel))
     g_ptr_array_add (s->opened, NULL);
-  if (tool_selection_is_left_out (sel))
+  if (pgo_trace_selection_get_left_out (sel))
     return TRUE;
   if (pass == 0)
     {
@@ -126,7 +126,7 @@ options_for (ToolStream *s, const PgoProfileSetOptions *set)
   guint n_kept = 0;
 
   for (guint i = 0; s->selections && i < s->selections->len; i++)
-    n_kept += !tool_selection_is_left_out (g_ptr_array_index (s->selections, i));
+    n_kept += pgo_trace_selection_get_left_out (g_ptr_array_index (s->selections, i)) == NULL;
   if (set->one_process || n_kept != 1)
     return set;
   s->one = *set;

@@ -156,10 +156,9 @@ int  tool_recon_open_stale  (ToolRecon *r, PgoBodyResolver *current,
 void tool_print_stale       (const char *cmd, const ToolRecon *r);
 
 /* Trace filters, pgo-tool-filter.c: --pid, --process-name, and the window
- * --since/--until, parsed; what they keep of each trace (a selection),
- * and the passes over a trace that hand on only what its selection
- * keeps. */
-typedef struct _ToolSelection ToolSelection;
+ * --since/--until, parsed by the library; what they keep of each trace (a
+ * PgoTraceSelection) printed, and the passes over a trace that hand on
+ * only what its selection keeps. */
 ToolFilter   *tool_filter_new         (void);
 void             tool_filter_free        (ToolFilter *f);
 void             tool_filter_add_entries (GOptionContext *ctx, ToolFilter *f);
@@ -167,13 +166,10 @@ int              tool_filter_check       (ToolFilter *f, char **stores, char **i
 gboolean         tool_filter_is_active   (const ToolFilter *f);
 const char      *tool_filter_get_window  (const ToolFilter *f);
 GPtrArray       *tool_select_traces      (const ToolFilter *f, char **traces, int *out_rc);
-gboolean         tool_selection_is_left_out (const ToolSelection *sel);
-gboolean         tool_selection_is_part  (const ToolSelection *sel);
-gboolean         tool_selection_pass     (ToolSelection *sel, PgoTraceFile *t,
+gboolean         tool_selection_pass     (PgoTraceSelection *sel, PgoTraceFile *t,
                                           PgoProfileSetEmitFunc func, gpointer data,
                                           PgoBodyResolver *resolver, GHashTable *names,
                                           int *out_rc);
-void             tool_selection_free     (ToolSelection *sel);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ToolFilter, tool_filter_free)
 /* Commands, one file each (tools/cmd-*.c); listed in tools/commands.def. */
 #define PGO_COMMAND(name, fn, summary) int fn (int argc, char **argv);

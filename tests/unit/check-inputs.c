@@ -3,8 +3,9 @@
  * check-inputs.c: tests of the main job's inputs (libpgo/job/pgo-inputs.c):
  * a trace read in passes (a cut warned of once, a trace without a
  * profile refused), files told apart by their first bytes, and the
- * modules of a trace matched against the references, and two files
- * compared, on the fixtures' real traces.
+ * modules of a trace matched against the references, two files
+ * compared, and the trace filters (libpgo/job/pgo-trace-filter.c), on the
+ * fixtures' real traces.
  */
 #include "config.h"
 
@@ -292,6 +293,71 @@ START_TEST (test_inputs_compare_files)
 }
 END_TEST
 
+/* The filters' texts are checked, each error naming its option as typed;
+ * no option is a filter without a window. */
+START_TEST (test_inputs_filter_options)
+{
+  static const struct { PgoTraceFilterOptions o; const char *want; } bad[] = {
+    { { "12x", NULL, NULL, NULL }, "--pid '12x': give a process id, a whole number from 0 to 2147483647" },
+    { { "2147483648", NULL, NULL, NULL }, "--pid '2147483648': give a process id, a whole number from 0 to 2147483647" },
+    { { NULL, "bin/app", NULL, NULL }, "--process-name 'bin/app': give the name of the process's executable, without a directory" },
+    { { NULL, NULL, "-1", NULL }, "--since '-1': give seconds from the start of the trace, 0 or more, with up to 9 decimals (e.g. 1.5)" },
+    { { NULL, NULL, "2.0", "1.50" }, "--since 2 --until 1.5: the window is empty; give --since below --until" },
+  };
+  g_autoptr(PgoTraceFilter) none = pgo_trace_filter_new (&(PgoTraceFilterOptions) { 0 }, NULL);
+  g_autoptr(PgoTraceFilter) window = pgo_trace_filter_new (&(PgoTraceFilterOptions) { NULL, NULL, "0.050", "1" }, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      ck_assert_ptr_null (pgo_trace_filter_new (&bad[i].o, &error));
+      ck_assert_str_eq (error->message, bad[i].want);
+    }
+  ck_assert_ptr_nonnull (none);
+  ck_assert_ptr_null (pgo_trace_filter_get_window (none));
+  ck_assert_str_eq (pgo_trace_filter_get_window (window), "since=0.05 until=1");
+}
+END_TEST
+
+/* A process id keeps its trace whole and leaves out the other, saying
+ * why; one that keeps nothing is one error naming both.  A window keeps
+ * the profiles written in it, and a pass hands on only those (hotloop's
+ * two processes: tests/cli/filters.sh). */
+START_TEST (test_inputs_filter_select)
+{
+  g_autofree char *t32 = pgo_check_data_path ("fixtures/data/hotloop/block.nettrace");
+  g_autofree char *t64 = pgo_check_data_path ("fixtures/data/hotloop/block64.nettrace");
+  const char *const both[] = { t32, t64, NULL };
+  g_autoptr(PgoTraceFilter) pid = pgo_trace_filter_new (&(PgoTraceFilterOptions) { "5174" }, NULL);
+  g_autoptr(PgoTraceFilter) nobody = pgo_trace_filter_new (&(PgoTraceFilterOptions) { "99" }, NULL);
+  g_autoptr(PgoTraceFilter) late = pgo_trace_filter_new (&(PgoTraceFilterOptions) { .since = "0.05" }, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) sel = pgo_trace_filter_select (pid, both, &error);
+  g_autoptr(GPtrArray) part = NULL;
+  g_autoptr(PgoTraceFile) t = pgo_trace_file_open (t32, &error);
+  g_autofree char *want = g_strdup_printf ("%s, %s: nothing left to read: %s: process 5174, not --pid 99;"
+                                           " %s: process 5356, not --pid 99", t32, t64, t32, t64);
+  guint n = 0;
+
+  ck_assert_msg (sel != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (sel->len, 2);
+  ck_assert_ptr_null (pgo_trace_selection_get_left_out (g_ptr_array_index (sel, 0)));
+  ck_assert (!pgo_trace_selection_is_part (g_ptr_array_index (sel, 0)));
+  ck_assert_str_eq (pgo_trace_selection_get_left_out (g_ptr_array_index (sel, 1)),
+                    "process 5356, not --pid 5174");
+  ck_assert_ptr_null (pgo_trace_filter_select (nobody, both, &error));
+  ck_assert (g_error_matches (error, PGO_ERROR, PGO_ERROR_NOT_FOUND));
+  ck_assert_str_eq (error->message, want);
+  g_clear_error (&error);
+  part = pgo_trace_filter_select (late, (const char *const[]) { t32, NULL }, &error);
+  ck_assert_msg (part != NULL, "%s", error ? error->message : "?");
+  ck_assert (pgo_trace_selection_is_part (g_ptr_array_index (part, 0)));
+  ck_assert (pgo_trace_selection_pass (g_ptr_array_index (part, 0), t, count_profile, &n, NULL, &error));
+  ck_assert_uint_eq (n, 305);
+}
+END_TEST
+
 Suite *
 pgo_check_suite (void)
 {
@@ -305,6 +371,8 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_inputs_modules_none);
   tcase_add_test (tc, test_inputs_handle_names);
   tcase_add_test (tc, test_inputs_compare_files);
+  tcase_add_test (tc, test_inputs_filter_options);
+  tcase_add_test (tc, test_inputs_filter_select);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  *
  * check-nettrace-filter.c: tests of what the trace filters read from a
- * trace (tools/pgo-tool-filter.c): each profile's timestamp
+ * trace (libpgo/job/pgo-trace-filter.c): each profile's timestamp
  * (pgo_nettrace_profiles_get_timestamp()) against the raw events, in
  * written traces and in a fixture, and the process's command line
  * (pgo_nettrace_event_get_command_line()) of ProcessInfo and
