@@ -90,33 +90,6 @@ tool_trace_open (const char *path, int *out_rc)
   return t;
 }
 
-/* tool_trace_pass: hands each method profile of 't' to 'func', in
- * the order tool_read_trace() lists them, holding one method's at a
- * time; the first pass warns when the trace is cut short.  FALSE after
- * printing the error (one of 'func's included), with *out_rc set, also
- * when the trace gives no profile, or not the first pass's count. */
-gboolean
-tool_trace_pass (PgoTraceFile *t, PgoProfileSetEmitFunc func, gpointer data, int *out_rc)
-{
-  return tool_trace_pass_named (t, func, data, NULL, NULL, out_rc);
-}
-
-/* tool_trace_pass_named: tool_trace_pass() that also adds the
- * runtime names of the handles of the trace's profiles to 'names'
- * (nullable), as tool_read_profiles_named() does. */
-gboolean
-tool_trace_pass_named (PgoTraceFile *t, PgoProfileSetEmitFunc func, gpointer data,
-                       PgoBodyResolver *resolver, GHashTable *names, int *out_rc)
-{
-  PgoReadOptions ro = tool_read_options (resolver, FALSE, PGO_STALE_REFUSE, names);
-  GError *error = NULL;
-
-  if (pgo_trace_file_pass (t, func, data, &ro, &error))
-    return TRUE;
-  *out_rc = tool_fail (NULL, error);
-  return FALSE;
-}
-
 /* What the carrier of 'set' (nullable) does with the profiles of another
  * build than the references': the module report says so, and such a
  * module alone is no error unless refused. */

@@ -52,11 +52,6 @@ void             tool_warn          (const char *message, gpointer user_data);
 PgoReadOptions   tool_read_options  (PgoBodyResolver *resolver, gboolean have_framework,
                                      PgoStaleMode stale, GHashTable *names);
 PgoTraceFile    *tool_trace_open    (const char *path, int *out_rc);
-gboolean         tool_trace_pass    (PgoTraceFile *t, PgoProfileSetEmitFunc func, gpointer data,
-                                     int *out_rc);
-gboolean         tool_trace_pass_named (PgoTraceFile *t, PgoProfileSetEmitFunc func,
-                                        gpointer data, PgoBodyResolver *resolver,
-                                        GHashTable *names, int *out_rc);
 /* Profiles the streamed commands hand on at a time: the library's batch. */
 #define TOOL_BATCH PGO_TRACE_STREAM_BATCH
 /* Traces read in two passes: pgo-tool-stream.c. */

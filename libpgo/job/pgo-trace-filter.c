@@ -41,6 +41,7 @@
 
 #include "pgo-error.h"
 #include "pgo-file.h"
+#include "pgo-job-private.h"
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
 #include "pgo-trace-filter.h"
@@ -628,17 +629,6 @@ select_bytes (const PgoTraceFilter *f, PgoTraceSelection *sel, GBytes *bytes, GE
 }
 
 
-/* Prefixes 'error' (set) with 'path' unless its message names it already,
- * as every error of the job's readers names its file. */
-static void
-name_path (GError **error, const char *path)
-{
-  gsize n = strlen (path);
-
-  if (!(strncmp ((*error)->message, path, n) == 0 && (*error)->message[n] == ':'))
-    g_prefix_error (error, "%s: ", path);
-}
-
 /* (transfer full) (nullable): what 'f' keeps of the trace at 'path';
  * NULL with 'error' set, naming the file, when it cannot be read. */
 static PgoTraceSelection *
@@ -655,7 +645,7 @@ select_trace (const PgoTraceFilter *f, const char *path, GError **error)
     }
   if (!(bytes = pgo_file_map (path, error)) || !select_bytes (f, sel, bytes, error))
     {
-      name_path (error, path);
+      _pgo_job_name_file (error, path);
       return NULL;
     }
   return g_steal_pointer (&sel);
