@@ -500,6 +500,16 @@ _pgo_interp_element_of (Type *t)
   return t->elem ? t->elem : t->byref_elem ? t->byref_elem : t->pointee;
 }
 
+/* The type under every array, byref and pointer of 't' (nullable):
+ * Int32 for "Int32*[]&". */
+Type *
+_pgo_interp_innermost (Type *t)
+{
+  for (Type *e; t && (e = _pgo_interp_element_of (t));)
+    t = e;
+  return t;
+}
+
 /* The name of type parameter 'i' of generic method definition 'h' (its
  * GenericParam row), or NULL. */
 static const char *

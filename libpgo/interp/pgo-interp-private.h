@@ -453,6 +453,7 @@ gpointer _pgo_interp_type_object   (Interp *I, Type *t, GError **error);
 Type    *_pgo_interp_byref_type    (Type *elem);
 Type    *_pgo_interp_pointer_type  (Type *pointee);
 Type    *_pgo_interp_element_of    (Type *t);
+Type    *_pgo_interp_innermost     (Type *t);
 Type    *_pgo_interp_method_type_parameter (Method *h, guint32 i);
 Method  *_pgo_interp_instantiate_method (Method *gm, Type **args, guint32 n, GError **error);
 gpointer _pgo_interp_new_method_stub (Interp *I, Method *h, GError **error);

@@ -66,8 +66,7 @@ n_type_can_cast (Interp *I, Method *m, Slot *a, Slot *r)
 static Module *
 defining_module (Type *t)
 {
-  for (Type *e; t && (e = _pgo_interp_element_of (t));)
-    t = e;
+  t = _pgo_interp_innermost (t);
   if (t && t->def)
     t = t->def;
   return t ? t->module : NULL;

@@ -113,8 +113,7 @@ assembly_name_of (Type *t)
   PgoAssemblyName an = { 0 };
   char *s;
 
-  for (Type *e; (e = _pgo_interp_element_of (t));)
-    t = e;
+  t = _pgo_interp_innermost (t);
   if (!t->module || !pgo_metadata_lookup_assembly_name (t->module->md, &an, NULL))
     return NULL;
   s = pgo_assembly_name_to_string (&an);
@@ -256,8 +255,7 @@ n_type_namespace (Interp *I, Method *m, Slot *a, Slot *r)
   const char *ns;
   guint32 outer;
 
-  for (Type *e; t && (e = _pgo_interp_element_of (t));)
-    t = e;
+  t = _pgo_interp_innermost (t);
   while (t && t->module && (outer = enclosing (t)))
     t = _pgo_interp_type (t->module, outer, NULL);
   if (t && t->def)

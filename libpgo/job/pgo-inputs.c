@@ -112,6 +112,14 @@ struct _PgoTraceFile {
   guint   n_profiles;  /* what the first pass gave */
 };
 
+/* _pgo_trace_file_get_bytes: the bytes of trace 't', mapped once
+ * (borrowed), for the job's other readers of a trace. */
+GBytes *
+_pgo_trace_file_get_bytes (PgoTraceFile *t)
+{
+  return t->bytes;
+}
+
 /**
  * pgo_trace_file_open:
  * @path: a .nettrace file

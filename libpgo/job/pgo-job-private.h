@@ -11,6 +11,9 @@
 PgoMetadata *_pgo_job_lookup_metadata (const PgoModuleId *module, gpointer user_data,
                                        GError **error);
 
+/* The bytes of trace 't', mapped once (borrowed). */
+GBytes *_pgo_trace_file_get_bytes (PgoTraceFile *t);
+
 /* Prefixes "PATH: " to *error unless its message names 'path' first. */
 void _pgo_job_name_file (GError **error, const char *path);
 

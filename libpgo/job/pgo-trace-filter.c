@@ -40,7 +40,6 @@
 #include <string.h>
 
 #include "pgo-error.h"
-#include "pgo-file.h"
 #include "pgo-job-private.h"
 #include "pgo-nettrace.h"
 #include "pgo-nettrace-event.h"
@@ -628,22 +627,18 @@ select_bytes (const PgoTraceFilter *f, PgoTraceSelection *sel, GBytes *bytes, GE
   return sel->left_out || !f->window || select_window (f, sel, bytes, info, error);
 }
 
-
 /* (transfer full) (nullable): what 'f' keeps of the trace at 'path';
  * NULL with 'error' set, naming the file, when it cannot be read. */
 static PgoTraceSelection *
 select_trace (const PgoTraceFilter *f, const char *path, GError **error)
 {
   g_autoptr(PgoTraceSelection) sel = g_new0 (PgoTraceSelection, 1);
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(PgoTraceFile) trace = pgo_trace_file_open (path, error);
 
   sel->path = g_strdup (path);
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, PGO_ERROR, PGO_ERROR_FAILED, "%s: is a directory, not a trace", path);
-      return NULL;
-    }
-  if (!(bytes = pgo_file_map (path, error)) || !select_bytes (f, sel, bytes, error))
+  if (!trace)
+    return NULL;
+  if (!select_bytes (f, sel, _pgo_trace_file_get_bytes (trace), error))
     {
       _pgo_job_name_file (error, path);
       return NULL;
