@@ -52,6 +52,16 @@ group_sites (CallModel *calls)
   g_array_set_size (a, kept);
 }
 
+/* TRUE if block 'b' runs only when an exception is raised: its innermost
+ * handler is a catch, a filter or a fault. */
+static gboolean
+exception_only (const PgoCfg *cfg, guint32 b)
+{
+  const PgoBlock *pb = &cfg->blocks[b];
+
+  return pb->hnd_index && cfg->clauses[pb->hnd_index - 1].kind != PGO_EH_FINALLY;
+}
+
 /* Fills 'calls' from the evidence, and adds to 'obs'/'has_obs' (copies of
  * the probes) the block counts an only caller fixes without escapes;
  * FALSE if some evidence contradicts a probe or other evidence (an
@@ -78,6 +88,10 @@ observe_calls (const PgoCfg *cfg, const PgoCallEvidence *ev, guint n_ev, guint64
           calls->upper[b] = MIN (calls->upper[b], ev[i].entries);
           break;
         case PGO_CALL_EVIDENCE_LIKELY:
+          /* code that runs only on exceptions is no likely caller
+             (pgo-inference(7) "Call evidence") */
+          if (exception_only (cfg, b))
+            break;
           if (ev[i].group != 0)
             {
               CallGroupSite site = { ev[i].group, b, ev[i].entries, ev[i].all_here };
