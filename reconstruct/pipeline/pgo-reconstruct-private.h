@@ -31,10 +31,6 @@ double        _pgo_arc_likelihood (const PgoCfg *cfg, const PgoEdge *e, PgoPrior
 guint         _pgo_profile_count_records (const PgoMethodProfile *p, gboolean *out_probes);
 void          _pgo_synthesis_weights (const PgoCfg *cfg, double entry, double *out_weights);
 
-/* sets the finally side constraints of 'g' from a first solution; TRUE if any */
-gboolean _pgo_reconstruct_set_finally_bounds (const PgoCfg *cfg, const PgoFlowSolution *sol,
-                                              PgoFlowGraph *g);
-
 /* the edge form of 'rec': the projection onto the JIT's model, the non-tree
  * edge values, the replica's check */
 gboolean _pgo_reconstruct_project (PgoReconstruction *rec, GError **error);
@@ -50,6 +46,11 @@ typedef struct {
   GArray   *groups; /* CallGroupSite, by group: the open sites of one callee in this
                      * method, whose counts likely sum to their guesses' (nullable) */
 } CallModel;
+
+/* sets the finally side constraints of 'g' from a first solution, with
+ * the call evidence 'calls' (nullable); TRUE if any */
+gboolean _pgo_reconstruct_set_finally_bounds (const PgoCfg *cfg, const PgoFlowSolution *sol,
+                                              const CallModel *calls, PgoFlowGraph *g);
 
 /* An open site of a callee that has more than one in the method. */
 typedef struct {

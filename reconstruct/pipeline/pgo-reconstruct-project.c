@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT
  *
- * pgo-reconstruct-_pgo_reconstruct_project.c: a reconstruction projected onto the JIT's
+ * pgo-reconstruct-project.c: a reconstruction projected onto the JIT's
  * model graph (the counts the JIT should reconstruct from the edge
  * form's records), the replica of the JIT's edge-count solver checked on
- * them, and the bounds finally bodies put on their callers' counts.
+ * them, and the bounds and pulls that leaves put on finally bodies.
  * SPEC: pgo-inference(7) "Model projection", "Replica check", "Finally lower bound"
  *
  * Input: a solved reconstruction.  Output: its model_counts, edge
@@ -24,14 +24,12 @@ certain (PgoFlowProvenance p)
   return p == PGO_FLOW_OBSERVED || p == PGO_FLOW_EXACT;
 }
 
-/* Sets the finally side constraints from a first solution; TRUE if any. */
-gboolean
-_pgo_reconstruct_set_finally_bounds (const PgoCfg *cfg, const PgoFlowSolution *sol, PgoFlowGraph *g)
+/* Sums into 'sum' the first solution's flow of the leave arcs that cross
+ * each finally clause, and flags in 'unsure' the clauses that a leave
+ * whose flow is not certain crosses. */
+static void
+sum_finally_leaves (const PgoCfg *cfg, const PgoFlowSolution *sol, guint64 *sum, gboolean *unsure)
 {
-  g_autofree guint64 *sum = g_new0 (guint64, cfg->n_clauses + 1);
-  g_autofree gboolean *unsure = g_new0 (gboolean, cfg->n_clauses + 1);
-  gboolean any = FALSE;
-
   for (guint32 i = 0; i < cfg->n_edges; i++)
     {
       const PgoEdge *e = &cfg->edges[i];
@@ -42,21 +40,60 @@ _pgo_reconstruct_set_finally_bounds (const PgoCfg *cfg, const PgoFlowSolution *s
         {
           guint32 c = cfg->finally_list[e->first_finally + k];
 
-          if (certain (_pgo_flow_solution_get_arc_provenance (sol, i)))
-            sum[c] += _pgo_flow_solution_get_arc_count (sol, i);
-          else
+          sum[c] += _pgo_flow_solution_get_arc_count (sol, i);
+          if (!certain (_pgo_flow_solution_get_arc_provenance (sol, i)))
             unsure[c] = TRUE;
         }
     }
+}
+
+/* TRUE if the call evidence 'calls' (nullable) guesses the count of a
+ * block whose innermost handler is clause 'c'. */
+static gboolean
+calls_guess_body (const PgoCfg *cfg, const CallModel *calls, guint32 c)
+{
+  for (guint i = 0; calls && calls->groups && i < calls->groups->len; i++)
+    if (cfg->blocks[g_array_index (calls->groups, CallGroupSite, i).block].hnd_index == c + 1)
+      return TRUE;
+  for (guint32 b = 0; calls && calls->likely && b < cfg->n_blocks; b++)
+    if (cfg->blocks[b].hnd_index == c + 1 && calls->likely[b] != G_MAXUINT64)
+      return TRUE;
+  return FALSE;
+}
+
+/* Sets the finally side constraints from a first solution; TRUE if any.
+ * When every leave that crosses a finally is certain, their sum bounds
+ * the body's entry arc below.  Otherwise, unless the call evidence
+ * guesses a count in the body, the first block of the body is pulled
+ * towards that sum, which shapes the choice only
+ * (SPEC: pgo-inference(7) "Finally lower bound"). */
+gboolean
+_pgo_reconstruct_set_finally_bounds (const PgoCfg *cfg, const PgoFlowSolution *sol,
+                                     const CallModel *calls, PgoFlowGraph *g)
+{
+  g_autofree guint64 *sum = g_new0 (guint64, cfg->n_clauses + 1);
+  g_autofree gboolean *unsure = g_new0 (gboolean, cfg->n_clauses + 1);
+  gboolean any = FALSE;
+
+  sum_finally_leaves (cfg, sol, sum, unsure);
   for (guint32 i = 0; i < cfg->n_edges; i++)
     {
       const PgoEdge *e = &cfg->edges[i];
+      guint head;
 
-      if (e->kind == PGO_EDGE_HANDLER_ENTRY && !unsure[e->clause] && sum[e->clause] > 0)
+      if (e->kind != PGO_EDGE_HANDLER_ENTRY || sum[e->clause] == 0)
+        continue;
+      if (!unsure[e->clause])
+        _pgo_flow_graph_set_arc_lower_bound (g, i, sum[e->clause]);
+      else if (calls && _pgo_flow_solution_get_arc_count (sol, i) < sum[e->clause]
+               && !calls_guess_body (cfg, calls, e->clause))
         {
-          _pgo_flow_graph_set_arc_lower_bound (g, i, sum[e->clause]);
-          any = TRUE;
+          _pgo_flow_graph_get_arc (g, i, NULL, &head, NULL);
+          _pgo_flow_graph_set_node_target (g, head, sum[e->clause]);
         }
+      else
+        continue;
+      any = TRUE;
     }
   return any;
 }

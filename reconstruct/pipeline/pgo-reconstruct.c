@@ -476,7 +476,7 @@ _pgo_reconstruct_solve_model (const PgoCfg *cfg, const guint64 *obs, const gbool
   _pgo_flow_options_init (&fo);
   fo.intervals = options->intervals;
   out->sol = _pgo_flow_graph_solve (built.graph, &fo, error);
-  if (out->sol && cfg->n_clauses > 0 && _pgo_reconstruct_set_finally_bounds (cfg, out->sol, built.graph))
+  if (out->sol && cfg->n_clauses > 0 && _pgo_reconstruct_set_finally_bounds (cfg, out->sol, calls, built.graph))
     {
       g_clear_pointer (&out->sol, _pgo_flow_solution_free);
       out->sol = _pgo_flow_graph_solve (built.graph, &fo, error);

@@ -31,6 +31,24 @@ run_with_calls (const guint8 *il, guint32 size, const PgoObservation *obs, guint
   return rec;
 }
 
+/* run_with_calls() on IL with the 'n_eh' EH clauses 'eh'. */
+static PgoReconstruction *
+run_eh_with_calls (const guint8 *il, guint32 size, const PgoEhClause *eh, guint n_eh,
+                   const PgoObservation *obs, guint n_obs, const PgoCallEvidence *ev, guint n_ev)
+{
+  PgoMethodBody body = { .il = il, .il_size = size, .n_clauses = n_eh, .clauses = (PgoEhClause *) eh };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
+  PgoReconstruction *rec;
+
+  ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
+  rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg, .observations = obs,
+                                                     .n_observations = n_obs, .calls = ev,
+                                                     .n_calls = n_ev }, NULL, &error);
+  ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
+  return rec;
+}
+
 /* Reconstructs guarded_call from 'obs' with call evidence 'ev'. */
 static PgoReconstruction *
 run_with_call (const PgoObservation *obs, guint n_obs, const PgoCallEvidence *ev)
@@ -359,6 +377,99 @@ START_TEST (test_reconstruct_counter_contradicted)
 }
 END_TEST
 
+/* try { if (a == 0) leave 0C; leave 0A; } catch { leave 0C; }, and 0C
+ * calls f. */
+static const guint8 catch_call[] = {
+  0x02,                         /* 00 ldarg.0 (try) */
+  0x2C, 0x02,                   /* 01 brfalse.s 05 */
+  0xDE, 0x05,                   /* 03 leave.s 0A */
+  0xDE, 0x05,                   /* 05 leave.s 0C */
+  0x26,                         /* 07 pop (catch) */
+  0xDE, 0x02,                   /* 08 leave.s 0C */
+  0x16,                         /* 0A ldc.i4.0 */
+  0x2A,                         /* 0B ret */
+  0x28, 0x01, 0x00, 0x00, 0x0A, /* 0C call 0x0A000001 */
+  0x17,                         /* 11 ldc.i4.1 */
+  0x2A,                         /* 12 ret */
+};
+static const PgoEhClause catch_call_eh[] = { { PGO_EH_CATCH, 0, 7, 7, 3, { 0x01000001 } } };
+
+/* Code that runs only on exceptions makes no likely guess: a likely
+ * count at a site in a catch would otherwise pull the catch from 0
+ * towards it (SPEC: pgo-inference(7) "Call evidence"); one at a site
+ * after the try does pull its block. */
+START_TEST (test_reconstruct_call_likely_in_catch)
+{
+  static const guint8 il[] = {
+    0x02,                         /* 00 ldarg.0 (try) */
+    0x26,                         /* 01 pop */
+    0xDE, 0x08,                   /* 02 leave.s 0C */
+    0x26,                         /* 04 pop (catch) */
+    0x28, 0x01, 0x00, 0x00, 0x0A, /* 05 call 0x0A000001 */
+    0xDE, 0x00,                   /* 0A leave.s 0C */
+    0x2A,                         /* 0C ret */
+  };
+  const PgoEhClause eh[] = { { PGO_EH_CATCH, 0, 4, 4, 8, { 0x01000001 } } };
+  const PgoObservation obs[] = { { 0, 100 } };
+  const PgoCallEvidence in_catch = { 0x05, PGO_CALL_EVIDENCE_LIKELY, 70, 0, FALSE };
+  const PgoCallEvidence after = { 0x0C, PGO_CALL_EVIDENCE_LIKELY, 70, 0, FALSE };
+  g_autoptr(PgoReconstruction) rec = run_eh_with_calls (il, sizeof il, eh, 1, obs, 1, &in_catch, 1);
+  g_autoptr(PgoReconstruction) tail = NULL;
+
+  ck_assert_uint_eq (rec->blocks[1].il_offset, 0x04);
+  ck_assert_uint_eq (rec->blocks[1].count, 0);
+  ck_assert_uint_eq (rec->blocks[0].count, 100);
+  /* the same IL with the guess at an ordinary block: taken */
+  tail = run_eh_with_calls (catch_call, sizeof catch_call, catch_call_eh, 1, obs, 1, &after, 1);
+  ck_assert_uint_eq (tail->blocks[5].il_offset, 0x0C);
+  ck_assert_uint_eq (tail->blocks[5].count, 70);
+  ck_assert_int_eq (tail->blocks[5].provenance, PGO_FLOW_INFERRED);
+}
+END_TEST
+
+/* try { if (a == 0) leave 0C; leave 0A; } finally { a = a; } (two leaves
+ * to two targets, neither determined). */
+static const guint8 two_leaves[] = {
+  0x02,       /* 00 ldarg.0 (try) */
+  0x2C, 0x02, /* 01 brfalse.s 05 */
+  0xDE, 0x07, /* 03 leave.s 0C */
+  0xDE, 0x03, /* 05 leave.s 0A */
+  0x02,       /* 07 ldarg.0 (finally) */
+  0x26,       /* 08 pop */
+  0xDC,       /* 09 endfinally */
+  0x16,       /* 0A ldc.i4.0 */
+  0x2A,       /* 0B ret */
+  0x17,       /* 0C ldc.i4.1 */
+  0x2A,       /* 0D ret */
+};
+static const PgoEhClause two_leaves_eh[] = { { PGO_EH_FINALLY, 0, 7, 7, 3, { 0 } } };
+
+/* A finally whose leaves are inferred runs once per leave: with the call
+ * evidence, the body is pulled to their sum (100), inferred; from its
+ * probes alone the body, a closed component, carries 0
+ * (SPEC: pgo-inference(7) "Finally lower bound"). */
+START_TEST (test_reconstruct_finally_pull)
+{
+  const PgoObservation obs[] = { { 0, 100 } };
+  /* evidence that holds for any count: it only turns the solve with the
+   * call evidence on */
+  const PgoCallEvidence ev = { 0x00, PGO_CALL_EVIDENCE_AT_MOST, 1000, 0, FALSE };
+  g_autoptr(PgoReconstruction) rec = run_eh_with_calls (two_leaves, sizeof two_leaves, two_leaves_eh, 1,
+                                                        obs, 1, &ev, 1);
+  g_autoptr(PgoReconstruction) plain = run_eh_with_calls (two_leaves, sizeof two_leaves, two_leaves_eh, 1,
+                                                          obs, 1, NULL, 0);
+
+  ck_assert_uint_eq (rec->blocks[3].il_offset, 0x07);
+  ck_assert_uint_eq (rec->n_calls_used, 1);
+  ck_assert_uint_eq (rec->blocks[3].count, 100);
+  ck_assert_int_eq (rec->blocks[3].provenance, PGO_FLOW_INFERRED);
+  ck_assert_int_eq (rec->blocks[1].provenance, PGO_FLOW_INFERRED);
+  ck_assert_uint_eq (rec->blocks[1].count + rec->blocks[2].count, 100);
+  ck_assert_uint_eq (plain->blocks[3].count, 0);
+  check_jit_ok (rec);
+}
+END_TEST
+
 Suite *
 pgo_check_suite (void)
 {
@@ -373,6 +484,8 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_call_group_huge);
   tcase_add_test (tc, test_reconstruct_call_constant);
   tcase_add_test (tc, test_reconstruct_call_argument);
+  tcase_add_test (tc, test_reconstruct_call_likely_in_catch);
+  tcase_add_test (tc, test_reconstruct_finally_pull);
   suite_add_tcase (s, tc);
   tc = tcase_create ("counters");
   tcase_add_test (tc, test_reconstruct_counter_test);
