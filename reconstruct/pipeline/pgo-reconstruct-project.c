@@ -47,25 +47,26 @@ sum_finally_leaves (const PgoCfg *cfg, const PgoFlowSolution *sol, guint64 *sum,
     }
 }
 
-/* TRUE if the call evidence 'calls' (nullable) guesses the count of a
- * block whose innermost handler is clause 'c'. */
+/* TRUE if the call evidence 'calls' (nullable) speaks for a call site in
+ * a block whose innermost handler is clause 'c': a bound or a guess. */
 static gboolean
-calls_guess_body (const PgoCfg *cfg, const CallModel *calls, guint32 c)
+calls_speak_in_body (const PgoCfg *cfg, const CallModel *calls, guint32 c)
 {
   for (guint i = 0; calls && calls->groups && i < calls->groups->len; i++)
     if (cfg->blocks[g_array_index (calls->groups, CallGroupSite, i).block].hnd_index == c + 1)
       return TRUE;
   for (guint32 b = 0; calls && calls->likely && b < cfg->n_blocks; b++)
-    if (cfg->blocks[b].hnd_index == c + 1 && calls->likely[b] != G_MAXUINT64)
+    if (cfg->blocks[b].hnd_index == c + 1 && (calls->likely[b] != G_MAXUINT64 || calls->upper[b] != G_MAXUINT64))
       return TRUE;
   return FALSE;
 }
 
 /* Sets the finally side constraints from a first solution; TRUE if any.
  * When every leave that crosses a finally is certain, their sum bounds
- * the body's entry arc below.  Otherwise, unless the call evidence
- * guesses a count in the body, the first block of the body is pulled
- * towards that sum, which shapes the choice only
+ * the body's entry arc below.  Otherwise, in the solve with the call
+ * evidence and unless that evidence speaks for a call site in the body,
+ * the first block of the body is pulled towards that sum, which shapes
+ * the choice only
  * (SPEC: pgo-inference(7) "Finally lower bound"). */
 gboolean
 _pgo_reconstruct_set_finally_bounds (const PgoCfg *cfg, const PgoFlowSolution *sol,
@@ -86,7 +87,7 @@ _pgo_reconstruct_set_finally_bounds (const PgoCfg *cfg, const PgoFlowSolution *s
       if (!unsure[e->clause])
         _pgo_flow_graph_set_arc_lower_bound (g, i, sum[e->clause]);
       else if (calls && _pgo_flow_solution_get_arc_count (sol, i) < sum[e->clause]
-               && !calls_guess_body (cfg, calls, e->clause))
+               && !calls_speak_in_body (cfg, calls, e->clause))
         {
           _pgo_flow_graph_get_arc (g, i, NULL, &head, NULL);
           _pgo_flow_graph_set_node_target (g, head, sum[e->clause]);

@@ -470,6 +470,22 @@ START_TEST (test_reconstruct_finally_pull)
 }
 END_TEST
 
+/* A finally body whose call site the call evidence speaks for (here a
+ * bound on the body's block) is left to that evidence: not pulled. */
+START_TEST (test_reconstruct_finally_pull_not_into_calls)
+{
+  const PgoObservation obs[] = { { 0, 100 } };
+  const PgoCallEvidence ev[] = { { 0x00, PGO_CALL_EVIDENCE_AT_MOST, 1000, 0, FALSE },
+                                 { 0x07, PGO_CALL_EVIDENCE_AT_MOST, 1000, 0, FALSE } };
+  g_autoptr(PgoReconstruction) rec = run_eh_with_calls (two_leaves, sizeof two_leaves, two_leaves_eh, 1,
+                                                        obs, 1, ev, 2);
+
+  ck_assert_uint_eq (rec->n_calls_used, 2);
+  ck_assert_uint_eq (rec->blocks[3].count, 0);
+  check_jit_ok (rec);
+}
+END_TEST
+
 Suite *
 pgo_check_suite (void)
 {
@@ -486,6 +502,7 @@ pgo_check_suite (void)
   tcase_add_test (tc, test_reconstruct_call_argument);
   tcase_add_test (tc, test_reconstruct_call_likely_in_catch);
   tcase_add_test (tc, test_reconstruct_finally_pull);
+  tcase_add_test (tc, test_reconstruct_finally_pull_not_into_calls);
   suite_add_tcase (s, tc);
   tc = tcase_create ("counters");
   tcase_add_test (tc, test_reconstruct_counter_test);
