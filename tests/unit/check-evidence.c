@@ -12,26 +12,8 @@
 
 #include "reconstruct-helpers.h"
 
-/* Reconstructs the 'size' bytes of IL 'il' from 'obs' with the 'n_ev'
- * records of call evidence 'ev'. */
-static PgoReconstruction *
-run_with_calls (const guint8 *il, guint32 size, const PgoObservation *obs, guint n_obs,
-                const PgoCallEvidence *ev, guint n_ev)
-{
-  PgoMethodBody body = { .il = il, .il_size = size };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(PgoCfg) cfg = pgo_cfg_build (&body, NULL, &error);
-  PgoReconstruction *rec;
-
-  ck_assert_msg (cfg != NULL, "%s", error ? error->message : "?");
-  rec = pgo_reconstruct (&(PgoReconstructionInput) { .cfg = cfg, .observations = obs,
-                                                     .n_observations = n_obs, .calls = ev,
-                                                     .n_calls = n_ev }, NULL, &error);
-  ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
-  return rec;
-}
-
-/* run_with_calls() on IL with the 'n_eh' EH clauses 'eh'. */
+/* Reconstructs the 'size' bytes of IL 'il', with the 'n_eh' EH clauses
+ * 'eh', from 'obs' with the 'n_ev' records of call evidence 'ev'. */
 static PgoReconstruction *
 run_eh_with_calls (const guint8 *il, guint32 size, const PgoEhClause *eh, guint n_eh,
                    const PgoObservation *obs, guint n_obs, const PgoCallEvidence *ev, guint n_ev)
@@ -47,6 +29,14 @@ run_eh_with_calls (const guint8 *il, guint32 size, const PgoEhClause *eh, guint 
                                                      .n_calls = n_ev }, NULL, &error);
   ck_assert_msg (rec != NULL, "%s", error ? error->message : "?");
   return rec;
+}
+
+/* run_eh_with_calls() on IL without EH clauses. */
+static PgoReconstruction *
+run_with_calls (const guint8 *il, guint32 size, const PgoObservation *obs, guint n_obs,
+                const PgoCallEvidence *ev, guint n_ev)
+{
+  return run_eh_with_calls (il, size, NULL, 0, obs, n_obs, ev, n_ev);
 }
 
 /* Reconstructs guarded_call from 'obs' with call evidence 'ev'. */
@@ -377,53 +367,44 @@ START_TEST (test_reconstruct_counter_contradicted)
 }
 END_TEST
 
-/* try { if (a == 0) leave 0C; leave 0A; } catch { leave 0C; }, and 0C
- * calls f. */
+/* try { if (a == 0) goto T; goto U; } catch { f (); goto U; }
+ * T: f (); return 0; U: return 1. */
 static const guint8 catch_call[] = {
   0x02,                         /* 00 ldarg.0 (try) */
   0x2C, 0x02,                   /* 01 brfalse.s 05 */
-  0xDE, 0x05,                   /* 03 leave.s 0A */
-  0xDE, 0x05,                   /* 05 leave.s 0C */
+  0xDE, 0x0A,                   /* 03 leave.s 0F */
+  0xDE, 0x0F,                   /* 05 leave.s 16 */
   0x26,                         /* 07 pop (catch) */
-  0xDE, 0x02,                   /* 08 leave.s 0C */
-  0x16,                         /* 0A ldc.i4.0 */
-  0x2A,                         /* 0B ret */
-  0x28, 0x01, 0x00, 0x00, 0x0A, /* 0C call 0x0A000001 */
-  0x17,                         /* 11 ldc.i4.1 */
-  0x2A,                         /* 12 ret */
+  0x28, 0x01, 0x00, 0x00, 0x0A, /* 08 call f */
+  0xDE, 0x07,                   /* 0D leave.s 16 */
+  0x28, 0x01, 0x00, 0x00, 0x0A, /* 0F call f (T) */
+  0x16,                         /* 14 ldc.i4.0 */
+  0x2A,                         /* 15 ret */
+  0x17,                         /* 16 ldc.i4.1 (U) */
+  0x2A,                         /* 17 ret */
 };
-static const PgoEhClause catch_call_eh[] = { { PGO_EH_CATCH, 0, 7, 7, 3, { 0x01000001 } } };
+static const PgoEhClause catch_call_eh[] = { { PGO_EH_CATCH, 0, 7, 7, 8, { 0x01000001 } } };
 
 /* Code that runs only on exceptions makes no likely guess: a likely
- * count at a site in a catch would otherwise pull the catch from 0
- * towards it (SPEC: pgo-inference(7) "Call evidence"); one at a site
- * after the try does pull its block. */
+ * count at the site in the catch would pull the catch from 0 towards it,
+ * as one at the site after the try pulls its block
+ * (SPEC: pgo-inference(7) "Call evidence"). */
 START_TEST (test_reconstruct_call_likely_in_catch)
 {
-  static const guint8 il[] = {
-    0x02,                         /* 00 ldarg.0 (try) */
-    0x26,                         /* 01 pop */
-    0xDE, 0x08,                   /* 02 leave.s 0C */
-    0x26,                         /* 04 pop (catch) */
-    0x28, 0x01, 0x00, 0x00, 0x0A, /* 05 call 0x0A000001 */
-    0xDE, 0x00,                   /* 0A leave.s 0C */
-    0x2A,                         /* 0C ret */
-  };
-  const PgoEhClause eh[] = { { PGO_EH_CATCH, 0, 4, 4, 8, { 0x01000001 } } };
   const PgoObservation obs[] = { { 0, 100 } };
-  const PgoCallEvidence in_catch = { 0x05, PGO_CALL_EVIDENCE_LIKELY, 70, 0, FALSE };
-  const PgoCallEvidence after = { 0x0C, PGO_CALL_EVIDENCE_LIKELY, 70, 0, FALSE };
-  g_autoptr(PgoReconstruction) rec = run_eh_with_calls (il, sizeof il, eh, 1, obs, 1, &in_catch, 1);
-  g_autoptr(PgoReconstruction) tail = NULL;
+  const PgoCallEvidence in_catch = { 0x08, PGO_CALL_EVIDENCE_LIKELY, 70, 0, FALSE };
+  const PgoCallEvidence after = { 0x0F, PGO_CALL_EVIDENCE_LIKELY, 70, 0, FALSE };
+  g_autoptr(PgoReconstruction) rec = run_eh_with_calls (catch_call, sizeof catch_call, catch_call_eh, 1,
+                                                        obs, 1, &in_catch, 1);
+  g_autoptr(PgoReconstruction) tail = run_eh_with_calls (catch_call, sizeof catch_call, catch_call_eh, 1,
+                                                         obs, 1, &after, 1);
 
-  ck_assert_uint_eq (rec->blocks[1].il_offset, 0x04);
-  ck_assert_uint_eq (rec->blocks[1].count, 0);
-  ck_assert_uint_eq (rec->blocks[0].count, 100);
-  /* the same IL with the guess at an ordinary block: taken */
-  tail = run_eh_with_calls (catch_call, sizeof catch_call, catch_call_eh, 1, obs, 1, &after, 1);
-  ck_assert_uint_eq (tail->blocks[5].il_offset, 0x0C);
-  ck_assert_uint_eq (tail->blocks[5].count, 70);
-  ck_assert_int_eq (tail->blocks[5].provenance, PGO_FLOW_INFERRED);
+  ck_assert_uint_eq (rec->blocks[3].il_offset, 0x07);
+  ck_assert_uint_eq (rec->blocks[3].count, 0);
+  ck_assert_uint_eq (tail->blocks[4].il_offset, 0x0F);
+  ck_assert_uint_eq (tail->blocks[4].count, 70);
+  ck_assert_int_eq (tail->blocks[4].provenance, PGO_FLOW_INFERRED);
+  ck_assert_uint_eq (tail->blocks[3].count, 0);
 }
 END_TEST
 
