@@ -55,8 +55,9 @@ calls_speak_in_body (const PgoCfg *cfg, const CallModel *calls, guint32 c)
   for (guint i = 0; calls && calls->groups && i < calls->groups->len; i++)
     if (cfg->blocks[g_array_index (calls->groups, CallGroupSite, i).block].hnd_index == c + 1)
       return TRUE;
-  for (guint32 b = 0; calls && calls->likely && b < cfg->n_blocks; b++)
-    if (cfg->blocks[b].hnd_index == c + 1 && (calls->likely[b] != G_MAXUINT64 || calls->upper[b] != G_MAXUINT64))
+  for (guint32 b = 0; calls && calls->likely && calls->upper && b < cfg->n_blocks; b++)
+    if (cfg->blocks[b].hnd_index == c + 1
+        && (calls->likely[b] != G_MAXUINT64 || calls->upper[b] != G_MAXUINT64))
       return TRUE;
   return FALSE;
 }
